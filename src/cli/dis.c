@@ -1,0 +1,129 @@
+/* `mtlbx dis FILE NAME` (CONTRACT.md): runs llvm-dis on the function's
+ * whole module (bitcode wrapper included; Debian's LLVM 14 llvm-dis reads
+ * it, FORMAT.md §20 W10) and prints the LLVM assembly.
+ *
+ * llvm-dis comes from --llvm-dis PATH, else $MTLBX_LLVM_DIS, else PATH
+ * (llvm-dis, or the highest llvm-dis-N). It runs without a shell, with a
+ * deadline and an output cap (run_tool.c). The first function with that
+ * exact name is used; in a fat file, the first slice that has it.
+ *
+ * LLVM escapes unprintable bytes of names and strings itself, but its
+ * output is still filtered: anything but printable ASCII, TAB and newline
+ * is written as \xNN, so no byte of the file reaches the terminal raw.
+ *
+ * Exit: 0 ok; 1 no such function; 2 the file cannot be opened, the module
+ * is unreadable, or llvm-dis is missing, fails, times out or floods.
+ */
+#include "config.h"
+
+#include "commands.h"
+#include "util/run_tool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: mtlbx [--llvm-dis PATH] dis FILE NAME\n"
+            "Print the LLVM assembly of function NAME (runs llvm-dis on its module).\n"
+            "llvm-dis is --llvm-dis PATH, else $MTLBX_LLVM_DIS, else found on PATH.\n"
+            "Exit status: 0 ok, 1 no such function, 2 llvm-dis missing or failed.\n");
+}
+
+/* Writes the assembly, escaping any byte that could act on a terminal. */
+static void put_filtered(const char *p, size_t n)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if ((c >= 0x20 && c < 0x7F) || c == '\n' || c == '\t') {
+            run++;
+            continue;
+        }
+        fwrite(p + i - run, 1, run, stdout);
+        run = 0;
+        printf("\\x%02x", c);
+    }
+    fwrite(p + n - run, 1, run, stdout);
+}
+
+int cmd_dis(int argc, char **argv, const struct global_options *g)
+{
+    const char *file = NULL, *name = NULL;
+    bool opts = true;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (opts && strcmp(a, "--") == 0) {
+            opts = false;
+        } else if (opts && strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (opts && a[0] == '-' && a[1]) {
+            fprintf(stderr, "mtlbx: dis: unknown option '%s'\nTry 'mtlbx dis --help'.\n", a);
+            return 2;
+        } else if (!file) {
+            file = a;
+        } else if (!name) {
+            name = a;
+        } else {
+            fprintf(stderr, "mtlbx: dis: expected FILE NAME\n");
+            return 2;
+        }
+    }
+    if (!file || !name) {
+        usage(stderr);
+        return 2;
+    }
+    mtlbx_file *f = cli_open(file);
+    if (!f)
+        return 2;
+
+    mtlbx_library *lib = NULL;
+    long fi = -1;
+    for (size_t li = 0; li < mtlbx_library_count(f) && fi < 0; li++) {
+        lib = mtlbx_library_at(f, li);
+        fi = mtlbx_function_find(lib, name);
+    }
+    char *shown = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    int status = 2;
+    if (fi < 0) {
+        cli_error(file, NULL, "no function named %s", shown ? shown : "?");
+        status = 1;
+        goto done;
+    }
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, (size_t)fi);
+    struct mtlbx_bytes mod = mtlbx_function_module_bytes(lib, (size_t)fi);
+    if (!fn->module_valid || !mod.ptr || !mod.len) {
+        cli_error(file, &fn->entry_offset, "function %s: its module lies outside the module section",
+                  shown ? shown : "?");
+        goto done;
+    }
+    char *tool = find_llvm_dis(g ? g->llvm_dis : NULL);
+    if (!tool) {
+        const char *from = g && g->llvm_dis ? g->llvm_dis : getenv("MTLBX_LLVM_DIS");
+        char *sf = from && *from ? mtlbx_escape_dup((const uint8_t *)from, strlen(from), MTLBX_ESC_TERMINAL)
+                                 : NULL;
+        if (sf)
+            cli_error(file, NULL, "llvm-dis not found: %s is not an executable", sf);
+        else
+            cli_error(file, NULL, "llvm-dis not found on PATH (install llvm, or use --llvm-dis PATH)");
+        free(sf);
+        goto done;
+    }
+    struct tool_result res;
+    int rc = run_llvm_dis(tool, mod.ptr, mod.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, &res);
+    if (rc != 0) {
+        cli_error(file, &fn->module.offset, "function %s: %s", shown ? shown : "?", res.message);
+    } else {
+        put_filtered(res.output, res.output_len);
+        fflush(stdout);
+        status = 0;
+    }
+    tool_result_free(&res);
+    free(tool);
+done:
+    free(shown);
+    mtlbx_close(f);
+    return status;
+}

@@ -1,0 +1,225 @@
+/* `mtlbx extract FILE [-o DIR] [-f NAME]... [--force]` (CONTRACT.md):
+ * writes each selected function's module, exactly the bytes its HASH
+ * covers, to DIR/NAME.air, one line per written file on stdout.
+ *
+ * Output names. NAME is the function name made safe by safe_component()
+ * ('/', '\', controls and invalid UTF-8 become '_', at most 200 bytes).
+ * Names are not unique (FORMAT.md §15 item 13) and two names may map to
+ * the same safe name, so within one library the functions are numbered in
+ * function-list order: the first keeps NAME.air, later ones get
+ * NAME~2.air, NAME~3.air, ... (skipping any name already taken).
+ * Collisions are judged case-insensitively, so the result is the same on a
+ * case-insensitive filesystem. Names are assigned over ALL functions before
+ * the -f selection is applied, so a function's file name never depends on
+ * which others were asked for. A fat file writes each slice's functions
+ * under DIR/sliceK/ (K = library index, from 0), since slices usually carry
+ * the same function names.
+ *
+ * Exit: 0 all written; 1 nothing matched (no -f name matched, or the file
+ * has no functions); 2 the file cannot be opened, or any write failed
+ * (existing file without --force, unreadable module, I/O error).
+ */
+#include "config.h"
+
+#include "commands.h"
+#include "util/name_set.h"
+#include "util/safe_write.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: mtlbx extract FILE [-o DIR] [-f NAME]... [--force]\n"
+            "Write each function's module (the bytes its HASH covers) to DIR/NAME.air.\n"
+            "\n"
+            "  -o, --output DIR     directory to write to (default: the current one;\n"
+            "                       created if missing)\n"
+            "  -f, --function NAME  only this function (repeatable)\n"
+            "      --force          replace existing files\n"
+            "\n"
+            "Repeated names get NAME~2.air, NAME~3.air, ... in function-list order;\n"
+            "the slices of a fat file go to DIR/slice0/, DIR/slice1/, ...\n"
+            "Exit status: 0 ok, 1 nothing matched, 2 error.\n");
+}
+
+/* "NAME.air", or "NAME~K.air" for the first K >= 2 not yet used. */
+static char *unique_name(struct name_set *used, const struct mtlbx_bytes *fname)
+{
+    char *base = safe_component(fname->ptr, fname->len);
+    if (!base)
+        return NULL;
+    char *out = name_set_unique(used, base, ".air");
+    free(base);
+    return out;
+}
+
+static bool name_is(const struct mtlbx_bytes *n, const char *want)
+{
+    size_t l = strlen(want);
+    return n->len == l && memcmp(n->ptr, want, l) == 0;
+}
+
+static void put_cstr(FILE *out, const char *s)
+{
+    cli_put_escaped(out, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+}
+
+/* Writes one library's selected functions. Returns false if any failed. */
+static bool extract_library(const char *path, mtlbx_library *lib, size_t li, bool fat,
+                            const char *dir, char **want, size_t n_want, bool *matched,
+                            bool force, size_t *n_selected)
+{
+    bool ok = true;
+    struct name_set used = { .nocase = true };
+    size_t n = mtlbx_function_count(lib);
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        /* Assign before selecting: names must not depend on the selection. */
+        char *file = unique_name(&used, &fn->name);
+        if (!file) {
+            cli_error(path, NULL, "out of memory");
+            ok = false;
+            break;
+        }
+        bool sel = n_want == 0;
+        for (size_t k = 0; k < n_want; k++)
+            if (name_is(&fn->name, want[k])) {
+                matched[k] = true;
+                sel = true;
+            }
+        if (!sel) {
+            free(file);
+            continue;
+        }
+        (*n_selected)++;
+        char *shown = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        struct mtlbx_bytes mod = mtlbx_function_module_bytes(lib, i);
+        if (!fn->module_valid || !mod.ptr) {
+            cli_error(path, &fn->entry_offset, "function %s: its module lies outside the module section; not written",
+                      shown ? shown : "?");
+            ok = false;
+        } else {
+            char err[256], out[8192];
+            int rc;
+            if (fat) {
+                char rel[600];
+                snprintf(rel, sizeof rel, "slice%zu/%s", li, file);
+                rc = safe_write_under(dir, rel, mod.ptr, mod.len, force, err, sizeof err, out, sizeof out);
+            } else {
+                rc = safe_write_file(dir, file, mod.ptr, mod.len, force, err, sizeof err, out, sizeof out);
+            }
+            if (rc != 0) {
+                char *sf = mtlbx_escape_dup((const uint8_t *)file, strlen(file), MTLBX_ESC_TERMINAL);
+                char slice[40] = "";
+                if (fat)
+                    snprintf(slice, sizeof slice, "slice%zu/", li);
+                cli_error(path, NULL, "function %s: %s%s: %s", shown ? shown : "?", slice,
+                          sf ? sf : "?", err);
+                free(sf);
+                ok = false;
+            } else {
+                put_cstr(stdout, out);
+                putchar('\n');
+            }
+        }
+        free(shown);
+        free(file);
+    }
+    name_set_free(&used);
+    return ok;
+}
+
+int cmd_extract(int argc, char **argv, const struct global_options *g)
+{
+    (void)g;
+    const char *file = NULL, *dir = ".";
+    bool force = false, opts = true;
+    char **want = calloc((size_t)argc + 1, sizeof *want);
+    size_t n_want = 0;
+    if (!want)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (opts && strcmp(a, "--") == 0) {
+            opts = false;
+        } else if (opts && strcmp(a, "--help") == 0) {
+            usage(stdout);
+            free(want);
+            return 0;
+        } else if (opts && strcmp(a, "--force") == 0) {
+            force = true;
+        } else if (opts && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                            strcmp(a, "-f") == 0 || strcmp(a, "--function") == 0)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "mtlbx: extract: option %s needs an argument\n", a);
+                free(want);
+                return 2;
+            }
+            if (a[1] == 'o' || a[2] == 'o')
+                dir = argv[++i];
+            else
+                want[n_want++] = argv[++i];
+        } else if (opts && strncmp(a, "--output=", 9) == 0) {
+            dir = a + 9;
+        } else if (opts && strncmp(a, "--function=", 11) == 0) {
+            want[n_want++] = (char *)a + 11;
+        } else if (opts && a[0] == '-' && a[1]) {
+            fprintf(stderr, "mtlbx: extract: unknown option '%s'\n"
+                            "Try 'mtlbx extract --help'.\n", a);
+            free(want);
+            return 2;
+        } else if (!file) {
+            file = a;
+        } else {
+            fprintf(stderr, "mtlbx: extract: one FILE only\n");
+            free(want);
+            return 2;
+        }
+    }
+    if (!file || !*dir) {
+        usage(stderr);
+        free(want);
+        return 2;
+    }
+    mtlbx_file *f = cli_open(file);
+    if (!f) {
+        free(want);
+        return 2;
+    }
+    /* The output directory is created if missing (one level, like mkdir). */
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error(dir, NULL, "cannot create the output directory: %s", strerror(errno));
+        mtlbx_close(f);
+        free(want);
+        return 2;
+    }
+    bool *matched = calloc(n_want + 1, sizeof *matched);
+    bool ok = matched != NULL;
+    size_t n_selected = 0;
+    bool fat = mtlbx_file_is_fat(f);
+    for (size_t li = 0; matched && li < mtlbx_library_count(f); li++)
+        ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, want, n_want, matched,
+                             force, &n_selected) && ok;
+    for (size_t k = 0; matched && k < n_want; k++)
+        if (!matched[k]) {
+            char *s = mtlbx_escape_dup((const uint8_t *)want[k], strlen(want[k]), MTLBX_ESC_TERMINAL);
+            cli_error(file, NULL, "no function named %s", s ? s : "?");
+            free(s);
+        }
+    int status = !ok ? 2 : 0;
+    if (!matched)
+        cli_error(file, NULL, "out of memory");
+    if (ok && n_selected == 0) {
+        if (n_want == 0)
+            cli_error(file, NULL, "the library has no functions");
+        status = 1;
+    }
+    free(matched);
+    free(want);
+    mtlbx_close(f);
+    return status;
+}

@@ -1,0 +1,289 @@
+/* `mtlbx sources FILE [--list] [-o DIR] [--force]` (CONTRACT.md): lists, or
+ * extracts under DIR, the members of the embedded source archives
+ * (FORMAT.md §9). Without --list or -o it lists.
+ *
+ * Listing: one line per member, ARCHIVE-ID <TAB> SIZE <TAB> NAME, with the
+ * id and name escaped (a TAB or newline inside a name becomes \x09 / \x0a,
+ * so the columns always split cleanly). Fat files prefix the id with
+ * "sliceK/".
+ *
+ * Extracting writes DIR/[sliceK/]ARCHIVE/MEMBER-PATH, where ARCHIVE is the
+ * archive id made safe (safe_component, "~2", "~3" ... when two ids collide):
+ * every archive carries its own metal-options.txt and often the same
+ * headers, so members of different archives must not meet in one tree.
+ * Member paths are absolute in real files (P15): the leading '/' is dropped
+ * and the rest kept under DIR. Refused, with a message each and exit 2,
+ * while every other member is still written: a path with ".." or a control
+ * byte; symbolic links, hard links, devices, FIFOs and other special
+ * members (Apple's tools never write them; following one could lead out of
+ * DIR); a second member with the same path in one archive (it would
+ * silently replace the first; --force never applies to files this run
+ * wrote); an existing file without --force; a symlink met on the way
+ * (never followed). Directory members write nothing: the directories that
+ * regular members need are created on demand. One line per written file
+ * on stdout.
+ *
+ * Exit: 0 ok; 1 the library has no embedded sources; 2 the file cannot be
+ * opened, an archive does not decode, or any member was refused or failed.
+ */
+#include "config.h"
+
+#include "commands.h"
+#include "util/name_set.h"
+#include "util/safe_write.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: mtlbx sources FILE [--list] [-o DIR] [--force]\n"
+            "List, or extract under DIR, the embedded source files.\n"
+            "\n"
+            "      --list          one line per member: ARCHIVE-ID, SIZE, NAME (tab-separated;\n"
+            "                      the default when -o is not given)\n"
+            "  -o, --output DIR    write regular members to DIR/ARCHIVE-ID/PATH (DIR is\n"
+            "                      created if missing; nothing is written outside it)\n"
+            "      --force         replace existing files\n"
+            "\n"
+            "Links, devices, \"..\" paths and repeated paths are refused.\n"
+            "Exit status: 0 ok, 1 no embedded sources, 2 error.\n");
+}
+
+static const char *type_word(enum mtlbx_member_type t)
+{
+    switch (t) {
+    case MTLBX_MEMBER_FILE: return "regular file";
+    case MTLBX_MEMBER_DIR: return "directory";
+    case MTLBX_MEMBER_SYMLINK: return "symbolic link";
+    case MTLBX_MEMBER_HARDLINK: return "hard link";
+    case MTLBX_MEMBER_DEVICE: return "device";
+    case MTLBX_MEMBER_FIFO: return "FIFO";
+    default: return "special file";
+    }
+}
+
+static char *esc(const void *p, size_t n)
+{
+    char *s = mtlbx_escape_dup(p, n, MTLBX_ESC_TERMINAL);
+    return s ? s : strdup("?");
+}
+
+/* Explains why an archive failed: the last diagnostic inside its group. */
+static void report_failed(const char *path, const mtlbx_library *lib, const struct mtlbx_archive *a)
+{
+    uint64_t lo = a->group_offset, hi = a->group_offset + 4 + (uint64_t)a->group_size;
+    const struct mtlbx_diag *why = NULL;
+    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+        if (d->severity == MTLBX_ERROR && d->offset >= lo && d->offset < hi)
+            why = d;
+    }
+    char *id = esc(a->id.ptr, a->id.len);
+    char *msg = why ? esc(why->message, strlen(why->message)) : strdup("does not decode");
+    uint64_t at = why ? why->offset : a->payload_offset;
+    cli_error(path, &at, "source archive %s: %s", id, msg ? msg : "does not decode");
+    free(id);
+    free(msg);
+}
+
+/* Member path without empty and "." parts, so "a//b" and "/a/./b" are
+ * recognised as the same file; ".." stays for safe_write_under to refuse. */
+static char *normalise(const char *name)
+{
+    size_t n = strlen(name);
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (const char *p = name; *p;) {
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l && !(l == 1 && p[0] == '.')) {
+            if (o)
+                out[o++] = '/';
+            memcpy(out + o, p, l);
+            o += l;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    out[o] = 0;
+    return out;
+}
+
+static void list_archive(const char *slice, const struct mtlbx_archive *a)
+{
+    char *id = esc(a->id.ptr, a->id.len);
+    for (size_t m = 0; m < a->n_members; m++) {
+        const struct mtlbx_member *mm = &a->members[m];
+        char *name = esc(mm->name, strlen(mm->name));
+        printf("%s%s\t%" PRIu64 "\t%s\n", slice, id, mm->size, name);
+        free(name);
+    }
+    free(id);
+}
+
+/* Writes one archive's regular members under dir/sub. */
+static bool write_archive(const char *path, const char *dir, const char *sub,
+                          const struct mtlbx_archive *a, bool force)
+{
+    bool ok = true;
+    struct name_set written = { 0 };
+    char *id = esc(a->id.ptr, a->id.len);
+    for (size_t m = 0; m < a->n_members; m++) {
+        const struct mtlbx_member *mm = &a->members[m];
+        if (mm->type == MTLBX_MEMBER_DIR)
+            continue;
+        char *name = esc(mm->name, strlen(mm->name));
+        if (mm->type != MTLBX_MEMBER_FILE) {
+            cli_error(path, NULL, "source archive %s: member %s is a %s; not extracted", id, name,
+                      type_word(mm->type));
+            ok = false;
+            free(name);
+            continue;
+        }
+        char *norm = normalise(mm->name);
+        char *rel = NULL;
+        if (!norm || asprintf(&rel, "%s/%s", sub, norm) < 0)
+            rel = NULL;
+        if (!rel) {
+            cli_error(path, NULL, "out of memory");
+            ok = false;
+        } else if (name_set_has(&written, rel)) {
+            cli_error(path, NULL, "source archive %s: member %s appears twice; the second copy is not extracted",
+                      id, name);
+            ok = false;
+        } else {
+            char err[256], out[8192];
+            if (safe_write_under(dir, rel, mm->data, (size_t)mm->size, force, err, sizeof err, out,
+                                 sizeof out) != 0) {
+                cli_error(path, NULL, "source archive %s: member %s: %s", id, name, err);
+                ok = false;
+            } else {
+                name_set_add(&written, rel);
+                cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)out, strlen(out) });
+                putchar('\n');
+            }
+        }
+        free(rel);
+        free(norm);
+        free(name);
+    }
+    free(id);
+    name_set_free(&written);
+    return ok;
+}
+
+/* Directory name for an archive: its id made safe, "~K" on collision. */
+static char *archive_dir(struct name_set *used, const struct mtlbx_archive *a)
+{
+    char *base = safe_component(a->id.ptr, a->id.len);
+    if (!base)
+        return NULL;
+    char *out = name_set_unique(used, base, "");
+    free(base);
+    return out;
+}
+
+int cmd_sources(int argc, char **argv, const struct global_options *g)
+{
+    (void)g;
+    const char *file = NULL, *dir = NULL;
+    bool list = false, force = false, opts = true;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (opts && strcmp(a, "--") == 0) {
+            opts = false;
+        } else if (opts && strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (opts && strcmp(a, "--list") == 0) {
+            list = true;
+        } else if (opts && strcmp(a, "--force") == 0) {
+            force = true;
+        } else if (opts && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "mtlbx: sources: option %s needs an argument\n", a);
+                return 2;
+            }
+            dir = argv[++i];
+        } else if (opts && strncmp(a, "--output=", 9) == 0) {
+            dir = a + 9;
+        } else if (opts && a[0] == '-' && a[1]) {
+            fprintf(stderr, "mtlbx: sources: unknown option '%s'\n"
+                            "Try 'mtlbx sources --help'.\n", a);
+            return 2;
+        } else if (!file) {
+            file = a;
+        } else {
+            fprintf(stderr, "mtlbx: sources: one FILE only\n");
+            return 2;
+        }
+    }
+    if (!file || (dir && !*dir)) {
+        usage(stderr);
+        return 2;
+    }
+    if (!dir)
+        list = true;
+    mtlbx_file *f = cli_open(file);
+    if (!f)
+        return 2;
+
+    bool any = false;
+    for (size_t li = 0; li < mtlbx_library_count(f); li++)
+        any |= mtlbx_library_sources(mtlbx_library_at(f, li))->present;
+    if (!any) {
+        cli_error(file, NULL, "the library has no embedded sources");
+        mtlbx_close(f);
+        return 1;
+    }
+    if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error(dir, NULL, "cannot create the output directory: %s", strerror(errno));
+        mtlbx_close(f);
+        return 2;
+    }
+
+    bool ok = true, fat = mtlbx_file_is_fat(f);
+    for (size_t li = 0; li < mtlbx_library_count(f); li++) {
+        mtlbx_library *lib = mtlbx_library_at(f, li);
+        const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+        char slice[40] = "";
+        if (fat)
+            snprintf(slice, sizeof slice, "slice%zu/", li);
+        struct name_set used = { .nocase = true };
+        for (size_t ai = 0; ai < s->n_archives; ai++) {
+            const struct mtlbx_archive *a = &s->archives[ai];
+            if (mtlbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED) {
+                report_failed(file, lib, a);
+                ok = false;
+                continue;
+            }
+            if (list)
+                list_archive(slice, a);
+            if (dir) {
+                char *ad = archive_dir(&used, a);
+                char *sub = NULL;
+                if (!ad || asprintf(&sub, "%s%s", slice, ad) < 0) {
+                    cli_error(file, NULL, "out of memory");
+                    ok = false;
+                } else {
+                    ok = write_archive(file, dir, sub, a, force) && ok;
+                    free(sub);
+                }
+                free(ad);
+            }
+        }
+        name_set_free(&used);
+    }
+    fflush(stdout);
+    mtlbx_close(f);
+    return ok ? 0 : 2;
+}

@@ -1,0 +1,13 @@
+# Shared helpers for the command line and the explorer: safe file writing
+# and running llvm-dis. No curses, no parser internals.
+noinst_LIBRARIES += src/util/libmtlbxutil.a
+src_util_libmtlbxutil_a_SOURCES = \
+	src/util/name_set.c \
+	src/util/name_set.h \
+	src/util/run_tool.c \
+	src/util/run_tool.h \
+	src/util/safe_write.c \
+	src/util/safe_write.h
+
+# What the binary (and the explorer's tests) add to LDADD for these helpers.
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a

@@ -1,0 +1,390 @@
+/* Running llvm-dis on a module: no shell (posix_spawn with an argument
+ * vector, so no byte of a path or of the file is ever parsed as shell
+ * syntax), the module fed on stdin, stdout and stderr drained with poll()
+ * so that neither side can deadlock on a full pipe, a deadline after which
+ * the child's whole process group is killed, an output cap, and always a
+ * waitpid() so no zombie is left. SIGPIPE is blocked in the calling thread
+ * only while writing (a child that exits early turns into EPIPE, not into
+ * our death), and a SIGPIPE raised meanwhile is consumed before the mask is
+ * restored.
+ */
+#include "config.h"
+#include "run_tool.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Stored stderr; the rest is drained and dropped. */
+#define STDERR_KEEP 4096
+
+static bool is_executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Looks for `name` on PATH; with `versioned` also "name-N", preferring
+ * plain `name` in a directory, else the highest N there. */
+static char *search_path(const char *name, bool versioned)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    size_t nl = strlen(name);
+    for (const char *p = path; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+        char dir[4096];
+        if (dl == 0)
+            snprintf(dir, sizeof dir, ".");
+        else if (dl < sizeof dir)
+            snprintf(dir, sizeof dir, "%.*s", (int)dl, p);
+        else
+            dir[0] = 0;
+        if (dir[0]) {
+            char cand[4352];
+            snprintf(cand, sizeof cand, "%s/%s", dir, name);
+            if (is_executable(cand))
+                return strdup(cand);
+            if (versioned) {
+                DIR *d = opendir(dir);
+                long best = -1;
+                if (d) {
+                    struct dirent *e;
+                    while ((e = readdir(d))) {
+                        if (strncmp(e->d_name, name, nl) != 0 || e->d_name[nl] != '-')
+                            continue;
+                        char *end;
+                        const char *num = e->d_name + nl + 1;
+                        if (*num < '0' || *num > '9')
+                            continue;
+                        long v = strtol(num, &end, 10);
+                        if (*end || v <= best)
+                            continue;
+                        snprintf(cand, sizeof cand, "%s/%s", dir, e->d_name);
+                        if (is_executable(cand))
+                            best = v;
+                    }
+                    closedir(d);
+                }
+                if (best >= 0) {
+                    snprintf(cand, sizeof cand, "%s/%s-%ld", dir, name, best);
+                    return strdup(cand);
+                }
+            }
+        }
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    return NULL;
+}
+
+/* A name with a '/' is a path; a bare name is looked up on PATH. */
+static char *resolve(const char *what)
+{
+    if (strchr(what, '/'))
+        return is_executable(what) ? strdup(what) : NULL;
+    return search_path(what, false);
+}
+
+char *find_llvm_dis(const char *explicit_path)
+{
+    if (explicit_path && *explicit_path)
+        return resolve(explicit_path);
+    const char *env = getenv("MTLBX_LLVM_DIS");
+    if (env && *env)
+        return resolve(env);
+    return search_path("llvm-dis", true);
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Keeps only printable ASCII of the first stderr line: the message is
+ * shown on a terminal and llvm-dis may quote bytes of the module. */
+static void first_line(char *dst, size_t n, const char *src, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 1 < n; i++) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == '\n') {
+            if (o)
+                break;
+            continue;
+        }
+        dst[o++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    }
+    dst[o] = 0;
+}
+
+static void kill_group(pid_t pid)
+{
+    /* The child leads its own process group, so a wrapper script's own
+     * children (a `sleep`) die with it instead of holding our pipes. */
+    if (kill(-pid, SIGKILL) != 0)
+        kill(pid, SIGKILL);
+}
+
+void tool_result_free(struct tool_result *res)
+{
+    if (!res)
+        return;
+    free(res->output);
+    res->output = NULL;
+    res->output_len = 0;
+}
+
+int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
+                 unsigned timeout_ms, size_t max_output, struct tool_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->exit_status = -1;
+    if (!llvm_dis) {
+        snprintf(res->message, sizeof res->message, "llvm-dis not found");
+        return -1;
+    }
+    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+        snprintf(res->message, sizeof res->message, "pipe: %s", strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            if (in[i] >= 0) close(in[i]);
+            if (out[i] >= 0) close(out[i]);
+            if (err[i] >= 0) close(err[i]);
+        }
+        return -1;
+    }
+
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+    posix_spawnattr_init(&attr);
+    sigset_t none, dfl;
+    sigemptyset(&none);
+    sigemptyset(&dfl);
+    sigaddset(&dfl, SIGPIPE);
+    sigaddset(&dfl, SIGINT);
+    sigaddset(&dfl, SIGTERM);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &dfl);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                        POSIX_SPAWN_SETPGROUP);
+    /* "-o -" keeps the output on stdout whatever the input name. */
+    char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
+    pid_t pid;
+    int sp = posix_spawn(&pid, llvm_dis, &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    if (sp != 0) {
+        snprintf(res->message, sizeof res->message, "cannot run llvm-dis: %s", strerror(sp));
+        close(in[1]);
+        close(out[0]);
+        close(err[0]);
+        return -1;
+    }
+    fcntl(in[1], F_SETFL, O_NONBLOCK);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+
+    sigset_t pipe_set, old_mask, pending_before;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigpending(&pending_before);
+    bool had_pending = sigismember(&pending_before, SIGPIPE) == 1;
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+
+    size_t cap = 65536, olen = 0;
+    char *obuf = malloc(cap + 1);
+    char ebuf[STDERR_KEEP];
+    size_t elen = 0;
+    size_t written = 0;
+    int fd_in = in[1], fd_out = out[0], fd_err = err[0];
+    uint64_t deadline = now_ms() + timeout_ms;
+    bool killed = false;
+    if (!obuf) {
+        snprintf(res->message, sizeof res->message, "out of memory");
+        kill_group(pid);
+        killed = true;
+    }
+    if (len == 0 && fd_in >= 0) {
+        close(fd_in);
+        fd_in = -1;
+    }
+    while (!killed && (fd_out >= 0 || fd_err >= 0)) {
+        uint64_t now = now_ms();
+        if (now >= deadline) {
+            res->timed_out = true;
+            snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
+            kill_group(pid);
+            killed = true;
+            break;
+        }
+        struct pollfd pfd[3];
+        int np = 0, iin = -1, iout = -1, ierr = -1;
+        if (fd_in >= 0) { iin = np; pfd[np++] = (struct pollfd){ .fd = fd_in, .events = POLLOUT }; }
+        if (fd_out >= 0) { iout = np; pfd[np++] = (struct pollfd){ .fd = fd_out, .events = POLLIN }; }
+        if (fd_err >= 0) { ierr = np; pfd[np++] = (struct pollfd){ .fd = fd_err, .events = POLLIN }; }
+        uint64_t wait = deadline - now;
+        int pr = poll(pfd, (nfds_t)np, wait > 1000 ? 1000 : (int)wait);
+        if (pr < 0) {
+            if (errno == EINTR)
+                continue;
+            snprintf(res->message, sizeof res->message, "poll: %s", strerror(errno));
+            kill_group(pid);
+            killed = true;
+            break;
+        }
+        if (iin >= 0 && pfd[iin].revents) {
+            size_t chunk = len - written > 65536 ? 65536 : len - written;
+            ssize_t w = write(fd_in, module + written, chunk);
+            if (w > 0)
+                written += (size_t)w;
+            /* EPIPE: the child stopped reading; its exit status tells why. */
+            if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == len) {
+                close(fd_in);
+                fd_in = -1;
+            }
+        }
+        if (iout >= 0 && pfd[iout].revents) {
+            if (olen == cap && cap < max_output) {
+                size_t ncap = cap > max_output / 2 ? max_output : cap * 2;
+                char *nb = realloc(obuf, ncap + 1);
+                if (nb) {
+                    obuf = nb;
+                    cap = ncap;
+                }
+            }
+            ssize_t r;
+            if (olen < cap) {
+                r = read(fd_out, obuf + olen, cap - olen);
+                if (r > 0)
+                    olen += (size_t)r;
+            } else {
+                /* Full: one more byte means the cap is really exceeded
+                 * (output of exactly max_output bytes is fine). */
+                char extra;
+                r = read(fd_out, &extra, 1);
+                if (r > 0) {
+                    res->truncated = true;
+                    snprintf(res->message, sizeof res->message,
+                             "llvm-dis output exceeds %zu bytes; stopped", olen);
+                    kill_group(pid);
+                    killed = true;
+                    break;
+                }
+            }
+            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+                close(fd_out);
+                fd_out = -1;
+            }
+        }
+        if (ierr >= 0 && pfd[ierr].revents) {
+            char tmp[4096];
+            ssize_t r = read(fd_err, tmp, sizeof tmp);
+            if (r > 0) {
+                size_t keep = (size_t)r < sizeof ebuf - elen ? (size_t)r : sizeof ebuf - elen;
+                memcpy(ebuf + elen, tmp, keep);
+                elen += keep;
+            } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+                close(fd_err);
+                fd_err = -1;
+            }
+        }
+    }
+    if (fd_in >= 0)
+        close(fd_in);
+    if (fd_out >= 0)
+        close(fd_out);
+    if (fd_err >= 0)
+        close(fd_err);
+
+    /* Both pipes closed does not mean the child has exited: wait until the
+     * deadline, then kill. The final waitpid always reaps it. */
+    int status = -1;
+    for (;;) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        /* WNOWAIT: the exited child stays a zombie, so its pid (and process
+         * group id) cannot be reused while we kill leftover grandchildren. */
+        int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | (killed ? 0 : WNOHANG));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            break;
+        if (si.si_pid == pid) {
+            kill(-pid, SIGKILL);
+            break;
+        }
+        if (now_ms() >= deadline) {
+            res->timed_out = true;
+            snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
+            kill_group(pid);
+            killed = true;
+            continue;
+        }
+        struct timespec ts = { 0, 5 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    pid_t reaped;
+    while ((reaped = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    if (reaped != pid)
+        status = -1;
+
+    /* Consume a SIGPIPE we caused, then restore the caller's mask. */
+    if (!had_pending) {
+        sigset_t pending;
+        sigpending(&pending);
+        if (sigismember(&pending, SIGPIPE) == 1) {
+            struct timespec zero = { 0, 0 };
+            sigtimedwait(&pipe_set, NULL, &zero);
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+
+    if (obuf)
+        obuf[olen] = 0;
+    res->output = obuf;
+    res->output_len = olen;
+    if (status != -1 && WIFEXITED(status))
+        res->exit_status = WEXITSTATUS(status);
+    if (killed)
+        return -1;
+    if (res->exit_status != 0) {
+        char line[sizeof res->message];
+        first_line(line, sizeof line, ebuf, elen);
+        if (res->exit_status < 0)
+            snprintf(res->message, sizeof res->message, "llvm-dis was killed by signal %d%s%.400s",
+                     status != -1 && WIFSIGNALED(status) ? WTERMSIG(status) : 0, line[0] ? ": " : "", line);
+        else
+            snprintf(res->message, sizeof res->message, "llvm-dis exited with status %d%s%.400s",
+                     res->exit_status, line[0] ? ": " : "", line);
+        return -1;
+    }
+    return 0;
+}

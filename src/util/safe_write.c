@@ -1,0 +1,347 @@
+/* Writing extracted bytes without ever harming the user's files.
+ *
+ * Three promises, each kept by the kernel rather than by a check-then-act
+ * race: (1) nothing lands outside the directory asked for: every directory
+ * below DIR is opened with O_NOFOLLOW|O_DIRECTORY relative to its parent
+ * (openat/mkdirat), so a symlink planted inside DIR cannot redirect us;
+ * (2) an existing file is never replaced unless `force`: the finished
+ * temporary file is moved into place with renameat2(RENAME_NOREPLACE), or
+ * link()+unlink() where the filesystem lacks it, both of which fail if the
+ * name exists (a plain rename would overwrite); (3) a reader never sees a
+ * half-written file: data goes to an O_EXCL temporary in the same
+ * directory first, and the temporary is removed on every failure path.
+ * No fsync: atomic visibility is what matters here, and syncing every one
+ * of thousands of extracted modules would make extraction crawl.
+ */
+#include "config.h"
+#include "safe_write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_COMPONENT 200
+#define MAX_DEPTH 64
+
+static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t n, const char *fmt, ...)
+{
+    if (!err || !n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid. C1
+ * controls (U+0080-U+009F) count as invalid: they act on terminals. */
+static size_t utf8_len(const uint8_t *p, size_t n)
+{
+    uint8_t c = p[0];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F))
+        return 0;
+    return len;
+}
+
+char *safe_component(const uint8_t *bytes, size_t len)
+{
+    char *out = malloc(MAX_COMPONENT + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < len && o < MAX_COMPONENT;) {
+        uint8_t c = bytes[i];
+        size_t l = utf8_len(bytes + i, len - i);
+        if (l == 1 && (c < 0x20 || c == 0x7F || c == '/' || c == '\\')) {
+            /* Separators and controls: '/' would leave the directory, a
+             * control could act on a terminal when the path is shown. */
+            out[o++] = '_';
+            i++;
+        } else if (l == 0) {
+            out[o++] = '_';
+            i++;
+        } else {
+            if (o + l > MAX_COMPONENT)
+                break; /* truncate on a character boundary */
+            memcpy(out + o, bytes + i, l);
+            o += l;
+            i += l;
+        }
+    }
+    out[o] = 0;
+    /* "", "." and ".." name no file of their own. */
+    if (o == 0 || strcmp(out, ".") == 0 || strcmp(out, "..") == 0) {
+        memset(out, '_', o ? o : 1);
+        out[o ? o : 1] = 0;
+    }
+    return out;
+}
+
+static bool component_ok(const char *name)
+{
+    if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+        strlen(name) > NAME_MAX)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p == '/' || *p < 0x20 || *p == 0x7F)
+            return false;
+    return true;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len > ((size_t)1 << 30) ? ((size_t)1 << 30) : len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Moves tmp to name inside dfd without replacing an existing entry. */
+static int move_noreplace(int dfd, const char *tmp, const char *name)
+{
+#ifdef RENAME_NOREPLACE
+    if (renameat2(dfd, tmp, dfd, name, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return -1;
+#endif
+    /* link() fails with EEXIST if name exists: the same guarantee. */
+    if (linkat(dfd, tmp, dfd, name, 0) != 0)
+        return -1;
+    unlinkat(dfd, tmp, 0);
+    return 0;
+}
+
+/* The core: writes DIRFD/NAME atomically. NAME must be a checked component. */
+static int write_at(int dfd, const char *name, const void *data, size_t len, bool force,
+                    char *err, size_t err_size)
+{
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (!force) {
+            set_err(err, err_size, "file exists (use --force to replace it)");
+            return -1;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            set_err(err, err_size, "a directory is in the way");
+            return -1;
+        }
+    } else if (errno != ENOENT) {
+        set_err(err, err_size, "%s", strerror(errno));
+        return -1;
+    }
+
+    /* The temporary starts with '.' and names this program, so a crash
+     * mid-write leaves something recognisable; every error path removes it. */
+    char tmp[64];
+    int fd = -1;
+    unsigned long seed = (unsigned long)getpid() ^ (unsigned long)time(NULL) ^
+                         (unsigned long)(uintptr_t)&tmp;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+        snprintf(tmp, sizeof tmp, ".mtlbx-tmp-%08lx", (seed >> 16) & 0xFFFFFFFFUL);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) {
+            set_err(err, err_size, "cannot create a temporary file: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (fd < 0) {
+        set_err(err, err_size, "cannot create a temporary file: too many name collisions");
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0) {
+        set_err(err, err_size, "write failed: %s", strerror(errno));
+        close(fd);
+        unlinkat(dfd, tmp, 0);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        set_err(err, err_size, "write failed: %s", strerror(errno));
+        unlinkat(dfd, tmp, 0);
+        return -1;
+    }
+    /* With force a plain rename replaces the old entry atomically; it never
+     * writes through a symlink, it replaces the link itself. */
+    int rc = force ? renameat(dfd, tmp, dfd, name) : move_noreplace(dfd, tmp, name);
+    if (rc != 0) {
+        int e = errno;
+        unlinkat(dfd, tmp, 0);
+        if (e == EEXIST)
+            set_err(err, err_size, "file exists (use --force to replace it)");
+        else
+            set_err(err, err_size, "%s", strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+static int open_dir(const char *dir, char *err, size_t err_size)
+{
+    /* The directory the user named may itself be a symlink: that is their
+     * choice. Only what lies below it is guarded. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        set_err(err, err_size, "cannot open directory: %s", strerror(errno));
+    return dfd;
+}
+
+static void fill_path(char *out, size_t n, const char *dir, const char *rel)
+{
+    if (!out || !n)
+        return;
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dl--;
+    if (dl == 1 && dir[0] == '/')
+        snprintf(out, n, "/%s", rel);
+    else
+        snprintf(out, n, "%.*s/%s", (int)dl, dir, rel);
+}
+
+int safe_write_file(const char *dir, const char *name, const void *data, size_t len,
+                    bool force, char *err, size_t err_size, char *path_out, size_t path_size)
+{
+    if (!component_ok(name)) {
+        set_err(err, err_size, "unsafe file name");
+        return -1;
+    }
+    int dfd = open_dir(dir, err, err_size);
+    if (dfd < 0)
+        return -1;
+    int rc = write_at(dfd, name, data, len, force, err, err_size);
+    close(dfd);
+    if (rc == 0)
+        fill_path(path_out, path_size, dir, name);
+    return rc;
+}
+
+int safe_write_under(const char *dir, const char *relative_path, const void *data, size_t len,
+                     bool force, char *err, size_t err_size, char *path_out, size_t path_size)
+{
+    /* Split into components: empty parts (a leading '/', "//") and "."
+     * vanish; ".." or a control byte refuses the whole path. */
+    size_t rl = strlen(relative_path);
+    if (rl >= PATH_MAX) {
+        set_err(err, err_size, "path is too long");
+        return -1;
+    }
+    char *copy = strdup(relative_path);
+    if (!copy) {
+        set_err(err, err_size, "out of memory");
+        return -1;
+    }
+    char *parts[MAX_DEPTH];
+    size_t np = 0;
+    int rc = -1;
+    for (char *p = copy; *p;) {
+        char *slash = strchr(p, '/');
+        if (slash)
+            *slash = 0;
+        if (*p && strcmp(p, ".") != 0) {
+            if (strcmp(p, "..") == 0) {
+                set_err(err, err_size, "path contains \"..\"");
+                goto out;
+            }
+            if (!component_ok(p)) {
+                set_err(err, err_size, "path contains a control character or an over-long name");
+                goto out;
+            }
+            if (np == MAX_DEPTH) {
+                set_err(err, err_size, "path is nested too deeply");
+                goto out;
+            }
+            parts[np++] = p;
+        }
+        if (!slash)
+            break;
+        p = slash + 1;
+    }
+    if (np == 0) {
+        set_err(err, err_size, "path names no file");
+        goto out;
+    }
+
+    int dfd = open_dir(dir, err, err_size);
+    if (dfd < 0)
+        goto out;
+    for (size_t i = 0; i + 1 < np; i++) {
+        if (mkdirat(dfd, parts[i], 0777) != 0 && errno != EEXIST) {
+            set_err(err, err_size, "cannot create a directory: %s", strerror(errno));
+            close(dfd);
+            goto out;
+        }
+        int sub = openat(dfd, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) {
+            int e = errno;
+            struct stat st;
+            if (fstatat(dfd, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+                set_err(err, err_size, "a symbolic link is in the way; not followed");
+            else if (e == ENOTDIR)
+                set_err(err, err_size, "a file is in the way of a directory");
+            else
+                set_err(err, err_size, "cannot open a directory: %s", strerror(e));
+            close(dfd);
+            goto out;
+        }
+        close(dfd);
+        dfd = sub;
+    }
+    rc = write_at(dfd, parts[np - 1], data, len, force, err, err_size);
+    close(dfd);
+    if (rc == 0 && path_out && path_size) {
+        /* Rebuild the cleaned relative path for the caller's message. */
+        char clean[PATH_MAX];
+        size_t o = 0;
+        for (size_t i = 0; i < np; i++) {
+            int w = snprintf(clean + o, sizeof clean - o, "%s%s", i ? "/" : "", parts[i]);
+            if (w < 0 || (size_t)w >= sizeof clean - o)
+                break;
+            o += (size_t)w;
+        }
+        fill_path(path_out, path_size, dir, clean);
+    }
+out:
+    free(copy);
+    return rc;
+}
