@@ -1,0 +1,3 @@
+#!/bin/sh
+# Regenerates configure and the Makefile templates.
+exec autoreconf --force --install --verbose "$(dirname "$0")"

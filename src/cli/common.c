@@ -1,0 +1,79 @@
+/* What every command shares: opening a file with a one-line error naming
+ * it, error messages, escaped output of file bytes, and the SIGBUS guard
+ * for a file that shrinks while it is mapped. */
+#include "config.h"
+
+#include "commands.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Set while a file is mapped, for the SIGBUS message. */
+static const char *volatile current_path;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    static const char a[] = "mtlbx: ";
+    static const char b[] = ": the file changed or shrank while it was being read\n";
+    const char *p = current_path ? current_path : "(file)";
+    /* Only async-signal-safe calls here. */
+    if (write(STDERR_FILENO, a, sizeof a - 1) < 0 || write(STDERR_FILENO, p, strlen(p)) < 0 ||
+        write(STDERR_FILENO, b, sizeof b - 1) < 0)
+        _exit(2);
+    _exit(2);
+}
+
+const char *cli_program_name(void) { return "mtlbx"; }
+
+void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* The path is the user's own argument, but it may still hold bytes that
+     * act on a terminal; escape it like anything else. */
+    char *safe = mtlbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
+    if (offset)
+        fprintf(stderr, "mtlbx: %s:%llu: %s\n", safe ? safe : "?", (unsigned long long)*offset, msg);
+    else
+        fprintf(stderr, "mtlbx: %s: %s\n", safe ? safe : "?", msg);
+    free(safe);
+}
+
+mtlbx_file *cli_open(const char *path)
+{
+    static bool guard_installed;
+    if (!guard_installed) {
+        struct sigaction sa = { .sa_handler = on_sigbus };
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, NULL);
+        guard_installed = true;
+    }
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    current_path = path;
+    if (mtlbx_open_path(path, &f, &err) != MTLBX_OK) {
+        cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);
+        return NULL;
+    }
+    return f;
+}
+
+void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
+{
+    char buf[512];
+    if (mtlbx_escape(b.ptr, b.len, MTLBX_ESC_TERMINAL, buf, sizeof buf) < sizeof buf) {
+        fputs(buf, out);
+        return;
+    }
+    char *s = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    if (s)
+        fputs(s, out);
+    free(s);
+}

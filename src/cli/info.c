@@ -1,0 +1,141 @@
+/* `mtlbx info`: a human summary of each library: header, sections,
+ * function counts by type, sources, dynamic header and problem counts. */
+#include "config.h"
+
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_section(const char *name, struct mtlbx_range r, const char *extra)
+{
+    printf("  %-20s 0x%08llx  %10llu bytes%s%s\n", name, (unsigned long long)r.offset,
+           (unsigned long long)r.size, extra ? "  " : "", extra ? extra : "");
+}
+
+static void print_library(const mtlbx_library *lib, size_t index, bool fat)
+{
+    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    char b1[32], b2[32];
+    printf("%sLibrary %zu at 0x%llx\n", fat ? "\n" : "", index, (unsigned long long)h->base);
+    printf("  container version    %u.%u.%u (%s)\n", h->major, h->minor, h->patch, h->macos ? "macOS" : "iOS");
+    printf("  file type            %s%s\n", mtlbx_file_type_name(h->file_type, b1, sizeof b1),
+           h->stub ? " (stub)" : "");
+    printf("  target               %s %u.%u.%u\n", mtlbx_target_os_name(h->platform_byte, b2, sizeof b2),
+           h->os_major, h->os_minor, h->os_patch);
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    if (ext->has_uuid) {
+        printf("  uuid                 ");
+        for (int i = 0; i < 16; i++)
+            printf("%02x", ext->uuid[i]);
+        printf("\n");
+    }
+    printf("Sections\n");
+    print_section("function list", h->function_list, NULL);
+    if (ext->present) {
+        char tags[256] = "";
+        size_t o = 0;
+        for (size_t i = 0; i < ext->n_tags && o + 6 < sizeof tags; i++)
+            o += (size_t)snprintf(tags + o, sizeof tags - o, "%s%s", i ? " " : "", ext->tags[i].name);
+        print_section("header extension", ext->range, ext->n_tags ? tags : "(empty)");
+    }
+    print_section("public metadata", h->public_md, NULL);
+    print_section("private metadata", h->private_md, NULL);
+    print_section("module list", h->modules, NULL);
+    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    if (src && src->present) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "%s, %zu archive%s", src->tag, src->n_archives,
+                 src->n_archives == 1 ? "" : "s");
+        print_section("embedded sources", src->range, extra);
+    }
+    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    if (dyn->present)
+        print_section("dynamic header", dyn->range, NULL);
+    static const char *const list_names[] = { "variable list", "imported symbols", "reflection list",
+                                              "script list" };
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
+        const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)k);
+        if (l->present) {
+            char extra[48];
+            snprintf(extra, sizeof extra, "%s, %zu entries", l->tag, l->n_groups);
+            print_section(list_names[k], l->range, extra);
+        }
+    }
+
+    size_t n = mtlbx_function_count(lib);
+    size_t by_type[257] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        by_type[(fn->present & MTLBX_F_TYPE) ? fn->type : 256]++;
+    }
+    printf("Functions              %zu", n);
+    const char *sep = " (";
+    for (int t = 0; t <= 256; t++) {
+        if (!by_type[t])
+            continue;
+        printf("%s%zu %s", sep, by_type[t], t == 256 ? "untyped" : mtlbx_function_type_name((uint8_t)t, b1, sizeof b1));
+        sep = ", ";
+    }
+    printf("%s\n", n ? ")" : "");
+    if (dyn->present) {
+        printf("Dynamic header         ");
+        if (dyn->has_name) {
+            printf("name \"");
+            cli_put_escaped(stdout, dyn->name);
+            printf("\"");
+        } else {
+            printf("no name");
+        }
+        printf(", %zu linked\n", dyn->n_linked);
+        for (size_t i = 0; i < dyn->n_linked; i++) {
+            printf("  linked               ");
+            cli_put_escaped(stdout, dyn->linked[i]);
+            printf("\n");
+        }
+    }
+    size_t errors = 0, warnings = 0, nd = mtlbx_library_diag_count(lib);
+    for (size_t i = 0; i < nd; i++)
+        mtlbx_library_diag(lib, i)->severity == MTLBX_ERROR ? errors++ : warnings++;
+    printf("Problems               %zu error%s, %zu warning%s%s\n", errors, errors == 1 ? "" : "s", warnings,
+           warnings == 1 ? "" : "s", errors + warnings ? " (run 'mtlbx check' for details)" : "");
+}
+
+int cmd_info(int argc, char **argv, const struct global_options *g)
+{
+    (void)g;
+    if (argc < 1) {
+        fprintf(stderr, "mtlbx: info: missing FILE\nUsage: mtlbx info FILE\n");
+        return 2;
+    }
+    int status = 0;
+    for (int a = 0; a < argc; a++) {
+        mtlbx_file *f = cli_open(argv[a]);
+        if (!f) {
+            status = 2;
+            continue;
+        }
+        if (a)
+            printf("\n");
+        printf("File                   ");
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)argv[a], strlen(argv[a]) });
+        printf(" (%llu bytes)\n", (unsigned long long)mtlbx_file_size(f));
+        if (mtlbx_file_is_fat(f)) {
+            printf("Fat container          %zu slice%s\n", mtlbx_fat_slice_count(f),
+                   mtlbx_fat_slice_count(f) == 1 ? "" : "s");
+            for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
+                const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
+                const char *cpu = mtlbx_cputype_name(s->cputype);
+                printf("  slice %zu              %s (0x%08x/%u) at 0x%x, %u bytes\n", i, cpu ? cpu : "unknown cpu",
+                       s->cputype, s->cpusubtype, s->offset, s->size);
+            }
+            size_t nd = mtlbx_file_diag_count(f);
+            if (nd)
+                printf("  %zu problem%s in the fat header (run 'mtlbx check')\n", nd, nd == 1 ? "" : "s");
+        }
+        for (size_t i = 0; i < mtlbx_library_count(f); i++)
+            print_library(mtlbx_library_at(f, i), i, mtlbx_file_is_fat(f));
+        mtlbx_close(f);
+    }
+    return status;
+}

@@ -1,0 +1,128 @@
+/* Diagnostics: every problem the parser finds, with its byte offset.
+ * Lists are capped so that a hostile file cannot make us allocate without
+ * bound; what is dropped is counted and reported once. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
+               const char *fmt, va_list ap)
+{
+    if (l->n >= MTLBX_MAX_DIAGS) {
+        l->dropped++;
+        return;
+    }
+    /* Items live in fixed blocks that never move, so a pointer handed to
+     * a reader stays valid while a background thread adds more. */
+    if (l->n == l->cap) {
+        size_t nblocks = l->cap / DIAG_BLOCK;
+        struct mtlbx_diag **blocks = realloc(l->blocks, (nblocks + 1) * sizeof *blocks);
+        if (!blocks) {
+            l->dropped++;
+            return;
+        }
+        l->blocks = blocks;
+        if (!(blocks[nblocks] = malloc(DIAG_BLOCK * sizeof **blocks))) {
+            l->dropped++;
+            return;
+        }
+        l->cap += DIAG_BLOCK;
+    }
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) {
+        l->dropped++;
+        return;
+    }
+    l->blocks[l->n / DIAG_BLOCK][l->n % DIAG_BLOCK] =
+        (struct mtlbx_diag){ .severity = sev, .offset = offset, .message = msg };
+    l->n++;
+}
+
+void diag_add(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(l, sev, offset, fmt, ap);
+    va_end(ap);
+}
+
+void diag_free(struct diag_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free((char *)diag_item(l, i)->message);
+    for (size_t b = 0; b < l->cap / DIAG_BLOCK; b++)
+        free(l->blocks[b]);
+    free(l->blocks);
+    *l = (struct diag_list){ 0 };
+}
+
+static void lib_vreport(mtlbx_library *lib, enum mtlbx_severity sev, uint64_t offset, const char *fmt, va_list ap)
+{
+    pthread_mutex_lock(&lib->lock);
+    diag_vadd(&lib->diags, sev, offset, fmt, ap);
+    pthread_mutex_unlock(&lib->lock);
+}
+
+void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lib_vreport(lib, MTLBX_ERROR, offset, fmt, ap);
+    va_end(ap);
+}
+
+void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lib_vreport(lib, MTLBX_WARNING, offset, fmt, ap);
+    va_end(ap);
+}
+
+/* The "too many" notice is synthesised on read so that it is always last. */
+static const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mtlbx_diag *scratch)
+{
+    if (i < l->n)
+        return diag_item(l, i);
+    if (i == l->n && l->dropped) {
+        static __thread char msg[96];
+        snprintf(msg, sizeof msg, "%zu further problems were not recorded", l->dropped);
+        *scratch = (struct mtlbx_diag){ .severity = MTLBX_ERROR,
+                                        .offset = l->n ? diag_item(l, l->n - 1)->offset : 0,
+                                        .message = msg };
+        return scratch;
+    }
+    return NULL;
+}
+
+size_t mtlbx_file_diag_count(const mtlbx_file *f)
+{
+    return f->diags.n + (f->diags.dropped ? 1 : 0);
+}
+
+const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i)
+{
+    static __thread struct mtlbx_diag scratch;
+    return diag_get(&f->diags, i, &scratch);
+}
+
+size_t mtlbx_library_diag_count(const mtlbx_library *lib)
+{
+    mtlbx_library *l = (mtlbx_library *)lib;
+    pthread_mutex_lock(&l->lock);
+    size_t n = lib->diags.n + (lib->diags.dropped ? 1 : 0);
+    pthread_mutex_unlock(&l->lock);
+    return n;
+}
+
+const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i)
+{
+    static __thread struct mtlbx_diag scratch;
+    mtlbx_library *l = (mtlbx_library *)lib;
+    pthread_mutex_lock(&l->lock);
+    const struct mtlbx_diag *d = diag_get(&lib->diags, i, &scratch);
+    pthread_mutex_unlock(&l->lock);
+    return d;
+}

@@ -1,0 +1,138 @@
+/* The dynamic header (FORMAT §10: NAME and DYNL tags ending in ENDT) and
+ * the four list sections that share one shape (FORMAT §11, §12): a u32
+ * count and size-prefixed tag groups. VLST and ILST are "like the function
+ * list"; RLST groups hold an RBUF, SLST groups an SBUF. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+static void parse_dynamic_header(mtlbx_library *lib)
+{
+    struct mtlbx_dynamic_header *d = &lib->dyn;
+    if (!ext_section(lib, FOURCC('H', 'D', 'Y', 'N'), "dynamic header", &d->range, NULL))
+        return;
+    d->present = true;
+    size_t cap = (size_t)(d->range.size / 6) + 1;
+    lib->dyn_linked = calloc(cap, sizeof *lib->dyn_linked);
+    if (!lib->dyn_linked)
+        return;
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, lib->file, d->range.offset, d->range.size);
+    while (mtlbx_tag_walk_next(&w, &t)) {
+        const uint8_t *nul = memchr(t.value, 0, (size_t)t.value_len);
+        struct mtlbx_bytes s = { t.value, nul ? (size_t)(nul - t.value) : (size_t)t.value_len };
+        switch (t.fourcc) {
+        case FOURCC('N', 'A', 'M', 'E'):
+            if (!nul)
+                lib_warning(lib, t.offset, "NAME has no terminating NUL");
+            if (!d->has_name) {
+                d->name = s;
+                d->has_name = true;
+            }
+            break;
+        case FOURCC('D', 'Y', 'N', 'L'):
+            if (!nul)
+                lib_warning(lib, t.offset, "DYNL has no terminating NUL");
+            lib->dyn_linked[d->n_linked++] = s;
+            break;
+        default:
+            lib_warning(lib, t.offset, "unknown dynamic header tag '%s'", t.name);
+            break;
+        }
+    }
+    d->linked = lib->dyn_linked;
+    if (!w.ended)
+        lib_error(lib, w.pos, "dynamic header has no ENDT inside its 0x%llx bytes",
+                  (unsigned long long)d->range.size);
+}
+
+static const struct {
+    uint32_t fourcc;
+    const char *tag, *what;
+} list_kinds[MTLBX_LIST_COUNT] = {
+    [MTLBX_LIST_VLST] = { FOURCC('V', 'L', 'S', 'T'), "VLST", "variable list" },
+    [MTLBX_LIST_ILST] = { FOURCC('I', 'L', 'S', 'T'), "ILST", "imported symbol list" },
+    [MTLBX_LIST_RLST] = { FOURCC('R', 'L', 'S', 'T'), "RLST", "reflection list" },
+    [MTLBX_LIST_SLST] = { FOURCC('S', 'L', 'S', 'T'), "SLST", "script list" },
+};
+
+static void parse_list(mtlbx_library *lib, enum mtlbx_list_kind k)
+{
+    struct mtlbx_list *l = &lib->lists[k];
+    memcpy(l->tag, list_kinds[k].tag, 5);
+    if (!ext_section(lib, list_kinds[k].fourcc, list_kinds[k].what, &l->range, NULL))
+        return;
+    l->present = true;
+    if (l->range.size < 4) {
+        lib_error(lib, l->range.offset, "%s has no room for its count", list_kinds[k].what);
+        return;
+    }
+    const uint8_t *data = lib->file->data;
+    uint64_t pos = l->range.offset + 4, end = l->range.offset + l->range.size;
+    l->declared_count = rd32(data + l->range.offset);
+    uint64_t room = (end - pos) / 8;
+    uint32_t count = l->declared_count;
+    if (count > room) {
+        lib_error(lib, l->range.offset, "%s count %u is more than its section can hold (%llu)",
+                  list_kinds[k].what, count, (unsigned long long)room);
+        count = (uint32_t)room;
+    }
+    struct mtlbx_range *groups = calloc(count ? count : 1, sizeof *groups);
+    if (!groups)
+        return;
+    lib->list_groups[k] = groups;
+    l->groups = groups;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t body, gend;
+        if (!group_bounds(lib, pos, end, list_kinds[k].what, true, &body, &gend))
+            break;
+        groups[l->n_groups++] = (struct mtlbx_range){ pos, gend - pos };
+        pos = gend;
+    }
+}
+
+/* RFLT is relative to RLST and must land on one of its groups (FORMAT §12). */
+static void check_rflt(mtlbx_library *lib)
+{
+    const struct mtlbx_list *r = &lib->lists[MTLBX_LIST_RLST];
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        const struct mtlbx_function *fn = &lib->functions[i];
+        if (!(fn->present & MTLBX_F_RFLT))
+            continue;
+        bool hit = false;
+        if (r->present && fn->rflt < r->range.size) {
+            uint64_t target = r->range.offset + fn->rflt;
+            /* Groups are in offset order: binary search. */
+            size_t lo = 0, hi = r->n_groups;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (r->groups[mid].offset < target)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            hit = lo < r->n_groups && r->groups[lo].offset == target;
+        }
+        if (!hit)
+            lib_error(lib, fn->entry_offset, "function %zu: RFLT 0x%llx points at no reflection group", i,
+                      (unsigned long long)fn->rflt);
+    }
+}
+
+void parse_dynamic_and_lists(mtlbx_library *lib)
+{
+    parse_dynamic_header(lib);
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++)
+        parse_list(lib, (enum mtlbx_list_kind)k);
+    check_rflt(lib);
+}
+
+const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib) { return &lib->dyn; }
+
+const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)
+{
+    static const struct mtlbx_list none;
+    return (unsigned)k < MTLBX_LIST_COUNT ? &lib->lists[k] : &none;
+}

@@ -1,0 +1,90 @@
+/* Making bytes from the file safe to show. Valid UTF-8 passes through;
+ * invalid bytes become "\xNN". For a terminal, control characters (C0, DEL,
+ * C1) and the backslash itself are escaped too, so an ESC sequence in a
+ * function name is displayed, never executed. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid. */
+static size_t utf8_len(const uint8_t *p, size_t left, uint32_t *cp)
+{
+    uint8_t c = p[0];
+    size_t n;
+    uint32_t v, min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        n = 2; v = c & 0x1F; min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3; v = c & 0x0F; min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4; v = c & 0x07; min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (left < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (p[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags, char *out, size_t out_size)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t need = 0, o = 0;
+    bool full = out_size == 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_len(bytes + i, len - i, &cp);
+        char tmp[4];
+        const char *piece;
+        size_t plen;
+        bool control = n && (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0));
+        if (n && !((flags & MTLBX_ESC_TERMINAL) && (control || cp == '\\'))) {
+            piece = (const char *)bytes + i;
+            plen = n;
+        } else if (n == 1 && cp == '\\') {
+            piece = "\\\\";
+            plen = 2;
+        } else {
+            /* One escaped byte at a time: a C1 control (2 bytes in UTF-8)
+             * shows as \xc2\x9b, which is what is really in the file. */
+            n = 1;
+            tmp[0] = '\\'; tmp[1] = 'x';
+            tmp[2] = hex[bytes[i] >> 4];
+            tmp[3] = hex[bytes[i] & 15];
+            piece = tmp;
+            plen = 4;
+        }
+        need += plen;
+        if (!full && o + plen < out_size) {
+            memcpy(out + o, piece, plen);
+            o += plen;
+        } else {
+            full = true;
+        }
+        i += n;
+    }
+    if (out_size)
+        out[o] = '\0';
+    return need;
+}
+
+char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags)
+{
+    size_t need = mtlbx_escape(bytes, len, flags, NULL, 0);
+    char *s = malloc(need + 1);
+    if (s)
+        mtlbx_escape(bytes, len, flags, s, need + 1);
+    return s;
+}

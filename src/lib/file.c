@@ -1,0 +1,170 @@
+/* Opening a file: mmap it read-only (or wrap a caller's buffer), decide
+ * whether it is a metallib at all, and hand it to the fat or plain parser.
+ * Only "not a metallib" and I/O failures refuse to open; everything else
+ * becomes diagnostics. */
+#include "config.h"
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void set_error(struct mtlbx_error *err, enum mtlbx_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_error(struct mtlbx_error *err, enum mtlbx_status st, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    err->status = st;
+    err->offset = 0;
+    err->has_offset = false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+static bool is_fat_magic(const uint8_t *p) { return p[0] == 0xCB && p[1] == 0xFE && p[2] == 0xBA && p[3] == 0xBE; }
+static bool is_mtlb_magic(const uint8_t *p) { return p[0] == 'M' && p[1] == 'T' && p[2] == 'L' && p[3] == 'B'; }
+
+/* Shared tail of both open paths: takes ownership of f. */
+static int finish_open(mtlbx_file *f, mtlbx_file **out, struct mtlbx_error *err)
+{
+    if (f->size < 4 || !(is_mtlb_magic(f->data) || is_fat_magic(f->data))) {
+        if (f->size < 4)
+            set_error(err, MTLBX_E_NOT_METALLIB, "not a metallib: only %llu bytes",
+                      (unsigned long long)f->size);
+        else
+            set_error(err, MTLBX_E_NOT_METALLIB,
+                      "not a metallib: magic %02x %02x %02x %02x is neither MTLB nor CB FE BA BE",
+                      f->data[0], f->data[1], f->data[2], f->data[3]);
+        if (err)
+            err->has_offset = true; /* offset 0: the magic */
+        mtlbx_close(f);
+        return MTLBX_E_NOT_METALLIB;
+    }
+    if (is_fat_magic(f->data)) {
+        f->fat = true;
+        parse_fat(f);
+    } else {
+        f->libraries = calloc(1, sizeof *f->libraries);
+        if (!f->libraries || !(f->libraries[0] = library_open(f, 0, 0, f->size))) {
+            set_error(err, MTLBX_E_NOMEM, "out of memory");
+            mtlbx_close(f);
+            return MTLBX_E_NOMEM;
+        }
+        f->n_libraries = 1;
+    }
+    *out = f;
+    if (err)
+        set_error(err, MTLBX_OK, "ok");
+    return MTLBX_OK;
+}
+
+int mtlbx_open_memory(const void *data, size_t len, const char *name, mtlbx_file **out,
+                      struct mtlbx_error *err)
+{
+    *out = NULL;
+    mtlbx_file *f = calloc(1, sizeof *f);
+    if (!f || !(f->path = strdup(name ? name : "<memory>"))) {
+        free(f);
+        set_error(err, MTLBX_E_NOMEM, "out of memory");
+        return MTLBX_E_NOMEM;
+    }
+    static const uint8_t empty[1];
+    f->data = len ? data : empty;
+    f->size = len;
+    return finish_open(f, out, err);
+}
+
+int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
+{
+    *out = NULL;
+    /* O_NONBLOCK so that opening a FIFO never waits for a writer; we refuse
+     * anything that is not a regular file right after fstat. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        set_error(err, MTLBX_E_IO, "%s", strerror(errno));
+        return MTLBX_E_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        set_error(err, MTLBX_E_IO, "%s", strerror(errno));
+        close(fd);
+        return MTLBX_E_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_error(err, MTLBX_E_NOT_REGULAR, "not a regular file (%s)",
+                  S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
+                  : "special file");
+        close(fd);
+        return MTLBX_E_NOT_REGULAR;
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        set_error(err, MTLBX_E_NOT_METALLIB, "not a metallib: the file is empty");
+        return MTLBX_E_NOT_METALLIB;
+    }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
+        close(fd);
+        set_error(err, MTLBX_E_IO, "file too large to map");
+        return MTLBX_E_IO;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int map_errno = errno;
+    close(fd);
+    if (map == MAP_FAILED) {
+        set_error(err, MTLBX_E_IO, "cannot map: %s", strerror(map_errno));
+        return MTLBX_E_IO;
+    }
+    mtlbx_file *f = calloc(1, sizeof *f);
+    if (!f || !(f->path = strdup(path))) {
+        free(f);
+        munmap(map, (size_t)st.st_size);
+        set_error(err, MTLBX_E_NOMEM, "out of memory");
+        return MTLBX_E_NOMEM;
+    }
+    f->data = map;
+    f->size = (uint64_t)st.st_size;
+    f->mapped = true;
+    /* Sections are visited mostly in order; modules are read only on demand. */
+    madvise(map, (size_t)st.st_size, MADV_RANDOM);
+    return finish_open(f, out, err);
+}
+
+void mtlbx_close(mtlbx_file *f)
+{
+    if (!f)
+        return;
+    nodes_free(f);
+    for (size_t i = 0; i < f->n_libraries; i++)
+        library_free(f->libraries[i]);
+    free(f->libraries);
+    free(f->slices);
+    diag_free(&f->diags);
+    if (f->mapped)
+        munmap((void *)f->data, (size_t)f->size);
+    free(f->path);
+    free(f);
+}
+
+const char *mtlbx_file_path(const mtlbx_file *f) { return f->path; }
+uint64_t mtlbx_file_size(const mtlbx_file *f) { return f->size; }
+const uint8_t *mtlbx_file_data(const mtlbx_file *f) { return f->data; }
+bool mtlbx_file_is_fat(const mtlbx_file *f) { return f->fat; }
+size_t mtlbx_fat_slice_count(const mtlbx_file *f) { return f->n_slices; }
+const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i)
+{
+    return i < f->n_slices ? &f->slices[i] : NULL;
+}
+size_t mtlbx_library_count(const mtlbx_file *f) { return f->n_libraries; }
+mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i)
+{
+    return i < f->n_libraries ? f->libraries[i] : NULL;
+}
+mtlbx_file *mtlbx_library_file(const mtlbx_library *lib) { return lib->file; }

@@ -1,0 +1,136 @@
+/* Internal structures of the parser library, shared by the files in src/lib only. */
+#ifndef MTLBX_INTERNAL_H
+#define MTLBX_INTERNAL_H
+
+#include "mtlbx.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* Little-endian readers over the mapping. Callers check bounds first with
+ * mtlbx_in_file()/span helpers; these never fail. */
+static inline uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+static inline uint32_t rd32be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+#define FOURCC(a, b, c, d) ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
+#define TAG_ENDT FOURCC('E', 'N', 'D', 'T')
+
+/* Overflow-safe: does [off, off+len) lie inside [lo, hi)? */
+static inline bool span_within(uint64_t off, uint64_t len, uint64_t lo, uint64_t hi)
+{
+    return off >= lo && off <= hi && len <= hi - off;
+}
+
+#define DIAG_BLOCK 64
+struct diag_list {
+    size_t n, cap, dropped;
+    struct mtlbx_diag **blocks;   /* DIAG_BLOCK items each; never moved */
+};
+static inline struct mtlbx_diag *diag_item(const struct diag_list *l, size_t i)
+{
+    return &l->blocks[i / DIAG_BLOCK][i % DIAG_BLOCK];
+}
+
+struct mtlbx_library {
+    mtlbx_file *file;
+    size_t index;
+    struct mtlbx_header header;
+    struct diag_list diags;
+    pthread_mutex_t lock;      /* guards diags and lazy state touched by threads */
+
+    size_t n_functions;
+    struct mtlbx_function *functions;
+    unsigned char *hash_states; /* enum mtlbx_hash_state per function, atomic access */
+    struct mtlbx_metadata *metadata;
+
+    struct mtlbx_header_ext ext;
+    struct mtlbx_tag *ext_tags;
+
+    struct mtlbx_sources sources;
+    struct mtlbx_dynamic_header dyn;
+    struct mtlbx_bytes *dyn_linked;
+    struct mtlbx_list lists[MTLBX_LIST_COUNT];
+    struct mtlbx_range *list_groups[MTLBX_LIST_COUNT];
+};
+
+struct mtlbx_file {
+    char *path;
+    const uint8_t *data;
+    uint64_t size;
+    bool mapped;               /* data came from mmap and must be unmapped */
+    struct diag_list diags;
+    bool fat;
+    size_t n_slices;
+    struct mtlbx_fat_slice *slices;
+    size_t n_libraries;
+    mtlbx_library **libraries;
+    mtlbx_node *root;          /* built on first mtlbx_root() */
+    struct node_arena *arena;
+};
+
+/* diag.c */
+void diag_add(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
+              const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
+               const char *fmt, va_list ap);
+void diag_free(struct diag_list *l);
+/* Library-level helpers that take the library lock. */
+void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* tags.c */
+bool tag_is_wide(uint32_t fourcc);
+void tag_fill_name(char name[5], uint32_t fourcc);
+/* Walks a size-prefixed group at `off` bounded by `limit` (absolute end).
+ * Reports problems to lib. Returns false if the group is unusable; on
+ * success *end is where the group ends (prefix-declared). `prefix_counts_self`
+ * reports which convention the prefix used. */
+bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *what,
+                  bool accept_excluding, uint64_t *body, uint64_t *end);
+
+/* Parsing steps, called in order by library.c */
+void parse_header(mtlbx_library *lib);
+void parse_function_list(mtlbx_library *lib);
+void parse_header_ext(mtlbx_library *lib);
+void parse_metadata(mtlbx_library *lib);
+void parse_modules(mtlbx_library *lib);
+void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
+void parse_dynamic_and_lists(mtlbx_library *lib);
+void check_overlaps(mtlbx_library *lib);
+void free_sources(mtlbx_library *lib);
+void free_metadata(mtlbx_library *lib);
+
+/* header_ext.c: a section pointer (HSRD, HDYN, RLST ...) resolved to an
+ * absolute range; false if absent or outside the library. */
+bool ext_section(mtlbx_library *lib, uint32_t fourcc, const char *what, struct mtlbx_range *out,
+                 const struct mtlbx_tag **tag_out);
+
+/* fat.c */
+void parse_fat(mtlbx_file *f);
+
+/* library.c */
+mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t available);
+void library_free(mtlbx_library *lib);
+
+/* node.c */
+void nodes_free(mtlbx_file *f);
+
+/* archive.c: bzip2 + tar listing of one SARC payload */
+enum mtlbx_archive_state archive_decode(mtlbx_library *lib, struct mtlbx_archive *a);
+void archive_free(struct mtlbx_archive *a);
+
+/* hash.c */
+void sha256(const uint8_t *data, size_t len, uint8_t out[32]);
+
+#endif

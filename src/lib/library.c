@@ -1,0 +1,98 @@
+/* One MTLB library (a plain file, or one slice of a fat file): runs the
+ * parsing steps in order and checks that the sections do not overlap.
+ * Each step works with whatever the previous ones could trust. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct named_range {
+    const char *name;
+    struct mtlbx_range r;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+    const struct named_range *x = a, *y = b;
+    return x->r.offset < y->r.offset ? -1 : x->r.offset > y->r.offset;
+}
+
+void check_overlaps(mtlbx_library *lib)
+{
+    const struct mtlbx_header *h = &lib->header;
+    if (!h->complete)
+        return;
+    struct named_range rs[16];
+    size_t n = 0;
+    rs[n++] = (struct named_range){ "header", { h->base, 88 } };
+    rs[n++] = (struct named_range){ "function list", h->function_list };
+    if (lib->ext.present)
+        rs[n++] = (struct named_range){ "header extension", lib->ext.range };
+    rs[n++] = (struct named_range){ "public metadata", h->public_md };
+    rs[n++] = (struct named_range){ "private metadata", h->private_md };
+    rs[n++] = (struct named_range){ "module list", h->modules };
+    if (lib->sources.present)
+        rs[n++] = (struct named_range){ "embedded sources", lib->sources.range };
+    if (lib->dyn.present)
+        rs[n++] = (struct named_range){ "dynamic header", lib->dyn.range };
+    static const char *const list_names[] = { "variable list", "imported symbol list", "reflection list",
+                                              "script list" };
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++)
+        if (lib->lists[k].present)
+            rs[n++] = (struct named_range){ list_names[k], lib->lists[k].range };
+    qsort(rs, n, sizeof *rs, cmp_range);
+    /* Compare each section with the furthest-reaching one before it, so a
+     * section nested inside a big one is caught too. */
+    size_t reach = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (rs[i].r.size == 0)
+            continue;
+        const struct named_range *prev = &rs[reach];
+        if (prev->r.size && rs[i].r.offset < prev->r.offset + prev->r.size)
+            lib_error(lib, rs[i].r.offset, "%s (0x%llx..0x%llx) overlaps %s (0x%llx..0x%llx)", rs[i].name,
+                      (unsigned long long)rs[i].r.offset, (unsigned long long)(rs[i].r.offset + rs[i].r.size),
+                      prev->name, (unsigned long long)prev->r.offset,
+                      (unsigned long long)(prev->r.offset + prev->r.size));
+        if (rs[i].r.offset + rs[i].r.size > prev->r.offset + prev->r.size)
+            reach = i;
+    }
+}
+
+mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t available)
+{
+    mtlbx_library *lib = calloc(1, sizeof *lib);
+    if (!lib)
+        return NULL;
+    lib->file = f;
+    lib->index = index;
+    pthread_mutex_init(&lib->lock, NULL);
+    lib->header.base = base;
+    lib->header.available = available;
+
+    parse_header(lib);
+    parse_function_list(lib);
+    parse_header_ext(lib);
+    parse_metadata(lib);
+    parse_modules(lib);
+    parse_sources(lib);
+    parse_dynamic_and_lists(lib);
+    check_overlaps(lib);
+    return lib;
+}
+
+void library_free(mtlbx_library *lib)
+{
+    if (!lib)
+        return;
+    free_sources(lib);
+    free_metadata(lib);
+    free(lib->functions);
+    free(lib->hash_states);
+    free(lib->ext_tags);
+    free(lib->dyn_linked);
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++)
+        free(lib->list_groups[k]);
+    diag_free(&lib->diags);
+    pthread_mutex_destroy(&lib->lock);
+    free(lib);
+}

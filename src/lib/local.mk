@@ -1,0 +1,29 @@
+# The parser library: no curses, no printing, no exit.
+noinst_LIBRARIES += src/lib/libmtlbx.a
+src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
+src_lib_libmtlbx_a_SOURCES = \
+	src/lib/mtlbx.h \
+	src/lib/internal.h \
+	src/lib/archive.c \
+	src/lib/diag.c \
+	src/lib/dynamic.c \
+	src/lib/escape.c \
+	src/lib/fat.c \
+	src/lib/fields.c \
+	src/lib/fields_tag.c \
+	src/lib/file.c \
+	src/lib/functions.c \
+	src/lib/hash.c \
+	src/lib/header.c \
+	src/lib/header_ext.c \
+	src/lib/library.c \
+	src/lib/metadata.c \
+	src/lib/modules.c \
+	src/lib/node.c \
+	src/lib/node.h \
+	src/lib/sources.c \
+	src/lib/tags.c \
+	src/lib/values.c
+
+# What every program linking the parser needs after libmtlbx.a
+MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS)

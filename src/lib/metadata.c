@@ -1,0 +1,218 @@
+/* Per-function metadata groups (FORMAT §6, §7), located through OFFT.
+ * Public: CNST function constants, VATT/VATY vertex attributes, RETR and
+ * ARGR kept raw. Private: DEBI debug info, DEPF dependency file. Decoded
+ * once at open: the groups are small, and diagnostics stay deterministic. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* A NUL-terminated string starting at p, never reading past end. */
+static bool read_cstr(const uint8_t *p, const uint8_t *end, struct mtlbx_bytes *out)
+{
+    const uint8_t *nul = memchr(p, 0, (size_t)(end - p));
+    if (!nul)
+        return false;
+    *out = (struct mtlbx_bytes){ p, (size_t)(nul - p) };
+    return true;
+}
+
+/* The u16 count that starts CNST and VATT, checked against the smallest
+ * possible entry so a hostile count cannot size an allocation. */
+static bool entry_count(mtlbx_library *lib, const struct mtlbx_tag *t, size_t min_entry, uint16_t *count)
+{
+    if (t->value_len < 2) {
+        lib_error(lib, t->offset, "%s value too short for its count", t->name);
+        return false;
+    }
+    *count = rd16(t->value);
+    if (*count > (t->value_len - 2) / min_entry) {
+        lib_error(lib, t->offset, "%s count %u does not fit in %llu bytes", t->name, *count,
+                  (unsigned long long)t->value_len);
+        return false;
+    }
+    return true;
+}
+
+static void decode_cnst(mtlbx_library *lib, struct mtlbx_metadata *md, const struct mtlbx_tag *t)
+{
+    uint16_t count;
+    /* Each constant takes at least 5 bytes: NUL, type, u16 index, active. */
+    if (!entry_count(lib, t, 5, &count))
+        return;
+    const uint8_t *p = t->value + 2, *end = t->value + t->value_len;
+    struct mtlbx_constant *c = calloc(count ? count : 1, sizeof *c);
+    if (!c)
+        return;
+    size_t n = 0;
+    for (; n < count; n++) {
+        struct mtlbx_bytes name;
+        if (!read_cstr(p, end, &name) || end - (p + name.len + 1) < 4) {
+            lib_error(lib, t->value_offset + (uint64_t)(p - t->value), "CNST entry %zu runs past the tag", n);
+            break;
+        }
+        const uint8_t *q = p + name.len + 1;
+        c[n] = (struct mtlbx_constant){ .name = name, .type = q[0], .index = rd16(q + 1),
+                                        .active = (q[3] & 1) != 0,
+                                        .offset = t->value_offset + (uint64_t)(p - t->value) };
+        if (!mtlbx_data_type_known(q[0]))
+            lib_warning(lib, c[n].offset, "CNST entry %zu has unknown data type 0x%02x", n, q[0]);
+        p = q + 4;
+    }
+    if (n == count && p != end)
+        lib_warning(lib, t->value_offset + (uint64_t)(p - t->value), "CNST has %lld trailing bytes",
+                    (long long)(end - p));
+    md->constants = c;
+    md->n_constants = n;
+}
+
+static void decode_vatt(mtlbx_library *lib, struct mtlbx_metadata *md, const struct mtlbx_tag *t)
+{
+    uint16_t count;
+    /* Each attribute takes at least 3 bytes: NUL and the u16 info. */
+    if (!entry_count(lib, t, 3, &count))
+        return;
+    const uint8_t *p = t->value + 2, *end = t->value + t->value_len;
+    struct mtlbx_vertex_attr *a = calloc(count ? count : 1, sizeof *a);
+    if (!a)
+        return;
+    size_t n = 0;
+    for (; n < count; n++) {
+        struct mtlbx_bytes name;
+        if (!read_cstr(p, end, &name) || end - (p + name.len + 1) < 2) {
+            lib_error(lib, t->value_offset + (uint64_t)(p - t->value), "VATT entry %zu runs past the tag", n);
+            break;
+        }
+        uint16_t info = rd16(p + name.len + 1);
+        a[n] = (struct mtlbx_vertex_attr){ .name = name, .index = info & 0x1FFF, .use = (info >> 13) & 3,
+                                           .active = (info & 0x8000) != 0,
+                                           .offset = t->value_offset + (uint64_t)(p - t->value) };
+        p += name.len + 3;
+    }
+    md->attributes = a;
+    md->n_attributes = n;
+}
+
+static void decode_vaty(mtlbx_library *lib, struct mtlbx_metadata *md, const struct mtlbx_tag *t)
+{
+    if (t->value_len < 2 || rd16(t->value) != t->value_len - 2) {
+        lib_error(lib, t->offset, "VATY count does not match its length");
+        return;
+    }
+    size_t count = rd16(t->value);
+    if (count != md->n_attributes)
+        lib_error(lib, t->offset, "VATY has %zu types for %zu vertex attributes", count, md->n_attributes);
+    for (size_t i = 0; i < count && i < md->n_attributes; i++) {
+        struct mtlbx_vertex_attr *a = (struct mtlbx_vertex_attr *)&md->attributes[i];
+        a->has_type = true;
+        a->type = t->value[2 + i];
+    }
+}
+
+static void decode_public(mtlbx_library *lib, struct mtlbx_metadata *md, uint64_t body, uint64_t end)
+{
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    const struct mtlbx_tag *vaty = NULL;
+    struct mtlbx_tag vaty_copy;
+    mtlbx_tag_walk_init(&w, lib->file, body, end - body);
+    while (mtlbx_tag_walk_next(&w, &t)) {
+        switch (t.fourcc) {
+        case FOURCC('C', 'N', 'S', 'T'): if (!md->constants) decode_cnst(lib, md, &t); break;
+        case FOURCC('V', 'A', 'T', 'T'): if (!md->attributes) decode_vatt(lib, md, &t); break;
+        case FOURCC('V', 'A', 'T', 'Y'): vaty_copy = t; vaty = &vaty_copy; break;
+        case FOURCC('R', 'E', 'T', 'R'): case FOURCC('A', 'R', 'G', 'R'): break;
+        default: lib_warning(lib, t.offset, "unknown public metadata tag '%s'", t.name); break;
+        }
+    }
+    /* VATY may come before VATT; types are applied once both are known. */
+    if (vaty)
+        decode_vaty(lib, md, vaty);
+}
+
+static void decode_private(mtlbx_library *lib, struct mtlbx_metadata *md, uint64_t body, uint64_t end)
+{
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, lib->file, body, end - body);
+    while (mtlbx_tag_walk_next(&w, &t)) {
+        const uint8_t *vend = t.value + t.value_len;
+        switch (t.fourcc) {
+        case FOURCC('D', 'E', 'B', 'I'):
+            if (t.value_len < 5 || !read_cstr(t.value + 4, vend, &md->debi_path)) {
+                lib_error(lib, t.offset, "DEBI is not a line number and a NUL-terminated path");
+                break;
+            }
+            md->debi_line = rd32(t.value);
+            md->has_debi = true;
+            break;
+        case FOURCC('D', 'E', 'P', 'F'):
+            if (!read_cstr(t.value, vend, &md->depf_path)) {
+                lib_warning(lib, t.offset, "DEPF path has no terminating NUL");
+                md->depf_path = (struct mtlbx_bytes){ t.value, (size_t)t.value_len };
+            }
+            md->has_depf = true;
+            break;
+        default:
+            lib_warning(lib, t.offset, "unknown private metadata tag '%s'", t.name);
+            break;
+        }
+    }
+}
+
+/* Locates and decodes one group; returns its span through *group. */
+static bool metadata_group(mtlbx_library *lib, size_t i, uint64_t rel, struct mtlbx_range sec,
+                           const char *what, struct mtlbx_range *group, uint64_t *body, uint64_t *end)
+{
+    if (rel >= sec.size) {
+        lib_error(lib, lib->functions[i].entry_offset,
+                  "function %zu: %s offset 0x%llx is outside its section (0x%llx bytes)", i, what,
+                  (unsigned long long)rel, (unsigned long long)sec.size);
+        return false;
+    }
+    uint64_t off = sec.offset + rel;
+    if (!group_bounds(lib, off, sec.offset + sec.size, what, true, body, end))
+        return false;
+    *group = (struct mtlbx_range){ off, *end - off };
+    return true;
+}
+
+void parse_metadata(mtlbx_library *lib)
+{
+    size_t n = lib->n_functions;
+    lib->metadata = calloc(n ? n : 1, sizeof *lib->metadata);
+    if (!lib->metadata)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        struct mtlbx_function *fn = &lib->functions[i];
+        struct mtlbx_metadata *md = &lib->metadata[i];
+        if (!(fn->present & MTLBX_F_OFFT))
+            continue;
+        uint64_t body, end;
+        if (metadata_group(lib, i, fn->offt[0], lib->header.public_md, "public metadata", &md->public_group,
+                           &body, &end)) {
+            fn->public_md_offset = md->public_group.offset;
+            decode_public(lib, md, body, end);
+        }
+        if (metadata_group(lib, i, fn->offt[1], lib->header.private_md, "private metadata",
+                           &md->private_group, &body, &end)) {
+            fn->private_md_offset = md->private_group.offset;
+            decode_private(lib, md, body, end);
+        }
+    }
+}
+
+const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
+{
+    static const struct mtlbx_metadata none;
+    return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
+}
+
+void free_metadata(mtlbx_library *lib)
+{
+    for (size_t i = 0; lib->metadata && i < lib->n_functions; i++) {
+        free((void *)lib->metadata[i].constants);
+        free((void *)lib->metadata[i].attributes);
+    }
+    free(lib->metadata);
+}

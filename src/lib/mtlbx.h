@@ -1,0 +1,473 @@
+/* mtlbx — parser library for Apple .metallib containers.
+ *
+ * This is the only header the explorer, the command line and the tests
+ * include. The library never prints, never exits and never touches a
+ * terminal. It maps the file read-only and never copies it: every byte
+ * span it hands out points into the mapping (or into the caller's buffer
+ * for mtlbx_open_memory) and stays valid until mtlbx_close().
+ *
+ * Offsets in this API are absolute file offsets unless a field's name says
+ * otherwise (fat slices are resolved for you). Problems found while parsing
+ * become diagnostics; only a file that is not a metallib at all (or cannot
+ * be read) fails to open.
+ */
+#ifndef MTLBX_H
+#define MTLBX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mtlbx_file mtlbx_file;
+typedef struct mtlbx_library mtlbx_library;
+typedef struct mtlbx_node mtlbx_node;
+
+/* A span of bytes inside the mapping. Not NUL-terminated. */
+struct mtlbx_bytes {
+    const uint8_t *ptr;
+    size_t len;
+};
+
+/* ---------------------------------------------------------------- open -- */
+
+enum mtlbx_status {
+    MTLBX_OK = 0,
+    MTLBX_E_IO = -1,           /* open/stat/mmap failed; error.message says why */
+    MTLBX_E_NOT_METALLIB = -2, /* first four bytes are neither MTLB nor CB FE BA BE */
+    MTLBX_E_NOMEM = -3,
+    MTLBX_E_NOT_REGULAR = -4,  /* a directory, FIFO, device ... */
+};
+
+struct mtlbx_error {
+    enum mtlbx_status status;
+    uint64_t offset;           /* where it applies, else 0 */
+    bool has_offset;
+    char message[256];
+};
+
+/* Open a file by path (read-only mmap). On failure *out is NULL and err says
+ * why. Refuses non-regular files without reading them, so a FIFO never
+ * blocks and /dev/zero never maps. */
+int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err);
+
+/* Parse a caller-owned buffer (tests, fuzzing). The buffer must outlive the
+ * handle. `name` is used in messages and may be NULL. */
+int mtlbx_open_memory(const void *data, size_t len, const char *name,
+                      mtlbx_file **out, struct mtlbx_error *err);
+
+void mtlbx_close(mtlbx_file *f);
+
+const char *mtlbx_file_path(const mtlbx_file *f);
+uint64_t mtlbx_file_size(const mtlbx_file *f);
+const uint8_t *mtlbx_file_data(const mtlbx_file *f);
+
+/* ----------------------------------------------------------- diagnostics -- */
+
+enum mtlbx_severity { MTLBX_WARNING = 0, MTLBX_ERROR = 1 };
+
+struct mtlbx_diag {
+    enum mtlbx_severity severity;
+    uint64_t offset;           /* absolute file offset */
+    const char *message;       /* owned by the handle */
+};
+
+/* Each list is capped (MTLBX_MAX_DIAGS); past the cap one last error says
+ * how many were dropped, so hostile input cannot exhaust memory. */
+#define MTLBX_MAX_DIAGS 4096
+
+size_t mtlbx_file_diag_count(const mtlbx_file *f);          /* fat container */
+const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i);
+size_t mtlbx_library_diag_count(const mtlbx_library *lib);
+const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
+
+/* ------------------------------------------------------------------ fat -- */
+
+struct mtlbx_fat_slice {
+    uint32_t cputype, cpusubtype, offset, size, align;
+    uint64_t entry_offset;     /* where this slice's 20-byte record is */
+};
+
+bool mtlbx_file_is_fat(const mtlbx_file *f);
+size_t mtlbx_fat_slice_count(const mtlbx_file *f);
+const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i);
+
+/* One library for a plain file, one per readable slice of a fat file. */
+size_t mtlbx_library_count(const mtlbx_file *f);
+mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i);
+mtlbx_file *mtlbx_library_file(const mtlbx_library *lib);
+
+/* --------------------------------------------------------------- header -- */
+
+struct mtlbx_range {
+    uint64_t offset;           /* absolute */
+    uint64_t size;
+};
+
+struct mtlbx_header {
+    uint64_t base;             /* absolute offset of the MTLB magic */
+    uint64_t available;        /* bytes of this library inside the file */
+    bool complete;             /* all 88 header bytes were present */
+    uint16_t version_word;     /* u16@4: bit 15 macOS flag, bits 0-14 major */
+    uint16_t major, minor, patch;
+    bool macos;
+    uint8_t type_byte;         /* byte 10 */
+    uint8_t file_type;         /* low 7 bits of byte 10 */
+    bool stub;                 /* bit 7 of byte 10 */
+    uint8_t platform_byte;     /* byte 11: 0x80 64-bit | platform id */
+    uint16_t os_major;
+    uint8_t os_minor, os_patch;
+    uint16_t os_minor_u16;     /* YuAo's reading of bytes 14-15 */
+    uint64_t declared_size;    /* u64@0x10 */
+    /* Section pairs as declared (relative to base), then resolved to
+     * absolute ranges clipped to the file. */
+    uint64_t raw_offset[4], raw_size[4];
+    struct mtlbx_range function_list;  /* including the u32 count word */
+    struct mtlbx_range public_md;
+    struct mtlbx_range private_md;
+    struct mtlbx_range modules;
+};
+
+const struct mtlbx_header *mtlbx_library_header(const mtlbx_library *lib);
+
+/* ------------------------------------------------------------------ tags -- */
+
+struct mtlbx_tag {
+    char name[5];              /* FourCC, NUL-terminated; non-printables as '?' */
+    uint32_t fourcc;           /* raw little-endian value */
+    uint64_t offset;           /* absolute offset of the FourCC */
+    uint32_t header_len;       /* 4 (ENDT), 6 (u16 length) or 8 (u32, wide tags) */
+    uint64_t value_offset;     /* absolute */
+    uint64_t value_len;
+    const uint8_t *value;
+    bool known;                /* the tag is one this library decodes */
+};
+
+/* Walks a tag sequence to ENDT without leaving [offset, offset+len). */
+struct mtlbx_tag_walk {
+    const mtlbx_file *file;
+    uint64_t pos, end;
+    unsigned count;
+    bool done, ended, truncated; /* ended: saw ENDT; truncated: ran out */
+};
+
+void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f,
+                         uint64_t offset, uint64_t len);
+/* Returns false at ENDT, at the bound, or on a malformed tag. */
+bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
+
+/* ------------------------------------------------------------- functions -- */
+
+enum mtlbx_hash_state {
+    MTLBX_HASH_UNCHECKED = 0,
+    MTLBX_HASH_PENDING,        /* queued in the background */
+    MTLBX_HASH_OK,
+    MTLBX_HASH_MISMATCH,
+    MTLBX_HASH_UNAVAILABLE,    /* no HASH tag or no module bytes */
+};
+
+/* Bits of mtlbx_function.present: which tags were seen. */
+enum {
+    MTLBX_F_NAME = 1u << 0, MTLBX_F_TYPE = 1u << 1, MTLBX_F_HASH = 1u << 2,
+    MTLBX_F_OFFT = 1u << 3, MTLBX_F_VERS = 1u << 4, MTLBX_F_MDSZ = 1u << 5,
+    MTLBX_F_SOFF = 1u << 6, MTLBX_F_RFLT = 1u << 7, MTLBX_F_TESS = 1u << 8,
+    MTLBX_F_LAYR = 1u << 9,
+};
+
+struct mtlbx_function {
+    uint64_t entry_offset;     /* absolute offset of the u32 size prefix */
+    uint32_t entry_size;       /* as declared (includes the prefix) */
+    uint32_t present;          /* MTLBX_F_* bits */
+    struct mtlbx_bytes name;   /* without the NUL */
+    uint8_t type;
+    const uint8_t *hash;       /* 32 bytes, or NULL */
+    uint64_t offt[3];          /* public md, private md, module: section-relative */
+    uint16_t air_major, air_minor, msl_major, msl_minor;
+    uint64_t mdsz;
+    uint64_t soff, rflt;
+    uint8_t tess, layr;
+    /* Derived */
+    bool module_valid;         /* the module span lies inside the module section */
+    bool module_size_inferred; /* MDSZ missing: size from the next module offset */
+    struct mtlbx_range module; /* exactly the bytes HASH covers */
+    uint64_t public_md_offset, private_md_offset; /* absolute, UINT64_MAX if none */
+};
+
+size_t mtlbx_function_count(const mtlbx_library *lib);
+const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i);
+/* First function with this exact name, or -1. */
+long mtlbx_function_find(const mtlbx_library *lib, const char *name);
+
+/* SHA-256 of the module compared with HASH. Blocking; caches the result.
+ * `actual` (32 bytes, may be NULL) receives the computed digest. */
+enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i,
+                                            uint8_t actual[32]);
+/* Cached state without hashing (never blocks). */
+enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t i);
+/* Verify every function using up to `threads` threads (0 = number of CPUs).
+ * Returns the number of mismatches. Thread-safe against hash_state readers. */
+size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+
+/* Bitcode wrapper header at the start of a module. */
+struct mtlbx_wrapper {
+    bool present;              /* magic 0x0B17C0DE found */
+    uint32_t magic, version, bitcode_offset, bitcode_size, cputype;
+    bool bitcode_magic_ok;     /* "BC\xC0\xDE" at bitcode_offset */
+};
+bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
+struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
+
+/* -------------------------------------------------------------- metadata -- */
+
+struct mtlbx_constant {
+    struct mtlbx_bytes name;
+    uint8_t type;
+    uint16_t index;
+    bool active;
+    uint64_t offset;           /* absolute offset of the name */
+};
+
+struct mtlbx_vertex_attr {
+    struct mtlbx_bytes name;
+    uint16_t index;            /* bits 0-12 */
+    uint8_t use;               /* bits 13-14 */
+    bool active;               /* bit 15 */
+    bool has_type;
+    uint8_t type;              /* from VATY */
+    uint64_t offset;
+};
+
+struct mtlbx_metadata {
+    struct mtlbx_range public_group, private_group; /* size 0 when absent */
+    size_t n_constants;
+    const struct mtlbx_constant *constants;
+    size_t n_attributes;
+    const struct mtlbx_vertex_attr *attributes;
+    bool has_debi;
+    uint32_t debi_line;
+    struct mtlbx_bytes debi_path;
+    bool has_depf;
+    struct mtlbx_bytes depf_path;
+};
+
+/* Decoded once at open; never NULL for a valid index. */
+const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i);
+
+/* ---------------------------------------------------- header extension -- */
+
+struct mtlbx_header_ext {
+    bool present;              /* false: absent (1.2.1, 1.2.2) */
+    struct mtlbx_range range;
+    size_t n_tags;             /* ENDT excluded */
+    const struct mtlbx_tag *tags;
+    bool has_uuid;
+    uint8_t uuid[16];
+};
+const struct mtlbx_header_ext *mtlbx_library_header_ext(const mtlbx_library *lib);
+
+/* ------------------------------------------------------ embedded sources -- */
+
+enum mtlbx_member_type {
+    MTLBX_MEMBER_FILE, MTLBX_MEMBER_DIR, MTLBX_MEMBER_SYMLINK,
+    MTLBX_MEMBER_HARDLINK, MTLBX_MEMBER_DEVICE, MTLBX_MEMBER_FIFO,
+    MTLBX_MEMBER_OTHER,
+};
+
+struct mtlbx_member {
+    char *name;                /* ustar prefix + "/" + name, raw bytes, NUL-terminated */
+    uint64_t size;
+    enum mtlbx_member_type type;
+    const uint8_t *data;       /* into the decompressed buffer; NULL unless FILE */
+    char *link_target;         /* symlinks and hard links, else NULL */
+    uint32_t mode;
+};
+
+enum mtlbx_archive_state {
+    MTLBX_ARCHIVE_UNLOADED = 0,
+    MTLBX_ARCHIVE_LOADED,
+    MTLBX_ARCHIVE_FAILED,      /* bzip2 or tar did not decode; see diagnostics */
+};
+
+/* Decompressed-size cap per archive. A bigger stream stops with an error. */
+#define MTLBX_SOURCE_CAP ((size_t)64 << 20)
+
+struct mtlbx_archive {
+    uint64_t group_offset;     /* absolute offset of the u32 group size */
+    uint32_t group_size;
+    uint64_t sarc_offset;      /* absolute offset of the SARC tag (SOFF target) */
+    struct mtlbx_bytes id;     /* archive id, without NUL */
+    struct mtlbx_bytes payload;/* compressed bytes including any zero padding */
+    uint64_t payload_offset;
+    /* Filled by mtlbx_archive_load() */
+    enum mtlbx_archive_state state;
+    uint8_t *tar;              /* decompressed tar (owned by the handle) */
+    size_t tar_len;
+    size_t n_members;
+    struct mtlbx_member *members;
+};
+
+struct mtlbx_sources {
+    bool present;
+    char tag[5];               /* "HSRC" or "HSRD" */
+    struct mtlbx_range range;
+    uint32_t declared_count;
+    struct mtlbx_bytes link_command;
+    bool has_working_dir;
+    struct mtlbx_bytes working_dir;
+    size_t n_archives;
+    struct mtlbx_archive *archives;
+};
+
+const struct mtlbx_sources *mtlbx_library_sources(const mtlbx_library *lib);
+/* Decompress and list one archive (cached). Returns its state. */
+enum mtlbx_archive_state mtlbx_archive_load(mtlbx_library *lib, size_t archive_index);
+/* Archive whose SARC tag a function's SOFF points at, or -1. */
+long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index);
+
+/* ------------------------------------------- dynamic header and lists -- */
+
+struct mtlbx_dynamic_header {
+    bool present;
+    struct mtlbx_range range;
+    bool has_name;
+    struct mtlbx_bytes name;
+    size_t n_linked;
+    const struct mtlbx_bytes *linked;
+};
+const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib);
+
+/* VLST, ILST, RLST and SLST: a u32 count and size-prefixed tag groups. */
+enum mtlbx_list_kind { MTLBX_LIST_VLST, MTLBX_LIST_ILST, MTLBX_LIST_RLST,
+                       MTLBX_LIST_SLST, MTLBX_LIST_COUNT };
+
+struct mtlbx_list {
+    bool present;
+    char tag[5];
+    struct mtlbx_range range;
+    uint32_t declared_count;
+    size_t n_groups;
+    const struct mtlbx_range *groups; /* each includes its u32 prefix */
+};
+const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k);
+
+/* ---------------------------------------------------------- value names -- */
+
+/* Lower-case names as CONTRACT.md spells them; unknown values are written
+ * as "unknown-N" / "unknown-0xNN" into buf. Return buf or a static string. */
+const char *mtlbx_function_type_name(uint8_t type, char *buf, size_t n);
+const char *mtlbx_file_type_name(uint8_t file_type, char *buf, size_t n);
+const char *mtlbx_target_os_name(uint8_t platform_byte, char *buf, size_t n);
+const char *mtlbx_data_type_name(uint8_t type, char *buf, size_t n);
+const char *mtlbx_cputype_name(uint32_t cputype);     /* "AIR64", ... or NULL */
+const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */
+bool mtlbx_data_type_known(uint8_t type);
+bool mtlbx_function_type_known(uint8_t type);
+
+/* --------------------------------------------------------------- escape -- */
+
+enum {
+    MTLBX_ESC_TERMINAL = 1u << 0, /* also escape C0/C1 controls and DEL */
+};
+/* Copies `len` bytes to `out` as valid UTF-8 text: invalid bytes become
+ * "\xNN"; with MTLBX_ESC_TERMINAL also every control character and a
+ * backslash becomes "\\". Always NUL-terminates (truncating on a char
+ * boundary). Returns the length that the full escape would need. */
+size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
+                    char *out, size_t out_size);
+/* Same, into a malloc'd string (NULL on OOM). */
+char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
+
+/* ---------------------------------------------------------------- nodes -- */
+
+/* The one model every view walks: the explorer's tree, detail and hex
+ * panels. Children are built on first request, so opening a library with
+ * 200,000 functions builds nothing per function until it is expanded. */
+enum mtlbx_node_kind {
+    MTLBX_NODE_FILE,
+    MTLBX_NODE_FAT_HEADER,
+    MTLBX_NODE_FAT_SLICE,
+    MTLBX_NODE_LIBRARY,
+    MTLBX_NODE_HEADER,
+    MTLBX_NODE_FUNCTION_LIST,
+    MTLBX_NODE_FUNCTION,
+    MTLBX_NODE_TAG,            /* one tag inside any group */
+    MTLBX_NODE_TAG_GROUP,      /* a size-prefixed group (metadata, list entry) */
+    MTLBX_NODE_HEADER_EXT,
+    MTLBX_NODE_PUBLIC_MD,
+    MTLBX_NODE_PRIVATE_MD,
+    MTLBX_NODE_MODULE_LIST,
+    MTLBX_NODE_MODULE,
+    MTLBX_NODE_SOURCES,
+    MTLBX_NODE_ARCHIVE,
+    MTLBX_NODE_MEMBER,         /* span: the archive payload (members are compressed) */
+    MTLBX_NODE_DYNAMIC_HEADER,
+    MTLBX_NODE_LIST,           /* VLST ILST RLST SLST */
+    MTLBX_NODE_DIAGNOSTICS,
+    MTLBX_NODE_KIND_COUNT,
+};
+
+enum {
+    MTLBX_NODE_UNKNOWN = 1u << 0,   /* unknown tag or value */
+    MTLBX_NODE_PROBLEM = 1u << 1,   /* a diagnostic falls inside its span */
+    MTLBX_NODE_WARNING = 1u << 2,   /* only warnings fall inside */
+};
+
+struct mtlbx_node {
+    enum mtlbx_node_kind kind;
+    uint64_t offset, size;     /* absolute byte span (size 0: no bytes) */
+    mtlbx_node *parent;
+    mtlbx_library *lib;        /* NULL above the library level */
+    uint32_t index;            /* function / archive / member / slice / group index */
+    uint32_t sub;              /* archive index for members, list kind for lists */
+    struct mtlbx_tag tag;      /* for MTLBX_NODE_TAG */
+    unsigned flags;
+    /* private: children, built lazily */
+    bool built;
+    bool sorted;               /* children ordered by offset (bisectable) */
+    uint32_t n_children;
+    mtlbx_node **children;
+};
+
+/* The root: one FILE node whose children are the libraries (and the fat
+ * header for a fat file). */
+mtlbx_node *mtlbx_root(mtlbx_file *f);
+size_t mtlbx_node_child_count(mtlbx_file *f, mtlbx_node *n);
+mtlbx_node *mtlbx_node_child(mtlbx_file *f, mtlbx_node *n, size_t i);
+/* Whether n has (or, not built yet, may have) children, without building
+ * them: for drawing expand markers. Asking an ARCHIVE for its children
+ * decompresses it; asking this does not. */
+bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n);
+/* A short, terminal-safe label ("kernel  foo", "TAG NAME", ...). */
+void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size);
+/* Innermost node whose span contains `offset` (building children as
+ * needed). Returns the root if nothing smaller contains it. */
+mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset);
+/* Flags of n: unknown, problem (computed from the diagnostics). */
+unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n);
+
+/* One decoded field of a node, for the detail panel. Text is terminal-safe. */
+enum {
+    MTLBX_FIELD_FOLLOW = 1u << 0,   /* `target` is a file offset worth following */
+    MTLBX_FIELD_ERROR = 1u << 1,
+    MTLBX_FIELD_WARNING = 1u << 2,
+    MTLBX_FIELD_HEADING = 1u << 3,  /* a sub-heading line, no bytes */
+};
+struct mtlbx_field {
+    const char *name;
+    const char *value;
+    uint64_t offset, size;     /* the bytes this field was decoded from */
+    unsigned flags;
+    uint64_t target;
+};
+typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
+/* Calls fn once per field, in display order. Never blocks on hashing:
+ * a hash not yet checked reads "pending" or "not checked". */
+void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

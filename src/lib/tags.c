@@ -1,0 +1,153 @@
+/* The generic tag encoding (FORMAT §3): FourCC, u16 length (u32 for the
+ * "wide" tags), value; ENDT has no length at all. Every walk is bounded by
+ * an outer span and never trusts a group's size prefix to locate data. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdio.h>
+
+/* Tags whose length field is a u32 (FORMAT §3.1, P5). */
+bool tag_is_wide(uint32_t fourcc)
+{
+    return fourcc == FOURCC('S', 'A', 'R', 'C') || fourcc == FOURCC('R', 'B', 'U', 'F') ||
+           fourcc == FOURCC('S', 'B', 'U', 'F') || fourcc == FOURCC('R', 'B', 'U', 'Z');
+}
+
+void tag_fill_name(char name[5], uint32_t fourcc)
+{
+    for (int i = 0; i < 4; i++) {
+        unsigned c = (fourcc >> (8 * i)) & 0xFF;
+        name[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    }
+    name[4] = '\0';
+}
+
+/* A switch rather than a string table: this runs for every tag of every
+ * function, hundreds of thousands of times on a large library. Keep it in
+ * step with the descriptions in values.c. */
+static bool tag_known(uint32_t fourcc)
+{
+    switch (fourcc) {
+    case FOURCC('N', 'A', 'M', 'E'):
+    case FOURCC('T', 'Y', 'P', 'E'):
+    case FOURCC('H', 'A', 'S', 'H'):
+    case FOURCC('O', 'F', 'F', 'T'):
+    case FOURCC('V', 'E', 'R', 'S'):
+    case FOURCC('M', 'D', 'S', 'Z'):
+    case FOURCC('S', 'O', 'F', 'F'):
+    case FOURCC('R', 'F', 'L', 'T'):
+    case FOURCC('T', 'E', 'S', 'S'):
+    case FOURCC('L', 'A', 'Y', 'R'):
+    case FOURCC('U', 'U', 'I', 'D'):
+    case FOURCC('H', 'S', 'R', 'C'):
+    case FOURCC('H', 'S', 'R', 'D'):
+    case FOURCC('H', 'D', 'Y', 'N'):
+    case FOURCC('V', 'L', 'S', 'T'):
+    case FOURCC('I', 'L', 'S', 'T'):
+    case FOURCC('R', 'L', 'S', 'T'):
+    case FOURCC('S', 'L', 'S', 'T'):
+    case FOURCC('H', 'S', 'R', 'P'):
+    case FOURCC('C', 'N', 'S', 'T'):
+    case FOURCC('V', 'A', 'T', 'T'):
+    case FOURCC('V', 'A', 'T', 'Y'):
+    case FOURCC('R', 'E', 'T', 'R'):
+    case FOURCC('A', 'R', 'G', 'R'):
+    case FOURCC('D', 'E', 'B', 'I'):
+    case FOURCC('D', 'E', 'P', 'F'):
+    case FOURCC('S', 'A', 'R', 'C'):
+    case FOURCC('D', 'Y', 'N', 'L'):
+    case FOURCC('R', 'B', 'U', 'F'):
+    case FOURCC('R', 'B', 'U', 'Z'):
+    case FOURCC('S', 'B', 'U', 'F'):
+    case FOURCC('E', 'N', 'D', 'T'):
+        return true;
+    default:
+        return false;
+    }
+}
+
+void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f, uint64_t offset, uint64_t len)
+{
+    *w = (struct mtlbx_tag_walk){ .file = f, .pos = offset };
+    /* Clip the bound to the file so a bogus length cannot walk past it. */
+    if (offset > f->size)
+        w->pos = w->end = f->size;
+    else
+        w->end = (len > f->size - offset) ? f->size : offset + len;
+}
+
+bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out)
+{
+    if (w->done)
+        return false;
+    const uint8_t *data = w->file->data;
+    uint64_t left = w->end - w->pos;
+    if (left < 4) {
+        w->done = w->truncated = true;
+        return false;
+    }
+    uint32_t fourcc = rd32(data + w->pos);
+    if (fourcc == TAG_ENDT) {
+        w->done = w->ended = true;
+        w->pos += 4;
+        return false;
+    }
+    uint32_t hlen = tag_is_wide(fourcc) ? 8 : 6;
+    if (left < hlen) {
+        w->done = w->truncated = true;
+        return false;
+    }
+    uint64_t vlen = hlen == 8 ? rd32(data + w->pos + 4) : rd16(data + w->pos + 4);
+    if (vlen > left - hlen) {
+        w->done = w->truncated = true;
+        return false;
+    }
+    *out = (struct mtlbx_tag){
+        .fourcc = fourcc,
+        .offset = w->pos,
+        .header_len = hlen,
+        .value_offset = w->pos + hlen,
+        .value_len = vlen,
+        .value = data + w->pos + hlen,
+        .known = tag_known(fourcc),
+    };
+    tag_fill_name(out->name, fourcc);
+    w->pos += hlen + vlen;
+    w->count++;
+    return true;
+}
+
+/* A size-prefixed group: u32 size, tags, ENDT. The prefix counts itself
+ * (air-lld) or not (the standalone metallib tool, P2); we find ENDT by
+ * walking and then check which convention the prefix follows. */
+bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *what,
+                  bool accept_excluding, uint64_t *body, uint64_t *end)
+{
+    const mtlbx_file *f = lib->file;
+    if (limit > f->size)
+        limit = f->size;
+    if (off > limit || limit - off < 4) {
+        lib_error(lib, off, "%s: group at 0x%llx lies outside its section", what, (unsigned long long)off);
+        return false;
+    }
+    uint32_t declared = rd32(f->data + off);
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, f, off + 4, limit - off - 4);
+    while (mtlbx_tag_walk_next(&w, &t))
+        ;
+    if (!w.ended) {
+        lib_error(lib, w.pos, "%s: tag group at 0x%llx has no ENDT before 0x%llx", what,
+                  (unsigned long long)off, (unsigned long long)limit);
+        *body = off + 4;
+        *end = limit;
+        return false;
+    }
+    uint64_t used = w.pos - off;
+    if (declared != used && !(accept_excluding && declared + 4 == used))
+        lib_error(lib, off, "%s: group size prefix %u matches neither convention (tags use %llu bytes)",
+                  what, declared, (unsigned long long)used);
+    *body = off + 4;
+    *end = w.pos;
+    return true;
+}

@@ -1,0 +1,33 @@
+/* Running llvm-dis on a module without a shell, with a timeout and an
+ * output cap, so a hung or chatty tool never freezes the caller. */
+#ifndef MTLBX_RUN_TOOL_H
+#define MTLBX_RUN_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LLVM_DIS_TIMEOUT_MS 30000
+#define LLVM_DIS_MAX_OUTPUT ((size_t)64 << 20)
+
+/* The llvm-dis to run: `explicit_path` (--llvm-dis), else $MTLBX_LLVM_DIS,
+ * else the first llvm-dis or llvm-dis-N found on PATH. Returns a malloc'd
+ * path, or NULL if none is executable. */
+char *find_llvm_dis(const char *explicit_path);
+
+struct tool_result {
+    int exit_status;           /* -1 if it did not exit normally */
+    bool timed_out;
+    bool truncated;            /* output hit max_output */
+    char *output;              /* malloc'd stdout, NUL-terminated */
+    size_t output_len;
+    char message[512];         /* first line of stderr or our own reason */
+};
+
+/* Feeds `module` to `llvm_dis -` on stdin and collects stdout.
+ * Returns 0 when llvm-dis exited 0, else -1 with res->message set. */
+int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
+                 unsigned timeout_ms, size_t max_output, struct tool_result *res);
+void tool_result_free(struct tool_result *res);
+
+#endif

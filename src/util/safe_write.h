@@ -1,0 +1,29 @@
+/* Writing extracted bytes to disk without ever harming the user's files.
+ * Shared by the command line and the explorer. */
+#ifndef MTLBX_SAFE_WRITE_H
+#define MTLBX_SAFE_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Turns raw bytes from the file (a function name, a member's base name)
+ * into one safe path component: no '/', no NUL, no control bytes, not "."
+ * or "..", not empty, at most 200 bytes. Returns a malloc'd string. */
+char *safe_component(const uint8_t *bytes, size_t len);
+
+/* Writes `len` bytes to DIR/NAME atomically: a temporary file in DIR, then
+ * rename. NAME must already be a safe component. An existing file is
+ * refused unless `force`. On failure returns -1 and puts a one-line reason
+ * in err. `path_out` (may be NULL) receives the final path. */
+int safe_write_file(const char *dir, const char *name, const void *data, size_t len,
+                    bool force, char *err, size_t err_size, char *path_out, size_t path_size);
+
+/* The same for a relative member path ("a/b/c.metal") that must stay under
+ * DIR: absolute paths lose their leading '/', "." parts are dropped, any
+ * ".." part or control byte makes it refuse. Missing directories are
+ * created (never following a symlink out of DIR). */
+int safe_write_under(const char *dir, const char *relative_path, const void *data, size_t len,
+                     bool force, char *err, size_t err_size, char *path_out, size_t path_size);
+
+#endif

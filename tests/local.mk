@@ -1,0 +1,31 @@
+# Tests. Every test finds the binary, the source tree and the corpus
+# through these variables; MTLBX_CORPUS may be set from outside (CI sets it
+# so that the corpus tests also run under make distcheck).
+AM_TESTS_ENVIRONMENT = \
+	MTLBX_BIN='$(abs_top_builddir)/src/mtlbx'; export MTLBX_BIN; \
+	MTLBX_SRCDIR='$(abs_top_srcdir)'; export MTLBX_SRCDIR; \
+	MTLBX_BUILDDIR='$(abs_top_builddir)'; export MTLBX_BUILDDIR; \
+	MTLBX_CORPUS="$${MTLBX_CORPUS:-$(abs_top_srcdir)/../shared/corpus}"; export MTLBX_CORPUS; \
+	MTLBX_LLVM_AS='$(LLVM_AS)'; export MTLBX_LLVM_AS; \
+	LC_ALL=C.UTF-8; export LC_ALL;
+
+if HAVE_CRITERION
+TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
+TEST_LIBS = $(MTLBX_LIBS) $(CRITERION_LIBS)
+
+check_PROGRAMS += tests/test_lib tests/test_corpus
+tests_test_lib_SOURCES = tests/test_lib.c tests/imagebuf.c tests/imagebuf.h
+tests_test_lib_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_lib_LDADD = $(TEST_LIBS)
+
+tests_test_corpus_SOURCES = tests/test_corpus.c tests/testenv.c tests/testenv.h
+tests_test_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_test_corpus_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+
+TESTS += tests/test_lib tests/test_corpus
+endif
+
+include tests/node.mk
+include tests/pullout.mk
+include tests/ui.mk
+include tests/hostile.mk

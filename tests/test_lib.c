@@ -1,0 +1,445 @@
+/* Unit tests of the parser library on images built in code: the tag
+ * walker, escaping, the header, the function list, metadata, modules and
+ * hashes, the header extension, dynamic header and lists, fat containers
+ * and overlap checks. */
+#include "config.h"
+
+#include "imagebuf.h"
+#include "mtlbx.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+static mtlbx_file *open_buf(const struct imagebuf *b)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_memory(b->data, b->len, "test", &f, &err), MTLBX_OK, "%s", err.message);
+    return f;
+}
+
+/* Number of diagnostics of `sev` whose message contains `needle`. */
+static size_t count_diags(const mtlbx_library *lib, enum mtlbx_severity sev, const char *needle)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+        if (d->severity == sev && (!needle || strstr(d->message, needle)))
+            n++;
+    }
+    return n;
+}
+
+static const struct test_function three[] = {
+    { .name = "vert", .type = 0 },
+    { .name = "frag", .type = 1 },
+    { .name = "compute_things", .type = 2, .payload = "a somewhat longer payload to vary sizes" },
+};
+
+Test(tags, walks_to_endt_with_wide_tags)
+{
+    struct imagebuf b = { 0 };
+    ib_tag_str(&b, "NAME", "abc");
+    ib_tag_wide(&b, "SARC", "xyz", 3);
+    ib_endt(&b);
+    ib_bytes(&b, "junk", 4);
+    struct imagebuf img = { 0 };
+    ib_library(&img, &(struct test_library){ .n_functions = 0, .ext = TEST_EXT_EMPTY });
+    /* Walk our bytes through a memory file that holds them. */
+    size_t at = img.len;
+    ib_bytes(&img, b.data, b.len);
+    mtlbx_file *f = open_buf(&img);
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, f, at, b.len);
+    cr_assert(mtlbx_tag_walk_next(&w, &t));
+    cr_assert_str_eq(t.name, "NAME");
+    cr_assert_eq(t.value_len, 4);
+    cr_assert_eq(t.header_len, 6);
+    cr_assert(t.known);
+    cr_assert(mtlbx_tag_walk_next(&w, &t));
+    cr_assert_str_eq(t.name, "SARC");
+    cr_assert_eq(t.header_len, 8);
+    cr_assert_eq(t.value_len, 3);
+    cr_assert_not(mtlbx_tag_walk_next(&w, &t));
+    cr_assert(w.ended);
+    cr_assert_eq(w.pos, at + b.len - 4);
+    mtlbx_close(f);
+    ib_free(&b);
+    ib_free(&img);
+}
+
+Test(tags, stops_when_a_length_runs_past_the_bound)
+{
+    struct imagebuf img = { 0 };
+    ib_library(&img, &(struct test_library){ .n_functions = 0, .ext = TEST_EXT_EMPTY });
+    size_t at = img.len;
+    ib_bytes(&img, "NAME", 4);
+    ib_u16(&img, 0xFFFF);
+    ib_bytes(&img, "ab", 2);
+    mtlbx_file *f = open_buf(&img);
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, f, at, 1000000);
+    cr_assert_not(mtlbx_tag_walk_next(&w, &t));
+    cr_assert(w.truncated);
+    cr_assert_not(w.ended);
+    mtlbx_close(f);
+    ib_free(&img);
+}
+
+Test(escape, controls_and_invalid_utf8_become_visible)
+{
+    char out[128];
+    const uint8_t in[] = "a\x1b[2Jb\xff\xc3\xa9\\\x7f";
+    mtlbx_escape(in, sizeof in - 1, MTLBX_ESC_TERMINAL, out, sizeof out);
+    cr_assert_str_eq(out, "a\\x1b[2Jb\\xff\xc3\xa9\\\\\\x7f");
+    mtlbx_escape(in, sizeof in - 1, 0, out, sizeof out);
+    cr_assert_str_eq(out, "a\x1b[2Jb\\xff\xc3\xa9\\\x7f");
+    /* C1 controls are escaped byte by byte. */
+    mtlbx_escape((const uint8_t *)"\xc2\x9b", 2, MTLBX_ESC_TERMINAL, out, sizeof out);
+    cr_assert_str_eq(out, "\\xc2\\x9b");
+}
+
+Test(escape, truncates_on_a_whole_piece_and_reports_the_full_length)
+{
+    char out[6];
+    size_t need = mtlbx_escape((const uint8_t *)"ab\x01" "cd", 5, MTLBX_ESC_TERMINAL, out, sizeof out);
+    cr_assert_eq(need, 8);
+    cr_assert_str_eq(out, "ab");
+}
+
+Test(header, both_readings_and_sections)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 3, .functions = three, .ext = TEST_EXT_UUID,
+                                           .platform_byte = 0x81 });
+    b.data[12] = 14; b.data[14] = 2; b.data[15] = 1;
+    mtlbx_file *f = open_buf(&b);
+    cr_assert_eq(mtlbx_library_count(f), 1);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    cr_assert(h->complete);
+    cr_assert(h->macos);
+    cr_assert_eq(h->major, 1);
+    cr_assert_eq(h->minor, 2);
+    cr_assert_eq(h->patch, 7);
+    cr_assert_eq(h->os_major, 14);
+    cr_assert_eq(h->os_minor, 2);
+    cr_assert_eq(h->os_patch, 1);
+    cr_assert_eq(h->os_minor_u16, 0x0102);
+    cr_assert_eq(h->function_list.offset, 88);
+    char buf[32];
+    cr_assert_str_eq(mtlbx_target_os_name(h->platform_byte, buf, sizeof buf), "macOS");
+    cr_assert_eq(mtlbx_library_diag_count(lib), 0, "%s", mtlbx_library_diag(lib, 0)->message);
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    cr_assert(ext->present);
+    cr_assert(ext->has_uuid);
+    cr_assert_eq(memcmp(ext->uuid, "0123456789abcdef", 16), 0);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(header, truncated_header_is_an_error_not_a_refusal)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
+    b.len = 40;
+    mtlbx_file *f = open_buf(&b);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_not(mtlbx_library_header(lib)->complete);
+    cr_assert_eq(count_diags(lib, MTLBX_ERROR, "header truncated"), 1);
+    cr_assert_eq(mtlbx_function_count(lib), 0);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(header, size_mismatch_and_not_a_metallib)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
+    ib_zeros(&b, 16);
+    mtlbx_file *f = open_buf(&b);
+    cr_assert_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "file size"), 1);
+    mtlbx_close(f);
+    struct mtlbx_error err;
+    b.data[3] = 'I';
+    cr_assert_eq(mtlbx_open_memory(b.data, b.len, "x", &f, &err), MTLBX_E_NOT_METALLIB);
+    cr_assert_null(f);
+    cr_assert(err.has_offset);
+    cr_assert_eq(mtlbx_open_memory(b.data, 0, "x", &f, &err), MTLBX_E_NOT_METALLIB);
+    ib_free(&b);
+}
+
+Test(functions, decodes_every_tag_and_verifies_hashes)
+{
+    struct test_function fns[] = {
+        { .name = "v", .type = 0 },
+        { .name = "broken", .type = 2, .bad_hash = true },
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(mtlbx_function_count(lib), 2);
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, 1);
+    cr_assert_eq(fn->name.len, 6);
+    cr_assert_eq(memcmp(fn->name.ptr, "broken", 6), 0);
+    cr_assert_eq(fn->type, 2);
+    cr_assert_eq(fn->air_major, 2);
+    cr_assert_eq(fn->msl_minor, 1);
+    cr_assert(fn->module_valid);
+    cr_assert_eq(fn->module.size % 16, 0);
+    cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_UNCHECKED, "hashing must be lazy");
+    cr_assert_eq(mtlbx_library_verify_all(lib, 2), 1);
+    cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_OK);
+    cr_assert_eq(mtlbx_function_hash_state(lib, 1), MTLBX_HASH_MISMATCH);
+    cr_assert_eq(count_diags(lib, MTLBX_ERROR, "does not match"), 1);
+    /* Checking again reports nothing new. */
+    mtlbx_library_verify_all(lib, 1);
+    cr_assert_eq(count_diags(lib, MTLBX_ERROR, "does not match"), 1);
+    struct mtlbx_wrapper w;
+    cr_assert(mtlbx_function_wrapper(lib, 0, &w));
+    cr_assert_eq(w.bitcode_offset, 20);
+    cr_assert(w.bitcode_magic_ok);
+    cr_assert_eq(mtlbx_function_find(lib, "broken"), 1);
+    cr_assert_eq(mtlbx_function_find(lib, "nope"), -1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(functions, missing_mdsz_is_inferred_from_the_next_module)
+{
+    struct test_function fns[] = {
+        { .name = "a", .type = 2, .no_mdsz = true, .payload = "0123456789012345678901234567890123456789" },
+        { .name = "b", .type = 2, .no_mdsz = true },
+        { .name = "c", .type = 2, .no_mdsz = true, .payload = "x" },
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 3, .functions = fns, .ext = TEST_EXT_EMPTY });
+    /* Swap the list entries of a and c (same size: one-letter names), so
+     * the list is no longer sorted by module offset: inference must take
+     * the next larger offset, not the next entry. */
+    mtlbx_file *f = open_buf(&b);
+    size_t ea = mtlbx_function_at(mtlbx_library_at(f, 0), 0)->entry_offset;
+    size_t ec = mtlbx_function_at(mtlbx_library_at(f, 0), 2)->entry_offset;
+    size_t esize = mtlbx_function_at(mtlbx_library_at(f, 0), 0)->entry_size;
+    cr_assert_eq(esize, mtlbx_function_at(mtlbx_library_at(f, 0), 2)->entry_size);
+    mtlbx_close(f);
+    uint8_t tmp[256];
+    memcpy(tmp, b.data + ea, esize);
+    memcpy(b.data + ea, b.data + ec, esize);
+    memcpy(b.data + ec, tmp, esize);
+    f = open_buf(&b);
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(mtlbx_function_at(lib, 0)->name.ptr[0], 'c');
+    cr_assert_gt(mtlbx_function_at(lib, 0)->offt[2], mtlbx_function_at(lib, 1)->offt[2]);
+    cr_assert_eq(mtlbx_library_verify_all(lib, 0), 0);
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert(mtlbx_function_at(lib, i)->module_size_inferred);
+        cr_assert_eq(mtlbx_function_hash_state(lib, i), MTLBX_HASH_OK);
+    }
+    cr_assert_eq(mtlbx_library_diag_count(lib), 0);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(functions, count_larger_than_the_list_is_bounded)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = three, .ext = TEST_EXT_EMPTY });
+    ib_put_u32(&b, 88, 0xFFFFFFFF);
+    mtlbx_file *f = open_buf(&b);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(count_diags(lib, MTLBX_ERROR, "function count"), 1);
+    cr_assert_leq(mtlbx_function_count(lib), 2 + 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(functions, unknown_tags_warn_and_a_name_without_nul_warns)
+{
+    struct imagebuf extra = { 0 };
+    ib_tag(&extra, "ZZZZ", "\1\2\3", 3);
+    struct test_function fns[] = { { .name = "k", .type = 2, .extra_tags = extra.data, .extra_tags_len = extra.len } };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *f = open_buf(&b);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(count_diags(lib, MTLBX_WARNING, "unknown function tag 'ZZZZ'"), 1);
+    cr_assert_eq(count_diags(lib, MTLBX_ERROR, NULL), 0);
+    mtlbx_close(f);
+    ib_free(&b);
+    ib_free(&extra);
+}
+
+Test(metadata, constants_and_vertex_attributes_both_prefix_conventions)
+{
+    struct imagebuf pub = { 0 }, cnst = { 0 }, vatt = { 0 };
+    ib_u16(&cnst, 2);
+    ib_bytes(&cnst, "foo", 4); ib_u8(&cnst, 0x03); ib_u16(&cnst, 0); ib_u8(&cnst, 1);
+    ib_bytes(&cnst, "bar", 4); ib_u8(&cnst, 0x35); ib_u16(&cnst, 2); ib_u8(&cnst, 0);
+    ib_tag(&pub, "CNST", cnst.data, cnst.len);
+    ib_u16(&vatt, 2);
+    ib_bytes(&vatt, "position", 9); ib_u16(&vatt, 0x8000 | 0);
+    ib_bytes(&vatt, "uv", 3); ib_u16(&vatt, (1u << 13) | 3);
+    ib_tag(&pub, "VATT", vatt.data, vatt.len);
+    ib_tag(&pub, "VATY", "\x02\x00\x06\x04", 4);
+    for (int excl = 0; excl < 2; excl++) {
+        struct test_function fns[] = { { .name = "v", .type = 0, .public_tags = pub.data,
+                                         .public_tags_len = pub.len, .prefix_excludes_self = excl } };
+        struct imagebuf b = { 0 };
+        ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_EMPTY });
+        mtlbx_file *f = open_buf(&b);
+        const mtlbx_library *lib = mtlbx_library_at(f, 0);
+        cr_assert_eq(mtlbx_library_diag_count(lib), 0, "%s", mtlbx_library_diag(lib, 0)->message);
+        const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, 0);
+        cr_assert_eq(md->n_constants, 2);
+        cr_assert_eq(md->constants[1].index, 2);
+        cr_assert_eq(md->constants[1].type, 0x35);
+        cr_assert(md->constants[0].active);
+        cr_assert_not(md->constants[1].active);
+        cr_assert_eq(md->n_attributes, 2);
+        cr_assert(md->attributes[0].active);
+        cr_assert_eq(md->attributes[1].use, 1);
+        cr_assert_eq(md->attributes[1].index, 3);
+        cr_assert_eq(md->attributes[0].type, 0x06);
+        char buf[16];
+        cr_assert_str_eq(mtlbx_data_type_name(md->attributes[1].type, buf, sizeof buf), "float2");
+        mtlbx_close(f);
+        ib_free(&b);
+    }
+    ib_free(&pub);
+    ib_free(&cnst);
+    ib_free(&vatt);
+}
+
+Test(metadata, a_prefix_matching_neither_convention_is_an_error)
+{
+    struct test_function fns[] = { { .name = "v", .type = 0 } };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *f = open_buf(&b);
+    uint64_t pub = mtlbx_library_header(mtlbx_library_at(f, 0))->public_md.offset;
+    mtlbx_close(f);
+    ib_put_u32(&b, pub, 77);
+    f = open_buf(&b);
+    cr_assert_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "neither convention"), 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(sections, dynamic_header_and_reflection_list)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 3, .functions = three, .ext = TEST_EXT_UUID,
+                                           .dynamic_name = "lib.metallib", .dynamic_linked = "other.metallib",
+                                           .reflection = true });
+    mtlbx_file *f = open_buf(&b);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(mtlbx_library_diag_count(lib), 0, "%s", mtlbx_library_diag(lib, 0)->message);
+    const struct mtlbx_dynamic_header *d = mtlbx_library_dynamic_header(lib);
+    cr_assert(d->present);
+    cr_assert(d->has_name);
+    cr_assert_eq(d->name.len, 12);
+    cr_assert_eq(d->n_linked, 1);
+    const struct mtlbx_list *r = mtlbx_library_list(lib, MTLBX_LIST_RLST);
+    cr_assert(r->present);
+    cr_assert_eq(r->n_groups, 3);
+    cr_assert_eq(r->groups[0].offset, r->range.offset + 4);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(sections, rflt_pointing_at_nothing_is_an_error)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_UUID,
+                                           .reflection = true });
+    mtlbx_file *f = open_buf(&b);
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(f, 0), 0);
+    /* The RFLT value is the last 8 bytes before the entry's ENDT. */
+    size_t rflt_value = fn->entry_offset + fn->entry_size - 4 - 8;
+    mtlbx_close(f);
+    ib_put_u64(&b, rflt_value, 5);
+    f = open_buf(&b);
+    cr_assert_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "RFLT"), 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(sections, absent_empty_and_overlapping)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_NONE, .patch = 2 });
+    mtlbx_file *f = open_buf(&b);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_not(mtlbx_library_header_ext(lib)->present);
+    cr_assert_eq(mtlbx_library_diag_count(lib), 0);
+    mtlbx_close(f);
+    ib_free(&b);
+
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
+    f = open_buf(&b);
+    lib = mtlbx_library_at(f, 0);
+    cr_assert(mtlbx_library_header_ext(lib)->present);
+    cr_assert_eq(mtlbx_library_header_ext(lib)->n_tags, 0);
+    uint64_t modules = mtlbx_library_header(lib)->modules.offset;
+    mtlbx_close(f);
+    /* Private metadata made to start inside the module list. */
+    ib_put_u64(&b, 56, modules + 4);
+    f = open_buf(&b);
+    cr_assert_geq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "overlaps"), 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(fat, slices_open_as_libraries_and_bad_slices_are_reported)
+{
+    struct imagebuf b = { 0 };
+    ib_bytes(&b, "\xCB\xFE\xBA\xBE", 4);
+    uint8_t be[4] = { 0, 0, 0, 3 };
+    ib_bytes(&b, be, 4);
+    size_t entries = b.len;
+    ib_zeros(&b, 60);
+    ib_zeros(&b, (16 - b.len % 16) % 16);
+    size_t s0 = ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = three, .ext = TEST_EXT_UUID });
+    size_t s1 = ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
+    uint32_t vals[3][5] = { { 0x01000017, 7, (uint32_t)s0, (uint32_t)(s1 - s0), 4 },
+                            { 0x01000017, 9, (uint32_t)s1, (uint32_t)(b.len - s1), 4 },
+                            { 0x01000017, 9, 0x7FFFFFF0, 0x100, 4 } };
+    for (int s = 0; s < 3; s++)
+        for (int k = 0; k < 5; k++)
+            for (int i = 0; i < 4; i++)
+                b.data[entries + 20 * s + 4 * k + i] = (uint8_t)(vals[s][k] >> (24 - 8 * i));
+    mtlbx_file *f = open_buf(&b);
+    cr_assert(mtlbx_file_is_fat(f));
+    cr_assert_eq(mtlbx_fat_slice_count(f), 3);
+    cr_assert_eq(mtlbx_library_count(f), 2);
+    cr_assert_eq(mtlbx_file_diag_count(f), 1);
+    cr_assert_eq(mtlbx_library_header(mtlbx_library_at(f, 1))->base, s1);
+    cr_assert_eq(mtlbx_function_count(mtlbx_library_at(f, 0)), 2);
+    cr_assert_eq(mtlbx_library_verify_all(mtlbx_library_at(f, 1), 0), 0);
+    cr_assert_eq(mtlbx_library_diag_count(mtlbx_library_at(f, 0)), 0);
+    cr_assert_str_eq(mtlbx_cputype_name(0x01000017), "AIR64");
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(values, names_follow_the_contract)
+{
+    char buf[32];
+    cr_assert_str_eq(mtlbx_function_type_name(7, buf, sizeof buf), "mesh");
+    cr_assert_str_eq(mtlbx_function_type_name(255, buf, sizeof buf), "none");
+    cr_assert_str_eq(mtlbx_function_type_name(42, buf, sizeof buf), "unknown-42");
+    cr_assert_str_eq(mtlbx_file_type_name(3, buf, sizeof buf), "symbol-companion");
+    cr_assert_str_eq(mtlbx_file_type_name(9, buf, sizeof buf), "unknown-9");
+    cr_assert_str_eq(mtlbx_target_os_name(0x8C, buf, sizeof buf), "visionOS-simulator");
+    cr_assert_str_eq(mtlbx_target_os_name(0x00, buf, sizeof buf), "unknown");
+    cr_assert_str_eq(mtlbx_target_os_name(0x42, buf, sizeof buf), "unknown-0x42");
+    cr_assert_str_eq(mtlbx_data_type_name(0x47, buf, sizeof buf), "rgba8unorm_srgb");
+    cr_assert_str_eq(mtlbx_data_type_name(0x8C, buf, sizeof buf), "tensor");
+    cr_assert_str_eq(mtlbx_data_type_name(0x80, buf, sizeof buf), "unknown-0x80");
+    cr_assert_not_null(mtlbx_tag_description("HSRP"));
+    cr_assert_null(mtlbx_tag_description("ZZZZ"));
+}
