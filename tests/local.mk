@@ -13,16 +13,20 @@ if HAVE_CRITERION
 TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
 TEST_LIBS = $(MTLBX_LIBS) $(CRITERION_LIBS)
 
-check_PROGRAMS += tests/test_lib tests/test_corpus
+check_PROGRAMS += tests/test_lib tests/test_corpus tests/test_fixtures
 tests_test_lib_SOURCES = tests/test_lib.c tests/imagebuf.c tests/imagebuf.h
 tests_test_lib_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_lib_LDADD = $(TEST_LIBS)
 
-tests_test_corpus_SOURCES = tests/test_corpus.c tests/testenv.c tests/testenv.h
+tests_test_corpus_SOURCES = tests/test_corpus.c tests/jsoncmp.c tests/jsoncmp.h tests/testenv.c tests/testenv.h
 tests_test_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_test_corpus_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
-TESTS += tests/test_lib tests/test_corpus
+tests_test_fixtures_SOURCES = tests/test_fixtures.c tests/jsoncmp.c tests/jsoncmp.h tests/testenv.c tests/testenv.h
+tests_test_fixtures_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_test_fixtures_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+
+TESTS += tests/test_lib tests/test_corpus tests/test_fixtures
 endif
 
 include tests/node.mk
