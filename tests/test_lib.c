@@ -443,3 +443,38 @@ Test(values, names_follow_the_contract)
     cr_assert_not_null(mtlbx_tag_description("HSRP"));
     cr_assert_null(mtlbx_tag_description("ZZZZ"));
 }
+
+/* 2,000 functions whose public metadata all start at one 1 MiB group with
+ * no ENDT: without the walk budget each would walk the whole section. */
+Test(hostile_shapes, many_offsets_into_one_huge_group_stay_linear, .timeout = 20)
+{
+    enum { N = 2000 };
+    static struct test_function fns[N];
+    for (size_t i = 0; i < N; i++)
+        fns[i] = (struct test_function){ .name = "f", .type = 2, .payload = "" };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *f = open_buf(&b);
+    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    size_t offt[N];
+    for (size_t i = 0; i < N; i++) {
+        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        /* OFFT is the fourth tag: NAME(6+2) TYPE(6+1) HASH(6+32), then its value. */
+        offt[i] = fn->entry_offset + 4 + 8 + 7 + 38 + 6;
+    }
+    mtlbx_close(f);
+    for (size_t i = 0; i < N; i++)
+        ib_put_u64(&b, offt[i], 0);
+    size_t pub = b.len;
+    ib_u32(&b, 1u << 20);
+    ib_zeros(&b, 1u << 20);
+    ib_put_u64(&b, 40, pub);
+    ib_put_u64(&b, 48, b.len - pub);
+    ib_put_u64(&b, 16, b.len);
+    f = open_buf(&b);
+    lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(mtlbx_function_count(lib), N);
+    cr_assert_eq(count_diags(lib, MTLBX_ERROR, "8 times"), 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}

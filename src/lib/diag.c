@@ -40,6 +40,28 @@ void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
     l->n++;
 }
 
+bool grow_array(void **array, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap : 16;
+    while (cap2 < need) {
+        if (cap2 > SIZE_MAX / 2)
+            return false;
+        cap2 *= 2;
+    }
+    if (cap2 > SIZE_MAX / elem_size)
+        return false;
+    void *p = realloc(*array, cap2 * elem_size);
+    if (!p)
+        return false;
+    /* Callers rely on fresh elements being zero, as with calloc. */
+    memset((char *)p + *cap * elem_size, 0, (cap2 - *cap) * elem_size);
+    *array = p;
+    *cap = cap2;
+    return true;
+}
+
 void diag_add(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
 {
     va_list ap;

@@ -13,10 +13,7 @@ static void parse_dynamic_header(mtlbx_library *lib)
     if (!ext_section(lib, FOURCC('H', 'D', 'Y', 'N'), "dynamic header", &d->range, NULL))
         return;
     d->present = true;
-    size_t cap = (size_t)(d->range.size / 6) + 1;
-    lib->dyn_linked = calloc(cap, sizeof *lib->dyn_linked);
-    if (!lib->dyn_linked)
-        return;
+    size_t cap = 0;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
     mtlbx_tag_walk_init(&w, lib->file, d->range.offset, d->range.size);
@@ -35,7 +32,8 @@ static void parse_dynamic_header(mtlbx_library *lib)
         case FOURCC('D', 'Y', 'N', 'L'):
             if (!nul)
                 lib_warning(lib, t.offset, "DYNL has no terminating NUL");
-            lib->dyn_linked[d->n_linked++] = s;
+            if (grow_array((void **)&lib->dyn_linked, &cap, d->n_linked + 1, sizeof *lib->dyn_linked))
+                lib->dyn_linked[d->n_linked++] = s;
             break;
         default:
             lib_warning(lib, t.offset, "unknown dynamic header tag '%s'", t.name);
@@ -79,18 +77,17 @@ static void parse_list(mtlbx_library *lib, enum mtlbx_list_kind k)
                   list_kinds[k].what, count, (unsigned long long)room);
         count = (uint32_t)room;
     }
-    struct mtlbx_range *groups = calloc(count ? count : 1, sizeof *groups);
-    if (!groups)
-        return;
-    lib->list_groups[k] = groups;
-    l->groups = groups;
+    size_t cap = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint64_t body, gend;
         if (!group_bounds(lib, pos, end, list_kinds[k].what, true, &body, &gend))
             break;
-        groups[l->n_groups++] = (struct mtlbx_range){ pos, gend - pos };
+        if (!grow_array((void **)&lib->list_groups[k], &cap, l->n_groups + 1, sizeof **lib->list_groups))
+            break;
+        lib->list_groups[k][l->n_groups++] = (struct mtlbx_range){ pos, gend - pos };
         pos = gend;
     }
+    l->groups = lib->list_groups[k];
 }
 
 /* RFLT is relative to RLST and must land on one of its groups (FORMAT §12). */

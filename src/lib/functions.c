@@ -124,16 +124,16 @@ void parse_function_list(mtlbx_library *lib)
                   (unsigned long long)room);
         count = (uint32_t)room;
     }
-    lib->functions = calloc(count ? count : 1, sizeof *lib->functions);
-    lib->hash_states = calloc(count ? count : 1, 1);
-    if (!lib->functions || !lib->hash_states) {
-        lib_error(lib, r.offset, "out of memory for %u functions", count);
-        return;
-    }
+    size_t cap = 0, states_cap = 0;
     size_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (end - pos < 8) {
             lib_error(lib, pos, "function list ends after %u of %u entries", i, count);
+            break;
+        }
+        if (!grow_array((void **)&lib->functions, &cap, n + 1, sizeof *lib->functions) ||
+            !grow_array((void **)&lib->hash_states, &states_cap, n + 1, 1)) {
+            lib_error(lib, pos, "out of memory after %zu functions", n);
             break;
         }
         struct mtlbx_function *fn = &lib->functions[n];

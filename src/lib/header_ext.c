@@ -25,16 +25,15 @@ void parse_header_ext(mtlbx_library *lib)
     }
     ext->present = true;
     ext->range = (struct mtlbx_range){ start, end - start };
-    size_t cap = (size_t)((end - start) / 6) + 1;
-    lib->ext_tags = calloc(cap, sizeof *lib->ext_tags);
-    if (!lib->ext_tags) {
-        lib_error(lib, start, "out of memory for the header extension");
-        return;
-    }
+    size_t cap = 0;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
     mtlbx_tag_walk_init(&w, lib->file, start, end - start);
     while (mtlbx_tag_walk_next(&w, &t)) {
+        if (!grow_array((void **)&lib->ext_tags, &cap, ext->n_tags + 1, sizeof *lib->ext_tags)) {
+            lib_error(lib, t.offset, "out of memory for the header extension");
+            break;
+        }
         lib->ext_tags[ext->n_tags++] = t;
         switch (t.fourcc) {
         case FOURCC('U', 'U', 'I', 'D'):

@@ -24,6 +24,11 @@ static inline uint32_t rd32be(const uint8_t *p)
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
 #define TAG_ENDT FOURCC('E', 'N', 'D', 'T')
 
+/* Makes room for `need` elements in a growable array (doubling), so that
+ * arrays grow with what is actually parsed rather than with a count read
+ * from the file. Returns false on overflow or out of memory. */
+bool grow_array(void **array, size_t *cap, size_t need, size_t elem_size);
+
 /* Overflow-safe: does [off, off+len) lie inside [lo, hi)? */
 static inline bool span_within(uint64_t off, uint64_t len, uint64_t lo, uint64_t hi)
 {
@@ -46,6 +51,10 @@ struct mtlbx_library {
     struct mtlbx_header header;
     struct diag_list diags;
     pthread_mutex_t lock;      /* guards diags and lazy state touched by threads */
+    /* Bytes that size-prefixed group walks may still read. Many OFFT values
+     * can name one huge group; the budget keeps that linear, not quadratic. */
+    uint64_t walk_budget;
+    bool walk_budget_reported;
 
     size_t n_functions;
     struct mtlbx_function *functions;

@@ -68,6 +68,7 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     pthread_mutex_init(&lib->lock, NULL);
     lib->header.base = base;
     lib->header.available = available;
+    lib->walk_budget = 8 * available + (1u << 20);
 
     parse_header(lib);
     parse_function_list(lib);

@@ -134,8 +134,17 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
     mtlbx_tag_walk_init(&w, f, off + 4, limit - off - 4);
-    while (mtlbx_tag_walk_next(&w, &t))
-        ;
+    while (mtlbx_tag_walk_next(&w, &t)) {
+        if (w.pos - off > lib->walk_budget) {
+            if (!lib->walk_budget_reported)
+                lib_error(lib, off, "%s: tag groups overlap so much that reading them would take more than "
+                          "8 times the file's size; the rest are skipped", what);
+            lib->walk_budget_reported = true;
+            lib->walk_budget = 0;
+            return false;
+        }
+    }
+    lib->walk_budget -= w.pos - off < lib->walk_budget ? w.pos - off : lib->walk_budget;
     if (!w.ended) {
         lib_error(lib, w.pos, "%s: tag group at 0x%llx has no ENDT before 0x%llx", what,
                   (unsigned long long)off, (unsigned long long)limit);
