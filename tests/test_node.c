@@ -1,0 +1,697 @@
+/* Unit tests of the node tree (node.c) and of what nodes say (fields.c,
+ * fields_tag.c): tree shape, lazy building, labels and their escaping,
+ * node_at_offset, FOLLOW targets, field spans, flags, hostile bytes, and
+ * every fixture and corpus file when they are there. */
+#include "config.h"
+
+#include "imagebuf.h"
+#include "mtlbx.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static mtlbx_file *open_buf(const struct imagebuf *b)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_memory(b->data, b->len, "test", &f, &err), MTLBX_OK, "%s", err.message);
+    return f;
+}
+
+static const char *label(mtlbx_file *f, const mtlbx_node *n)
+{
+    static char buf[512];
+    mtlbx_node_label(f, n, buf, sizeof buf);
+    return buf;
+}
+
+/* The first child of n of this kind, or NULL. */
+static mtlbx_node *child_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind k)
+{
+    for (size_t i = 0; i < mtlbx_node_child_count(f, n); i++)
+        if (mtlbx_node_child(f, n, i)->kind == k)
+            return mtlbx_node_child(f, n, i);
+    return NULL;
+}
+
+/* The first TAG child of n with this FourCC, or NULL. */
+static mtlbx_node *child_tag(mtlbx_file *f, mtlbx_node *n, const char *fourcc)
+{
+    for (size_t i = 0; i < mtlbx_node_child_count(f, n); i++) {
+        mtlbx_node *c = mtlbx_node_child(f, n, i);
+        if (c->kind == MTLBX_NODE_TAG && !strcmp(c->tag.name, fourcc))
+            return c;
+    }
+    return NULL;
+}
+
+static mtlbx_node *library_node(mtlbx_file *f)
+{
+    mtlbx_node *lib = child_kind(f, mtlbx_root(f), MTLBX_NODE_LIBRARY);
+    cr_assert_not_null(lib);
+    return lib;
+}
+
+static mtlbx_node *function_node(mtlbx_file *f, size_t i)
+{
+    mtlbx_node *fl = child_kind(f, library_node(f), MTLBX_NODE_FUNCTION_LIST);
+    cr_assert_not_null(fl);
+    cr_assert_lt(i, mtlbx_node_child_count(f, fl));
+    return mtlbx_node_child(f, fl, i);
+}
+
+/* Fields collected for inspection (value copied: the callback's string
+ * lives only during the call). */
+struct field_copy {
+    char name[64], value[512];
+    struct mtlbx_field f;
+};
+struct fieldset {
+    size_t n;
+    struct field_copy v[256];
+};
+
+static void collect(void *ctx, const struct mtlbx_field *fl)
+{
+    struct fieldset *s = ctx;
+    if (s->n >= sizeof s->v / sizeof s->v[0])
+        return;
+    snprintf(s->v[s->n].name, sizeof s->v[s->n].name, "%s", fl->name);
+    snprintf(s->v[s->n].value, sizeof s->v[s->n].value, "%s", fl->value);
+    s->v[s->n].f = *fl;
+    s->n++;
+}
+
+static const struct field_copy *find_field(struct fieldset *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i].name, name))
+            return &s->v[i];
+    return NULL;
+}
+
+/* Terminal-safe: valid UTF-8 (checked loosely: no 0xC0/0xC1/0xF5+ and no
+ * stray continuation), no C0 control, no DEL, no C1 control. */
+static bool terminal_safe(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+        int extra = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        if (extra < 0 || *p == 0xC0 || *p == 0xC1 || *p >= 0xF5)
+            return false;
+        if (*p == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)
+            return false;
+        p++;
+        for (int i = 0; i < extra; i++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+struct check_ctx {
+    const mtlbx_node *n;
+    bool inside;               /* fields with bytes must lie inside n */
+    size_t bad;
+};
+
+static void check_field(void *ctx, const struct mtlbx_field *fl)
+{
+    struct check_ctx *c = ctx;
+    cr_assert_not_null(fl->name);
+    cr_assert_not_null(fl->value);
+    cr_assert(terminal_safe(fl->name), "field name not terminal-safe");
+    cr_assert(terminal_safe(fl->value), "field %s value not terminal-safe", fl->name);
+    if (c->inside && fl->size &&
+        (fl->offset < c->n->offset || fl->offset - c->n->offset > c->n->size ||
+         fl->size > c->n->size - (fl->offset - c->n->offset)))
+        c->bad++;
+}
+
+/* Walks the whole tree with an explicit stack (bounded), checking labels,
+ * fields and spans. Archives are expanded only when `load` is set. */
+static size_t walk_all(mtlbx_file *f, bool load, size_t max_nodes)
+{
+    mtlbx_node *stack[64];
+    size_t top = 0, seen = 0;
+    size_t next_child[64];
+    stack[top] = mtlbx_root(f);
+    next_child[top++] = 0;
+    char buf[256];
+    while (top && seen < max_nodes) {
+        mtlbx_node *n = stack[top - 1];
+        if (next_child[top - 1] == 0) {
+            seen++;
+            mtlbx_node_label(f, n, buf, sizeof buf);
+            cr_assert(terminal_safe(buf), "label not terminal-safe: kind %d", n->kind);
+            cr_assert_gt(strlen(buf), 0, "empty label for kind %d", n->kind);
+            (void)mtlbx_node_flags(f, n);
+            struct check_ctx c = { .n = n,
+                                   .inside = n->kind == MTLBX_NODE_TAG || n->kind == MTLBX_NODE_FUNCTION ||
+                                             n->kind == MTLBX_NODE_MODULE || n->kind == MTLBX_NODE_HEADER ||
+                                             n->kind == MTLBX_NODE_TAG_GROUP || n->kind == MTLBX_NODE_FAT_SLICE };
+            mtlbx_node_fields(f, n, check_field, &c);
+            cr_assert_eq(c.bad, 0, "%zu fields outside the span of '%s'", c.bad, buf);
+            if (n->parent && n->size && n->parent->size && n->kind != MTLBX_NODE_TAG_GROUP &&
+                n->kind != MTLBX_NODE_MODULE && n->parent->kind != MTLBX_NODE_FILE)
+                cr_assert(n->offset >= n->parent->offset &&
+                              n->offset + n->size <= n->parent->offset + n->parent->size,
+                          "child '%s' outside its parent", buf);
+        }
+        bool descend = n->kind != MTLBX_NODE_ARCHIVE || load;
+        size_t cc = descend ? mtlbx_node_child_count(f, n) : 0;
+        if (next_child[top - 1] < cc && top < 64) {
+            mtlbx_node *c = mtlbx_node_child(f, n, next_child[top - 1]++);
+            cr_assert_not_null(c);
+            cr_assert_eq(c->parent, n);
+            stack[top] = c;
+            next_child[top++] = 0;
+        } else {
+            top--;
+        }
+    }
+    return seen;
+}
+
+static void check_at_offsets(mtlbx_file *f, uint64_t step)
+{
+    uint64_t size = mtlbx_file_size(f);
+    for (uint64_t off = 0; off < size; off += step) {
+        mtlbx_node *n = mtlbx_node_at_offset(f, off);
+        cr_assert_not_null(n);
+        if (n != mtlbx_root(f))
+            cr_assert(off >= n->offset && off - n->offset < n->size, "0x%llx outside the node found for it",
+                      (unsigned long long)off);
+    }
+    cr_assert_eq(mtlbx_node_at_offset(f, size + 100), mtlbx_root(f));
+}
+
+static const struct test_function three[] = {
+    { .name = "vert", .type = 0 },
+    { .name = "frag", .type = 1 },
+    { .name = "compute_things", .type = 2, .payload = "a somewhat longer payload to vary sizes" },
+};
+
+static void three_lib(struct imagebuf *b)
+{
+    ib_library(b, &(struct test_library){ .n_functions = 3, .functions = three, .ext = TEST_EXT_UUID,
+                                          .platform_byte = 0x81, .dynamic_name = "lib.metallib",
+                                          .reflection = true });
+}
+
+Test(tree, shape_of_a_plain_library)
+{
+    struct imagebuf b = { 0 };
+    three_lib(&b);
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_node *root = mtlbx_root(f);
+    cr_assert_eq(root->kind, MTLBX_NODE_FILE);
+    cr_assert_eq(root, mtlbx_root(f));
+    mtlbx_node *lib = library_node(f);
+    static const enum mtlbx_node_kind want[] = {
+        MTLBX_NODE_HEADER, MTLBX_NODE_FUNCTION_LIST, MTLBX_NODE_HEADER_EXT, MTLBX_NODE_PUBLIC_MD,
+        MTLBX_NODE_PRIVATE_MD, MTLBX_NODE_MODULE_LIST, MTLBX_NODE_DYNAMIC_HEADER, MTLBX_NODE_LIST,
+    };
+    cr_assert_eq(mtlbx_node_child_count(f, lib), sizeof want / sizeof *want, "%s", label(f, lib));
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_assert_eq(mtlbx_node_child(f, lib, i)->kind, want[i], "child %zu", i);
+    cr_assert_null(mtlbx_node_child(f, lib, 99));
+    mtlbx_node *hdr = mtlbx_node_child(f, lib, 0);
+    cr_assert_eq(hdr->offset, 0);
+    cr_assert_eq(hdr->size, 88);
+    cr_assert_eq(mtlbx_node_child(f, lib, 7)->sub, MTLBX_LIST_RLST);
+
+    mtlbx_node *fn = function_node(f, 2);
+    cr_assert_eq(fn->kind, MTLBX_NODE_FUNCTION);
+    cr_assert_eq(fn->index, 2);
+    size_t n = mtlbx_node_child_count(f, fn);
+    cr_assert_geq(n, 4);
+    cr_assert_str_eq(mtlbx_node_child(f, fn, 0)->tag.name, "NAME");
+    /* Tags in file order, then ENDT, then the two metadata groups and the module. */
+    for (size_t i = 1; i < n; i++) {
+        mtlbx_node *a = mtlbx_node_child(f, fn, i - 1), *c = mtlbx_node_child(f, fn, i);
+        if (c->kind == MTLBX_NODE_TAG)
+            cr_assert_eq(c->offset, a->offset + a->size);
+    }
+    cr_assert_eq(mtlbx_node_child(f, fn, n - 1)->kind, MTLBX_NODE_MODULE);
+    cr_assert_eq(mtlbx_node_child(f, fn, n - 2)->kind, MTLBX_NODE_TAG_GROUP);
+    cr_assert_eq(mtlbx_node_child(f, fn, n - 3)->kind, MTLBX_NODE_TAG_GROUP);
+    mtlbx_node *endt = mtlbx_node_child(f, fn, n - 4);
+    cr_assert_str_eq(endt->tag.name, "ENDT");
+    cr_assert_eq(endt->offset + endt->size, fn->offset + fn->size);
+
+    mtlbx_node *mods = child_kind(f, lib, MTLBX_NODE_MODULE_LIST);
+    cr_assert_eq(mtlbx_node_child_count(f, mods), 3);
+    for (size_t i = 1; i < 3; i++)
+        cr_assert_leq(mtlbx_node_child(f, mods, i - 1)->offset, mtlbx_node_child(f, mods, i)->offset);
+    mtlbx_node *pub = child_kind(f, lib, MTLBX_NODE_PUBLIC_MD);
+    cr_assert_eq(mtlbx_node_child_count(f, pub), 3);
+    cr_assert_eq(mtlbx_node_child(f, pub, 0)->kind, MTLBX_NODE_TAG_GROUP);
+    mtlbx_node *rl = child_kind(f, lib, MTLBX_NODE_LIST);
+    cr_assert_eq(mtlbx_node_child_count(f, rl), 3); /* one RBUF group per function */
+    cr_assert_not_null(child_tag(f, mtlbx_node_child(f, rl, 0), "RBUF"));
+    mtlbx_node *dyn = child_kind(f, lib, MTLBX_NODE_DYNAMIC_HEADER);
+    cr_assert_not_null(child_tag(f, dyn, "NAME"));
+    cr_assert_not_null(child_tag(f, child_kind(f, lib, MTLBX_NODE_HEADER_EXT), "UUID"));
+    walk_all(f, true, 100000);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(tree, children_are_built_only_when_asked)
+{
+    struct imagebuf b = { 0 };
+    three_lib(&b);
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_node *lib = library_node(f);
+    mtlbx_node *fl = child_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    cr_assert_not(fl->built);
+    cr_assert_eq(fl->n_children, 0);
+    cr_assert(mtlbx_node_expandable(f, fl));
+    cr_assert_not(fl->built, "expandable must not build");
+    cr_assert_eq(mtlbx_node_child_count(f, fl), 3);
+    mtlbx_node *fn = mtlbx_node_child(f, fl, 0);
+    cr_assert_not(fn->built, "listing functions must not build their tags");
+    char buf[128];
+    mtlbx_node_label(f, fn, buf, sizeof buf);
+    mtlbx_node_fields(f, fn, check_field, &(struct check_ctx){ .n = fn });
+    cr_assert_not(fn->built, "labels and fields must not build children");
+    /* The same node comes back on every call. */
+    cr_assert_eq(mtlbx_node_child(f, fl, 0), fn);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(labels, say_what_the_node_is)
+{
+    struct imagebuf b = { 0 };
+    three_lib(&b);
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_node *lib = library_node(f);
+    cr_assert_str_eq(label(f, child_kind(f, lib, MTLBX_NODE_HEADER)), "Header  1.2.7 macOS executable");
+    cr_assert_str_eq(label(f, child_kind(f, lib, MTLBX_NODE_FUNCTION_LIST)), "Functions (3)");
+    mtlbx_node *fn = function_node(f, 2);
+    cr_assert(strstr(label(f, fn), "kernel"), "%s", label(f, fn));
+    cr_assert(strstr(label(f, fn), "compute_things"), "%s", label(f, fn));
+    cr_assert(strstr(label(f, fn), "[hash ?]"), "%s", label(f, fn));
+    cr_assert_eq(mtlbx_function_verify(l, 2, NULL), MTLBX_HASH_OK);
+    cr_assert(strstr(label(f, fn), "[hash ok]"), "%s", label(f, fn));
+    cr_assert_str_eq(label(f, child_tag(f, fn, "NAME")), "NAME  \"compute_things\"");
+    cr_assert_str_eq(label(f, child_tag(f, fn, "TYPE")), "TYPE  kernel");
+    cr_assert(!strncmp(label(f, child_tag(f, fn, "OFFT")), "OFFT  pub 0x", 12), "%s",
+              label(f, child_tag(f, fn, "OFFT")));
+    cr_assert(!strncmp(label(f, child_tag(f, fn, "VERS")), "VERS  AIR ", 10));
+    cr_assert(strstr(label(f, child_kind(f, fn, MTLBX_NODE_MODULE)), "Module  compute_things  "));
+    cr_assert(strstr(label(f, child_kind(f, lib, MTLBX_NODE_DYNAMIC_HEADER)), "\"lib.metallib\""));
+    /* Any buffer size is safe, even 1 and 0. */
+    char tiny[4];
+    mtlbx_node_label(f, fn, tiny, sizeof tiny);
+    cr_assert_eq(strlen(tiny), 3);
+    mtlbx_node_label(f, fn, tiny, 1);
+    cr_assert_str_eq(tiny, "");
+    mtlbx_node_label(f, fn, tiny, 0);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(labels, escape_controls_and_invalid_utf8)
+{
+    static const struct test_function evil[] = {
+        { .name = "\x1b]0;pwned\x07\x1b[2J\xff\xfe\xc2\x9b" "end", .type = 2 },
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = evil, .ext = TEST_EXT_UUID,
+                                           .dynamic_name = "\x1b[31mred" });
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_node *fn = function_node(f, 0);
+    const char *s = label(f, fn);
+    cr_assert(terminal_safe(s), "%s", s);
+    cr_assert(strstr(s, "end"), "%s", s);
+    cr_assert(strstr(s, "\\x1b"), "%s", s);
+    cr_assert(terminal_safe(label(f, child_tag(f, fn, "NAME"))));
+    cr_assert(terminal_safe(label(f, child_kind(f, library_node(f), MTLBX_NODE_DYNAMIC_HEADER))));
+    walk_all(f, false, 10000);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(at_offset, finds_the_innermost_node)
+{
+    struct imagebuf b = { 0 };
+    three_lib(&b);
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *l = mtlbx_library_at(f, 0);
+    const struct mtlbx_function *fn1 = mtlbx_function_at(l, 1);
+    uint64_t name_byte = (uint64_t)(fn1->name.ptr - mtlbx_file_data(f)) + 1;
+    mtlbx_node *n = mtlbx_node_at_offset(f, name_byte);
+    cr_assert_eq(n->kind, MTLBX_NODE_TAG);
+    cr_assert_str_eq(n->tag.name, "NAME");
+    cr_assert_eq(n->parent->kind, MTLBX_NODE_FUNCTION);
+    cr_assert_eq(n->parent->index, 1);
+    cr_assert_eq(mtlbx_node_at_offset(f, 5)->kind, MTLBX_NODE_HEADER);
+    n = mtlbx_node_at_offset(f, fn1->module.offset + 3);
+    cr_assert_eq(n->kind, MTLBX_NODE_MODULE);
+    cr_assert_eq(n->index, 1);
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(l, 1);
+    n = mtlbx_node_at_offset(f, md->public_group.offset);
+    cr_assert_eq(n->kind, MTLBX_NODE_TAG_GROUP, "kind %d", n->kind);
+    n = mtlbx_node_at_offset(f, md->public_group.offset + md->public_group.size - 1);
+    cr_assert_eq(n->kind, MTLBX_NODE_TAG);
+    cr_assert_str_eq(n->tag.name, "ENDT");
+    check_at_offsets(f, 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(fields, offt_follows_to_groups_and_module)
+{
+    struct imagebuf b = { 0 };
+    three_lib(&b);
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_node *offt = child_tag(f, function_node(f, 2), "OFFT");
+    cr_assert_not_null(offt);
+    struct fieldset *s = calloc(1, sizeof *s);
+    mtlbx_node_fields(f, offt, collect, s);
+    const struct field_copy *tag = find_field(s, "tag"), *len = find_field(s, "length");
+    cr_assert(tag && len);
+    cr_assert_eq(tag->f.offset, offt->offset);
+    cr_assert_eq(tag->f.size, 4);
+    cr_assert_eq(len->f.offset, offt->offset + 4);
+    cr_assert_eq(len->f.size, 2);
+    const struct field_copy *mod = find_field(s, "module");
+    const struct field_copy *pub = find_field(s, "public metadata");
+    const struct field_copy *priv = find_field(s, "private metadata");
+    cr_assert(mod && pub && priv);
+    const struct mtlbx_function *fn = mtlbx_function_at(l, 2);
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(l, 2);
+    cr_assert(mod->f.flags & MTLBX_FIELD_FOLLOW);
+    cr_assert_eq(mod->f.target, fn->module.offset);
+    cr_assert_eq(mod->f.offset, offt->offset + 6 + 16);
+    cr_assert_eq(mod->f.size, 8);
+    cr_assert(pub->f.flags & MTLBX_FIELD_FOLLOW);
+    cr_assert_eq(pub->f.target, md->public_group.offset);
+    cr_assert_eq(priv->f.target, md->private_group.offset);
+    cr_assert_eq(mtlbx_node_at_offset(f, mod->f.target)->kind, MTLBX_NODE_MODULE);
+
+    /* NAME: FourCC, length, value, each with its own bytes. */
+    memset(s, 0, sizeof *s);
+    mtlbx_node *name = child_tag(f, function_node(f, 0), "NAME");
+    mtlbx_node_fields(f, name, collect, s);
+    const struct field_copy *v = find_field(s, "name");
+    cr_assert_not_null(v);
+    cr_assert_eq(v->f.offset, name->offset + 6);
+    cr_assert_eq(v->f.size, 5);
+    cr_assert_str_eq(v->value, "\"vert\"");
+
+    /* Header: section offsets follow to the section start. */
+    memset(s, 0, sizeof *s);
+    mtlbx_node_fields(f, child_kind(f, library_node(f), MTLBX_NODE_HEADER), collect, s);
+    const struct field_copy *mo = find_field(s, "module list offset");
+    cr_assert(mo && (mo->f.flags & MTLBX_FIELD_FOLLOW));
+    cr_assert_eq(mo->f.target, mtlbx_library_header(l)->modules.offset);
+    cr_assert_eq(mo->f.offset, 0x48);
+    free(s);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(flags, unknown_tags_and_hash_mismatch)
+{
+    static const uint8_t zzzz[] = { 'Z', 'Z', 'Z', 'Z', 3, 0, 1, 2, 3 };
+    static const struct test_function fns[] = {
+        { .name = "a", .type = 2, .extra_tags = zzzz, .extra_tags_len = sizeof zzzz },
+        { .name = "b", .type = 2, .bad_hash = true },
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_UUID });
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_node *z = child_tag(f, function_node(f, 0), "ZZZZ");
+    cr_assert_not_null(z);
+    cr_assert(mtlbx_node_flags(f, z) & MTLBX_NODE_UNKNOWN);
+    cr_assert_str_eq(label(f, z), "ZZZZ  (unknown, 3 bytes)");
+    cr_assert_not(mtlbx_node_flags(f, child_tag(f, function_node(f, 0), "NAME")) & MTLBX_NODE_UNKNOWN);
+
+    mtlbx_node *fb = function_node(f, 1);
+    cr_assert_not(mtlbx_node_flags(f, fb) & MTLBX_NODE_PROBLEM);
+    size_t lib_children = mtlbx_node_child_count(f, library_node(f));
+    cr_assert_eq(mtlbx_function_verify(l, 1, NULL), MTLBX_HASH_MISMATCH);
+    cr_assert(strstr(label(f, fb), "[hash MISMATCH]"), "%s", label(f, fb));
+    cr_assert(mtlbx_node_flags(f, fb) & MTLBX_NODE_PROBLEM);
+    cr_assert(mtlbx_node_flags(f, library_node(f)) & MTLBX_NODE_PROBLEM);
+    cr_assert(mtlbx_node_flags(f, mtlbx_root(f)) & MTLBX_NODE_PROBLEM);
+    /* Function a's unknown tag was already a diagnostic. */
+    mtlbx_node *d = child_kind(f, library_node(f), MTLBX_NODE_DIAGNOSTICS);
+    cr_assert_not_null(d);
+    cr_assert_eq(mtlbx_node_child_count(f, library_node(f)), lib_children);
+    cr_assert(mtlbx_node_flags(f, d) & MTLBX_NODE_PROBLEM);
+    struct fieldset *s = calloc(1, sizeof *s);
+    mtlbx_node_fields(f, child_tag(f, fb, "HASH"), collect, s);
+    const struct field_copy *st = find_field(s, "state");
+    cr_assert_not_null(st);
+    cr_assert_str_eq(st->value, "MISMATCH");
+    cr_assert(st->f.flags & MTLBX_FIELD_ERROR);
+    free(s);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(flags, diagnostics_node_appears_after_a_mismatch)
+{
+    static const struct test_function fns[] = {
+        { .name = "a", .type = 2 },
+        { .name = "b", .type = 2, .bad_hash = true },
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_UUID });
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_node *lib = library_node(f);
+    size_t before = mtlbx_node_child_count(f, lib);
+    cr_assert_null(child_kind(f, lib, MTLBX_NODE_DIAGNOSTICS));
+    cr_assert_not(mtlbx_node_flags(f, lib) & MTLBX_NODE_PROBLEM);
+    cr_assert_eq(mtlbx_function_verify(l, 1, NULL), MTLBX_HASH_MISMATCH);
+    cr_assert_gt(mtlbx_library_diag_count(l), 0);
+    cr_assert_eq(mtlbx_node_child_count(f, lib), before + 1);
+    mtlbx_node *d = child_kind(f, lib, MTLBX_NODE_DIAGNOSTICS);
+    cr_assert_not_null(d);
+    cr_assert(mtlbx_node_flags(f, d) & MTLBX_NODE_PROBLEM);
+    cr_assert(strstr(label(f, d), "1 error"), "%s", label(f, d));
+    struct fieldset *s = calloc(1, sizeof *s);
+    mtlbx_node_fields(f, d, collect, s);
+    cr_assert_eq(s->n, 1);
+    cr_assert(s->v[0].f.flags & MTLBX_FIELD_ERROR);
+    cr_assert(s->v[0].f.flags & MTLBX_FIELD_FOLLOW);
+    free(s);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+/* A big library: listing and finding must not build what is not asked
+ * for, and finding a byte must not cost a pass over every function. */
+Test(scale, twenty_thousand_functions)
+{
+    enum { N = 20000 };
+    struct test_function *fns = calloc(N, sizeof *fns);
+    char (*names)[16] = calloc(N, sizeof *names);
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "fn%zu", i);
+        fns[i] = (struct test_function){ .name = names[i], .type = 2, .payload = "x" };
+    }
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_UUID });
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_node *lib = library_node(f);
+    mtlbx_node *fl = child_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    cr_assert_not(fl->built);
+    const struct mtlbx_function *last = mtlbx_function_at(l, N - 1);
+    uint64_t at = (uint64_t)(last->name.ptr - mtlbx_file_data(f));
+    clock_t t0 = clock();
+    mtlbx_node *n = NULL;
+    for (int rep = 0; rep < 2000; rep++)
+        n = mtlbx_node_at_offset(f, at + (uint64_t)(rep % 3));
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    cr_assert_eq(n->kind, MTLBX_NODE_TAG);
+    cr_assert_eq(n->parent->index, N - 1);
+    cr_assert_lt(secs, 2.0, "2000 lookups took %.2fs", secs);
+    cr_assert_eq(fl->n_children, N);
+    /* Only the path was built: function 0 has no tag nodes. */
+    cr_assert_not(mtlbx_node_child(f, fl, 0)->built);
+    cr_assert_not(child_kind(f, lib, MTLBX_NODE_MODULE_LIST)->built);
+    /* Modules are sorted and bisected too. */
+    t0 = clock();
+    for (int rep = 0; rep < 2000; rep++)
+        n = mtlbx_node_at_offset(f, mtlbx_function_at(l, (size_t)rep * 7)->module.offset + 1);
+    secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    cr_assert_eq(n->kind, MTLBX_NODE_MODULE);
+    cr_assert_lt(secs, 2.0, "2000 module lookups took %.2fs", secs);
+    mtlbx_close(f);
+    ib_free(&b);
+    free(fns);
+    free(names);
+}
+
+/* Flipped bytes anywhere: walking everything never crashes or hangs. */
+Test(hostile, damaged_images_walk_safely)
+{
+    struct imagebuf base = { 0 };
+    three_lib(&base);
+    uint32_t seed = 12345;
+    for (int round = 0; round < 300; round++) {
+        struct imagebuf b = { 0 };
+        ib_bytes(&b, base.data, base.len);
+        for (int k = 0; k < 1 + round % 6; k++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = 4 + (seed >> 8) % (b.len - 4);
+            seed = seed * 1103515245u + 12345u;
+            b.data[at] = (uint8_t)(round % 3 == 0 ? 0xFF : seed >> 16);
+        }
+        if (round % 10 == 9)
+            b.len = 4 + (seed >> 4) % b.len;
+        mtlbx_file *f = NULL;
+        struct mtlbx_error err;
+        if (mtlbx_open_memory(b.data, b.len, "hostile", &f, &err) == MTLBX_OK) {
+            walk_all(f, true, 50000);
+            check_at_offsets(f, 7);
+            mtlbx_close(f);
+        }
+        ib_free(&b);
+    }
+    ib_free(&base);
+}
+
+/* ------------------------------------------------- files on disk -- */
+
+static const char *srcdir(void)
+{
+    static char dir[PATH_MAX];
+    const char *e = getenv("MTLBX_SRCDIR");
+    if (e && *e)
+        return e;
+    /* Fallback: this file is tests/test_node.c in the source tree. */
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return "..";
+    *slash = 0;
+    slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    return dir;
+}
+
+static mtlbx_file *open_path_or_skip(const char *path)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    if (mtlbx_open_path(path, &f, &err) != MTLBX_OK)
+        return NULL;
+    return f;
+}
+
+Test(files, fixtures_and_sample)
+{
+    char dir[PATH_MAX + 32], path[PATH_MAX + 300];
+    snprintf(dir, sizeof dir, "%s/tests/fixtures", srcdir());
+    DIR *d = opendir(dir);
+    if (!d) {
+        cr_log_warn("no fixtures at %s: skipped", dir);
+        return;
+    }
+    size_t files = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 9 || strcmp(e->d_name + len - 9, ".metallib"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        mtlbx_file *f = open_path_or_skip(path);
+        cr_assert_not_null(f, "%s does not open", path);
+        walk_all(f, true, 1000000);
+        check_at_offsets(f, 3);
+        if (!strcmp(e->d_name, "fat.metallib")) {
+            mtlbx_node *root = mtlbx_root(f);
+            cr_assert_eq(mtlbx_node_child(f, root, 0)->kind, MTLBX_NODE_FAT_HEADER);
+            cr_assert_eq(mtlbx_node_child_count(f, mtlbx_node_child(f, root, 0)), 2);
+            cr_assert_eq(mtlbx_node_child(f, root, 1)->kind, MTLBX_NODE_LIBRARY);
+            cr_assert_eq(mtlbx_node_child(f, root, 2)->kind, MTLBX_NODE_LIBRARY);
+            /* A byte of the second slice's header belongs to that library. */
+            mtlbx_node *lib2 = mtlbx_node_child(f, root, 2);
+            mtlbx_node *h = mtlbx_node_at_offset(f, lib2->offset + 1);
+            cr_assert_eq(h->kind, MTLBX_NODE_HEADER);
+            cr_assert_eq(h->parent, lib2);
+        }
+        if (!strcmp(e->d_name, "unknown-tags.metallib")) {
+            mtlbx_node *z = child_tag(f, function_node(f, 0), "ZZZZ");
+            cr_assert_not_null(z);
+            cr_assert_eq(mtlbx_node_flags(f, z) & (MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM),
+                         MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM);
+            cr_assert(mtlbx_node_flags(f, z) & MTLBX_NODE_WARNING);
+        }
+        if (!strcmp(e->d_name, "hsrc-v125.metallib")) {
+            mtlbx_node *src = child_kind(f, library_node(f), MTLBX_NODE_SOURCES);
+            cr_assert_not_null(src);
+            mtlbx_node *ar = mtlbx_node_child(f, src, 0);
+            cr_assert_eq(ar->kind, MTLBX_NODE_ARCHIVE);
+            cr_assert_gt(mtlbx_node_child_count(f, ar), 0, "%s", label(f, ar));
+            cr_assert_eq(mtlbx_node_child(f, ar, 0)->kind, MTLBX_NODE_MEMBER);
+            cr_assert(strstr(label(f, ar), "members"), "%s", label(f, ar));
+        }
+        mtlbx_close(f);
+        files++;
+    }
+    closedir(d);
+    snprintf(path, sizeof path, "%s/data/sample.metallib", srcdir());
+    mtlbx_file *f = open_path_or_skip(path);
+    if (f) {
+        walk_all(f, true, 1000000);
+        check_at_offsets(f, 5);
+        mtlbx_close(f);
+    }
+    cr_assert_gt(files, 0, "no fixture in %s", dir);
+    cr_log_info("%zu fixtures walked", files);
+}
+
+Test(files, corpus)
+{
+    const char *env = getenv("MTLBX_CORPUS");
+    char dir[PATH_MAX], path[PATH_MAX + 300];
+    if (env && *env)
+        snprintf(dir, sizeof dir, "%s", env);
+    else
+        snprintf(dir, sizeof dir, "%s/../shared/corpus", srcdir());
+    DIR *d = opendir(dir);
+    if (!d) {
+        cr_log_warn("no corpus at %s: skipped", dir);
+        return;
+    }
+    struct dirent *e;
+    size_t files = 0, nodes = 0;
+    while ((e = readdir(d))) {
+        if (!strstr(e->d_name, ".metallib"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        mtlbx_file *f = open_path_or_skip(path);
+        if (!f)
+            continue; /* the one non-metallib in the corpus */
+        nodes += walk_all(f, false, 2000000);
+        check_at_offsets(f, 61);
+        mtlbx_close(f);
+        files++;
+    }
+    closedir(d);
+    cr_assert_gt(files, 0, "no library opened in %s", dir);
+    cr_log_info("corpus: %zu files, %zu nodes walked", files, nodes);
+}
