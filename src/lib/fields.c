@@ -151,9 +151,12 @@ static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t 
         snprintf(buf, size, "Library%s  (truncated header, %" PRIu64 " bytes)", at, h->available);
         return;
     }
-    snprintf(buf, size, "Library%s  %u.%u.%u %s %u.%u  %s %s", at, h->major, h->minor, h->patch,
-             platform(h, p, sizeof p), h->os_major, h->os_minor, field_num(b, sizeof b, nf),
-             nf == 1 ? "function" : "functions");
+    /* Before 1.2.6 no deployment version is recorded: show none, not 0.0. */
+    char os[24] = "";
+    if (h->platform_byte || h->os_major)
+        snprintf(os, sizeof os, " %u.%u", h->os_major, h->os_minor);
+    snprintf(buf, size, "Library%s  %u.%u.%u %s%s  %s %s", at, h->major, h->minor, h->patch,
+             platform(h, p, sizeof p), os, field_num(b, sizeof b, nf), nf == 1 ? "function" : "functions");
 }
 
 static void label_archive(const mtlbx_node *n, char *buf, size_t size)

@@ -388,7 +388,7 @@ static void vatt_fields(struct field_out *o, const struct mtlbx_tag *t)
                    use ? use : "unknown-3");
         field_emit(o, "active", p, 2, 0, 0, "%s (bit 15)", a->active ? "yes" : "no");
         if (a->has_type)
-            field_emit(o, "type (VATY)", 0, 0, 0, 0, "%s", mtlbx_data_type_name(a->type, b, sizeof b));
+            field_emit(o, "type (VATY)", p, 0, 0, 0, "%s", mtlbx_data_type_name(a->type, b, sizeof b));
     }
 }
 

@@ -536,7 +536,7 @@ static void build_sources(struct kids *k)
 }
 
 /* Asking for an archive's children decompresses it: that is what
- * expanding it means. The offset search never asks (see descend_ok). */
+ * expanding it means. The offset search never asks (see mtlbx_node_at_offset). */
 static void build_archive(struct kids *k)
 {
     mtlbx_node *p = k->parent;
@@ -769,9 +769,11 @@ mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset)
 {
     mtlbx_node *n = mtlbx_root(f);
     for (int depth = 0; n && depth < MAX_DEPTH; depth++) {
-        /* Never decompress an archive because the hex cursor passed by;
-         * its members share its span anyway. */
-        if (n->kind == MTLBX_NODE_ARCHIVE && !n->built)
+        /* Stop at an archive: its members all share its compressed
+         * payload, so none of them is "the" node of a byte, and an
+         * unexpanded archive must not be decompressed because the hex
+         * cursor passed by. */
+        if (n->kind == MTLBX_NODE_ARCHIVE)
             break;
         ensure_built(f, n);
         mtlbx_node *c = child_at(n, offset);
