@@ -496,6 +496,66 @@ Test(flags, diagnostics_node_appears_after_a_mismatch)
     ib_free(&b);
 }
 
+Test(labels, bad_lengths_and_empty_library)
+{
+    static const uint8_t bad[] = { 'T', 'E', 'S', 'S', 2, 0, 1, 2, 'U', 'U', 'I', 'D', 1, 0, 7 };
+    static const struct test_function fns[] = {
+        { .name = "a", .type = 77, .extra_tags = bad, .extra_tags_len = sizeof bad },
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_NONE,
+                                           .patch = 2, .version_word = 0x0001 });
+    mtlbx_file *f = open_buf(&b);
+    mtlbx_node *fn = function_node(f, 0);
+    cr_assert_str_eq(label(f, child_tag(f, fn, "TESS")), "TESS  (bad length 2)");
+    cr_assert_str_eq(label(f, child_tag(f, fn, "UUID")), "UUID  (bad length 1)");
+    cr_assert(strstr(label(f, fn), "unknown-77"), "%s", label(f, fn));
+    cr_assert(mtlbx_node_flags(f, fn) & MTLBX_NODE_UNKNOWN);
+    cr_assert(mtlbx_node_flags(f, child_tag(f, fn, "TYPE")) & MTLBX_NODE_UNKNOWN);
+    cr_assert_str_eq(label(f, child_kind(f, library_node(f), MTLBX_NODE_HEADER)), "Header  1.2.2 iOS executable");
+    cr_assert_null(child_kind(f, library_node(f), MTLBX_NODE_HEADER_EXT));
+    walk_all(f, true, 10000);
+    mtlbx_close(f);
+    ib_free(&b);
+
+    /* No functions at all: every section is there, with no children. */
+    memset(&b, 0, sizeof b);
+    ib_library(&b, &(struct test_library){ .n_functions = 0, .ext = TEST_EXT_UUID });
+    f = open_buf(&b);
+    mtlbx_node *fl = child_kind(f, library_node(f), MTLBX_NODE_FUNCTION_LIST);
+    cr_assert_str_eq(label(f, fl), "Functions (0)");
+    cr_assert_not(mtlbx_node_expandable(f, fl));
+    cr_assert_eq(mtlbx_node_child_count(f, fl), 0);
+    cr_assert_eq(mtlbx_node_child_count(f, child_kind(f, library_node(f), MTLBX_NODE_MODULE_LIST)), 0);
+    check_at_offsets(f, 1);
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+Test(tree, truncated_header_and_null_arguments)
+{
+    static const uint8_t tiny[] = { 'M', 'T', 'L', 'B', 1, 0x80, 2, 0 };
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_memory(tiny, sizeof tiny, "tiny", &f, &err), MTLBX_OK);
+    walk_all(f, true, 100);
+    check_at_offsets(f, 1);
+    mtlbx_node *lib = child_kind(f, mtlbx_root(f), MTLBX_NODE_LIBRARY);
+    if (lib) {
+        cr_assert(strstr(label(f, lib), "truncated"), "%s", label(f, lib));
+        cr_assert(mtlbx_node_flags(f, lib) & MTLBX_NODE_PROBLEM);
+    }
+    cr_assert_null(mtlbx_root(NULL));
+    cr_assert_eq(mtlbx_node_child_count(f, NULL), 0);
+    cr_assert_null(mtlbx_node_child(NULL, mtlbx_root(f), 0));
+    cr_assert_eq(mtlbx_node_flags(f, NULL), 0);
+    mtlbx_node_fields(f, NULL, check_field, NULL);
+    char buf[8] = "x";
+    mtlbx_node_label(f, NULL, buf, sizeof buf);
+    cr_assert_str_eq(buf, "");
+    mtlbx_close(f);
+}
+
 /* A big library: listing and finding must not build what is not asked
  * for, and finding a byte must not cost a pass over every function. */
 Test(scale, twenty_thousand_functions)
@@ -639,6 +699,40 @@ Test(files, fixtures_and_sample)
             cr_assert_eq(mtlbx_node_flags(f, z) & (MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM),
                          MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM);
             cr_assert(mtlbx_node_flags(f, z) & MTLBX_NODE_WARNING);
+        }
+        if (!strcmp(e->d_name, "unknown-tags.metallib")) {
+            cr_assert_str_eq(label(f, child_tag(f, function_node(f, 0), "TESS")),
+                             "TESS  triangle, 3 control points");
+            cr_assert_str_eq(label(f, child_tag(f, function_node(f, 1), "LAYR")), "LAYR  ushort");
+            mtlbx_node *h = child_tag(f, child_kind(f, library_node(f), MTLBX_NODE_HEADER_EXT), "HXYZ");
+            cr_assert_not_null(h);
+            cr_assert(mtlbx_node_flags(f, h) & MTLBX_NODE_UNKNOWN);
+        }
+        if (!strcmp(e->d_name, "fat.metallib")) {
+            /* Fields of the second slice's header carry absolute offsets. */
+            mtlbx_node *lib2 = mtlbx_node_child(f, mtlbx_root(f), 2);
+            struct fieldset *s = calloc(1, sizeof *s);
+            mtlbx_node_fields(f, child_kind(f, lib2, MTLBX_NODE_HEADER), collect, s);
+            const struct field_copy *magic = find_field(s, "magic");
+            const struct field_copy *fo = find_field(s, "function list offset");
+            cr_assert(magic && fo);
+            cr_assert_eq(magic->f.offset, lib2->offset);
+            cr_assert_eq(fo->f.offset, lib2->offset + 0x18);
+            cr_assert_eq(fo->f.target, child_kind(f, lib2, MTLBX_NODE_FUNCTION_LIST)->offset);
+            free(s);
+        }
+        if (!strcmp(e->d_name, "hsrc-v125.metallib")) {
+            /* SOFF follows to the SARC tag of the function's archive. */
+            mtlbx_node *soff = child_tag(f, function_node(f, 0), "SOFF");
+            cr_assert_not_null(soff);
+            struct fieldset *s = calloc(1, sizeof *s);
+            mtlbx_node_fields(f, soff, collect, s);
+            const struct field_copy *t = find_field(s, "source archive");
+            cr_assert(t && (t->f.flags & MTLBX_FIELD_FOLLOW));
+            const struct mtlbx_sources *src = mtlbx_library_sources(mtlbx_library_at(f, 0));
+            cr_assert_eq(t->f.target, src->archives[0].sarc_offset);
+            cr_assert_eq(memcmp(mtlbx_file_data(f) + t->f.target, "SARC", 4), 0);
+            free(s);
         }
         if (!strcmp(e->d_name, "hsrc-v125.metallib")) {
             mtlbx_node *src = child_kind(f, library_node(f), MTLBX_NODE_SOURCES);
