@@ -127,12 +127,20 @@ static void label_function(const mtlbx_node *n, char *buf, size_t size)
              hash_badge(mtlbx_function_hash_state(n->lib, n->index)));
 }
 
-static void label_group(const mtlbx_node *n, char *buf, size_t size)
+static void label_group(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
 {
     char name[256], b[32];
     const char *len = group_empty(n) ? "(empty)" : field_num(b, sizeof b, n->size);
     const char *unit = group_empty(n) ? "" : " bytes";
-    if (n->sub >= CTX_LIST)
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    /* A list entry says what it is through its first tag: the NAME of a
+     * variable or imported symbol, the RBUF of a reflection group. */
+    if (n->sub >= CTX_LIST && n->size > 4 && (mtlbx_tag_walk_init(&w, f, n->offset + 4, n->size - 4),
+                                               mtlbx_tag_walk_next(&w, &t))) {
+        tag_summary(f, n->lib, n->index, n->sub, &t, name, sizeof name);
+        snprintf(buf, size, "Group %u  %s  %s", n->index, t.name, name);
+    } else if (n->sub >= CTX_LIST)
         snprintf(buf, size, "Group %u  %s%s", n->index, len, unit);
     else if (n->parent && n->parent->kind == MTLBX_NODE_FUNCTION)
         snprintf(buf, size, "%s metadata  %s%s", n->sub == CTX_PUBLIC_MD ? "Public" : "Private", len, unit);
@@ -254,7 +262,7 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
         tag_summary(f, n->lib, n->index, n->sub, &n->tag, a, sizeof a);
         snprintf(buf, size, "%s  %s", n->tag.name, a);
         break;
-    case MTLBX_NODE_TAG_GROUP: label_group(n, buf, size); break;
+    case MTLBX_NODE_TAG_GROUP: label_group(f, n, buf, size); break;
     case MTLBX_NODE_HEADER_EXT: {
         size_t nt = mtlbx_library_header_ext(n->lib)->n_tags;
         if (nt)
