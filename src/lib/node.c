@@ -789,17 +789,11 @@ unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n)
     if (!f || !n)
         return 0;
     unsigned fl = n->flags & MTLBX_NODE_UNKNOWN;
-    size_t first, count, errors = 0;
-    if (n->kind == MTLBX_NODE_DIAGNOSTICS) {
-        /* It has no span: it is the list of every problem. */
-        count = diag_count_of(f, n->lib);
-        for (size_t i = 0; i < count && !errors; i++) {
-            const struct mtlbx_diag *d = diag_of(f, n->lib, i);
-            errors += d && d->severity == MTLBX_ERROR;
-        }
-    } else if (n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FILE) {
+    size_t first, count, errors;
+    if (n->kind == MTLBX_NODE_DIAGNOSTICS || n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FILE) {
         /* Every problem of a library counts for it, even one reported at
-         * its end (a truncation) rather than inside it. */
+         * its end (a truncation) rather than inside it; the DIAGNOSTICS
+         * node has no span: it is the list of them all. */
         errors = node_diag_range(f, n->lib, 0, UINT64_MAX, &first, &count);
     } else {
         errors = node_diag_range(f, n->lib, n->offset, n->size, &first, &count);
