@@ -13,15 +13,21 @@
  * that shares the same cap.
  */
 #include "config.h"
+/* internal.h names our destructor archive_free, but libarchive exports a
+ * function of that name and calls it through the PLT: a global definition
+ * of ours would interpose on libarchive's own calls (a real crash). Until
+ * the declaration is renamed, both of its users (this file and sources.c)
+ * map the name to source_archive_free, and libarchive's declaration is
+ * renamed out of the way while archive.h is read (we never call it:
+ * archive_read_free is the reader's destructor). */
+#define archive_free source_archive_free
 #include "internal.h"
-
-/* libarchive declares its own archive_free(struct archive *), which clashes
- * with ours (internal.h); we never call libarchive's (archive_read_free is
- * the reader's destructor), so its declaration is renamed out of the way. */
-#define archive_free libarchive_archive_free
+#undef archive_free
+#define archive_free libarchive_archive_free_unused
 #include <archive.h>
 #include <archive_entry.h>
 #undef archive_free
+#define archive_free source_archive_free
 #include <bzlib.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,6 +9,8 @@
  * Decompression happens on demand in mtlbx_archive_load() (archive.c).
  */
 #include "config.h"
+/* See archive.c: archive_free must not be a global symbol of ours. */
+#define archive_free source_archive_free
 #include "internal.h"
 
 #include <stdlib.h>

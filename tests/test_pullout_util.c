@@ -1,0 +1,435 @@
+/* The helpers behind extract, sources and dis: safe names, writes that
+ * never leave DIR nor clobber a file, the output-name set, and running
+ * llvm-dis without a shell, with a deadline and an output cap. Every test
+ * writes only inside its own mktemp directory. */
+#include "config.h"
+
+#include "pullout_tmp.h"
+#include "util/name_set.h"
+#include "util/run_tool.h"
+#include "util/safe_write.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void expect_content(const char *dir, const char *rel, const char *want)
+{
+    char *p = pt_join(dir, rel);
+    size_t len = 0;
+    char *got = (char *)pt_slurp(p, &len);
+    cr_expect_not_null(got, "%s should exist", rel);
+    if (got)
+        cr_expect_str_eq(got, want, "%s", rel);
+    free(got);
+    free(p);
+}
+
+/* No ".mtlbx-tmp-*" anywhere below dir. */
+static size_t count_temps(const char *dir)
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (!strncmp(e->d_name, ".mtlbx-tmp", 10))
+            n++;
+        char *p = pt_join(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            n += count_temps(p);
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* ------------------------------------------------------ safe_component -- */
+
+static void expect_component(const char *in, size_t len, const char *want)
+{
+    char *c = safe_component((const uint8_t *)in, len);
+    cr_assert_not_null(c);
+    cr_expect_str_eq(c, want, "safe_component(%s)", want);
+    free(c);
+}
+
+Test(safe_component, makes_one_harmless_component)
+{
+    expect_component("kernel_main", 11, "kernel_main");
+    expect_component("../../x", 7, ".._.._x");
+    expect_component("/etc/passwd", 11, "_etc_passwd");
+    expect_component(".", 1, "_");
+    expect_component("..", 2, "__");
+    expect_component("", 0, "_");
+    expect_component("a\0b", 3, "a_b");
+    expect_component("tab\there\x1b[31m", 13, "tab_here_[31m");
+    expect_component("del\x7f", 4, "del_");
+    expect_component("back\\slash", 10, "back_slash");
+    expect_component("ns::name", 8, "ns::name");
+    expect_component("caf\xc3\xa9", 5, "caf\xc3\xa9");   /* valid UTF-8 stays */
+    expect_component("bad\xff\xfe", 5, "bad__");         /* invalid bytes go */
+    expect_component("c1\xc2\x9b", 4, "c1__");          /* C1 CSI acts on terminals */
+    char big[300];
+    memset(big, 'a', sizeof big);
+    char *c = safe_component((const uint8_t *)big, sizeof big);
+    cr_expect_eq(strlen(c), 200);
+    free(c);
+    /* Truncation never splits a UTF-8 character. */
+    char wide[300];
+    memcpy(wide, "xxx", 3); /* odd prefix: the cut would fall mid-character */
+    for (size_t i = 3; i + 1 < sizeof wide; i += 2) {
+        wide[i] = (char)0xc3;
+        wide[i + 1] = (char)0xa9;
+    }
+    c = safe_component((const uint8_t *)wide, 299);
+    cr_expect_leq(strlen(c), 200);
+    cr_expect_eq((strlen(c) - 3) % 2, 0);
+    free(c);
+}
+
+/* ------------------------------------------------------------ name_set -- */
+
+Test(name_set, unique_names_are_deterministic)
+{
+    struct name_set s = { .nocase = true };
+    char *a = name_set_unique(&s, "foo", ".air");
+    char *b = name_set_unique(&s, "foo", ".air");
+    char *c = name_set_unique(&s, "FOO", ".air");
+    char *d = name_set_unique(&s, "foo~4", ".air");
+    cr_expect_str_eq(a, "foo.air");
+    cr_expect_str_eq(b, "foo~2.air");
+    cr_expect_str_eq(c, "FOO~3.air");
+    cr_expect_str_eq(d, "foo~4.air");
+    char *e = name_set_unique(&s, "foo", ".air");
+    cr_expect_str_eq(e, "foo~5.air", "foo~4 is taken by a real name");
+    for (int i = 0; i < 5000; i++) {
+        char n[32];
+        snprintf(n, sizeof n, "f%d", i);
+        cr_assert(name_set_add(&s, n));
+    }
+    cr_expect(name_set_has(&s, "F4999"));
+    cr_expect_not(name_set_has(&s, "f5000"));
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e);
+    name_set_free(&s);
+    struct name_set cs = { 0 };
+    cr_assert(name_set_add(&cs, "a/b"));
+    cr_expect(name_set_has(&cs, "a/b"));
+    cr_expect_not(name_set_has(&cs, "A/b"));
+    name_set_free(&cs);
+}
+
+/* ---------------------------------------------------------- safe_write -- */
+
+Test(safe_write, writes_then_refuses_then_forces)
+{
+    char *d = pt_tmpdir();
+    char err[256], out[4096];
+    cr_assert_eq(safe_write_file(d, "x.air", "one", 3, false, err, sizeof err, out, sizeof out), 0, "%s", err);
+    char *want = pt_join(d, "x.air");
+    cr_expect_str_eq(out, want);
+    expect_content(d, "x.air", "one");
+    cr_expect_eq(safe_write_file(d, "x.air", "two", 3, false, err, sizeof err, NULL, 0), -1);
+    cr_expect(strstr(err, "exists") != NULL, "%s", err);
+    expect_content(d, "x.air", "one");
+    cr_expect_eq(safe_write_file(d, "x.air", "three", 5, true, err, sizeof err, NULL, 0), 0, "%s", err);
+    expect_content(d, "x.air", "three");
+    cr_expect_eq(count_temps(d), 0);
+    free(want);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(safe_write, rejects_unsafe_names)
+{
+    char *d = pt_tmpdir();
+    char err[256];
+    static const char *bad[] = { "../x", "a/b", "..", ".", "", "x\ny" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect_eq(safe_write_file(d, bad[i], "z", 1, true, err, sizeof err, NULL, 0), -1, "%s", bad[i]);
+    cr_expect_eq(count_temps(d), 0);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(safe_write, never_writes_through_a_symlink)
+{
+    char *d = pt_tmpdir();
+    char *victim = pt_join(d, "victim");
+    char *inner = pt_join(d, "out");
+    mkdir(inner, 0777);
+    FILE *fp = fopen(victim, "w");
+    fputs("precious", fp);
+    fclose(fp);
+    char *link = pt_join(inner, "x.air");
+    cr_assert_eq(symlink(victim, link), 0);
+    char err[256];
+    cr_expect_eq(safe_write_file(inner, "x.air", "evil", 4, false, err, sizeof err, NULL, 0), -1);
+    expect_content(d, "victim", "precious");
+    /* With force the link itself is replaced, the target is untouched. */
+    cr_expect_eq(safe_write_file(inner, "x.air", "new", 3, true, err, sizeof err, NULL, 0), 0, "%s", err);
+    expect_content(d, "victim", "precious");
+    struct stat st;
+    cr_expect_eq(lstat(link, &st), 0);
+    cr_expect(S_ISREG(st.st_mode));
+    expect_content(inner, "x.air", "new");
+    cr_expect_eq(count_temps(d), 0);
+    free(victim);
+    free(inner);
+    free(link);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(safe_write_under, keeps_every_path_inside_dir)
+{
+    char *d = pt_tmpdir();
+    char *out = pt_join(d, "out");
+    mkdir(out, 0777);
+    char err[256], shown[4096];
+    cr_expect_eq(safe_write_under(out, "../../x", "z", 1, true, err, sizeof err, NULL, 0), -1);
+    cr_expect(strstr(err, "..") != NULL, "%s", err);
+    cr_expect_eq(safe_write_under(out, "a/../b", "z", 1, true, err, sizeof err, NULL, 0), -1);
+    cr_expect_eq(safe_write_under(out, "a/\x1b]0;x/b", "z", 1, true, err, sizeof err, NULL, 0), -1);
+    cr_expect_eq(safe_write_under(out, "/", "z", 1, true, err, sizeof err, NULL, 0), -1);
+    /* Absolute paths lose their leading '/'; "." and "//" vanish. */
+    cr_expect_eq(safe_write_under(out, "/etc/x", "abs", 3, false, err, sizeof err, shown, sizeof shown), 0, "%s", err);
+    char *want = pt_join(out, "etc/x");
+    cr_expect_str_eq(shown, want);
+    expect_content(out, "etc/x", "abs");
+    cr_expect_eq(safe_write_under(out, "./a/.//b/c.metal", "deep", 4, false, err, sizeof err, NULL, 0), 0, "%s", err);
+    expect_content(out, "a/b/c.metal", "deep");
+    /* Nothing appeared beside DIR. */
+    char *x = pt_join(d, "x");
+    char *b = pt_join(d, "b");
+    cr_expect_neq(access(x, F_OK), 0);
+    cr_expect_neq(access(b, F_OK), 0);
+    cr_expect_eq(count_temps(d), 0);
+    free(want);
+    free(x);
+    free(b);
+    free(out);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(safe_write_under, symlinked_subdir_pointing_out_is_refused)
+{
+    char *d = pt_tmpdir();
+    char *out = pt_join(d, "out");
+    char *outside = pt_join(d, "outside");
+    mkdir(out, 0777);
+    mkdir(outside, 0777);
+    char *link = pt_join(out, "inc");
+    cr_assert_eq(symlink(outside, link), 0);
+    char err[256];
+    cr_expect_eq(safe_write_under(out, "inc/evil.h", "z", 1, true, err, sizeof err, NULL, 0), -1);
+    cr_expect(strstr(err, "symbolic link") != NULL, "%s", err);
+    char *evil = pt_join(outside, "evil.h");
+    cr_expect_neq(access(evil, F_OK), 0, "nothing may land outside DIR");
+    /* A file where a directory is needed. */
+    cr_assert_eq(safe_write_under(out, "f", "file", 4, false, err, sizeof err, NULL, 0), 0, "%s", err);
+    cr_expect_eq(safe_write_under(out, "f/g", "z", 1, true, err, sizeof err, NULL, 0), -1);
+    expect_content(out, "f", "file");
+    /* Existing file under a subdirectory: refused, then forced. */
+    cr_assert_eq(safe_write_under(out, "s/t", "1", 1, false, err, sizeof err, NULL, 0), 0, "%s", err);
+    cr_expect_eq(safe_write_under(out, "s/t", "2", 1, false, err, sizeof err, NULL, 0), -1);
+    expect_content(out, "s/t", "1");
+    cr_expect_eq(safe_write_under(out, "s/t", "3", 1, true, err, sizeof err, NULL, 0), 0, "%s", err);
+    expect_content(out, "s/t", "3");
+    cr_expect_eq(count_temps(d), 0);
+    free(evil);
+    free(link);
+    free(out);
+    free(outside);
+    pt_rmtree(d);
+    free(d);
+}
+
+/* ------------------------------------------------------------ run_tool -- */
+
+/* A fake llvm-dis: a shell script in dir (the script is ours; the runner
+ * itself never uses a shell). */
+static char *script(const char *dir, const char *name, const char *body)
+{
+    char *p = pt_join(dir, name);
+    FILE *fp = fopen(p, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "#!/bin/sh\n%s\n", body);
+    fclose(fp);
+    chmod(p, 0755);
+    return p;
+}
+
+static void expect_no_children(void)
+{
+    int st;
+    errno = 0;
+    cr_expect_eq(waitpid(-1, &st, WNOHANG), -1, "no child may be left behind");
+    cr_expect_eq(errno, ECHILD);
+}
+
+Test(run_tool, echoes_stdin_to_stdout)
+{
+    char *d = pt_tmpdir();
+    char *cat = script(d, "cat-dis", "exec cat");
+    /* 3 MB in, 3 MB out: both pipes must be serviced at once. */
+    size_t n = 3u << 20;
+    uint8_t *in = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (uint8_t)('a' + i % 26);
+    struct tool_result r;
+    cr_expect_eq(run_llvm_dis(cat, in, n, 20000, 8u << 20, &r), 0, "%s", r.message);
+    cr_expect_eq(r.output_len, n);
+    cr_expect(r.output && memcmp(r.output, in, n) == 0);
+    cr_expect_eq(r.exit_status, 0);
+    tool_result_free(&r);
+    expect_no_children();
+    free(in);
+    free(cat);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(run_tool, missing_binary_fails)
+{
+    struct tool_result r;
+    cr_expect_eq(run_llvm_dis("/nonexistent/llvm-dis", (const uint8_t *)"x", 1, 1000, 1024, &r), -1);
+    cr_expect(r.message[0]);
+    tool_result_free(&r);
+    cr_expect_null(find_llvm_dis("/nonexistent/llvm-dis"));
+    expect_no_children();
+}
+
+Test(run_tool, nonzero_exit_reports_stderr)
+{
+    char *d = pt_tmpdir();
+    char *bad = script(d, "bad-dis", "cat >/dev/null; echo 'error: Invalid bitcode signature' >&2; exit 3");
+    struct tool_result r;
+    cr_expect_eq(run_llvm_dis(bad, (const uint8_t *)"BC", 2, 5000, 1024, &r), -1);
+    cr_expect_eq(r.exit_status, 3);
+    cr_expect(strstr(r.message, "status 3") && strstr(r.message, "Invalid bitcode"), "%s", r.message);
+    tool_result_free(&r);
+    expect_no_children();
+    free(bad);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(run_tool, hang_is_killed_at_the_deadline, .timeout = 30)
+{
+    char *d = pt_tmpdir();
+    char *hang = script(d, "hang-dis", "sleep 60");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct tool_result r;
+    cr_expect_eq(run_llvm_dis(hang, (const uint8_t *)"x", 1, 500, 1024, &r), -1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    cr_expect(r.timed_out);
+    cr_expect(strstr(r.message, "timed out") != NULL, "%s", r.message);
+    cr_expect_lt(s, 5.0, "took %.1fs", s);
+    tool_result_free(&r);
+    expect_no_children();
+    /* A child that closes its pipes but keeps running is also caught. */
+    char *quiet = script(d, "quiet-dis", "exec >/dev/null 2>&1 </dev/null; sleep 60");
+    cr_expect_eq(run_llvm_dis(quiet, (const uint8_t *)"x", 1, 500, 1024, &r), -1);
+    cr_expect(r.timed_out);
+    tool_result_free(&r);
+    expect_no_children();
+    free(quiet);
+    free(hang);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(run_tool, flood_is_truncated_at_the_cap, .timeout = 30)
+{
+    char *d = pt_tmpdir();
+    char *flood = script(d, "flood-dis", "exec yes 'define void @f() { ret void }'");
+    struct tool_result r;
+    cr_expect_eq(run_llvm_dis(flood, (const uint8_t *)"x", 1, 20000, 1u << 20, &r), -1);
+    cr_expect(r.truncated);
+    cr_expect_eq(r.output_len, 1u << 20);
+    cr_expect(strstr(r.message, "exceeds") != NULL, "%s", r.message);
+    tool_result_free(&r);
+    expect_no_children();
+    /* Exactly the cap is not truncation. */
+    char *exact = script(d, "exact-dis", "head -c 4096 /dev/zero");
+    cr_expect_eq(run_llvm_dis(exact, (const uint8_t *)"x", 1, 5000, 4096, &r), 0, "%s", r.message);
+    cr_expect_not(r.truncated);
+    cr_expect_eq(r.output_len, 4096);
+    tool_result_free(&r);
+    free(exact);
+    free(flood);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(run_tool, child_ignoring_stdin_does_not_kill_us_with_sigpipe)
+{
+    char *d = pt_tmpdir();
+    char *early = script(d, "early-dis", "echo ok");
+    size_t n = 8u << 20;
+    uint8_t *in = calloc(1, n);
+    struct tool_result r;
+    int rc = run_llvm_dis(early, in, n, 10000, 1024, &r);
+    cr_expect_eq(rc, 0, "%s", r.message);
+    cr_expect_str_eq(r.output, "ok\n");
+    tool_result_free(&r);
+    expect_no_children();
+    free(in);
+    free(early);
+    pt_rmtree(d);
+    free(d);
+}
+
+Test(run_tool, find_llvm_dis_order)
+{
+    char *d = pt_tmpdir();
+    char *fake = script(d, "my-dis", "exit 0");
+    char *p = find_llvm_dis(fake);
+    cr_expect_str_eq(p, fake, "explicit path first");
+    free(p);
+    setenv("MTLBX_LLVM_DIS", fake, 1);
+    p = find_llvm_dis(NULL);
+    cr_expect_str_eq(p, fake, "then $MTLBX_LLVM_DIS");
+    free(p);
+    unsetenv("MTLBX_LLVM_DIS");
+    /* PATH: plain llvm-dis, else the highest llvm-dis-N. */
+    char *v9 = script(d, "llvm-dis-9", "exit 0");
+    char *v14 = script(d, "llvm-dis-14", "exit 0");
+    setenv("PATH", d, 1);
+    p = find_llvm_dis(NULL);
+    cr_expect_str_eq(p, v14);
+    free(p);
+    char *plain = script(d, "llvm-dis", "exit 0");
+    p = find_llvm_dis(NULL);
+    cr_expect_str_eq(p, plain);
+    free(p);
+    /* A bare name is looked up on PATH. */
+    p = find_llvm_dis("llvm-dis-9");
+    cr_expect_str_eq(p, v9);
+    free(p);
+    free(plain);
+    free(v9);
+    free(v14);
+    free(fake);
+    pt_rmtree(d);
+    free(d);
+}
