@@ -358,7 +358,7 @@ static void cnst_fields(struct field_out *o, const struct mtlbx_tag *t)
             continue;
         char h[32], s[256];
         snprintf(h, sizeof h, "constant %zu", shown++);
-        field_emit(o, h, c->offset, c->name.len + 5, MTLBX_FIELD_HEADING, 0, "%s",
+        field_emit(o, h, c->offset, 0, MTLBX_FIELD_HEADING, 0, "%s",
                    field_esc(s, sizeof s, c->name.ptr, c->name.len));
         uint64_t p = c->offset + c->name.len + 1;
         field_emit(o, "name", c->offset, c->name.len + 1, 0, 0, "\"%s\"", s);
@@ -378,7 +378,7 @@ static void vatt_fields(struct field_out *o, const struct mtlbx_tag *t)
             continue;
         char h[32], s[256], b[32];
         snprintf(h, sizeof h, "attribute %zu", shown++);
-        field_emit(o, h, a->offset, a->name.len + 3, MTLBX_FIELD_HEADING, 0, "%s",
+        field_emit(o, h, a->offset, 0, MTLBX_FIELD_HEADING, 0, "%s",
                    field_esc(s, sizeof s, a->name.ptr, a->name.len));
         uint64_t p = a->offset + a->name.len + 1;
         const char *use = vatt_use(a->use);
