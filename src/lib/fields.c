@@ -587,7 +587,8 @@ static void sources_fields(struct field_out *o)
     char t[2048];
     field_emit(o, "located by", o->n->offset, 0, 0, 0, "%s (%s)", s->tag,
                strcmp(s->tag, "HSRD") ? "no working directory" : "with working directory");
-    field_emit(o, "archive count", o->n->offset, 4, 0, 0, "%u", s->declared_count);
+    if (s->range.size >= 4) /* a section cut short at the end of the file has no count */
+        field_emit(o, "archive count", o->n->offset, 4, 0, 0, "%u", s->declared_count);
     if (s->link_command.ptr)
         field_emit(o, "link command", (uint64_t)(s->link_command.ptr - o->f->data), s->link_command.len + 1,
                    0, 0, "%s", field_esc(t, sizeof t, s->link_command.ptr, s->link_command.len));
