@@ -6,18 +6,25 @@
  * and every byte of the section overwritten in turn.
  *
  * The archives are made with libarchive's ustar writer and libbz2, so the
- * test does not depend on the decoder it checks. */
+ * test does not depend on the decoder it checks. The last tests run the
+ * real binary (sources, extract) on such libraries written to a mktemp
+ * directory: hostile member names and repeated function names. */
 #include "config.h"
 
 #include "imagebuf.h"
 #include "mtlbx.h"
+#include "pullout_tmp.h"
+#include "testenv.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <bzlib.h>
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------ builders -- */
 
@@ -575,4 +582,157 @@ Test(sources, every_byte_damaged_never_crashes, .timeout = 120)
     ib_free(&sec);
     ib_free(&z0);
     ib_free(&z1);
+}
+
+/* ------------------------------------------- the commands on hostile input -- */
+
+static char *write_image(const char *dir, const char *name, const struct imagebuf *img)
+{
+    char *p = pt_join(dir, name);
+    FILE *fp = fopen(p, "wb");
+    cr_assert_not_null(fp);
+    cr_assert_eq(fwrite(img->data, 1, img->len, fp), img->len);
+    fclose(fp);
+    return p;
+}
+
+static bool has_raw_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+            return true;
+    return false;
+}
+
+Test(sources_cli, hostile_members_are_refused_and_nothing_leaves_dir)
+{
+    const char *bin = testenv("MTLBX_BIN");
+    if (!bin || access(bin, X_OK) != 0)
+        cr_skip_test("the mtlbx binary is not built");
+    static const struct tmember m[] = {
+        { .name = "../../evil.txt", .data = "evil" },
+        { .name = "/abs/ok.metal", .data = "kernel void k() {}" },
+        { .name = "link", .type = AE_IFLNK, .link = "/etc/passwd" },
+        { .name = "dup.txt", .data = "first" },
+        { .name = "dup.txt", .data = "second" },
+        { .name = "esc\x1b[31m.txt", .data = "colour" },
+        { .name = "ok.txt", .data = "fine" },
+    };
+    struct imagebuf z = bz_tar(m, sizeof m / sizeof *m);
+    struct tarchive a = { "0", z.data, z.len };
+    uint64_t sarc;
+    struct imagebuf sec = make_section(true, &a, 1, 1, &sarc);
+    struct imagebuf img = make_library(true, &sec, sarc, NULL);
+    char *d = pt_tmpdir();
+    char *lib = write_image(d, "hostile.metallib", &img);
+    char *inner = pt_join(d, "a");
+    mkdir(inner, 0777);
+    char *outdir = pt_join(inner, "out");
+
+    char *out, *err;
+    size_t ol, el;
+    char *list[] = { (char *)bin, "sources", "--list", lib, NULL };
+    cr_expect_eq(run_capture(list, &out, &ol, &err, &el), 0, "%s", err);
+    cr_expect_not(has_raw_control(out), "listing must be escaped: %s", out);
+    cr_expect(strstr(out, "0\t4\t../../evil.txt\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "esc\\x1b[31m.txt") != NULL, "%s", out);
+    free(out);
+    free(err);
+
+    char *x[] = { (char *)bin, "sources", lib, "-o", outdir, NULL };
+    cr_expect_eq(run_capture(x, &out, &ol, &err, &el), 2, "refusals make the status 2");
+    cr_log_info("stdout:\n%s\nstderr:\n%s", out, err);
+    cr_expect_not(has_raw_control(err), "messages must be escaped: %s", err);
+    cr_expect(strstr(err, "\"..\"") != NULL, "%s", err);
+    cr_expect(strstr(err, "symbolic link") != NULL, "%s", err);
+    cr_expect(strstr(err, "appears twice") != NULL, "%s", err);
+    cr_expect(strstr(err, "control character") != NULL, "%s", err);
+    size_t len;
+    char *p = pt_join(outdir, "0/abs/ok.metal");
+    uint8_t *got = pt_slurp(p, &len);
+    cr_expect(got && !strcmp((char *)got, "kernel void k() {}"), "absolute member lands under DIR");
+    free(got);
+    free(p);
+    p = pt_join(outdir, "0/dup.txt");
+    got = pt_slurp(p, &len);
+    cr_expect(got && !strcmp((char *)got, "first"), "the first copy of a duplicate is kept");
+    free(got);
+    free(p);
+    p = pt_join(outdir, "0/ok.txt");
+    cr_expect_eq(access(p, F_OK), 0);
+    free(p);
+    /* Nothing above DIR: the evil member would have landed in d or d/a. */
+    p = pt_join(d, "evil.txt");
+    cr_expect_neq(access(p, F_OK), 0);
+    free(p);
+    p = pt_join(inner, "evil.txt");
+    cr_expect_neq(access(p, F_OK), 0);
+    free(p);
+    p = pt_join(outdir, "0/link");
+    struct stat st;
+    cr_expect_neq(lstat(p, &st), 0, "links are never created");
+    free(p);
+    free(out);
+    free(err);
+
+    pt_rmtree(d);
+    free(d);
+    free(lib);
+    free(inner);
+    free(outdir);
+    ib_free(&img);
+    ib_free(&sec);
+    ib_free(&z);
+}
+
+Test(extract_cli, repeated_and_unsafe_names_are_disambiguated)
+{
+    const char *bin = testenv("MTLBX_BIN");
+    if (!bin || access(bin, X_OK) != 0)
+        cr_skip_test("the mtlbx binary is not built");
+    static const struct test_function fns[] = {
+        { .name = "dup", .type = 2, .payload = "first" },
+        { .name = "DUP", .type = 2, .payload = "second" },
+        { .name = "dup", .type = 2, .payload = "third" },
+        { .name = "../up", .type = 2, .payload = "fourth" },
+    };
+    struct imagebuf img = { 0 };
+    ib_library(&img, &(struct test_library){ .n_functions = 4, .functions = fns, .ext = TEST_EXT_UUID });
+    char *d = pt_tmpdir();
+    char *lib = write_image(d, "dups.metallib", &img);
+    char *outdir = pt_join(d, "out");
+    char *out, *err;
+    size_t ol, el;
+    char *x[] = { (char *)bin, "extract", lib, "-o", outdir, NULL };
+    cr_expect_eq(run_capture(x, &out, &ol, &err, &el), 0, "%s", err);
+    static const char *want[] = { "dup.air", "DUP~2.air", "dup~3.air", ".._up.air" };
+    for (size_t i = 0; i < 4; i++) {
+        char *p = pt_join(outdir, want[i]);
+        size_t len;
+        uint8_t *got = pt_slurp(p, &len);
+        cr_expect_not_null(got, "%s", want[i]);
+        /* Each file holds its own module: the payload follows the 20-byte wrapper. */
+        if (got)
+            cr_expect(len > 20 && memmem(got, len, fns[i].payload, strlen(fns[i].payload)) != NULL,
+                      "%s holds the wrong module", want[i]);
+        free(got);
+        free(p);
+    }
+    free(out);
+    free(err);
+    /* -f picks by exact name; the file names do not change with the selection. */
+    pt_rmtree(outdir);
+    char *sel[] = { (char *)bin, "extract", lib, "-o", outdir, "-f", "../up", "-f", "DUP", NULL };
+    cr_expect_eq(run_capture(sel, &out, &ol, &err, &el), 0, "%s", err);
+    char *w1 = NULL;
+    cr_assert(asprintf(&w1, "%s/DUP~2.air\n%s/.._up.air\n", outdir, outdir) > 0);
+    cr_expect_str_eq(out, w1);
+    free(w1);
+    free(out);
+    free(err);
+    pt_rmtree(d);
+    free(d);
+    free(lib);
+    free(outdir);
+    ib_free(&img);
 }
