@@ -1,0 +1,397 @@
+/* The verbs: extract modules (e, E), disassemble (d), open sources (s)
+ * and write raw bytes (w). Every write goes through safe_write, asks where
+ * with a default, and asks again before replacing an existing file. */
+#include "config.h"
+
+#include "run_tool.h"
+#include "safe_write.h"
+#include "ui.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+long action_function_of(const mtlbx_node *n)
+{
+    for (; n; n = n->parent) {
+        if (n->kind == MTLBX_NODE_FUNCTION || n->kind == MTLBX_NODE_MODULE)
+            return n->index;
+        /* A metadata group belongs to the function it is indexed by, both
+         * under the function and under the metadata sections. */
+        if (n->kind == MTLBX_NODE_TAG_GROUP && n->parent &&
+            (n->parent->kind == MTLBX_NODE_FUNCTION || n->parent->kind == MTLBX_NODE_PUBLIC_MD ||
+             n->parent->kind == MTLBX_NODE_PRIVATE_MD))
+            return n->index;
+    }
+    return -1;
+}
+
+/* "~/x" means $HOME/x, as in a shell. */
+static void expand_home(const char *in, char *out, size_t size)
+{
+    const char *home = getenv("HOME");
+    if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && *home)
+        snprintf(out, size, "%s%s", home, in + 1);
+    else
+        snprintf(out, size, "%s", in);
+}
+
+static void split_path(const char *path, char *dir, size_t dsize, char *name, size_t nsize)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, dsize, ".");
+        snprintf(name, nsize, "%s", path);
+    } else if (slash == path) {
+        snprintf(dir, dsize, "/");
+        snprintf(name, nsize, "%s", slash + 1);
+    } else {
+        snprintf(dir, dsize, "%.*s", (int)(slash - path), path);
+        snprintf(name, nsize, "%s", slash + 1);
+    }
+}
+
+bool action_write_bytes(struct explorer *ex, const char *typed, const void *data, size_t len)
+{
+    char path[2048], dir[2048], name[2048], err[256], final[4200];
+    expand_home(typed, path, sizeof path);
+    split_path(path, dir, sizeof dir, name, sizeof name);
+    if (!name[0]) {
+        ex_error(ex, "%s names a directory; give a file name", typed);
+        return false;
+    }
+    struct stat st;
+    bool force = false;
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            ex_error(ex, "%s is a directory; give a file name", typed);
+            return false;
+        }
+        char q[600];
+        snprintf(q, sizeof q, "%.500s exists. Overwrite it?", typed);
+        if (!prompt_yes_no(ex, q)) {
+            ex_message(ex, "not written: %s exists", typed);
+            return false;
+        }
+        force = true;
+    }
+    if (safe_write_file(dir, name, data, len, force, err, sizeof err, final, sizeof final) != 0) {
+        ex_error(ex, "cannot write %s: %s", typed, err);
+        return false;
+    }
+    ex_message(ex, "wrote %zu bytes to %s", len, final);
+    return true;
+}
+
+bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir)
+{
+    if (existing == 0)
+        return false;
+    char q[400];
+    snprintf(q, sizeof q, "%zu of %zu files already exist in %.200s. Overwrite them?",
+             existing, total, dir);
+    return prompt_yes_no(ex, q);
+}
+
+/* mkdir -p, for the directory the user named. */
+static bool make_dirs(const char *path, char *err, size_t err_size)
+{
+    char tmp[2048];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, err_size, "cannot create %.200s: %s", tmp, strerror(errno));
+                return false;
+            }
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "%.200s is not a directory", path);
+        return false;
+    }
+    return true;
+}
+
+static char *escaped(struct mtlbx_bytes b)
+{
+    char *s = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    return s ? s : strdup("?");
+}
+
+static mtlbx_library *library_of(struct explorer *ex, const mtlbx_node *n)
+{
+    if (n && n->lib)
+        return n->lib;
+    mtlbx_file *f = ex_current_file(ex)->f;
+    return mtlbx_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
+}
+
+/* Names already used in one extraction, so two functions with the same
+ * name do not overwrite each other (the second gets ".N" added). */
+struct name_set {
+    char **v;
+    size_t cap;
+};
+
+static uint64_t fnv(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static bool name_set_add(struct name_set *s, const char *name)
+{
+    for (size_t i = fnv(name) % s->cap;; i = (i + 1) % s->cap) {
+        if (!s->v[i]) {
+            s->v[i] = strdup(name);
+            return true;
+        }
+        if (strcmp(s->v[i], name) == 0)
+            return false;
+    }
+}
+
+static void extract_all(struct explorer *ex, mtlbx_library *lib)
+{
+    size_t n = mtlbx_function_count(lib);
+    if (n == 0) {
+        ex_error(ex, "this library has no functions");
+        return;
+    }
+    char dir_in[1024], dir[2048], err[256];
+    if (!prompt_line(ex, "Extract all modules into directory", "./modules", dir_in, sizeof dir_in))
+        return;
+    expand_home(dir_in, dir, sizeof dir);
+    if (!make_dirs(dir, err, sizeof err)) {
+        ex_error(ex, "%s", err);
+        return;
+    }
+    struct name_set set = { calloc(2 * n + 1, sizeof(char *)), 2 * n + 1 };
+    char **names = calloc(n, sizeof *names);
+    if (!set.v || !names) {
+        free(set.v);
+        free(names);
+        ex_error(ex, "out of memory");
+        return;
+    }
+    size_t existing = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        char *base = safe_component(fn->name.ptr, fn->name.len);
+        char cand[300];
+        snprintf(cand, sizeof cand, "%.250s.air", base ? base : "function");
+        for (unsigned k = 1; !name_set_add(&set, cand); k++)
+            snprintf(cand, sizeof cand, "%.250s.%u.air", base ? base : "function", k);
+        free(base);
+        names[i] = strdup(cand);
+        char full[2400];
+        struct stat st;
+        snprintf(full, sizeof full, "%s/%s", dir, cand);
+        if (lstat(full, &st) == 0)
+            existing++;
+    }
+    bool force = action_confirm_overwrite(ex, existing, n, dir_in);
+    size_t written = 0, skipped = 0, failed = 0;
+    char first_err[256] = "";
+    for (size_t i = 0; i < n; i++) {
+        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+        if (!names[i] || m.len == 0) {
+            skipped++;
+            continue;
+        }
+        if (safe_write_file(dir, names[i], m.ptr, m.len, force, err, sizeof err, NULL, 0) == 0)
+            written++;
+        else if (!force && strstr(err, "exists"))
+            skipped++;
+        else {
+            if (!failed++)
+                snprintf(first_err, sizeof first_err, "%.120s: %.120s", names[i], err);
+        }
+    }
+    for (size_t i = 0; i < set.cap; i++)
+        free(set.v[i]);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(set.v);
+    free(names);
+    if (failed)
+        ex_error(ex, "wrote %zu modules to %s; %zu failed (%s)", written, dir_in, failed, first_err);
+    else
+        ex_message(ex, "wrote %zu modules to %s%s", written, dir_in,
+                   skipped ? " (some skipped: existing or empty)" : "");
+}
+
+void action_extract(struct explorer *ex, bool all)
+{
+    mtlbx_node *n = ex_selected_node(ex);
+    long fn = action_function_of(n);
+    mtlbx_library *lib = library_of(ex, n);
+    if (!lib) {
+        ex_error(ex, "no library here to extract from");
+        return;
+    }
+    if (all || fn < 0) {
+        extract_all(ex, lib);
+        return;
+    }
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, (size_t)fn);
+    const struct mtlbx_function *f = mtlbx_function_at(lib, (size_t)fn);
+    if (m.len == 0) {
+        ex_error(ex, "this function's module is missing or outside the module section");
+        return;
+    }
+    char *base = safe_component(f->name.ptr, f->name.len);
+    char def[300], path[1024];
+    snprintf(def, sizeof def, "%s.air", base ? base : "module");
+    free(base);
+    if (!prompt_line(ex, "Write module to", def, path, sizeof path))
+        return;
+    action_write_bytes(ex, path, m.ptr, m.len);
+}
+
+void action_disassemble(struct explorer *ex)
+{
+    mtlbx_node *n = ex_selected_node(ex);
+    long fn = action_function_of(n);
+    if (fn < 0 || !n->lib) {
+        ex_error(ex, "select a function first: d disassembles its module");
+        return;
+    }
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(n->lib, (size_t)fn);
+    if (m.len == 0) {
+        ex_error(ex, "this function's module is missing or outside the module section");
+        return;
+    }
+    if (!ex->llvm_dis)
+        ex->llvm_dis = find_llvm_dis(ex->opts ? ex->opts->llvm_dis : NULL);
+    if (!ex->llvm_dis) {
+        ex_error(ex, "llvm-dis not found: install LLVM, or use --llvm-dis PATH or MTLBX_LLVM_DIS");
+        return;
+    }
+    const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
+    char *name = escaped(f->name);
+    ex_message(ex, "running llvm-dis on %s...", name);
+    ex_draw(ex);
+    struct tool_result res;
+    memset(&res, 0, sizeof res);
+    int rc = run_llvm_dis(ex->llvm_dis, m.ptr, m.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, &res);
+    if (rc != 0) {
+        ex_error(ex, "llvm-dis failed: %s", res.message[0] ? res.message : "no reason given");
+    } else {
+        char title[400], save[300];
+        char *safe = safe_component(f->name.ptr, f->name.len);
+        snprintf(title, sizeof title, "llvm-dis: %.300s", name);
+        snprintf(save, sizeof save, "%s.ll", safe ? safe : "module");
+        free(safe);
+        textview_open(ex, title, res.output ? res.output : "", res.output_len, save);
+        ex_message(ex, "%s%s", res.truncated ? "output cut at the size limit; " : "",
+                   "/ searches, w saves, q returns");
+    }
+    tool_result_free(&res);
+    free(name);
+}
+
+/* The archive the selection is about: the archive itself, a member, the
+ * sources section, or the archive a function's SOFF points at. */
+static long archive_of(struct explorer *ex, mtlbx_node *n, mtlbx_library *lib)
+{
+    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    if (!s || !s->present || s->n_archives == 0)
+        return -1;
+    if (n && n->kind == MTLBX_NODE_ARCHIVE)
+        return n->index;
+    if (n && n->kind == MTLBX_NODE_MEMBER)
+        return n->sub;
+    long fn = action_function_of(n);
+    if (fn >= 0) {
+        long a = mtlbx_function_archive(lib, (size_t)fn);
+        if (a >= 0)
+            return a;
+        ex_message(ex, "this function's SOFF names no archive; showing the first one");
+    }
+    return 0;
+}
+
+void action_sources(struct explorer *ex)
+{
+    mtlbx_node *n = ex_selected_node(ex);
+    mtlbx_library *lib = library_of(ex, n);
+    long a = lib ? archive_of(ex, n, lib) : -1;
+    if (a < 0) {
+        ex_error(ex, "no embedded sources in this library (they come from -frecord-sources)");
+        return;
+    }
+    ex_message(ex, "decompressing source archive %ld...", a);
+    ex_draw(ex);
+    if (mtlbx_archive_load(lib, (size_t)a) != MTLBX_ARCHIVE_LOADED) {
+        ex_error(ex, "source archive %ld does not decode (bzip2 or tar damaged; see Diagnostics)", a);
+        return;
+    }
+    ex->status[0] = '\0';
+    members_open(ex, ex_current_file_index(ex), lib, (size_t)a);
+}
+
+static const char *kind_slug(const mtlbx_node *n)
+{
+    switch (n->kind) {
+    case MTLBX_NODE_FILE: return "file";
+    case MTLBX_NODE_FAT_HEADER: return "fat-header";
+    case MTLBX_NODE_FAT_SLICE: return "fat-slice";
+    case MTLBX_NODE_LIBRARY: return "library";
+    case MTLBX_NODE_HEADER: return "header";
+    case MTLBX_NODE_FUNCTION_LIST: return "function-list";
+    case MTLBX_NODE_FUNCTION: return "function";
+    case MTLBX_NODE_TAG: return "tag";
+    case MTLBX_NODE_TAG_GROUP: return "tag-group";
+    case MTLBX_NODE_HEADER_EXT: return "header-ext";
+    case MTLBX_NODE_PUBLIC_MD: return "public-md";
+    case MTLBX_NODE_PRIVATE_MD: return "private-md";
+    case MTLBX_NODE_MODULE_LIST: return "modules";
+    case MTLBX_NODE_MODULE: return "module";
+    case MTLBX_NODE_SOURCES: return "sources";
+    case MTLBX_NODE_ARCHIVE: return "archive";
+    case MTLBX_NODE_MEMBER: return "archive-payload";
+    case MTLBX_NODE_DYNAMIC_HEADER: return "dynamic-header";
+    case MTLBX_NODE_LIST: return "list";
+    default: return "bytes";
+    }
+}
+
+void action_write_node(struct explorer *ex)
+{
+    mtlbx_node *n = ex_selected_node(ex);
+    struct ex_file *ef = ex_current_file(ex);
+    uint64_t size = mtlbx_file_size(ef->f);
+    if (!n || n->size == 0 || n->offset >= size) {
+        ex_error(ex, "this node has no bytes in the file to write");
+        return;
+    }
+    uint64_t len = n->size;
+    if (len > size - n->offset)
+        len = size - n->offset;
+    char def[128], path[1024];
+    if (n->kind == MTLBX_NODE_TAG)
+        snprintf(def, sizeof def, "tag-%s-0x%" PRIx64 ".bin", n->tag.name, n->offset);
+    else
+        snprintf(def, sizeof def, "%s-0x%" PRIx64 ".bin", kind_slug(n), n->offset);
+    /* A FourCC may hold any printable byte, '/' included: keep the
+     * default one path component. */
+    for (char *p = def; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    if (!prompt_line(ex, "Write node bytes to", def, path, sizeof path))
+        return;
+    action_write_bytes(ex, path, mtlbx_file_data(ef->f) + n->offset, (size_t)len);
+}

@@ -1,0 +1,246 @@
+/* The detail panel: every decoded field of the selected node, one per
+ * line, with the bytes it came from. Offset fields (OFFT, SOFF, RFLT,
+ * header offsets...) carry an arrow and Enter follows them. */
+#include "config.h"
+
+#include "term.h"
+#include "textfmt.h"
+#include "ui.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void detail_free(struct detail_state *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->v[i].name);
+        free(d->v[i].value);
+    }
+    free(d->v);
+    d->v = NULL;
+    d->n = d->cap = 0;
+}
+
+static void collect(void *ctx, const struct mtlbx_field *field)
+{
+    struct detail_state *d = ctx;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 32;
+        struct field_row *v = realloc(d->v, cap * sizeof *v);
+        if (!v)
+            return;
+        d->v = v;
+        d->cap = cap;
+    }
+    struct field_row *r = &d->v[d->n];
+    /* The strings live only during the callback. */
+    r->name = strdup(field->name ? field->name : "");
+    r->value = strdup(field->value ? field->value : "");
+    if (!r->name || !r->value) {
+        free(r->name);
+        free(r->value);
+        return;
+    }
+    r->offset = field->offset;
+    r->size = field->size;
+    r->target = field->target;
+    r->flags = field->flags;
+    d->n++;
+}
+
+/* Fields are re-read when the selection changes, and when background
+ * hashing has made progress (a "pending" hash turns into ok/mismatch). */
+void detail_refresh(struct explorer *ex, bool force)
+{
+    struct detail_state *d = &ex->detail;
+    mtlbx_node *n = ex_selected_node(ex);
+    bool same = n == d->node;
+    if (same && !force && d->hash_done_seen == ex->hash_done_seen)
+        return;
+    size_t keep_sel = same ? d->sel : 0, keep_top = same ? d->top : 0;
+    detail_free(d);
+    d->node = n;
+    d->hash_done_seen = ex->hash_done_seen;
+    if (n)
+        mtlbx_node_fields(ex_current_file(ex)->f, n, collect, d);
+    d->sel = d->n ? (keep_sel < d->n ? keep_sel : d->n - 1) : 0;
+    d->top = keep_top;
+}
+
+const struct field_row *detail_selected_field(const struct explorer *ex)
+{
+    const struct detail_state *d = &ex->detail;
+    return d->sel < d->n ? &d->v[d->sel] : NULL;
+}
+
+static int detail_page(const struct explorer *ex)
+{
+    int rows = layout_rows(&ex->lay.panel[PANEL_DETAIL]);
+    return rows > 0 ? rows : 1;
+}
+
+static void scroll_to_sel(struct explorer *ex)
+{
+    struct detail_state *d = &ex->detail;
+    size_t page = (size_t)detail_page(ex);
+    if (d->sel < d->top)
+        d->top = d->sel;
+    else if (d->sel >= d->top + page)
+        d->top = d->sel - page + 1;
+    if (d->top + page > d->n)
+        d->top = d->n > page ? d->n - page : 0;
+}
+
+static void select_field(struct explorer *ex, long i)
+{
+    struct detail_state *d = &ex->detail;
+    if (d->n == 0)
+        return;
+    if (i < 0)
+        i = 0;
+    if (i >= (long)d->n)
+        i = (long)d->n - 1;
+    d->sel = (size_t)i;
+    scroll_to_sel(ex);
+    const struct field_row *f = &d->v[d->sel];
+    /* The hex view shows the field's own bytes. */
+    if (f->size > 0 && !(f->flags & MTLBX_FIELD_HEADING))
+        hex_goto(ex, ex_current_file_index(ex), f->offset);
+}
+
+static void follow(struct explorer *ex, const struct field_row *f)
+{
+    struct ex_file *ef = ex_current_file(ex);
+    if (f->target >= mtlbx_file_size(ef->f)) {
+        ex_error(ex, "%s points at 0x%" PRIx64 ", past the end of the file", f->name, f->target);
+        return;
+    }
+    ex_push_history(ex);
+    mtlbx_node *n = mtlbx_node_at_offset(ef->f, f->target);
+    uint32_t file = ex_current_file_index(ex);
+    ex_select_node(ex, file, n, true);
+    hex_goto(ex, file, f->target);
+    ex_message(ex, "followed %s to 0x%" PRIx64 " (Backspace goes back)", f->name, f->target);
+}
+
+static void show_whole_field(struct explorer *ex, const struct field_row *f)
+{
+    char *text = NULL;
+    int n;
+    if (f->size)
+        n = asprintf(&text, "%s\n\n%s\n\nbytes: 0x%" PRIx64 " .. 0x%" PRIx64 " (%" PRIu64 " bytes)\n",
+                     f->name, f->value, f->offset, f->offset + f->size - 1, f->size);
+    else
+        n = asprintf(&text, "%s\n\n%s\n", f->name, f->value);
+    if (n < 0)
+        return;
+    /* The value is terminal-safe already; the pager escapes again, which
+     * is harmless for safe text. */
+    textview_open(ex, f->name, text, (size_t)n, "field.txt");
+    free(text);
+}
+
+void detail_action(struct explorer *ex, enum action a)
+{
+    struct detail_state *d = &ex->detail;
+    long page = detail_page(ex);
+    switch (a) {
+    case ACT_DOWN: select_field(ex, (long)d->sel + 1); break;
+    case ACT_UP: select_field(ex, (long)d->sel - 1); break;
+    case ACT_PAGE_DOWN: select_field(ex, (long)d->sel + page); break;
+    case ACT_PAGE_UP: select_field(ex, (long)d->sel - page); break;
+    case ACT_HALF_DOWN: select_field(ex, (long)d->sel + page / 2); break;
+    case ACT_HALF_UP: select_field(ex, (long)d->sel - page / 2); break;
+    case ACT_TOP: select_field(ex, 0); break;
+    case ACT_BOTTOM: select_field(ex, (long)d->n - 1); break;
+    case ACT_ENTER: {
+        const struct field_row *f = detail_selected_field(ex);
+        if (!f)
+            break;
+        if (f->flags & MTLBX_FIELD_FOLLOW)
+            follow(ex, f);
+        else
+            show_whole_field(ex, f);
+        break;
+    }
+    default: break;
+    }
+}
+
+void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
+{
+    if (r->h <= 0 || r->w <= 0)
+        return;
+    struct detail_state *d = &ex->detail;
+    const struct field_row *sel = detail_selected_field(ex);
+    char title[256];
+    if (sel && sel->size)
+        snprintf(title, sizeof title, " 2 Detail  %.40s @0x%" PRIx64 " +%" PRIu64,
+                 sel->name, sel->offset, sel->size);
+    else if (sel)
+        snprintf(title, sizeof title, " 2 Detail  %.60s", sel->name);
+    else
+        snprintf(title, sizeof title, " 2 Detail");
+    term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
+
+    int name_w = 4;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->v[i].flags & MTLBX_FIELD_HEADING)
+            continue;
+        int w = textfmt_width(d->v[i].name);
+        if (w > name_w)
+            name_w = w;
+    }
+    if (name_w > r->w / 3)
+        name_w = r->w / 3;
+    /* The per-field offset column only when there is room for it and a
+     * useful part of the value; the selected field's is in the title. */
+    bool show_off = r->w >= 56;
+
+    int rows = layout_rows(r);
+    scroll_to_sel(ex);
+    for (int k = 0; k < rows; k++) {
+        size_t i = d->top + (size_t)k;
+        if (i >= d->n)
+            break;
+        const struct field_row *f = &d->v[i];
+        int y = r->y + 1 + k;
+        bool is_sel = i == d->sel;
+        attr_t base = is_sel ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
+        term_fill(y, r->x, r->w, base);
+        if (f->flags & MTLBX_FIELD_HEADING) {
+            char h[300];
+            snprintf(h, sizeof h, "%s%s%s", f->name, f->value[0] ? " " : "", f->value);
+            term_put_raw(y, r->x + 1, r->w - 1, h, base | term_attr(AT_HEADING));
+            continue;
+        }
+        term_put_raw(y, r->x + 1, name_w, f->name, base | A_BOLD);
+        int vx = 1 + name_w + 1;
+        int vw = r->w - vx;
+        char off[48] = "";
+        if (show_off && f->size) {
+            snprintf(off, sizeof off, " 0x%" PRIx64 "+%" PRIu64, f->offset, f->size);
+            int ow = (int)strlen(off);
+            vw -= ow;
+            term_put_raw(y, r->x + r->w - ow, ow, off, base | term_attr(AT_DIM));
+        }
+        attr_t va = base;
+        if (f->flags & MTLBX_FIELD_ERROR)
+            va |= term_attr(AT_BAD);
+        else if (f->flags & MTLBX_FIELD_WARNING)
+            va |= term_attr(AT_WARN);
+        const char *arrow = (f->flags & MTLBX_FIELD_FOLLOW) ? term_glyph_follow() : NULL;
+        int aw = arrow ? textfmt_width(arrow) + 1 : 0;
+        if (vw - aw > 0) {
+            int used = term_put_raw(y, r->x + vx, vw - aw, f->value, va);
+            if (used == vw - aw && textfmt_width(f->value) > vw - aw)
+                term_put_raw(y, r->x + vx + used - 1, 1, term_glyph_ellipsis(), va);
+            if (arrow)
+                term_put_raw(y, r->x + vx + used + 1, aw, arrow, base | term_attr(AT_FOLLOW));
+        }
+    }
+    if (d->n == 0 && rows > 0)
+        term_put_raw(r->y + 1, r->x + 1, r->w - 1, "(no fields)", term_attr(AT_DIM));
+}

@@ -1,0 +1,108 @@
+/* The hash worker: one thread walks every function in order, taking a
+ * priority request (the selected function) first when there is one. */
+#include "config.h"
+
+#include "hasher.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hasher {
+    pthread_t thread;
+    mtlbx_library **libs;
+    size_t n_libs, total;
+    atomic_size_t done;
+    atomic_bool stop;
+    pthread_mutex_t lock;        /* guards the priority request */
+    mtlbx_library *want_lib;
+    size_t want_index;
+};
+
+static void take_priority(struct hasher *h)
+{
+    mtlbx_library *lib;
+    size_t index;
+    pthread_mutex_lock(&h->lock);
+    lib = h->want_lib;
+    index = h->want_index;
+    h->want_lib = NULL;
+    pthread_mutex_unlock(&h->lock);
+    if (lib && mtlbx_function_hash_state(lib, index) < MTLBX_HASH_OK)
+        mtlbx_function_verify(lib, index, NULL);
+}
+
+static void *worker(void *arg)
+{
+    struct hasher *h = arg;
+    for (size_t l = 0; l < h->n_libs; l++) {
+        size_t n = mtlbx_function_count(h->libs[l]);
+        for (size_t i = 0; i < n; i++) {
+            if (atomic_load(&h->stop))
+                return NULL;
+            take_priority(h);
+            mtlbx_function_verify(h->libs[l], i, NULL);
+            atomic_fetch_add(&h->done, 1);
+        }
+    }
+    return NULL;
+}
+
+struct hasher *hasher_start(mtlbx_library *const *libs, size_t n_libs)
+{
+    struct hasher *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->libs = malloc((n_libs ? n_libs : 1) * sizeof *h->libs);
+    if (!h->libs) {
+        free(h);
+        return NULL;
+    }
+    memcpy(h->libs, libs, n_libs * sizeof *libs);
+    h->n_libs = n_libs;
+    for (size_t l = 0; l < n_libs; l++)
+        h->total += mtlbx_function_count(libs[l]);
+    atomic_init(&h->done, 0);
+    atomic_init(&h->stop, false);
+    pthread_mutex_init(&h->lock, NULL);
+    if (pthread_create(&h->thread, NULL, worker, h) != 0) {
+        pthread_mutex_destroy(&h->lock);
+        free(h->libs);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hasher_prioritise(struct hasher *h, mtlbx_library *lib, size_t index)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->lock);
+    h->want_lib = lib;
+    h->want_index = index;
+    pthread_mutex_unlock(&h->lock);
+}
+
+void hasher_progress(const struct hasher *h, size_t *done, size_t *total)
+{
+    if (!h) {
+        *done = *total = 0;
+        return;
+    }
+    *done = atomic_load(&((struct hasher *)h)->done);
+    *total = h->total;
+}
+
+void hasher_stop(struct hasher *h)
+{
+    if (!h)
+        return;
+    atomic_store(&h->stop, true);
+    pthread_join(h->thread, NULL);
+    pthread_mutex_destroy(&h->lock);
+    free(h->libs);
+    free(h);
+}

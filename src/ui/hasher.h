@@ -1,0 +1,23 @@
+/* Background SHA-256 checks of every function's module, so hash status
+ * fills in while the user is already looking at the first screen. The UI
+ * only ever reads mtlbx_function_hash_state(), which never blocks. */
+#ifndef MTLBX_UI_HASHER_H
+#define MTLBX_UI_HASHER_H
+
+#include <stddef.h>
+
+#include "mtlbx.h"
+
+struct hasher;
+
+/* Starts one worker over all libraries given (may be NULL if nothing to
+ * do or the thread cannot start: status then stays "not checked"). */
+struct hasher *hasher_start(mtlbx_library *const *libs, size_t n_libs);
+/* Ask for this function to be checked next (the one on screen). */
+void hasher_prioritise(struct hasher *h, mtlbx_library *lib, size_t index);
+/* Functions checked so far and in total; done == total when finished. */
+void hasher_progress(const struct hasher *h, size_t *done, size_t *total);
+/* Stops after the current function and joins the worker. */
+void hasher_stop(struct hasher *h);
+
+#endif

@@ -1,0 +1,182 @@
+/* The hex panel: offset, bytes and ASCII of the selected node's file,
+ * as many bytes a row as the width allows. The selected node's bytes are
+ * highlighted (and, while the detail panel has focus, the selected
+ * field's); moving the cursor here selects the node that owns the byte. */
+#include "config.h"
+
+#include "hexfmt.h"
+#include "term.h"
+#include "ui.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static uint64_t file_size(struct explorer *ex)
+{
+    return ex->hex.file < ex->n_files ? mtlbx_file_size(ex->files[ex->hex.file].f) : 0;
+}
+
+/* Rows and bytes a row for the current layout (also when hidden). */
+static void geometry(struct explorer *ex, int *bpr, int *rows)
+{
+    const struct rect *r = &ex->lay.panel[PANEL_HEX];
+    int digits = hexfmt_offset_digits(file_size(ex));
+    int w = r->w > 0 ? r->w : ex->lay.cols;
+    *bpr = hexfmt_bytes_per_row(w, digits);
+    *rows = layout_rows(r);
+    if (*rows < 1)
+        *rows = 1;
+    ex->hex.bytes_per_row = *bpr;
+}
+
+static void keep_visible(struct explorer *ex, bool center)
+{
+    int bpr, rows;
+    geometry(ex, &bpr, &rows);
+    uint64_t size = file_size(ex);
+    uint64_t row_of_cursor = ex->hex.cursor / (uint64_t)bpr * (uint64_t)bpr;
+    uint64_t span = (uint64_t)bpr * (uint64_t)rows;
+    ex->hex.top = ex->hex.top / (uint64_t)bpr * (uint64_t)bpr;
+    if (row_of_cursor < ex->hex.top || row_of_cursor >= ex->hex.top + span) {
+        if (center) {
+            /* A jump lands a third of the way down, with context above. */
+            uint64_t above = (uint64_t)(rows / 3) * (uint64_t)bpr;
+            ex->hex.top = row_of_cursor > above ? row_of_cursor - above : 0;
+        } else if (row_of_cursor < ex->hex.top) {
+            ex->hex.top = row_of_cursor;
+        } else {
+            ex->hex.top = row_of_cursor - span + (uint64_t)bpr;
+        }
+    }
+    /* Never leave blank rows below the end when the file is long enough. */
+    uint64_t last_row = size ? (size - 1) / (uint64_t)bpr * (uint64_t)bpr : 0;
+    if (ex->hex.top > last_row)
+        ex->hex.top = last_row;
+}
+
+void hex_goto(struct explorer *ex, uint32_t file, uint64_t offset)
+{
+    ex->hex.file = file;
+    uint64_t size = file_size(ex);
+    ex->hex.cursor = size == 0 ? 0 : offset < size ? offset : size - 1;
+    keep_visible(ex, true);
+}
+
+void hex_sync_tree(struct explorer *ex)
+{
+    struct ex_file *ef = &ex->files[ex->hex.file];
+    mtlbx_node *n = mtlbx_node_at_offset(ef->f, ex->hex.cursor);
+    if (n && n != ex_selected_node(ex))
+        ex_select_node(ex, ex->hex.file, n, true);
+}
+
+static void move_cursor(struct explorer *ex, int64_t delta)
+{
+    uint64_t size = file_size(ex);
+    if (size == 0)
+        return;
+    int64_t c = (int64_t)ex->hex.cursor + delta;
+    if (c < 0)
+        c = 0;
+    if ((uint64_t)c >= size)
+        c = (int64_t)size - 1;
+    ex->hex.cursor = (uint64_t)c;
+    keep_visible(ex, false);
+    hex_sync_tree(ex);
+}
+
+void hex_action(struct explorer *ex, enum action a)
+{
+    int bpr, rows;
+    geometry(ex, &bpr, &rows);
+    int64_t page = (int64_t)bpr * rows;
+    switch (a) {
+    case ACT_LEFT: move_cursor(ex, -1); break;
+    case ACT_RIGHT: move_cursor(ex, 1); break;
+    case ACT_UP: move_cursor(ex, -bpr); break;
+    case ACT_DOWN: move_cursor(ex, bpr); break;
+    case ACT_PAGE_DOWN: move_cursor(ex, page); break;
+    case ACT_PAGE_UP: move_cursor(ex, -page); break;
+    case ACT_HALF_DOWN: move_cursor(ex, page / 2); break;
+    case ACT_HALF_UP: move_cursor(ex, -page / 2); break;
+    case ACT_TOP: move_cursor(ex, -(int64_t)ex->hex.cursor); break;
+    case ACT_BOTTOM: move_cursor(ex, (int64_t)file_size(ex)); break;
+    case ACT_ENTER: hex_sync_tree(ex); break;
+    default: break;
+    }
+}
+
+static bool in_span(uint64_t o, uint64_t off, uint64_t size)
+{
+    return size > 0 && o >= off && o - off < size;
+}
+
+void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
+{
+    if (r->h <= 0 || r->w <= 0 || ex->hex.file >= ex->n_files)
+        return;
+    int bpr, rows;
+    geometry(ex, &bpr, &rows);
+    keep_visible(ex, false);
+    const uint8_t *data = mtlbx_file_data(ex->files[ex->hex.file].f);
+    uint64_t size = file_size(ex);
+    int digits = hexfmt_offset_digits(size);
+    mtlbx_node *node = ex_selected_node(ex);
+    uint64_t n_off = node ? node->offset : 0, n_size = node ? node->size : 0;
+    const struct field_row *field = ex->focus == PANEL_DETAIL ? detail_selected_field(ex) : NULL;
+    uint64_t f_off = field ? field->offset : 0;
+    uint64_t f_size = field && !(field->flags & MTLBX_FIELD_HEADING) ? field->size : 0;
+
+    char title[160];
+    if (n_size)
+        snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64
+                 "  node 0x%" PRIx64 "+%" PRIu64,
+                 ex->hex.cursor, size, n_off, n_size);
+    else
+        snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64,
+                 ex->hex.cursor, size);
+    term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
+
+    char line[512];
+    for (int k = 0; k < rows; k++) {
+        uint64_t row_off = ex->hex.top + (uint64_t)k * (uint64_t)bpr;
+        int y = r->y + 1 + k;
+        if (row_off >= size) {
+            term_fill(y, r->x, r->w, A_NORMAL);
+            continue;
+        }
+        uint64_t avail = size - row_off;
+        hexfmt_row(line, sizeof line, row_off, data + row_off,
+                   avail < (uint64_t)bpr ? (size_t)avail : (size_t)bpr, bpr, digits);
+        term_put(y, r->x, r->w, line, A_NORMAL, 0);
+        term_put_raw(y, r->x, digits, line, term_attr(AT_DIM));
+        for (int i = 0; i < bpr && (uint64_t)i < avail; i++) {
+            uint64_t o = row_off + (uint64_t)i;
+            attr_t a = A_NORMAL;
+            if (in_span(o, n_off, n_size))
+                a = term_attr(AT_HEX_NODE);
+            if (in_span(o, f_off, f_size))
+                a = term_attr(AT_HEX_FIELD);
+            if (o == ex->hex.cursor)
+                a = focused ? term_attr(AT_HEX_CURSOR) : a | A_UNDERLINE;
+            if (a == A_NORMAL)
+                continue;
+            int hc = hexfmt_hex_col(i, bpr, digits), ac = hexfmt_ascii_col(i, bpr, digits);
+            char two[3] = { line[hc], line[hc + 1], 0 }, one[2] = { line[ac], 0 };
+            term_put_raw(y, r->x + hc, 2, two, a);
+            term_put_raw(y, r->x + ac, 1, one, a);
+            /* Join a highlighted run across the gap to the next byte. */
+            uint64_t next = o + 1;
+            bool joined = i + 1 < bpr && next < size && o != ex->hex.cursor &&
+                          ((a == term_attr(AT_HEX_NODE) && in_span(next, n_off, n_size) &&
+                            !in_span(next, f_off, f_size)) ||
+                           (a == term_attr(AT_HEX_FIELD) && in_span(next, f_off, f_size)));
+            if (joined && next != ex->hex.cursor) {
+                int gap = hexfmt_hex_col(i + 1, bpr, digits) - (hc + 2);
+                for (int g = 0; g < gap; g++)
+                    term_put_raw(y, r->x + hc + 2 + g, 1, " ", a);
+            }
+        }
+    }
+}

@@ -1,0 +1,273 @@
+/* The key table and everything derived from it (lookup, names, help,
+ * footer). Keeping bindings as data is what lets help and docs never
+ * drift from behaviour (tig's request table does the same). */
+#include "config.h"
+
+#include "keys.h"
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CTRL(c) ((c) & 0x1f)
+
+/* Per the peer survey (PEERS.md §3): every binding has an arrow or
+ * PgUp-style alias, nothing needs Alt or Shift-Tab, single letters for the
+ * common verbs. Context-specific entries come before general ones with the
+ * same key, because lookup takes the first match. */
+const struct key_binding key_table[] = {
+    /* Everywhere */
+    { { '?', KEY_F(1) }, ACT_HELP, KC_ALL, "this help screen", "help" },
+    { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
+    { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS, "close this view", "close" },
+    { { 'q' }, ACT_QUIT, KC_MAIN, "quit", "quit" },
+
+    /* Moving */
+    { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },
+    { { 'k', KEY_UP }, ACT_UP, KC_ALL, "move up", NULL },
+    { { 'h', KEY_LEFT }, ACT_LEFT, KC_TREE, "collapse, or go to the parent", NULL },
+    { { 'l', KEY_RIGHT }, ACT_RIGHT, KC_TREE, "expand, or go to the first child", NULL },
+    { { 'h', KEY_LEFT }, ACT_LEFT, KC_HEX, "previous byte", NULL },
+    { { 'l', KEY_RIGHT }, ACT_RIGHT, KC_HEX, "next byte", NULL },
+    { { 'h', KEY_LEFT }, ACT_LEFT, KC_TEXT, "scroll left", NULL },
+    { { 'l', KEY_RIGHT }, ACT_RIGHT, KC_TEXT, "scroll right", NULL },
+    { { KEY_NPAGE, CTRL('F'), ' ' }, ACT_PAGE_DOWN, KC_ALL, "page down", NULL },
+    { { KEY_PPAGE, CTRL('B') }, ACT_PAGE_UP, KC_ALL, "page up", NULL },
+    { { CTRL('D') }, ACT_HALF_DOWN, KC_ALL, "half a page down", NULL },
+    { { CTRL('U') }, ACT_HALF_UP, KC_ALL, "half a page up", NULL },
+    { { 'g', KEY_HOME }, ACT_TOP, KC_ALL, "go to the top", NULL },
+    { { 'G', KEY_END }, ACT_BOTTOM, KC_ALL, "go to the bottom", NULL },
+
+    /* Panels */
+    { { '\t', KEY_F(6) }, ACT_NEXT_PANEL, KC_MAIN, "next panel (tree, detail, hex)", "panel" },
+    { { KEY_BTAB }, ACT_PREV_PANEL, KC_MAIN, "previous panel", NULL },
+    { { 'z', '\\' }, ACT_ZOOM, KC_MAIN, "maximise the panel, or restore the three panels", NULL },
+    { { '1' }, ACT_FOCUS_TREE, KC_MAIN, "focus the tree", NULL },
+    { { '2' }, ACT_FOCUS_DETAIL, KC_MAIN, "focus the detail panel", NULL },
+    { { '3' }, ACT_FOCUS_HEX, KC_MAIN, "focus the hex panel", NULL },
+
+    /* Tree */
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_TREE, "expand or collapse; on a source member, show its text", "open" },
+    { { '+' }, ACT_EXPAND, KC_TREE, "expand", NULL },
+    { { '-' }, ACT_COLLAPSE, KC_TREE, "collapse", NULL },
+    { { '*' }, ACT_EXPAND_ALL, KC_TREE, "expand everything below (up to a limit)", NULL },
+    { { '=' }, ACT_COLLAPSE_ALL, KC_TREE, "collapse everything to the libraries", NULL },
+    { { '}' }, ACT_NEXT_SIBLING, KC_TREE, "next sibling", NULL },
+    { { '{' }, ACT_PREV_SIBLING, KC_TREE, "previous sibling", NULL },
+    { { ']' }, ACT_NEXT_FUNCTION, KC_MAIN, "next function", NULL },
+    { { '[' }, ACT_PREV_FUNCTION, KC_MAIN, "previous function", NULL },
+
+    /* Detail and hex */
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_DETAIL, "follow an offset field (->) to its target; else show the whole field", "follow" },
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_HEX, "select the node that owns the byte", NULL },
+    { { KEY_BACKSPACE, 127, CTRL('H'), CTRL('O') }, ACT_BACK, KC_MAIN, "go back through the jump history", "back" },
+
+    /* Search and go to */
+    { { '/' }, ACT_SEARCH, KC_MAIN, "search names and tags; \"x 4d544c42\" for hex bytes, '\"text' for raw bytes", "search" },
+    { { '/' }, ACT_SEARCH, KC_TEXT | KC_MEMBERS, "search the text", "search" },
+    { { 'n' }, ACT_SEARCH_NEXT, KC_MAIN | KC_TEXT | KC_MEMBERS, "next match", NULL },
+    { { 'N' }, ACT_SEARCH_PREV, KC_MAIN | KC_TEXT | KC_MEMBERS, "previous match", NULL },
+    { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
+    { { ':' }, ACT_GOTO, KC_TEXT, "go to a line number", NULL },
+
+    /* Verbs */
+    { { 'e' }, ACT_EXTRACT, KC_MAIN, "extract the function's module (.air); on a list or library, all of them", "extract" },
+    { { 'E' }, ACT_EXTRACT_ALL, KC_MAIN, "extract every module of the library into a directory", NULL },
+    { { 'd' }, ACT_DISASSEMBLE, KC_MAIN, "disassemble the function with llvm-dis into the text view", "llvm-dis" },
+    { { 's' }, ACT_SOURCES, KC_MAIN, "decompress the embedded source archive and list its members", "sources" },
+    { { 'w' }, ACT_WRITE, KC_MAIN, "write the selected node's raw bytes to a file", "write" },
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_MEMBERS, "show the member's text", "view" },
+    { { 'w' }, ACT_WRITE, KC_MEMBERS, "write the selected member to a file", "write" },
+    { { 'W', 'a' }, ACT_WRITE_ALL, KC_MEMBERS, "write all members under a directory", "write all" },
+    { { 'w' }, ACT_WRITE, KC_TEXT, "save the text to a file", "save" },
+};
+const size_t key_table_len = sizeof key_table / sizeof key_table[0];
+
+enum action key_lookup(unsigned context, int key)
+{
+    if (key == 0)
+        return ACT_NONE;
+    for (size_t i = 0; i < key_table_len; i++) {
+        const struct key_binding *b = &key_table[i];
+        if (!(b->contexts & context))
+            continue;
+        for (int k = 0; k < KEYS_PER_BINDING && b->keys[k]; k++)
+            if (b->keys[k] == key)
+                return b->action;
+    }
+    return ACT_NONE;
+}
+
+const char *key_display_name(int key, char *buf, size_t size)
+{
+    static const struct { int key; const char *name; } names[] = {
+        { KEY_DOWN, "Down" }, { KEY_UP, "Up" }, { KEY_LEFT, "Left" },
+        { KEY_RIGHT, "Right" }, { KEY_NPAGE, "PgDn" }, { KEY_PPAGE, "PgUp" },
+        { KEY_HOME, "Home" }, { KEY_END, "End" }, { KEY_ENTER, "KpEnter" },
+        { KEY_BACKSPACE, "Backspace" }, { KEY_BTAB, "Shift-Tab" },
+        { '\t', "Tab" }, { '\n', "Enter" }, { '\r', "Return" }, { ' ', "Space" },
+        { 27, "Esc" }, { 127, "Del" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].key == key) {
+            snprintf(buf, size, "%s", names[i].name);
+            return buf;
+        }
+    if (key >= KEY_F(1) && key <= KEY_F(12))
+        snprintf(buf, size, "F%d", key - KEY_F(0));
+    else if (key > 0 && key < 32)
+        snprintf(buf, size, "Ctrl-%c", key + '@');
+    else if (key > 32 && key < 127)
+        snprintf(buf, size, "%c", key);
+    else
+        snprintf(buf, size, "key-%d", key);
+    return buf;
+}
+
+/* Aliases that only duplicate another key on most terminals are left out
+ * of the printed names so help stays short (Return = Enter, Ctrl-H =
+ * Backspace, Del = Backspace, keypad Enter). */
+static int key_is_quiet_alias(int key)
+{
+    return key == '\r' || key == KEY_ENTER || key == CTRL('H') || key == 127;
+}
+
+void key_binding_names(const struct key_binding *b, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < KEYS_PER_BINDING && b->keys[k]; k++) {
+        char one[32];
+        if (key_is_quiet_alias(b->keys[k]))
+            continue;
+        key_display_name(b->keys[k], one, sizeof one);
+        int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", one);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+}
+
+const char *key_context_title(unsigned context)
+{
+    switch (context) {
+    case KC_TREE: return "Tree panel";
+    case KC_DETAIL: return "Detail panel";
+    case KC_HEX: return "Hex panel";
+    case KC_TEXT: return "Text view (llvm-dis, member text, this help)";
+    case KC_MEMBERS: return "Source member list";
+    default: return "Keys";
+    }
+}
+
+struct text_buf { char *s; size_t len, cap; };
+
+static void tb_add(struct text_buf *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void tb_add(struct text_buf *t, const char *fmt, ...)
+{
+    va_list ap;
+    char line[512];
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof line)
+        n = sizeof line - 1;
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        while (cap < t->len + (size_t)n + 1)
+            cap *= 2;
+        char *p = realloc(t->s, cap);
+        if (!p)
+            return;
+        t->s = p;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, line, (size_t)n + 1);
+    t->len += (size_t)n;
+}
+
+/* A binding is listed under "Everywhere" when it applies to all views,
+ * under the main-panels section when it covers all three panels, and under
+ * every other single context it names. */
+char *keys_help_text(void)
+{
+    static const struct { unsigned mask; const char *title; } sections[] = {
+        { KC_ALL, "Everywhere" },
+        { KC_MAIN, "Tree, detail and hex panels" },
+        { KC_TREE, "Tree panel" },
+        { KC_DETAIL, "Detail panel" },
+        { KC_HEX, "Hex panel" },
+        { KC_TEXT, "Text view (llvm-dis output, member text, this help)" },
+        { KC_MEMBERS, "Source member list" },
+    };
+    struct text_buf t = { 0 };
+    tb_add(&t, "mtlbx explorer keys  (q closes this help; / searches it)\n");
+    for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+        unsigned mask = sections[s].mask;
+        int shown = 0;
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            unsigned c = b->contexts;
+            bool here;
+            if (mask == KC_ALL)
+                here = c == KC_ALL;
+            else if (c == KC_ALL)
+                here = false;
+            else if (mask == KC_MAIN)
+                here = (c & KC_MAIN) == KC_MAIN;
+            else
+                here = (c & mask) && !((mask & KC_MAIN) && (c & KC_MAIN) == KC_MAIN);
+            if (!here)
+                continue;
+            if (!shown++)
+                tb_add(&t, "\n%s\n", sections[s].title);
+            char names[96];
+            key_binding_names(b, names, sizeof names);
+            tb_add(&t, "  %-22s %s\n", names, b->help);
+        }
+    }
+    tb_add(&t, "\nHash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
+               ".. = not checked yet (checked in the background).\n"
+               "Row markers: ! a problem inside this node, ? an unknown tag or value.\n");
+    if (!t.s)
+        return strdup("");
+    return t.s;
+}
+
+/* Footer hints go in order of what a newcomer needs first: open, the
+ * verbs, search, then help and quit, so at 80 columns the verbs show. */
+void keys_footer(unsigned context, int width, char *buf, size_t size)
+{
+    static const enum action order[] = {
+        ACT_ENTER, ACT_EXTRACT, ACT_DISASSEMBLE, ACT_SOURCES, ACT_WRITE, ACT_WRITE_ALL,
+        ACT_SEARCH, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK, ACT_HELP, ACT_QUIT,
+    };
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            if (b->action != order[o] || !b->hint || !(b->contexts & context))
+                continue;
+            char name[32], item[64];
+            if (b->keys[0] == KEY_BACKSPACE)
+                snprintf(name, sizeof name, "Bksp");
+            else
+                key_display_name(b->keys[0], name, sizeof name);
+            int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", name, b->hint);
+            if (n < 0 || used + (size_t)n >= size || (int)(used + (size_t)n) > width)
+                return;
+            memcpy(buf + used, item, (size_t)n + 1);
+            used += (size_t)n;
+            break;
+        }
+    }
+}

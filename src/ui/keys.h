@@ -1,0 +1,68 @@
+/* The explorer's one key table: every binding maps a key, in the contexts
+ * where it applies, to a named action and a line of help. The `?` screen,
+ * the footer hints and the documentation are all derived from this table,
+ * so what the help says is what the keys do. Pure: no terminal needed. */
+#ifndef MTLBX_UI_KEYS_H
+#define MTLBX_UI_KEYS_H
+
+#include <stddef.h>
+
+enum action {
+    ACT_NONE = 0,
+    ACT_QUIT, ACT_QUIT_NOW, ACT_HELP, ACT_REDRAW,
+    ACT_NEXT_PANEL, ACT_PREV_PANEL, ACT_ZOOM, ACT_FOCUS_TREE, ACT_FOCUS_DETAIL, ACT_FOCUS_HEX,
+    ACT_DOWN, ACT_UP, ACT_LEFT, ACT_RIGHT,
+    ACT_PAGE_DOWN, ACT_PAGE_UP, ACT_HALF_DOWN, ACT_HALF_UP, ACT_TOP, ACT_BOTTOM,
+    ACT_ENTER, ACT_BACK,
+    ACT_EXPAND, ACT_COLLAPSE, ACT_EXPAND_ALL, ACT_COLLAPSE_ALL,
+    ACT_NEXT_SIBLING, ACT_PREV_SIBLING, ACT_NEXT_FUNCTION, ACT_PREV_FUNCTION,
+    ACT_SEARCH, ACT_SEARCH_NEXT, ACT_SEARCH_PREV, ACT_GOTO,
+    ACT_EXTRACT, ACT_EXTRACT_ALL, ACT_DISASSEMBLE, ACT_SOURCES, ACT_WRITE, ACT_WRITE_ALL,
+    ACT_COUNT
+};
+
+/* Where a binding applies: one bit per panel or full-screen view. */
+enum key_context {
+    KC_TREE = 1u << 0,
+    KC_DETAIL = 1u << 1,
+    KC_HEX = 1u << 2,
+    KC_TEXT = 1u << 3,     /* the pager: llvm-dis output, member text, help */
+    KC_MEMBERS = 1u << 4,  /* the member list of a source archive */
+    KC_MAIN = KC_TREE | KC_DETAIL | KC_HEX,
+    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS,
+};
+
+#define KEYS_PER_BINDING 4
+
+struct key_binding {
+    int keys[KEYS_PER_BINDING];    /* 0-terminated; curses KEY_* or a character */
+    enum action action;
+    unsigned contexts;
+    const char *help;
+    const char *hint;              /* short footer label, or NULL */
+};
+
+/* The table, in help order. */
+extern const struct key_binding key_table[];
+extern const size_t key_table_len;
+
+/* The action bound to `key` in `context` (one KC_* bit), or ACT_NONE. */
+enum action key_lookup(unsigned context, int key);
+
+/* A printable name for a key: "j", "Down", "PgDn", "Enter", "Ctrl-L". */
+const char *key_display_name(int key, char *buf, size_t size);
+
+/* "j, Down" for a binding. */
+void key_binding_names(const struct key_binding *b, char *buf, size_t size);
+
+/* The help screen as plain text (one section per context), malloc'd. */
+char *keys_help_text(void);
+
+/* A footer line of hints for a context ("Tab panel  / search  q quit"),
+ * cut to fit `width` columns at a hint boundary. */
+void keys_footer(unsigned context, int width, char *buf, size_t size);
+
+/* The section title of one context bit ("Tree panel"). */
+const char *key_context_title(unsigned context);
+
+#endif

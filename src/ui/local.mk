@@ -1,0 +1,29 @@
+# The interactive explorer (ncurses). Only this directory includes curses.
+# The pure parts (layout, row, hex and text formatting, key table, query
+# parsing, line editing) need no terminal and are unit-tested on their own.
+noinst_LIBRARIES += src/ui/libmtlbxui.a
+src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util
+src_ui_libmtlbxui_a_SOURCES = \
+	src/ui/explorer.h \
+	src/ui/ui.h \
+	src/ui/actions.c \
+	src/ui/detail_panel.c \
+	src/ui/explorer.c \
+	src/ui/hasher.c src/ui/hasher.h \
+	src/ui/hex_panel.c \
+	src/ui/hexfmt.c src/ui/hexfmt.h \
+	src/ui/keys.c src/ui/keys.h \
+	src/ui/layout.c src/ui/layout.h \
+	src/ui/lineedit.c src/ui/lineedit.h \
+	src/ui/members_view.c \
+	src/ui/prompt.c \
+	src/ui/query.c src/ui/query.h \
+	src/ui/rows.c src/ui/rows.h \
+	src/ui/search.c \
+	src/ui/term.c src/ui/term.h \
+	src/ui/textfmt.c src/ui/textfmt.h \
+	src/ui/textview.c \
+	src/ui/tree_panel.c
+
+# What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
+MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)

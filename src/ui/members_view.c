@@ -1,0 +1,280 @@
+/* The member list of one decompressed source archive: Enter shows a
+ * member's text in the pager, w writes one member, W writes them all
+ * under a directory (never outside it: safe_write_under). */
+#include "config.h"
+
+#include "safe_write.h"
+#include "term.h"
+#include "textfmt.h"
+#include "ui.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct mtlbx_archive *current_archive(const struct explorer *ex)
+{
+    const struct members_view *m = &ex->members;
+    const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
+    if (!s || m->archive >= s->n_archives)
+        return NULL;
+    return &s->archives[m->archive];
+}
+
+void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive)
+{
+    struct members_view *m = &ex->members;
+    m->file = file;
+    m->lib = lib;
+    m->archive = archive;
+    m->sel = m->top = 0;
+    ex->screen = SCREEN_MEMBERS;
+    const struct mtlbx_archive *a = current_archive(ex);
+    if (a && a->n_members == 0)
+        ex_message(ex, "the archive decoded but holds no members");
+}
+
+static char *member_name(const struct mtlbx_member *mem)
+{
+    char *s = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    return s ? s : strdup("?");
+}
+
+void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member)
+{
+    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    if (!s || archive >= s->n_archives || s->archives[archive].state != MTLBX_ARCHIVE_LOADED ||
+        member >= s->archives[archive].n_members) {
+        ex_error(ex, "that member is not available");
+        return;
+    }
+    const struct mtlbx_member *mem = &s->archives[archive].members[member];
+    char *name = member_name(mem);
+    if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
+        if (mem->link_target) {
+            char *t = mtlbx_escape_dup((const uint8_t *)mem->link_target, strlen(mem->link_target),
+                                       MTLBX_ESC_TERMINAL);
+            ex_message(ex, "%s is a link to %s", name, t ? t : "?");
+            free(t);
+        } else {
+            ex_message(ex, "%s is not a regular file", name);
+        }
+        free(name);
+        return;
+    }
+    const char *slash = strrchr(mem->name, '/');
+    char *base = safe_component((const uint8_t *)(slash ? slash + 1 : mem->name),
+                                strlen(slash ? slash + 1 : mem->name));
+    char title[600];
+    snprintf(title, sizeof title, "source: %.500s", name);
+    textview_open(ex, title, (const char *)mem->data, (size_t)mem->size, base ? base : "member.txt");
+    free(base);
+    free(name);
+}
+
+static int page_rows(const struct explorer *ex)
+{
+    int rows = ex->lay.body.h - 2;
+    return rows > 0 ? rows : 1;
+}
+
+static void select_row(struct explorer *ex, long i)
+{
+    struct members_view *m = &ex->members;
+    const struct mtlbx_archive *a = current_archive(ex);
+    if (!a || a->n_members == 0)
+        return;
+    if (i < 0)
+        i = 0;
+    if (i >= (long)a->n_members)
+        i = (long)a->n_members - 1;
+    m->sel = (size_t)i;
+    size_t page = (size_t)page_rows(ex);
+    if (m->sel < m->top)
+        m->top = m->sel;
+    else if (m->sel >= m->top + page)
+        m->top = m->sel - page + 1;
+}
+
+static void write_one(struct explorer *ex)
+{
+    const struct mtlbx_archive *a = current_archive(ex);
+    if (!a || ex->members.sel >= a->n_members)
+        return;
+    const struct mtlbx_member *mem = &a->members[ex->members.sel];
+    if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
+        ex_error(ex, "only regular files can be written");
+        return;
+    }
+    const char *slash = strrchr(mem->name, '/');
+    char *base = safe_component((const uint8_t *)(slash ? slash + 1 : mem->name),
+                                strlen(slash ? slash + 1 : mem->name));
+    char path[1024];
+    bool ok = prompt_line(ex, "Write member to", base ? base : "member", path, sizeof path);
+    free(base);
+    if (ok)
+        action_write_bytes(ex, path, mem->data, (size_t)mem->size);
+}
+
+/* Where safe_write_under will put `rel` under `dir` (leading '/' and "."
+ * parts dropped), to ask before replacing files that exist. */
+static bool member_exists(const char *dir, const char *rel)
+{
+    char path[4096];
+    size_t n = (size_t)snprintf(path, sizeof path, "%s", dir);
+    for (const char *p = rel; *p && n < sizeof path;) {
+        while (*p == '/')
+            p++;
+        const char *e = strchr(p, '/');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len && !(len == 1 && p[0] == '.'))
+            n += (size_t)snprintf(path + n, sizeof path - n, "/%.*s", (int)len, p);
+        p += len;
+    }
+    struct stat st;
+    return n < sizeof path && lstat(path, &st) == 0;
+}
+
+static void write_all(struct explorer *ex)
+{
+    const struct mtlbx_archive *a = current_archive(ex);
+    if (!a || a->n_members == 0)
+        return;
+    char def[300], dir[1024];
+    char *id = safe_component(a->id.ptr, a->id.len);
+    snprintf(def, sizeof def, "./sources-%s", id ? id : "archive");
+    free(id);
+    if (!prompt_line(ex, "Write all members under directory", def, dir, sizeof dir))
+        return;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        ex_error(ex, "cannot create %s: %s", dir, strerror(errno));
+        return;
+    }
+    size_t existing = 0, files = 0;
+    for (size_t i = 0; i < a->n_members; i++)
+        if (a->members[i].type == MTLBX_MEMBER_FILE) {
+            files++;
+            existing += member_exists(dir, a->members[i].name);
+        }
+    bool force = action_confirm_overwrite(ex, existing, files, dir);
+    size_t written = 0, refused = 0, skipped = 0;
+    char err[256], first_err[512] = "";
+    for (size_t i = 0; i < a->n_members; i++) {
+        const struct mtlbx_member *mem = &a->members[i];
+        if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
+            skipped++;
+            continue;
+        }
+        if (safe_write_under(dir, mem->name, mem->data, (size_t)mem->size, force, err, sizeof err,
+                             NULL, 0) == 0) {
+            written++;
+        } else if (!refused++) {
+            char *n = member_name(mem);
+            snprintf(first_err, sizeof first_err, "%.200s: %s", n, err);
+            free(n);
+        }
+    }
+    if (refused)
+        ex_error(ex, "wrote %zu files under %s; %zu refused (%s)", written, dir, refused, first_err);
+    else
+        ex_message(ex, "wrote %zu files under %s%s", written, dir,
+                   skipped ? " (directories and links skipped)" : "");
+}
+
+static void find(struct explorer *ex, bool forward)
+{
+    struct members_view *m = &ex->members;
+    const struct mtlbx_archive *a = current_archive(ex);
+    if (!a || !m->have_query || a->n_members == 0)
+        return;
+    size_t n = a->n_members;
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = forward ? (m->sel + k) % n : (m->sel + n - k % n) % n;
+        if (query_label_matches(&m->query, a->members[i].name)) {
+            select_row(ex, (long)i);
+            return;
+        }
+    }
+    ex_error(ex, "no member matches %s", m->query.text);
+}
+
+void members_action(struct explorer *ex, enum action a)
+{
+    struct members_view *m = &ex->members;
+    long page = page_rows(ex);
+    const struct mtlbx_archive *ar = current_archive(ex);
+    switch (a) {
+    case ACT_QUIT: ex->screen = SCREEN_MAIN; break;
+    case ACT_DOWN: select_row(ex, (long)m->sel + 1); break;
+    case ACT_UP: select_row(ex, (long)m->sel - 1); break;
+    case ACT_PAGE_DOWN: select_row(ex, (long)m->sel + page); break;
+    case ACT_PAGE_UP: select_row(ex, (long)m->sel - page); break;
+    case ACT_HALF_DOWN: select_row(ex, (long)m->sel + page / 2); break;
+    case ACT_HALF_UP: select_row(ex, (long)m->sel - page / 2); break;
+    case ACT_TOP: select_row(ex, 0); break;
+    case ACT_BOTTOM: select_row(ex, ar ? (long)ar->n_members - 1 : 0); break;
+    case ACT_ENTER: members_show(ex, m->lib, m->archive, m->sel); break;
+    case ACT_WRITE: write_one(ex); break;
+    case ACT_WRITE_ALL: write_all(ex); break;
+    case ACT_SEARCH: {
+        char q[QUERY_MAX], why[128];
+        if (!prompt_line(ex, "Search member names", m->have_query ? m->query.text : "", q, sizeof q))
+            break;
+        if (!query_parse(q, false, &m->query, why, sizeof why)) {
+            ex_error(ex, "%s", why);
+            break;
+        }
+        m->have_query = true;
+        find(ex, true);
+        break;
+    }
+    case ACT_SEARCH_NEXT: find(ex, true); break;
+    case ACT_SEARCH_PREV: find(ex, false); break;
+    default: break;
+    }
+}
+
+static const char *type_word(enum mtlbx_member_type t)
+{
+    switch (t) {
+    case MTLBX_MEMBER_FILE: return "file";
+    case MTLBX_MEMBER_DIR: return "dir";
+    case MTLBX_MEMBER_SYMLINK: return "symlink";
+    case MTLBX_MEMBER_HARDLINK: return "hardlink";
+    case MTLBX_MEMBER_DEVICE: return "device";
+    case MTLBX_MEMBER_FIFO: return "fifo";
+    default: return "other";
+    }
+}
+
+void members_draw(struct explorer *ex)
+{
+    struct members_view *m = &ex->members;
+    const struct rect *r = &ex->lay.body;
+    const struct mtlbx_archive *a = current_archive(ex);
+    char title[400];
+    char *id = a ? mtlbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL) : NULL;
+    snprintf(title, sizeof title, " Source archive %s: %zu members   Enter view  w write  W write all  q back",
+             id ? id : "?", a ? a->n_members : 0);
+    free(id);
+    term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
+    term_put(r->y + 1, r->x, r->w, "  type           size  name", A_BOLD, 0);
+    if (!a)
+        return;
+    int rows = page_rows(ex);
+    select_row(ex, (long)m->sel);
+    for (int k = 0; k < rows; k++) {
+        size_t i = m->top + (size_t)k;
+        if (i >= a->n_members)
+            break;
+        const struct mtlbx_member *mem = &a->members[i];
+        char *name = member_name(mem);
+        char line[1200];
+        snprintf(line, sizeof line, "  %-8s %12" PRIu64 "  %s", type_word(mem->type), mem->size, name);
+        free(name);
+        term_put(r->y + 2 + k, r->x, r->w, line, i == m->sel ? term_attr(AT_SELECT) : A_NORMAL, 0);
+    }
+}

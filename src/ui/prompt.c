@@ -1,0 +1,127 @@
+/* Line input on the status line (search, offsets, file paths) and yes/no
+ * questions. The prompt redraws the screen under it on resize. */
+#include "config.h"
+
+#include "lineedit.h"
+#include "term.h"
+#include "textfmt.h"
+#include "ui.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <limits.h>
+#include <wchar.h>
+
+#define CTRL(c) ((c) & 0x1f)
+
+/* Reads a key for a prompt; a resize relayouts and repaints underneath,
+ * and is reported as ERR so the caller just redraws its own line. */
+static int prompt_key(struct explorer *ex, wint_t *wide)
+{
+    int key = term_read_key(-1, wide);
+    if (key == KEY_RESIZE) {
+        layout_compute(LINES, COLS, ex->zoom, &ex->lay);
+        ex_draw(ex);
+        return ERR;
+    }
+    return key;
+}
+
+static void draw_prompt(struct explorer *ex, const char *label, const struct lineedit *e)
+{
+    const struct rect *r = &ex->lay.status;
+    if (ex->lay.too_small) {
+        ex_draw(ex);
+        return;
+    }
+    char lab[256];
+    snprintf(lab, sizeof lab, "%s: ", label);
+    int lw = textfmt_width(lab);
+    if (lw > r->w / 2)
+        lw = r->w / 2;
+    term_fill(r->y, r->x, r->w, A_NORMAL);
+    term_put_raw(r->y, r->x, lw, lab, A_BOLD);
+    /* Typed text is shown made safe; scroll so the cursor stays visible. */
+    char shown[LINEEDIT_MAX * 4 + 16];
+    char before[LINEEDIT_MAX];
+    memcpy(before, e->buf, e->cursor);
+    before[e->cursor] = '\0';
+    textfmt_sanitize((const uint8_t *)before, e->cursor, shown, sizeof shown, 8, 1 << 20);
+    int cursor_col = textfmt_width(shown);
+    textfmt_sanitize((const uint8_t *)e->buf, e->len, shown, sizeof shown, 8, 1 << 20);
+    int avail = r->w - lw - 1;
+    int skip = cursor_col > avail ? cursor_col - avail : 0;
+    term_put(r->y, r->x + lw, avail + 1, shown, A_NORMAL, skip);
+    move(r->y, r->x + lw + cursor_col - skip);
+    refresh();
+}
+
+bool prompt_line(struct explorer *ex, const char *label, const char *initial, char *out, size_t size)
+{
+    struct lineedit e;
+    lineedit_set(&e, initial ? initial : "");
+    curs_set(1);
+    bool ok = false;
+    for (;;) {
+        draw_prompt(ex, label, &e);
+        wint_t wide;
+        int key = prompt_key(ex, &wide);
+        if (key == ERR)
+            continue;
+        if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+            ok = true;
+            break;
+        }
+        if (key == 27 || key == CTRL('G') || key == CTRL('C'))
+            break;
+        if (key == KEY_BACKSPACE || key == 127 || key == CTRL('H'))
+            lineedit_backspace(&e);
+        else if (key == KEY_DC || key == CTRL('D'))
+            lineedit_delete(&e);
+        else if (key == KEY_LEFT || key == CTRL('B'))
+            lineedit_left(&e);
+        else if (key == KEY_RIGHT || key == CTRL('F'))
+            lineedit_right(&e);
+        else if (key == KEY_HOME || key == CTRL('A'))
+            lineedit_home(&e);
+        else if (key == KEY_END || key == CTRL('E'))
+            lineedit_end(&e);
+        else if (key == CTRL('U'))
+            lineedit_kill_line(&e);
+        else if (key == CTRL('W'))
+            lineedit_kill_word(&e);
+        else if (key == 0 && wide) {
+            char mb[MB_LEN_MAX];
+            mbstate_t st;
+            memset(&st, 0, sizeof st);
+            size_t n = wcrtomb(mb, (wchar_t)wide, &st);
+            if (n != (size_t)-1)
+                lineedit_insert(&e, mb, n);
+        } else if (key >= 0x20 && key < 0x7f) {
+            char c = (char)key;
+            lineedit_insert(&e, &c, 1);
+        }
+    }
+    curs_set(0);
+    if (ok)
+        snprintf(out, size, "%s", e.buf);
+    return ok;
+}
+
+bool prompt_yes_no(struct explorer *ex, const char *question)
+{
+    for (;;) {
+        const struct rect *r = &ex->lay.status;
+        if (!ex->lay.too_small) {
+            char q[600];
+            snprintf(q, sizeof q, "%s (y/N) ", question);
+            term_put(r->y, r->x, r->w, q, term_attr(AT_STATUS_ERROR), 0);
+            refresh();
+        }
+        wint_t wide;
+        int key = prompt_key(ex, &wide);
+        if (key == ERR)
+            continue;
+        return key == 'y' || key == 'Y';
+    }
+}

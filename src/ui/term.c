@@ -1,0 +1,218 @@
+/* Terminal set-up and the single teardown path (htop's CRT, tig's
+ * die callback): whatever ends the process — q, an error, Ctrl-C, SIGTERM,
+ * a hang-up or a crash — goes through term_teardown first. */
+#include "config.h"
+
+#include "term.h"
+#include "textfmt.h"
+
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t curses_on;
+static bool registered;
+static bool use_ascii, use_utf8, use_color;
+static attr_t attrs[AT_COUNT];
+static SCREEN *screen;
+
+void term_teardown(void)
+{
+    if (!curses_on)
+        return;
+    curses_on = 0;
+    curs_set(1);
+    endwin();
+    fflush(stdout);
+}
+
+static void on_signal(int sig)
+{
+    term_teardown();
+    /* Die of the same signal so the parent sees the real cause (and a
+     * core dump still happens for SIGSEGV). */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    if (!registered) {
+        atexit(term_teardown);
+        registered = true;
+    }
+}
+
+enum { P_TITLE = 1, P_FOCUS, P_SELECT, P_OK, P_BAD, P_WARN, P_UNKNOWN,
+       P_FOLLOW, P_HEX_NODE, P_HEX_FIELD, P_MATCH, P_ERROR, P_HEADING };
+
+static void setup_attrs(void)
+{
+    /* Monochrome first: every meaning must survive NO_COLOR and vt100. */
+    attrs[AT_NORMAL] = A_NORMAL;
+    attrs[AT_TITLE] = A_REVERSE | A_BOLD;
+    attrs[AT_PANEL_TITLE] = A_UNDERLINE;
+    attrs[AT_PANEL_TITLE_FOCUS] = A_REVERSE | A_BOLD;
+    attrs[AT_SELECT] = A_REVERSE;
+    attrs[AT_SELECT_UNFOCUSED] = A_BOLD | A_UNDERLINE;
+    attrs[AT_DIM] = A_DIM;
+    attrs[AT_HEADING] = A_BOLD;
+    attrs[AT_OK] = A_NORMAL;
+    attrs[AT_BAD] = A_BOLD | A_STANDOUT;
+    attrs[AT_WARN] = A_BOLD;
+    attrs[AT_UNKNOWN] = A_BOLD;
+    attrs[AT_FOLLOW] = A_BOLD;
+    attrs[AT_HEX_NODE] = A_BOLD | A_UNDERLINE;
+    attrs[AT_HEX_FIELD] = A_STANDOUT | A_BOLD;
+    attrs[AT_HEX_CURSOR] = A_REVERSE;
+    attrs[AT_MATCH] = A_REVERSE | A_BOLD;
+    attrs[AT_STATUS] = A_NORMAL;
+    attrs[AT_STATUS_ERROR] = A_BOLD | A_REVERSE;
+    attrs[AT_FOOTER] = A_REVERSE;
+    if (!use_color)
+        return;
+    start_color();
+    use_default_colors();
+    init_pair(P_TITLE, COLOR_WHITE, COLOR_BLUE);
+    init_pair(P_FOCUS, COLOR_BLACK, COLOR_CYAN);
+    init_pair(P_SELECT, COLOR_BLACK, COLOR_CYAN);
+    init_pair(P_OK, COLOR_GREEN, -1);
+    init_pair(P_BAD, COLOR_RED, -1);
+    init_pair(P_WARN, COLOR_YELLOW, -1);
+    init_pair(P_UNKNOWN, COLOR_MAGENTA, -1);
+    init_pair(P_FOLLOW, COLOR_CYAN, -1);
+    init_pair(P_HEX_NODE, COLOR_BLACK, COLOR_YELLOW);
+    init_pair(P_HEX_FIELD, COLOR_WHITE, COLOR_RED);
+    init_pair(P_MATCH, COLOR_BLACK, COLOR_GREEN);
+    init_pair(P_ERROR, COLOR_WHITE, COLOR_RED);
+    init_pair(P_HEADING, COLOR_BLUE, -1);
+    attrs[AT_TITLE] = COLOR_PAIR(P_TITLE) | A_BOLD;
+    attrs[AT_PANEL_TITLE] = COLOR_PAIR(P_TITLE);
+    attrs[AT_PANEL_TITLE_FOCUS] = COLOR_PAIR(P_FOCUS) | A_BOLD;
+    attrs[AT_SELECT] = COLOR_PAIR(P_SELECT);
+    attrs[AT_SELECT_UNFOCUSED] = A_REVERSE;
+    attrs[AT_HEADING] = COLOR_PAIR(P_HEADING) | A_BOLD;
+    attrs[AT_OK] = COLOR_PAIR(P_OK);
+    attrs[AT_BAD] = COLOR_PAIR(P_BAD) | A_BOLD;
+    attrs[AT_WARN] = COLOR_PAIR(P_WARN) | A_BOLD;
+    attrs[AT_UNKNOWN] = COLOR_PAIR(P_UNKNOWN) | A_BOLD;
+    attrs[AT_FOLLOW] = COLOR_PAIR(P_FOLLOW);
+    attrs[AT_HEX_NODE] = COLOR_PAIR(P_HEX_NODE);
+    attrs[AT_HEX_FIELD] = COLOR_PAIR(P_HEX_FIELD) | A_BOLD;
+    attrs[AT_MATCH] = COLOR_PAIR(P_MATCH);
+    attrs[AT_STATUS_ERROR] = COLOR_PAIR(P_ERROR) | A_BOLD;
+    attrs[AT_FOOTER] = COLOR_PAIR(P_TITLE);
+}
+
+bool term_init(bool no_color, bool ascii, char *why, size_t why_size)
+{
+    const char *cs = nl_langinfo(CODESET);
+    use_utf8 = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+    use_ascii = ascii || !use_utf8;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        snprintf(why, why_size, "the explorer needs a terminal on stdin and stdout");
+        return false;
+    }
+    /* newterm, not initscr: initscr exits by itself on an unknown TERM. */
+    screen = newterm(NULL, stdout, stdin);
+    if (!screen) {
+        const char *t = getenv("TERM");
+        snprintf(why, why_size, "cannot use terminal type '%s'", t ? t : "(unset)");
+        return false;
+    }
+    set_term(screen);
+    curses_on = 1;
+    install_handlers();
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    use_color = !no_color && has_colors();
+    setup_attrs();
+    return true;
+}
+
+bool term_active(void) { return curses_on; }
+bool term_ascii(void) { return use_ascii; }
+bool term_utf8(void) { return use_utf8; }
+attr_t term_attr(enum ui_attr a) { return attrs[a]; }
+
+const char *term_glyph_collapsed(void) { return use_ascii ? "+" : "\xe2\x96\xb8"; }
+const char *term_glyph_expanded(void) { return use_ascii ? "-" : "\xe2\x96\xbe"; }
+const char *term_glyph_follow(void) { return use_ascii ? "->" : "\xe2\x86\x92"; }
+const char *term_glyph_ellipsis(void) { return use_ascii ? ">" : "\xe2\x80\xa6"; }
+
+static int put(int y, int x, int width, const char *utf8, attr_t attr, int skip, bool pad)
+{
+    wchar_t wbuf[1024];
+    if (width <= 0)
+        return 0;
+    if (width > 1000)
+        width = 1000;
+    int used = textfmt_clip(utf8, skip, width, !use_utf8, wbuf, sizeof wbuf / sizeof wbuf[0]);
+    attr_t old_a;
+    short old_p;
+    attr_get(&old_a, &old_p, NULL);
+    attrset(attr);
+    mvaddnwstr(y, x, wbuf, -1);
+    if (pad)
+        for (int i = used; i < width; i++)
+            mvaddch(y, x + i, ' ');
+    attrset(old_a);
+    return used;
+}
+
+int term_put(int y, int x, int width, const char *utf8, attr_t attr, int skip_cols)
+{
+    return put(y, x, width, utf8, attr, skip_cols, true);
+}
+
+int term_put_raw(int y, int x, int width, const char *utf8, attr_t attr)
+{
+    return put(y, x, width, utf8, attr, 0, false);
+}
+
+void term_fill(int y, int x, int width, attr_t attr)
+{
+    attrset(attr);
+    for (int i = 0; i < width; i++)
+        mvaddch(y, x + i, ' ');
+    attrset(A_NORMAL);
+}
+
+/* Drawn as text, not ACS: the alternate character set is what breaks on
+ * PuTTY, in screen and over some SSH paths (tig #1307, #566). */
+void term_vline(int y, int x, int height)
+{
+    for (int i = 0; i < height; i++)
+        term_put_raw(y + i, x, 1, use_ascii ? "|" : "\xe2\x94\x82", A_NORMAL);
+}
+
+int term_read_key(int timeout_ms, wint_t *wide)
+{
+    wint_t ch;
+    *wide = 0;
+    timeout(timeout_ms);
+    int r = get_wch(&ch);
+    if (r == ERR)
+        return ERR;
+    if (r == KEY_CODE_YES)
+        return (int)ch;
+    if (ch < 0x80)
+        return (int)ch;
+    *wide = ch;
+    return 0;
+}

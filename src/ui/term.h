@@ -1,0 +1,54 @@
+/* The terminal: the only place that sets curses up and tears it down,
+ * picks colours or monochrome attributes, reads keys and puts (already
+ * safe) text on the screen cut to a width. */
+#ifndef MTLBX_UI_TERM_H
+#define MTLBX_UI_TERM_H
+
+#include <stdbool.h>
+#include <curses.h>
+#include <wchar.h>
+
+enum ui_attr {
+    AT_NORMAL, AT_TITLE, AT_PANEL_TITLE, AT_PANEL_TITLE_FOCUS,
+    AT_SELECT, AT_SELECT_UNFOCUSED, AT_DIM, AT_HEADING,
+    AT_OK, AT_BAD, AT_WARN, AT_UNKNOWN, AT_FOLLOW,
+    AT_HEX_NODE, AT_HEX_FIELD, AT_HEX_CURSOR, AT_MATCH,
+    AT_STATUS, AT_STATUS_ERROR, AT_FOOTER,
+    AT_COUNT
+};
+
+/* Starts curses on the controlling terminal. Registers the one teardown
+ * with atexit and for SIGINT/TERM/HUP/QUIT/SEGV/BUS/ABRT, so the terminal
+ * is restored on every exit path. Returns false (message in `why`) if the
+ * terminal cannot be used (unknown TERM, not a tty). */
+bool term_init(bool no_color, bool ascii, char *why, size_t why_size);
+/* Idempotent; safe to call from the signal handler path. */
+void term_teardown(void);
+/* Leave curses for a moment (nothing uses it yet) and come back. */
+bool term_active(void);
+
+bool term_ascii(void);       /* ASCII line drawing */
+bool term_utf8(void);        /* the locale can show UTF-8 text */
+attr_t term_attr(enum ui_attr a);
+
+/* Draws `utf8` (already made safe) at (y, x), skipping `skip_cols`
+ * columns, cut to `width` columns and padded with blanks to exactly
+ * `width`. Returns the columns of text drawn (before padding). */
+int term_put(int y, int x, int width, const char *utf8, attr_t attr, int skip_cols);
+/* Same without padding. */
+int term_put_raw(int y, int x, int width, const char *utf8, attr_t attr);
+void term_fill(int y, int x, int width, attr_t attr);
+void term_vline(int y, int x, int height);
+
+/* A line-drawing glyph that degrades to ASCII: "▸" or "+", and so on. */
+const char *term_glyph_collapsed(void);
+const char *term_glyph_expanded(void);
+const char *term_glyph_follow(void);
+const char *term_glyph_ellipsis(void);
+
+/* Reads one key, waiting at most `timeout_ms` (-1: forever). Returns
+ * ERR on timeout, a KEY_* code, or a character (wide characters above
+ * 0x7f arrive in *wide, with the return value 0). */
+int term_read_key(int timeout_ms, wint_t *wide);
+
+#endif

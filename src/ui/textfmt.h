@@ -1,0 +1,42 @@
+/* Making text from the file (llvm-dis output, source members, names) safe
+ * and measurable for the screen, without a terminal: control bytes become
+ * visible escapes, tabs are expanded, valid UTF-8 is kept, and strings are
+ * cut to a number of screen columns on character boundaries. */
+#ifndef MTLBX_UI_TEXTFMT_H
+#define MTLBX_UI_TEXTFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
+
+/* Decodes one UTF-8 character; returns the bytes it used, or 0 if the
+ * bytes at s are not valid UTF-8 (overlong, surrogate, truncated...). */
+size_t utf8_decode(const uint8_t *s, size_t len, uint32_t *cp);
+
+/* Screen columns of a code point: 0 or more; unknown widths count as 1. */
+int textfmt_cp_width(uint32_t cp);
+
+/* Turns one line of raw bytes into displayable UTF-8: tabs expand to the
+ * next multiple of `tabstop` columns, C0/C1 controls, DEL and bidi
+ * overrides become "\xNN" or "\uNNNN", invalid UTF-8 bytes "\xNN".
+ * Stops once `max_cols` columns are produced (the rest is off screen).
+ * Always NUL-terminates; returns the bytes written. */
+size_t textfmt_sanitize(const uint8_t *in, size_t len, char *out, size_t cap,
+                        int tabstop, int max_cols);
+
+/* Columns that a (valid UTF-8) string occupies. */
+int textfmt_width(const char *utf8);
+
+/* The part of `utf8` visible after skipping `skip_cols` columns, at most
+ * `width` columns wide, as wide characters (NUL-terminated in `out`).
+ * With `ascii_only`, anything outside ASCII shows as '?' (a locale that
+ * cannot display it). Returns the columns used. */
+int textfmt_clip(const char *utf8, int skip_cols, int width, bool ascii_only,
+                 wchar_t *out, size_t cap);
+
+/* Case-insensitive (ASCII) search for `needle` in a byte range.
+ * Returns the offset of the first match or -1. */
+long textfmt_find(const uint8_t *hay, size_t len, const char *needle);
+
+#endif

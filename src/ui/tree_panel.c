@@ -1,0 +1,336 @@
+/* The tree panel: libraries, their sections, functions and tags as
+ * expandable rows. Only the rows on screen are labelled and drawn; moving
+ * the cursor touches nothing but indices (see rows.h). */
+#include "config.h"
+
+#include "term.h"
+#include "textfmt.h"
+#include "ui.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Expanding everything below a node stops after this many new rows, so
+ * `*` on a library with 200,000 functions stays a keypress, not a wait. */
+#define EXPAND_ALL_LIMIT 20000
+
+static size_t src_child_count(void *ctx, uint32_t file, void *node)
+{
+    struct explorer *ex = ctx;
+    return mtlbx_node_child_count(ex->files[file].f, node);
+}
+
+static void *src_child(void *ctx, uint32_t file, void *node, size_t i)
+{
+    struct explorer *ex = ctx;
+    return mtlbx_node_child(ex->files[file].f, node, i);
+}
+
+static int tree_page(const struct explorer *ex)
+{
+    int rows = layout_rows(&ex->lay.panel[PANEL_TREE]);
+    return rows > 0 ? rows : 1;
+}
+
+/* With one file the libraries are the roots (the file name is in the
+ * title bar); with several, each file is a root of its own. */
+void tree_init(struct explorer *ex)
+{
+    ex->rows_src.child_count = src_child_count;
+    ex->rows_src.child = src_child;
+    ex->rows_src.ctx = ex;
+    for (uint32_t i = 0; i < ex->n_files; i++) {
+        mtlbx_node *root = ex->files[i].root;
+        if (ex->n_files == 1) {
+            size_t n = mtlbx_node_child_count(ex->files[i].f, root);
+            for (size_t c = 0; c < n; c++)
+                rows_append(&ex->rows, mtlbx_node_child(ex->files[i].f, root, c), i, 0);
+        } else {
+            rows_append(&ex->rows, root, i, 0);
+            rows_expand(&ex->rows, ex->rows.n - 1, &ex->rows_src);
+        }
+    }
+    /* Open every library, and the first function list, so a newcomer
+     * lands on a function. */
+    bool opened_functions = false;
+    for (size_t i = 0; i < ex->rows.n; i++) {
+        mtlbx_node *n = ex->rows.v[i].node;
+        if (n->kind == MTLBX_NODE_LIBRARY && !ex->rows.v[i].expanded)
+            rows_expand(&ex->rows, i, &ex->rows_src);
+        else if (n->kind == MTLBX_NODE_FUNCTION_LIST && !opened_functions) {
+            rows_expand(&ex->rows, i, &ex->rows_src);
+            opened_functions = true;
+        }
+    }
+    size_t sel = 0;
+    for (size_t i = 0; i < ex->rows.n; i++)
+        if (((mtlbx_node *)ex->rows.v[i].node)->kind == MTLBX_NODE_FUNCTION) {
+            sel = i;
+            break;
+        }
+    tree_set_selection(ex, sel);
+}
+
+void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size)
+{
+    mtlbx_node_label(ex->files[file].f, n, buf, size);
+    if (n->kind == MTLBX_NODE_FILE && !buf[0])
+        snprintf(buf, size, "%s", ex->files[file].path);
+}
+
+void tree_scroll_to_selection(struct explorer *ex)
+{
+    size_t page = (size_t)tree_page(ex);
+    if (ex->tree_sel < ex->tree_top)
+        ex->tree_top = ex->tree_sel;
+    else if (ex->tree_sel >= ex->tree_top + page)
+        ex->tree_top = ex->tree_sel - page + 1;
+    if (ex->tree_top + page > ex->rows.n)
+        ex->tree_top = ex->rows.n > page ? ex->rows.n - page : 0;
+}
+
+void tree_set_selection(struct explorer *ex, size_t row)
+{
+    if (ex->rows.n == 0)
+        return;
+    if (row >= ex->rows.n)
+        row = ex->rows.n - 1;
+    ex->tree_sel = row;
+    tree_scroll_to_selection(ex);
+    const struct tree_row *r = &ex->rows.v[row];
+    mtlbx_node *n = r->node;
+    if (n->size > 0)
+        hex_goto(ex, r->file, n->offset);
+    else
+        ex->hex.file = r->file;
+    long fn = action_function_of(n);
+    if (fn >= 0 && n->lib)
+        hasher_prioritise(ex->hasher, n->lib, (size_t)fn);
+}
+
+static void move_by(struct explorer *ex, long delta)
+{
+    long target = (long)ex->tree_sel + delta;
+    if (target < 0)
+        target = 0;
+    if (ex->rows.n && target >= (long)ex->rows.n)
+        target = (long)ex->rows.n - 1;
+    tree_set_selection(ex, (size_t)target);
+}
+
+static bool row_expandable(struct explorer *ex, size_t i)
+{
+    const struct tree_row *r = &ex->rows.v[i];
+    return mtlbx_node_expandable(ex->files[r->file].f, r->node);
+}
+
+static void expand_row(struct explorer *ex, size_t i)
+{
+    mtlbx_node *n = ex->rows.v[i].node;
+    if (n->kind == MTLBX_NODE_ARCHIVE)
+        ex_message(ex, "decompressing the source archive...");
+    if (rows_expand(&ex->rows, i, &ex->rows_src) < 0)
+        ex_error(ex, "out of memory expanding this node");
+    else if (ex->rows.v[i].n_children == 0 && n->kind == MTLBX_NODE_ARCHIVE)
+        ex_error(ex, "this source archive does not decode (see the diagnostics)");
+    else if (n->kind == MTLBX_NODE_ARCHIVE)
+        ex->status[0] = '\0';
+}
+
+static void expand_all_below(struct explorer *ex, size_t i)
+{
+    size_t end = rows_subtree_end(&ex->rows, i), added = 0;
+    for (size_t j = i; j < end && added < EXPAND_ALL_LIMIT; j++) {
+        mtlbx_node *n = ex->rows.v[j].node;
+        /* Archives only decompress when asked for one by one. */
+        if (n->kind == MTLBX_NODE_ARCHIVE || ex->rows.v[j].expanded || !row_expandable(ex, j))
+            continue;
+        long k = rows_expand(&ex->rows, j, &ex->rows_src);
+        if (k > 0) {
+            added += (size_t)k;
+            end += (size_t)k;
+        }
+    }
+    if (added >= EXPAND_ALL_LIMIT)
+        ex_message(ex, "stopped expanding after %d rows", EXPAND_ALL_LIMIT);
+}
+
+static void collapse_to_libraries(struct explorer *ex)
+{
+    uint16_t depth = ex->n_files == 1 ? 0 : 1;
+    mtlbx_node *keep = ex_selected_node(ex);
+    for (size_t i = ex->rows.n; i-- > 0;)
+        if (ex->rows.v[i].depth == depth && ex->rows.v[i].expanded)
+            rows_collapse(&ex->rows, i);
+    /* Keep the cursor on the library that held the selection. */
+    while (keep && keep->parent && keep->kind != MTLBX_NODE_LIBRARY)
+        keep = keep->parent;
+    for (size_t i = 0; i < ex->rows.n; i++)
+        if (ex->rows.v[i].node == keep) {
+            tree_set_selection(ex, i);
+            return;
+        }
+    tree_set_selection(ex, ex->tree_sel);
+}
+
+static void step_to_kind(struct explorer *ex, enum mtlbx_node_kind kind, bool forward)
+{
+    size_t i = ex->tree_sel;
+    for (;;) {
+        if (forward ? i + 1 >= ex->rows.n : i == 0)
+            break;
+        i = forward ? i + 1 : i - 1;
+        if (((mtlbx_node *)ex->rows.v[i].node)->kind == kind) {
+            tree_set_selection(ex, i);
+            return;
+        }
+    }
+    ex_message(ex, forward ? "no further function in the open rows" : "no earlier function in the open rows");
+}
+
+void tree_action(struct explorer *ex, enum action a)
+{
+    if (ex->rows.n == 0)
+        return;
+    size_t sel = ex->tree_sel;
+    struct tree_row *r = &ex->rows.v[sel];
+    long page = tree_page(ex);
+    switch (a) {
+    case ACT_DOWN: move_by(ex, 1); break;
+    case ACT_UP: move_by(ex, -1); break;
+    case ACT_PAGE_DOWN: move_by(ex, page); break;
+    case ACT_PAGE_UP: move_by(ex, -page); break;
+    case ACT_HALF_DOWN: move_by(ex, page / 2 ? page / 2 : 1); break;
+    case ACT_HALF_UP: move_by(ex, -(page / 2 ? page / 2 : 1)); break;
+    case ACT_TOP: tree_set_selection(ex, 0); break;
+    case ACT_BOTTOM: tree_set_selection(ex, ex->rows.n - 1); break;
+    case ACT_RIGHT:
+        if (!r->expanded && row_expandable(ex, sel))
+            expand_row(ex, sel);
+        else if (r->expanded && sel + 1 < ex->rows.n && ex->rows.v[sel + 1].depth > r->depth)
+            tree_set_selection(ex, sel + 1);
+        break;
+    case ACT_LEFT:
+        if (r->expanded) {
+            rows_collapse(&ex->rows, sel);
+            tree_scroll_to_selection(ex);
+        } else {
+            long p = rows_parent(&ex->rows, sel);
+            if (p >= 0)
+                tree_set_selection(ex, (size_t)p);
+        }
+        break;
+    case ACT_ENTER:
+        if (((mtlbx_node *)r->node)->kind == MTLBX_NODE_MEMBER) {
+            mtlbx_node *n = r->node;
+            members_show(ex, n->lib, n->sub, n->index);
+            break;
+        }
+        if (r->expanded) {
+            rows_collapse(&ex->rows, sel);
+            tree_scroll_to_selection(ex);
+        } else if (row_expandable(ex, sel)) {
+            expand_row(ex, sel);
+        }
+        break;
+    case ACT_EXPAND:
+        if (!r->expanded && row_expandable(ex, sel))
+            expand_row(ex, sel);
+        break;
+    case ACT_COLLAPSE:
+        if (r->expanded)
+            rows_collapse(&ex->rows, sel);
+        tree_scroll_to_selection(ex);
+        break;
+    case ACT_EXPAND_ALL: expand_all_below(ex, sel); break;
+    case ACT_COLLAPSE_ALL: collapse_to_libraries(ex); break;
+    case ACT_NEXT_SIBLING: {
+        long j = rows_next_sibling(&ex->rows, sel);
+        if (j >= 0)
+            tree_set_selection(ex, (size_t)j);
+        break;
+    }
+    case ACT_PREV_SIBLING: {
+        long j = rows_prev_sibling(&ex->rows, sel);
+        if (j >= 0)
+            tree_set_selection(ex, (size_t)j);
+        break;
+    }
+    case ACT_NEXT_FUNCTION: step_to_kind(ex, MTLBX_NODE_FUNCTION, true); break;
+    case ACT_PREV_FUNCTION: step_to_kind(ex, MTLBX_NODE_FUNCTION, false); break;
+    default: break;
+    }
+}
+
+/* A fixed-width badge so hash status reads as a column at a glance. */
+static const char *hash_badge(enum mtlbx_hash_state s, enum ui_attr *attr)
+{
+    switch (s) {
+    case MTLBX_HASH_OK: *attr = AT_OK; return "ok ";
+    case MTLBX_HASH_MISMATCH: *attr = AT_BAD; return "BAD";
+    case MTLBX_HASH_UNAVAILABLE: *attr = AT_DIM; return "-- ";
+    default: *attr = AT_DIM; return "...";
+    }
+}
+
+static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool focused)
+{
+    const struct tree_row *r = &ex->rows.v[i];
+    mtlbx_file *f = ex->files[r->file].f;
+    mtlbx_node *n = r->node;
+    bool selected = i == ex->tree_sel;
+    attr_t base = selected ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
+    term_fill(y, x, w, base);
+
+    /* Column 0: ! for a problem inside the node, ? for an unknown tag. */
+    unsigned flags = mtlbx_node_flags(f, n);
+    int col = 0;
+    if (flags & MTLBX_NODE_PROBLEM)
+        term_put_raw(y, x, 1, "!", base | term_attr(flags & MTLBX_NODE_WARNING ? AT_WARN : AT_BAD));
+    else if (flags & MTLBX_NODE_UNKNOWN)
+        term_put_raw(y, x, 1, "?", base | term_attr(AT_UNKNOWN));
+    col = 1 + 2 * r->depth;
+    if (col > w / 2)
+        col = w / 2;            /* very deep rows still show their label */
+    const char *marker = r->expanded ? term_glyph_expanded()
+                       : mtlbx_node_expandable(f, n) ? term_glyph_collapsed() : " ";
+    if (col < w)
+        term_put_raw(y, x + col, 1, marker, base);
+    col += 2;
+    if (n->kind == MTLBX_NODE_FUNCTION && n->lib && col + 4 < w) {
+        enum ui_attr ba;
+        const char *badge = hash_badge(mtlbx_function_hash_state(n->lib, n->index), &ba);
+        term_put_raw(y, x + col, 3, badge, base | term_attr(ba));
+        col += 4;
+    }
+    char label[512];
+    tree_node_label(ex, r->file, n, label, sizeof label);
+    if (col < w) {
+        attr_t la = base;
+        if (!selected && (flags & MTLBX_NODE_UNKNOWN))
+            la |= term_attr(AT_UNKNOWN);
+        if (!selected && (flags & MTLBX_NODE_PROBLEM) && !(flags & MTLBX_NODE_WARNING))
+            la |= term_attr(AT_BAD);
+        int used = term_put_raw(y, x + col, w - col, label, la);
+        /* Show that the label was cut. */
+        if (used == w - col && textfmt_width(label) > w - col)
+            term_put_raw(y, x + w - 1, 1, term_glyph_ellipsis(), la);
+    }
+}
+
+void tree_draw(struct explorer *ex, const struct rect *r, bool focused)
+{
+    if (r->h <= 0 || r->w <= 0)
+        return;
+    char title[128];
+    snprintf(title, sizeof title, " 1 Tree  %zu/%zu", ex->rows.n ? ex->tree_sel + 1 : 0, ex->rows.n);
+    term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
+    int rows = layout_rows(r);
+    tree_scroll_to_selection(ex);
+    for (int k = 0; k < rows; k++) {
+        size_t i = ex->tree_top + (size_t)k;
+        if (i >= ex->rows.n)
+            break;
+        draw_row(ex, i, r->y + 1 + k, r->x, r->w, focused);
+    }
+}

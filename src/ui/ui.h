@@ -1,0 +1,178 @@
+/* The explorer's shared state, private to src/ui. Panels read it to draw
+ * and the main loop (explorer.c) changes it in response to actions. */
+#ifndef MTLBX_UI_UI_H
+#define MTLBX_UI_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mtlbx.h"
+#include "explorer.h"
+#include "hasher.h"
+#include "keys.h"
+#include "layout.h"
+#include "query.h"
+#include "rows.h"
+
+struct ex_file {
+    mtlbx_file *f;
+    const char *path;
+    mtlbx_node *root;
+};
+
+struct field_row {
+    char *name, *value;
+    uint64_t offset, size, target;
+    unsigned flags;
+};
+
+struct detail_state {
+    const mtlbx_node *node;      /* the fields below belong to this node */
+    struct field_row *v;
+    size_t n, cap;
+    size_t sel, top;
+    size_t hash_done_seen;       /* re-read fields when hashing progresses */
+};
+
+struct hex_state {
+    uint32_t file;
+    uint64_t cursor, top;        /* top is a multiple of bytes_per_row */
+    int bytes_per_row;
+};
+
+struct jump {
+    uint32_t file;
+    mtlbx_node *node;
+    uint64_t hex_cursor;
+};
+
+#define HISTORY_MAX 256
+
+enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS };
+
+struct textview {
+    char *title;
+    char *data;                  /* owned copy of the text, raw bytes */
+    size_t len;
+    size_t *line_start;          /* n_lines + 1 entries */
+    size_t n_lines;
+    size_t top, cur;             /* first line shown; the highlighted line */
+    int hscroll;
+    char save_name[256];         /* default file name for `w` */
+    struct query query;
+    bool have_query;
+};
+
+struct members_view {
+    uint32_t file;
+    mtlbx_library *lib;
+    size_t archive;
+    size_t sel, top;
+    struct query query;
+    bool have_query;
+};
+
+struct explorer {
+    const struct explorer_options *opts;
+    struct ex_file *files;
+    uint32_t n_files;
+    struct tree_rows rows;
+    struct rows_source rows_src;
+    size_t tree_sel, tree_top;
+    struct detail_state detail;
+    struct hex_state hex;
+    enum panel_id focus, zoom;
+    struct layout lay;
+    enum ex_screen screen;
+    bool text_from_members;      /* q in the text view returns to the member list */
+    struct textview text;
+    struct members_view members;
+    struct jump history[HISTORY_MAX];
+    size_t n_history;
+    struct query query;
+    bool have_query;
+    char status[512];
+    bool status_error;
+    bool quit;
+    struct hasher *hasher;
+    size_t hash_done_seen;
+    char *llvm_dis;              /* resolved lazily */
+};
+
+/* ---- explorer.c: selection and navigation shared by panels ---- */
+struct ex_file *ex_current_file(struct explorer *ex);
+uint32_t ex_current_file_index(const struct explorer *ex);
+mtlbx_node *ex_selected_node(struct explorer *ex);
+void ex_message(struct explorer *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ex_error(struct explorer *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Select a node in the tree, expanding its ancestors; the hex view
+ * follows unless `keep_hex`. Returns false if the node is not found. */
+bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool keep_hex);
+/* Remember where we are before a jump (Enter on an offset, search, :). */
+void ex_push_history(struct explorer *ex);
+void ex_draw(struct explorer *ex);   /* full repaint, used before slow work */
+
+/* ---- tree_panel.c ---- */
+void tree_init(struct explorer *ex);
+void tree_draw(struct explorer *ex, const struct rect *r, bool focused);
+void tree_action(struct explorer *ex, enum action a);
+void tree_set_selection(struct explorer *ex, size_t row);
+void tree_scroll_to_selection(struct explorer *ex);
+/* Label text of a node for the tree and search (terminal-safe). */
+void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size);
+
+/* ---- detail_panel.c ---- */
+void detail_refresh(struct explorer *ex, bool force);
+void detail_draw(struct explorer *ex, const struct rect *r, bool focused);
+void detail_action(struct explorer *ex, enum action a);
+void detail_free(struct detail_state *d);
+const struct field_row *detail_selected_field(const struct explorer *ex);
+
+/* ---- hex_panel.c ---- */
+void hex_draw(struct explorer *ex, const struct rect *r, bool focused);
+void hex_action(struct explorer *ex, enum action a);
+/* Put the cursor at `offset` and scroll so it shows. */
+void hex_goto(struct explorer *ex, uint32_t file, uint64_t offset);
+/* After a cursor move in the hex panel: select the owning node. */
+void hex_sync_tree(struct explorer *ex);
+
+/* ---- textview.c ---- */
+void textview_open(struct explorer *ex, const char *title, const char *data, size_t len,
+                   const char *save_name);
+void textview_close(struct explorer *ex);
+void textview_draw(struct explorer *ex);
+void textview_action(struct explorer *ex, enum action a);
+
+/* ---- members_view.c ---- */
+void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive);
+void members_draw(struct explorer *ex);
+void members_action(struct explorer *ex, enum action a);
+/* Shows one member's text in the text view. */
+void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member);
+
+/* ---- search.c ---- */
+void search_start(struct explorer *ex);
+void search_repeat(struct explorer *ex, bool forward);
+void goto_offset_prompt(struct explorer *ex);
+
+/* ---- actions.c: e, E, d, s, w ---- */
+void action_extract(struct explorer *ex, bool all);
+void action_disassemble(struct explorer *ex);
+void action_sources(struct explorer *ex);
+void action_write_node(struct explorer *ex);
+/* Writes bytes to a path the user chose, asking before overwriting. */
+bool action_write_bytes(struct explorer *ex, const char *path, const void *data, size_t len);
+/* Several files would be replaced: ask once. True means overwrite them
+ * all; false (or none existing) means keep existing files. */
+bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
+/* Function index of a node (a function, its tags, its module...), or -1. */
+long action_function_of(const mtlbx_node *n);
+
+/* ---- prompt.c ---- */
+/* Reads a line on the status line; false if cancelled (Esc, Ctrl-G). */
+bool prompt_line(struct explorer *ex, const char *label, const char *initial, char *out, size_t size);
+/* Asks a yes/no question; true only for y or Y. */
+bool prompt_yes_no(struct explorer *ex, const char *question);
+
+#endif

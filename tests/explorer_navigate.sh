@@ -1,0 +1,138 @@
+#!/bin/sh
+# The explorer on the bundled sample: land on a function, read its detail
+# and hex, follow an offset field and come back, search names, tags and
+# hex bytes, go to an offset, open the help, move the hex cursor (which
+# selects the owning node), and quit with the terminal restored.
+. "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
+
+start 80 24 xterm-256color -- "$SAMPLE"
+
+# First screen: the function list is open and the first function selected,
+# with its decoded tags in the detail panel and its bytes in the hex panel.
+wait_for "Functions (8)"
+expect "vertex_main"
+expect '"vertex_main"'
+expect "NAME"
+expect "HASH"
+expect "3 Hex"
+expect "node 0x5c+164"
+expect "00000060  4e 41 4d 45 0c 00 76 65"
+expect "? shows every key"
+# Hash status fills in from the background thread.
+wait_for "hashes checked"
+expect "ok  vertex"
+
+# Down one function: the detail follows.
+keys j
+wait_for '"fragment_main"'
+expect "sample.metallib: fragment"
+expect "[hash ok]"
+
+# Tab to the detail panel, go to the last field (the source archive
+# link), follow it with Enter, and come back with Backspace.
+keys k Tab
+wait_for "2 Detail  index"
+keys G
+wait_for 'source archive "0"'
+keys Enter
+wait_for "followed source archive to 0x4e62"
+expect "cursor 0x4e62"
+expect 'Archive "0"'
+keys BSpace
+wait_for "back (0 more)"
+expect "sample.metallib: vertex"
+expect "cursor 0x5c"
+
+# The module offset field leads to the module's bytes.
+keys g
+wait_for "2 Detail  index"
+i=0
+while [ $i -lt 12 ] && ! screen | grep -q "2 Detail  module"; do keys j; sleep 0.1; i=$((i + 1)); done
+wait_for "2 Detail  module"
+keys Enter
+wait_for "followed module to 0xc94"
+expect "cursor 0xc94"
+keys BSpace
+wait_for "back (0 more)"
+
+# Search names (from the tree), then repeat with n and N.
+keys 1 /
+wait_for "Search names/tags"
+type_text compute
+keys Enter
+wait_for "sample.metallib: kernel       compute_main"
+# n finds the next node named so (its metadata group), N comes back.
+keys n
+wait_for "sample.metallib: Group  compute_main"
+keys N
+wait_for "sample.metallib: kernel       compute_main"
+
+# Search a tag by its FourCC: lands on a CNST or other tag node.
+keys /
+wait_for "Search names/tags"
+type_text SOFF
+keys Enter
+wait_for "sample.metallib: SOFF"
+
+# Hex bytes: "x 4d544c42" is the MTLB magic at offset 0.
+keys /
+wait_for "Search names/tags"
+type_text "x 4d544c42"
+keys Enter
+wait_for "found 4d544c42 at 0x0"
+expect "cursor 0x0 "
+
+# Go to an offset: the tree selects the innermost node owning the byte.
+keys :
+wait_for "Go to offset"
+type_text 0x66
+keys Enter
+wait_for "at 0x66"
+expect "sample.metallib: NAME"
+expect "cursor 0x66"
+keys o
+wait_for "Go to offset"
+type_text nonsense
+keys Enter
+wait_for "not an offset: nonsense"
+keys :
+type_text 0xffffffff
+keys Enter
+wait_for "is outside the file"
+
+# The hex panel: moving the cursor selects the node that owns the byte.
+keys 3
+wait_for "3 Hex  cursor"
+keys g
+wait_for "cursor 0x0 "
+expect "sample.metallib: Header"
+keys :
+type_text 0x5f
+keys Enter
+wait_for "cursor 0x5f"
+keys l
+wait_for "cursor 0x60"
+expect "sample.metallib: NAME"
+keys Tab
+wait_for "1 Tree"
+
+# Help is generated from the key table; q closes it, q again quits.
+keys '?'
+wait_for "Everywhere"
+keys /
+wait_for "Search text"
+type_text "follow an offset"
+keys Enter
+wait_for "follow an offset field"
+wait_for "Detail panel"
+keys q
+wait_gone "follow an offset field"
+expect "Functions (8)"
+
+# Ctrl-L redraws; an unbound key explains itself.
+keys C-l
+keys Z
+wait_for "does nothing here"
+
+quit_and_check 0
+finish

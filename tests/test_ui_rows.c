@@ -1,0 +1,122 @@
+/* The flattened tree rows, over a fake tree: node k has children
+ * k*10+1 .. k*10+fanout while below depth 3. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+
+#include "rows.h"
+
+static size_t asked;
+
+static size_t fake_count(void *ctx, uint32_t file, void *node)
+{
+    (void)ctx; (void)file;
+    asked++;
+    uintptr_t k = (uintptr_t)node;
+    return k < 100 ? 3 : 0;
+}
+
+static void *fake_child(void *ctx, uint32_t file, void *node, size_t i)
+{
+    (void)ctx; (void)file;
+    return (void *)((uintptr_t)node * 10 + i + 1);
+}
+
+static const struct rows_source src = { fake_count, fake_child, NULL };
+
+#define N(x) ((void *)(uintptr_t)(x))
+
+Test(rows, expand_inserts_children_after_the_parent)
+{
+    struct tree_rows r = { 0 };
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    cr_assert_eq(rows_expand(&r, 0, &src), 3);
+    cr_assert_eq(r.n, 5);
+    cr_assert_eq(r.v[1].node, N(11));
+    cr_assert_eq(r.v[3].node, N(13));
+    cr_assert_eq(r.v[1].depth, 1);
+    cr_assert_eq(r.v[4].node, N(2));
+    cr_assert(r.v[0].expanded);
+    cr_assert_eq(rows_expand(&r, 0, &src), 0);   /* already open */
+    rows_free(&r);
+}
+
+Test(rows, collapse_removes_all_descendants)
+{
+    struct tree_rows r = { 0 };
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    rows_expand(&r, 0, &src);
+    rows_expand(&r, 2, &src);    /* 12 -> 121..123 */
+    cr_assert_eq(r.n, 8);
+    cr_assert_eq(rows_subtree_end(&r, 0), 7);
+    rows_collapse(&r, 0);
+    cr_assert_eq(r.n, 2);
+    cr_assert_eq(r.v[1].node, N(2));
+    cr_assert_not(r.v[0].expanded);
+    rows_free(&r);
+}
+
+Test(rows, parents_siblings_and_children)
+{
+    struct tree_rows r = { 0 };
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    rows_expand(&r, 0, &src);    /* 1 11 12 13 2 */
+    rows_expand(&r, 2, &src);    /* 1 11 12 121 122 123 13 2 */
+    cr_assert_eq(rows_parent(&r, 4), 2);
+    cr_assert_eq(rows_parent(&r, 6), 0);
+    cr_assert_eq(rows_parent(&r, 0), -1);
+    cr_assert_eq(rows_next_sibling(&r, 2), 6);
+    cr_assert_eq(rows_prev_sibling(&r, 6), 2);
+    cr_assert_eq(rows_next_sibling(&r, 6), -1);
+    cr_assert_eq(rows_prev_sibling(&r, 1), -1);
+    cr_assert_eq(rows_next_sibling(&r, 0), 7);
+    cr_assert_eq(rows_find_child(&r, 0, N(13)), 6);
+    cr_assert_eq(rows_find_child(&r, 0, N(122)), -1);   /* a grandchild */
+    cr_assert_eq(rows_find_child(&r, 2, N(122)), 4);
+    rows_free(&r);
+}
+
+Test(rows, child_count_is_asked_once)
+{
+    struct tree_rows r = { 0 };
+    rows_append(&r, N(5), 0, 0);
+    asked = 0;
+    rows_child_count(&r, 0, &src);
+    rows_child_count(&r, 0, &src);
+    rows_expand(&r, 0, &src);
+    cr_assert_eq(asked, 1);
+    rows_free(&r);
+}
+
+/* A big expand and collapse stays consistent (the 200,000-function case
+ * in miniature: one parent with many children). */
+static size_t many_count(void *ctx, uint32_t file, void *node)
+{
+    (void)ctx; (void)file;
+    return node == N(1) ? 200000 : 0;
+}
+
+static void *many_child(void *ctx, uint32_t file, void *node, size_t i)
+{
+    (void)ctx; (void)file; (void)node;
+    return N(1000 + i);
+}
+
+Test(rows, two_hundred_thousand_children)
+{
+    const struct rows_source many = { many_count, many_child, NULL };
+    struct tree_rows r = { 0 };
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    cr_assert_eq(rows_expand(&r, 0, &many), 200000);
+    cr_assert_eq(r.n, 200002);
+    cr_assert_eq(r.v[200001].node, N(2));
+    cr_assert_eq(rows_find_child(&r, 0, N(1000 + 199999)), 200000);
+    rows_collapse(&r, 0);
+    cr_assert_eq(r.n, 2);
+    rows_free(&r);
+}

@@ -1,0 +1,26 @@
+# The explorer's tests. Unit tests cover the parts that need no terminal
+# (layout, hex rows, text escaping, key table, tree rows, query parsing,
+# line editing); the explorer_*.sh scripts drive the real binary in tmux
+# and skip (77) only when tmux is missing.
+if HAVE_CRITERION
+check_PROGRAMS += tests/test_ui
+tests_test_ui_SOURCES = \
+	tests/test_ui_hexfmt.c \
+	tests/test_ui_keys.c \
+	tests/test_ui_layout.c \
+	tests/test_ui_lineedit.c \
+	tests/test_ui_query.c \
+	tests/test_ui_rows.c \
+	tests/test_ui_textfmt.c
+tests_test_ui_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
+tests_test_ui_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS) $(CRITERION_LIBS)
+TESTS += tests/test_ui
+endif
+
+EXPLORER_TESTS = \
+	tests/explorer_navigate.sh \
+	tests/explorer_actions.sh \
+	tests/explorer_terminal.sh \
+	tests/explorer_corpus.sh
+TESTS += $(EXPLORER_TESTS)
+EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh
