@@ -119,6 +119,7 @@ static bool terminal_safe(const char *s)
 struct check_ctx {
     const mtlbx_node *n;
     bool inside;               /* fields with bytes must lie inside n */
+    uint64_t file_size;        /* and every field inside the file (0: unchecked) */
     size_t bad;
 };
 
@@ -129,6 +130,8 @@ static void check_field(void *ctx, const struct mtlbx_field *fl)
     cr_assert_not_null(fl->value);
     cr_assert(terminal_safe(fl->name), "field name not terminal-safe");
     cr_assert(terminal_safe(fl->value), "field %s value not terminal-safe", fl->name);
+    if (c->file_size && fl->size && (fl->offset > c->file_size || fl->size > c->file_size - fl->offset))
+        c->bad++;
     if (c->inside && fl->size &&
         (fl->offset < c->n->offset || fl->offset - c->n->offset > c->n->size ||
          fl->size > c->n->size - (fl->offset - c->n->offset)))
@@ -153,12 +156,12 @@ static size_t walk_all(mtlbx_file *f, bool load, size_t max_nodes)
             cr_assert(terminal_safe(buf), "label not terminal-safe: kind %d", n->kind);
             cr_assert_gt(strlen(buf), 0, "empty label for kind %d", n->kind);
             (void)mtlbx_node_flags(f, n);
-            struct check_ctx c = { .n = n,
+            struct check_ctx c = { .n = n, .file_size = mtlbx_file_size(f),
                                    .inside = n->kind == MTLBX_NODE_TAG || n->kind == MTLBX_NODE_FUNCTION ||
                                              n->kind == MTLBX_NODE_MODULE || n->kind == MTLBX_NODE_HEADER ||
                                              n->kind == MTLBX_NODE_TAG_GROUP || n->kind == MTLBX_NODE_FAT_SLICE };
             mtlbx_node_fields(f, n, check_field, &c);
-            cr_assert_eq(c.bad, 0, "%zu fields outside the span of '%s'", c.bad, buf);
+            cr_assert_eq(c.bad, 0, "%zu fields outside the span of '%s' or the file", c.bad, buf);
             if (n->parent && n->size && n->parent->size && n->kind != MTLBX_NODE_TAG_GROUP &&
                 n->kind != MTLBX_NODE_MODULE && n->parent->kind != MTLBX_NODE_FILE)
                 cr_assert(n->offset >= n->parent->offset &&

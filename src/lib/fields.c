@@ -63,6 +63,20 @@ const uint8_t *field_bytes(const mtlbx_file *f, uint64_t off, uint64_t len)
     return span_within(off, len, 0, f->size) ? f->data + off : NULL;
 }
 
+/* Where a string span lies in the file, and how many bytes it covers:
+ * with its NUL when the NUL is there (a hostile string may stop at the
+ * end of its section or of the file). */
+static uint64_t str_off(const mtlbx_file *f, struct mtlbx_bytes b)
+{
+    return (uint64_t)(b.ptr - f->data);
+}
+
+static uint64_t str_size(const mtlbx_file *f, struct mtlbx_bytes b)
+{
+    const uint8_t *p = field_bytes(f, str_off(f, b), (uint64_t)b.len + 1);
+    return p && p[b.len] == 0 ? (uint64_t)b.len + 1 : b.len;
+}
+
 static const char *fn_name(const mtlbx_library *lib, size_t i, char *out, size_t n)
 {
     const struct mtlbx_function *fn = i < mtlbx_function_count(lib) ? mtlbx_function_at(lib, i) : NULL;
@@ -445,8 +459,9 @@ static void function_fields(struct field_out *o)
     const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, n->index);
     char s[512], b[32];
     field_emit(o, "index", n->offset, 0, 0, 0, "%u", n->index);
-    field_emit(o, "entry size", fn->entry_offset, 4, 0, 0, "%s bytes (includes itself)",
-               field_num(b, sizeof b, fn->entry_size));
+    if (n->size >= 4)
+        field_emit(o, "entry size", fn->entry_offset, 4, 0, 0, "%s bytes (includes itself)",
+                   field_num(b, sizeof b, fn->entry_size));
     /* One line per tag of the entry, as the tree shows its children. */
     if (n->size > 4) {
         struct mtlbx_tag_walk w;
@@ -559,7 +574,7 @@ static void module_fields(struct field_out *o)
         return;
     struct mtlbx_wrapper w;
     uint64_t m = n->offset;
-    if (!mtlbx_function_wrapper(n->lib, n->index, &w) || !w.present) {
+    if (!mtlbx_function_wrapper(n->lib, n->index, &w) || !w.present || n->size < 20) {
         const uint8_t *p = field_bytes(o->f, m, 4);
         if (p)
             field_emit(o, "magic", m, 4, MTLBX_FIELD_WARNING, 0, "%02x %02x %02x %02x (no bitcode wrapper)",
@@ -590,10 +605,10 @@ static void sources_fields(struct field_out *o)
     if (s->range.size >= 4) /* a section cut short at the end of the file has no count */
         field_emit(o, "archive count", o->n->offset, 4, 0, 0, "%u", s->declared_count);
     if (s->link_command.ptr)
-        field_emit(o, "link command", (uint64_t)(s->link_command.ptr - o->f->data), s->link_command.len + 1,
+        field_emit(o, "link command", str_off(o->f, s->link_command), str_size(o->f, s->link_command),
                    0, 0, "%s", field_esc(t, sizeof t, s->link_command.ptr, s->link_command.len));
     if (s->has_working_dir && s->working_dir.ptr)
-        field_emit(o, "working directory", (uint64_t)(s->working_dir.ptr - o->f->data), s->working_dir.len + 1,
+        field_emit(o, "working directory", str_off(o->f, s->working_dir), str_size(o->f, s->working_dir),
                    0, 0, "%s", field_esc(t, sizeof t, s->working_dir.ptr, s->working_dir.len));
 }
 
@@ -607,7 +622,7 @@ static void archive_fields(struct field_out *o)
     field_emit(o, "group size", a->group_offset, 4, 0, 0, "%s bytes (not counting itself)",
                field_num(b, sizeof b, a->group_size));
     field_emit(o, "tag", a->sarc_offset, 8, 0, 0, "SARC, u32 length (SOFF points here)");
-    field_emit(o, "id", (uint64_t)(a->id.ptr - o->f->data), a->id.len + 1, 0, 0, "\"%s\"",
+    field_emit(o, "id", str_off(o->f, a->id), str_size(o->f, a->id), 0, 0, "\"%s\"",
                field_esc(s, sizeof s, a->id.ptr, a->id.len));
     field_emit(o, "payload", a->payload_offset, a->payload.len, 0, 0, "%s bytes, %s", field_num(b, sizeof b, a->payload.len),
                a->payload.len >= 4 && a->payload.ptr[0] == 'B' && a->payload.ptr[1] == 'Z' ? "bzip2" : "not bzip2");
@@ -644,10 +659,10 @@ static void dynamic_fields(struct field_out *o)
     const struct mtlbx_dynamic_header *d = mtlbx_library_dynamic_header(o->n->lib);
     char s[512];
     if (d->has_name)
-        field_emit(o, "name", (uint64_t)(d->name.ptr - o->f->data), d->name.len + 1, 0, 0, "\"%s\"",
+        field_emit(o, "name", str_off(o->f, d->name), str_size(o->f, d->name), 0, 0, "\"%s\"",
                    field_esc(s, sizeof s, d->name.ptr, d->name.len));
     for (size_t i = 0; i < d->n_linked && i < 1024; i++)
-        field_emit(o, "linked library", (uint64_t)(d->linked[i].ptr - o->f->data), d->linked[i].len + 1, 0, 0,
+        field_emit(o, "linked library", str_off(o->f, d->linked[i]), str_size(o->f, d->linked[i]), 0, 0,
                    "\"%s\"", field_esc(s, sizeof s, d->linked[i].ptr, d->linked[i].len));
 }
 
@@ -655,8 +670,9 @@ static void list_fields(struct field_out *o)
 {
     const struct mtlbx_list *l = mtlbx_library_list(o->n->lib, (enum mtlbx_list_kind)o->n->sub);
     field_emit(o, "located by", o->n->offset, 0, 0, 0, "%s in the header extension", l->tag);
-    field_emit(o, "count", o->n->offset, 4, l->declared_count == l->n_groups ? 0 : MTLBX_FIELD_WARNING, 0,
-               "%u declared, %zu groups read", l->declared_count, l->n_groups);
+    if (o->n->size >= 4)
+        field_emit(o, "count", o->n->offset, 4, l->declared_count == l->n_groups ? 0 : MTLBX_FIELD_WARNING, 0,
+                   "%u declared, %zu groups read", l->declared_count, l->n_groups);
 }
 
 static void file_fields(struct field_out *o)
@@ -685,6 +701,8 @@ static void fat_slice_fields(struct field_out *o)
     if (!s)
         return;
     uint64_t e = s->entry_offset;
+    if (!field_bytes(o->f, e, 20))
+        return;
     const char *cpu = mtlbx_cputype_name(s->cputype);
     char b[32];
     bool in = s->offset < o->f->size;
