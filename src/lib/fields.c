@@ -510,6 +510,14 @@ static bool uses_archive(const mtlbx_node *n, size_t i)
            mtlbx_function_archive(n->lib, i) == (long)n->index;
 }
 
+static bool uses_reflection(const mtlbx_node *n, size_t i)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(n->lib, i);
+    const struct mtlbx_list *l = mtlbx_library_list(n->lib, MTLBX_LIST_RLST);
+    return (fn->present & MTLBX_F_RFLT) && l && fn->rflt <= UINT64_MAX - l->range.offset &&
+           l->range.offset + fn->rflt == n->offset;
+}
+
 static void users_fields(struct field_out *o, bool (*uses)(const mtlbx_node *, size_t))
 {
     const mtlbx_node *n = o->n;
@@ -551,9 +559,10 @@ static void group_fields(struct field_out *o)
     field_emit(o, "size prefix", n->offset, 4, w.ended && prefix != used && prefix + 4 != used ? MTLBX_FIELD_WARNING : 0,
                0, "%s bytes%s", field_num(b, sizeof b, prefix), conv);
     field_emit(o, "tags", n->offset + 4, 0, 0, 0, "%u%s", tags, w.ended ? " + ENDT" : " (no ENDT)");
-    if (n->sub != CTX_PUBLIC_MD && n->sub != CTX_PRIVATE_MD)
-        return;
-    users_fields(o, uses_group);
+    if (n->sub == CTX_PUBLIC_MD || n->sub == CTX_PRIVATE_MD)
+        users_fields(o, uses_group);
+    else if (n->sub == CTX_LIST + MTLBX_LIST_RLST)
+        users_fields(o, uses_reflection);
 }
 
 static void module_fields(struct field_out *o)
