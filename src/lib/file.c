@@ -132,8 +132,6 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     f->data = map;
     f->size = (uint64_t)st.st_size;
     f->mapped = true;
-    /* Sections are visited mostly in order; modules are read only on demand. */
-    madvise(map, (size_t)st.st_size, MADV_RANDOM);
     return finish_open(f, out, err);
 }
 
