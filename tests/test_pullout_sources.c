@@ -736,3 +736,40 @@ Test(extract_cli, repeated_and_unsafe_names_are_disambiguated)
     free(outdir);
     ib_free(&img);
 }
+
+Test(sources_cli, damaged_section_is_reported_with_status_2)
+{
+    const char *bin = testenv("MTLBX_BIN");
+    if (!bin || access(bin, X_OK) != 0)
+        cr_skip_test("the mtlbx binary is not built");
+    struct imagebuf z = bz_tar(basic, 1);
+    struct tarchive a = { "0", z.data, z.len };
+    struct imagebuf sec = make_section(true, &a, 1, 5, NULL); /* says 5, holds 1 */
+    struct imagebuf img = make_library(true, &sec, UINT64_MAX, NULL);
+    char *d = pt_tmpdir();
+    char *lib = write_image(d, "short.metallib", &img);
+    char *out, *err;
+    size_t ol, el;
+    char *list[] = { (char *)bin, "sources", lib, NULL };
+    cr_expect_eq(run_capture(list, &out, &ol, &err, &el), 2, "%s", err);
+    cr_expect(strstr(out, "0\t19\tmetal-options.txt\n") != NULL, "what can be read is listed: %s", out);
+    cr_expect(strstr(err, "archive count") != NULL || strstr(err, "archives") != NULL, "%s", err);
+    free(out);
+    free(err);
+    /* HSRD pointing past the end of the file. */
+    uint8_t *t = memmem(img.data, img.len, "HSRD\x10\x00", 6);
+    ib_put_u64(&img, (size_t)(t - img.data) + 6, img.len + 100);
+    char *lib2 = write_image(d, "outside.metallib", &img);
+    char *list2[] = { (char *)bin, "sources", "--list", lib2, NULL };
+    cr_expect_eq(run_capture(list2, &out, &ol, &err, &el), 2, "%s", err);
+    cr_expect(strstr(err, "HSRD") != NULL, "%s", err);
+    free(out);
+    free(err);
+    pt_rmtree(d);
+    free(d);
+    free(lib);
+    free(lib2);
+    ib_free(&img);
+    ib_free(&sec);
+    ib_free(&z);
+}

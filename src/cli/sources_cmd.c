@@ -24,7 +24,9 @@
  * on stdout.
  *
  * Exit: 0 ok; 1 the library has no embedded sources; 2 the file cannot be
- * opened, an archive does not decode, or any member was refused or failed.
+ * opened, the section is damaged (its errors are printed, and whatever
+ * archives could be read are still listed or written), an archive does not
+ * decode, or any member was refused or failed.
  */
 #include "config.h"
 
@@ -116,6 +118,42 @@ static char *normalise(const char *name)
     }
     out[o] = 0;
     return out;
+}
+
+/* Structural problems of the section (found at open time, before any
+ * archive is loaded): printed once each. Returns false if there were any. */
+static bool report_structure(const char *path, const mtlbx_library *lib)
+{
+    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    if (!s->present)
+        return true;
+    bool ok = true;
+    uint64_t lo = s->range.offset, hi = s->range.offset + s->range.size;
+    /* The HSRC/HSRD tag itself: where a bad offset or size is reported. */
+    uint64_t tag_lo = UINT64_MAX, tag_hi = 0;
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    for (size_t i = 0; i < ext->n_tags; i++)
+        if (!strcmp(ext->tags[i].name, s->tag)) {
+            tag_lo = ext->tags[i].offset;
+            tag_hi = ext->tags[i].value_offset + ext->tags[i].value_len;
+            break;
+        }
+    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+        bool in_section = d->offset >= lo && d->offset <= hi;
+        bool at_tag = d->offset >= tag_lo && d->offset < tag_hi;
+        if (d->severity != MTLBX_ERROR || !(in_section || at_tag))
+            continue;
+        char *msg = esc(d->message, strlen(d->message));
+        cli_error(path, &d->offset, "%s", msg);
+        free(msg);
+        ok = false;
+    }
+    if (s->range.size == 0 && ok) {
+        cli_error(path, NULL, "the %s sources section could not be read", s->tag);
+        ok = false;
+    }
+    return ok;
 }
 
 static void list_archive(const char *slice, const struct mtlbx_archive *a)
@@ -259,6 +297,7 @@ int cmd_sources(int argc, char **argv, const struct global_options *g)
         if (fat)
             snprintf(slice, sizeof slice, "slice%zu/", li);
         struct name_set used = { .nocase = true };
+        ok = report_structure(file, lib) && ok;
         for (size_t ai = 0; ai < s->n_archives; ai++) {
             const struct mtlbx_archive *a = &s->archives[ai];
             if (mtlbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED) {
