@@ -249,7 +249,10 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
         json_array_append_new(diags, diag_json(mtlbx_file_diag(f, i)));
     json_object_set_new(root, "diagnostics", diags);
-    int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    /* ENSURE_ASCII: a name may hold C1 controls (U+009B is CSI) or bidi
+     * overrides, valid UTF-8 that jansson would pass through raw and that
+     * act on a terminal showing the JSON; as \uXXXX they are inert. */
+    int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
     json_decref(root);
     mtlbx_close(f);
     putchar('\n');
