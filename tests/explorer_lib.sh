@@ -26,7 +26,10 @@ case $CORPUS in /*) ;; *) CORPUS=$(pwd)/$CORPUS ;; esac
 
 # Everything the tests write goes here (srcdir is read-only in distcheck).
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtlbx-explorer.XXXXXX") || exit 1
-SOCK=mtlbx-test-$$
+# One private tmux server per start (a fresh socket name each time, so a
+# new session never races the previous server's shutdown).
+RUN=0
+SOCK=mtlbx-test-$$-$RUN
 FAILED=0
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
@@ -53,6 +56,8 @@ start() {
         _args="$_args '$_a'"
     done
     T kill-server >/dev/null 2>&1
+    RUN=$((RUN + 1))
+    SOCK=mtlbx-test-$$-$RUN
     cat > "$WORK/run.sh" <<SCRIPT
 cd '$WORK'
 stty -g > '$WORK/stty.before'
@@ -87,6 +92,10 @@ wait_for() {
     while [ $_i -lt $_limit ]; do
         if screen | grep -F -q -- "$1"; then
             return 0
+        fi
+        if ! T has-session >/dev/null 2>&1; then
+            fail "tmux session gone while waiting for: $1"
+            return 1
         fi
         sleep 0.1
         _i=$((_i + 1))

@@ -235,8 +235,9 @@ char *keys_help_text(void)
         }
     }
     tb_add(&t, "\nHash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
-               ".. = not checked yet (checked in the background).\n"
-               "Row markers: ! a problem inside this node, ? an unknown tag or value.\n");
+               "... = not checked yet (checked in the background), -- = no HASH.\n"
+               "Row markers: ! an error inside this node (yellow: warnings only),\n"
+               "? an unknown tag or value.\n");
     if (!t.s)
         return strdup("");
     return t.s;

@@ -282,13 +282,17 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
     attr_t base = selected ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
     term_fill(y, x, w, base);
 
-    /* Column 0: ! for a problem inside the node, ? for an unknown tag. */
+    /* Column 0: ! for an error inside the node, ? for an unknown tag or
+     * value, a yellow ! for warnings only. */
     unsigned flags = mtlbx_node_flags(f, n);
+    bool errors = (flags & MTLBX_NODE_PROBLEM) && !(flags & MTLBX_NODE_WARNING);
     int col = 0;
-    if (flags & MTLBX_NODE_PROBLEM)
-        term_put_raw(y, x, 1, "!", base | term_attr(flags & MTLBX_NODE_WARNING ? AT_WARN : AT_BAD));
+    if (errors)
+        term_put_raw(y, x, 1, "!", base | term_attr(AT_BAD));
     else if (flags & MTLBX_NODE_UNKNOWN)
         term_put_raw(y, x, 1, "?", base | term_attr(AT_UNKNOWN));
+    else if (flags & MTLBX_NODE_PROBLEM)
+        term_put_raw(y, x, 1, "!", base | term_attr(AT_WARN));
     col = 1 + 2 * r->depth;
     if (col > w / 2)
         col = w / 2;            /* very deep rows still show their label */
@@ -309,7 +313,7 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
         attr_t la = base;
         if (!selected && (flags & MTLBX_NODE_UNKNOWN))
             la |= term_attr(AT_UNKNOWN);
-        if (!selected && (flags & MTLBX_NODE_PROBLEM) && !(flags & MTLBX_NODE_WARNING))
+        if (!selected && errors)
             la |= term_attr(AT_BAD);
         int used = term_put_raw(y, x + col, w - col, label, la);
         /* Show that the label was cut. */
