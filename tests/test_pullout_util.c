@@ -433,3 +433,24 @@ Test(run_tool, find_llvm_dis_order)
     pt_rmtree(d);
     free(d);
 }
+
+Test(safe_write, output_dir_is_created_once_and_must_be_a_directory)
+{
+    char *d = pt_tmpdir();
+    char *out = pt_join(d, "out");
+    char err[256];
+    cr_expect_eq(make_output_dir(out, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(make_output_dir(out, err, sizeof err), 0, "an existing directory is fine");
+    char *deep = pt_join(d, "no/such/parent");
+    cr_expect_eq(make_output_dir(deep, err, sizeof err), -1, "only one level is created");
+    char *file = pt_join(d, "file");
+    FILE *fp = fopen(file, "w");
+    fclose(fp);
+    cr_expect_eq(make_output_dir(file, err, sizeof err), -1);
+    cr_expect(strstr(err, "not a directory") != NULL, "%s", err);
+    free(file);
+    free(deep);
+    free(out);
+    pt_rmtree(d);
+    free(d);
+}

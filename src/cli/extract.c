@@ -25,10 +25,8 @@
 #include "util/name_set.h"
 #include "util/safe_write.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -191,8 +189,9 @@ int cmd_extract(int argc, char **argv, const struct global_options *g)
         return 2;
     }
     /* The output directory is created if missing (one level, like mkdir). */
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        cli_error(dir, NULL, "cannot create the output directory: %s", strerror(errno));
+    char derr[256];
+    if (make_output_dir(dir, derr, sizeof derr) != 0) {
+        cli_error(dir, NULL, "%s", derr);
         mtlbx_close(f);
         free(want);
         return 2;

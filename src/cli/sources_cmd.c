@@ -34,12 +34,10 @@
 #include "util/name_set.h"
 #include "util/safe_write.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -283,8 +281,9 @@ int cmd_sources(int argc, char **argv, const struct global_options *g)
         mtlbx_close(f);
         return 1;
     }
-    if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        cli_error(dir, NULL, "cannot create the output directory: %s", strerror(errno));
+    char derr[256];
+    if (dir && make_output_dir(dir, derr, sizeof derr) != 0) {
+        cli_error(dir, NULL, "%s", derr);
         mtlbx_close(f);
         return 2;
     }

@@ -345,3 +345,17 @@ out:
     free(copy);
     return rc;
 }
+
+int make_output_dir(const char *dir, char *err, size_t err_size)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        set_err(err, err_size, "cannot create the output directory: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        set_err(err, err_size, "the output path is not a directory");
+        return -1;
+    }
+    return 0;
+}
