@@ -68,7 +68,8 @@ const struct key_binding key_table[] = {
 
     /* Search and go to */
     { { '/' }, ACT_SEARCH, KC_MAIN, "search names and tags; \"x 4d544c42\" for hex bytes, '\"text' for raw bytes", "search" },
-    { { '/' }, ACT_SEARCH, KC_TEXT | KC_MEMBERS, "search the text", "search" },
+    { { '/' }, ACT_SEARCH, KC_TEXT, "search the text", "search" },
+    { { '/' }, ACT_SEARCH, KC_MEMBERS, "search member names", "search" },
     { { 'n' }, ACT_SEARCH_NEXT, KC_MAIN | KC_TEXT | KC_MEMBERS, "next match", NULL },
     { { 'N' }, ACT_SEARCH_PREV, KC_MAIN | KC_TEXT | KC_MEMBERS, "previous match", NULL },
     { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
@@ -194,50 +195,56 @@ static void tb_add(struct text_buf *t, const char *fmt, ...)
     t->len += (size_t)n;
 }
 
+const struct key_section key_sections[] = {
+    { KC_ALL, "Everywhere" },
+    { KC_MAIN, "Tree, detail and hex panels" },
+    { KC_TREE, "Tree panel" },
+    { KC_DETAIL, "Detail panel" },
+    { KC_HEX, "Hex panel" },
+    { KC_TEXT, "Text view (llvm-dis output, member text, this help)" },
+    { KC_MEMBERS, "Source member list" },
+};
+const size_t key_sections_len = sizeof key_sections / sizeof key_sections[0];
+
 /* A binding is listed under "Everywhere" when it applies to all views,
  * under the main-panels section when it covers all three panels, and under
  * every other single context it names. */
+bool key_in_section(const struct key_binding *b, unsigned mask)
+{
+    unsigned c = b->contexts;
+    if (mask == KC_ALL)
+        return c == KC_ALL;
+    if (c == KC_ALL)
+        return false;
+    if (mask == KC_MAIN)
+        return (c & KC_MAIN) == KC_MAIN;
+    return (c & mask) && !((mask & KC_MAIN) && (c & KC_MAIN) == KC_MAIN);
+}
+
+const char *const keys_legend =
+    "Hash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
+    "... = not checked yet (checked in the background), -- = no HASH.\n"
+    "Row markers: ! an error inside this node (yellow: warnings only),\n"
+    "? an unknown tag or value.\n";
+
 char *keys_help_text(void)
 {
-    static const struct { unsigned mask; const char *title; } sections[] = {
-        { KC_ALL, "Everywhere" },
-        { KC_MAIN, "Tree, detail and hex panels" },
-        { KC_TREE, "Tree panel" },
-        { KC_DETAIL, "Detail panel" },
-        { KC_HEX, "Hex panel" },
-        { KC_TEXT, "Text view (llvm-dis output, member text, this help)" },
-        { KC_MEMBERS, "Source member list" },
-    };
     struct text_buf t = { 0 };
     tb_add(&t, "mtlbx explorer keys  (q closes this help; / searches it)\n");
-    for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
-        unsigned mask = sections[s].mask;
+    for (size_t s = 0; s < key_sections_len; s++) {
         int shown = 0;
         for (size_t i = 0; i < key_table_len; i++) {
             const struct key_binding *b = &key_table[i];
-            unsigned c = b->contexts;
-            bool here;
-            if (mask == KC_ALL)
-                here = c == KC_ALL;
-            else if (c == KC_ALL)
-                here = false;
-            else if (mask == KC_MAIN)
-                here = (c & KC_MAIN) == KC_MAIN;
-            else
-                here = (c & mask) && !((mask & KC_MAIN) && (c & KC_MAIN) == KC_MAIN);
-            if (!here)
+            if (!key_in_section(b, key_sections[s].mask))
                 continue;
             if (!shown++)
-                tb_add(&t, "\n%s\n", sections[s].title);
+                tb_add(&t, "\n%s\n", key_sections[s].title);
             char names[96];
             key_binding_names(b, names, sizeof names);
             tb_add(&t, "  %-22s %s\n", names, b->help);
         }
     }
-    tb_add(&t, "\nHash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
-               "... = not checked yet (checked in the background), -- = no HASH.\n"
-               "Row markers: ! an error inside this node (yellow: warnings only),\n"
-               "? an unknown tag or value.\n");
+    tb_add(&t, "\n%s", keys_legend);
     if (!t.s)
         return strdup("");
     return t.s;

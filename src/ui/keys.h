@@ -5,6 +5,7 @@
 #ifndef MTLBX_UI_KEYS_H
 #define MTLBX_UI_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum action {
@@ -54,6 +55,19 @@ const char *key_display_name(int key, char *buf, size_t size);
 
 /* "j, Down" for a binding. */
 void key_binding_names(const struct key_binding *b, char *buf, size_t size);
+
+/* The help's sections, in order: a context mask and a title. */
+struct key_section {
+    unsigned mask;
+    const char *title;
+};
+extern const struct key_section key_sections[];
+extern const size_t key_sections_len;
+/* Whether a binding is listed in a section (each binding lands in the
+ * widest section it covers, so the help lists it once per meaning). */
+bool key_in_section(const struct key_binding *b, unsigned mask);
+/* What the tree's badges and markers mean, for help and docs. */
+extern const char *const keys_legend;
 
 /* The help screen as plain text (one section per context), malloc'd. */
 char *keys_help_text(void);

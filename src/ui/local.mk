@@ -27,3 +27,10 @@ src_ui_libmtlbxui_a_SOURCES = \
 
 # What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
 MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
+
+# Prints the key table as man-page or Markdown text, to keep the KEYS
+# sections of man/mtlbx.1 and README.md in step with the table.
+noinst_PROGRAMS += src/ui/keydoc
+src_ui_keydoc_SOURCES = src/ui/keydoc.c
+src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
+src_ui_keydoc_LDADD = src/ui/libmtlbxui.a
