@@ -371,6 +371,64 @@ Test(sources, nonzero_bytes_after_the_stream_warn)
     ib_free(&z);
 }
 
+/* A pax sparse member (never written by Apple's tools) cannot point into
+ * the tar: its holes are not stored. It is copied, holes as zeros. */
+Test(sources, sparse_member_is_copied_with_its_holes)
+{
+    size_t cap = 1 << 20, used = 0;
+    uint8_t *buf = malloc(cap);
+    struct archive *w = archive_write_new();
+    archive_write_set_format_pax(w);
+    cr_assert_eq(archive_write_open_memory(w, buf, cap, &used), ARCHIVE_OK);
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, "sparse.bin");
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, 8192);
+    archive_entry_sparse_add_entry(e, 0, 4);
+    archive_entry_sparse_add_entry(e, 4096, 4);
+    cr_assert_eq(archive_write_header(w, e), ARCHIVE_OK, "%s", archive_error_string(w));
+    /* The writer takes the whole logical file and stores only the data
+     * regions. */
+    static uint8_t logical[8192];
+    memcpy(logical, "ABCD", 4);
+    memcpy(logical + 4096, "WXYZ", 4);
+    archive_write_data(w, logical, sizeof logical);
+    archive_entry_free(e);
+    e = archive_entry_new();
+    archive_entry_set_pathname(e, "after.txt");
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, 5);
+    cr_assert_eq(archive_write_header(w, e), ARCHIVE_OK);
+    archive_write_data(w, "after", 5);
+    archive_entry_free(e);
+    archive_write_close(w);
+    archive_write_free(w);
+    struct imagebuf z = bz(buf, used, 9);
+    free(buf);
+    struct one o = load_one(z.data, z.len);
+    dump_diags(o.lib);
+    cr_assert_eq(o.st, MTLBX_ARCHIVE_LOADED);
+    const struct mtlbx_archive *ar = &mtlbx_library_sources(o.lib)->archives[0];
+    cr_assert_eq(ar->n_members, 2);
+    const struct mtlbx_member *m = &ar->members[0];
+    cr_expect_str_eq(m->name, "sparse.bin");
+    cr_assert_eq(m->size, 8192);
+    cr_assert_not_null(m->data);
+    cr_expect(memcmp(m->data, "ABCD", 4) == 0);
+    cr_expect(memcmp(m->data + 4096, "WXYZ", 4) == 0);
+    size_t nonzero = 0;
+    for (size_t i = 0; i < 8192; i++)
+        nonzero += m->data[i] != 0;
+    cr_expect_eq(nonzero, 8);
+    cr_expect(m->data < ar->tar || m->data >= ar->tar + ar->tar_len, "sparse data is a copy");
+    cr_expect_str_eq(ar->members[1].name, "after.txt");
+    cr_expect(memcmp(ar->members[1].data, "after", 5) == 0);
+    one_free(&o);
+    ib_free(&z);
+}
+
 static void expect_failed(const uint8_t *p, size_t n, const char *needle)
 {
     struct one o = load_one(p, n);

@@ -221,9 +221,10 @@ static bool member_data(struct archive *ar, const uint8_t *tar, size_t tar_len, 
     const uint8_t *first = NULL, *next = NULL;
     uint64_t seen = 0;
     bool contiguous = true;
-    /* Collect block pointers once; if they turn out not to be contiguous
-     * we read again is impossible (streams are one-pass), so copy as we go
-     * once contiguity breaks. */
+    /* Blocks are checked as they come: while each one continues the last
+     * inside the tar, nothing is copied. The reader is one-pass, so when a
+     * block breaks the run (a sparse member's hole), what was seen so far
+     * is copied to the side buffer and the rest follows it there. */
     size_t copy_base = side->len;
     bool copying = false;
     int rc;
