@@ -175,8 +175,12 @@ size_t ib_library(struct imagebuf *b, const struct test_library *spec)
     }
     size_t fl_size = b->len - fl - 4;
 
-    size_t hdyn_at = 0, rlst_at = 0;
+    size_t hdyn_at = 0, rlst_at = 0, hsrd_at = 0;
     if (spec->ext != TEST_EXT_NONE) {
+        if (spec->sources) {
+            hsrd_at = b->len + 6;
+            ib_tag_pair(b, "HSRD", 0, 0);
+        }
         if (spec->dynamic_name) {
             hdyn_at = b->len + 6;
             ib_tag_pair(b, "HDYN", 0, 0);
@@ -219,6 +223,13 @@ size_t ib_library(struct imagebuf *b, const struct test_library *spec)
         }
         ib_put_u64(b, rlst_at, at - base);
         ib_put_u64(b, rlst_at + 8, b->len - at);
+    }
+
+    if (hsrd_at) {
+        size_t at = b->len;
+        ib_bytes(b, spec->sources, spec->sources_len);
+        ib_put_u64(b, hsrd_at, at - base);
+        ib_put_u64(b, hsrd_at + 8, spec->sources_len);
     }
 
     ib_put_u64(b, base + 16, b->len - base);

@@ -60,6 +60,8 @@ struct test_library {
     const char *dynamic_name;       /* adds HDYN + a dynamic header with NAME */
     const char *dynamic_linked;     /* one DYNL */
     bool reflection;                /* adds RLST with one RBUF group and RFLT per function */
+    const uint8_t *sources;         /* raw embedded-source section, appended last and */
+    size_t sources_len;             /* located by an HSRD tag (needs ext != NONE) */
 };
 
 /* Appends a whole library to b (at its current end) and returns its start. */
