@@ -1,1 +1,97 @@
-# (placeholder: filled in by the area's owner)
+# Hostile input: the parser, the command line and the explorer's text code
+# against files built to hurt them, and the fuzzing harnesses.
+#
+# make check runs:
+#   tests/test_hostile_parse    counts, sizes, overlaps, fat slices, cycles,
+#                               a bzip2 bomb, dangerous tar members (library)
+#   tests/test_hostile_corrupt  every truncation of two samples and seeded
+#                               mutations, each walked completely
+#   tests/test_hostile_cli      the real binary: special files, SIGBUS,
+#                               refused and atomic writes, hostile names,
+#                               tar members under `sources -o`, llvm-dis that
+#                               is missing, fails, hangs or floods
+#   tests/fuzz_replay_parser    the fuzzers' seed corpus and every input a
+#   tests/fuzz_replay_format    fuzzer ever crashed on (tests/fuzz/regress)
+#
+# make fuzz builds the two libFuzzer harnesses with clang and runs each for
+# FUZZ_SECONDS (default 60) on a copy of the seed corpus; it is not part of
+# `all` or `check`, and says so and stops when clang cannot build them.
+
+HOSTILE_FUZZ_DIR = $(top_srcdir)/tests/fuzz
+
+if HAVE_CRITERION
+check_PROGRAMS += tests/test_hostile_parse tests/test_hostile_corrupt tests/test_hostile_cli
+tests_test_hostile_parse_SOURCES = tests/test_hostile_parse.c tests/test_hostile_img.c \
+	tests/test_hostile_img.h tests/imagebuf.c tests/imagebuf.h tests/fuzz/walk.c tests/fuzz/walk.h
+tests_test_hostile_parse_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS)
+tests_test_hostile_parse_LDADD = $(TEST_LIBS)
+
+tests_test_hostile_corrupt_SOURCES = tests/test_hostile_corrupt.c tests/fuzz/walk.c tests/fuzz/walk.h \
+	tests/testenv.c tests/testenv.h
+tests_test_hostile_corrupt_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_hostile_corrupt_LDADD = $(TEST_LIBS)
+
+tests_test_hostile_cli_SOURCES = tests/test_hostile_cli.c tests/test_hostile_img.c tests/test_hostile_img.h \
+	tests/imagebuf.c tests/imagebuf.h tests/testenv.c tests/testenv.h
+tests_test_hostile_cli_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_hostile_cli_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+
+TESTS += tests/test_hostile_parse tests/test_hostile_corrupt tests/test_hostile_cli
+endif
+
+# The harnesses built without libFuzzer: replay.c gives them a main() that
+# runs every file of the directories named on the command line.
+check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format
+tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
+	tests/fuzz/walk.c tests/fuzz/walk.h
+tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
+tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
+tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
+tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
+check_SCRIPTS += tests/hostile_replay.sh
+TESTS += tests/hostile_replay.sh
+
+EXTRA_DIST += tests/hostile_replay.sh tests/fuzz/metallib.dict tests/fuzz/README.md \
+	tests/fuzz/seeds tests/fuzz/regress
+
+# ------------------------------------------------------------ make fuzz --
+# Not an automake program: libFuzzer needs clang and its own main(), and
+# the sanitizer flags must cover the library sources too, so the harnesses
+# are compiled straight from the sources here.
+CLANG ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-I$(top_builddir) -I$(top_srcdir)/src/lib -I$(top_srcdir)/src -I$(top_srcdir)/src/ui \
+	-include $(top_builddir)/config.h
+FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
+	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
+FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
+	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c keys.c)
+
+fuzz-build:
+	@if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' | \
+	    $(CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then \
+	  echo "make fuzz: '$(CLANG)' cannot build libFuzzer programs (install clang, or set CLANG=)"; exit 1; fi
+	$(MKDIR_P) tests/fuzz
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
+	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
+
+# Each run mutates a working copy of the seeds (never the committed
+# ones); new crashes land in tests/fuzz/artifacts/ for tests/fuzz/regress.
+fuzz: fuzz-build
+	$(MKDIR_P) tests/fuzz/work-parser tests/fuzz/work-format tests/fuzz/artifacts
+	cp -f $(HOSTILE_FUZZ_DIR)/seeds/parser/* $(top_srcdir)/data/sample.metallib \
+	  $(top_srcdir)/tests/fixtures/*.metallib tests/fuzz/work-parser/
+	cp -f $(HOSTILE_FUZZ_DIR)/seeds/format/* tests/fuzz/work-format/
+	tests/fuzz/fuzz_parser -dict=$(HOSTILE_FUZZ_DIR)/metallib.dict -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=25 -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/parser- \
+	  tests/fuzz/work-parser
+	tests/fuzz/fuzz_format -max_total_time=$(FUZZ_SECONDS) -timeout=25 -print_final_stats=1 \
+	  -artifact_prefix=tests/fuzz/artifacts/format- tests/fuzz/work-format
+
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format
+
+.PHONY: fuzz fuzz-build clean-fuzz

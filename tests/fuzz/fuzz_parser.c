@@ -1,0 +1,34 @@
+/* libFuzzer harness over the parser's memory entry point. Each input is
+ * opened with mtlbx_open_memory() and walked completely (walk.c): every
+ * node, label and field, every function, hash checks, source archive
+ * decompression and tar listing, every diagnostic. Any broken promise the
+ * walk notices aborts, so libFuzzer keeps the input as a finding. */
+#include "walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    memset(&err, 0, sizeof err);
+    int rc = mtlbx_open_memory(data, size, "fuzz", &f, &err);
+    if (rc != MTLBX_OK) {
+        /* Refused: there must be a reason, and no handle. */
+        if (f || !memchr(err.message, '\0', sizeof err.message) || !err.message[0])
+            abort();
+        return 0;
+    }
+    struct walk_stats st;
+    walk_file(f, &st);
+    if (st.bad) {
+        fprintf(stderr, "walk: %zu broken promise(s); first: %s\n", st.bad, st.first_bad);
+        abort();
+    }
+    mtlbx_close(f);
+    return 0;
+}

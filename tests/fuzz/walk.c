@@ -1,0 +1,337 @@
+/* See walk.h. Besides calling everything, the walk checks the promises the
+ * API makes about what it hands out (spans inside the file, terminal-safe
+ * UTF-8 labels and fields, a finite tree) and touches every byte of every
+ * span, so that AddressSanitizer sees any pointer that lies. */
+#include "walk.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+struct walker {
+    mtlbx_file *f;
+    const uint8_t *base;
+    uint64_t size;
+    struct walk_stats *st;
+    volatile uint8_t sink;
+};
+
+static void bad(struct walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bad(struct walker *w, const char *fmt, ...)
+{
+    if (w->st->bad++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->st->first_bad, sizeof w->st->first_bad, fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* Reads every byte, so a span that leaves its buffer trips ASan. */
+static void touch(struct walker *w, const uint8_t *p, size_t n)
+{
+    uint8_t x = 0;
+    for (size_t i = 0; i < n; i++)
+        x ^= p[i];
+    w->sink ^= x;
+}
+
+/* A span handed out by the library must lie inside the file. */
+static void check_file_bytes(struct walker *w, struct mtlbx_bytes b, const char *what)
+{
+    if (!b.ptr) {
+        if (b.len)
+            bad(w, "%s: NULL with length %zu", what, b.len);
+        return;
+    }
+    if (b.ptr < w->base || (uint64_t)(b.ptr - w->base) > w->size || b.len > w->size - (uint64_t)(b.ptr - w->base))
+        bad(w, "%s: span outside the file", what);
+    else
+        touch(w, b.ptr, b.len);
+}
+
+/* Valid UTF-8 with no C0 control, DEL or C1 control: text that cannot act
+ * on a terminal. */
+static bool terminal_safe(const char *s)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    while (*p) {
+        uint32_t c = *p;
+        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (n == 0)
+            return false;
+        uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+        for (size_t i = 1; i < n; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+struct field_ctx {
+    struct walker *w;
+    const mtlbx_node *n;
+};
+
+static void on_field(void *ctx, const struct mtlbx_field *fd)
+{
+    struct field_ctx *c = ctx;
+    struct walker *w = c->w;
+    w->st->fields++;
+    if (!fd->name || !fd->value) {
+        bad(w, "field with a NULL name or value (node kind %d)", c->n->kind);
+        return;
+    }
+    if (!terminal_safe(fd->name) || !terminal_safe(fd->value))
+        bad(w, "field '%.40s' of node kind %d is not terminal-safe", fd->name, c->n->kind);
+    if (fd->size && (fd->offset > w->size || fd->size > w->size - fd->offset))
+        bad(w, "field '%.40s' span [%llu,+%llu) outside the file", fd->name, (unsigned long long)fd->offset,
+            (unsigned long long)fd->size);
+}
+
+static void walk_node(struct walker *w, mtlbx_node *n, size_t depth)
+{
+    struct walk_stats *st = w->st;
+    if (st->nodes >= WALK_MAX_NODES)
+        return;
+    st->nodes++;
+    if (depth > st->max_depth)
+        st->max_depth = depth;
+    if (depth > WALK_MAX_DEPTH) {
+        bad(w, "node tree deeper than %d: a cycle", WALK_MAX_DEPTH);
+        return;
+    }
+    if (n->size && (n->offset > w->size || n->size > w->size - n->offset))
+        bad(w, "node kind %d span [%llu,+%llu) outside the file", n->kind, (unsigned long long)n->offset,
+            (unsigned long long)n->size);
+    char label[512];
+    memset(label, 'x', sizeof label);
+    mtlbx_node_label(w->f, n, label, sizeof label);
+    if (!memchr(label, '\0', sizeof label))
+        bad(w, "label of node kind %d not terminated", n->kind);
+    else if (!terminal_safe(label))
+        bad(w, "label of node kind %d is not terminal-safe", n->kind);
+    /* A tiny buffer must still come back terminated. */
+    char tiny[3] = { 'x', 'x', 'x' };
+    mtlbx_node_label(w->f, n, tiny, sizeof tiny);
+    if (!memchr(tiny, '\0', sizeof tiny))
+        bad(w, "3-byte label of node kind %d not terminated", n->kind);
+    (void)mtlbx_node_flags(w->f, n);
+    bool expandable = mtlbx_node_expandable(w->f, n);
+    struct field_ctx fc = { w, n };
+    mtlbx_node_fields(w->f, n, on_field, &fc);
+    size_t nc = mtlbx_node_child_count(w->f, n);
+    if (nc && !expandable)
+        bad(w, "node kind %d has %zu children but says it is not expandable", n->kind, nc);
+    for (size_t i = 0; i < nc; i++) {
+        mtlbx_node *c = mtlbx_node_child(w->f, n, i);
+        if (!c) {
+            bad(w, "child %zu of %zu of node kind %d is NULL", i, nc, n->kind);
+            continue;
+        }
+        if (c->parent != n)
+            bad(w, "child's parent pointer is wrong (kind %d)", c->kind);
+        walk_node(w, c, depth + 1);
+    }
+    if (nc && mtlbx_node_child(w->f, n, nc) != NULL)
+        bad(w, "child index past the end returned a node (kind %d)", n->kind);
+}
+
+/* The node found for an offset must contain it (or be the root). */
+static void probe_offset(struct walker *w, mtlbx_node *root, uint64_t off)
+{
+    mtlbx_node *n = mtlbx_node_at_offset(w->f, off);
+    if (!n) {
+        bad(w, "node_at_offset(%llu) returned NULL", (unsigned long long)off);
+        return;
+    }
+    if (n != root && (off < n->offset || off - n->offset >= n->size))
+        bad(w, "node_at_offset(%llu) returned kind %d at [%llu,+%llu)", (unsigned long long)off, n->kind,
+            (unsigned long long)n->offset, (unsigned long long)n->size);
+}
+
+static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    if (!fn) {
+        bad(w, "function %zu is NULL", i);
+        return;
+    }
+    check_file_bytes(w, fn->name, "function name");
+    if (fn->hash)
+        check_file_bytes(w, (struct mtlbx_bytes){ fn->hash, 32 }, "function hash");
+    if (fn->module_valid && (fn->module.offset > w->size || fn->module.size > w->size - fn->module.offset))
+        bad(w, "function %zu module outside the file", i);
+    check_file_bytes(w, mtlbx_function_module_bytes(lib, i), "module bytes");
+    struct mtlbx_wrapper wr;
+    (void)mtlbx_function_wrapper(lib, i, &wr);
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    if (!md) {
+        bad(w, "function %zu has NULL metadata", i);
+    } else {
+        for (size_t k = 0; k < md->n_constants; k++)
+            check_file_bytes(w, md->constants[k].name, "constant name");
+        for (size_t k = 0; k < md->n_attributes; k++)
+            check_file_bytes(w, md->attributes[k].name, "attribute name");
+        if (md->has_debi)
+            check_file_bytes(w, md->debi_path, "DEBI path");
+        if (md->has_depf)
+            check_file_bytes(w, md->depf_path, "DEPF path");
+    }
+    (void)mtlbx_function_archive(lib, i);
+    /* The tag walk of the entry, as dump does. */
+    struct mtlbx_tag_walk tw;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&tw, w->f, fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
+    size_t guard = 0;
+    while (mtlbx_tag_walk_next(&tw, &t)) {
+        check_file_bytes(w, (struct mtlbx_bytes){ t.value, t.value ? t.value_len : 0 }, "tag value");
+        if (++guard > w->size) {
+            bad(w, "tag walk of function %zu does not end", i);
+            break;
+        }
+    }
+    char buf[32];
+    (void)mtlbx_function_type_name(fn->type, buf, sizeof buf);
+    /* Name lookup exercises the comparison on untrusted, unterminated names. */
+    if (fn->name.len && fn->name.len < 64) {
+        char name[64];
+        memcpy(name, fn->name.ptr, fn->name.len);
+        name[fn->name.len] = '\0';
+        long k = mtlbx_function_find(lib, name);
+        if (k < 0 && !memchr(fn->name.ptr, '\0', fn->name.len))
+            bad(w, "function '%s' not found by its own name", name);
+    }
+}
+
+static void walk_archives(struct walker *w, mtlbx_library *lib)
+{
+    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    if (!src)
+        return;
+    check_file_bytes(w, src->link_command, "link command");
+    if (src->has_working_dir)
+        check_file_bytes(w, src->working_dir, "working dir");
+    for (size_t k = 0; k < src->n_archives; k++) {
+        const struct mtlbx_archive *a = &src->archives[k];
+        check_file_bytes(w, a->id, "archive id");
+        check_file_bytes(w, a->payload, "archive payload");
+        enum mtlbx_archive_state s = mtlbx_archive_load(lib, k);
+        /* Asking twice returns the cached state. */
+        if (mtlbx_archive_load(lib, k) != s)
+            bad(w, "archive %zu state changed on a second load", k);
+        if (s != MTLBX_ARCHIVE_LOADED)
+            continue;
+        w->st->archives_loaded++;
+        if (a->tar_len > MTLBX_SOURCE_CAP)
+            bad(w, "archive %zu decompressed past the cap (%zu bytes)", k, a->tar_len);
+        for (size_t m = 0; m < a->n_members; m++) {
+            const struct mtlbx_member *mb = &a->members[m];
+            w->st->members++;
+            if (!mb->name) {
+                bad(w, "member without a name");
+                continue;
+            }
+            touch(w, (const uint8_t *)mb->name, strlen(mb->name));
+            if (mb->link_target)
+                touch(w, (const uint8_t *)mb->link_target, strlen(mb->link_target));
+            if (mb->data) {
+                if (mb->data < a->tar || (size_t)(mb->data - a->tar) > a->tar_len ||
+                    mb->size > a->tar_len - (size_t)(mb->data - a->tar))
+                    bad(w, "member %zu data outside the decompressed tar", m);
+                else
+                    touch(w, mb->data, (size_t)mb->size);
+            }
+        }
+    }
+}
+
+static void walk_library(struct walker *w, mtlbx_library *lib)
+{
+    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    char buf[32];
+    if (h) {
+        (void)mtlbx_file_type_name(h->file_type, buf, sizeof buf);
+        (void)mtlbx_target_os_name(h->platform_byte, buf, sizeof buf);
+    }
+    size_t n = mtlbx_function_count(lib);
+    for (size_t i = 0; i < n; i++)
+        walk_function(w, lib, i);
+    /* Hash checks: one by one (blocking, cached), then all threaded. */
+    for (size_t i = 0; i < n && i < 64; i++) {
+        uint8_t actual[32];
+        (void)mtlbx_function_verify(lib, i, actual);
+        (void)mtlbx_function_hash_state(lib, i);
+    }
+    (void)mtlbx_library_verify_all(lib, 2);
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    if (ext)
+        for (size_t k = 0; k < ext->n_tags; k++)
+            check_file_bytes(w, (struct mtlbx_bytes){ ext->tags[k].value, ext->tags[k].value ? ext->tags[k].value_len : 0 },
+                             "extension tag value");
+    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    if (dyn) {
+        if (dyn->has_name)
+            check_file_bytes(w, dyn->name, "dynamic name");
+        for (size_t k = 0; k < dyn->n_linked; k++)
+            check_file_bytes(w, dyn->linked[k], "linked library");
+    }
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
+        const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)k);
+        for (size_t g = 0; l && g < l->n_groups; g++)
+            if (l->groups[g].offset > w->size || l->groups[g].size > w->size - l->groups[g].offset)
+                bad(w, "list group outside the file");
+    }
+    walk_archives(w, lib);
+}
+
+static void count_diags(struct walker *w, const struct mtlbx_diag *d)
+{
+    if (!d || !d->message) {
+        bad(w, "NULL diagnostic");
+        return;
+    }
+    touch(w, (const uint8_t *)d->message, strlen(d->message));
+    if (d->severity == MTLBX_ERROR)
+        w->st->errors++;
+    else
+        w->st->warnings++;
+}
+
+void walk_file(mtlbx_file *f, struct walk_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    struct walker w = { .f = f, .base = mtlbx_file_data(f), .size = mtlbx_file_size(f), .st = st };
+    for (size_t s = 0; s < mtlbx_fat_slice_count(f); s++)
+        (void)mtlbx_cputype_name(mtlbx_fat_slice(f, s)->cputype);
+    size_t nl = mtlbx_library_count(f);
+    for (size_t l = 0; l < nl; l++)
+        walk_library(&w, mtlbx_library_at(f, l));
+    /* The tree last: archives are loaded, hashes known, so fields and
+     * flags see the lazily found problems too. */
+    mtlbx_node *root = mtlbx_root(f);
+    if (!root) {
+        bad(&w, "no root node");
+    } else {
+        walk_node(&w, root, 0);
+        uint64_t probes[] = { 0, 4, 88, w.size / 3, w.size / 2, w.size ? w.size - 1 : 0, w.size, UINT64_MAX };
+        for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+            probe_offset(&w, root, probes[i]);
+    }
+    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
+        count_diags(&w, mtlbx_file_diag(f, i));
+    for (size_t l = 0; l < nl; l++) {
+        mtlbx_library *lib = mtlbx_library_at(f, l);
+        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
+            count_diags(&w, mtlbx_library_diag(lib, i));
+    }
+}

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Replays the fuzzers' committed inputs through the harnesses built
+# without libFuzzer: the seed corpus, and every input that once crashed a
+# harness (tests/fuzz/regress/<harness>/, one file per finding, named
+# after it). Each harness aborts on any broken promise, so a regression
+# fails this test; in CI it runs under ASan and UBSan.
+set -eu
+: "${MTLBX_SRCDIR:?}" "${MTLBX_BUILDDIR:?}"
+fz="$MTLBX_SRCDIR/tests/fuzz"
+"$MTLBX_BUILDDIR/tests/fuzz_replay_parser" "$fz/seeds/parser" "$fz/regress/parser" \
+    "$MTLBX_SRCDIR/data/sample.metallib" "$MTLBX_SRCDIR"/tests/fixtures/*.metallib
+"$MTLBX_BUILDDIR/tests/fuzz_replay_format" "$fz/seeds/format" "$fz/regress/format"
