@@ -50,6 +50,55 @@ static void collect(void *ctx, const struct mtlbx_field *field)
     d->n++;
 }
 
+static void hex32(char out[65], const uint8_t *d)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        out[2 * i] = hx[d[i] >> 4];
+        out[2 * i + 1] = hx[d[i] & 15];
+    }
+    out[64] = '\0';
+}
+
+/* For a mismatched hash the library says MISMATCH; the digests say how.
+ * The actual one comes from the background worker (the UI never hashes). */
+static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx_node *n)
+{
+    long fn = action_function_of(n);
+    if (fn < 0 || !n->lib || mtlbx_function_hash_state(n->lib, (size_t)fn) != MTLBX_HASH_MISMATCH)
+        return;
+    const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
+    uint8_t actual[32];
+    char e[65], a[65];
+    if (!f || !f->hash)
+        return;
+    hex32(e, f->hash);
+    bool have = hasher_actual_digest(ex->hasher, n->lib, (size_t)fn, actual);
+    if (have)
+        hex32(a, actual);
+    struct mtlbx_field fe = { "sha256 expected", e, 0, 0, MTLBX_FIELD_ERROR, 0 };
+    struct mtlbx_field fa = { "sha256 actual", have ? a : "(being computed)", f->module.offset,
+                              f->module.size, MTLBX_FIELD_ERROR, 0 };
+    /* The HASH tag's 32 bytes are where the expected digest lives. */
+    fe.offset = (uint64_t)(f->hash - mtlbx_file_data(ex_current_file(ex)->f));
+    fe.size = 32;
+    size_t at = d->n;
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->v[i].name, "hash") == 0 || strcmp(d->v[i].name, "state") == 0)
+            at = i + 1;
+    size_t before = d->n;
+    collect(d, &fe);
+    collect(d, &fa);
+    /* Move the two new rows up to just below the hash state. */
+    size_t added = d->n - before;
+    if (added && at < before) {
+        struct field_row tmp[2];
+        memcpy(tmp, &d->v[before], added * sizeof tmp[0]);
+        memmove(&d->v[at + added], &d->v[at], (before - at) * sizeof tmp[0]);
+        memcpy(&d->v[at], tmp, added * sizeof tmp[0]);
+    }
+}
+
 /* Fields are re-read when the selection changes, and when background
  * hashing has made progress (a "pending" hash turns into ok/mismatch). */
 void detail_refresh(struct explorer *ex, bool force)
@@ -63,8 +112,10 @@ void detail_refresh(struct explorer *ex, bool force)
     detail_free(d);
     d->node = n;
     d->hash_done_seen = ex->hash_done_seen;
-    if (n)
+    if (n) {
         mtlbx_node_fields(ex_current_file(ex)->f, n, collect, d);
+        add_digests(ex, d, n);
+    }
     d->sel = d->n ? (keep_sel < d->n ? keep_sel : d->n - 1) : 0;
     d->top = keep_top;
 }

@@ -425,6 +425,10 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         free(ex.files);
         return 2;
     }
+    char names[512] = "";
+    for (uint32_t i = 0; i < ex.n_files; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " or " : "", ex.files[i].path);
+    term_set_file_names(names);
 
     char why[256];
     if (!term_init(ex.opts->no_color, ex.opts->ascii, why, sizeof why)) {

@@ -10,6 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The computed digest of a function whose HASH did not match, so the
+ * detail panel can show expected versus actual without hashing itself. */
+struct mismatch {
+    mtlbx_library *lib;
+    size_t index;
+    uint8_t actual[32];
+};
+
 struct hasher {
     pthread_t thread;
     mtlbx_library **libs;
@@ -19,7 +27,52 @@ struct hasher {
     pthread_mutex_t lock;        /* guards the priority request */
     mtlbx_library *want_lib;
     size_t want_index;
+    struct mismatch *mismatches;  /* guarded by lock */
+    size_t n_mismatches, cap_mismatches;
 };
+
+/* Checks one function (unless already checked) and keeps the digest of a
+ * mismatch. */
+static void check(struct hasher *h, mtlbx_library *lib, size_t index)
+{
+    enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, index);
+    if (s == MTLBX_HASH_OK || s == MTLBX_HASH_MISMATCH || s == MTLBX_HASH_UNAVAILABLE)
+        return;
+    uint8_t actual[32];
+    if (mtlbx_function_verify(lib, index, actual) != MTLBX_HASH_MISMATCH)
+        return;
+    pthread_mutex_lock(&h->lock);
+    if (h->n_mismatches == h->cap_mismatches) {
+        size_t cap = h->cap_mismatches ? h->cap_mismatches * 2 : 16;
+        struct mismatch *v = realloc(h->mismatches, cap * sizeof *v);
+        if (v) {
+            h->mismatches = v;
+            h->cap_mismatches = cap;
+        }
+    }
+    if (h->n_mismatches < h->cap_mismatches) {
+        struct mismatch *m = &h->mismatches[h->n_mismatches++];
+        m->lib = lib;
+        m->index = index;
+        memcpy(m->actual, actual, 32);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+bool hasher_actual_digest(struct hasher *h, const mtlbx_library *lib, size_t index, uint8_t out[32])
+{
+    bool found = false;
+    if (!h)
+        return false;
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < h->n_mismatches && !found; i++)
+        if (h->mismatches[i].lib == lib && h->mismatches[i].index == index) {
+            memcpy(out, h->mismatches[i].actual, 32);
+            found = true;
+        }
+    pthread_mutex_unlock(&h->lock);
+    return found;
+}
 
 static void take_priority(struct hasher *h)
 {
@@ -30,8 +83,8 @@ static void take_priority(struct hasher *h)
     index = h->want_index;
     h->want_lib = NULL;
     pthread_mutex_unlock(&h->lock);
-    if (lib && mtlbx_function_hash_state(lib, index) < MTLBX_HASH_OK)
-        mtlbx_function_verify(lib, index, NULL);
+    if (lib)
+        check(h, lib, index);
 }
 
 static void *worker(void *arg)
@@ -43,7 +96,7 @@ static void *worker(void *arg)
             if (atomic_load(&h->stop))
                 return NULL;
             take_priority(h);
-            mtlbx_function_verify(h->libs[l], i, NULL);
+            check(h, h->libs[l], i);
             atomic_fetch_add(&h->done, 1);
         }
     }
@@ -103,6 +156,7 @@ void hasher_stop(struct hasher *h)
     atomic_store(&h->stop, true);
     pthread_join(h->thread, NULL);
     pthread_mutex_destroy(&h->lock);
+    free(h->mismatches);
     free(h->libs);
     free(h);
 }

@@ -4,7 +4,9 @@
 #ifndef MTLBX_UI_HASHER_H
 #define MTLBX_UI_HASHER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mtlbx.h"
 
@@ -17,6 +19,9 @@ struct hasher *hasher_start(mtlbx_library *const *libs, size_t n_libs);
 void hasher_prioritise(struct hasher *h, mtlbx_library *lib, size_t index);
 /* Functions checked so far and in total; done == total when finished. */
 void hasher_progress(const struct hasher *h, size_t *done, size_t *total);
+/* The SHA-256 the worker computed for a function whose HASH did not
+ * match; false if it has not found one (yet). */
+bool hasher_actual_digest(struct hasher *h, const mtlbx_library *lib, size_t index, uint8_t out[32]);
 /* Stops after the current function and joins the worker. */
 void hasher_stop(struct hasher *h);
 

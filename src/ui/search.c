@@ -85,6 +85,10 @@ static void search_labels(struct explorer *ex, const struct query *q, bool forwa
     w.q = q;
     w.forward = forward;
     w.current = ex_selected_node(ex);
+    /* A miss walks every node; with 200,000 functions that takes a moment. */
+    ex_message(ex, "searching for %s...", q->text);
+    ex_draw(ex);
+    ex->status[0] = '\0';
     for (uint32_t i = 0; i < ex->n_files && !w.stop; i++)
         visit(&w, i, ex->files[i].root, true);
     mtlbx_node *n;

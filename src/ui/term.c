@@ -29,9 +29,32 @@ void term_teardown(void)
     fflush(stdout);
 }
 
+/* What a SIGBUS names: set once the files are open. */
+static char bus_names[512];
+
+void term_set_file_names(const char *names)
+{
+    size_t i = 0;
+    /* The user's own paths, but they may hold bytes that act on a terminal. */
+    for (; names[i] && i + 1 < sizeof bus_names; i++)
+        bus_names[i] = (unsigned char)names[i] < 0x20 || names[i] == 0x7f ? '?' : names[i];
+    bus_names[i] = '\0';
+}
+
 static void on_signal(int sig)
 {
     term_teardown();
+    if (sig == SIGBUS) {
+        /* A mapped file changed or shrank (CONTRACT.md): like the command
+         * line, one line naming it and exit status 2, not a crash. */
+        static const char a[] = "mtlbx: ";
+        static const char b[] = ": the file changed or shrank while it was being read\n";
+        const char *p = bus_names[0] ? bus_names : "(file)";
+        if (write(STDERR_FILENO, a, sizeof a - 1) < 0 || write(STDERR_FILENO, p, strlen(p)) < 0 ||
+            write(STDERR_FILENO, b, sizeof b - 1) < 0)
+            _exit(2);
+        _exit(2);
+    }
     /* Die of the same signal so the parent sees the real cause (and a
      * core dump still happens for SIGSEGV). */
     signal(sig, SIG_DFL);

@@ -24,6 +24,10 @@ enum ui_attr {
 bool term_init(bool no_color, bool ascii, char *why, size_t why_size);
 /* Idempotent; safe to call from the signal handler path. */
 void term_teardown(void);
+/* The file name(s) a SIGBUS message gives: a mapped file that shrinks
+ * under the explorer restores the terminal, prints one line naming it and
+ * exits 2, as the command line does. */
+void term_set_file_names(const char *names);
 /* Leave curses for a moment (nothing uses it yet) and come back. */
 bool term_active(void);
 
