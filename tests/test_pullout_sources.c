@@ -516,7 +516,7 @@ Test(sources, many_bombs_hit_the_library_budget, .timeout = 120)
     struct imagebuf z = bomb();
     enum { N = 12 };
     struct tarchive a[N];
-    char ids[N][4];
+    char ids[N][12]; /* room for any int: gcc -O1 -Werror=format-truncation */
     for (int i = 0; i < N; i++) {
         snprintf(ids[i], sizeof ids[i], "%d", i);
         a[i] = (struct tarchive){ ids[i], z.data, z.len };
