@@ -10,8 +10,10 @@
 #                               refused and atomic writes, hostile names,
 #                               tar members under `sources -o`, llvm-dis that
 #                               is missing, fails, hangs or floods
-#   tests/fuzz_replay_parser    the fuzzers' seed corpus and every input a
-#   tests/fuzz_replay_format    fuzzer ever crashed on (tests/fuzz/regress)
+#   tests/hostile_replay.sh     the fuzzers' seed corpus and every input a
+#                               fuzzer ever crashed on (tests/fuzz/regress)
+#                               through both harnesses
+#   tests/hostile_explorer_sigbus.sh  the explorer when its file shrinks
 #
 # make fuzz builds the two libFuzzer harnesses with clang and runs each for
 # FUZZ_SECONDS (default 60) on a copy of the seed corpus; it is not part of
@@ -49,9 +51,11 @@ tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
 tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 check_SCRIPTS += tests/hostile_replay.sh
-TESTS += tests/hostile_replay.sh
+# The explorer half of the SIGBUS check (tmux; skips only without it).
+TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh
 
-EXTRA_DIST += tests/hostile_replay.sh tests/fuzz/metallib.dict tests/fuzz/README.md \
+EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh \
+	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \
 	tests/fuzz/seeds tests/fuzz/regress
 
 # ------------------------------------------------------------ make fuzz --
