@@ -113,6 +113,27 @@ wait_for "wrote 164 bytes to ./function-0x5c.bin"
 
 quit_and_check 0
 
+# A damaged source archive: s reports it in the status line and the
+# explorer goes on.
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$SAMPLE" "$WORK/badsrc.metallib" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+at = data.index(b'BZh9')
+data[at + 10:at + 200] = bytes(190)   # wreck the first bzip2 block
+open(sys.argv[2], 'wb').write(data)
+PY
+    start 80 24 xterm-256color -- "$WORK/badsrc.metallib"
+    wait_for "Functions (8)"
+    keys s
+    wait_for "does not decode"
+    keys j
+    wait_for '"fragment_main"'
+    quit_and_check 0
+else
+    echo "note: python3 missing; damaged-archive check skipped"
+fi
+
 # Without llvm-dis, d says so in the status line and the explorer goes on.
 start 80 24 xterm-256color MTLBX_LLVM_DIS=/nonexistent/llvm-dis PATH=/nonexistent -- "$SAMPLE"
 wait_for "Functions (8)"

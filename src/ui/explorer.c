@@ -58,7 +58,6 @@ void ex_error(struct explorer *ex, const char *fmt, ...)
     va_start(ap, fmt);
     set_status(ex, true, fmt, ap);
     va_end(ap);
-    beep();
 }
 
 bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool keep_hex)
