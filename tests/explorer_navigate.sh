@@ -136,6 +136,12 @@ wait_for "does nothing here"
 
 quit_and_check 0
 
+# No file at all: the bundled sample (the README's first command).
+start 80 24 xterm-256color --
+wait_for "sample.metallib"
+wait_for "Functions (8)"
+quit_and_check 0
+
 # A module whose bytes no longer match its HASH: BAD in the tree, an error
 # marker on the way down, expected and actual digests in the detail.
 if command -v python3 >/dev/null 2>&1; then

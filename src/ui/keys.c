@@ -251,12 +251,13 @@ char *keys_help_text(void)
 }
 
 /* Footer hints go in order of what a newcomer needs first: open, the
- * verbs, search, then help and quit, so at 80 columns the verbs show. */
+ * verbs, search, help and quit; at 80 columns all of those show. A hint
+ * that does not fit is left out and shorter ones after it still go in. */
 void keys_footer(unsigned context, int width, char *buf, size_t size)
 {
     static const enum action order[] = {
-        ACT_ENTER, ACT_EXTRACT, ACT_DISASSEMBLE, ACT_SOURCES, ACT_WRITE, ACT_WRITE_ALL,
-        ACT_SEARCH, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK, ACT_HELP, ACT_QUIT,
+        ACT_ENTER, ACT_EXTRACT, ACT_DISASSEMBLE, ACT_SOURCES, ACT_SEARCH, ACT_HELP, ACT_QUIT,
+        ACT_WRITE, ACT_WRITE_ALL, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK,
     };
     size_t used = 0;
     buf[0] = '\0';
@@ -272,7 +273,7 @@ void keys_footer(unsigned context, int width, char *buf, size_t size)
                 key_display_name(b->keys[0], name, sizeof name);
             int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", name, b->hint);
             if (n < 0 || used + (size_t)n >= size || (int)(used + (size_t)n) > width)
-                return;
+                break;
             memcpy(buf + used, item, (size_t)n + 1);
             used += (size_t)n;
             break;

@@ -28,7 +28,7 @@ void term_teardown(void);
  * under the explorer restores the terminal, prints one line naming it and
  * exits 2, as the command line does. */
 void term_set_file_names(const char *names);
-/* Leave curses for a moment (nothing uses it yet) and come back. */
+/* Whether curses is up (between term_init and term_teardown). */
 bool term_active(void);
 
 bool term_ascii(void);       /* ASCII line drawing */
