@@ -265,7 +265,8 @@ static bool member_data(struct archive *ar, const uint8_t *tar, size_t tar_len, 
             memset(side->p + side->len, 0, want_end - side->len);
             side->len = want_end;
         }
-        memcpy(side->p + copy_base + (size_t)boff, b, blen);
+        if (blen)
+            memcpy(side->p + copy_base + (size_t)boff, b, blen);
         seen = (uint64_t)boff + blen > seen ? (uint64_t)boff + blen : seen;
     }
     if (rc != ARCHIVE_EOF) {
