@@ -43,6 +43,14 @@ wait_for "Write module to"
 keys Escape
 wait_gone "Write module to"
 
+# e on the header has no function to extract: it says what to select.
+keys k k
+wait_for "sample.metallib: Header"
+keys e
+wait_for "select a function"
+keys j j
+wait_for "sample.metallib: vertex"
+
 # E writes every module into a directory.
 keys E
 wait_for "Extract all modules into directory: ./modules"

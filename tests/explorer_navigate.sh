@@ -33,7 +33,7 @@ expect "[hash ok]"
 keys k Tab
 wait_for "2 Detail  index"
 keys G
-wait_for 'source archive "0"'
+wait_for '2 Detail  source archive'
 keys Enter
 wait_for "followed source archive to 0x4e62"
 expect "cursor 0x4e62"

@@ -242,8 +242,14 @@ void action_extract(struct explorer *ex, bool all)
         ex_error(ex, "no library here to extract from");
         return;
     }
-    if (all || fn < 0) {
+    bool whole = n && (n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FUNCTION_LIST ||
+                       n->kind == MTLBX_NODE_MODULE_LIST || n->kind == MTLBX_NODE_FILE);
+    if (all || (fn < 0 && whole)) {
         extract_all(ex, lib);
+        return;
+    }
+    if (fn < 0) {
+        ex_error(ex, "select a function (or the function list, for all of them); w writes any node's bytes");
         return;
     }
     struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, (size_t)fn);

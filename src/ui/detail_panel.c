@@ -244,8 +244,8 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
         if (w > name_w)
             name_w = w;
     }
-    if (name_w > r->w / 3)
-        name_w = r->w / 3;
+    if (name_w > r->w * 2 / 5)
+        name_w = r->w * 2 / 5;
     /* The per-field offset column only when there is room for it and a
      * useful part of the value; the selected field's is in the title. */
     bool show_off = r->w >= 56;
