@@ -35,14 +35,20 @@ done
 
 colour_codes() { T capture-pane -p -e -t 0 | grep -c "$(printf '\033')\[[0-9;]*3[0-7][;m]"; }
 
+# The selected function's bytes (its entry starts at 0x5c) are highlighted
+# in the hex panel: a background colour, or bold/underline without colour.
+hex_row_0x60() { T capture-pane -p -e -t 0 | grep "00000060"; }
+
 start 80 24 xterm-256color -- "$SAMPLE"
 wait_for "Functions (8)"
 [ "$(colour_codes)" -gt 0 ] || fail "no colours by default on xterm-256color"
+hex_row_0x60 | grep -q "$(printf '\033')\[[0-9;]*4[0-7]m4e 41 4d 45" || fail "node bytes not highlighted in colour"
 quit_and_check 0
 
 start 80 24 xterm-256color NO_COLOR=1 -- "$SAMPLE"
 wait_for "Functions (8)"
 [ "$(colour_codes)" -eq 0 ] || fail "colours despite NO_COLOR"
+hex_row_0x60 | grep -q "$(printf '\033')\[[0-9;]*[14]m4e 41 4d 45" || fail "node bytes not highlighted without colour"
 quit_and_check 0
 
 start 80 24 xterm-256color -- --no-color "$SAMPLE"
