@@ -13,21 +13,10 @@
  * that shares the same cap.
  */
 #include "config.h"
-/* internal.h names our destructor archive_free, but libarchive exports a
- * function of that name and calls it through the PLT: a global definition
- * of ours would interpose on libarchive's own calls (a real crash). Until
- * the declaration is renamed, both of its users (this file and sources.c)
- * map the name to source_archive_free, and libarchive's declaration is
- * renamed out of the way while archive.h is read (we never call it:
- * archive_read_free is the reader's destructor). */
-#define archive_free source_archive_free
 #include "internal.h"
-#undef archive_free
-#define archive_free libarchive_archive_free_unused
+
 #include <archive.h>
 #include <archive_entry.h>
-#undef archive_free
-#define archive_free source_archive_free
 #include <bzlib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +34,8 @@ static void free_members(struct mtlbx_member *m, size_t n)
 }
 
 /* The side buffer for sparse-member copies is stored right after the member
- * array in the same allocation, so archive_free() needs nothing extra. */
-void archive_free(struct mtlbx_archive *a)
+ * array in the same allocation, so source_archive_free() needs nothing extra. */
+void source_archive_free(struct mtlbx_archive *a)
 {
     if (!a)
         return;
@@ -451,7 +440,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
     return true;
 }
 
-enum mtlbx_archive_state archive_decode(mtlbx_library *lib, struct mtlbx_archive *a)
+enum mtlbx_archive_state source_archive_decode(mtlbx_library *lib, struct mtlbx_archive *a)
 {
     if (a->state != MTLBX_ARCHIVE_UNLOADED)
         return a->state;

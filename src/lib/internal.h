@@ -135,9 +135,10 @@ void library_free(mtlbx_library *lib);
 /* node.c */
 void nodes_free(mtlbx_file *f);
 
-/* archive.c: bzip2 + tar listing of one SARC payload */
-enum mtlbx_archive_state archive_decode(mtlbx_library *lib, struct mtlbx_archive *a);
-void archive_free(struct mtlbx_archive *a);
+/* archive.c: bzip2 + tar listing of one SARC payload. Named source_* so
+ * that nothing of ours interposes on libarchive's own archive_* symbols. */
+enum mtlbx_archive_state source_archive_decode(mtlbx_library *lib, struct mtlbx_archive *a);
+void source_archive_free(struct mtlbx_archive *a);
 
 /* hash.c */
 void sha256(const uint8_t *data, size_t len, uint8_t out[32]);

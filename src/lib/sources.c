@@ -9,8 +9,6 @@
  * Decompression happens on demand in mtlbx_archive_load() (archive.c).
  */
 #include "config.h"
-/* See archive.c: archive_free must not be a global symbol of ours. */
-#define archive_free source_archive_free
 #include "internal.h"
 
 #include <stdlib.h>
@@ -262,7 +260,7 @@ void free_sources(mtlbx_library *lib)
 {
     struct sources_priv *priv = priv_of(lib);
     for (size_t i = 0; i < lib->sources.n_archives; i++)
-        archive_free(&lib->sources.archives[i]);
+        source_archive_free(&lib->sources.archives[i]);
     if (priv) {
         pthread_mutex_destroy(&priv->lock);
         free(priv);
@@ -296,7 +294,7 @@ enum mtlbx_archive_state mtlbx_archive_load(mtlbx_library *lib, size_t archive_i
             /* Decode into a copy so a reader never sees a half-filled
              * archive; publish the state last. */
             struct mtlbx_archive work = *a;
-            enum mtlbx_archive_state r = archive_decode(lib, &work);
+            enum mtlbx_archive_state r = source_archive_decode(lib, &work);
             priv->budget_used += r == MTLBX_ARCHIVE_LOADED ? work.tar_len : MTLBX_SOURCE_CAP;
             work.state = MTLBX_ARCHIVE_UNLOADED;
             *a = work;
