@@ -10,6 +10,7 @@ tests_test_ui_SOURCES = \
 	tests/test_ui_layout.c \
 	tests/test_ui_lineedit.c \
 	tests/test_ui_query.c \
+	tests/test_ui_rowfmt.c \
 	tests/test_ui_rows.c \
 	tests/test_ui_textfmt.c
 tests_test_ui_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui

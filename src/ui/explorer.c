@@ -445,7 +445,8 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         size_t k = 0;
         for (uint32_t i = 0; i < ex.n_files; i++)
             for (size_t l = 0; l < mtlbx_library_count(ex.files[i].f); l++)
-                libs[k++] = mtlbx_library_at(ex.files[i].f, l);
+                if (mtlbx_library_at(ex.files[i].f, l))
+                    libs[k++] = mtlbx_library_at(ex.files[i].f, l);
         ex.hasher = hasher_start(libs, k);
         free(libs);
     }

@@ -18,6 +18,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/members_view.c \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
+	src/ui/rowfmt.c src/ui/rowfmt.h \
 	src/ui/rows.c src/ui/rows.h \
 	src/ui/search.c \
 	src/ui/term.c src/ui/term.h \

@@ -173,8 +173,6 @@ bool term_ascii(void) { return use_ascii; }
 bool term_utf8(void) { return use_utf8; }
 attr_t term_attr(enum ui_attr a) { return attrs[a]; }
 
-const char *term_glyph_collapsed(void) { return use_ascii ? "+" : "\xe2\x96\xb8"; }
-const char *term_glyph_expanded(void) { return use_ascii ? "-" : "\xe2\x96\xbe"; }
 const char *term_glyph_follow(void) { return use_ascii ? "->" : "\xe2\x86\x92"; }
 const char *term_glyph_ellipsis(void) { return use_ascii ? ">" : "\xe2\x80\xa6"; }
 

@@ -44,9 +44,7 @@ int term_put_raw(int y, int x, int width, const char *utf8, attr_t attr);
 void term_fill(int y, int x, int width, attr_t attr);
 void term_vline(int y, int x, int height);
 
-/* A line-drawing glyph that degrades to ASCII: "▸" or "+", and so on. */
-const char *term_glyph_collapsed(void);
-const char *term_glyph_expanded(void);
+/* Glyphs that degrade to ASCII: "→" or "->", "…" or ">". */
 const char *term_glyph_follow(void);
 const char *term_glyph_ellipsis(void);
 

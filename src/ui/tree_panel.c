@@ -3,8 +3,8 @@
  * the cursor touches nothing but indices (see rows.h). */
 #include "config.h"
 
+#include "rowfmt.h"
 #include "term.h"
-#include "textfmt.h"
 #include "ui.h"
 
 #include <stdio.h>
@@ -262,14 +262,12 @@ void tree_action(struct explorer *ex, enum action a)
     }
 }
 
-/* A fixed-width badge so hash status reads as a column at a glance. */
-static const char *hash_badge(enum mtlbx_hash_state s, enum ui_attr *attr)
+static enum ui_attr badge_attr(enum row_badge b)
 {
-    switch (s) {
-    case MTLBX_HASH_OK: *attr = AT_OK; return "ok ";
-    case MTLBX_HASH_MISMATCH: *attr = AT_BAD; return "BAD";
-    case MTLBX_HASH_UNAVAILABLE: *attr = AT_DIM; return "-- ";
-    default: *attr = AT_DIM; return "...";
+    switch (b) {
+    case ROW_BADGE_OK: return AT_OK;
+    case ROW_BADGE_BAD: return AT_BAD;
+    default: return AT_DIM;
     }
 }
 
@@ -280,45 +278,36 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
     mtlbx_node *n = r->node;
     bool selected = i == ex->tree_sel;
     attr_t base = selected ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
-    term_fill(y, x, w, base);
-
-    /* Column 0: ! for an error inside the node, ? for an unknown tag or
-     * value, a yellow ! for warnings only. */
-    unsigned flags = mtlbx_node_flags(f, n);
-    bool errors = (flags & MTLBX_NODE_PROBLEM) && !(flags & MTLBX_NODE_WARNING);
-    int col = 0;
-    if (errors)
-        term_put_raw(y, x, 1, "!", base | term_attr(AT_BAD));
-    else if (flags & MTLBX_NODE_UNKNOWN)
-        term_put_raw(y, x, 1, "?", base | term_attr(AT_UNKNOWN));
-    else if (flags & MTLBX_NODE_PROBLEM)
-        term_put_raw(y, x, 1, "!", base | term_attr(AT_WARN));
-    col = 1 + 2 * r->depth;
-    if (col > w / 2)
-        col = w / 2;            /* very deep rows still show their label */
-    const char *marker = r->expanded ? term_glyph_expanded()
-                       : mtlbx_node_expandable(f, n) ? term_glyph_collapsed() : " ";
-    if (col < w)
-        term_put_raw(y, x + col, 1, marker, base);
-    col += 2;
-    if (n->kind == MTLBX_NODE_FUNCTION && n->lib && col + 4 < w) {
-        enum ui_attr ba;
-        const char *badge = hash_badge(mtlbx_function_hash_state(n->lib, n->index), &ba);
-        term_put_raw(y, x + col, 3, badge, base | term_attr(ba));
-        col += 4;
-    }
     char label[512];
     tree_node_label(ex, r->file, n, label, sizeof label);
-    if (col < w) {
+    struct row_input in = {
+        .width = w, .depth = r->depth, .expanded = r->expanded,
+        .expandable = !r->expanded && mtlbx_node_expandable(f, n),
+        .flags = mtlbx_node_flags(f, n),
+        .is_function = n->kind == MTLBX_NODE_FUNCTION && n->lib != NULL,
+        .hash = n->lib && n->kind == MTLBX_NODE_FUNCTION ? mtlbx_function_hash_state(n->lib, n->index)
+                                                         : MTLBX_HASH_UNCHECKED,
+        .label = label, .ascii = term_ascii(),
+    };
+    struct row_layout out;
+    rowfmt_tree(&in, &out);
+
+    term_fill(y, x, w, base);
+    if (out.mark != ROW_MARK_NONE) {
+        enum ui_attr ma = out.mark == ROW_MARK_ERROR ? AT_BAD : out.mark == ROW_MARK_UNKNOWN ? AT_UNKNOWN : AT_WARN;
+        term_put_raw(y, x, 1, out.mark_text, base | term_attr(ma));
+    }
+    if (out.glyph_col >= 0)
+        term_put_raw(y, x + out.glyph_col, 1, out.glyph, base);
+    if (out.badge_col >= 0)
+        term_put_raw(y, x + out.badge_col, 3, out.badge_text, base | term_attr(badge_attr(out.badge)));
+    if (out.label_col >= 0) {
         attr_t la = base;
-        if (!selected && (flags & MTLBX_NODE_UNKNOWN))
+        if (!selected && out.mark == ROW_MARK_UNKNOWN)
             la |= term_attr(AT_UNKNOWN);
-        if (!selected && errors)
+        if (!selected && out.mark == ROW_MARK_ERROR)
             la |= term_attr(AT_BAD);
-        int used = term_put_raw(y, x + col, w - col, label, la);
-        /* Show that the label was cut. */
-        if (used == w - col && textfmt_width(label) > w - col)
-            term_put_raw(y, x + w - 1, 1, term_glyph_ellipsis(), la);
+        term_put_raw(y, x + out.label_col, w - out.label_col, out.label, la);
     }
 }
 
