@@ -33,6 +33,15 @@ for term in xterm-256color screen-256color vt100 linux; do
     quit_and_check 0 || echo "(TERM=$term)"
 done
 
+# A terminal that cannot draw the explorer is refused with a message.
+start 80 24 dumb -- "$SAMPLE"
+wait_for "EXITED:2"
+expect "cannot position the cursor"
+wait_for "STTY:same"
+start 80 24 no-such-terminal -- "$SAMPLE"
+wait_for "EXITED:2"
+expect "cannot use terminal type 'no-such-terminal'"
+
 colour_codes() { T capture-pane -p -e -t 0 | grep -c "$(printf '\033')\[[0-9;]*3[0-7][;m]"; }
 
 # The selected function's bytes (its entry starts at 0x5c) are highlighted

@@ -155,6 +155,18 @@ bool term_init(bool no_color, bool ascii, char *why, size_t why_size)
         return false;
     }
     set_term(screen);
+    /* A terminal that cannot move the cursor (TERM=dumb) would show an
+     * empty screen: refuse it and point at the command line instead. */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        const char *t = getenv("TERM");
+        endwin();
+        delscreen(screen);
+        screen = NULL;
+        snprintf(why, why_size, "terminal type '%s' cannot position the cursor; try mtlbx info FILE",
+                 t ? t : "(unset)");
+        return false;
+    }
     curses_on = 1;
     install_handlers();
     cbreak();
