@@ -30,7 +30,7 @@ long action_function_of(const mtlbx_node *n)
 }
 
 /* "~/x" means $HOME/x, as in a shell. */
-static void expand_home(const char *in, char *out, size_t size)
+void action_expand_home(const char *in, char *out, size_t size)
 {
     const char *home = getenv("HOME");
     if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && *home)
@@ -57,7 +57,7 @@ static void split_path(const char *path, char *dir, size_t dsize, char *name, si
 bool action_write_bytes(struct explorer *ex, const char *typed, const void *data, size_t len)
 {
     char path[2048], dir[2048], name[2048], err[256], final[4200];
-    expand_home(typed, path, sizeof path);
+    action_expand_home(typed, path, sizeof path);
     split_path(path, dir, sizeof dir, name, sizeof name);
     if (!name[0]) {
         ex_error(ex, "%s names a directory; give a file name", typed);
@@ -97,7 +97,7 @@ bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total
 }
 
 /* mkdir -p, for the directory the user named. */
-static bool make_dirs(const char *path, char *err, size_t err_size)
+bool action_make_dirs(const char *path, char *err, size_t err_size)
 {
     char tmp[2048];
     snprintf(tmp, sizeof tmp, "%s", path);
@@ -173,8 +173,8 @@ static void extract_all(struct explorer *ex, mtlbx_library *lib)
     char dir_in[1024], dir[2048], err[256];
     if (!prompt_line(ex, "Extract all modules into directory", "./modules", dir_in, sizeof dir_in))
         return;
-    expand_home(dir_in, dir, sizeof dir);
-    if (!make_dirs(dir, err, sizeof err)) {
+    action_expand_home(dir_in, dir, sizeof dir);
+    if (!action_make_dirs(dir, err, sizeof err)) {
         ex_error(ex, "%s", err);
         return;
     }

@@ -143,14 +143,16 @@ static void write_all(struct explorer *ex)
     const struct mtlbx_archive *a = current_archive(ex);
     if (!a || a->n_members == 0)
         return;
-    char def[300], dir[1024];
+    char def[300], typed[1024], dir[2048];
     char *id = safe_component(a->id.ptr, a->id.len);
     snprintf(def, sizeof def, "./sources-%s", id ? id : "archive");
     free(id);
-    if (!prompt_line(ex, "Write all members under directory", def, dir, sizeof dir))
+    if (!prompt_line(ex, "Write all members under directory", def, typed, sizeof typed))
         return;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        ex_error(ex, "cannot create %s: %s", dir, strerror(errno));
+    action_expand_home(typed, dir, sizeof dir);
+    char err0[256];
+    if (!action_make_dirs(dir, err0, sizeof err0)) {
+        ex_error(ex, "%s", err0);
         return;
     }
     size_t existing = 0, files = 0;

@@ -163,6 +163,10 @@ void action_sources(struct explorer *ex);
 void action_write_node(struct explorer *ex);
 /* Writes bytes to a path the user chose, asking before overwriting. */
 bool action_write_bytes(struct explorer *ex, const char *path, const void *data, size_t len);
+/* "~/x" as $HOME/x. */
+void action_expand_home(const char *in, char *out, size_t size);
+/* mkdir -p; false with a reason in err. */
+bool action_make_dirs(const char *path, char *err, size_t err_size);
 /* Several files would be replaced: ask once. True means overwrite them
  * all; false (or none existing) means keep existing files. */
 bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
