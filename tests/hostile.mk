@@ -14,6 +14,8 @@
 #                               fuzzer ever crashed on (tests/fuzz/regress)
 #                               through both harnesses
 #   tests/hostile_explorer_sigbus.sh  the explorer when its file shrinks
+#   tests/hostile_explorer_dis.sh     the explorer with an llvm-dis that
+#                               fails, floods or hangs
 #
 # make fuzz builds the two libFuzzer harnesses with clang and runs each for
 # FUZZ_SECONDS (default 60) on a copy of the seed corpus; it is not part of
@@ -51,10 +53,11 @@ tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
 tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 check_SCRIPTS += tests/hostile_replay.sh
-# The explorer half of the SIGBUS check (tmux; skips only without it).
-TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh
+# The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
+# only without it).
+TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh
 
-EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh \
+EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \
 	tests/fuzz/seeds tests/fuzz/regress
 
