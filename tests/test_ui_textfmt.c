@@ -81,6 +81,13 @@ Test(textfmt, clip_by_columns)
     cr_assert(wcscmp(w, L"caf?") == 0);
 }
 
+Test(textfmt, clip_never_passes_a_control_character)
+{
+    wchar_t w[64];
+    textfmt_clip("a\x1b[2J\xc2\x9b\xe2\x80\xae" "b", 0, 40, false, w, 64);
+    cr_assert(wcscmp(w, L"a?[2J??b") == 0);
+}
+
 Test(textfmt, width_and_find)
 {
     cr_assert_eq(textfmt_width("abc"), 3);

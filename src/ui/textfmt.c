@@ -149,7 +149,10 @@ int textfmt_clip(const char *utf8, int skip_cols, int width, bool ascii_only,
         i += n;
         if (ascii_only && cp >= 0x80)
             cp = '?';
-        if (cp < 0x20 || cp == 0x7f)
+        /* The last line of defence: whatever reaches the screen through
+         * here cannot act on the terminal, even if a caller forgot to
+         * escape it. */
+        if (cp_needs_escape(cp))
             cp = '?';
         int w = textfmt_cp_width(cp);
         if (col < skip_cols) {

@@ -30,8 +30,9 @@ int textfmt_width(const char *utf8);
 
 /* The part of `utf8` visible after skipping `skip_cols` columns, at most
  * `width` columns wide, as wide characters (NUL-terminated in `out`).
- * With `ascii_only`, anything outside ASCII shows as '?' (a locale that
- * cannot display it). Returns the columns used. */
+ * Control characters (C0, C1, DEL, bidi overrides) become '?'; with
+ * `ascii_only`, so does anything outside ASCII (a locale that cannot
+ * display it). Returns the columns used. */
 int textfmt_clip(const char *utf8, int skip_cols, int width, bool ascii_only,
                  wchar_t *out, size_t cap);
 
