@@ -154,6 +154,13 @@ PY
     start 80 24 xterm-256color -- "$WORK/bad.metallib"
     wait_for "BAD vertex"
     screen | grep -q '^!    . BAD vertex' || fail "the mismatched function has no ! marker"
+    wait_for "hashes checked"
+    keys G
+    wait_for "bad.metallib: Diagnostics  1 error"
+    keys g
+    wait_for "bad.metallib: Library"
+    keys j j j
+    wait_for "bad.metallib: vertex"
     keys Tab z
     wait_for "sha256 actual"
     expect "hash             MISMATCH"

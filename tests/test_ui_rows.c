@@ -120,3 +120,39 @@ Test(rows, two_hundred_thousand_children)
     cr_assert_eq(r.n, 2);
     rows_free(&r);
 }
+
+/* A node that gains a child after it was expanded (Diagnostics appearing
+ * under a library once hashing finds a mismatch). */
+static size_t grown;
+
+static size_t growing_count(void *ctx, uint32_t file, void *node)
+{
+    (void)ctx; (void)file;
+    return node == N(1) ? grown : 0;
+}
+
+static void *growing_child(void *ctx, uint32_t file, void *node, size_t i)
+{
+    (void)ctx; (void)file; (void)node;
+    return N(100 + i);
+}
+
+Test(rows, refresh_adds_children_that_appeared_later)
+{
+    const struct rows_source g = { growing_count, growing_child, NULL };
+    struct tree_rows r = { 0 };
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    grown = 2;
+    rows_expand(&r, 0, &g);                  /* 1 100 101 2 */
+    cr_assert_eq(rows_refresh_children(&r, 0, &g), 0);
+    grown = 3;
+    cr_assert_eq(rows_refresh_children(&r, 0, &g), 1);
+    cr_assert_eq(r.n, 5);
+    cr_assert_eq(r.v[3].node, N(102));       /* at the end of the subtree */
+    cr_assert_eq(r.v[3].depth, 1);
+    cr_assert_eq(r.v[4].node, N(2));
+    cr_assert_eq(rows_refresh_children(&r, 0, &g), 0);
+    cr_assert_eq(rows_refresh_children(&r, 4, &g), 0);   /* not expanded */
+    rows_free(&r);
+}

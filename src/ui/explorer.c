@@ -350,6 +350,18 @@ static void handle_key(struct explorer *ex, int key)
         main_action(ex, a);
 }
 
+static void refresh_libraries(struct explorer *ex)
+{
+    for (size_t i = ex->rows.n; i-- > 0;) {
+        mtlbx_node *n = ex->rows.v[i].node;
+        if (ex->rows.v[i].depth <= 1 && n->kind == MTLBX_NODE_LIBRARY) {
+            long added = rows_refresh_children(&ex->rows, i, &ex->rows_src);
+            if (added > 0 && ex->tree_sel > i && ex->tree_sel >= rows_subtree_end(&ex->rows, i) - (size_t)added)
+                ex->tree_sel += (size_t)added;
+        }
+    }
+}
+
 static void run(struct explorer *ex)
 {
     bool dirty = true;
@@ -359,6 +371,10 @@ static void run(struct explorer *ex)
         if (done != ex->hash_done_seen) {
             ex->hash_done_seen = done;
             dirty = true;
+            /* Mismatches found in the background add a Diagnostics node to
+             * their library: show it once the checks are done. */
+            if (done == total)
+                refresh_libraries(ex);
         }
         if (dirty)
             ex_draw(ex);

@@ -67,6 +67,30 @@ long rows_expand(struct tree_rows *r, size_t i, const struct rows_source *src)
     return (long)n;
 }
 
+long rows_refresh_children(struct tree_rows *r, size_t i, const struct rows_source *src)
+{
+    if (i >= r->n || !r->v[i].expanded || r->v[i].n_children < 0)
+        return 0;
+    size_t old = (size_t)r->v[i].n_children;
+    size_t now = src->child_count(src->ctx, r->v[i].file, r->v[i].node);
+    if (now <= old)
+        return 0;
+    size_t add = now - old;
+    if (rows_reserve(r, add) < 0)
+        return -1;
+    size_t at = rows_subtree_end(r, i);
+    struct tree_row parent = r->v[i];
+    memmove(&r->v[at + add], &r->v[at], (r->n - at) * sizeof r->v[0]);
+    for (size_t k = 0; k < add; k++) {
+        struct tree_row row = { src->child(src->ctx, parent.file, parent.node, old + k),
+                                parent.file, (uint16_t)(parent.depth + 1), false, -1 };
+        r->v[at + k] = row;
+    }
+    r->n += add;
+    r->v[i].n_children = now > INT32_MAX ? INT32_MAX : (int32_t)now;
+    return (long)add;
+}
+
 size_t rows_subtree_end(const struct tree_rows *r, size_t i)
 {
     size_t j = i + 1;

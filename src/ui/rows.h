@@ -39,6 +39,10 @@ size_t rows_child_count(struct tree_rows *r, size_t i, const struct rows_source 
 /* Inserts row i's children after it. Returns how many, or -1 on OOM.
  * Does nothing (returns 0) if already expanded. */
 long rows_expand(struct tree_rows *r, size_t i, const struct rows_source *src);
+/* A node that gained children after it was expanded (a library gets a
+ * Diagnostics node when background hashing finds a mismatch): adds rows
+ * for the new ones at the end of its subtree. Returns how many. */
+long rows_refresh_children(struct tree_rows *r, size_t i, const struct rows_source *src);
 /* Removes row i's descendants. */
 void rows_collapse(struct tree_rows *r, size_t i);
 
