@@ -46,6 +46,24 @@ size_t rows_child_count(struct tree_rows *r, size_t i, const struct rows_source 
     return (size_t)row->n_children;
 }
 
+/* Inserts rows for children first .. first+count-1 of row `parent` at
+ * index `at`. */
+static int insert_children(struct tree_rows *r, size_t parent, size_t at, size_t first,
+                           size_t count, const struct rows_source *src)
+{
+    if (rows_reserve(r, count) < 0)
+        return -1;
+    struct tree_row p = r->v[parent];
+    memmove(&r->v[at + count], &r->v[at], (r->n - at) * sizeof r->v[0]);
+    for (size_t k = 0; k < count; k++) {
+        struct tree_row row = { src->child(src->ctx, p.file, p.node, first + k),
+                                p.file, (uint16_t)(p.depth + 1), false, -1 };
+        r->v[at + k] = row;
+    }
+    r->n += count;
+    return 0;
+}
+
 long rows_expand(struct tree_rows *r, size_t i, const struct rows_source *src)
 {
     if (i >= r->n || r->v[i].expanded)
@@ -53,16 +71,8 @@ long rows_expand(struct tree_rows *r, size_t i, const struct rows_source *src)
     size_t n = rows_child_count(r, i, src);
     if (n == 0)
         return 0;
-    if (rows_reserve(r, n) < 0)
+    if (insert_children(r, i, i + 1, 0, n, src) < 0)
         return -1;
-    struct tree_row parent = r->v[i];
-    memmove(&r->v[i + 1 + n], &r->v[i + 1], (r->n - i - 1) * sizeof r->v[0]);
-    for (size_t k = 0; k < n; k++) {
-        struct tree_row row = { src->child(src->ctx, parent.file, parent.node, k),
-                                parent.file, (uint16_t)(parent.depth + 1), false, -1 };
-        r->v[i + 1 + k] = row;
-    }
-    r->n += n;
     r->v[i].expanded = true;
     return (long)n;
 }
@@ -76,17 +86,8 @@ long rows_refresh_children(struct tree_rows *r, size_t i, const struct rows_sour
     if (now <= old)
         return 0;
     size_t add = now - old;
-    if (rows_reserve(r, add) < 0)
+    if (insert_children(r, i, rows_subtree_end(r, i), old, add, src) < 0)
         return -1;
-    size_t at = rows_subtree_end(r, i);
-    struct tree_row parent = r->v[i];
-    memmove(&r->v[at + add], &r->v[at], (r->n - at) * sizeof r->v[0]);
-    for (size_t k = 0; k < add; k++) {
-        struct tree_row row = { src->child(src->ctx, parent.file, parent.node, old + k),
-                                parent.file, (uint16_t)(parent.depth + 1), false, -1 };
-        r->v[at + k] = row;
-    }
-    r->n += add;
     r->v[i].n_children = now > INT32_MAX ? INT32_MAX : (int32_t)now;
     return (long)add;
 }
