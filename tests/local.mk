@@ -7,7 +7,9 @@ AM_TESTS_ENVIRONMENT = \
 	MTLBX_BUILDDIR='$(abs_top_builddir)'; export MTLBX_BUILDDIR; \
 	MTLBX_CORPUS="$${MTLBX_CORPUS:-$(abs_top_srcdir)/../shared/corpus}"; export MTLBX_CORPUS; \
 	MTLBX_LLVM_AS='$(LLVM_AS)'; export MTLBX_LLVM_AS; \
-	LC_ALL=C.UTF-8; export LC_ALL;
+	LC_ALL=C.UTF-8; export LC_ALL; \
+	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan-criterion.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	export LSAN_OPTIONS;
 
 if HAVE_CRITERION
 TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
@@ -28,6 +30,8 @@ tests_test_fixtures_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
 TESTS += tests/test_lib tests/test_corpus tests/test_fixtures
 endif
+
+EXTRA_DIST += tests/lsan-criterion.supp
 
 include tests/node.mk
 include tests/pullout.mk
