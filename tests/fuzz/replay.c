@@ -78,7 +78,8 @@ int main(int argc, char **argv)
             names[n++] = strdup(e->d_name);
         }
         closedir(d);
-        qsort(names, n, sizeof *names, cmp_str);   /* a stable order for the log */
+        if (n > 1)   /* a stable order for the log (names is NULL when empty) */
+            qsort(names, n, sizeof *names, cmp_str);
         for (size_t k = 0; k < n; k++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", argv[i], names[k]);
