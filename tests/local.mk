@@ -8,7 +8,7 @@ AM_TESTS_ENVIRONMENT = \
 	MTLBX_CORPUS="$${MTLBX_CORPUS:-$(abs_top_srcdir)/../shared/corpus}"; export MTLBX_CORPUS; \
 	MTLBX_LLVM_AS='$(LLVM_AS)'; export MTLBX_LLVM_AS; \
 	LC_ALL=C.UTF-8; export LC_ALL; \
-	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan-criterion.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
 	export LSAN_OPTIONS;
 
 if HAVE_CRITERION
@@ -31,7 +31,7 @@ tests_test_fixtures_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 TESTS += tests/test_lib tests/test_corpus tests/test_fixtures
 endif
 
-EXTRA_DIST += tests/lsan-criterion.supp
+EXTRA_DIST += tests/lsan.supp
 
 include tests/node.mk
 include tests/pullout.mk
