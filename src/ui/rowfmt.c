@@ -25,6 +25,8 @@ bool rowfmt_cut(const char *utf8, int width, const char *ellipsis, char *out, si
     }
     /* Keep width - 1 columns and put the ellipsis in the last one. */
     size_t e_len = strlen(ellipsis);
+    if (e_len + 1 > size)
+        e_len = 0;              /* no room for the ellipsis itself */
     while (i < len) {
         uint32_t cp;
         size_t n = utf8_decode(s + i, len - i, &cp);
