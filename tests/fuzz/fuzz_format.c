@@ -1,5 +1,5 @@
 /* libFuzzer harness over the explorer's pure formatting and layout code
- * (src/ui: hexfmt, textfmt, layout, lineedit, query, rows, keys). These
+ * (src/ui: hexfmt, textfmt, layout, lineedit, query, rows, rowfmt, keys). These
  * turn file bytes and typed text into what reaches the terminal, so each
  * check below is a promise the drawing code relies on: output terminated
  * inside its buffer, nothing that acts on a terminal, widths and
@@ -12,6 +12,7 @@
 #include "layout.h"
 #include "lineedit.h"
 #include "query.h"
+#include "rowfmt.h"
 #include "rows.h"
 #include "textfmt.h"
 
@@ -356,17 +357,57 @@ static void fuzz_keys(struct in *in)
     free(foot);
 }
 
+/* One tree row: every piece inside the panel's width, the label inert
+ * and cut on a character boundary. The label comes from file bytes made
+ * terminal-safe first, as the node model does. */
+static void fuzz_rowfmt(struct in *in)
+{
+    struct row_input ri = { 0 };
+    ri.width = (int)(take16(in) % 400) - 10;
+    ri.depth = (int)(take16(in) % 600);
+    unsigned bits = take8(in);
+    ri.expanded = bits & 1;
+    ri.expandable = bits & 2;
+    ri.is_function = bits & 4;
+    ri.ascii = bits & 8;
+    ri.flags = take8(in) & 7;
+    ri.hash = (enum mtlbx_hash_state)(take8(in) % 5);
+    char label[1500];
+    textfmt_sanitize(in->p, in->n, label, sizeof label, 8, 1400);
+    ri.label = label;
+    struct row_layout rl;
+    rowfmt_tree(&ri, &rl);
+    CHECK(rl.mark_text && rl.glyph);
+    CHECK(rl.glyph_col < 0 || rl.glyph_col < ri.width);
+    CHECK(rl.badge_col < 0 || (rl.badge_text && rl.badge_col + 3 <= ri.width));
+    if (rl.label_col >= 0) {
+        CHECK(rl.label_col < ri.width && memchr(rl.label, '\0', sizeof rl.label));
+        CHECK(inert_utf8(rl.label));
+        CHECK(rl.label_col + textfmt_width(rl.label) <= ri.width);
+    }
+    /* rowfmt_cut on its own, into buffers of any size. */
+    size_t cap = 1 + take8(in) % 64;
+    char *out = malloc(cap);
+    int w = (int)(take8(in) % 80) - 4;
+    (void)rowfmt_cut(label, w, "\xe2\x80\xa6", out, cap);
+    CHECK(memchr(out, '\0', cap));
+    CHECK(inert_utf8(out));
+    CHECK(textfmt_width(out) <= (w > 0 ? w : 0));
+    free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct in in = { data, size };
-    switch (take8(&in) % 7) {
+    switch (take8(&in) % 8) {
     case 0: fuzz_hexfmt(&in); break;
     case 1: fuzz_textfmt(&in); break;
     case 2: fuzz_layout(&in); break;
     case 3: fuzz_lineedit(&in); break;
     case 4: fuzz_query(&in); break;
     case 5: fuzz_rows(&in); break;
-    default: fuzz_keys(&in); break;
+    case 6: fuzz_keys(&in); break;
+    default: fuzz_rowfmt(&in); break;
     }
     return 0;
 }
