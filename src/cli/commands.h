@@ -31,6 +31,9 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
 /* Writes bytes from the file to `out`, escaped so that nothing acts on a
  * terminal (controls and invalid UTF-8 become \xNN). */
 void cli_put_escaped(FILE *out, struct mtlbx_bytes b);
+/* After reading modules: 0 if the file is as it was mapped, else prints
+ * the same one-line error as the SIGBUS guard and returns 2. */
+int cli_unchanged(const char *path, const mtlbx_file *f);
 /* Parses "-o DIR", "--force" style options shared by extract/sources. */
 const char *cli_program_name(void);
 

@@ -65,6 +65,14 @@ mtlbx_file *cli_open(const char *path)
     return f;
 }
 
+int cli_unchanged(const char *path, const mtlbx_file *f)
+{
+    if (!mtlbx_file_changed(f))
+        return 0;
+    cli_error(path, NULL, "the file changed or shrank while it was being read");
+    return 2;
+}
+
 void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
 {
     char buf[512];

@@ -252,6 +252,12 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
     /* ENSURE_ASCII: a name may hold C1 controls (U+009B is CSI) or bidi
      * overrides, valid UTF-8 that jansson would pass through raw and that
      * act on a terminal showing the JSON; as \uXXXX they are inert. */
+    /* A file that changed under us gives no document at all. */
+    if (cli_unchanged(path, f)) {
+        json_decref(root);
+        mtlbx_close(f);
+        return 2;
+    }
     int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
     json_decref(root);
     mtlbx_close(f);

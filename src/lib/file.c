@@ -155,6 +155,14 @@ void mtlbx_close(mtlbx_file *f)
     free(f);
 }
 
+bool mtlbx_file_changed(const mtlbx_file *f)
+{
+    if (f->short_read)
+        return true;
+    struct stat st;
+    return f->mapped && (fstat(f->fd, &st) != 0 || (uint64_t)st.st_size != f->size);
+}
+
 const char *mtlbx_file_path(const mtlbx_file *f) { return f->path; }
 uint64_t mtlbx_file_size(const mtlbx_file *f) { return f->size; }
 const uint8_t *mtlbx_file_data(const mtlbx_file *f) { return f->data; }

@@ -104,7 +104,10 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
         return s;
     uint8_t digest[32];
     if (!hash_module(lib, fn, buf, digest)) {
-        lib_error(lib, fn->module.offset, "function %zu: the module could not be read (the file changed?)", i);
+        /* One report for the whole file, however many modules follow. */
+        if (!atomic_exchange(&lib->file->short_read, true))
+            lib_error(lib, fn->module.offset, "the file shrank while it was being read: the module of "
+                      "function %zu is no longer there", i);
         set_state(lib, i, MTLBX_HASH_UNAVAILABLE);
         return MTLBX_HASH_UNAVAILABLE;
     }

@@ -61,6 +61,11 @@ int mtlbx_open_memory(const void *data, size_t len, const char *name,
 
 void mtlbx_close(mtlbx_file *f);
 
+/* True when the file on disk is no longer what was mapped: it shrank or
+ * grew, or a read while hashing came up short. Callers that read modules
+ * (hash checks) should ask after doing so and treat a change as fatal. */
+bool mtlbx_file_changed(const mtlbx_file *f);
+
 const char *mtlbx_file_path(const mtlbx_file *f);
 uint64_t mtlbx_file_size(const mtlbx_file *f);
 const uint8_t *mtlbx_file_data(const mtlbx_file *f);
