@@ -251,7 +251,7 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
     json_object_set_new(root, "diagnostics", diags);
     /* ENSURE_ASCII: a name may hold C1 controls (U+009B is CSI) or bidi
      * overrides, valid UTF-8 that jansson would pass through raw and that
-     * act on a terminal showing the JSON; as \uXXXX they are inert. */
+     * act on a terminal showing the JSON; as \u escapes they are inert. */
     /* A file that changed under us gives no document at all. */
     if (cli_unchanged(path, f)) {
         json_decref(root);
