@@ -75,6 +75,15 @@ int cli_unchanged(const char *path, const mtlbx_file *f)
 
 void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
 {
+    /* Most names are plain printable ASCII with no backslash: those need no
+     * escaping, and `ls` prints tens of thousands of them. */
+    size_t i = 0;
+    while (i < b.len && b.ptr[i] >= 0x20 && b.ptr[i] < 0x7F && b.ptr[i] != '\\')
+        i++;
+    if (i == b.len) {
+        fwrite(b.ptr, 1, b.len, out);
+        return;
+    }
     char buf[512];
     if (mtlbx_escape(b.ptr, b.len, MTLBX_ESC_TERMINAL, buf, sizeof buf) < sizeof buf) {
         fputs(buf, out);

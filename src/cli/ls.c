@@ -7,93 +7,88 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A line is built by hand into a buffer: with printf and snprintf per
- * field, formatting cost more than parsing the whole library (20,000 lines
- * took 2/3 of the instructions of `ls`). */
-struct line {
-    char buf[512];
-    size_t n;
-};
+/* Each line is built by hand into a buffer: with printf and snprintf per
+ * field, formatting cost twice as much as parsing the whole library. Every
+ * field has a bounded width (u16 versions, u64 numbers, type names of at
+ * most 16 bytes), so a line never reaches LINE_MAX_BYTES and the writers
+ * below need no bounds checks. */
+#define LINE_MAX_BYTES 512
 
-static void put(struct line *l, const char *s, size_t len)
+static char *put_str(char *p, const char *s)
 {
-    if (len > sizeof l->buf - l->n)
-        len = sizeof l->buf - l->n;
-    memcpy(l->buf + l->n, s, len);
-    l->n += len;
+    while (*s)
+        *p++ = *s++;
+    return p;
 }
 
-static void put_str(struct line *l, const char *s) { put(l, s, strlen(s)); }
-
-static void pad_to(struct line *l, size_t col)
+static char *pad_to(char *p, const char *line, size_t col)
 {
-    while (l->n < col && l->n < sizeof l->buf)
-        l->buf[l->n++] = ' ';
+    while ((size_t)(p - line) < col)
+        *p++ = ' ';
+    return p;
 }
 
 /* Decimal, right-aligned in `width` columns. */
-static void put_uint(struct line *l, uint64_t v, size_t width)
+static char *put_uint(char *p, uint64_t v, int width)
 {
-    char tmp[24];
-    size_t i = sizeof tmp;
+    char tmp[20];
+    int n = 0;
     do {
-        tmp[--i] = (char)('0' + v % 10);
+        tmp[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    size_t digits = sizeof tmp - i;
-    for (size_t p = digits; p < width; p++)
-        put(l, " ", 1);
-    put(l, tmp + i, digits);
+    for (int i = n; i < width; i++)
+        *p++ = ' ';
+    while (n)
+        *p++ = tmp[--n];
+    return p;
 }
 
-static void put_hex(struct line *l, uint64_t v, int digits)
+static char *put_hex(char *p, uint64_t v, int digits)
 {
     static const char hex[] = "0123456789abcdef";
-    char tmp[16];
     for (int i = digits - 1; i >= 0; i--, v >>= 4)
-        tmp[i] = hex[v & 15];
-    put(l, tmp, (size_t)digits);
+        p[i] = hex[v & 15];
+    return p + digits;
 }
 
 static void print_function(const mtlbx_library *lib, size_t i, bool verify)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-    struct line l = { .n = 0 };
-    char tbuf[24];
-    put_uint(&l, i, 5);
-    put_str(&l, "  ");
-    put_str(&l, (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-");
-    pad_to(&l, 20);
+    char line[LINE_MAX_BYTES], tbuf[24], *p = line;
+    p = put_uint(p, i, 5);
+    p = put_str(p, "  ");
+    p = put_str(p, (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-");
+    p = pad_to(p, line, 20);
     if (fn->present & MTLBX_F_VERS) {
-        size_t col = l.n;
-        put_uint(&l, fn->air_major, 0);
-        put(&l, ".", 1);
-        put_uint(&l, fn->air_minor, 0);
-        pad_to(&l, col + 6);
-        put_uint(&l, fn->msl_major, 0);
-        put(&l, ".", 1);
-        put_uint(&l, fn->msl_minor, 0);
+        char *col = p;
+        p = put_uint(p, fn->air_major, 0);
+        *p++ = '.';
+        p = put_uint(p, fn->air_minor, 0);
+        p = pad_to(p, col, 6);
+        p = put_uint(p, fn->msl_major, 0);
+        *p++ = '.';
+        p = put_uint(p, fn->msl_minor, 0);
     } else {
-        put_str(&l, "-     -");
+        p = put_str(p, "-     -");
     }
-    pad_to(&l, 35);
-    put_str(&l, "0x");
-    put_hex(&l, fn->module.offset, fn->module.offset >> 32 ? 16 : 8);
-    put(&l, " ", 1);
-    put_uint(&l, fn->module.size, 10);
-    put_str(&l, "  ");
+    p = pad_to(p, line, 35);
+    p = put_str(p, "0x");
+    p = put_hex(p, fn->module.offset, fn->module.offset >> 32 ? 16 : 8);
+    *p++ = ' ';
+    p = put_uint(p, fn->module.size, 10);
+    p = put_str(p, "  ");
     if (fn->hash)
         for (int b = 0; b < 8; b++)
-            put_hex(&l, fn->hash[b], 2);
+            p = put_hex(p, fn->hash[b], 2);
     else
-        put_str(&l, "-               ");
+        p = put_str(p, "-               ");
     if (verify) {
         enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
-        put_str(&l, "  ");
-        put_str(&l, s == MTLBX_HASH_OK ? "ok      " : s == MTLBX_HASH_MISMATCH ? "MISMATCH" : "-       ");
+        p = put_str(p, s == MTLBX_HASH_OK ? "  ok      " : s == MTLBX_HASH_MISMATCH ? "  MISMATCH" : "  -       ");
     }
-    put_str(&l, "  ");
-    fwrite(l.buf, 1, l.n, stdout);
+    p = put_str(p, "  ");
+    fwrite(line, 1, (size_t)(p - line), stdout);
     cli_put_escaped(stdout, fn->name);
     putchar('\n');
 }

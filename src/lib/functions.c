@@ -124,7 +124,15 @@ void parse_function_list(mtlbx_library *lib)
                   (unsigned long long)room);
         count = (uint32_t)room;
     }
-    size_t cap = 0, states_cap = 0;
+    /* Sized exactly for the declared count (already bounded by what the
+     * list can hold), capped so a hostile count reserves little; growth
+     * takes over past the cap. calloc'd pages are only touched as entries
+     * are parsed. */
+    size_t cap = count < (1u << 20) ? count : (1u << 20), states_cap = cap;
+    lib->functions = cap ? calloc(cap, sizeof *lib->functions) : NULL;
+    lib->hash_states = cap ? calloc(cap, 1) : NULL;
+    if (cap && (!lib->functions || !lib->hash_states))
+        cap = states_cap = 0; /* grow_array will try again, smaller */
     size_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (end - pos < 8) {

@@ -59,7 +59,11 @@ struct mtlbx_library {
     size_t n_functions;
     struct mtlbx_function *functions;
     unsigned char *hash_states; /* enum mtlbx_hash_state per function, atomic access */
+    /* Metadata groups are decoded on first need (metadata or diagnostics
+     * asked for): `ls` on 20,000 functions never pays for them. */
     struct mtlbx_metadata *metadata;
+    pthread_mutex_t md_lock;
+    _Atomic bool md_decoded;
 
     struct mtlbx_header_ext ext;
     struct mtlbx_tag *ext_tags;
@@ -114,13 +118,14 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
 void parse_header(mtlbx_library *lib);
 void parse_function_list(mtlbx_library *lib);
 void parse_header_ext(mtlbx_library *lib);
-void parse_metadata(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);
 void free_sources(mtlbx_library *lib);
 void free_metadata(mtlbx_library *lib);
+/* metadata.c: decodes the metadata groups once; safe from any thread. */
+void ensure_metadata(const mtlbx_library *lib);
 
 /* header_ext.c: a section pointer (HSRD, HDYN, RLST ...) resolved to an
  * absolute range; false if absent or outside the library. */

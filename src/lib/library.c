@@ -66,6 +66,7 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     lib->file = f;
     lib->index = index;
     pthread_mutex_init(&lib->lock, NULL);
+    pthread_mutex_init(&lib->md_lock, NULL);
     lib->header.base = base;
     lib->header.available = available;
     lib->walk_budget = 8 * available + (1u << 20);
@@ -73,7 +74,6 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     parse_header(lib);
     parse_function_list(lib);
     parse_header_ext(lib);
-    parse_metadata(lib);
     parse_modules(lib);
     parse_sources(lib);
     parse_dynamic_and_lists(lib);
@@ -95,5 +95,6 @@ void library_free(mtlbx_library *lib)
         free(lib->list_groups[k]);
     diag_free(&lib->diags);
     pthread_mutex_destroy(&lib->lock);
+    pthread_mutex_destroy(&lib->md_lock);
     free(lib);
 }

@@ -1,10 +1,12 @@
 /* Per-function metadata groups (FORMAT §6, §7), located through OFFT.
  * Public: CNST function constants, VATT/VATY vertex attributes, RETR and
  * ARGR kept raw. Private: DEBI debug info, DEPF dependency file. Decoded
- * once at open: the groups are small, and diagnostics stay deterministic. */
+ * once, on first need: the first request for metadata or for the
+ * library's diagnostics (so check and dump --json always see them). */
 #include "config.h"
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 /* A NUL-terminated string starting at p, never reading past end. */
@@ -177,7 +179,7 @@ static bool metadata_group(mtlbx_library *lib, size_t i, uint64_t rel, struct mt
     return true;
 }
 
-void parse_metadata(mtlbx_library *lib)
+static void parse_metadata(mtlbx_library *lib)
 {
     size_t n = lib->n_functions;
     lib->metadata = calloc(n ? n : 1, sizeof *lib->metadata);
@@ -190,21 +192,31 @@ void parse_metadata(mtlbx_library *lib)
             continue;
         uint64_t body, end;
         if (metadata_group(lib, i, fn->offt[0], lib->header.public_md, "public metadata", &md->public_group,
-                           &body, &end)) {
-            fn->public_md_offset = md->public_group.offset;
+                           &body, &end))
             decode_public(lib, md, body, end);
-        }
         if (metadata_group(lib, i, fn->offt[1], lib->header.private_md, "private metadata",
-                           &md->private_group, &body, &end)) {
-            fn->private_md_offset = md->private_group.offset;
+                           &md->private_group, &body, &end))
             decode_private(lib, md, body, end);
-        }
     }
+}
+
+void ensure_metadata(const mtlbx_library *clib)
+{
+    mtlbx_library *lib = (mtlbx_library *)clib;
+    if (atomic_load_explicit(&lib->md_decoded, memory_order_acquire))
+        return;
+    pthread_mutex_lock(&lib->md_lock);
+    if (!atomic_load_explicit(&lib->md_decoded, memory_order_relaxed)) {
+        parse_metadata(lib);
+        atomic_store_explicit(&lib->md_decoded, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&lib->md_lock);
 }
 
 const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
 {
     static const struct mtlbx_metadata none;
+    ensure_metadata(lib);
     return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
 }
 

@@ -48,6 +48,12 @@ void parse_modules(mtlbx_library *lib)
         struct mtlbx_function *fn = &lib->functions[i];
         if (!(fn->present & MTLBX_F_OFFT))
             continue;
+        /* Where the metadata groups are; their contents are decoded lazily
+         * (metadata.c), which also reports an offset outside its section. */
+        if (fn->offt[0] < lib->header.public_md.size)
+            fn->public_md_offset = lib->header.public_md.offset + fn->offt[0];
+        if (fn->offt[1] < lib->header.private_md.size)
+            fn->private_md_offset = lib->header.private_md.offset + fn->offt[1];
         uint64_t rel = fn->offt[2], size;
         if (fn->present & MTLBX_F_MDSZ) {
             size = fn->mdsz;
