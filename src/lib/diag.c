@@ -132,7 +132,7 @@ const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i)
 
 size_t mtlbx_library_diag_count(const mtlbx_library *lib)
 {
-    ensure_metadata(lib); /* its findings are part of the list */
+    library_decode_rest(lib); /* its findings are part of the list */
     mtlbx_library *l = (mtlbx_library *)lib;
     pthread_mutex_lock(&l->lock);
     size_t n = lib->diags.n + (lib->diags.dropped ? 1 : 0);
@@ -143,7 +143,7 @@ size_t mtlbx_library_diag_count(const mtlbx_library *lib)
 const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i)
 {
     static __thread struct mtlbx_diag scratch;
-    ensure_metadata(lib);
+    library_decode_rest(lib);
     mtlbx_library *l = (mtlbx_library *)lib;
     pthread_mutex_lock(&l->lock);
     const struct mtlbx_diag *d = diag_get(&lib->diags, i, &scratch);

@@ -1,6 +1,7 @@
 /* The dynamic header (FORMAT §10: NAME and DYNL tags ending in ENDT) and
  * the four list sections that share one shape (FORMAT §11, §12): a u32
- * count and size-prefixed tag groups. VLST and ILST are "like the function
+ * count and size-prefixed tag groups. A list is located at open and its
+ * groups walked on first need (see library_decode_rest). VLST and ILST are "like the function
  * list"; RLST groups hold an RBUF, SLST groups an SBUF. */
 #include "config.h"
 #include "internal.h"
@@ -56,20 +57,27 @@ static const struct {
     [MTLBX_LIST_SLST] = { FOURCC('S', 'L', 'S', 'T'), "SLST", "script list" },
 };
 
-static void parse_list(mtlbx_library *lib, enum mtlbx_list_kind k)
+/* At open: where the list is (its range takes part in the overlap check). */
+static void locate_list(mtlbx_library *lib, enum mtlbx_list_kind k)
 {
     struct mtlbx_list *l = &lib->lists[k];
     memcpy(l->tag, list_kinds[k].tag, 5);
     if (!ext_section(lib, list_kinds[k].fourcc, list_kinds[k].what, &l->range, NULL))
         return;
     l->present = true;
-    if (l->range.size < 4) {
+    if (l->range.size < 4)
         lib_error(lib, l->range.offset, "%s has no room for its count", list_kinds[k].what);
+    else
+        l->declared_count = rd32(lib->file->data + l->range.offset);
+}
+
+/* On first need: its groups. A reflection list holds one per function. */
+static void walk_list(mtlbx_library *lib, enum mtlbx_list_kind k)
+{
+    struct mtlbx_list *l = &lib->lists[k];
+    if (!l->present || l->range.size < 4)
         return;
-    }
-    const uint8_t *data = lib->file->data;
     uint64_t pos = l->range.offset + 4, end = l->range.offset + l->range.size;
-    l->declared_count = rd32(data + l->range.offset);
     uint64_t room = (end - pos) / 8;
     uint32_t count = l->declared_count;
     if (count > room) {
@@ -122,7 +130,13 @@ void parse_dynamic_and_lists(mtlbx_library *lib)
 {
     parse_dynamic_header(lib);
     for (int k = 0; k < MTLBX_LIST_COUNT; k++)
-        parse_list(lib, (enum mtlbx_list_kind)k);
+        locate_list(lib, (enum mtlbx_list_kind)k);
+}
+
+void decode_lists(mtlbx_library *lib)
+{
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++)
+        walk_list(lib, (enum mtlbx_list_kind)k);
     check_rflt(lib);
 }
 
@@ -131,5 +145,6 @@ const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_libr
 const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)
 {
     static const struct mtlbx_list none;
+    library_decode_rest(lib);
     return (unsigned)k < MTLBX_LIST_COUNT ? &lib->lists[k] : &none;
 }

@@ -59,11 +59,11 @@ struct mtlbx_library {
     size_t n_functions;
     struct mtlbx_function *functions;
     unsigned char *hash_states; /* enum mtlbx_hash_state per function, atomic access */
-    /* Metadata groups are decoded on first need (metadata or diagnostics
-     * asked for): `ls` on 20,000 functions never pays for them. */
     struct mtlbx_metadata *metadata;
-    pthread_mutex_t md_lock;
-    _Atomic bool md_decoded;
+    /* Metadata groups and list groups are decoded on first need (see
+     * library_decode_rest): `ls` on 20,000 functions never pays for them. */
+    pthread_mutex_t rest_lock;
+    _Atomic bool rest_decoded;
 
     struct mtlbx_header_ext ext;
     struct mtlbx_tag *ext_tags;
@@ -124,8 +124,9 @@ void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);
 void free_sources(mtlbx_library *lib);
 void free_metadata(mtlbx_library *lib);
-/* metadata.c: decodes the metadata groups once; safe from any thread. */
-void ensure_metadata(const mtlbx_library *lib);
+/* Decoded on first need, through library_decode_rest() */
+void decode_metadata(mtlbx_library *lib);   /* metadata.c */
+void decode_lists(mtlbx_library *lib);      /* dynamic.c: list groups, RFLT check */
 
 /* header_ext.c: a section pointer (HSRD, HDYN, RLST ...) resolved to an
  * absolute range; false if absent or outside the library. */
@@ -137,6 +138,10 @@ void parse_fat(mtlbx_file *f);
 
 /* library.c */
 mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t available);
+/* Decodes what open leaves for later (metadata groups, list groups), once,
+ * from any thread. Every accessor of those parts and of the diagnostics
+ * calls it, so no finding is ever missing from the list. */
+void library_decode_rest(const mtlbx_library *lib);
 void library_free(mtlbx_library *lib);
 
 /* node.c */

@@ -1,9 +1,11 @@
 /* One MTLB library (a plain file, or one slice of a fat file): runs the
  * parsing steps in order and checks that the sections do not overlap.
- * Each step works with whatever the previous ones could trust. */
+ * Each step works with whatever the previous ones could trust. What only
+ * some commands need (metadata and list groups) waits for its first use. */
 #include "config.h"
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct named_range {
@@ -66,7 +68,7 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     lib->file = f;
     lib->index = index;
     pthread_mutex_init(&lib->lock, NULL);
-    pthread_mutex_init(&lib->md_lock, NULL);
+    pthread_mutex_init(&lib->rest_lock, NULL);
     lib->header.base = base;
     lib->header.available = available;
     lib->walk_budget = 8 * available + (1u << 20);
@@ -79,6 +81,20 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     parse_dynamic_and_lists(lib);
     check_overlaps(lib);
     return lib;
+}
+
+void library_decode_rest(const mtlbx_library *clib)
+{
+    mtlbx_library *lib = (mtlbx_library *)clib;
+    if (atomic_load_explicit(&lib->rest_decoded, memory_order_acquire))
+        return;
+    pthread_mutex_lock(&lib->rest_lock);
+    if (!atomic_load_explicit(&lib->rest_decoded, memory_order_relaxed)) {
+        decode_metadata(lib);
+        decode_lists(lib);
+        atomic_store_explicit(&lib->rest_decoded, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&lib->rest_lock);
 }
 
 void library_free(mtlbx_library *lib)
@@ -95,6 +111,6 @@ void library_free(mtlbx_library *lib)
         free(lib->list_groups[k]);
     diag_free(&lib->diags);
     pthread_mutex_destroy(&lib->lock);
-    pthread_mutex_destroy(&lib->md_lock);
+    pthread_mutex_destroy(&lib->rest_lock);
     free(lib);
 }

@@ -1,12 +1,10 @@
 /* Per-function metadata groups (FORMAT §6, §7), located through OFFT.
  * Public: CNST function constants, VATT/VATY vertex attributes, RETR and
  * ARGR kept raw. Private: DEBI debug info, DEPF dependency file. Decoded
- * once, on first need: the first request for metadata or for the
- * library's diagnostics (so check and dump --json always see them). */
+ * on first need (see library_decode_rest). */
 #include "config.h"
 #include "internal.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 
 /* A NUL-terminated string starting at p, never reading past end. */
@@ -179,7 +177,7 @@ static bool metadata_group(mtlbx_library *lib, size_t i, uint64_t rel, struct mt
     return true;
 }
 
-static void parse_metadata(mtlbx_library *lib)
+void decode_metadata(mtlbx_library *lib)
 {
     size_t n = lib->n_functions;
     lib->metadata = calloc(n ? n : 1, sizeof *lib->metadata);
@@ -200,23 +198,10 @@ static void parse_metadata(mtlbx_library *lib)
     }
 }
 
-void ensure_metadata(const mtlbx_library *clib)
-{
-    mtlbx_library *lib = (mtlbx_library *)clib;
-    if (atomic_load_explicit(&lib->md_decoded, memory_order_acquire))
-        return;
-    pthread_mutex_lock(&lib->md_lock);
-    if (!atomic_load_explicit(&lib->md_decoded, memory_order_relaxed)) {
-        parse_metadata(lib);
-        atomic_store_explicit(&lib->md_decoded, true, memory_order_release);
-    }
-    pthread_mutex_unlock(&lib->md_lock);
-}
-
 const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
 {
     static const struct mtlbx_metadata none;
-    ensure_metadata(lib);
+    library_decode_rest(lib);
     return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
 }
 
