@@ -16,7 +16,7 @@ TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
 TEST_LIBS = $(MTLBX_LIBS) $(CRITERION_LIBS)
 
 check_PROGRAMS += tests/test_lib tests/test_corpus tests/test_fixtures
-tests_test_lib_SOURCES = tests/test_lib.c tests/imagebuf.c tests/imagebuf.h
+tests_test_lib_SOURCES = tests/test_lib.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
 tests_test_lib_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_lib_LDADD = $(TEST_LIBS)
 

@@ -2,7 +2,7 @@
 # src/lib/fields*.c). Included by tests/local.mk.
 if HAVE_CRITERION
 check_PROGRAMS += tests/test_node
-tests_test_node_SOURCES = tests/test_node.c tests/imagebuf.c tests/imagebuf.h
+tests_test_node_SOURCES = tests/test_node.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
 tests_test_node_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
 tests_test_node_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
 TESTS += tests/test_node

@@ -7,7 +7,7 @@ check_PROGRAMS += tests/test_pullout_sources tests/test_pullout_util tests/test_
 
 # Builds bzip2'd ustar archives with libbz2 and libarchive's writer, so the
 # decoder is checked against an independent encoder.
-tests_test_pullout_sources_SOURCES = tests/test_pullout_sources.c tests/imagebuf.c tests/imagebuf.h \
+tests_test_pullout_sources_SOURCES = tests/test_pullout_sources.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h \
 	tests/pullout_tmp.c tests/pullout_tmp.h tests/testenv.c tests/testenv.h
 tests_test_pullout_sources_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS)
 tests_test_pullout_sources_LDADD = $(TEST_LIBS)

@@ -5,30 +5,13 @@
 #include "config.h"
 
 #include "imagebuf.h"
+#include "libcheck.h"
 #include "mtlbx.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
 
-static mtlbx_file *open_buf(const struct imagebuf *b)
-{
-    mtlbx_file *f = NULL;
-    struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(b->data, b->len, "test", &f, &err), MTLBX_OK, "%s", err.message);
-    return f;
-}
 
-/* Number of diagnostics of `sev` whose message contains `needle`. */
-static size_t count_diags(const mtlbx_library *lib, enum mtlbx_severity sev, const char *needle)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
-        if (d->severity == sev && (!needle || strstr(d->message, needle)))
-            n++;
-    }
-    return n;
-}
 
 static const struct test_function three[] = {
     { .name = "vert", .type = 0 },

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "imagebuf.h"
+#include "libcheck.h"
 #include "mtlbx.h"
 
 #include <criterion/criterion.h>
@@ -15,13 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-static mtlbx_file *open_buf(const struct imagebuf *b)
-{
-    mtlbx_file *f = NULL;
-    struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(b->data, b->len, "test", &f, &err), MTLBX_OK, "%s", err.message);
-    return f;
-}
 
 static const char *label(mtlbx_file *f, const mtlbx_node *n)
 {

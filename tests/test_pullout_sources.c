@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "imagebuf.h"
+#include "libcheck.h"
 #include "mtlbx.h"
 #include "pullout_tmp.h"
 #include "testenv.h"
@@ -157,24 +158,7 @@ static struct imagebuf make_library(bool hsrd, const struct imagebuf *section, u
     return b;
 }
 
-static mtlbx_file *open_buf(const struct imagebuf *b)
-{
-    mtlbx_file *f = NULL;
-    struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(b->data, b->len, "test", &f, &err), MTLBX_OK, "%s", err.message);
-    return f;
-}
 
-static size_t count_diags(const mtlbx_library *lib, enum mtlbx_severity sev, const char *needle)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
-        if (d->severity == sev && (!needle || strstr(d->message, needle)))
-            n++;
-    }
-    return n;
-}
 
 static void dump_diags(const mtlbx_library *lib)
 {
