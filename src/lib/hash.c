@@ -68,6 +68,10 @@ static ssize_t pread_full(int fd, uint8_t *buf, size_t want, uint64_t off)
 
 static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32])
 {
+    /* The buffer is taken on the first read, so an answer that was
+     * already cached costs no allocation. */
+    if (f->mapped && !r->buf)
+        r->buf = malloc(r->cap);
     if (!f->mapped || !r->buf) {
         sha256(f->data + m.offset, (size_t)m.size, out);
         return true;
@@ -109,9 +113,9 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     return ok;
 }
 
-static void reader_init(struct hash_reader *r, const mtlbx_file *f, size_t cap)
+static void reader_init(struct hash_reader *r, size_t cap)
 {
-    *r = (struct hash_reader){ .buf = f->mapped ? malloc(cap) : NULL, .cap = cap };
+    *r = (struct hash_reader){ .cap = cap };
 }
 
 static void hex32(const uint8_t *d, char out[65])
@@ -180,7 +184,7 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
 enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_t actual[32])
 {
     struct hash_reader r;
-    reader_init(&r, lib->file, STREAM_BYTES);
+    reader_init(&r, STREAM_BYTES);
     enum mtlbx_hash_state s = verify_one(lib, i, actual, &r);
     free(r.buf);
     return s;
@@ -201,7 +205,7 @@ static void *verify_worker(void *arg)
     struct verify_job *job = arg;
     size_t n = job->lib->n_functions, first;
     struct hash_reader r;
-    reader_init(&r, job->lib->file, WINDOW_BYTES);
+    reader_init(&r, WINDOW_BYTES);
     while ((first = atomic_fetch_add(&job->next, VERIFY_RUN)) < n)
         for (size_t i = first; i < first + VERIFY_RUN && i < n; i++)
             if (verify_one(job->lib, i, NULL, &r) == MTLBX_HASH_MISMATCH)

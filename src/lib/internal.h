@@ -107,10 +107,13 @@ void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
 /* tags.c */
 bool tag_is_wide(uint32_t fourcc);
 void tag_fill_name(char name[5], uint32_t fourcc);
-/* Walks a size-prefixed group at `off` bounded by `limit` (absolute end).
- * Reports problems to lib. Returns false if the group is unusable; on
- * success *end is where the group ends (prefix-declared). `prefix_counts_self`
- * reports which convention the prefix used. */
+/* values.c: the tag is one this library decodes (it has a description). */
+bool tag_known(uint32_t fourcc);
+/* Walks a size-prefixed group at `off` to its ENDT, bounded by `limit`
+ * (absolute end), and checks the prefix against what the tags use: it may
+ * count itself, or (with accept_excluding) not. Reports problems to lib.
+ * Returns false if the group is unusable; *body is where its tags start and
+ * *end just past its ENDT. */
 bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *what,
                   bool accept_excluding, uint64_t *body, uint64_t *end);
 

@@ -30,50 +30,6 @@ void tag_fill_name(char name[5], uint32_t fourcc)
     name[4] = '\0';
 }
 
-/* A switch rather than a string table: this runs for every tag of every
- * function, hundreds of thousands of times on a large library. Keep it in
- * step with the descriptions in values.c. */
-static bool tag_known(uint32_t fourcc)
-{
-    switch (fourcc) {
-    case FOURCC('N', 'A', 'M', 'E'):
-    case FOURCC('T', 'Y', 'P', 'E'):
-    case FOURCC('H', 'A', 'S', 'H'):
-    case FOURCC('O', 'F', 'F', 'T'):
-    case FOURCC('V', 'E', 'R', 'S'):
-    case FOURCC('M', 'D', 'S', 'Z'):
-    case FOURCC('S', 'O', 'F', 'F'):
-    case FOURCC('R', 'F', 'L', 'T'):
-    case FOURCC('T', 'E', 'S', 'S'):
-    case FOURCC('L', 'A', 'Y', 'R'):
-    case FOURCC('U', 'U', 'I', 'D'):
-    case FOURCC('H', 'S', 'R', 'C'):
-    case FOURCC('H', 'S', 'R', 'D'):
-    case FOURCC('H', 'D', 'Y', 'N'):
-    case FOURCC('V', 'L', 'S', 'T'):
-    case FOURCC('I', 'L', 'S', 'T'):
-    case FOURCC('R', 'L', 'S', 'T'):
-    case FOURCC('S', 'L', 'S', 'T'):
-    case FOURCC('H', 'S', 'R', 'P'):
-    case FOURCC('C', 'N', 'S', 'T'):
-    case FOURCC('V', 'A', 'T', 'T'):
-    case FOURCC('V', 'A', 'T', 'Y'):
-    case FOURCC('R', 'E', 'T', 'R'):
-    case FOURCC('A', 'R', 'G', 'R'):
-    case FOURCC('D', 'E', 'B', 'I'):
-    case FOURCC('D', 'E', 'P', 'F'):
-    case FOURCC('S', 'A', 'R', 'C'):
-    case FOURCC('D', 'Y', 'N', 'L'):
-    case FOURCC('R', 'B', 'U', 'F'):
-    case FOURCC('R', 'B', 'U', 'Z'):
-    case FOURCC('S', 'B', 'U', 'F'):
-    case FOURCC('E', 'N', 'D', 'T'):
-        return true;
-    default:
-        return false;
-    }
-}
-
 void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f, uint64_t offset, uint64_t len)
 {
     *w = (struct mtlbx_tag_walk){ .file = f, .pos = offset };

@@ -114,47 +114,53 @@ const char *mtlbx_cputype_name(uint32_t cputype)
     }
 }
 
-static const struct {
-    const char *tag, *text;
-} tag_texts[] = {
-    { "NAME", "name (function, or library install name)" },
-    { "TYPE", "function type" },
-    { "HASH", "SHA-256 of the function's module bytes" },
-    { "OFFT", "offsets of public metadata, private metadata and module" },
-    { "VERS", "AIR and Metal language versions" },
-    { "MDSZ", "module size in bytes" },
-    { "SOFF", "offset of the function's embedded source archive" },
-    { "RFLT", "offset of the function's reflection group" },
-    { "TESS", "tessellation patch type and control points" },
-    { "LAYR", "data type of the render target array index" },
-    { "UUID", "library UUID" },
-    { "HSRC", "embedded sources section (no working directory)" },
-    { "HSRD", "embedded sources section with working directory" },
-    { "HDYN", "dynamic header section" },
-    { "VLST", "exported variable list section" },
-    { "ILST", "imported symbol list section" },
-    { "RLST", "reflection list section" },
-    { "SLST", "script list section" },
-    { "HSRP", "header extension entry (offset, size) of unknown purpose" },
-    { "CNST", "function constants" },
-    { "VATT", "vertex attributes" },
-    { "VATY", "vertex attribute data types" },
-    { "RETR", "return value reflection (opaque)" },
-    { "ARGR", "argument reflection (opaque)" },
-    { "DEBI", "debug info: source line and path" },
-    { "DEPF", "dependency file path" },
-    { "SARC", "embedded source archive (bzip2'd tar)" },
-    { "DYNL", "linked dynamic library" },
-    { "RBUF", "reflection buffer (FlatBuffer)" },
-    { "RBUZ", "compressed reflection buffer" },
-    { "SBUF", "script buffer (FlatBuffer)" },
-    { "ENDT", "end of tag group" },
-};
+/* The tags this library knows, with a one-line description each. A switch
+ * on the FourCC: the tag walker asks for every tag of every function,
+ * hundreds of thousands of times on a large library. */
+static const char *tag_text(uint32_t fourcc)
+{
+    switch (fourcc) {
+    case FOURCC('N', 'A', 'M', 'E'): return "name (function, or library install name)";
+    case FOURCC('T', 'Y', 'P', 'E'): return "function type";
+    case FOURCC('H', 'A', 'S', 'H'): return "SHA-256 of the function's module bytes";
+    case FOURCC('O', 'F', 'F', 'T'): return "offsets of public metadata, private metadata and module";
+    case FOURCC('V', 'E', 'R', 'S'): return "AIR and Metal language versions";
+    case FOURCC('M', 'D', 'S', 'Z'): return "module size in bytes";
+    case FOURCC('S', 'O', 'F', 'F'): return "offset of the function's embedded source archive";
+    case FOURCC('R', 'F', 'L', 'T'): return "offset of the function's reflection group";
+    case FOURCC('T', 'E', 'S', 'S'): return "tessellation patch type and control points";
+    case FOURCC('L', 'A', 'Y', 'R'): return "data type of the render target array index";
+    case FOURCC('U', 'U', 'I', 'D'): return "library UUID";
+    case FOURCC('H', 'S', 'R', 'C'): return "embedded sources section (no working directory)";
+    case FOURCC('H', 'S', 'R', 'D'): return "embedded sources section with working directory";
+    case FOURCC('H', 'D', 'Y', 'N'): return "dynamic header section";
+    case FOURCC('V', 'L', 'S', 'T'): return "exported variable list section";
+    case FOURCC('I', 'L', 'S', 'T'): return "imported symbol list section";
+    case FOURCC('R', 'L', 'S', 'T'): return "reflection list section";
+    case FOURCC('S', 'L', 'S', 'T'): return "script list section";
+    case FOURCC('H', 'S', 'R', 'P'): return "header extension entry (offset, size) of unknown purpose";
+    case FOURCC('C', 'N', 'S', 'T'): return "function constants";
+    case FOURCC('V', 'A', 'T', 'T'): return "vertex attributes";
+    case FOURCC('V', 'A', 'T', 'Y'): return "vertex attribute data types";
+    case FOURCC('R', 'E', 'T', 'R'): return "return value reflection (opaque)";
+    case FOURCC('A', 'R', 'G', 'R'): return "argument reflection (opaque)";
+    case FOURCC('D', 'E', 'B', 'I'): return "debug info: source line and path";
+    case FOURCC('D', 'E', 'P', 'F'): return "dependency file path";
+    case FOURCC('S', 'A', 'R', 'C'): return "embedded source archive (bzip2'd tar)";
+    case FOURCC('D', 'Y', 'N', 'L'): return "linked dynamic library";
+    case FOURCC('R', 'B', 'U', 'F'): return "reflection buffer (FlatBuffer)";
+    case FOURCC('R', 'B', 'U', 'Z'): return "compressed reflection buffer";
+    case FOURCC('S', 'B', 'U', 'F'): return "script buffer (FlatBuffer)";
+    case FOURCC('E', 'N', 'D', 'T'): return "end of tag group";
+    default: return NULL;
+    }
+}
+
+bool tag_known(uint32_t fourcc) { return tag_text(fourcc) != NULL; }
 
 const char *mtlbx_tag_description(const char *fourcc)
 {
-    for (size_t i = 0; i < sizeof tag_texts / sizeof *tag_texts; i++)
-        if (memcmp(tag_texts[i].tag, fourcc, 4) == 0 && fourcc[4] == '\0')
-            return tag_texts[i].text;
-    return NULL;
+    if (strlen(fourcc) != 4)
+        return NULL;
+    return tag_text(FOURCC((uint8_t)fourcc[0], (uint8_t)fourcc[1], (uint8_t)fourcc[2], (uint8_t)fourcc[3]));
 }
