@@ -102,3 +102,10 @@ clean-fuzz:
 	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format
 
 .PHONY: fuzz fuzz-build clean-fuzz
+
+# ---------------------------------------------------------- issue 12 --
+# Nothing lost, nothing left behind (memory, write errors, signals, races,
+# spoofing names). tests/dump_golden.sh: the streamed `dump --json` stays
+# byte for byte what tests/golden/ holds.
+TESTS += tests/dump_golden.sh
+EXTRA_DIST += tests/dump_golden.sh tests/golden

@@ -1,13 +1,31 @@
 /* `mtlbx dump --json`: the parsed structure in the schema of CONTRACT.md,
  * plus a few extra keys (section ranges, per-function metadata details).
- * Everything comes from the library's accessors; nothing is re-parsed. */
+ * Everything comes from the library's accessors; nothing is re-parsed.
+ *
+ * The document is streamed (json_stream.h): each function, and each
+ * library's small parts, is built as a jansson object, written and freed,
+ * so memory stays flat however many functions a library holds. */
 #include "config.h"
 
 #include "commands.h"
+#include "json_stream.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Set when any allocation behind the document fails (jansson's own, or an
+ * escaped string's): a value would be missing, so the document is not
+ * printed as if it were whole. */
+static bool dump_out_of_memory;
+
+static void *dump_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        dump_out_of_memory = true;
+    return p;
+}
 
 /* JSON strings must be UTF-8: invalid bytes become \xNN text. */
 static json_t *jstr(struct mtlbx_bytes b)
@@ -16,6 +34,8 @@ static json_t *jstr(struct mtlbx_bytes b)
     if (mtlbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
         return json_string(small);
     char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    if (!s)
+        dump_out_of_memory = true;
     json_t *j = json_string(s ? s : "");
     free(s);
     return j;
@@ -142,7 +162,8 @@ static json_t *sources_json(mtlbx_library *lib)
     return o;
 }
 
-static json_t *library_json(mtlbx_library *lib)
+/* The library's keys before "functions". */
+static json_t *library_head_json(mtlbx_library *lib)
 {
     const struct mtlbx_header *h = mtlbx_library_header(lib);
     const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
@@ -166,13 +187,15 @@ static json_t *library_json(mtlbx_library *lib)
     } else {
         json_object_set_new(o, "header_extension", json_null());
     }
-    json_t *fns = json_array();
-    size_t n = mtlbx_function_count(lib);
-    mtlbx_library_verify_all(lib, 0);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(fns, function_json(lib, i));
-    json_object_set_new(o, "functions", fns);
-    json_object_set_new(o, "sources", sources_json(lib));
+    return o;
+}
+
+/* The library's keys after "functions" and "sources". */
+static json_t *library_tail_json(mtlbx_library *lib)
+{
+    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    json_t *o = json_object();
     const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
     if (dyn->present) {
         json_t *linked = json_array();
@@ -207,6 +230,66 @@ static json_t *library_json(mtlbx_library *lib)
     return o;
 }
 
+/* One library, its functions streamed one at a time. `head` is its
+ * library_head_json(), built before its modules were hashed. Stops early
+ * (the caller reports it) once memory ran out or output failed. */
+static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *head)
+{
+    json_stream_open(js, NULL, '{');
+    json_stream_put_members(js, head);
+    json_stream_open(js, "functions", '[');
+    size_t n = mtlbx_function_count(lib);
+    for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++)
+        json_stream_put(js, NULL, function_json(lib, i));
+    json_stream_close(js);
+    json_stream_put(js, "sources", sources_json(lib));
+    json_stream_put_members(js, library_tail_json(lib));
+    json_stream_close(js);
+}
+
+static json_t *fat_json(mtlbx_file *f)
+{
+    if (!mtlbx_file_is_fat(f))
+        return json_null();
+    json_t *slices = json_array();
+    for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
+        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
+        json_array_append_new(slices, json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype),
+                                                "cpusubtype", jint(s->cpusubtype), "offset", jint(s->offset),
+                                                "size", jint(s->size), "align", jint(s->align)));
+    }
+    return json_pack("{s:o}", "slices", slices);
+}
+
+static json_t *file_diags_json(mtlbx_file *f)
+{
+    json_t *diags = json_array();
+    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
+        json_array_append_new(diags, diag_json(mtlbx_file_diag(f, i)));
+    return diags;
+}
+
+/* Hashes every module (what reads the most of the file) before a byte is
+ * written, so that a file that changed under us gives no document at all.
+ * Each library's head is built before its hashing, as the keys' order in
+ * the document has it (the accessors may record problems as they go). */
+static json_t **prepare_libraries(mtlbx_file *f)
+{
+    size_t n = mtlbx_library_count(f);
+    json_t **heads = calloc(n ? n : 1, sizeof *heads);
+    if (!heads)
+        return NULL;
+    for (size_t l = 0; l < n; l++) {
+        mtlbx_library *lib = mtlbx_library_at(f, l);
+        heads[l] = library_head_json(lib);
+        mtlbx_library_verify_all(lib, 0);
+        /* Decodes the metadata and lists now (as the first function would),
+         * so that running out of memory there also stops us before output. */
+        (void)mtlbx_library_diag_count(lib);
+    }
+    return heads;
+}
+
 int cmd_dump(int argc, char **argv, const struct global_options *g)
 {
     (void)g;
@@ -224,44 +307,55 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
         fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
         return 2;
     }
+    json_set_alloc_funcs(dump_malloc, free);
     mtlbx_file *f = cli_open(path);
     if (!f)
         return 2;
-    json_t *root = json_object();
-    json_object_set_new(root, "path", jstr((struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) }));
-    json_object_set_new(root, "size", jint(mtlbx_file_size(f)));
-    if (mtlbx_file_is_fat(f)) {
-        json_t *slices = json_array();
-        for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
-            const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
-            json_array_append_new(slices, json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype),
-                                                    "cpusubtype", jint(s->cpusubtype), "offset", jint(s->offset),
-                                                    "size", jint(s->size), "align", jint(s->align)));
-        }
-        json_object_set_new(root, "fat", json_pack("{s:o}", "slices", slices));
-    } else {
-        json_object_set_new(root, "fat", json_null());
-    }
-    json_t *libs = json_array();
-    for (size_t l = 0; l < mtlbx_library_count(f); l++)
-        json_array_append_new(libs, library_json(mtlbx_library_at(f, l)));
-    json_object_set_new(root, "libraries", libs);
-    json_t *diags = json_array();
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
-        json_array_append_new(diags, diag_json(mtlbx_file_diag(f, i)));
-    json_object_set_new(root, "diagnostics", diags);
-    /* ENSURE_ASCII: a name may hold C1 controls (U+009B is CSI) or bidi
-     * overrides, valid UTF-8 that jansson would pass through raw and that
-     * act on a terminal showing the JSON; as \u escapes they are inert. */
-    /* A file that changed under us gives no document at all. */
-    if (cli_unchanged(path, f)) {
-        json_decref(root);
+    size_t n_libs = mtlbx_library_count(f);
+    json_t **heads = prepare_libraries(f);
+    if (!heads || dump_out_of_memory) {
+        cli_error(path, NULL, "out of memory");
+        for (size_t l = 0; heads && l < n_libs; l++)
+            json_decref(heads[l]);
+        free(heads);
         mtlbx_close(f);
         return 2;
     }
-    int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-    json_decref(root);
+    int rc = cli_unchanged(path, f);
+    struct json_stream js;
+    json_stream_init(&js, stdout);
+    size_t l = 0;
+    if (rc == 0) {
+        json_stream_open(&js, NULL, '{');
+        json_stream_put(&js, "path", jstr((struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) }));
+        json_stream_put(&js, "size", jint(mtlbx_file_size(f)));
+        json_stream_put(&js, "fat", fat_json(f));
+        json_stream_open(&js, "libraries", '[');
+        for (; l < n_libs && !dump_out_of_memory && !js.failed && !ferror(stdout); l++) {
+            stream_library(&js, mtlbx_library_at(f, l), heads[l]);
+            heads[l] = NULL;
+        }
+        json_stream_close(&js);
+        json_stream_put(&js, "diagnostics", file_diags_json(f));
+        json_stream_close(&js);
+        putchar('\n');
+    }
+    for (; l < n_libs; l++)
+        json_decref(heads[l]);
+    free(heads);
+    /* Whatever went wrong after the first byte, the document is cut short:
+     * say so and fail, never exit 0 on a partial one. A write error
+     * leaves stdout in error, which the caller reports. */
+    if (rc == 0 && dump_out_of_memory)
+        cli_error(path, NULL, "out of memory: the JSON document is incomplete");
+    else if (rc == 0 && js.failed && !ferror(stdout))
+        cli_error(path, NULL, "the JSON document could not be written whole");
+    else if (rc == 0)
+        rc = cli_unchanged(path, f);
+    if (dump_out_of_memory || js.failed)
+        rc = 2;
     mtlbx_close(f);
-    putchar('\n');
-    return rc == 0 && fflush(stdout) == 0 ? 0 : 2;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        rc = 2;
+    return rc;
 }
