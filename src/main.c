@@ -85,6 +85,7 @@ static const struct {
 int main(int argc, char **argv)
 {
     struct global_options g = { 0 };
+    atexit(cli_close_stdout); /* lost output turns any exit into 2 */
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];

@@ -108,4 +108,9 @@ clean-fuzz:
 # spoofing names). tests/dump_golden.sh: the streamed `dump --json` stays
 # byte for byte what tests/golden/ holds.
 TESTS += tests/dump_golden.sh
-EXTRA_DIST += tests/dump_golden.sh tests/golden
+EXTRA_DIST += tests/dump_golden.sh tests/golden tests/hostile_mklib.py
+# tests/hostile_memory.sh: memory limits (ulimit -v) never give a smaller
+# "clean" answer; tests/hostile_write_errors.sh: /dev/full and a file-size
+# limit under every command's standard output.
+TESTS += tests/hostile_memory.sh tests/hostile_write_errors.sh
+EXTRA_DIST += tests/hostile_lib.sh tests/hostile_memory.sh tests/hostile_write_errors.sh

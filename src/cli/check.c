@@ -46,7 +46,7 @@ int cmd_check(int argc, char **argv, const struct global_options *g)
                 any_finding = true;
             }
         }
-        if (cli_unchanged(argv[a], f))
+        if (cli_complete(argv[a], f))
             any_unopened = true;
         mtlbx_close(f);
     }

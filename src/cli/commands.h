@@ -34,6 +34,15 @@ void cli_put_escaped(FILE *out, struct mtlbx_bytes b);
 /* After reading modules: 0 if the file is as it was mapped, else prints
  * the same one-line error as the SIGBUS guard and returns 2. */
 int cli_unchanged(const char *path, const mtlbx_file *f);
+/* After a command has read what it prints from f: 0, or 2 after a
+ * one-line error when the parser ran out of memory (what was printed is
+ * incomplete) or the file changed while it was read. */
+int cli_complete(const char *path, const mtlbx_file *f);
+/* At exit (main() registers it with atexit): flushes and closes standard
+ * output, and when anything written to it was lost (a full disk, an I/O
+ * error) prints a message and ends the process with status 2 instead of
+ * the one it was exiting with. */
+void cli_close_stdout(void);
 /* Parses "-o DIR", "--force" style options shared by extract/sources. */
 const char *cli_program_name(void);
 

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -71,6 +72,34 @@ int cli_unchanged(const char *path, const mtlbx_file *f)
         return 0;
     cli_error(path, NULL, "the file changed or shrank while it was being read");
     return 2;
+}
+
+int cli_complete(const char *path, const mtlbx_file *f)
+{
+    uint64_t at;
+    if (mtlbx_file_out_of_memory(f, &at)) {
+        cli_error(path, &at, "out of memory while reading the file: the result is incomplete");
+        return 2;
+    }
+    return cli_unchanged(path, f);
+}
+
+void cli_close_stdout(void)
+{
+    /* fclose reports what fflush does, plus a failing close (NFS); a
+     * stream that already failed keeps its error flag (its errno is long
+     * gone). EPIPE never gets here: SIGPIPE ends the process first, as
+     * for any filter. */
+    int failed = ferror(stdout);
+    errno = 0;
+    if (fclose(stdout) != 0 || failed) {
+        int e = errno;
+        if (e)
+            fprintf(stderr, "mtlbx: write error on standard output: %s\n", strerror(e));
+        else
+            fprintf(stderr, "mtlbx: write error on standard output\n");
+        _exit(2);
+    }
 }
 
 void cli_put_escaped(FILE *out, struct mtlbx_bytes b)

@@ -117,8 +117,7 @@ int cmd_dis(int argc, char **argv, const struct global_options *g)
         cli_error(file, &fn->module.offset, "function %s: %s", shown ? shown : "?", res.message);
     } else {
         put_filtered(res.output, res.output_len);
-        fflush(stdout);
-        status = 0;
+        status = cli_complete(file, f);
     }
     tool_result_free(&res);
     free(tool);

@@ -239,8 +239,12 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     json_stream_put_members(js, head);
     json_stream_open(js, "functions", '[');
     size_t n = mtlbx_function_count(lib);
-    for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++)
+    for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
         json_stream_put(js, NULL, function_json(lib, i));
+        /* The entries and metadata written so far are not read again. */
+        if (i % 4096 == 4095)
+            mtlbx_library_release_pages(lib);
+    }
     json_stream_close(js);
     json_stream_put(js, "sources", sources_json(lib));
     json_stream_put_members(js, library_tail_json(lib));
@@ -321,7 +325,7 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
         mtlbx_close(f);
         return 2;
     }
-    int rc = cli_unchanged(path, f);
+    int rc = cli_complete(path, f);
     struct json_stream js;
     json_stream_init(&js, stdout);
     size_t l = 0;
@@ -344,14 +348,14 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
         json_decref(heads[l]);
     free(heads);
     /* Whatever went wrong after the first byte, the document is cut short:
-     * say so and fail, never exit 0 on a partial one. A write error
-     * leaves stdout in error, which the caller reports. */
+     * say so and fail, never exit 0 on a partial one. A write error is
+     * reported by cli_finish_output(). */
     if (rc == 0 && dump_out_of_memory)
         cli_error(path, NULL, "out of memory: the JSON document is incomplete");
     else if (rc == 0 && js.failed && !ferror(stdout))
         cli_error(path, NULL, "the JSON document could not be written whole");
     else if (rc == 0)
-        rc = cli_unchanged(path, f);
+        rc = cli_complete(path, f);
     if (dump_out_of_memory || js.failed)
         rc = 2;
     mtlbx_close(f);

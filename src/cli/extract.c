@@ -217,6 +217,8 @@ int cmd_extract(int argc, char **argv, const struct global_options *g)
             cli_error(file, NULL, "the library has no functions");
         status = 1;
     }
+    if (cli_complete(file, f))
+        status = 2;
     free(matched);
     free(want);
     mtlbx_close(f);

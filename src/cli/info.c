@@ -135,6 +135,8 @@ int cmd_info(int argc, char **argv, const struct global_options *g)
         }
         for (size_t i = 0; i < mtlbx_library_count(f); i++)
             print_library(mtlbx_library_at(f, i), i, mtlbx_file_is_fat(f));
+        if (cli_complete(argv[a], f))
+            status = 2;
         mtlbx_close(f);
     }
     return status;

@@ -126,9 +126,9 @@ int cmd_ls(int argc, char **argv, const struct global_options *g)
         for (size_t i = 0; i < mtlbx_function_count(lib); i++)
             print_function(lib, i, verify);
     }
-    int changed = verify ? cli_unchanged(path, f) : 0;
+    int incomplete = cli_complete(path, f);
     mtlbx_close(f);
-    if (fflush(stdout) != 0 || changed)
+    if (fflush(stdout) != 0 || incomplete)
         return 2;
     return mismatches ? 1 : 0;
 }

@@ -321,7 +321,8 @@ int cmd_sources(int argc, char **argv, const struct global_options *g)
         }
         name_set_free(&used);
     }
-    fflush(stdout);
+    if (cli_complete(file, f))
+        ok = false;
     mtlbx_close(f);
     return ok ? 0 : 2;
 }

@@ -84,7 +84,7 @@ static bool bz_decompress(mtlbx_library *lib, const struct mtlbx_archive *a,
     uint8_t *buf = malloc(cap);
     if (!buf) {
         BZ2_bzDecompressEnd(&bz);
-        lib_error(lib, a->payload_offset, "out of memory decompressing a source archive");
+        lib_out_of_memory(lib, a->payload_offset, "out of memory decompressing a source archive");
         return false;
     }
     size_t len = 0;
@@ -104,7 +104,7 @@ static bool bz_decompress(mtlbx_library *lib, const struct mtlbx_archive *a,
             size_t ncap = cap * 2 > MTLBX_SOURCE_CAP ? MTLBX_SOURCE_CAP : cap * 2;
             uint8_t *nb = realloc(buf, ncap);
             if (!nb) {
-                lib_error(lib, a->payload_offset, "out of memory decompressing a source archive");
+                lib_out_of_memory(lib, a->payload_offset, "out of memory decompressing a source archive");
                 break;
             }
             buf = nb;
@@ -296,7 +296,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
 {
     struct archive *ar = archive_read_new();
     if (!ar) {
-        lib_error(lib, a->payload_offset, "out of memory listing a source archive");
+        lib_out_of_memory(lib, a->payload_offset, "out of memory listing a source archive");
         return false;
     }
     /* Only tar: Apple writes ustar; pax and GNU extensions come with the
@@ -343,7 +343,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
             if (ns)
                 in_side = ns;
             if (!nm || !nd || !ns) {
-                lib_error(lib, a->payload_offset, "out of memory listing a source archive");
+                lib_out_of_memory(lib, a->payload_offset, "out of memory listing a source archive");
                 ok = false;
                 break;
             }
@@ -374,7 +374,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
         n++;
         if (!mm->name || ((mm->type == MTLBX_MEMBER_SYMLINK || mm->type == MTLBX_MEMBER_HARDLINK) &&
                           !mm->link_target)) {
-            lib_error(lib, a->payload_offset, "out of memory listing a source archive");
+            lib_out_of_memory(lib, a->payload_offset, "out of memory listing a source archive");
             ok = false;
             break;
         }
@@ -407,7 +407,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
         size_t msz = n * sizeof *m;
         struct mtlbx_member *final = malloc(msz + side.len + 1);
         if (!final) {
-            lib_error(lib, a->payload_offset, "out of memory listing a source archive");
+            lib_out_of_memory(lib, a->payload_offset, "out of memory listing a source archive");
             ok = false;
         } else {
             if (n)

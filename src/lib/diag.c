@@ -7,6 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A diagnostic that could not be stored is counted as dropped; when the
+ * reason is memory, the parse it belongs to is incomplete too. */
+static void mark_out_of_memory(struct diag_list *l, uint64_t offset)
+{
+    if (!l->out_of_memory)
+        l->out_of_memory_offset = offset;
+    l->out_of_memory = true;
+}
+
 void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
                const char *fmt, va_list ap)
 {
@@ -21,11 +30,13 @@ void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
         struct mtlbx_diag **blocks = realloc(l->blocks, (nblocks + 1) * sizeof *blocks);
         if (!blocks) {
             l->dropped++;
+            mark_out_of_memory(l, offset);
             return;
         }
         l->blocks = blocks;
         if (!(blocks[nblocks] = malloc(DIAG_BLOCK * sizeof **blocks))) {
             l->dropped++;
+            mark_out_of_memory(l, offset);
             return;
         }
         l->cap += DIAG_BLOCK;
@@ -33,6 +44,7 @@ void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0) {
         l->dropped++;
+        mark_out_of_memory(l, offset);
         return;
     }
     l->blocks[l->n / DIAG_BLOCK][l->n % DIAG_BLOCK] =
@@ -93,6 +105,42 @@ void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     va_start(ap, fmt);
     lib_vreport(lib, MTLBX_ERROR, offset, fmt, ap);
     va_end(ap);
+}
+
+void lib_out_of_memory(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&lib->lock);
+    mark_out_of_memory(&lib->diags, offset);
+    diag_vadd(&lib->diags, MTLBX_ERROR, offset, fmt, ap);
+    pthread_mutex_unlock(&lib->lock);
+    va_end(ap);
+}
+
+void file_out_of_memory(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    mark_out_of_memory(&f->diags, offset);
+    diag_vadd(&f->diags, MTLBX_ERROR, offset, fmt, ap);
+    va_end(ap);
+}
+
+bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset)
+{
+    bool oom = f->diags.out_of_memory;
+    uint64_t at = f->diags.out_of_memory_offset;
+    for (size_t i = 0; i < f->n_libraries && !oom; i++) {
+        mtlbx_library *lib = f->libraries[i];
+        pthread_mutex_lock(&lib->lock);
+        oom = lib->diags.out_of_memory;
+        at = lib->diags.out_of_memory_offset;
+        pthread_mutex_unlock(&lib->lock);
+    }
+    if (oom && offset)
+        *offset = at;
+    return oom;
 }
 
 void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)

@@ -35,6 +35,8 @@ static void parse_dynamic_header(mtlbx_library *lib)
                 lib_warning(lib, t.offset, "DYNL has no terminating NUL");
             if (grow_array((void **)&lib->dyn_linked, &cap, d->n_linked + 1, sizeof *lib->dyn_linked))
                 lib->dyn_linked[d->n_linked++] = s;
+            else
+                lib_out_of_memory(lib, t.offset, "out of memory for the dynamic header's linked libraries");
             break;
         default:
             lib_warning(lib, t.offset, "unknown dynamic header tag '%s'", t.name);
@@ -90,8 +92,10 @@ static void walk_list(mtlbx_library *lib, enum mtlbx_list_kind k)
         uint64_t body, gend;
         if (!group_bounds(lib, pos, end, list_kinds[k].what, true, &body, &gend))
             break;
-        if (!grow_array((void **)&lib->list_groups[k], &cap, l->n_groups + 1, sizeof **lib->list_groups))
+        if (!grow_array((void **)&lib->list_groups[k], &cap, l->n_groups + 1, sizeof **lib->list_groups)) {
+            lib_out_of_memory(lib, pos, "out of memory after %zu %s entries", l->n_groups, list_kinds[k].what);
             break;
+        }
         lib->list_groups[k][l->n_groups++] = (struct mtlbx_range){ pos, gend - pos };
         pos = gend;
     }

@@ -30,8 +30,10 @@ void parse_fat(mtlbx_file *f)
     }
     f->slices = calloc(count ? count : 1, sizeof *f->slices);
     f->libraries = calloc(count ? count : 1, sizeof *f->libraries);
-    if (!f->slices || !f->libraries)
+    if (!f->slices || !f->libraries) {
+        file_out_of_memory(f, 8, "out of memory for %u fat slices", count);
         return;
+    }
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *p = f->data + 8 + 20 * (uint64_t)i;
         struct mtlbx_fat_slice *s = &f->slices[f->n_slices++];
@@ -52,5 +54,7 @@ void parse_fat(mtlbx_file *f)
         mtlbx_library *lib = library_open(f, f->n_libraries, s->offset, s->size);
         if (lib)
             f->libraries[f->n_libraries++] = lib;
+        else
+            file_out_of_memory(f, s->entry_offset, "out of memory opening the library of fat slice %u", i);
     }
 }

@@ -141,7 +141,7 @@ void parse_function_list(mtlbx_library *lib)
         }
         if (!grow_array((void **)&lib->functions, &cap, n + 1, sizeof *lib->functions) ||
             !grow_array((void **)&lib->hash_states, &states_cap, n + 1, 1)) {
-            lib_error(lib, pos, "out of memory after %zu functions", n);
+            lib_out_of_memory(lib, pos, "out of memory after %zu functions", n);
             break;
         }
         struct mtlbx_function *fn = &lib->functions[n];

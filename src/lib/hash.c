@@ -236,5 +236,7 @@ size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads)
     verify_worker(&job); /* this thread works too */
     for (unsigned t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
+    /* Comparing with HASH read the whole function list again. */
+    mtlbx_library_release_pages(lib);
     return atomic_load(&job.mismatches);
 }

@@ -31,7 +31,7 @@ void parse_header_ext(mtlbx_library *lib)
     mtlbx_tag_walk_init(&w, lib->file, start, end - start);
     while (mtlbx_tag_walk_next(&w, &t)) {
         if (!grow_array((void **)&lib->ext_tags, &cap, ext->n_tags + 1, sizeof *lib->ext_tags)) {
-            lib_error(lib, t.offset, "out of memory for the header extension");
+            lib_out_of_memory(lib, t.offset, "out of memory for the header extension");
             break;
         }
         lib->ext_tags[ext->n_tags++] = t;

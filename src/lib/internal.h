@@ -39,6 +39,10 @@ static inline bool span_within(uint64_t off, uint64_t len, uint64_t lo, uint64_t
 struct diag_list {
     size_t n, cap, dropped;
     struct mtlbx_diag **blocks;   /* DIAG_BLOCK items each; never moved */
+    /* An allocation failed while parsing what this list belongs to (or
+     * while recording a diagnostic): the parse is incomplete. */
+    bool out_of_memory;
+    uint64_t out_of_memory_offset; /* the first place it happened */
 };
 static inline struct mtlbx_diag *diag_item(const struct diag_list *l, size_t i)
 {
@@ -101,6 +105,13 @@ void diag_free(struct diag_list *l);
 /* Library-level helpers that take the library lock. */
 void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An allocation failed: records the error and marks the library's parse
+ * as incomplete (mtlbx_file_out_of_memory), so that no command presents
+ * what was read as the whole file. */
+void lib_out_of_memory(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void file_out_of_memory(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -120,6 +131,9 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
 /* Parsing steps, called in order by library.c */
 void parse_header(mtlbx_library *lib);
 void parse_function_list(mtlbx_library *lib);
+/* file.c: drops the mapped pages inside [off, off + size) from memory
+ * (they are read again on the next touch); nothing for an unmapped file. */
+void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */

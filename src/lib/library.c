@@ -80,6 +80,10 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     parse_sources(lib);
     parse_dynamic_and_lists(lib);
     check_overlaps(lib);
+    /* Each pass above read its sections once; their pages need not stay
+     * (a 200,000-function list is 32 MB), so the memory of a large library
+     * is what the parser keeps, not every page it looked at. */
+    mtlbx_library_release_pages(lib);
     return lib;
 }
 
@@ -92,6 +96,7 @@ void library_decode_rest(const mtlbx_library *clib)
     if (!atomic_load_explicit(&lib->rest_decoded, memory_order_relaxed)) {
         decode_metadata(lib);
         decode_lists(lib);
+        mtlbx_library_release_pages(lib);
         atomic_store_explicit(&lib->rest_decoded, true, memory_order_release);
     }
     pthread_mutex_unlock(&lib->rest_lock);

@@ -42,8 +42,10 @@ static void decode_cnst(mtlbx_library *lib, struct mtlbx_metadata *md, const str
         return;
     const uint8_t *p = t->value + 2, *end = t->value + t->value_len;
     struct mtlbx_constant *c = calloc(count ? count : 1, sizeof *c);
-    if (!c)
+    if (!c) {
+        lib_out_of_memory(lib, t->offset, "out of memory for %u CNST entries", count);
         return;
+    }
     size_t n = 0;
     for (; n < count; n++) {
         struct mtlbx_bytes name;
@@ -74,8 +76,10 @@ static void decode_vatt(mtlbx_library *lib, struct mtlbx_metadata *md, const str
         return;
     const uint8_t *p = t->value + 2, *end = t->value + t->value_len;
     struct mtlbx_vertex_attr *a = calloc(count ? count : 1, sizeof *a);
-    if (!a)
+    if (!a) {
+        lib_out_of_memory(lib, t->offset, "out of memory for %u VATT entries", count);
         return;
+    }
     size_t n = 0;
     for (; n < count; n++) {
         struct mtlbx_bytes name;
@@ -181,8 +185,10 @@ void decode_metadata(mtlbx_library *lib)
 {
     size_t n = lib->n_functions;
     lib->metadata = calloc(n ? n : 1, sizeof *lib->metadata);
-    if (!lib->metadata)
+    if (!lib->metadata) {
+        lib_out_of_memory(lib, lib->header.public_md.offset, "out of memory for the metadata of %zu functions", n);
         return;
+    }
     for (size_t i = 0; i < n; i++) {
         struct mtlbx_function *fn = &lib->functions[i];
         struct mtlbx_metadata *md = &lib->metadata[i];
@@ -195,6 +201,10 @@ void decode_metadata(mtlbx_library *lib)
         if (metadata_group(lib, i, fn->offt[1], lib->header.private_md, "private metadata",
                            &md->private_group, &body, &end))
             decode_private(lib, md, body, end);
+        /* Groups already decoded are not read again here: memory stays
+         * what the decoded metadata takes, not the sections' size too. */
+        if (i % 4096 == 4095)
+            mtlbx_library_release_pages(lib);
     }
 }
 

@@ -37,7 +37,9 @@ void parse_modules(mtlbx_library *lib)
     for (size_t i = 0; i < n; i++)
         if ((lib->functions[i].present & MTLBX_F_OFFT) && !(lib->functions[i].present & MTLBX_F_MDSZ))
             need_inference = true;
-    if (need_inference && (sorted = malloc(n * sizeof *sorted))) {
+    if (need_inference && !(sorted = malloc(n * sizeof *sorted)))
+        lib_out_of_memory(lib, sec.offset, "out of memory inferring the sizes of modules without MDSZ");
+    if (sorted) {
         for (size_t i = 0; i < n; i++)
             if (lib->functions[i].present & MTLBX_F_OFFT)
                 sorted[n_sorted++] = lib->functions[i].offt[2];

@@ -88,6 +88,11 @@ size_t mtlbx_file_diag_count(const mtlbx_file *f);          /* fat container */
 const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i);
 size_t mtlbx_library_diag_count(const mtlbx_library *lib);
 const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
+/* True when an allocation failed while parsing f or any of its libraries
+ * (functions, groups or list entries left out, a diagnostic not stored):
+ * what the accessors return is then incomplete, and must not be shown as
+ * the whole file. `offset` (may be NULL) receives the first place. */
+bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset);
 
 /* ------------------------------------------------------------------ fat -- */
 
@@ -215,6 +220,11 @@ enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t
 /* Verify every function using up to `threads` threads (0 = number of CPUs).
  * Returns the number of mismatches. Thread-safe against hash_state readers. */
 size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+/* Lets the pages of the library's function list, metadata and list
+ * sections go from memory: they stay readable (read again from the page
+ * cache when touched), so every span stays valid. For a caller that walks
+ * a large library once and wants its memory to stay flat. */
+void mtlbx_library_release_pages(const mtlbx_library *lib);
 
 /* Bitcode wrapper header at the start of a module. */
 struct mtlbx_wrapper {

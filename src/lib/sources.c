@@ -228,7 +228,7 @@ void parse_sources(mtlbx_library *lib)
     }
     struct sources_priv *priv = calloc(1, sizeof *priv + (size_t)want * sizeof priv->archives[0]);
     if (!priv) {
-        lib_error(lib, start, "out of memory reading the sources section");
+        lib_out_of_memory(lib, start, "out of memory reading the sources section");
         check_soff(lib);
         return;
     }

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Lost output is an error (issue 12, item 4): every command's standard
+# output on /dev/full, and on a "full disk" (RLIMIT_FSIZE, with SIGXFSZ
+# ignored so the write fails with EFBIG as on a full filesystem), must end
+# in exit 2 and a message, never exit 0.
+. "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
+[ -w /dev/full ] || { echo "SKIP: no /dev/full"; exit 77; }
+
+# An llvm-dis that prints 300 KB of "assembly": dis has plenty to lose.
+cat >"$WORK/llvm-dis" <<'TOOL'
+#!/bin/sh
+cat >/dev/null
+i=0
+while [ $i -lt 6000 ]; do
+    echo "  %$i = add i32 %a, %b ; padding padding padding"
+    i=$((i + 1))
+done
+TOOL
+chmod +x "$WORK/llvm-dis"
+export MTLBX_LLVM_DIS="$WORK/llvm-dis"
+name=$("$BIN" ls "$SAMPLE" | awk 'NR == 1 { print $NF }')
+sources=$FIXTURES/hsrc-v125.metallib
+
+# expect_lost LABEL CMD...: CMD with stdout on /dev/full.
+expect_lost() {
+    _label=$1
+    shift
+    "$@" >/dev/full 2>"$WORK/err"
+    _rc=$?
+    if [ $_rc -eq 2 ] && grep -q "write error" "$WORK/err"; then
+        ok "$_label > /dev/full: exit 2: $(head -1 "$WORK/err")"
+    else
+        fail "$_label > /dev/full: exit $_rc"
+        head -3 "$WORK/err"
+    fi
+}
+expect_lost info "$BIN" info "$SAMPLE"
+expect_lost ls "$BIN" ls "$SAMPLE"
+expect_lost "dump --json" "$BIN" dump --json "$SAMPLE"
+expect_lost check "$BIN" check "$FIXTURES/unknown-tags.metallib"
+expect_lost dis "$BIN" dis "$SAMPLE" "$name"
+expect_lost "sources --list" "$BIN" sources "$sources" --list
+mkdir "$WORK/x"
+expect_lost extract "$BIN" extract "$SAMPLE" -o "$WORK/x"
+expect_lost --help "$BIN" --help
+
+# A file-size limit of 64 KiB under `dis > out.ll`: a full disk mid-file.
+(
+    trap '' XFSZ
+    ulimit -f 128
+    exec "$BIN" dis "$SAMPLE" "$name" >"$WORK/out.ll" 2>"$WORK/err"
+)
+rc=$?
+if [ $rc -eq 2 ] && grep -q "write error" "$WORK/err"; then
+    ok "dis > out.ll on a full disk: exit 2 ($(wc -c <"$WORK/out.ll") bytes written)"
+else
+    fail "dis > out.ll on a full disk: exit $rc"
+    head -3 "$WORK/err"
+fi
+finish
