@@ -114,3 +114,8 @@ EXTRA_DIST += tests/dump_golden.sh tests/golden tests/hostile_mklib.py
 # limit under every command's standard output.
 TESTS += tests/hostile_memory.sh tests/hostile_write_errors.sh
 EXTRA_DIST += tests/hostile_lib.sh tests/hostile_memory.sh tests/hostile_write_errors.sh
+# tests/hostile_signals.sh: signals at random moments of a large
+# extraction and under dis, the input rewritten or truncated while it is
+# extracted, extract --force onto its own input.
+TESTS += tests/hostile_signals.sh
+EXTRA_DIST += tests/hostile_signals.sh tests/hostile_mkbig.py

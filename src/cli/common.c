@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "util/fatal_cleanup.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +19,7 @@ static const char *volatile current_path;
 static void on_sigbus(int sig)
 {
     (void)sig;
+    fatal_cleanup_run(); /* a temporary file being filled from the mapping */
     static const char a[] = "mtlbx: ";
     static const char b[] = ": the file changed or shrank while it was being read\n";
     const char *p = current_path ? current_path : "(file)";
@@ -50,6 +52,7 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
 mtlbx_file *cli_open(const char *path)
 {
     static bool guard_installed;
+    fatal_cleanup_install_handlers();
     if (!guard_installed) {
         struct sigaction sa = { .sa_handler = on_sigbus };
         sigemptyset(&sa.sa_mask);

@@ -27,6 +27,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -66,10 +67,18 @@ static void put_cstr(FILE *out, const char *s)
     cli_put_escaped(out, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
 }
 
+static int write_module(const char *dir, const char *name, bool under, struct mtlbx_bytes mod, bool force,
+                        const struct safe_write_guard *g, char *err, size_t err_size, char *out, size_t out_size)
+{
+    if (under)
+        return safe_write_under_guarded(dir, name, mod.ptr, mod.len, force, g, err, err_size, out, out_size);
+    return safe_write_file_guarded(dir, name, mod.ptr, mod.len, force, g, err, err_size, out, out_size);
+}
+
 /* Writes one library's selected functions. Returns false if any failed. */
 static bool extract_library(const char *path, mtlbx_library *lib, size_t li, bool fat,
                             const char *dir, char **want, size_t n_want, bool *matched,
-                            bool force, size_t *n_selected)
+                            bool force, const struct safe_write_guard *input, size_t *n_selected)
 {
     bool ok = true;
     struct name_set used = { .nocase = true };
@@ -101,14 +110,19 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
                       shown ? shown : "?");
             ok = false;
         } else {
-            char err[256], out[8192];
-            int rc;
-            if (fat) {
-                char rel[600];
-                snprintf(rel, sizeof rel, "slice%zu/%s", li, file);
-                rc = safe_write_under(dir, rel, mod.ptr, mod.len, force, err, sizeof err, out, sizeof out);
-            } else {
-                rc = safe_write_file(dir, file, mod.ptr, mod.len, force, err, sizeof err, out, sizeof out);
+            char err[256], out[8192], rel[600];
+            snprintf(rel, sizeof rel, "slice%zu/%s", li, file);
+            /* What is written must hash to HASH: a same-size rewrite of the
+             * input while it is copied is caught before the rename. */
+            struct safe_write_guard g = *input;
+            g.sha256 = fn->hash;
+            int rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
+            uint8_t actual[32];
+            if (rc == -2 && mtlbx_function_verify(lib, i, actual) == MTLBX_HASH_MISMATCH) {
+                /* The module as stored does not match its HASH (mtlbx check
+                 * reports it): write what the file holds, still checked. */
+                g.sha256 = actual;
+                rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
             }
             if (rc != 0) {
                 char *sf = mtlbx_escape_dup((const uint8_t *)file, strlen(file), MTLBX_ESC_TERMINAL);
@@ -196,13 +210,19 @@ int cmd_extract(int argc, char **argv, const struct global_options *g)
         free(want);
         return 2;
     }
+    /* --force never replaces the input itself (lib.air holding "lib"). */
+    struct safe_write_guard input = { 0 };
+    struct stat st;
+    if (stat(file, &st) == 0)
+        input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
+                                           .input_ino = (uint64_t)st.st_ino };
     bool *matched = calloc(n_want + 1, sizeof *matched);
     bool ok = matched != NULL;
     size_t n_selected = 0;
     bool fat = mtlbx_file_is_fat(f);
     for (size_t li = 0; matched && li < mtlbx_library_count(f); li++)
         ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, want, n_want, matched,
-                             force, &n_selected) && ok;
+                             force, &input, &n_selected) && ok;
     for (size_t k = 0; matched && k < n_want; k++)
         if (!matched[k]) {
             char *s = mtlbx_escape_dup((const uint8_t *)want[k], strlen(want[k]), MTLBX_ESC_TERMINAL);

@@ -5,6 +5,7 @@
 
 #include "term.h"
 #include "textfmt.h"
+#include "util/fatal_cleanup.h"
 
 #include <langinfo.h>
 #include <signal.h>
@@ -44,6 +45,7 @@ void term_set_file_names(const char *names)
 static void on_signal(int sig)
 {
     term_teardown();
+    fatal_cleanup_run(); /* a half-written file, a running llvm-dis */
     if (sig == SIGBUS) {
         /* A mapped file changed or shrank (CONTRACT.md): like the command
          * line, one line naming it and exit status 2, not a crash. */

@@ -2,6 +2,8 @@
 # and running llvm-dis. No curses, no parser internals.
 noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
+	src/util/fatal_cleanup.c \
+	src/util/fatal_cleanup.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
 	src/util/run_tool.c \
@@ -10,4 +12,5 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/safe_write.h
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers.
-MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBGCRYPT_LIBS)
+src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS)

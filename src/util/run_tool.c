@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "run_tool.h"
+#include "fatal_cleanup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -194,7 +195,13 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     /* "-o -" keeps the output on stdout whatever the input name. */
     char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
     pid_t pid;
+    /* Registered for fatal_cleanup_run() before any signal can land: it
+     * leads its own group, so Ctrl-C or SIGTERM to us would not reach it. */
+    sigset_t fatal_old;
+    fatal_cleanup_block(&fatal_old);
     int sp = posix_spawn(&pid, llvm_dis, &fa, &attr, argv, environ);
+    int child_slot = sp == 0 ? fatal_cleanup_add_child(pid) : -1;
+    fatal_cleanup_unblock(&fatal_old);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     close(in[0]);
@@ -353,6 +360,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     pid_t reaped;
     while ((reaped = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
         ;
+    fatal_cleanup_forget_child(child_slot);
     if (reaped != pid)
         status = -1;
 

@@ -15,11 +15,14 @@
  */
 #include "config.h"
 #include "safe_write.h"
+#include "fatal_cleanup.h"
 
 #include <errno.h>
+#include <gcrypt.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +139,57 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* Copies through a buffer that is hashed as it is written, so the digest
+ * is of exactly the bytes in the file, whatever the source does meanwhile.
+ * -1 on a write error, -2 when the digest is not `sha256`. */
+static int write_hashed(int fd, const uint8_t *data, size_t len, const uint8_t *sha256, char *err,
+                        size_t err_size)
+{
+    enum { CHUNK = 1 << 20 };
+    gcry_md_hd_t h;
+    gcry_check_version(NULL);
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf || gcry_md_open(&h, GCRY_MD_SHA256, 0) != 0) {
+        free(buf);
+        set_err(err, err_size, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t off = 0; off < len && rc == 0; off += CHUNK) {
+        size_t n = len - off < CHUNK ? len - off : CHUNK;
+        memcpy(buf, data + off, n);
+        gcry_md_write(h, buf, n);
+        if (write_all(fd, buf, n) != 0) {
+            set_err(err, err_size, "write failed: %s", strerror(errno));
+            rc = -1;
+        }
+    }
+    if (rc == 0 && memcmp(gcry_md_read(h, GCRY_MD_SHA256), sha256, 32) != 0) {
+        set_err(err, err_size, "the file changed while it was read (what was copied does not match its hash)");
+        rc = -2;
+    }
+    gcry_md_close(h);
+    free(buf);
+    return rc;
+}
+
+/* Fills and closes the temporary file. */
+static int write_temp(int fd, const void *data, size_t len, const uint8_t *sha256, char *err, size_t err_size)
+{
+    int rc = sha256 ? write_hashed(fd, data, len, sha256, err, err_size) : write_all(fd, data, len);
+    if (rc != 0) {
+        if (rc == -1 && !sha256)
+            set_err(err, err_size, "write failed: %s", strerror(errno));
+        close(fd);
+        return rc;
+    }
+    if (close(fd) != 0) {
+        set_err(err, err_size, "write failed: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* Moves tmp to name inside dfd without replacing an existing entry. */
 static int move_noreplace(int dfd, const char *tmp, const char *name)
 {
@@ -154,10 +208,15 @@ static int move_noreplace(int dfd, const char *tmp, const char *name)
 
 /* The core: writes DIRFD/NAME atomically. NAME must be a checked component. */
 static int write_at(int dfd, const char *name, const void *data, size_t len, bool force,
-                    char *err, size_t err_size)
+                    const struct safe_write_guard *guard, char *err, size_t err_size)
 {
     struct stat st;
     if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (guard && guard->has_input && (uint64_t)st.st_dev == guard->input_dev &&
+            (uint64_t)st.st_ino == guard->input_ino) {
+            set_err(err, err_size, "that is the input file; not replaced");
+            return -1;
+        }
         if (!force) {
             set_err(err, err_size, "file exists (use --force to replace it)");
             return -1;
@@ -174,7 +233,11 @@ static int write_at(int dfd, const char *name, const void *data, size_t len, boo
     /* The temporary starts with '.' and names this program, so a crash
      * mid-write leaves something recognisable; every error path removes it. */
     char tmp[64];
-    int fd = -1;
+    int fd = -1, slot = -1;
+    /* Created and registered with the fatal signals blocked, so Ctrl-C,
+     * SIGTERM or SIGHUP at any moment of a long write removes it. */
+    sigset_t old_mask;
+    fatal_cleanup_block(&old_mask);
     unsigned long seed = (unsigned long)getpid() ^ (unsigned long)time(NULL) ^
                          (unsigned long)(uintptr_t)&tmp;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
@@ -183,37 +246,34 @@ static int write_at(int dfd, const char *name, const void *data, size_t len, boo
         fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) {
             set_err(err, err_size, "cannot create a temporary file: %s", strerror(errno));
+            fatal_cleanup_unblock(&old_mask);
             return -1;
         }
     }
     if (fd < 0) {
         set_err(err, err_size, "cannot create a temporary file: too many name collisions");
+        fatal_cleanup_unblock(&old_mask);
         return -1;
     }
-    if (write_all(fd, data, len) != 0) {
-        set_err(err, err_size, "write failed: %s", strerror(errno));
-        close(fd);
+    slot = fatal_cleanup_add_temp(dfd, tmp);
+    fatal_cleanup_unblock(&old_mask);
+    int rc = write_temp(fd, data, len, guard ? guard->sha256 : NULL, err, err_size);
+    if (rc == 0) {
+        /* With force a plain rename replaces the old entry atomically; it
+         * never writes through a symlink, it replaces the link itself. */
+        rc = force ? renameat(dfd, tmp, dfd, name) : move_noreplace(dfd, tmp, name);
+        if (rc != 0) {
+            int e = errno;
+            if (e == EEXIST)
+                set_err(err, err_size, "file exists (use --force to replace it)");
+            else
+                set_err(err, err_size, "%s", strerror(e));
+        }
+    }
+    if (rc != 0)
         unlinkat(dfd, tmp, 0);
-        return -1;
-    }
-    if (close(fd) != 0) {
-        set_err(err, err_size, "write failed: %s", strerror(errno));
-        unlinkat(dfd, tmp, 0);
-        return -1;
-    }
-    /* With force a plain rename replaces the old entry atomically; it never
-     * writes through a symlink, it replaces the link itself. */
-    int rc = force ? renameat(dfd, tmp, dfd, name) : move_noreplace(dfd, tmp, name);
-    if (rc != 0) {
-        int e = errno;
-        unlinkat(dfd, tmp, 0);
-        if (e == EEXIST)
-            set_err(err, err_size, "file exists (use --force to replace it)");
-        else
-            set_err(err, err_size, "%s", strerror(e));
-        return -1;
-    }
-    return 0;
+    fatal_cleanup_forget_temp(slot);
+    return rc;
 }
 
 static int open_dir(const char *dir, char *err, size_t err_size)
@@ -242,6 +302,20 @@ static void fill_path(char *out, size_t n, const char *dir, const char *rel)
 int safe_write_file(const char *dir, const char *name, const void *data, size_t len,
                     bool force, char *err, size_t err_size, char *path_out, size_t path_size)
 {
+    return safe_write_file_guarded(dir, name, data, len, force, NULL, err, err_size, path_out, path_size);
+}
+
+int safe_write_under(const char *dir, const char *relative_path, const void *data, size_t len,
+                     bool force, char *err, size_t err_size, char *path_out, size_t path_size)
+{
+    return safe_write_under_guarded(dir, relative_path, data, len, force, NULL, err, err_size, path_out,
+                                    path_size);
+}
+
+int safe_write_file_guarded(const char *dir, const char *name, const void *data, size_t len, bool force,
+                            const struct safe_write_guard *guard, char *err, size_t err_size,
+                            char *path_out, size_t path_size)
+{
     if (!component_ok(name)) {
         set_err(err, err_size, "unsafe file name");
         return -1;
@@ -249,15 +323,16 @@ int safe_write_file(const char *dir, const char *name, const void *data, size_t 
     int dfd = open_dir(dir, err, err_size);
     if (dfd < 0)
         return -1;
-    int rc = write_at(dfd, name, data, len, force, err, err_size);
+    int rc = write_at(dfd, name, data, len, force, guard, err, err_size);
     close(dfd);
     if (rc == 0)
         fill_path(path_out, path_size, dir, name);
     return rc;
 }
 
-int safe_write_under(const char *dir, const char *relative_path, const void *data, size_t len,
-                     bool force, char *err, size_t err_size, char *path_out, size_t path_size)
+int safe_write_under_guarded(const char *dir, const char *relative_path, const void *data, size_t len,
+                             bool force, const struct safe_write_guard *guard, char *err, size_t err_size,
+                             char *path_out, size_t path_size)
 {
     /* Split into components: empty parts (a leading '/', "//") and "."
      * vanish; ".." or a control byte refuses the whole path. */
@@ -327,7 +402,7 @@ int safe_write_under(const char *dir, const char *relative_path, const void *dat
         close(dfd);
         dfd = sub;
     }
-    rc = write_at(dfd, parts[np - 1], data, len, force, err, err_size);
+    rc = write_at(dfd, parts[np - 1], data, len, force, guard, err, err_size);
     close(dfd);
     if (rc == 0 && path_out && path_size) {
         /* Rebuild the cleaned relative path for the caller's message. */

@@ -26,6 +26,25 @@ int safe_write_file(const char *dir, const char *name, const void *data, size_t 
 int safe_write_under(const char *dir, const char *relative_path, const void *data, size_t len,
                      bool force, char *err, size_t err_size, char *path_out, size_t path_size);
 
+/* What a write must also respect. */
+struct safe_write_guard {
+    /* The bytes written must hash (SHA-256) to this, else nothing is left
+     * behind and the call returns -2: the source changed while it was
+     * copied (a same-size rewrite of a mapped file). NULL: no check. */
+    const uint8_t *sha256;
+    /* Never replace this file, even with force (the input being read). */
+    bool has_input;
+    uint64_t input_dev, input_ino;
+};
+
+/* safe_write_file() and safe_write_under() with a guard (may be NULL). */
+int safe_write_file_guarded(const char *dir, const char *name, const void *data, size_t len, bool force,
+                            const struct safe_write_guard *guard, char *err, size_t err_size,
+                            char *path_out, size_t path_size);
+int safe_write_under_guarded(const char *dir, const char *relative_path, const void *data, size_t len,
+                             bool force, const struct safe_write_guard *guard, char *err, size_t err_size,
+                             char *path_out, size_t path_size);
+
 /* The output directory the user named: created (one level, mode 0777 less
  * the umask) if missing, and refused unless it is a directory. Following
  * a symlink here is the user's choice. Returns -1 with a reason in err. */

@@ -1,0 +1,136 @@
+/* See fatal_cleanup.h. Slots are claimed with atomic operations, so the
+ * explorer's threads and a signal arriving at any moment see either a
+ * whole registration or none: a slot's data is written before its state
+ * becomes USED, and a handler only acts on USED slots. */
+#include "config.h"
+#include "fatal_cleanup.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SLOTS 8
+
+enum { FREE, CLAIMED, USED };
+
+static struct {
+    _Atomic int state;
+    int dirfd;
+    char name[64];
+} temps[SLOTS];
+
+static struct {
+    _Atomic int state;
+    pid_t pgid;
+} children[SLOTS];
+
+static int claim(_Atomic int *state)
+{
+    int expected = FREE;
+    return atomic_compare_exchange_strong(state, &expected, CLAIMED);
+}
+
+int fatal_cleanup_add_temp(int dirfd, const char *name)
+{
+    if (strlen(name) >= sizeof temps[0].name)
+        return -1;
+    for (int i = 0; i < SLOTS; i++)
+        if (claim(&temps[i].state)) {
+            temps[i].dirfd = dirfd;
+            strcpy(temps[i].name, name);
+            atomic_store(&temps[i].state, USED);
+            return i;
+        }
+    return -1;
+}
+
+void fatal_cleanup_forget_temp(int slot)
+{
+    if (slot >= 0 && slot < SLOTS)
+        atomic_store(&temps[slot].state, FREE);
+}
+
+int fatal_cleanup_add_child(pid_t pgid)
+{
+    for (int i = 0; i < SLOTS; i++)
+        if (claim(&children[i].state)) {
+            children[i].pgid = pgid;
+            atomic_store(&children[i].state, USED);
+            return i;
+        }
+    return -1;
+}
+
+void fatal_cleanup_forget_child(int slot)
+{
+    if (slot >= 0 && slot < SLOTS)
+        atomic_store(&children[slot].state, FREE);
+}
+
+static sigset_t caught_set(void)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigaddset(&s, SIGQUIT);
+    return s;
+}
+
+void fatal_cleanup_block(sigset_t *old)
+{
+    sigset_t s = caught_set();
+    pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+void fatal_cleanup_unblock(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+void fatal_cleanup_run(void)
+{
+    int saved = errno;
+    for (int i = 0; i < SLOTS; i++)
+        if (atomic_load(&temps[i].state) == USED)
+            unlinkat(temps[i].dirfd, temps[i].name, 0);
+    for (int i = 0; i < SLOTS; i++)
+        if (atomic_load(&children[i].state) == USED) {
+            pid_t g = children[i].pgid;
+            kill(-g, SIGKILL);
+            while (waitpid(g, NULL, 0) < 0 && errno == EINTR)
+                ;
+        }
+    errno = saved;
+}
+
+static void on_fatal_signal(int sig)
+{
+    fatal_cleanup_run();
+    /* Die of the same signal, so the parent (a shell, make) sees why. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void fatal_cleanup_install_handlers(void)
+{
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue; /* nohup and friends: an ignored signal stays ignored */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigfillset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
