@@ -119,3 +119,7 @@ EXTRA_DIST += tests/hostile_lib.sh tests/hostile_memory.sh tests/hostile_write_e
 # extracted, extract --force onto its own input.
 TESTS += tests/hostile_signals.sh
 EXTRA_DIST += tests/hostile_signals.sh tests/hostile_mkbig.py
+# tests/hostile_explorer_eof.sh: the explorer's terminal closed under it
+# with no SIGHUP reaching it (python3's pty module).
+TESTS += tests/hostile_explorer_eof.sh
+EXTRA_DIST += tests/hostile_explorer_eof.sh

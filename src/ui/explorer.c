@@ -383,6 +383,10 @@ static void run(struct explorer *ex)
         int key = term_read_key(total && done < total ? HASH_POLL_MS : -1, &wide);
         if (key == ERR)
             continue;
+        if (key == TERM_KEY_GONE) {
+            ex->quit = true; /* like Q: nobody is left to type one */
+            break;
+        }
         dirty = true;
         if (key == KEY_RESIZE) {
             relayout(ex);

@@ -19,6 +19,12 @@
 static int prompt_key(struct explorer *ex, wint_t *wide)
 {
     int key = term_read_key(-1, wide);
+    if (key == TERM_KEY_GONE) {
+        /* No terminal to answer: cancel the prompt, and the main loop
+         * then ends the explorer. */
+        ex->quit = true;
+        return 27;
+    }
     if (key == KEY_RESIZE) {
         layout_compute(LINES, COLS, ex->zoom, &ex->lay);
         ex_draw(ex);

@@ -7,11 +7,14 @@
 #include "textfmt.h"
 #include "util/fatal_cleanup.h"
 
+#include <errno.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t curses_on;
@@ -236,6 +239,20 @@ void term_vline(int y, int x, int height)
         term_put_raw(y + i, x, 1, use_ascii ? "|" : "\xe2\x94\x82", A_NORMAL);
 }
 
+/* After get_wch() gave no key: a timeout, or a terminal that is gone? A
+ * closed terminal polls as hung up or in error, or as readable with no
+ * byte to read (read() would return 0). A real timeout is neither. */
+static bool terminal_gone(void)
+{
+    struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+    if (poll(&p, 1, 0) < 0)
+        return errno != EINTR;
+    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+        return true;
+    int avail = 0;
+    return (p.revents & POLLIN) && (ioctl(STDIN_FILENO, FIONREAD, &avail) != 0 || avail == 0);
+}
+
 int term_read_key(int timeout_ms, wint_t *wide)
 {
     wint_t ch;
@@ -243,7 +260,7 @@ int term_read_key(int timeout_ms, wint_t *wide)
     timeout(timeout_ms);
     int r = get_wch(&ch);
     if (r == ERR)
-        return ERR;
+        return terminal_gone() ? TERM_KEY_GONE : ERR;
     if (r == KEY_CODE_YES)
         return (int)ch;
     if (ch < 0x80)

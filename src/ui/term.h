@@ -49,8 +49,11 @@ const char *term_glyph_follow(void);
 const char *term_glyph_ellipsis(void);
 
 /* Reads one key, waiting at most `timeout_ms` (-1: forever). Returns
- * ERR on timeout, a KEY_* code, or a character (wide characters above
+ * ERR on timeout, TERM_KEY_GONE when the terminal is gone (end of file or
+ * a read error on it: the caller must end, as reading again returns at
+ * once, forever), a KEY_* code, or a character (wide characters above
  * 0x7f arrive in *wide, with the return value 0). */
+#define TERM_KEY_GONE (-2)
 int term_read_key(int timeout_ms, wint_t *wide);
 
 #endif
