@@ -123,3 +123,8 @@ EXTRA_DIST += tests/hostile_signals.sh tests/hostile_mkbig.py
 # with no SIGHUP reaching it (python3's pty module).
 TESTS += tests/hostile_explorer_eof.sh
 EXTRA_DIST += tests/hostile_explorer_eof.sh
+# tests/hostile_names.sh: names with bidi, invisible and control
+# characters through every command, extracted file names and sources -o;
+# a spoofing TERM; an error about a 5,000-byte name.
+TESTS += tests/hostile_names.sh
+EXTRA_DIST += tests/hostile_names.sh

@@ -15,8 +15,11 @@ Test(query, offsets)
     cr_assert_eq(o, 88);
     cr_assert_eq(parse_offset("58h", 0, 1000, &o), OFFSET_OK);
     cr_assert_eq(o, 0x58);
-    cr_assert_eq(parse_offset("1a0", 0, 1000, &o), OFFSET_OK);   /* hex digits mean hex */
-    cr_assert_eq(o, 0x1a0);
+    /* Hex without 0x (or a trailing h) is refused, never guessed: "1e9"
+     * is not 0x1e9 while "1234" is decimal. */
+    cr_assert_eq(parse_offset("1a0", 0, 1000, &o), OFFSET_SYNTAX);
+    cr_assert_eq(parse_offset("1e9", 0, 1000, &o), OFFSET_SYNTAX);
+    cr_assert_eq(parse_offset("4d", 0, 1000, &o), OFFSET_SYNTAX);
     cr_assert_eq(parse_offset("+16", 100, 1000, &o), OFFSET_OK);
     cr_assert_eq(o, 116);
     cr_assert_eq(parse_offset("-0x10", 100, 1000, &o), OFFSET_OK);

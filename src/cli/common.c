@@ -34,19 +34,24 @@ const char *cli_program_name(void) { return "mtlbx"; }
 
 void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
 {
-    char msg[1024];
+    /* Not a fixed buffer: a message naming a long function must keep the
+     * reason that follows the name. */
+    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
     va_end(ap);
     /* The path is the user's own argument, but it may still hold bytes that
      * act on a terminal; escape it like anything else. */
     char *safe = mtlbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
     if (offset)
-        fprintf(stderr, "mtlbx: %s:%llu: %s\n", safe ? safe : "?", (unsigned long long)*offset, msg);
+        fprintf(stderr, "mtlbx: %s:%llu: %s\n", safe ? safe : "?", (unsigned long long)*offset,
+                msg ? msg : fmt);
     else
-        fprintf(stderr, "mtlbx: %s: %s\n", safe ? safe : "?", msg);
+        fprintf(stderr, "mtlbx: %s: %s\n", safe ? safe : "?", msg ? msg : fmt);
     free(safe);
+    free(msg);
 }
 
 mtlbx_file *cli_open(const char *path)
@@ -109,6 +114,8 @@ void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
 {
     /* Most names are plain printable ASCII with no backslash: those need no
      * escaping, and `ls` prints tens of thousands of them. */
+    if (b.len == 0)
+        return; /* a function without NAME has no bytes (and a NULL ptr) */
     size_t i = 0;
     while (i < b.len && b.ptr[i] >= 0x20 && b.ptr[i] < 0x7F && b.ptr[i] != '\\')
         i++;

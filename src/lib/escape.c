@@ -1,7 +1,8 @@
 /* Making bytes from the file safe to show. Valid UTF-8 passes through;
  * invalid bytes become "\xNN". For a terminal, control characters (C0, DEL,
- * C1) and the backslash itself are escaped too, so an ESC sequence in a
- * function name is displayed, never executed. */
+ * C1), bidi and invisible format characters (mtlbx_codepoint_unsafe) and
+ * the backslash itself are escaped too, so an ESC sequence in a function
+ * name is displayed, never executed, and U+202E cannot reorder a line. */
 #include "config.h"
 #include "internal.h"
 
@@ -49,7 +50,7 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags, char *out,
         char tmp[4];
         const char *piece;
         size_t plen;
-        bool control = n && (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0));
+        bool control = n && mtlbx_codepoint_unsafe(cp);
         if (n && !((flags & MTLBX_ESC_TERMINAL) && (control || cp == '\\'))) {
             piece = (const char *)bytes + i;
             plen = n;

@@ -41,13 +41,10 @@ static bool parse_number(const char *s, uint64_t *out)
         if (errno)
             return false;
         end++;
-    } else if (base == 10 && isxdigit((unsigned char)*end)) {
-        /* "4d" without 0x: take it as hex rather than reject it. */
-        errno = 0;
-        v = strtoull(s, &end, 16);
-        if (errno)
-            return false;
     }
+    /* Anything else after the digits is refused, not guessed at: "1e9"
+     * or "4d" read as hex while "1234" is decimal would jump somewhere
+     * the user did not mean. Hex says so: 0x4d or 4dh. */
     end = (char *)skip_space(end);
     if (*end)
         return false;

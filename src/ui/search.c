@@ -170,7 +170,7 @@ void search_repeat(struct explorer *ex, bool forward)
 void goto_offset_prompt(struct explorer *ex)
 {
     char in[128];
-    if (!prompt_line(ex, "Go to offset (0x58, 88, +16, -0x10, $)", "", in, sizeof in))
+    if (!prompt_line(ex, "Go to offset (hex 0x58, decimal 88, +16, -0x10, $)", "", in, sizeof in))
         return;
     uint32_t file = ex_current_file_index(ex);
     uint64_t size = mtlbx_file_size(ex->files[file].f), off;
@@ -186,7 +186,7 @@ void goto_offset_prompt(struct explorer *ex)
         ex_error(ex, "%s is outside the file (0 .. 0x%" PRIx64 ")", in, size ? size - 1 : 0);
         break;
     default:
-        ex_error(ex, "not an offset: %s (try 0x58, 88, +16, -0x10 or $)", in);
+        ex_error(ex, "not an offset: %s (hex needs 0x: 0x58, 88, +16, -0x10 or $)", in);
         break;
     }
 }

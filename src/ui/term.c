@@ -45,6 +45,21 @@ void term_set_file_names(const char *names)
     bus_names[i] = '\0';
 }
 
+/* $TERM for a message: anyone can set it, escape sequences included, so
+ * only printable ASCII is shown as itself (and a long value is cut). */
+static void shown_term(char *out, size_t size)
+{
+    const char *t = getenv("TERM");
+    if (!t) {
+        snprintf(out, size, "(unset)");
+        return;
+    }
+    size_t i = 0;
+    for (; t[i] && i + 1 < size; i++)
+        out[i] = (unsigned char)t[i] < 0x20 || (unsigned char)t[i] >= 0x7f ? '?' : t[i];
+    out[i] = '\0';
+}
+
 static void on_signal(int sig)
 {
     term_teardown();
@@ -155,8 +170,9 @@ bool term_init(bool no_color, bool ascii, char *why, size_t why_size)
     /* newterm, not initscr: initscr exits by itself on an unknown TERM. */
     screen = newterm(NULL, stdout, stdin);
     if (!screen) {
-        const char *t = getenv("TERM");
-        snprintf(why, why_size, "cannot use terminal type '%s'", t ? t : "(unset)");
+        char t[64];
+        shown_term(t, sizeof t);
+        snprintf(why, why_size, "cannot use terminal type '%s'", t);
         return false;
     }
     set_term(screen);
@@ -164,12 +180,12 @@ bool term_init(bool no_color, bool ascii, char *why, size_t why_size)
      * empty screen: refuse it and point at the command line instead. */
     const char *cup = tigetstr("cup");
     if (!cup || cup == (const char *)-1) {
-        const char *t = getenv("TERM");
+        char t[64];
+        shown_term(t, sizeof t);
         endwin();
         delscreen(screen);
         screen = NULL;
-        snprintf(why, why_size, "terminal type '%s' cannot position the cursor; try mtlbx info FILE",
-                 t ? t : "(unset)");
+        snprintf(why, why_size, "terminal type '%s' cannot position the cursor; try mtlbx info FILE", t);
         return false;
     }
     curses_on = 1;

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "textfmt.h"
+#include "mtlbx.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -50,9 +51,7 @@ int textfmt_cp_width(uint32_t cp)
  * reorder what is shown (the "trojan source" trick). */
 static bool cp_needs_escape(uint32_t cp)
 {
-    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
-           (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-           cp == 0x200e || cp == 0x200f || cp == 0x061c;
+    return mtlbx_codepoint_unsafe(cp); /* the one policy, shared with the CLI */
 }
 
 struct out_buf {

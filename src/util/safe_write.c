@@ -16,6 +16,7 @@
 #include "config.h"
 #include "safe_write.h"
 #include "fatal_cleanup.h"
+#include "mtlbx.h"
 
 #include <errno.h>
 #include <gcrypt.h>
@@ -44,8 +45,9 @@ static void set_err(char *err, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid. C1
- * controls (U+0080-U+009F) count as invalid: they act on terminals. */
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid or a
+ * character no name may hold (mtlbx_codepoint_unsafe: controls, bidi and
+ * invisible format characters). */
 static size_t utf8_len(const uint8_t *p, size_t n)
 {
     uint8_t c = p[0];
@@ -73,7 +75,7 @@ static size_t utf8_len(const uint8_t *p, size_t n)
         cp = (cp << 6) | (p[i] & 0x3F);
     }
     if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F))
+        (cp >= 0xD800 && cp <= 0xDFFF) || mtlbx_codepoint_unsafe(cp))
         return 0;
     return len;
 }
@@ -93,6 +95,7 @@ char *safe_component(const uint8_t *bytes, size_t len)
             out[o++] = '_';
             i++;
         } else if (l == 0) {
+            /* Invalid, or an unsafe character: '_' for each of its bytes. */
             out[o++] = '_';
             i++;
         } else {
@@ -117,9 +120,16 @@ static bool component_ok(const char *name)
     if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
         strlen(name) > NAME_MAX)
         return false;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        if (*p == '/' || *p < 0x20 || *p == 0x7F)
+    /* Member names from an archive land here unchanged: refuse what
+     * safe_component would have replaced (invalid UTF-8, C1 controls such
+     * as 0x9B, bidi and invisible characters), as the man page says. */
+    const uint8_t *p = (const uint8_t *)name;
+    for (size_t i = 0, n = strlen(name); i < n;) {
+        size_t l = utf8_len(p + i, n - i);
+        if (l == 0 || p[i] == '/' || p[i] < 0x20 || p[i] == 0x7F)
             return false;
+        i += l;
+    }
     return true;
 }
 
