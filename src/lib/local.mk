@@ -4,6 +4,7 @@ src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CF
 src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
+	src/lib/air_interface.c \
 	src/lib/archive.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
