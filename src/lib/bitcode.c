@@ -210,7 +210,7 @@ bool bc_module_read(struct bc_module *m, const uint8_t *data, size_t len, uint64
     /* Names from the string table (version 2 modules) */
     for (size_t i = 0; i < m->n_globals; i++) {
         struct bc_global *g = &m->globals[i];
-        if (g->named || m->version < 2)
+        if (g->named || m->version < 2 || !m->strtab.ptr)
             continue;
         if (g->strtab_offset <= m->strtab.len && g->strtab_size <= m->strtab.len - g->strtab_offset) {
             g->name = (struct mtlbx_bytes){ m->strtab.ptr + g->strtab_offset, (size_t)g->strtab_size };
