@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "interface_json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -20,6 +21,11 @@ static json_t *jstr(struct mtlbx_bytes b)
     free(s);
     return j;
 }
+
+/* --interfaces: decode each module (interface_json.c); its problems join
+ * the library's diagnostics. */
+static bool with_interfaces;
+static json_t *interface_diags;
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
@@ -169,8 +175,15 @@ static json_t *library_json(mtlbx_library *lib)
     json_t *fns = json_array();
     size_t n = mtlbx_function_count(lib);
     mtlbx_library_verify_all(lib, 0);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(fns, function_json(lib, i));
+    interface_diags = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *fo = function_json(lib, i), *d = NULL;
+        if (with_interfaces)
+            json_object_set_new(fo, "interface", function_interface_json(lib, i, &d));
+        if (d)
+            json_array_append_new(interface_diags, d);
+        json_array_append_new(fns, fo);
+    }
     json_object_set_new(o, "functions", fns);
     json_object_set_new(o, "sources", sources_json(lib));
     const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
@@ -203,6 +216,8 @@ static json_t *library_json(mtlbx_library *lib)
     json_t *diags = json_array();
     for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
         json_array_append_new(diags, diag_json(mtlbx_library_diag(lib, i)));
+    json_array_extend(diags, interface_diags);
+    json_decref(interface_diags);
     json_object_set_new(o, "diagnostics", diags);
     return o;
 }
@@ -215,13 +230,15 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
     for (int a = 0; a < argc; a++) {
         if (strcmp(argv[a], "--json") == 0)
             json = true;
+        else if (strcmp(argv[a], "--interfaces") == 0)
+            with_interfaces = true;
         else if (!path)
             path = argv[a];
         else
             path = NULL, json = false, a = argc;
     }
     if (!json || !path) {
-        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
+        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json [--interfaces] FILE\n");
         return 2;
     }
     mtlbx_file *f = cli_open(path);

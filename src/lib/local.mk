@@ -6,6 +6,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/internal.h \
 	src/lib/air_interface.c \
 	src/lib/archive.c \
+	src/lib/demangle.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
 	src/lib/escape.c \
@@ -20,6 +21,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/library.c \
 	src/lib/metadata.c \
 	src/lib/modules.c \
+	src/lib/msl_decl.c \
 	src/lib/node.c \
 	src/lib/node.h \
 	src/lib/sources.c \
@@ -27,4 +29,4 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/values.c
 
 # What every program linking the parser needs after libmtlbx.a
-MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS)
+MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)

@@ -402,6 +402,42 @@ struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, 
                                                struct mtlbx_error *err);
 void mtlbx_interface_free(struct mtlbx_interface *iface);
 
+/* ------------------------------------------------ interfaces as MSL text -- */
+
+/* The demangled form of a C++ symbol name ("_Z..."), malloc'd and not yet
+ * escaped; NULL when the name is not mangled or does not demangle. */
+char *mtlbx_demangle(struct mtlbx_bytes name);
+
+/* One member of an argument's air.struct_type_info. */
+struct mtlbx_struct_member {
+    int64_t offset, size, count;   /* bytes; count 0: not an array */
+    struct mtlbx_bytes type, name;
+};
+/* The i-th member; false past the last one or when there is none. */
+bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i,
+                           struct mtlbx_struct_member *out);
+
+/* Text of the declaration, terminal-safe (every byte from the file escaped),
+ * malloc'd, NULL only when out of memory. `md` (may be NULL) names function
+ * constants by their CNST index. */
+enum {
+    MTLBX_MSL_ONE_PER_LINE = 1u << 0, /* one argument per line even when short */
+    MTLBX_MSL_MEMBERS = 1u << 1,      /* struct members under their argument */
+};
+#define MTLBX_MSL_WRAP 100             /* longer declarations wrap, one argument a line */
+/* "device const half* A [[buffer(0)]]" */
+char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md);
+/* "float4 v[2]  // offset 16, size 32" into out (always NUL-terminated). */
+void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size);
+/* "kernel void f(...)" with [[max_total_threads_per_threadgroup(N)]], outputs
+ * and other attributes on lines below, lines separated by '\n' (no final
+ * one). `name` is the function's NAME (shown demangled); without a stage
+ * entry (iface NULL or stage NULL) the declaration is `fallback_stage NAME`
+ * (the container's type: "visible", "extern" ...). */
+char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name,
+                            const char *fallback_stage, const struct mtlbx_metadata *md,
+                            unsigned flags);
+
 /* ---------------------------------------------------- header extension -- */
 
 struct mtlbx_header_ext {
