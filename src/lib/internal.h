@@ -90,6 +90,7 @@ struct mtlbx_file {
     mtlbx_library **libraries;
     mtlbx_node *root;          /* built on first mtlbx_root() */
     struct node_arena *arena;
+    struct iface_cache *ifaces;  /* interfaces kept for the node model (iface_cache.c) */
 };
 
 /* diag.c */
@@ -122,6 +123,7 @@ void parse_header(mtlbx_library *lib);
 void parse_function_list(mtlbx_library *lib);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
+void iface_cache_free(mtlbx_file *f);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);

@@ -13,11 +13,13 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/fat.c \
 	src/lib/fields.c \
 	src/lib/fields_tag.c \
+	src/lib/fields_iface.c \
 	src/lib/file.c \
 	src/lib/functions.c \
 	src/lib/hash.c \
 	src/lib/header.c \
 	src/lib/header_ext.c \
+	src/lib/iface_cache.c \
 	src/lib/library.c \
 	src/lib/metadata.c \
 	src/lib/modules.c \

@@ -438,6 +438,21 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
                             const char *fallback_stage, const struct mtlbx_metadata *md,
                             unsigned flags);
 
+/* Interfaces kept by the file handle, for the node model and the explorer:
+ * a background thread decodes (keep), the UI only looks (cached, never
+ * decodes). Kept until mtlbx_close(). Thread-safe. */
+enum mtlbx_iface_state {
+    MTLBX_IFACE_NOT_DECODED = 0,
+    MTLBX_IFACE_OK,            /* *iface is the decoded interface */
+    MTLBX_IFACE_FAILED,        /* not bitcode or damaged: *error says why (with the
+                                  offset); *iface, if any, has the blocks read */
+};
+enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib, size_t i,
+                                                       const struct mtlbx_interface **iface,
+                                                       const char **error);
+/* Decodes function i (blocking) unless it is kept already; returns its state. */
+enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, size_t i);
+
 /* ---------------------------------------------------- header extension -- */
 
 struct mtlbx_header_ext {
@@ -588,8 +603,23 @@ enum mtlbx_node_kind {
     MTLBX_NODE_DYNAMIC_HEADER,
     MTLBX_NODE_LIST,           /* VLST ILST RLST SLST */
     MTLBX_NODE_DIAGNOSTICS,
+    /* A module's LLVM bitstream block (nested blocks are its children);
+     * index: function, sub: block index in module.blocks. Built once the
+     * interface is kept (mtlbx_function_interface_keep). */
+    MTLBX_NODE_BC_BLOCK,
+    /* A function's interface: children are its arguments then outputs;
+     * no bytes of its own (index: function). */
+    MTLBX_NODE_INTERFACE,
+    /* One argument or output (sub: MTLBX_NODE_ARG_OUTPUT | k << 16) and
+     * one struct member of it (sub: that | member), no bytes of their own. */
+    MTLBX_NODE_ARGUMENT,
+    MTLBX_NODE_STRUCT_MEMBER,
     MTLBX_NODE_KIND_COUNT,
 };
+
+#define MTLBX_NODE_ARG_OUTPUT 0x80000000u
+#define MTLBX_NODE_ARG_MAX 0x7FFF      /* arguments shown per list */
+#define MTLBX_NODE_MEMBER_MAX 0xFFFF   /* struct members shown per argument */
 
 enum {
     MTLBX_NODE_UNKNOWN = 1u << 0,   /* unknown tag or value */
