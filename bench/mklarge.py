@@ -65,7 +65,7 @@ METAL_PATH = "/Users/mtlbx/bench/Shaders/generated_shaders.metal"
 AIR_PATH = "/var/folders/mt/lbx0bench/T/generated_shaders-0b1c2d.air"
 
 
-def base_ir(entries):
+def base_ir(entries, kind):
     """LLVM IR of one base module: a kernel-like function reading a
     constant table of `entries` pseudo-random words (seeded, so the
     bitcode is the same on every run)."""
@@ -90,22 +90,67 @@ entry:
   ret void
 }
 
-!air.version = !{!0}
+%(stage)s!air.version = !{!0}
 !air.language_version = !{!1}
+!air.compile_options = !{!2, !3}
+!llvm.ident = !{!4}
 !0 = !{i32 2, i32 7, i32 0}
 !1 = !{!"Metal", i32 3, i32 2, i32 0}
-""" % {"dl": DATALAYOUT, "ty": ty, "table": table, "name": PLACEHOLDER}
+!2 = !{!"air.compile.denorms_disable"}
+!3 = !{!"air.compile.fast_math_enable"}
+!4 = !{!"Apple metal version 32023.404 (metalfe-32023.404)"}
+%(entry)s""" % {"dl": DATALAYOUT, "ty": ty, "table": table, "name": PLACEHOLDER,
+                "stage": stage_list(kind), "entry": stage_entry(kind)}
+
+
+# The AIR interface of each function type (FORMAT.md §21), so that `mtlbx
+# sig` has real metadata to decode: the stage list names the function and
+# describes both arguments, as the Metal compiler would for
+#   kernel void f(device int *out [[buffer(0)]],
+#                 uint gid [[thread_position_in_grid]])
+# and its vertex, fragment, mesh, object and visible counterparts.
+# Intersection functions get no entry (like extern functions).
+SECOND_ARGUMENT = {
+    "kernel": '!"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"gid"',
+    "vertex": '!"air.vertex_id", !"air.arg_type_name", !"uint", !"air.arg_name", !"vid"',
+    "fragment": ('!"air.fragment_input", !"user(locn0)", !"air.flat", '
+                 '!"air.arg_type_name", !"uint", !"air.arg_name", !"id"'),
+    "mesh": '!"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"tid"',
+    "object": '!"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"tid"',
+    "visible": '!"air.arg_type_name", !"uint", !"air.arg_name", !"i"',
+}
+
+
+def stage_list(kind):
+    return "!air.%s = !{!5}\n" % kind if kind in SECOND_ARGUMENT else ""
+
+
+def stage_entry(kind):
+    if kind not in SECOND_ARGUMENT:
+        return ""
+    attrs = ", !9" if kind == "kernel" else ""
+    return ("!5 = !{void (i32 addrspace(1)*, i32)* @%s, !6, !7%s}\n"
+            "!6 = !{}\n"
+            "!7 = !{!8, !10}\n"
+            '!8 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, '
+            '!"air.write", !"air.address_space", i32 1, !"air.arg_type_size", '
+            'i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", '
+            '!"int", !"air.arg_name", !"out"}\n'
+            "!9 = !{!\"air.max_work_group_size\", i32 256}\n"
+            "!10 = !{i32 1, %s}\n" % (PLACEHOLDER, attrs, SECOND_ARGUMENT[kind]))
 
 
 def base_modules(sizes, llvm_as):
-    """Raw bitcode of each base module, with where the placeholder name
-    occurs in it (string table; possibly more than once)."""
-    out = []
+    """Raw bitcode of each base module, by (function type, size index),
+    with where the placeholder name occurs in it (string table; possibly
+    more than once)."""
+    out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for entries in sizes:
-            path = os.path.join(tmp, "base%d.ll" % entries)
+        for key in [(kind, k) for kind in TYPE_CODES for k in range(len(sizes))]:
+            entries = sizes[key[1]]
+            path = os.path.join(tmp, "base-%s-%d.ll" % key)
             with open(path, "w") as f:
-                f.write(base_ir(entries))
+                f.write(base_ir(entries, key[0]))
             bitcode = W.assemble(path, llvm_as)
             spots = []
             at = bitcode.find(PLACEHOLDER.encode())
@@ -113,7 +158,7 @@ def base_modules(sizes, llvm_as):
                 spots.append(at)
                 at = bitcode.find(PLACEHOLDER.encode(), at + 1)
             assert spots, "placeholder name not stored raw in the bitcode"
-            out.append((bitcode, spots))
+            out[key] = (bitcode, spots)
     return out
 
 
@@ -149,7 +194,7 @@ def library(count, sizes, llvm_as):
     for i in range(count):
         kind = TYPE_CYCLE[i % 10]
         name = function_name(i)
-        module = W.wrap_bitcode(renamed(bases[i % len(bases)], name))
+        module = W.wrap_bitcode(renamed(bases[(kind, i % len(sizes))], name))
         functions.append(W.Function(
             name, W.FUNCTION_TYPES[kind], module, AIR,
             attributes=attrs if kind == "vertex" else (),

@@ -434,6 +434,8 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
         else
             one_line += strlen(args[i]) + 2;
     }
+    if (iface->n_inputs)
+        one_line -= 2;   /* no ", " after the last argument */
     bool wrap = (flags & MTLBX_MSL_ONE_PER_LINE) || one_line > MTLBX_MSL_WRAP ||
                 ((flags & MTLBX_MSL_MEMBERS) && any_members);
     if (has_threads) {
