@@ -480,10 +480,16 @@ static void build_function(struct kids *k)
 /* ---- interfaces and bitcode blocks: from a kept interface only, so the
  * tree never decodes (the explorer's background thread does). ---- */
 
-/* Children of a MODULE (parent UINT32_MAX) or of BC_BLOCK `parent`. */
+/* Children of a MODULE (parent UINT32_MAX) or of BC_BLOCK `parent`.
+ * Real bitcode nests blocks four deep; a hostile module may nest up to
+ * the reader's limit, and the tree shows only the first NODE_BC_DEPTH
+ * levels so that it stays within MAX_DEPTH. */
+#define NODE_BC_DEPTH 8
 static void build_blocks(struct kids *k, const struct mtlbx_interface *iface, uint32_t parent)
 {
     const struct mtlbx_module_info *m = &iface->module;
+    if (parent != UINT32_MAX && (parent >= m->n_blocks || m->blocks[parent].depth + 1 >= NODE_BC_DEPTH))
+        return;
     for (size_t b = 0; b < m->n_blocks && b < UINT32_MAX; b++) {
         if (m->blocks[b].parent != parent)
             continue;
@@ -820,6 +826,8 @@ bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
             const struct mtlbx_air_argument *a = node_argument(n, NULL);
             return a && mtlbx_argument_member(a, 0, &m);
         }
+        if (n->sub >= iface->module.n_blocks || iface->module.blocks[n->sub].depth + 1 >= NODE_BC_DEPTH)
+            return false;
         for (size_t b = n->sub + (size_t)1; b < iface->module.n_blocks; b++)
             if (iface->module.blocks[b].parent == n->sub)
                 return true;
