@@ -5,7 +5,14 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
 	src/lib/air_interface.c \
+	src/lib/air_metadata.c \
+	src/lib/arena.c \
+	src/lib/arena.h \
 	src/lib/archive.c \
+	src/lib/bitcode.c \
+	src/lib/bitcode.h \
+	src/lib/bitstream.c \
+	src/lib/bitstream.h \
 	src/lib/demangle.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
