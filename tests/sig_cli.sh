@@ -119,7 +119,7 @@ m = [f for f in fns if f["name"] == "compute_main"][0]["module"]
 start = m["offset"] + 20 + 64
 data[start:m["offset"] + m["size"]] = b"\xff" * (m["offset"] + m["size"] - start)
 open(sys.argv[3], "wb").write(data)
-print(m["offset"], m["offset"] + m["size"])
+
 PY
 "$MTLBX_BIN" sig "$WORK/cut.metallib" >"$WORK/cut.out" 2>"$WORK/cut.err"
 st=$?
@@ -141,6 +141,12 @@ total=0
 for f in "$CORPUS"/*.metallib "$CORPUS"/*.metallibsym; do
     [ -f "$f" ] || continue
     b=$(basename "$f")
+    # A file that is not a metallib at all (yuao-failure): 2 everywhere.
+    if ! "$MTLBX_BIN" dump --json "$f" >/dev/null 2>&1; then
+        "$MTLBX_BIN" sig "$f" >/dev/null 2>&1
+        [ $? -eq 2 ] || fail "$b: sig on a file dump refuses did not exit 2"
+        continue
+    fi
     "$MTLBX_BIN" dump --json --interfaces "$f" >"$WORK/c.json" 2>"$WORK/c.err"
     st=$?
     [ $st -le 1 ] || { fail "$b: dump --interfaces exited $st"; continue; }
