@@ -7,6 +7,21 @@
 # [[buffer(N)]] argument row.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 
+# to_interface: from an expanded function's first child, } (next sibling)
+# until the status line names the interface row (its last child).
+to_interface() {
+    _n=0
+    while [ $_n -lt 30 ]; do
+        if screen | tail -2 | grep -q ': interface  '; then
+            return 0
+        fi
+        keys '}'
+        sleep 0.1
+        _n=$((_n + 1))
+    done
+    fail "never reached the interface row"
+}
+
 # The sample opens with vertex_main selected; ] goes to compute_main.
 start 140 45 xterm-256color -- "$SAMPLE"
 wait_for "vertex_main"
@@ -14,9 +29,11 @@ keys ']' ']'
 wait_for "compute_main"
 # Module facts appear in the function's detail once decoded.
 wait_for "AIR version"
-# Expand the function, then go to its last child (the interface).
+# Expand the function, go to its first child, then to its last (the interface).
 keys l
-for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do keys '}'; done
+wait_for "NAME  \"compute_main\""
+keys l
+to_interface
 wait_for "interface  kernel, 4 arguments"
 keys l
 wait_for "constant ComputeParams& params [[buffer(1)]]"
@@ -48,7 +65,9 @@ if [ -f "$CORPUS/candle-steel-gemm.metallib" ]; then
     start 160 50 xterm-256color -- "$CORPUS/candle-steel-gemm.metallib"
     wait_for "kernel"
     keys l
-    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do keys '}'; done
+    wait_for "NAME  \"steel_gemm"
+    keys l
+    to_interface
     wait_for "interface  kernel"
     keys l
     wait_for "[[buffer(0)]]"
