@@ -16,7 +16,8 @@ They are valid libraries written by the fixture builder's writer
 DEPF, SOFF into one embedded source archive, RFLT into a reflection list,
 a dynamic header and a UUID, and real LLVM bitcode modules with correct
 hashes. Running llvm-as per function would take hours, so a handful of
-base modules (differing in the size of a constant table) are assembled
+base modules per function type (differing in the length of the function
+body, and each with its AIR stage entry) are assembled
 once, and each function gets a copy whose function name is rewritten in
 place: names are stored as raw bytes in the bitcode's string table, so a
 same-length rename keeps the bitcode valid (llvm-dis reads it back, which
@@ -53,12 +54,13 @@ TYPE_CODES = {"vertex": "vtx", "fragment": "frg", "kernel": "krn",
               "visible": "vis", "mesh": "msh", "object": "obj",
               "intersection": "isc"}
 
-# Constant-table lengths of the base modules: about 5 bytes of bitcode per
-# entry on top of ~1.9 KB, so these average ~15 KB (L20k) and ~5 KB (L200k).
+# Body lengths (arithmetic steps) of the base modules: about 15 bytes of
+# bitcode per step on top of ~2.3 KB, so these average ~16 KB (L20k) and
+# ~5 KB (L200k).
 LIBRARIES = {
-    "L20k": (20000, [1200, 1900, 2600, 3300, 4000]),
+    "L20k": (20000, [500, 700, 900, 1100, 1300]),
     "L20k-small": (20000, [1]),
-    "L200k": (200000, [200, 350, 500, 650, 800]),
+    "L200k": (200000, [80, 140, 200, 260, 320]),
 }
 
 METAL_PATH = "/Users/mtlbx/bench/Shaders/generated_shaders.metal"
@@ -66,27 +68,30 @@ AIR_PATH = "/var/folders/mt/lbx0bench/T/generated_shaders-0b1c2d.air"
 
 
 def base_ir(entries, kind):
-    """LLVM IR of one base module: a kernel-like function reading a
-    constant table of `entries` pseudo-random words (seeded, so the
-    bitcode is the same on every run)."""
+    """LLVM IR of one base module: a kernel-like function whose body is a
+    chain of `entries` arithmetic steps on pseudo-random constants (seeded,
+    so the bitcode is the same on every run). The bulk of the module is
+    function code, as in real libraries: a reader of the interface skips
+    it by its block length, while a hash reads every byte."""
     rnd = random.Random(entries)
-    table = ", ".join("i32 %d" % rnd.randrange(-2**31, 2**31)
-                      for _ in range(entries))
-    ty = "[%d x i32]" % entries
+    ops = ["add", "xor", "mul", "sub"]
+    body = []
+    prev = "%gid"
+    for k in range(entries):
+        body.append("  %%v%d = %s i32 %s, %d"
+                    % (k, ops[k % 4], prev, rnd.randrange(-2**31, 2**31)))
+        prev = "%%v%d" % k
     return """; mtlbx benchmark base module (bench/mklarge.py)
 source_filename = "generated_shaders.metal"
 target datalayout = "%(dl)s"
 target triple = "air64_v27-apple-macosx15.0.0"
 
-@table = internal addrspace(2) constant %(ty)s [%(table)s]
-
 define void @%(name)s(i32 addrspace(1)* %%out, i32 %%gid) {
 entry:
+%(body)s
   %%i = zext i32 %%gid to i64
-  %%p = getelementptr inbounds %(ty)s, %(ty)s addrspace(2)* @table, i64 0, i64 %%i
-  %%v = load i32, i32 addrspace(2)* %%p
   %%o = getelementptr inbounds i32, i32 addrspace(1)* %%out, i64 %%i
-  store i32 %%v, i32 addrspace(1)* %%o
+  store i32 %(last)s, i32 addrspace(1)* %%o
   ret void
 }
 
@@ -99,7 +104,7 @@ entry:
 !2 = !{!"air.compile.denorms_disable"}
 !3 = !{!"air.compile.fast_math_enable"}
 !4 = !{!"Apple metal version 32023.404 (metalfe-32023.404)"}
-%(entry)s""" % {"dl": DATALAYOUT, "ty": ty, "table": table, "name": PLACEHOLDER,
+%(entry)s""" % {"dl": DATALAYOUT, "body": "\n".join(body), "last": prev, "name": PLACEHOLDER,
                 "stage": stage_list(kind), "entry": stage_entry(kind)}
 
 

@@ -22,6 +22,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/fields_tag.c \
 	src/lib/fields_iface.c \
 	src/lib/file.c \
+	src/lib/file_release.c \
 	src/lib/functions.c \
 	src/lib/hash.c \
 	src/lib/header.c \

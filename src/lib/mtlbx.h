@@ -69,6 +69,10 @@ bool mtlbx_file_changed(const mtlbx_file *f);
 const char *mtlbx_file_path(const mtlbx_file *f);
 uint64_t mtlbx_file_size(const mtlbx_file *f);
 const uint8_t *mtlbx_file_data(const mtlbx_file *f);
+/* Lets the pages of [offset, offset + size) go from the process's memory
+ * (a file mapping only; they stay in the page cache and come back on the
+ * next access). For commands that stream over every module. */
+void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size);
 
 /* ----------------------------------------------------------- diagnostics -- */
 
