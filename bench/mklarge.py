@@ -16,7 +16,8 @@ They are valid libraries written by the fixture builder's writer
 DEPF, SOFF into one embedded source archive, RFLT into a reflection list,
 a dynamic header and a UUID, and real LLVM bitcode modules with correct
 hashes. Running llvm-as per function would take hours, so a handful of
-base modules (differing in the size of a constant table) are assembled
+base modules per function type (differing in the length of the function
+body, and each with its AIR stage entry) are assembled
 once, and each function gets a copy whose function name is rewritten in
 place: names are stored as raw bytes in the bitcode's string table, so a
 same-length rename keeps the bitcode valid (llvm-dis reads it back, which
@@ -53,59 +54,108 @@ TYPE_CODES = {"vertex": "vtx", "fragment": "frg", "kernel": "krn",
               "visible": "vis", "mesh": "msh", "object": "obj",
               "intersection": "isc"}
 
-# Constant-table lengths of the base modules: about 5 bytes of bitcode per
-# entry on top of ~1.9 KB, so these average ~15 KB (L20k) and ~5 KB (L200k).
+# Body lengths (arithmetic steps) of the base modules: about 15 bytes of
+# bitcode per step on top of ~2.3 KB, so these average ~16 KB (L20k) and
+# ~5 KB (L200k).
 LIBRARIES = {
-    "L20k": (20000, [1200, 1900, 2600, 3300, 4000]),
+    "L20k": (20000, [500, 700, 900, 1100, 1300]),
     "L20k-small": (20000, [1]),
-    "L200k": (200000, [200, 350, 500, 650, 800]),
+    "L200k": (200000, [80, 140, 200, 260, 320]),
 }
 
 METAL_PATH = "/Users/mtlbx/bench/Shaders/generated_shaders.metal"
 AIR_PATH = "/var/folders/mt/lbx0bench/T/generated_shaders-0b1c2d.air"
 
 
-def base_ir(entries):
-    """LLVM IR of one base module: a kernel-like function reading a
-    constant table of `entries` pseudo-random words (seeded, so the
-    bitcode is the same on every run)."""
+def base_ir(entries, kind):
+    """LLVM IR of one base module: a kernel-like function whose body is a
+    chain of `entries` arithmetic steps on pseudo-random constants (seeded,
+    so the bitcode is the same on every run). The bulk of the module is
+    function code, as in real libraries: a reader of the interface skips
+    it by its block length, while a hash reads every byte."""
     rnd = random.Random(entries)
-    table = ", ".join("i32 %d" % rnd.randrange(-2**31, 2**31)
-                      for _ in range(entries))
-    ty = "[%d x i32]" % entries
+    ops = ["add", "xor", "mul", "sub"]
+    body = []
+    prev = "%gid"
+    for k in range(entries):
+        body.append("  %%v%d = %s i32 %s, %d"
+                    % (k, ops[k % 4], prev, rnd.randrange(-2**31, 2**31)))
+        prev = "%%v%d" % k
     return """; mtlbx benchmark base module (bench/mklarge.py)
 source_filename = "generated_shaders.metal"
 target datalayout = "%(dl)s"
 target triple = "air64_v27-apple-macosx15.0.0"
 
-@table = internal addrspace(2) constant %(ty)s [%(table)s]
-
 define void @%(name)s(i32 addrspace(1)* %%out, i32 %%gid) {
 entry:
+%(body)s
   %%i = zext i32 %%gid to i64
-  %%p = getelementptr inbounds %(ty)s, %(ty)s addrspace(2)* @table, i64 0, i64 %%i
-  %%v = load i32, i32 addrspace(2)* %%p
   %%o = getelementptr inbounds i32, i32 addrspace(1)* %%out, i64 %%i
-  store i32 %%v, i32 addrspace(1)* %%o
+  store i32 %(last)s, i32 addrspace(1)* %%o
   ret void
 }
 
-!air.version = !{!0}
+%(stage)s!air.version = !{!0}
 !air.language_version = !{!1}
+!air.compile_options = !{!2, !3}
+!llvm.ident = !{!4}
 !0 = !{i32 2, i32 7, i32 0}
 !1 = !{!"Metal", i32 3, i32 2, i32 0}
-""" % {"dl": DATALAYOUT, "ty": ty, "table": table, "name": PLACEHOLDER}
+!2 = !{!"air.compile.denorms_disable"}
+!3 = !{!"air.compile.fast_math_enable"}
+!4 = !{!"Apple metal version 32023.404 (metalfe-32023.404)"}
+%(entry)s""" % {"dl": DATALAYOUT, "body": "\n".join(body), "last": prev, "name": PLACEHOLDER,
+                "stage": stage_list(kind), "entry": stage_entry(kind)}
+
+
+# The AIR interface of each function type (FORMAT.md §21), so that `mtlbx
+# sig` has real metadata to decode: the stage list names the function and
+# describes both arguments, as the Metal compiler would for
+#   kernel void f(device int *out [[buffer(0)]],
+#                 uint gid [[thread_position_in_grid]])
+# and its vertex, fragment, mesh, object and visible counterparts.
+# Intersection functions get no entry (like extern functions).
+SECOND_ARGUMENT = {
+    "kernel": '!"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"gid"',
+    "vertex": '!"air.vertex_id", !"air.arg_type_name", !"uint", !"air.arg_name", !"vid"',
+    "fragment": ('!"air.fragment_input", !"user(locn0)", !"air.flat", '
+                 '!"air.arg_type_name", !"uint", !"air.arg_name", !"id"'),
+    "mesh": '!"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"tid"',
+    "object": '!"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"tid"',
+    "visible": '!"air.arg_type_name", !"uint", !"air.arg_name", !"i"',
+}
+
+
+def stage_list(kind):
+    return "!air.%s = !{!5}\n" % kind if kind in SECOND_ARGUMENT else ""
+
+
+def stage_entry(kind):
+    if kind not in SECOND_ARGUMENT:
+        return ""
+    attrs = ", !9" if kind == "kernel" else ""
+    return ("!5 = !{void (i32 addrspace(1)*, i32)* @%s, !6, !7%s}\n"
+            "!6 = !{}\n"
+            "!7 = !{!8, !10}\n"
+            '!8 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, '
+            '!"air.write", !"air.address_space", i32 1, !"air.arg_type_size", '
+            'i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", '
+            '!"int", !"air.arg_name", !"out"}\n'
+            "!9 = !{!\"air.max_work_group_size\", i32 256}\n"
+            "!10 = !{i32 1, %s}\n" % (PLACEHOLDER, attrs, SECOND_ARGUMENT[kind]))
 
 
 def base_modules(sizes, llvm_as):
-    """Raw bitcode of each base module, with where the placeholder name
-    occurs in it (string table; possibly more than once)."""
-    out = []
+    """Raw bitcode of each base module, by (function type, size index),
+    with where the placeholder name occurs in it (string table; possibly
+    more than once)."""
+    out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for entries in sizes:
-            path = os.path.join(tmp, "base%d.ll" % entries)
+        for key in [(kind, k) for kind in TYPE_CODES for k in range(len(sizes))]:
+            entries = sizes[key[1]]
+            path = os.path.join(tmp, "base-%s-%d.ll" % key)
             with open(path, "w") as f:
-                f.write(base_ir(entries))
+                f.write(base_ir(entries, key[0]))
             bitcode = W.assemble(path, llvm_as)
             spots = []
             at = bitcode.find(PLACEHOLDER.encode())
@@ -113,7 +163,7 @@ def base_modules(sizes, llvm_as):
                 spots.append(at)
                 at = bitcode.find(PLACEHOLDER.encode(), at + 1)
             assert spots, "placeholder name not stored raw in the bitcode"
-            out.append((bitcode, spots))
+            out[key] = (bitcode, spots)
     return out
 
 
@@ -149,7 +199,7 @@ def library(count, sizes, llvm_as):
     for i in range(count):
         kind = TYPE_CYCLE[i % 10]
         name = function_name(i)
-        module = W.wrap_bitcode(renamed(bases[i % len(bases)], name))
+        module = W.wrap_bitcode(renamed(bases[(kind, i % len(sizes))], name))
         functions.append(W.Function(
             name, W.FUNCTION_TYPES[kind], module, AIR,
             attributes=attrs if kind == "vertex" else (),

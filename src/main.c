@@ -23,13 +23,15 @@ static void usage(FILE *out)
             "Commands:\n"
             "  info FILE                   summary of the header, sections and counts\n"
             "  ls FILE [--verify]          one line per function (--verify: check SHA-256)\n"
-            "  dump --json FILE            the whole parsed structure as JSON\n"
+            "  dump --json [--interfaces] FILE\n"
+            "                              the whole parsed structure as JSON\n"
             "  check FILE...               validation report, one finding per line\n"
             "  extract FILE [-o DIR] [-f NAME]... [--force]\n"
             "                              write function modules to DIR/NAME.air\n"
             "  sources FILE [--list] [-o DIR] [--force]\n"
             "                              list or extract embedded source files\n"
             "  dis FILE NAME               LLVM assembly of a function (runs llvm-dis)\n"
+            "  sig FILE [NAME...] [--json] each function's interface as an MSL declaration\n"
             "\n"
             "Options:\n"
             "      --llvm-dis PATH         the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)\n"
@@ -80,6 +82,7 @@ static const struct {
 } commands[] = {
     { "info", cmd_info }, { "ls", cmd_ls }, { "dump", cmd_dump }, { "check", cmd_check },
     { "extract", cmd_extract }, { "sources", cmd_sources }, { "dis", cmd_dis },
+    { "sig", cmd_sig },
 };
 
 int main(int argc, char **argv)

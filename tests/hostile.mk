@@ -85,7 +85,7 @@ fuzz-build:
 	  echo "make fuzz: '$(CLANG)' cannot build libFuzzer programs (install clang, or set CLANG=)"; exit 1; fi
 	$(MKDIR_P) tests/fuzz
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
-	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) -lpthread
+	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_BITCODE_SRC) \
 	  -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) -lpthread

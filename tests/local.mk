@@ -37,4 +37,5 @@ include tests/node.mk
 include tests/pullout.mk
 include tests/ui.mk
 include tests/hostile.mk
+include tests/sig.mk
 include tests/interface.mk

@@ -6,4 +6,18 @@ tests_test_node_SOURCES = tests/test_node.c tests/imagebuf.c tests/imagebuf.h te
 tests_test_node_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
 tests_test_node_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
 TESTS += tests/test_node
+
+# The MSL declaration text and the demangler (src/lib/msl_decl.c, demangle.c).
+check_PROGRAMS += tests/test_msl_decl
+tests_test_msl_decl_SOURCES = tests/test_msl_decl.c
+tests_test_msl_decl_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
+tests_test_msl_decl_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
+TESTS += tests/test_msl_decl
+
+# Interface, argument and bitstream block nodes on the sample.
+check_PROGRAMS += tests/test_node_iface
+tests_test_node_iface_SOURCES = tests/test_node_iface.c
+tests_test_node_iface_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS)
+tests_test_node_iface_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
+TESTS += tests/test_node_iface
 endif

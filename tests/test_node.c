@@ -229,18 +229,20 @@ Test(tree, shape_of_a_plain_library)
     cr_assert_eq(fn->kind, MTLBX_NODE_FUNCTION);
     cr_assert_eq(fn->index, 2);
     size_t n = mtlbx_node_child_count(f, fn);
-    cr_assert_geq(n, 4);
+    cr_assert_geq(n, 5);
     cr_assert_str_eq(mtlbx_node_child(f, fn, 0)->tag.name, "NAME");
-    /* Tags in file order, then ENDT, then the two metadata groups and the module. */
+    /* Tags in file order, then ENDT, then the two metadata groups, the
+     * module and the interface. */
     for (size_t i = 1; i < n; i++) {
         mtlbx_node *a = mtlbx_node_child(f, fn, i - 1), *c = mtlbx_node_child(f, fn, i);
         if (c->kind == MTLBX_NODE_TAG)
             cr_assert_eq(c->offset, a->offset + a->size);
     }
-    cr_assert_eq(mtlbx_node_child(f, fn, n - 1)->kind, MTLBX_NODE_MODULE);
-    cr_assert_eq(mtlbx_node_child(f, fn, n - 2)->kind, MTLBX_NODE_TAG_GROUP);
+    cr_assert_eq(mtlbx_node_child(f, fn, n - 1)->kind, MTLBX_NODE_INTERFACE);
+    cr_assert_eq(mtlbx_node_child(f, fn, n - 2)->kind, MTLBX_NODE_MODULE);
     cr_assert_eq(mtlbx_node_child(f, fn, n - 3)->kind, MTLBX_NODE_TAG_GROUP);
-    mtlbx_node *endt = mtlbx_node_child(f, fn, n - 4);
+    cr_assert_eq(mtlbx_node_child(f, fn, n - 4)->kind, MTLBX_NODE_TAG_GROUP);
+    mtlbx_node *endt = mtlbx_node_child(f, fn, n - 5);
     cr_assert_str_eq(endt->tag.name, "ENDT");
     cr_assert_eq(endt->offset + endt->size, fn->offset + fn->size);
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "interface_json.h"
 #include "json_stream.h"
 
 #include <jansson.h>
@@ -40,6 +41,11 @@ static json_t *jstr(struct mtlbx_bytes b)
     free(s);
     return j;
 }
+
+/* --interfaces: decode each module (interface_json.c); its problems join
+ * the library's diagnostics. */
+static bool with_interfaces;
+static json_t *interface_diags;
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
@@ -226,6 +232,11 @@ static json_t *library_tail_json(mtlbx_library *lib)
     json_t *diags = json_array();
     for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
         json_array_append_new(diags, diag_json(mtlbx_library_diag(lib, i)));
+    if (interface_diags) {
+        json_array_extend(diags, interface_diags);
+        json_decref(interface_diags);
+        interface_diags = NULL;
+    }
     json_object_set_new(o, "diagnostics", diags);
     return o;
 }
@@ -238,9 +249,22 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     json_stream_open(js, NULL, '{');
     json_stream_put_members(js, head);
     json_stream_open(js, "functions", '[');
+    if (with_interfaces && !(interface_diags = json_array()))
+        dump_out_of_memory = true;
     size_t n = mtlbx_function_count(lib);
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
-        json_stream_put(js, NULL, function_json(lib, i));
+        json_t *fo = function_json(lib, i);
+        if (with_interfaces && fo) {
+            json_t *d = NULL;
+            json_object_set_new(fo, "interface", function_interface_json(lib, i, &d));
+            /* Capped like the library's own list: hostile input cannot
+             * grow it without bound. */
+            if (d && json_array_size(interface_diags) < MTLBX_MAX_DIAGS)
+                json_array_append_new(interface_diags, d);
+            else
+                json_decref(d);
+        }
+        json_stream_put(js, NULL, fo);
         /* The entries and metadata written so far are not read again. */
         if (i % 4096 == 4095)
             mtlbx_library_release_pages(lib);
@@ -302,13 +326,15 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
     for (int a = 0; a < argc; a++) {
         if (strcmp(argv[a], "--json") == 0)
             json = true;
+        else if (strcmp(argv[a], "--interfaces") == 0)
+            with_interfaces = true;
         else if (!path)
             path = argv[a];
         else
             path = NULL, json = false, a = argc;
     }
     if (!json || !path) {
-        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
+        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json [--interfaces] FILE\n");
         return 2;
     }
     json_set_alloc_funcs(dump_malloc, free);

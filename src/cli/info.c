@@ -13,6 +13,41 @@ static void print_section(const char *name, struct mtlbx_range r, const char *ex
            (unsigned long long)r.size, extra ? "  " : "", extra ? extra : "");
 }
 
+/* AIR and language versions, compiler and options of the first function's
+ * module: one module decoded, so info stays as fast on 20,000 functions. */
+static void print_module_facts(const mtlbx_library *lib)
+{
+    if (mtlbx_function_count(lib) == 0)
+        return;
+    struct mtlbx_error err = { 0 };
+    struct mtlbx_interface *iface = mtlbx_function_interface(lib, 0, &err);
+    if (!iface || iface->module.failed) {
+        printf("Module facts           first module not decoded: %s\n", iface ? iface->module.error : err.message);
+        mtlbx_interface_free(iface);
+        return;
+    }
+    printf("Module facts           (first module)");
+    if (iface->has_air_version)
+        printf(" AIR %u.%u.%u", iface->air_version[0], iface->air_version[1], iface->air_version[2]);
+    if (iface->has_language_version) {
+        printf(", ");
+        cli_put_escaped(stdout, iface->language_name);
+        printf(" %u.%u.%u", iface->language_version[0], iface->language_version[1], iface->language_version[2]);
+    }
+    printf("\n");
+    if (iface->has_compiler) {
+        printf("  compiler             ");
+        cli_put_escaped(stdout, iface->compiler);
+        printf("\n");
+    }
+    for (size_t i = 0; i < iface->n_compile_options; i++) {
+        printf(i ? "                       " : "  compile options      ");
+        cli_put_escaped(stdout, iface->compile_options[i]);
+        printf("\n");
+    }
+    mtlbx_interface_free(iface);
+}
+
 static void print_library(const mtlbx_library *lib, size_t index, bool fat)
 {
     const struct mtlbx_header *h = mtlbx_library_header(lib);
@@ -78,6 +113,7 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
         sep = ", ";
     }
     printf("%s\n", n ? ")" : "");
+    print_module_facts(lib);
     if (dyn->present) {
         printf("Dynamic header         ");
         if (dyn->has_name) {

@@ -13,6 +13,9 @@ src_mtlbx_SOURCES = \
 	src/cli/json_stream.c \
 	src/cli/json_stream.h \
 	src/cli/info.c \
+	src/cli/interface_json.c \
+	src/cli/interface_json.h \
 	src/cli/ls.c \
+	src/cli/sig.c \
 	$(MTLBX_PULLOUT_SOURCES)
 src_mtlbx_LDADD = $(MTLBX_UI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)

@@ -320,6 +320,10 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
         break;
     }
     case MTLBX_NODE_DIAGNOSTICS: label_diagnostics(f, n, buf, size); break;
+    case MTLBX_NODE_BC_BLOCK:
+    case MTLBX_NODE_INTERFACE:
+    case MTLBX_NODE_ARGUMENT:
+    case MTLBX_NODE_STRUCT_MEMBER: iface_label(f, n, buf, size); break;
     default: break;
     }
 }
@@ -493,6 +497,8 @@ static void function_fields(struct field_out *o)
     if (a)
         field_emit(o, "source archive", a->sarc_offset, 0, MTLBX_FIELD_FOLLOW, a->sarc_offset, "\"%s\"",
                    field_esc(s, sizeof s, a->id.ptr, a->id.len));
+    if (fn->module_valid)
+        function_module_fields(o);
 }
 
 /* Functions may share a metadata group or a source archive: name those
@@ -781,6 +787,10 @@ void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, vo
     case MTLBX_NODE_ARCHIVE: archive_fields(&o); break;
     case MTLBX_NODE_MEMBER: member_fields(&o); break;
     case MTLBX_NODE_DYNAMIC_HEADER: dynamic_fields(&o); break;
+    case MTLBX_NODE_BC_BLOCK:
+    case MTLBX_NODE_INTERFACE:
+    case MTLBX_NODE_ARGUMENT:
+    case MTLBX_NODE_STRUCT_MEMBER: iface_fields(&o); break;
     case MTLBX_NODE_LIST: list_fields(&o); break;
     case MTLBX_NODE_DIAGNOSTICS: diag_fields(&o, true); return;
     default: break;

@@ -94,6 +94,7 @@ struct mtlbx_file {
     mtlbx_library **libraries;
     mtlbx_node *root;          /* built on first mtlbx_root() */
     struct node_arena *arena;
+    struct iface_cache *ifaces;  /* interfaces kept for the node model (iface_cache.c) */
 };
 
 /* diag.c */
@@ -136,6 +137,7 @@ void parse_function_list(mtlbx_library *lib);
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
+void iface_cache_free(mtlbx_file *f);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);

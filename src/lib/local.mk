@@ -13,20 +13,25 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode.h \
 	src/lib/bitstream.c \
 	src/lib/bitstream.h \
+	src/lib/demangle.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
 	src/lib/escape.c \
 	src/lib/fat.c \
 	src/lib/fields.c \
 	src/lib/fields_tag.c \
+	src/lib/fields_iface.c \
 	src/lib/file.c \
+	src/lib/file_release.c \
 	src/lib/functions.c \
 	src/lib/hash.c \
 	src/lib/header.c \
 	src/lib/header_ext.c \
+	src/lib/iface_cache.c \
 	src/lib/library.c \
 	src/lib/metadata.c \
 	src/lib/modules.c \
+	src/lib/msl_decl.c \
 	src/lib/node.c \
 	src/lib/node.h \
 	src/lib/sources.c \
@@ -34,4 +39,4 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/values.c
 
 # What every program linking the parser needs after libmtlbx.a
-MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS)
+MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)

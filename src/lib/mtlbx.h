@@ -69,6 +69,10 @@ bool mtlbx_file_changed(const mtlbx_file *f);
 const char *mtlbx_file_path(const mtlbx_file *f);
 uint64_t mtlbx_file_size(const mtlbx_file *f);
 const uint8_t *mtlbx_file_data(const mtlbx_file *f);
+/* Lets the pages of [offset, offset + size) go from the process's memory
+ * (a file mapping only; they stay in the page cache and come back on the
+ * next access). For commands that stream over every module. */
+void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size);
 
 /* ----------------------------------------------------------- diagnostics -- */
 
@@ -411,6 +415,57 @@ struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, 
                                                struct mtlbx_error *err);
 void mtlbx_interface_free(struct mtlbx_interface *iface);
 
+/* ------------------------------------------------ interfaces as MSL text -- */
+
+/* The demangled form of a C++ symbol name ("_Z..."), malloc'd and not yet
+ * escaped; NULL when the name is not mangled or does not demangle. */
+char *mtlbx_demangle(struct mtlbx_bytes name);
+
+/* One member of an argument's air.struct_type_info. */
+struct mtlbx_struct_member {
+    int64_t offset, size, count;   /* bytes; count 0: not an array */
+    struct mtlbx_bytes type, name;
+};
+/* The i-th member; false past the last one or when there is none. */
+bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i,
+                           struct mtlbx_struct_member *out);
+
+/* Text of the declaration, terminal-safe (every byte from the file escaped),
+ * malloc'd, NULL only when out of memory. `md` (may be NULL) names function
+ * constants by their CNST index. */
+enum {
+    MTLBX_MSL_ONE_PER_LINE = 1u << 0, /* one argument per line even when short */
+    MTLBX_MSL_MEMBERS = 1u << 1,      /* struct members under their argument */
+};
+#define MTLBX_MSL_WRAP 100             /* longer declarations wrap, one argument a line */
+/* "device const half* A [[buffer(0)]]" */
+char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md);
+/* "float4 v[2]  // offset 16, size 32" into out (always NUL-terminated). */
+void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size);
+/* "kernel void f(...)" with [[max_total_threads_per_threadgroup(N)]], outputs
+ * and other attributes on lines below, lines separated by '\n' (no final
+ * one). `name` is the function's NAME (shown demangled); without a stage
+ * entry (iface NULL or stage NULL) the declaration is `fallback_stage NAME`
+ * (the container's type: "visible", "extern" ...). */
+char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name,
+                            const char *fallback_stage, const struct mtlbx_metadata *md,
+                            unsigned flags);
+
+/* Interfaces kept by the file handle, for the node model and the explorer:
+ * a background thread decodes (keep), the UI only looks (cached, never
+ * decodes). Kept until mtlbx_close(). Thread-safe. */
+enum mtlbx_iface_state {
+    MTLBX_IFACE_NOT_DECODED = 0,
+    MTLBX_IFACE_OK,            /* *iface is the decoded interface */
+    MTLBX_IFACE_FAILED,        /* not bitcode or damaged: *error says why (with the
+                                  offset); *iface, if any, has the blocks read */
+};
+enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib, size_t i,
+                                                       const struct mtlbx_interface **iface,
+                                                       const char **error);
+/* Decodes function i (blocking) unless it is kept already; returns its state. */
+enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, size_t i);
+
 /* ---------------------------------------------------- header extension -- */
 
 struct mtlbx_header_ext {
@@ -576,8 +631,23 @@ enum mtlbx_node_kind {
     MTLBX_NODE_DYNAMIC_HEADER,
     MTLBX_NODE_LIST,           /* VLST ILST RLST SLST */
     MTLBX_NODE_DIAGNOSTICS,
+    /* A module's LLVM bitstream block (nested blocks are its children);
+     * index: function, sub: block index in module.blocks. Built once the
+     * interface is kept (mtlbx_function_interface_keep). */
+    MTLBX_NODE_BC_BLOCK,
+    /* A function's interface: children are its arguments then outputs;
+     * no bytes of its own (index: function). */
+    MTLBX_NODE_INTERFACE,
+    /* One argument or output (sub: MTLBX_NODE_ARG_OUTPUT | k << 16) and
+     * one struct member of it (sub: that | member), no bytes of their own. */
+    MTLBX_NODE_ARGUMENT,
+    MTLBX_NODE_STRUCT_MEMBER,
     MTLBX_NODE_KIND_COUNT,
 };
+
+#define MTLBX_NODE_ARG_OUTPUT 0x80000000u
+#define MTLBX_NODE_ARG_MAX 0x7FFF      /* arguments shown per list */
+#define MTLBX_NODE_MEMBER_MAX 0xFFFF   /* struct members shown per argument */
 
 enum {
     MTLBX_NODE_UNKNOWN = 1u << 0,   /* unknown tag or value */

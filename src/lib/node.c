@@ -470,6 +470,82 @@ static void build_function(struct kids *k)
     if (md && md->private_group.size)
         add_md_group(k, md->private_group, p->index, CTX_PRIVATE_MD);
     add_module(k, fn, p->index);
+    if (fn->module_valid) {
+        mtlbx_node *in = kid(k, MTLBX_NODE_INTERFACE, fn->module.offset, 0);
+        if (in)
+            in->index = p->index;
+    }
+}
+
+/* ---- interfaces and bitcode blocks: from a kept interface only, so the
+ * tree never decodes (the explorer's background thread does). ---- */
+
+/* Children of a MODULE (parent UINT32_MAX) or of BC_BLOCK `parent`.
+ * Real bitcode nests blocks four deep; a hostile module may nest up to
+ * the reader's limit, and the tree shows only the first NODE_BC_DEPTH
+ * levels so that it stays within MAX_DEPTH. */
+#define NODE_BC_DEPTH 8
+static void build_blocks(struct kids *k, const struct mtlbx_interface *iface, uint32_t parent)
+{
+    const struct mtlbx_module_info *m = &iface->module;
+    if (parent != UINT32_MAX && (parent >= m->n_blocks || m->blocks[parent].depth + 1 >= NODE_BC_DEPTH))
+        return;
+    for (size_t b = 0; b < m->n_blocks && b < UINT32_MAX; b++) {
+        if (m->blocks[b].parent != parent)
+            continue;
+        mtlbx_node *c = kid(k, MTLBX_NODE_BC_BLOCK, m->blocks[b].offset, m->blocks[b].size);
+        if (!c)
+            return;
+        c->index = k->parent->index;
+        c->sub = (uint32_t)b;
+    }
+}
+
+static void add_arguments(struct kids *k, size_t n, uint32_t flag)
+{
+    for (size_t i = 0; i < n && i <= MTLBX_NODE_ARG_MAX; i++) {
+        mtlbx_node *c = kid(k, MTLBX_NODE_ARGUMENT, k->parent->offset, 0);
+        if (!c)
+            return;
+        c->index = k->parent->index;
+        c->sub = flag | (uint32_t)i << 16;
+    }
+}
+
+static void build_argument(struct kids *k)
+{
+    const struct mtlbx_air_argument *a = node_argument(k->parent, NULL);
+    struct mtlbx_struct_member m;
+    for (size_t i = 0; a && i <= MTLBX_NODE_MEMBER_MAX && mtlbx_argument_member(a, i, &m); i++) {
+        mtlbx_node *c = kid(k, MTLBX_NODE_STRUCT_MEMBER, k->parent->offset, 0);
+        if (!c)
+            return;
+        c->index = k->parent->index;
+        c->sub = k->parent->sub | (uint32_t)i;
+    }
+}
+
+/* Builds the children of an interface-backed node; false when its
+ * interface is not decoded yet (the node is then built again later). */
+static bool build_from_interface(struct kids *k)
+{
+    mtlbx_node *n = k->parent;
+    const struct mtlbx_interface *iface = NULL;
+    if (mtlbx_function_interface_cached(n->lib, n->index, &iface, NULL) == MTLBX_IFACE_NOT_DECODED)
+        return false;
+    if (!iface)
+        return true;
+    switch (n->kind) {
+    case MTLBX_NODE_MODULE: build_blocks(k, iface, UINT32_MAX); break;
+    case MTLBX_NODE_BC_BLOCK: build_blocks(k, iface, n->sub); break;
+    case MTLBX_NODE_INTERFACE:
+        add_arguments(k, iface->n_inputs, 0);
+        add_arguments(k, iface->n_outputs, MTLBX_NODE_ARG_OUTPUT);
+        break;
+    case MTLBX_NODE_ARGUMENT: build_argument(k); break;
+    default: break;
+    }
+    return true;
 }
 
 /* One TAG_GROUP per distinct group (functions may share one), in file
@@ -616,7 +692,17 @@ static void build(mtlbx_file *f, mtlbx_node *n)
         add_tags(&k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC);
         break;
     case MTLBX_NODE_LIST: build_list(&k); break;
-    default: break; /* leaves: HEADER, FAT_SLICE, TAG, MODULE, MEMBER, DIAGNOSTICS */
+    case MTLBX_NODE_MODULE:
+    case MTLBX_NODE_BC_BLOCK:
+    case MTLBX_NODE_INTERFACE:
+    case MTLBX_NODE_ARGUMENT:
+        if (!build_from_interface(&k)) {
+            kids_finish(&k);
+            n->built = false;   /* not decoded yet: look again next time */
+            return;
+        }
+        break;
+    default: break; /* leaves: HEADER, FAT_SLICE, TAG, MEMBER, DIAGNOSTICS, STRUCT_MEMBER */
     }
     kids_finish(&k);
 }
@@ -724,6 +810,28 @@ bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
     case MTLBX_NODE_LIST: {
         const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)n->sub);
         return l && l->n_groups > 0;
+    }
+    case MTLBX_NODE_MODULE:
+    case MTLBX_NODE_INTERFACE:
+        /* Until decoded, say yes: the children appear when it is. */
+        return n->size > 0 || n->kind == MTLBX_NODE_INTERFACE;
+    case MTLBX_NODE_BC_BLOCK:
+    case MTLBX_NODE_ARGUMENT: {
+        const struct mtlbx_interface *iface = NULL;
+        mtlbx_function_interface_cached(lib, n->index, &iface, NULL);
+        if (!iface)
+            return false;
+        if (n->kind == MTLBX_NODE_ARGUMENT) {
+            struct mtlbx_struct_member m;
+            const struct mtlbx_air_argument *a = node_argument(n, NULL);
+            return a && mtlbx_argument_member(a, 0, &m);
+        }
+        if (n->sub >= iface->module.n_blocks || iface->module.blocks[n->sub].depth + 1 >= NODE_BC_DEPTH)
+            return false;
+        for (size_t b = n->sub + (size_t)1; b < iface->module.n_blocks; b++)
+            if (iface->module.blocks[b].parent == n->sub)
+                return true;
+        return false;
     }
     default:
         return false;

@@ -57,4 +57,15 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
 /* The detail fields of a TAG node. */
 void tag_fields(struct field_out *o);
 
+/* ---- fields_iface.c: interface, argument and bitcode block nodes ---- */
+
+/* The kept argument (or output) an ARGUMENT or STRUCT_MEMBER node stands
+ * for, NULL when its interface is not decoded (yet). */
+const struct mtlbx_air_argument *node_argument(const mtlbx_node *n, const struct mtlbx_interface **iface);
+void iface_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size);
+void iface_fields(struct field_out *o);
+/* Module facts (AIR and language version, compiler, options) of a
+ * function, when its interface is kept. */
+void function_module_fields(struct field_out *o);
+
 #endif

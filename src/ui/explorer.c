@@ -362,6 +362,36 @@ static void refresh_libraries(struct explorer *ex)
     }
 }
 
+/* An interface decoded in the background gives its MODULE, INTERFACE and
+ * ARGUMENT rows children: add them to expanded rows, and let the others
+ * ask again. */
+static void refresh_interface_rows(struct explorer *ex)
+{
+    for (size_t i = ex->rows.n; i-- > 0;) {
+        struct tree_row *r = &ex->rows.v[i];
+        enum mtlbx_node_kind k = ((mtlbx_node *)r->node)->kind;
+        if (k != MTLBX_NODE_MODULE && k != MTLBX_NODE_INTERFACE && k != MTLBX_NODE_ARGUMENT && k != MTLBX_NODE_BC_BLOCK)
+            continue;
+        if (!r->expanded) {
+            if (r->n_children == 0)
+                r->n_children = -1;
+            continue;
+        }
+        long added = rows_refresh_children(&ex->rows, i, &ex->rows_src);
+        if (added > 0 && ex->tree_sel > i && ex->tree_sel >= rows_subtree_end(&ex->rows, i) - (size_t)added)
+            ex->tree_sel += (size_t)added;
+    }
+    detail_refresh(ex, true);
+}
+
+/* Whether the selected function's interface is still being decoded. */
+static bool waiting_for_interface(struct explorer *ex)
+{
+    mtlbx_node *n = ex->ifacer ? ex_selected_node(ex) : NULL;
+    long fn = n && n->lib ? action_function_of(n) : -1;
+    return fn >= 0 && mtlbx_function_interface_cached(n->lib, (size_t)fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED;
+}
+
 static void run(struct explorer *ex)
 {
     bool dirty = true;
@@ -376,11 +406,18 @@ static void run(struct explorer *ex)
             if (done == total)
                 refresh_libraries(ex);
         }
+        size_t kept = ifacer_kept_count(ex->ifacer);
+        if (kept != ex->iface_kept_seen) {
+            ex->iface_kept_seen = kept;
+            refresh_interface_rows(ex);
+            dirty = true;
+        }
         if (dirty)
             ex_draw(ex);
         dirty = false;
         wint_t wide;
-        int key = term_read_key(total && done < total ? HASH_POLL_MS : -1, &wide);
+        bool busy = (total && done < total) || waiting_for_interface(ex);
+        int key = term_read_key(busy ? HASH_POLL_MS : -1, &wide);
         if (key == ERR)
             continue;
         if (key == TERM_KEY_GONE) {
@@ -402,6 +439,8 @@ static void free_all(struct explorer *ex)
 {
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
+    ifacer_stop(ex->ifacer);
+    ex->ifacer = NULL;
     detail_free(&ex->detail);
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
@@ -468,6 +507,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
                 if (mtlbx_library_at(ex.files[i].f, l))
                     libs[k++] = mtlbx_library_at(ex.files[i].f, l);
         ex.hasher = hasher_start(libs, k);
+        ex.ifacer = ifacer_start(libs, k);
         free(libs);
     }
 

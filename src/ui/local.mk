@@ -11,6 +11,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.c \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
+	src/ui/ifacer.c src/ui/ifacer.h \
 	src/ui/hexfmt.c src/ui/hexfmt.h \
 	src/ui/keys.c src/ui/keys.h \
 	src/ui/layout.c src/ui/layout.h \

@@ -45,7 +45,10 @@ static void visit(struct walk *w, uint32_t file, mtlbx_node *n, bool is_root)
     } else if (!is_root || w->ex->n_files > 1) {
         char label[512];
         tree_node_label(w->ex, file, n, label, sizeof label);
-        bool match = query_label_matches(w->q, label) ||
+        /* A function also matches by its arguments' names and types,
+         * once the background worker has decoded its interface. */
+        const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(w->ex->ifacer, n->lib, n->index) : NULL;
+        bool match = query_label_matches(w->q, label) || (args && *args && query_label_matches(w->q, args)) ||
                      (n->kind == MTLBX_NODE_TAG && w->q->tag_like && strcmp(n->tag.name, w->q->text) == 0);
         if (match) {
             if (w->forward) {

@@ -104,8 +104,10 @@ void tree_set_selection(struct explorer *ex, size_t row)
     else
         ex->hex.file = r->file;
     long fn = action_function_of(n);
-    if (fn >= 0 && n->lib)
+    if (fn >= 0 && n->lib) {
         hasher_prioritise(ex->hasher, n->lib, (size_t)fn);
+        ifacer_prioritise(ex->ifacer, n->lib, (size_t)fn);
+    }
 }
 
 static void move_by(struct explorer *ex, long delta)

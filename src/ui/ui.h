@@ -10,6 +10,7 @@
 #include "mtlbx.h"
 #include "explorer.h"
 #include "hasher.h"
+#include "ifacer.h"
 #include "keys.h"
 #include "layout.h"
 #include "query.h"
@@ -97,6 +98,8 @@ struct explorer {
     bool quit;
     struct hasher *hasher;
     size_t hash_done_seen;
+    struct ifacer *ifacer;       /* interfaces decoded in the background */
+    size_t iface_kept_seen;
     char *llvm_dis;              /* resolved lazily */
 };
 

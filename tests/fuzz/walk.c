@@ -316,6 +316,12 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
     size_t nl = mtlbx_library_count(f);
     for (size_t l = 0; l < nl; l++)
         walk_library(&w, mtlbx_library_at(f, l));
+    /* The first functions' interfaces are kept (as the explorer's worker
+     * does), so the walk also covers interface, argument and bitstream
+     * block nodes and the declaration text. */
+    for (size_t l = 0; l < nl; l++)
+        for (size_t i = 0; i < mtlbx_function_count(mtlbx_library_at(f, l)) && i < 4; i++)
+            (void)mtlbx_function_interface_keep(mtlbx_library_at(f, l), i);
     /* The tree last: archives are loaded, hashes known, so fields and
      * flags see the lazily found problems too. */
     mtlbx_node *root = mtlbx_root(f);

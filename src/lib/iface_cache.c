@@ -1,0 +1,140 @@
+/* Interfaces kept by the file handle for the node model. Commands decode,
+ * print and free (mtlbx_function_interface); the explorer instead decodes
+ * in a background thread and the tree, detail and hex panels show what is
+ * there, so the UI thread never decodes. Only functions someone asked for
+ * are kept (the selected ones), not every module of a 20,000-function
+ * library. One mutex guards the table: lookups are a few per redraw. */
+#include "config.h"
+
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct iface_slot {
+    enum mtlbx_iface_state state;
+    struct mtlbx_interface *iface;
+    char error[300];
+};
+
+struct iface_cache {
+    size_t n_libs;
+    size_t *n_functions;
+    struct iface_slot ***slots;   /* [library][function], each made on first use */
+};
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The slot of (lib, i), made if `make`; NULL when out of range or memory.
+ * Called with cache_lock held. */
+static struct iface_slot *slot_of(const mtlbx_library *lib, size_t i, bool make)
+{
+    mtlbx_file *f = lib->file;
+    size_t l = lib->index;
+    if (i >= mtlbx_function_count(lib))
+        return NULL;
+    if (!f->ifaces) {
+        if (!make)
+            return NULL;
+        struct iface_cache *c = calloc(1, sizeof *c);
+        if (!c)
+            return NULL;
+        c->n_libs = f->n_libraries;
+        c->n_functions = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->n_functions);
+        c->slots = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->slots);
+        if (!c->n_functions || !c->slots) {
+            free(c->n_functions);
+            free(c->slots);
+            free(c);
+            return NULL;
+        }
+        f->ifaces = c;
+    }
+    struct iface_cache *c = f->ifaces;
+    if (l >= c->n_libs)
+        return NULL;
+    if (!c->slots[l]) {
+        if (!make)
+            return NULL;
+        size_t n = mtlbx_function_count(lib);
+        if (!(c->slots[l] = calloc(n, sizeof **c->slots)))
+            return NULL;
+        c->n_functions[l] = n;
+    }
+    if (!c->slots[l][i] && make)
+        c->slots[l][i] = calloc(1, sizeof ***c->slots);
+    return c->slots[l][i];
+}
+
+enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib, size_t i,
+                                                       const struct mtlbx_interface **iface, const char **error)
+{
+    enum mtlbx_iface_state st = MTLBX_IFACE_NOT_DECODED;
+    if (iface)
+        *iface = NULL;
+    if (error)
+        *error = NULL;
+    if (!lib)
+        return st;
+    pthread_mutex_lock(&cache_lock);
+    struct iface_slot *s = slot_of(lib, i, false);
+    if (s) {
+        st = s->state;
+        if (iface)
+            *iface = s->iface;
+        if (error && st == MTLBX_IFACE_FAILED)
+            *error = s->error;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return st;
+}
+
+enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, size_t i)
+{
+    enum mtlbx_iface_state st = mtlbx_function_interface_cached(lib, i, NULL, NULL);
+    if (st != MTLBX_IFACE_NOT_DECODED || !lib || i >= mtlbx_function_count(lib))
+        return st;
+    /* Decode outside the lock: two threads may both decode the same
+     * function; the first to finish is kept. */
+    struct mtlbx_error err = { 0 };
+    struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, &err);
+    pthread_mutex_lock(&cache_lock);
+    struct iface_slot *s = slot_of(lib, i, true);
+    if (s && s->state == MTLBX_IFACE_NOT_DECODED) {
+        s->iface = iface;
+        iface = NULL;
+        if (!s->iface || s->iface->module.failed) {
+            s->state = MTLBX_IFACE_FAILED;
+            snprintf(s->error, sizeof s->error, "%s (at %llu)", s->iface ? s->iface->module.error : err.message,
+                     (unsigned long long)(s->iface ? s->iface->module.error_offset
+                                          : err.has_offset ? err.offset
+                                                           : mtlbx_function_at(lib, i)->module.offset));
+        } else {
+            s->state = MTLBX_IFACE_OK;
+        }
+    }
+    st = s ? s->state : MTLBX_IFACE_NOT_DECODED;
+    pthread_mutex_unlock(&cache_lock);
+    mtlbx_interface_free(iface);
+    return st;
+}
+
+void iface_cache_free(mtlbx_file *f)
+{
+    struct iface_cache *c = f->ifaces;
+    if (!c)
+        return;
+    for (size_t l = 0; l < c->n_libs; l++) {
+        for (size_t i = 0; c->slots[l] && i < c->n_functions[l]; i++)
+            if (c->slots[l][i]) {
+                mtlbx_interface_free(c->slots[l][i]->iface);
+                free(c->slots[l][i]);
+            }
+        free(c->slots[l]);
+    }
+    free(c->slots);
+    free(c->n_functions);
+    free(c);
+    f->ifaces = NULL;
+}

@@ -1,0 +1,475 @@
+/* A function interface as an MSL-style declaration, for `mtlbx sig` and the
+ * explorer's detail panel. Pure string building over a decoded interface:
+ * no printing, and every byte that came from the file is escaped for a
+ * terminal (mtlbx_escape), so the text is safe to show as it is.
+ *
+ * What AIR records and how it reads back as MSL (FORMAT.md §21):
+ *   air.address_space 1/2/3   device / constant / threadgroup pointer;
+ *                             air.buffer_size present: a reference (&),
+ *                             since only references have a known size
+ *   air.read                  const (not repeated for constant)
+ *   air.buffer / texture / sampler / render_target / vertex_input N
+ *                             [[buffer(N)]] [[texture(N)]] [[sampler(N)]]
+ *                             [[color(N)]] [[attribute(N)]]
+ *   air.fragment_input "user(locn1)" + air.center + air.perspective
+ *                             [[user(locn1), center_perspective]]
+ *   air.function_constant !{..., i32 K}
+ *                             [[function_constant(NAME)]], NAME from the
+ *                             container's CNST list when it has index K
+ *   air.arg_unused            [[maybe_unused]] in front
+ *   builtins (thread_position_in_grid ...)  [[thread_position_in_grid]]
+ */
+#include "config.h"
+
+#include "mtlbx.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing string; `oom` latches the first allocation failure. */
+struct sb {
+    char *p;
+    size_t len, cap;
+    bool oom;
+};
+
+static void sb_put(struct sb *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 128;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void sb_str(struct sb *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+static void sb_fmt(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_fmt(struct sb *b, const char *fmt, ...)
+{
+    char tmp[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* File bytes, escaped for a terminal. */
+static void sb_esc(struct sb *b, struct mtlbx_bytes s)
+{
+    char small[256];
+    size_t need = mtlbx_escape(s.ptr, s.len, MTLBX_ESC_TERMINAL, small, sizeof small);
+    if (need < sizeof small) {
+        sb_put(b, small, need);
+        return;
+    }
+    char *big = mtlbx_escape_dup(s.ptr, s.len, MTLBX_ESC_TERMINAL);
+    if (!big) {
+        b->oom = true;
+        return;
+    }
+    sb_put(b, big, need);
+    free(big);
+}
+
+static char *sb_done(struct sb *b)
+{
+    if (b->oom) {
+        free(b->p);
+        return NULL;
+    }
+    if (!b->p)
+        sb_put(b, "", 0);
+    if (b->oom) {
+        free(b->p);
+        return NULL;
+    }
+    return b->p;
+}
+
+static bool bytes_is(struct mtlbx_bytes s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.len == n && memcmp(s.ptr, lit, n) == 0;
+}
+
+static const struct mtlbx_air_property *prop(const struct mtlbx_air_argument *a, const char *key)
+{
+    for (size_t i = 0; i < a->n_properties; i++)
+        if (bytes_is(a->properties[i].key, key))
+            return &a->properties[i];
+    return NULL;
+}
+
+static bool first_int(const struct mtlbx_air_property *p, int64_t *out)
+{
+    for (size_t i = 0; p && i < p->n_values; i++)
+        if (p->values[i].kind == MTLBX_MD_INT) {
+            *out = p->values[i].i;
+            return true;
+        }
+    return false;
+}
+
+/* The function constant index behind air.function_constant's value: an
+ * integer, or a node (the air.function_constants entry) holding one. */
+static bool constant_index(const struct mtlbx_air_property *p, int64_t *out)
+{
+    if (first_int(p, out))
+        return true;
+    for (size_t i = 0; p && i < p->n_values; i++)
+        if (p->values[i].kind == MTLBX_MD_NODE)
+            for (size_t k = 0; k < p->values[i].n_items; k++)
+                if (p->values[i].items[k].kind == MTLBX_MD_INT) {
+                    *out = p->values[i].items[k].i;
+                    return true;
+                }
+    return false;
+}
+
+bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i, struct mtlbx_struct_member *out)
+{
+    const struct mtlbx_air_property *p = prop(a, "struct_type_info");
+    if (!p || p->n_values < 1 || p->values[0].kind != MTLBX_MD_NODE)
+        return false;
+    const struct mtlbx_md_value *node = &p->values[0];
+    const struct mtlbx_md_value *t;
+    /* Either one flat list of 5-tuples or a list of 5-item nodes. */
+    if (node->n_items > 0 && node->items[0].kind == MTLBX_MD_NODE) {
+        if (i >= node->n_items || node->items[i].kind != MTLBX_MD_NODE || node->items[i].n_items < 5)
+            return false;
+        t = node->items[i].items;
+    } else {
+        if (i >= node->n_items / 5)
+            return false;
+        t = node->items + 5 * i;
+    }
+    if (t[0].kind != MTLBX_MD_INT || t[1].kind != MTLBX_MD_INT || t[2].kind != MTLBX_MD_INT ||
+        t[3].kind != MTLBX_MD_STRING || t[4].kind != MTLBX_MD_STRING)
+        return false;
+    *out = (struct mtlbx_struct_member){ .offset = t[0].i, .size = t[1].i, .count = t[2].i,
+                                         .type = t[3].s, .name = t[4].s };
+    return true;
+}
+
+/* Keys whose first integer is the binding and the MSL attribute naming it. */
+static const struct {
+    const char *key, *attr;
+} bindings[] = {
+    { "buffer", "buffer" },     { "texture", "texture" },         { "sampler", "sampler" },
+    { "render_target", "color" }, { "vertex_input", "attribute" }, { "threadgroup", "threadgroup" },
+    { "raster_order_group", "raster_order_group" },
+};
+
+/* Interpolation, spelled as MSL's single attribute. */
+static void put_interpolation(struct sb *b, const struct mtlbx_air_argument *a, const char **sep)
+{
+    const char *where = prop(a, "centroid") ? "centroid" : prop(a, "sample") && !prop(a, "texture") ? "sample"
+                        : prop(a, "center")                                                 ? "center"
+                                                                                            : NULL;
+    const char *how = prop(a, "no_perspective") ? "no_perspective" : prop(a, "perspective") ? "perspective" : NULL;
+    if (prop(a, "flat")) {
+        sb_str(b, *sep);
+        sb_str(b, "flat");
+        *sep = ", ";
+    } else if (where || how) {
+        sb_str(b, *sep);
+        sb_str(b, where ? where : "center");
+        sb_str(b, "_");
+        sb_str(b, how ? how : "perspective");
+        *sep = ", ";
+    }
+}
+
+static void put_value(struct sb *b, const struct mtlbx_md_value *v)
+{
+    if (v->kind == MTLBX_MD_INT)
+        sb_fmt(b, "%" PRId64, v->i);
+    else if (v->kind == MTLBX_MD_STRING)
+        sb_esc(b, v->s);
+    else
+        sb_str(b, v->kind == MTLBX_MD_NODE ? "{...}" : "null");
+}
+
+/* The [[...]] part: binding or builtin, interpolation, function constant. */
+static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
+{
+    size_t start = b->len;
+    const char *sep = " [[";
+    if (a->kind.len) {
+        const struct mtlbx_air_property *kp = NULL;
+        for (size_t i = 0; i < a->n_properties; i++)
+            if (a->properties[i].key.len == a->kind.len &&
+                memcmp(a->properties[i].key.ptr, a->kind.ptr, a->kind.len) == 0)
+                kp = &a->properties[i];
+        const char *attr = NULL;
+        for (size_t k = 0; k < sizeof bindings / sizeof *bindings; k++)
+            if (bytes_is(a->kind, bindings[k].key))
+                attr = bindings[k].attr;
+        sb_str(b, sep);
+        sep = ", ";
+        if (attr) {
+            sb_str(b, attr);
+            if (a->has_location)
+                sb_fmt(b, "(%" PRId64 ")", a->location);
+            int64_t second;
+            /* Dual-source blending: render_target's second integer. */
+            if (bytes_is(a->kind, "render_target") && kp && kp->n_values >= 2 && kp->values[1].kind == MTLBX_MD_INT &&
+                (second = kp->values[1].i) != 0)
+                sb_fmt(b, ", index(%" PRId64 ")", second);
+        } else if (kp && kp->n_values == 1 && kp->values[0].kind == MTLBX_MD_STRING &&
+                   memchr(kp->values[0].s.ptr, '(', kp->values[0].s.len)) {
+            /* fragment_input / vertex_output carry "user(locn1)" itself. */
+            sb_esc(b, kp->values[0].s);
+        } else {
+            sb_esc(b, a->kind);
+            if (kp && kp->n_values) {
+                sb_str(b, "(");
+                for (size_t v = 0; v < kp->n_values; v++) {
+                    if (v)
+                        sb_str(b, ", ");
+                    put_value(b, &kp->values[v]);
+                }
+                sb_str(b, ")");
+            }
+        }
+    }
+    put_interpolation(b, a, &sep);
+    const struct mtlbx_air_property *fc = prop(a, "function_constant");
+    if (fc) {
+        sb_str(b, sep);
+        sep = ", ";
+        sb_str(b, "function_constant(");
+        int64_t k;
+        bool named = false;
+        if (constant_index(fc, &k)) {
+            for (size_t c = 0; md && c < md->n_constants && !named; c++)
+                if (md->constants[c].index == k) {
+                    sb_esc(b, md->constants[c].name);
+                    named = true;
+                }
+            if (!named)
+                sb_fmt(b, "#%" PRId64, k);
+        } else {
+            sb_str(b, "?");
+        }
+        sb_str(b, ")");
+    }
+    if (b->len != start)
+        sb_str(b, "]]");
+}
+
+static const char *address_space_name(int64_t as)
+{
+    switch (as) {
+    case 0: return "thread";
+    case 1: return "device";
+    case 2: return "constant";
+    case 3: return "threadgroup";
+    case 7: return "object_data";
+    default: return NULL;
+    }
+}
+
+static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
+{
+    if (prop(a, "arg_unused"))
+        sb_str(b, "[[maybe_unused]] ");
+    int64_t as;
+    bool pointer = first_int(prop(a, "address_space"), &as);
+    if (pointer) {
+        const char *space = address_space_name(as);
+        if (space)
+            sb_str(b, space);
+        else
+            sb_fmt(b, "addrspace(%" PRId64 ")", as);
+        sb_str(b, " ");
+        if (a->access && strcmp(a->access, "read") == 0 && as != 2)
+            sb_str(b, "const ");
+    }
+    if (a->has_type)
+        sb_esc(b, a->type);
+    else
+        sb_str(b, pointer ? "void" : "?");
+    if (pointer)
+        sb_str(b, prop(a, "buffer_size") ? "&" : "*");
+    if (a->has_name) {
+        sb_str(b, " ");
+        sb_esc(b, a->name);
+    } else if (a->has_index) {
+        sb_fmt(b, " arg%" PRIu32, a->index);
+    }
+    put_attributes(b, a, md);
+}
+
+char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
+{
+    struct sb b = { 0 };
+    put_argument(&b, a, md);
+    return sb_done(&b);
+}
+
+void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size)
+{
+    struct sb b = { 0 };
+    sb_esc(&b, m->type);
+    sb_str(&b, " ");
+    sb_esc(&b, m->name);
+    if (m->count > 0)
+        sb_fmt(&b, "[%" PRId64 "]", m->count);
+    sb_fmt(&b, "  // offset %" PRId64 ", size %" PRId64, m->offset, m->size);
+    snprintf(out, size, "%s", b.oom || !b.p ? "?" : b.p);
+    free(b.p);
+}
+
+/* The name to show: demangled when it is a C++ symbol. */
+static void put_name(struct sb *b, struct mtlbx_bytes name)
+{
+    char *d = mtlbx_demangle(name);
+    if (d) {
+        sb_esc(b, (struct mtlbx_bytes){ (const uint8_t *)d, strlen(d) });
+        free(d);
+    } else {
+        sb_esc(b, name);
+    }
+}
+
+static void put_members(struct sb *b, const struct mtlbx_air_argument *a, const char *indent)
+{
+    struct mtlbx_struct_member m;
+    char line[512];
+    for (size_t i = 0; mtlbx_argument_member(a, i, &m); i++) {
+        mtlbx_msl_member(&m, line, sizeof line);
+        sb_str(b, "\n");
+        sb_str(b, indent);
+        sb_str(b, line);
+    }
+}
+
+/* Attributes other than max_work_group_size, as one comment line. */
+static void put_other_attributes(struct sb *b, const struct mtlbx_interface *iface)
+{
+    const char *sep = "\n// attributes: ";
+    for (size_t i = 0; i < iface->n_attributes; i++) {
+        const struct mtlbx_air_property *p = &iface->attributes[i];
+        if (bytes_is(p->key, "max_work_group_size"))
+            continue;
+        sb_str(b, sep);
+        sep = ", ";
+        sb_esc(b, p->key);
+        for (size_t v = 0; v < p->n_values; v++) {
+            sb_str(b, v ? " " : "=");
+            put_value(b, &p->values[v]);
+        }
+    }
+}
+
+static void put_return_type(struct sb *b, const struct mtlbx_interface *iface)
+{
+    if (iface->n_outputs == 1 && iface->outputs[0].has_type)
+        sb_esc(b, iface->outputs[0].type);
+    else if (iface->n_outputs == 0)
+        sb_str(b, "void");
+    else
+        sb_str(b, "struct");
+}
+
+/* The whole declaration: one line when it fits in MTLBX_MSL_WRAP columns,
+ * else one argument per line; outputs and struct members below. */
+char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name, const char *fallback_stage,
+                            const struct mtlbx_metadata *md, unsigned flags)
+{
+    struct sb b = { 0 };
+    if (!iface || !iface->stage) {
+        /* No AIR entry: only the container's word for it and the name. */
+        sb_str(&b, fallback_stage && *fallback_stage ? fallback_stage : "function");
+        sb_str(&b, " ");
+        put_name(&b, name);
+        sb_str(&b, "  // no AIR stage entry");
+        return sb_done(&b);
+    }
+    int64_t threads = 0;
+    bool has_threads = false;
+    for (size_t i = 0; i < iface->n_attributes; i++)
+        if (bytes_is(iface->attributes[i].key, "max_work_group_size"))
+            has_threads = first_int(&iface->attributes[i], &threads);
+
+    bool any_members = false;
+    struct mtlbx_struct_member m;
+    for (size_t i = 0; i < iface->n_inputs; i++)
+        any_members |= mtlbx_argument_member(&iface->inputs[i], 0, &m);
+
+    /* Head and arguments on one line first; wrap if it is too long. */
+    struct sb head = { 0 };
+    sb_str(&head, iface->stage);
+    sb_str(&head, " ");
+    put_return_type(&head, iface);
+    sb_str(&head, " ");
+    put_name(&head, name);
+    sb_str(&head, "(");
+    size_t one_line = head.len + 1;
+    char **args = calloc(iface->n_inputs ? iface->n_inputs : 1, sizeof *args);
+    if (!args)
+        head.oom = true;
+    for (size_t i = 0; args && i < iface->n_inputs; i++) {
+        if (!(args[i] = mtlbx_msl_argument(&iface->inputs[i], md)))
+            head.oom = true;
+        else
+            one_line += strlen(args[i]) + 2;
+    }
+    if (iface->n_inputs)
+        one_line -= 2;   /* no ", " after the last argument */
+    bool wrap = (flags & MTLBX_MSL_ONE_PER_LINE) || one_line > MTLBX_MSL_WRAP ||
+                ((flags & MTLBX_MSL_MEMBERS) && any_members);
+    if (has_threads) {
+        /* On the same line only when all of it fits. */
+        sb_fmt(&b, "[[max_total_threads_per_threadgroup(%" PRId64 ")]]", threads);
+        sb_str(&b, !wrap && one_line + b.len + 1 <= MTLBX_MSL_WRAP ? " " : "\n");
+    }
+    if (!head.oom)
+        sb_put(&b, head.p, head.len);
+    else
+        b.oom = true;
+    for (size_t i = 0; args && !b.oom && i < iface->n_inputs; i++) {
+        if (wrap)
+            sb_str(&b, "\n    ");
+        sb_str(&b, args[i]);
+        if (i + 1 < iface->n_inputs)
+            sb_str(&b, wrap ? "," : ", ");
+        if (wrap && (flags & MTLBX_MSL_MEMBERS))
+            put_members(&b, &iface->inputs[i], "        ");
+    }
+    sb_str(&b, ")");
+    for (size_t i = 0; i < iface->n_outputs; i++) {
+        sb_str(&b, "\n    // output: ");
+        char *o = mtlbx_msl_argument(&iface->outputs[i], md);
+        if (!o)
+            b.oom = true;
+        else
+            sb_str(&b, o);
+        free(o);
+    }
+    put_other_attributes(&b, iface);
+    for (size_t i = 0; args && i < iface->n_inputs; i++)
+        free(args[i]);
+    free(args);
+    free(head.p);
+    return sb_done(&b);
+}

@@ -1,0 +1,180 @@
+/* The interface worker (see ifacer.h). Search texts are published with an
+ * atomic store per function and never change afterwards, so the UI reads
+ * them without a lock. */
+#include "config.h"
+
+#include "ifacer.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct ifacer {
+    pthread_t thread;
+    mtlbx_library **libs;
+    size_t n_libs, total;
+    _Atomic(char *) **texts;     /* [library][function] */
+    size_t *counts;
+    atomic_size_t done, kept;
+    atomic_bool stop;
+    pthread_mutex_t lock;        /* guards the priority request */
+    mtlbx_library *want_lib;
+    size_t want_index;
+};
+
+static void append(char **s, size_t *len, struct mtlbx_bytes b)
+{
+    if (!b.len)
+        return;
+    char *esc = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    size_t n = esc ? strlen(esc) : 0;
+    char *p = esc ? realloc(*s, *len + n + 2) : NULL;
+    if (p) {
+        memcpy(p + *len, esc, n);
+        p[*len + n] = '\n';
+        p[*len + n + 1] = '\0';
+        *s = p;
+        *len += n + 1;
+    }
+    free(esc);
+}
+
+/* "A\nhalf\nparams\nmlx::steel::GEMMParams\n..." for one interface. */
+static char *search_text(const struct mtlbx_interface *iface)
+{
+    char *s = NULL;
+    size_t len = 0;
+    const struct mtlbx_air_argument *lists[2] = { iface->inputs, iface->outputs };
+    size_t counts[2] = { iface->n_inputs, iface->n_outputs };
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < counts[l]; i++) {
+            if (lists[l][i].has_name)
+                append(&s, &len, lists[l][i].name);
+            if (lists[l][i].has_type)
+                append(&s, &len, lists[l][i].type);
+        }
+    return s ? s : strdup("");
+}
+
+static void sweep_one(struct ifacer *w, size_t l, size_t i)
+{
+    if (atomic_load(&w->texts[l][i]))
+        return;
+    struct mtlbx_interface *iface = mtlbx_function_interface(w->libs[l], i, NULL);
+    char *text = iface && !iface->module.failed ? search_text(iface) : strdup("");
+    mtlbx_interface_free(iface);
+    atomic_store(&w->texts[l][i], text);
+}
+
+static void take_priority(struct ifacer *w)
+{
+    pthread_mutex_lock(&w->lock);
+    mtlbx_library *lib = w->want_lib;
+    size_t index = w->want_index;
+    w->want_lib = NULL;
+    pthread_mutex_unlock(&w->lock);
+    if (lib && mtlbx_function_interface_cached(lib, index, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) {
+        mtlbx_function_interface_keep(lib, index);
+        atomic_fetch_add(&w->kept, 1);
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct ifacer *w = arg;
+    for (size_t l = 0; l < w->n_libs; l++)
+        for (size_t i = 0; i < w->counts[l]; i++) {
+            if (atomic_load(&w->stop))
+                return NULL;
+            take_priority(w);
+            sweep_one(w, l, i);
+            atomic_fetch_add(&w->done, 1);
+        }
+    /* After the sweep, keep serving the selection until stopped. */
+    while (!atomic_load(&w->stop)) {
+        take_priority(w);
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs)
+{
+    struct ifacer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->libs = calloc(n_libs ? n_libs : 1, sizeof *w->libs);
+    w->texts = calloc(n_libs ? n_libs : 1, sizeof *w->texts);
+    w->counts = calloc(n_libs ? n_libs : 1, sizeof *w->counts);
+    bool ok = w->libs && w->texts && w->counts;
+    for (size_t l = 0; ok && l < n_libs; l++) {
+        w->libs[l] = libs[l];
+        w->counts[l] = mtlbx_function_count(libs[l]);
+        w->total += w->counts[l];
+        ok = (w->texts[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->texts)) != NULL;
+    }
+    w->n_libs = n_libs;
+    atomic_init(&w->done, 0);
+    atomic_init(&w->kept, 0);
+    atomic_init(&w->stop, false);
+    pthread_mutex_init(&w->lock, NULL);
+    if (!ok || pthread_create(&w->thread, NULL, worker, w) != 0) {
+        atomic_store(&w->stop, true);
+        w->n_libs = ok ? n_libs : 0;
+        w->thread = pthread_self();
+        ifacer_stop(w);
+        return NULL;
+    }
+    return w;
+}
+
+void ifacer_prioritise(struct ifacer *w, mtlbx_library *lib, size_t index)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->want_lib = lib;
+    w->want_index = index;
+    pthread_mutex_unlock(&w->lock);
+}
+
+size_t ifacer_kept_count(const struct ifacer *w)
+{
+    return w ? atomic_load(&((struct ifacer *)w)->kept) : 0;
+}
+
+void ifacer_progress(const struct ifacer *w, size_t *done, size_t *total)
+{
+    *done = w ? atomic_load(&((struct ifacer *)w)->done) : 0;
+    *total = w ? w->total : 0;
+}
+
+const char *ifacer_search_text(const struct ifacer *w, const mtlbx_library *lib, size_t index)
+{
+    for (size_t l = 0; w && l < w->n_libs; l++)
+        if (w->libs[l] == lib)
+            return index < w->counts[l] ? atomic_load(&w->texts[l][index]) : NULL;
+    return NULL;
+}
+
+void ifacer_stop(struct ifacer *w)
+{
+    if (!w)
+        return;
+    atomic_store(&w->stop, true);
+    if (!pthread_equal(w->thread, pthread_self()))
+        pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->lock);
+    for (size_t l = 0; w->texts && l < w->n_libs; l++) {
+        for (size_t i = 0; w->texts[l] && i < w->counts[l]; i++)
+            free(atomic_load(&w->texts[l][i]));
+        free(w->texts[l]);
+    }
+    free(w->texts);
+    free(w->counts);
+    free(w->libs);
+    free(w);
+}

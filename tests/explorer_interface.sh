@@ -1,0 +1,78 @@
+#!/bin/sh
+# Function interfaces in the explorer (decoded in the background): on the
+# sample, a function's `interface` row expands into its arguments, the
+# detail panel shows the MSL declaration, the module row expands into its
+# bitstream blocks, and `/` finds a function by an argument's type; on a
+# corpus library (candle-steel-gemm), a kernel's interface shows a
+# [[buffer(N)]] argument row.
+. "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
+
+# to_interface: from an expanded function's first child, } (next sibling)
+# until the status line names the interface row (its last child).
+to_interface() {
+    _n=0
+    while [ $_n -lt 30 ]; do
+        if screen | tail -2 | grep -q ': interface  '; then
+            return 0
+        fi
+        keys '}'
+        sleep 0.1
+        _n=$((_n + 1))
+    done
+    fail "never reached the interface row"
+}
+
+# The sample opens with vertex_main selected; ] goes to compute_main.
+start 140 45 xterm-256color -- "$SAMPLE"
+wait_for "vertex_main"
+keys ']' ']'
+wait_for "compute_main"
+# Module facts appear in the function's detail once decoded.
+wait_for "AIR version"
+# Expand the function, go to its first child, then to its last (the interface).
+keys l
+wait_for "NAME  \"compute_main\""
+keys l
+to_interface
+wait_for "interface  kernel, 4 arguments"
+keys l
+wait_for "constant ComputeParams& params [[buffer(1)]]"
+expect "uint gid [[thread_position_in_grid]]"
+# The interface's detail is the declaration.
+keys h
+wait_for "kernel void compute_main("
+# The module row (just above) expands into blocks.
+keys k l
+wait_for "MODULE_BLOCK"
+quit_and_check 0
+
+# Search by an argument's type: ComputeParams is only in compute_main.
+start 140 45 xterm-256color -- "$SAMPLE"
+wait_for "vertex_main"
+# Give the background sweep a moment over the 8 functions, then search.
+sleep 1
+keys /
+wait_for "Search names/tags"
+type_text ComputeParams
+keys Enter
+sleep 0.5
+# The status line names the selection: compute_main, found by its argument.
+screen | grep -Eq 'sample\.metallib: kernel +compute_main' || fail "search by argument type did not select compute_main"
+quit_and_check 0
+
+# A real library: the first kernel's interface has buffer rows.
+if [ -f "$CORPUS/candle-steel-gemm.metallib" ]; then
+    start 160 50 xterm-256color -- "$CORPUS/candle-steel-gemm.metallib"
+    wait_for "kernel"
+    keys l
+    wait_for "NAME  \"steel_gemm"
+    keys l
+    to_interface
+    wait_for "interface  kernel"
+    keys l
+    wait_for "[[buffer(0)]]"
+    quit_and_check 0
+else
+    echo "SKIP (corpus part): no corpus at $CORPUS"
+fi
+finish

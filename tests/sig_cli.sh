@@ -1,0 +1,203 @@
+#!/bin/sh
+# `mtlbx sig` and `mtlbx dump --json --interfaces`, the real binary:
+#   - the sample's declarations, exactly (tests/sig_sample.expected, written
+#     by hand from tools/fixtures/*.ll, not from mtlbx's output);
+#   - --json and dump --interfaces against CONTRACT.md's FUNCTION_INTERFACE
+#     keys, one interface per function, on the sample and every corpus file;
+#   - every kernel of candle-steel-gemm has its buffer bindings, and the
+#     argument names of a sample of corpus functions are those llvm-dis
+#     prints (the exhaustive llvm-dis comparison is the reader's test);
+#   - hostile: a module whose bitstream is cut gives one error line naming
+#     the file and an offset inside that module, the other functions still
+#     print, exit 1; no such function: exit 1; not a metallib: exit 2;
+#   - no control byte from a file reaches the terminal.
+# The corpus parts skip (with a message) when ../shared/corpus is absent.
+MTLBX_BIN=${MTLBX_BIN:-$(pwd)/src/mtlbx}
+SRC=${MTLBX_SRCDIR:-${srcdir:-.}}
+CORPUS=${MTLBX_CORPUS:-$SRC/../shared/corpus}
+SAMPLE=$SRC/data/sample.metallib
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtlbx-sig.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 1' INT TERM HUP
+FAILED=0
+fail() { echo "FAIL: $*"; FAILED=1; }
+
+# --- the sample, exactly -------------------------------------------------------
+"$MTLBX_BIN" sig "$SAMPLE" >"$WORK/sample.out" 2>"$WORK/sample.err"
+st=$?
+[ $st -eq 0 ] || fail "sig sample exited $st: $(cat "$WORK/sample.err")"
+diff -u "$SRC/tests/sig_sample.expected" "$WORK/sample.out" || fail "sig sample differs from tests/sig_sample.expected"
+
+# One function by name, and a demangled name.
+"$MTLBX_BIN" sig "$SAMPLE" compute_main >"$WORK/one.out" || fail "sig sample compute_main"
+grep -q '^kernel void compute_main' "$WORK/one.out" || fail "sig NAME did not print compute_main"
+[ "$(grep -c '^[a-z]' "$WORK/one.out")" -le 2 ] || fail "sig NAME printed other functions"
+
+"$MTLBX_BIN" sig "$SAMPLE" no_such_function >/dev/null 2>"$WORK/err"
+st=$?
+[ $st -eq 1 ] || fail "sig with an unknown name exited $st, not 1"
+grep -q "no function named 'no_such_function'" "$WORK/err" || fail "no message for an unknown name"
+
+printf 'not a metallib at all' >"$WORK/junk"
+"$MTLBX_BIN" sig "$WORK/junk" >/dev/null 2>"$WORK/err"
+st=$?
+[ $st -eq 2 ] || fail "sig on junk exited $st, not 2"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "sig on junk: not one error line"
+
+# --- JSON against the contract ----------------------------------------------------
+cat >"$WORK/check.py" <<'PY'
+import json, sys
+ARG = ["index", "kind", "name", "type", "location", "access", "properties"]
+IFACE = ["stage", "inputs", "outputs", "attributes", "module"]
+MODULE = ["air_version", "language_version", "compile_options", "compiler"]
+def check_iface(i, where):
+    if i is None:
+        return
+    assert list(i) == IFACE, (where, list(i))
+    assert i["stage"] is None or isinstance(i["stage"], str), where
+    for a in i["inputs"] + i["outputs"]:
+        assert list(a) == ARG, (where, list(a))
+        assert a["index"] is None or isinstance(a["index"], int), where
+        assert a["access"] in (None, "read", "write", "read_write", "sample"), (where, a["access"])
+        assert isinstance(a["properties"], dict), where
+        assert not any(k.startswith("air.") for k in a["properties"]), where
+    if i["stage"] is None:
+        assert i["inputs"] == [] and i["outputs"] == [], where
+    assert isinstance(i["attributes"], dict), where
+    assert list(i["module"]) == MODULE, (where, list(i["module"]))
+    assert isinstance(i["module"]["compile_options"], list), where
+mode, path = sys.argv[1], sys.argv[2]
+doc = json.load(open(path))
+if mode == "sig":
+    for o in doc:
+        check_iface(o["interface"], o["name"])
+        assert o["interface"] is not None or "error" in o, o["name"]
+    print(len(doc))
+else:
+    n = 0
+    for lib in doc["libraries"]:
+        for f in lib["functions"]:
+            assert "interface" in f, f["name"]
+            check_iface(f["interface"], f["name"])
+            n += 1
+        offsets = [d["offset"] for d in lib["diagnostics"]]
+        nulls = [f for f in lib["functions"] if f["interface"] is None]
+        # Each null interface has a diagnostic with an offset in the file.
+        assert len([d for d in lib["diagnostics"] if "interface not decoded" in d["message"]]) == len(nulls), path
+    print(n)
+PY
+"$MTLBX_BIN" sig --json "$SAMPLE" >"$WORK/s.json" || fail "sig --json sample"
+python3 "$WORK/check.py" sig "$WORK/s.json" >/dev/null || fail "sig --json sample breaks the contract"
+python3 - "$WORK/s.json" <<'PY' || fail "sig --json sample: compute_main is not as written in compute_main.ll"
+import json, sys
+d = {o["name"]: o["interface"] for o in json.load(open(sys.argv[1]))}
+c = d["compute_main"]
+assert c["stage"] == "kernel"
+assert [a["name"] for a in c["inputs"]] == ["data", "params", "lut", "gid"]
+assert [a["kind"] for a in c["inputs"]] == ["buffer", "buffer", "buffer", "thread_position_in_grid"]
+assert [a["location"] for a in c["inputs"]] == [0, 1, 2, None]
+assert [a["access"] for a in c["inputs"]] == ["read_write", "read", "read", None]
+assert c["inputs"][1]["properties"]["struct_type_info"] == [0, 4, 0, "float", "gain", 4, 4, 0, "uint", "count"]
+assert c["inputs"][2]["properties"]["arg_unused"] is True
+assert c["attributes"] == {"max_work_group_size": 256}
+assert c["module"]["air_version"] == "2.7.0"
+assert c["module"]["language_version"] == "Metal 3.2.0"
+assert "air.compile.fast_math_enable" in c["module"]["compile_options"]
+PY
+"$MTLBX_BIN" dump --json --interfaces "$SAMPLE" >"$WORK/d.json" || fail "dump --interfaces sample"
+python3 "$WORK/check.py" dump "$WORK/d.json" >/dev/null || fail "dump --interfaces sample breaks the contract"
+
+# --- hostile: one module cut short ----------------------------------------------
+python3 - "$SAMPLE" "$WORK/d.json" "$WORK/cut.metallib" <<'PY'
+import json, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+fns = json.load(open(sys.argv[2]))["libraries"][0]["functions"]
+m = [f for f in fns if f["name"] == "compute_main"][0]["module"]
+# Keep the wrapper and the first 64 bytes of the bitstream; the rest of the
+# module becomes bytes that are no valid abbreviation.
+start = m["offset"] + 20 + 64
+data[start:m["offset"] + m["size"]] = b"\xff" * (m["offset"] + m["size"] - start)
+open(sys.argv[3], "wb").write(data)
+
+PY
+"$MTLBX_BIN" sig "$WORK/cut.metallib" >"$WORK/cut.out" 2>"$WORK/cut.err"
+st=$?
+[ $st -eq 1 ] || fail "sig on a cut module exited $st, not 1"
+[ "$(wc -l <"$WORK/cut.err")" -eq 1 ] || fail "sig on a cut module: not exactly one error line: $(cat "$WORK/cut.err")"
+grep -q "cut.metallib:[0-9]*: compute_main: interface not decoded" "$WORK/cut.err" || fail "error line does not name file, offset and function: $(cat "$WORK/cut.err")"
+grep -q '^fragment ' "$WORK/cut.out" || fail "the other functions were not printed after the cut module"
+grep -q 'compute_main' "$WORK/cut.out" && fail "a declaration was printed for the cut module"
+"$MTLBX_BIN" dump --json --interfaces "$WORK/cut.metallib" >"$WORK/cut.json" || fail "dump --interfaces on a cut module"
+python3 "$WORK/check.py" dump "$WORK/cut.json" >/dev/null || fail "dump --interfaces on a cut module: contract"
+
+# --- the corpus --------------------------------------------------------------------
+if [ ! -d "$CORPUS/expected" ]; then
+    echo "SKIP (corpus part): no corpus at $CORPUS"
+    [ $FAILED -eq 0 ] || exit 1
+    exit 0
+fi
+total=0
+for f in "$CORPUS"/*.metallib "$CORPUS"/*.metallibsym; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    # A file that is not a metallib at all (yuao-failure): 2 everywhere.
+    if ! "$MTLBX_BIN" dump --json "$f" >/dev/null 2>&1; then
+        "$MTLBX_BIN" sig "$f" >/dev/null 2>&1
+        [ $? -eq 2 ] || fail "$b: sig on a file dump refuses did not exit 2"
+        continue
+    fi
+    "$MTLBX_BIN" dump --json --interfaces "$f" >"$WORK/c.json" 2>"$WORK/c.err"
+    st=$?
+    [ $st -le 1 ] || { fail "$b: dump --interfaces exited $st"; continue; }
+    n=$(python3 "$WORK/check.py" dump "$WORK/c.json") || { fail "$b: dump --interfaces JSON"; continue; }
+    "$MTLBX_BIN" sig "$f" >"$WORK/c.sig" 2>"$WORK/c.err"
+    st=$?
+    [ $st -le 1 ] || fail "$b: sig exited $st"
+    # Nothing but printable text and newlines on the terminal.
+    if cat "$WORK/c.sig" "$WORK/c.err" | LC_ALL=C tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'; then
+        fail "$b: a control byte in sig's output"
+    fi
+    total=$((total + n))
+done
+echo "dump --interfaces and sig on every corpus file: $total functions"
+
+# Every kernel of candle-steel-gemm has its buffer bindings.
+"$MTLBX_BIN" sig --json "$CORPUS/candle-steel-gemm.metallib" >"$WORK/gemm.json" || fail "sig --json candle-steel-gemm"
+python3 - "$WORK/gemm.json" <<'PY' || fail "candle-steel-gemm: a kernel without buffer bindings"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+kernels = [o for o in doc if o["interface"] and o["interface"]["stage"] == "kernel"]
+assert kernels, "no kernel decoded"
+for o in kernels:
+    bufs = [a for a in o["interface"]["inputs"] if a["kind"] == "buffer"]
+    assert bufs and all(isinstance(a["location"], int) for a in bufs), o["name"]
+print(len(kernels), "kernels with buffers")
+PY
+"$MTLBX_BIN" sig "$CORPUS/candle-steel-gemm.metallib" | grep -q '\[\[buffer(0)\]\]' || fail "candle-steel-gemm: no [[buffer(0)]] in sig"
+
+# Argument names as llvm-dis prints them, on the first function of a few files.
+if command -v llvm-dis >/dev/null 2>&1; then
+    for b in candle-steel-gemm syphon-default gsm-hardware-mesh-object-hsrd mistralrs-default; do
+        f=$CORPUS/$b.metallib
+        name=$("$MTLBX_BIN" ls "$f" | awk 'NR == 1 { print $NF }')
+        rm -rf "$WORK/x"
+        "$MTLBX_BIN" extract "$f" -o "$WORK/x" -f "$name" >/dev/null 2>&1 || { fail "$b: extract $name"; continue; }
+        llvm-dis "$WORK/x/$name.air" -o "$WORK/x.ll" 2>/dev/null || { fail "$b: llvm-dis $name"; continue; }
+        "$MTLBX_BIN" sig --json "$f" "$name" >"$WORK/x.json" || fail "$b: sig --json $name"
+        python3 - "$WORK/x.json" "$WORK/x.ll" <<'PY' || fail "$b: $name: argument names differ from llvm-dis"
+import json, re, sys
+o = json.load(open(sys.argv[1]))[0]["interface"]
+text = open(sys.argv[2], errors="replace").read()
+names = [a["name"] for a in o["inputs"] if a["name"] is not None]
+for n in names:
+    assert '!"air.arg_name", !"%s"' % n in text, n
+stage_lists = re.findall(r'^!air\.(kernel|vertex|fragment|mesh|object|visible) = ', text, re.M)
+assert (o["stage"] in stage_lists) if o["stage"] else True, (o["stage"], stage_lists)
+PY
+    done
+else
+    echo "SKIP (llvm-dis part): llvm-dis is not installed"
+fi
+[ $FAILED -eq 0 ] || exit 1
+exit 0

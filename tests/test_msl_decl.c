@@ -1,0 +1,223 @@
+/* Unit tests of the MSL declaration text (src/lib/msl_decl.c) and the
+ * demangler wrapper (src/lib/demangle.c), on interfaces built by hand in
+ * the shapes of FORMAT.md §21, so every rule of the formatter is pinned
+ * independently of the bitcode reader: address spaces and access, pointer
+ * or reference, bindings, builtins, interpolation, function constants by
+ * CNST name, unused arguments, outputs, struct members, wrapping, and the
+ * escaping of hostile bytes. */
+#include "config.h"
+
+#include "mtlbx.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define B(s) ((struct mtlbx_bytes){ (const uint8_t *)(s), sizeof(s) - 1 })
+#define I(v) { .kind = MTLBX_MD_INT, .i = (v) }
+#define S(v) { .kind = MTLBX_MD_STRING, .s = { (const uint8_t *)(v), sizeof(v) - 1 } }
+
+static struct mtlbx_air_argument arg(const char *kind, const char *type, const char *name,
+                                     const struct mtlbx_air_property *props, size_t n)
+{
+    struct mtlbx_air_argument a = { 0 };
+    a.kind = (struct mtlbx_bytes){ (const uint8_t *)kind, strlen(kind) };
+    a.has_type = a.has_name = true;
+    a.type = (struct mtlbx_bytes){ (const uint8_t *)type, strlen(type) };
+    a.name = (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) };
+    a.properties = props;
+    a.n_properties = n;
+    return a;
+}
+
+static char *text_of(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
+{
+    static char buf[1024];
+    char *s = mtlbx_msl_argument(a, md);
+    cr_assert_not_null(s);
+    snprintf(buf, sizeof buf, "%s", s);
+    free(s);
+    return buf;
+}
+
+static const struct mtlbx_md_value v1[] = { I(1) }, v2[] = { I(2) }, v3[] = { I(3) },
+                                   v52[] = { I(52) }, v00[] = { I(0), I(0) }, v01[] = { I(0), I(1) },
+                                   locn1[] = { S("user(locn1)") };
+
+Test(msl_decl, device_const_pointer)
+{
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("location_index"), 2, v01 },
+                                      { B("read"), 0, NULL }, { B("address_space"), 1, v1 },
+                                      { B("arg_type_name"), 0, NULL }, { B("arg_name"), 0, NULL } };
+    struct mtlbx_air_argument a = arg("buffer", "half", "A", p, 6);
+    a.has_location = true, a.location = 0, a.access = "read";
+    cr_assert_str_eq(text_of(&a, NULL), "device const half* A [[buffer(0)]]");
+}
+
+Test(msl_decl, constant_reference_not_const_twice)
+{
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("location_index"), 2, v01 },
+                                      { B("read"), 0, NULL }, { B("address_space"), 1, v2 },
+                                      { B("arg_type_size"), 1, v52 }, { B("buffer_size"), 1, v52 } };
+    struct mtlbx_air_argument a = arg("buffer", "mlx::steel::GEMMParams", "params", p, 6);
+    a.has_location = true, a.location = 3, a.access = "read";
+    cr_assert_str_eq(text_of(&a, NULL), "constant mlx::steel::GEMMParams& params [[buffer(3)]]");
+}
+
+Test(msl_decl, threadgroup_read_write_unused)
+{
+    struct mtlbx_air_property p[] = { { B("threadgroup"), 0, NULL }, { B("location_index"), 2, v01 },
+                                      { B("read_write"), 0, NULL }, { B("address_space"), 1, v3 },
+                                      { B("arg_unused"), 0, NULL } };
+    struct mtlbx_air_argument a = arg("threadgroup", "float", "scratch", p, 5);
+    a.has_location = true, a.location = 1, a.access = "read_write";
+    cr_assert_str_eq(text_of(&a, NULL), "[[maybe_unused]] threadgroup float* scratch [[threadgroup(1)]]");
+}
+
+Test(msl_decl, builtin_and_texture_with_function_constant_name)
+{
+    struct mtlbx_air_property b[] = { { B("threadgroup_position_in_grid"), 0, NULL } };
+    struct mtlbx_air_argument tid = arg("threadgroup_position_in_grid", "uint3", "tid", b, 1);
+    cr_assert_str_eq(text_of(&tid, NULL), "uint3 tid [[threadgroup_position_in_grid]]");
+
+    /* air.function_constant points at the air.function_constants entry
+     * {ptr @x, "air.function_constant", i32 K}; K names it through CNST. */
+    static const struct mtlbx_md_value fc_items[] = { { .kind = MTLBX_MD_NULL }, S("air.function_constant"), I(7) };
+    static const struct mtlbx_md_value fc[] = { { .kind = MTLBX_MD_NODE, .n_items = 3, .items = fc_items } };
+    struct mtlbx_air_property t[] = { { B("function_constant"), 1, fc }, { B("texture"), 0, NULL },
+                                      { B("location_index"), 2, v01 }, { B("sample"), 0, NULL } };
+    struct mtlbx_air_argument tex = arg("texture", "texture2d<float, sample>", "src", t, 4);
+    tex.has_location = true, tex.location = 0, tex.access = "sample";
+    struct mtlbx_constant k = { .name = B("has_src"), .index = 7 };
+    struct mtlbx_metadata md = { .n_constants = 1, .constants = &k };
+    cr_assert_str_eq(text_of(&tex, &md), "texture2d<float, sample> src [[texture(0), function_constant(has_src)]]");
+    cr_assert_str_eq(text_of(&tex, NULL), "texture2d<float, sample> src [[texture(0), function_constant(#7)]]");
+}
+
+Test(msl_decl, fragment_input_interpolation_and_render_target)
+{
+    struct mtlbx_air_property p[] = { { B("fragment_input"), 1, locn1 }, { B("center"), 0, NULL },
+                                      { B("no_perspective"), 0, NULL } };
+    struct mtlbx_air_argument a = arg("fragment_input", "float2", "uv", p, 3);
+    cr_assert_str_eq(text_of(&a, NULL), "float2 uv [[user(locn1), center_no_perspective]]");
+    struct mtlbx_air_property f[] = { { B("fragment_input"), 1, locn1 }, { B("flat"), 0, NULL } };
+    a = arg("fragment_input", "int", "id", f, 2);
+    cr_assert_str_eq(text_of(&a, NULL), "int id [[user(locn1), flat]]");
+    struct mtlbx_air_property r[] = { { B("render_target"), 2, v00 } };
+    a = arg("render_target", "float4", "color0", r, 1);
+    a.has_location = true, a.location = 0;
+    cr_assert_str_eq(text_of(&a, NULL), "float4 color0 [[color(0)]]");
+    struct mtlbx_air_property va[] = { { B("vertex_input"), 0, NULL }, { B("location_index"), 2, v01 } };
+    a = arg("vertex_input", "float4", "position", va, 2);
+    a.has_location = true, a.location = 1;
+    cr_assert_str_eq(text_of(&a, NULL), "float4 position [[attribute(1)]]");
+}
+
+Test(msl_decl, hostile_bytes_are_escaped)
+{
+    struct mtlbx_air_property b[] = { { B("thread_position_in_grid"), 0, NULL } };
+    struct mtlbx_air_argument a = arg("thread_position_in_grid", "uint\x1b[2J", "t\n\x9b", b, 1);
+    cr_assert_str_eq(text_of(&a, NULL), "uint\\x1b[2J t\\x0a\\x9b [[thread_position_in_grid]]");
+}
+
+static char *decl(const struct mtlbx_interface *iface, const char *name, unsigned flags)
+{
+    static char buf[4096];
+    char *s = mtlbx_msl_declaration(iface, (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) },
+                                    "visible", NULL, flags);
+    cr_assert_not_null(s);
+    snprintf(buf, sizeof buf, "%s", s);
+    free(s);
+    return buf;
+}
+
+Test(msl_decl, kernel_one_line_with_threads)
+{
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("address_space"), 1, v1 } };
+    struct mtlbx_air_property g[] = { { B("thread_position_in_grid"), 0, NULL } };
+    struct mtlbx_air_argument in[2] = { arg("buffer", "float", "data", p, 2),
+                                        arg("thread_position_in_grid", "uint", "gid", g, 1) };
+    in[0].has_location = true, in[0].location = 0, in[0].access = "read_write";
+    static const struct mtlbx_md_value v128[] = { I(128) };
+    struct mtlbx_air_property attr[] = { { B("max_work_group_size"), 1, v128 } };
+    struct mtlbx_interface iface = { .stage = "kernel", .n_inputs = 2, .inputs = in, .n_attributes = 1,
+                                     .attributes = attr };
+    /* 96 columns fit on one line; the attribute makes it too long. */
+    iface.n_attributes = 0;
+    cr_assert_str_eq(decl(&iface, "compute_main", 0),
+                     "kernel void compute_main(device float* data [[buffer(0)]], uint gid [[thread_position_in_grid]])");
+    cr_assert_str_eq(decl(&iface, "k", 0),
+                     "kernel void k(device float* data [[buffer(0)]], uint gid [[thread_position_in_grid]])");
+    iface.n_attributes = 1;
+    cr_assert_str_eq(decl(&iface, "k", 0),
+                     "[[max_total_threads_per_threadgroup(128)]]\n"
+                     "kernel void k(device float* data [[buffer(0)]], uint gid [[thread_position_in_grid]])");
+    iface.n_inputs = 1;
+    in[0].has_name = false, in[0].has_index = true, in[0].index = 0;
+    cr_assert_str_eq(decl(&iface, "k", 0), "[[max_total_threads_per_threadgroup(128)]] kernel void k("
+                                           "device float* arg0 [[buffer(0)]])");
+    iface.n_inputs = 2;
+    in[0].has_name = true;
+    cr_assert_str_eq(decl(&iface, "compute_main", MTLBX_MSL_ONE_PER_LINE),
+                     "[[max_total_threads_per_threadgroup(128)]]\n"
+                     "kernel void compute_main(\n"
+                     "    device float* data [[buffer(0)]],\n"
+                     "    uint gid [[thread_position_in_grid]])");
+}
+
+Test(msl_decl, fragment_output_and_struct_members)
+{
+    static const struct mtlbx_md_value members[] = { I(0), I(4), I(0), S("int"), S("M"),
+                                                     I(16), I(32), I(2), S("float4"), S("v") };
+    static const struct mtlbx_md_value sti[] = { { .kind = MTLBX_MD_NODE, .n_items = 10, .items = members } };
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("address_space"), 1, v2 },
+                                      { B("buffer_size"), 1, v52 }, { B("struct_type_info"), 1, sti } };
+    struct mtlbx_air_argument in[1] = { arg("buffer", "Params", "params", p, 4) };
+    in[0].has_location = true, in[0].location = 0, in[0].access = "read";
+    struct mtlbx_air_property r[] = { { B("render_target"), 2, v00 } };
+    struct mtlbx_air_argument out[1] = { arg("render_target", "float4", "color0", r, 1) };
+    out[0].has_location = true, out[0].location = 0;
+    struct mtlbx_interface iface = { .stage = "fragment", .n_inputs = 1, .inputs = in, .n_outputs = 1,
+                                     .outputs = out };
+    struct mtlbx_struct_member m;
+    cr_assert(mtlbx_argument_member(&in[0], 1, &m));
+    cr_assert_eq(m.offset, 16);
+    cr_assert_eq(m.count, 2);
+    cr_assert_not(mtlbx_argument_member(&in[0], 2, &m));
+    cr_assert_str_eq(decl(&iface, "frag", 0), "fragment float4 frag(constant Params& params [[buffer(0)]])\n"
+                                              "    // output: float4 color0 [[color(0)]]");
+    cr_assert_str_eq(decl(&iface, "frag", MTLBX_MSL_MEMBERS), "fragment float4 frag(\n"
+                                                             "    constant Params& params [[buffer(0)]]\n"
+                                                             "        int M  // offset 0, size 4\n"
+                                                             "        float4 v[2]  // offset 16, size 32)\n"
+                                                             "    // output: float4 color0 [[color(0)]]");
+}
+
+Test(msl_decl, no_stage_entry_demangled)
+{
+    struct mtlbx_interface iface = { 0 };
+    cr_assert_str_eq(decl(&iface, "_ZN5utils5scaleEDv3_ff", 0),
+                     "visible utils::scale(float __vector(3), float)  // no AIR stage entry");
+    cr_assert_str_eq(decl(NULL, "plain", 0), "visible plain  // no AIR stage entry");
+}
+
+Test(msl_decl, demangle_rejects_what_is_not_mangled)
+{
+    cr_assert_null(mtlbx_demangle(B("main")));
+    cr_assert_null(mtlbx_demangle(B("_Z")));
+    cr_assert_null(mtlbx_demangle(B("_Zq\x01")));
+    cr_assert_null(mtlbx_demangle(B("_Z3a\0bc")));
+    char *d = mtlbx_demangle(B("_Z3addff"));
+    cr_assert_str_eq(d, "add(float, float)");
+    free(d);
+    /* Deep nesting stays bounded (the demangler's recursion limit). */
+    size_t n = 200000;
+    char *deep = malloc(n + 8);
+    memcpy(deep, "_Z1f", 4);
+    for (size_t i = 4; i < n; i++)
+        deep[i] = 'P';
+    deep[n] = 'i';
+    cr_assert_null(mtlbx_demangle((struct mtlbx_bytes){ (const uint8_t *)deep, n + 1 }));
+    free(deep);
+}
