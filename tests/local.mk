@@ -34,6 +34,6 @@ endif
 EXTRA_DIST += tests/lsan.supp
 
 include tests/node.mk
-include tests/pullout.mk
+include tests/extract_sources.mk
 include tests/ui.mk
 include tests/hostile.mk
