@@ -4,7 +4,7 @@
  * writes only inside its own mktemp directory. */
 #include "config.h"
 
-#include "pullout_tmp.h"
+#include "scratch_dir.h"
 #include "util/name_set.h"
 #include "util/run_tool.h"
 #include "util/safe_write.h"
