@@ -207,23 +207,10 @@ static json_t *library_json(mtlbx_library *lib)
     return o;
 }
 
-int cmd_dump(int argc, char **argv, const struct global_options *g)
+int cmd_dump(const struct cli_args *args)
 {
-    (void)g;
-    bool json = false;
-    const char *path = NULL;
-    for (int a = 0; a < argc; a++) {
-        if (strcmp(argv[a], "--json") == 0)
-            json = true;
-        else if (!path)
-            path = argv[a];
-        else
-            path = NULL, json = false, a = argc;
-    }
-    if (!json || !path) {
-        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
-        return 2;
-    }
+    /* The table requires --json and exactly one FILE. */
+    const char *path = args->operands[0];
     mtlbx_file *f = cli_open(path);
     if (!f)
         return 2;

@@ -101,13 +101,10 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
            warnings == 1 ? "" : "s", errors + warnings ? " (run 'mtlbx check' for details)" : "");
 }
 
-int cmd_info(int argc, char **argv, const struct global_options *g)
+int cmd_info(const struct cli_args *args)
 {
-    (void)g;
-    if (argc < 1) {
-        fprintf(stderr, "mtlbx: info: missing FILE\nUsage: mtlbx info FILE\n");
-        return 2;
-    }
+    int argc = args->n_operands;
+    char **argv = args->operands;
     int status = 0;
     for (int a = 0; a < argc; a++) {
         mtlbx_file *f = cli_open(argv[a]);

@@ -34,4 +34,4 @@ MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 noinst_PROGRAMS += src/ui/keydoc
 src_ui_keydoc_SOURCES = src/ui/keydoc.c
 src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
-src_ui_keydoc_LDADD = src/ui/libmtlbxui.a
+src_ui_keydoc_LDADD = src/ui/libmtlbxui.a $(MTLBX_UTIL_LIBS)

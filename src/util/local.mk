@@ -2,6 +2,8 @@
 # and running llvm-dis. No curses, no parser internals.
 noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
+	src/util/docfmt.c \
+	src/util/docfmt.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
 	src/util/run_tool.c \

@@ -26,8 +26,9 @@ int safe_write_file(const char *dir, const char *name, const void *data, size_t 
 int safe_write_under(const char *dir, const char *relative_path, const void *data, size_t len,
                      bool force, char *err, size_t err_size, char *path_out, size_t path_size);
 
-/* The output directory the user named: created (one level, mode 0777 less
- * the umask) if missing, and refused unless it is a directory. Following
+/* The output directory the user named: created with its missing parents
+ * (mkdir -p, mode 0777 less the umask), and refused unless it is a
+ * directory. Following
  * a symlink here is the user's choice. Returns -1 with a reason in err. */
 int make_output_dir(const char *dir, char *err, size_t err_size);
 
