@@ -6,3 +6,10 @@ CLI_TESTS = \
 	tests/cli_doc.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)
+
+# Shell completion, run by bash and by an interactive zsh (zsh/zpty).
+COMPLETION_TESTS = \
+	tests/completion_bash.sh \
+	tests/completion_zsh.sh
+TESTS += $(COMPLETION_TESTS)
+EXTRA_DIST += $(COMPLETION_TESTS)
