@@ -121,8 +121,8 @@ wait_for "wrote 164 bytes to ./function-0x5c.bin"
 
 quit_and_check 0
 
-# A damaged source archive: s reports it in the status line and the
-# explorer goes on.
+# A damaged source archive: s lists it as such beside the one that still
+# decodes, and the explorer goes on.
 if command -v python3 >/dev/null 2>&1; then
     python3 - "$SAMPLE" "$WORK/badsrc.metallib" <<'PY'
 import sys
@@ -135,6 +135,10 @@ PY
     wait_for "Functions (8)"
     keys s
     wait_for "does not decode"
+    expect "! archive 0"
+    expect "archive 1  1  (2 members)"
+    keys q
+    wait_for "Functions (8)"
     keys j
     wait_for '"fragment_main"'
     quit_and_check 0

@@ -21,8 +21,7 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
     printf("  container version    %u.%u.%u (%s)\n", h->major, h->minor, h->patch, h->macos ? "macOS" : "iOS");
     printf("  file type            %s%s\n", mtlbx_file_type_name(h->file_type, b1, sizeof b1),
            h->stub ? " (stub)" : "");
-    printf("  target               %s %u.%u.%u\n", mtlbx_target_os_name(h->platform_byte, b2, sizeof b2),
-           h->os_major, h->os_minor, h->os_patch);
+    printf("  target               %s\n", mtlbx_target_text(h, b2, sizeof b2));
     const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
     if (ext->has_uuid) {
         printf("  uuid                 ");

@@ -339,13 +339,11 @@ void action_sources(struct explorer *ex)
         ex_error(ex, "no embedded sources in this library (they come from -frecord-sources)");
         return;
     }
-    ex_message(ex, "decompressing source archive %ld...", a);
+    ex_message(ex, "decompressing the source archives...");
     ex_draw(ex);
-    if (mtlbx_archive_load(lib, (size_t)a) != MTLBX_ARCHIVE_LOADED) {
-        ex_error(ex, "source archive %ld does not decode (bzip2 or tar damaged; see Diagnostics)", a);
-        return;
-    }
     ex->status[0] = '\0';
+    /* All of the library's archives, starting at the one asked about;
+     * one that does not decode is listed as such. */
     members_open(ex, ex_current_file_index(ex), lib, (size_t)a);
 }
 

@@ -399,6 +399,7 @@ static void free_all(struct explorer *ex)
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     detail_free(&ex->detail);
+    members_free(&ex->members);
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     rows_free(&ex->rows);

@@ -224,8 +224,8 @@ bool key_in_section(const struct key_binding *b, unsigned mask)
 const char *const keys_legend =
     "Hash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
     "... = not checked yet (checked in the background), -- = no HASH.\n"
-    "Row markers: ! an error inside this node (yellow: warnings only),\n"
-    "? an unknown tag or value.\n";
+    "Row markers: ! an error inside this node, or a field in error\n"
+    "(yellow: warnings only), ? an unknown tag or value.\n";
 
 char *keys_help_text(void)
 {

@@ -295,12 +295,12 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
     term_fill(y, x, w, base);
     if (out.mark != ROW_MARK_NONE) {
         enum ui_attr ma = out.mark == ROW_MARK_ERROR ? AT_BAD : out.mark == ROW_MARK_UNKNOWN ? AT_UNKNOWN : AT_WARN;
-        term_put_raw(y, x, 1, out.mark_text, base | term_attr(ma));
+        term_put_raw(y, x, 1, out.mark_text, term_attr_on(base, ma));
     }
     if (out.glyph_col >= 0)
         term_put_raw(y, x + out.glyph_col, 1, out.glyph, base);
     if (out.badge_col >= 0)
-        term_put_raw(y, x + out.badge_col, 3, out.badge_text, base | term_attr(badge_attr(out.badge)));
+        term_put_raw(y, x + out.badge_col, 3, out.badge_text, term_attr_on(base, badge_attr(out.badge)));
     if (out.label_col >= 0) {
         attr_t la = base;
         if (!selected && out.mark == ROW_MARK_UNKNOWN)

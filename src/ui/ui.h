@@ -64,10 +64,17 @@ struct textview {
     bool have_query;
 };
 
+struct member_row {
+    size_t archive;
+    long member;                 /* -1: the archive's heading row */
+};
+
 struct members_view {
     uint32_t file;
     mtlbx_library *lib;
-    size_t archive;
+    size_t archive;              /* the archive `s` was asked about */
+    struct member_row *rows;     /* every archive of lib, with its members */
+    size_t n_rows;
     size_t sel, top;
     struct query query;
     bool have_query;
@@ -146,6 +153,7 @@ void textview_action(struct explorer *ex, enum action a);
 
 /* ---- members_view.c ---- */
 void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive);
+void members_free(struct members_view *m);
 void members_draw(struct explorer *ex);
 void members_action(struct explorer *ex, enum action a);
 /* Shows one member's text in the text view. */
