@@ -9,6 +9,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/actions.c \
 	src/ui/detail_panel.c \
 	src/ui/explorer.c \
+	src/ui/function_step.c \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/hexfmt.c src/ui/hexfmt.h \

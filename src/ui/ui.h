@@ -44,7 +44,8 @@ struct hex_state {
 struct jump {
     uint32_t file;
     mtlbx_node *node;
-    uint64_t hex_cursor;
+    uint64_t hex_cursor, hex_top;
+    size_t detail_sel, detail_top;
 };
 
 #define HISTORY_MAX 256
@@ -126,6 +127,11 @@ void tree_draw(struct explorer *ex, const struct rect *r, bool focused);
 void tree_action(struct explorer *ex, enum action a);
 void tree_set_selection(struct explorer *ex, size_t row);
 void tree_scroll_to_selection(struct explorer *ex);
+/* After a jump: a selected row outside the panel comes to its middle. */
+void tree_center_selection(struct explorer *ex);
+/* ] and [ (function_step.c): the next / previous function in the model,
+ * into the next library or file. */
+void tree_step_function(struct explorer *ex, bool forward);
 /* Label text of a node for the tree and search (terminal-safe). */
 void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size);
 
