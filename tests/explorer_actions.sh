@@ -112,12 +112,13 @@ wait_for "refused"
 keys q
 wait_for "Functions (8)"
 
-# w: the selected node's raw bytes (the function's 164-byte entry).
+# w: the selected node's raw bytes (the function's 164-byte entry), under
+# a name built from the function's name.
 keys w
-wait_for "Write node bytes to: function-0x5c.bin"
+wait_for "Write node bytes to: vertex_main.entry.bin"
 keys Enter
-wait_for "wrote 164 bytes to ./function-0x5c.bin"
-[ "$(wc -c < "$WORK/function-0x5c.bin")" -eq 164 ] || fail "wrong node size"
+wait_for "wrote 164 bytes to ./vertex_main.entry.bin"
+[ "$(wc -c < "$WORK/vertex_main.entry.bin")" -eq 164 ] || fail "wrong node size"
 
 quit_and_check 0
 

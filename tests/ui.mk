@@ -9,6 +9,7 @@ tests_test_ui_SOURCES = \
 	tests/test_ui_keys.c \
 	tests/test_ui_layout.c \
 	tests/test_ui_lineedit.c \
+	tests/test_ui_pathcomplete.c \
 	tests/test_ui_query.c \
 	tests/test_ui_rowfmt.c \
 	tests/test_ui_rows.c \

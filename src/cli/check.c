@@ -19,20 +19,6 @@ static void print_diag(const char *path, const struct mtlbx_diag *d)
     putchar('\n');
 }
 
-/* Findings in offset order, then by message, so that the output is the
- * same on every run: modules are hashed on several threads, which record
- * their mismatches in whatever order they finish. */
-static int by_offset(const void *pa, const void *pb)
-{
-    const struct mtlbx_diag *a = *(const struct mtlbx_diag *const *)pa;
-    const struct mtlbx_diag *b = *(const struct mtlbx_diag *const *)pb;
-    if (a->offset != b->offset)
-        return a->offset < b->offset ? -1 : 1;
-    if (a->severity != b->severity)
-        return a->severity > b->severity ? -1 : 1;
-    return strcmp(a->message, b->message);
-}
-
 /* Checks one open file; returns the number of findings, or -1 when out
  * of memory. */
 static long check_file(const char *path, mtlbx_file *f)
@@ -57,7 +43,8 @@ static long check_file(const char *path, mtlbx_file *f)
         for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
             all[k++] = mtlbx_library_diag(lib, i);
     }
-    qsort(all, k, sizeof *all, by_offset);
+    /* Offset order, the same on every run (mtlbx_diag_ptr_cmp). */
+    qsort(all, k, sizeof *all, mtlbx_diag_ptr_cmp);
     for (size_t i = 0; i < k; i++)
         print_diag(path, all[i]);
     free(all);

@@ -88,6 +88,10 @@ size_t mtlbx_file_diag_count(const mtlbx_file *f);          /* fat container */
 const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i);
 size_t mtlbx_library_diag_count(const mtlbx_library *lib);
 const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
+/* qsort order for an array of `const struct mtlbx_diag *`: by offset, then
+ * errors first, then message, so a listing is the same on every run (the
+ * hashing threads record mismatches in the order they finish). */
+int mtlbx_diag_ptr_cmp(const void *a, const void *b);
 
 /* ------------------------------------------------------------------ fat -- */
 

@@ -316,6 +316,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_EXTRACT_ALL: action_extract(ex, true); break;
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
     case ACT_SOURCES: action_sources(ex); break;
+    case ACT_DIAGNOSTICS: diag_view_open(ex); break;
     case ACT_WRITE: action_write_node(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:

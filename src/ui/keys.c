@@ -85,6 +85,8 @@ const struct key_binding key_table[] = {
     { { 'w' }, ACT_WRITE, KC_MEMBERS, "write the selected member to a file", "write" },
     { { 'W', 'a' }, ACT_WRITE_ALL, KC_MEMBERS, "write all members under a directory", "write all" },
     { { 'w' }, ACT_WRITE, KC_TEXT, "save the text to a file", "save" },
+    { { '!' }, ACT_DIAGNOSTICS, KC_MAIN, "list every problem of the file in full, by offset", "problems" },
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_TEXT, "in the problem list: go to the finding's offset", NULL },
 };
 const size_t key_table_len = sizeof key_table / sizeof key_table[0];
 

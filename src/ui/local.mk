@@ -8,6 +8,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/ui.h \
 	src/ui/actions.c \
 	src/ui/detail_panel.c \
+	src/ui/diag_view.c \
 	src/ui/explorer.c \
 	src/ui/function_step.c \
 	src/ui/hasher.c src/ui/hasher.h \
@@ -17,6 +18,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/lineedit.c src/ui/lineedit.h \
 	src/ui/members_view.c \
+	src/ui/pathcomplete.c src/ui/pathcomplete.h \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \

@@ -166,7 +166,7 @@ static void write_one(struct explorer *ex)
     char *base = safe_component((const uint8_t *)(slash ? slash + 1 : mem->name),
                                 strlen(slash ? slash + 1 : mem->name));
     char path[1024];
-    bool ok = prompt_line(ex, "Write member to", base ? base : "member", path, sizeof path);
+    bool ok = prompt_path(ex, "Write member to", base ? base : "member", path, sizeof path);
     free(base);
     if (ok)
         action_write_bytes(ex, path, mem->data, (size_t)mem->size);
@@ -200,7 +200,7 @@ static void write_all(struct explorer *ex)
     char *id = safe_component(a->id.ptr, a->id.len);
     snprintf(def, sizeof def, "./sources-%s", id ? id : "archive");
     free(id);
-    if (!prompt_line(ex, "Write all members under directory", def, typed, sizeof typed))
+    if (!prompt_path(ex, "Write all members under directory", def, typed, sizeof typed))
         return;
     action_expand_home(typed, dir, sizeof dir);
     char err0[256];

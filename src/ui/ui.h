@@ -63,6 +63,8 @@ struct textview {
     char save_name[256];         /* default file name for `w` */
     struct query query;
     bool have_query;
+    bool follow_offsets;         /* the diagnostics view: Enter follows a line's offset */
+    uint32_t follow_file;
 };
 
 struct member_row {
@@ -165,6 +167,12 @@ void members_action(struct explorer *ex, enum action a);
 /* Shows one member's text in the text view. */
 void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member);
 
+/* ---- diag_view.c: ! ---- */
+void diag_view_open(struct explorer *ex);
+/* Enter in the text view: follows the offset of the selected finding when
+ * the text is the diagnostics view (false otherwise). */
+bool diag_view_follow(struct explorer *ex);
+
 /* ---- search.c ---- */
 void search_start(struct explorer *ex);
 void search_repeat(struct explorer *ex, bool forward);
@@ -190,6 +198,9 @@ long action_function_of(const mtlbx_node *n);
 /* ---- prompt.c ---- */
 /* Reads a line on the status line; false if cancelled (Esc, Ctrl-G). */
 bool prompt_line(struct explorer *ex, const char *label, const char *initial, char *out, size_t size);
+/* The same for a file or directory path: Tab completes it, and all path
+ * prompts share one history. */
+bool prompt_path(struct explorer *ex, const char *label, const char *initial, char *out, size_t size);
 /* Asks a yes/no question; true only for y or Y. */
 bool prompt_yes_no(struct explorer *ex, const char *question);
 
