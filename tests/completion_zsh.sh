@@ -24,20 +24,22 @@ fail() { echo "FAIL: $*"; FAILED=1; }
 # So that `mtlbx` on the command line is the binary under test.
 mkdir "$WORK/bin" && ln -s "$MTLBX_BIN" "$WORK/bin/mtlbx"
 
-# zsh_complete LINE: what an interactive zsh prints after LINE<Tab>, with
-# escape sequences and carriage returns removed.
+# zsh_complete LINE: what an interactive zsh prints after LINE<Tab>,
+# read until it has been quiet for two seconds (zle skips redrawing while
+# keys are pending, so nothing more is typed before), with escape
+# sequences and carriage returns removed.
 zsh_complete() {
-    BIN=$WORK/bin COMPDIR=$SRC/completion LINE=$1 HOME=$WORK timeout 60 zsh -f -c '
+    BIN=$WORK/bin COMPDIR=$SRC/completion LINE=$1 HOME=$WORK timeout 90 zsh -f -c '
         zmodload zsh/zpty || exit 3
         zpty z "zsh -f -i"
         zpty -w z "stty rows 2000 cols 100; PS1=\"%% \"; PATH=$BIN:\$PATH; fpath=($COMPDIR \$fpath); autoload -Uz compinit; compinit -u -D; setopt autolist nolistambiguous nobeep; LISTMAX=0; print RE\"\"ADY"
         zpty -r -m z out "*READY*" || exit 4
         zpty -w -n z "$LINE"$'"'"'\t'"'"'
-        # Then a line of its own, to know the listing is over.
-        zpty -w -n z $'"'"'\C-u'"'"'
-        zpty -w z "print LIST\"\"END"
-        zpty -r -m z out "*LISTEND*" || exit 5
-        print -r -- "$out"
+        all= quiet=0
+        while (( quiet < 4 )); do
+            if zpty -r -t z chunk; then all+=$chunk; quiet=0; else sleep 0.5; (( quiet++ )); fi
+        done
+        print -r -- "$all"
         zpty -d z
     ' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | tr '\r' '\n'
 }
