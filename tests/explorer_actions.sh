@@ -112,17 +112,18 @@ wait_for "refused"
 keys q
 wait_for "Functions (8)"
 
-# w: the selected node's raw bytes (the function's 164-byte entry).
+# w: the selected node's raw bytes (the function's 164-byte entry), under
+# a name built from the function's name.
 keys w
-wait_for "Write node bytes to: function-0x5c.bin"
+wait_for "Write node bytes to: vertex_main.entry.bin"
 keys Enter
-wait_for "wrote 164 bytes to ./function-0x5c.bin"
-[ "$(wc -c < "$WORK/function-0x5c.bin")" -eq 164 ] || fail "wrong node size"
+wait_for "wrote 164 bytes to ./vertex_main.entry.bin"
+[ "$(wc -c < "$WORK/vertex_main.entry.bin")" -eq 164 ] || fail "wrong node size"
 
 quit_and_check 0
 
-# A damaged source archive: s reports it in the status line and the
-# explorer goes on.
+# A damaged source archive: s lists it as such beside the one that still
+# decodes, and the explorer goes on.
 if command -v python3 >/dev/null 2>&1; then
     python3 - "$SAMPLE" "$WORK/badsrc.metallib" <<'PY'
 import sys
@@ -135,6 +136,10 @@ PY
     wait_for "Functions (8)"
     keys s
     wait_for "does not decode"
+    expect "! archive 0"
+    expect "archive 1  1  (2 members)"
+    keys q
+    wait_for "Functions (8)"
     keys j
     wait_for '"fragment_main"'
     quit_and_check 0

@@ -34,8 +34,9 @@ endif
 EXTRA_DIST += tests/lsan.supp
 
 include tests/node.mk
-include tests/pullout.mk
+include tests/extract_sources.mk
 include tests/ui.mk
 include tests/hostile.mk
 include tests/sig.mk
 include tests/interface.mk
+include tests/cli.mk

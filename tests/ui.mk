@@ -9,6 +9,7 @@ tests_test_ui_SOURCES = \
 	tests/test_ui_keys.c \
 	tests/test_ui_layout.c \
 	tests/test_ui_lineedit.c \
+	tests/test_ui_pathcomplete.c \
 	tests/test_ui_query.c \
 	tests/test_ui_rowfmt.c \
 	tests/test_ui_rows.c \
@@ -23,6 +24,7 @@ EXPLORER_TESTS = \
 	tests/explorer_actions.sh \
 	tests/explorer_terminal.sh \
 	tests/explorer_corpus.sh \
-	tests/explorer_interface.sh
+	tests/explorer_interface.sh \
+	tests/explorer_first_hour.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

@@ -1,11 +1,13 @@
 /* `mtlbx check`: everything that can be checked, one finding per line as
  * FILE:OFFSET: error|warning: message. It hashes every module and
- * decompresses every source archive, so each lazily found problem shows. */
+ * decompresses every source archive, so each lazily found problem shows.
+ * Findings of a file come sorted by offset, identical on every run. */
 #include "config.h"
 
 #include "commands.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_diag(const char *path, const struct mtlbx_diag *d)
@@ -17,39 +19,59 @@ static void print_diag(const char *path, const struct mtlbx_diag *d)
     putchar('\n');
 }
 
-int cmd_check(int argc, char **argv, const struct global_options *g)
+/* Checks one open file; returns the number of findings, or -1 when out
+ * of memory. */
+static long check_file(const char *path, mtlbx_file *f)
 {
-    (void)g;
-    if (argc < 1) {
-        fprintf(stderr, "mtlbx: check: missing FILE\nUsage: mtlbx check FILE...\n");
-        return 2;
+    size_t n = mtlbx_file_diag_count(f);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        mtlbx_library *lib = mtlbx_library_at(f, l);
+        mtlbx_library_verify_all(lib, 0);
+        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+        for (size_t k = 0; src && k < src->n_archives; k++)
+            mtlbx_archive_load(lib, k);
+        n += mtlbx_library_diag_count(lib);
     }
+    const struct mtlbx_diag **all = malloc((n + 1) * sizeof *all);
+    if (!all)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
+        all[k++] = mtlbx_file_diag(f, i);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        const mtlbx_library *lib = mtlbx_library_at(f, l);
+        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
+            all[k++] = mtlbx_library_diag(lib, i);
+    }
+    /* Offset order, the same on every run (mtlbx_diag_ptr_cmp). */
+    qsort(all, k, sizeof *all, mtlbx_diag_ptr_cmp);
+    for (size_t i = 0; i < k; i++)
+        print_diag(path, all[i]);
+    free(all);
+    return (long)k;
+}
+
+int cmd_check(const struct cli_args *args)
+{
     bool any_finding = false, any_unopened = false;
-    for (int a = 0; a < argc; a++) {
-        mtlbx_file *f = cli_open(argv[a]);
+    for (int a = 0; a < args->n_operands; a++) {
+        const char *path = args->operands[a];
+        mtlbx_file *f = cli_open(path);
         if (!f) {
             any_unopened = true;
             continue;
         }
-        for (size_t i = 0; i < mtlbx_file_diag_count(f); i++) {
-            print_diag(argv[a], mtlbx_file_diag(f, i));
-            any_finding = true;
+        long found = check_file(path, f);
+        if (found < 0) {
+            cli_error(path, NULL, "out of memory");
+            any_unopened = true;
         }
-        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
-            mtlbx_library *lib = mtlbx_library_at(f, l);
-            mtlbx_library_verify_all(lib, 0);
-            const struct mtlbx_sources *src = mtlbx_library_sources(lib);
-            for (size_t k = 0; src && k < src->n_archives; k++)
-                mtlbx_archive_load(lib, k);
-            for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-                print_diag(argv[a], mtlbx_library_diag(lib, i));
-                any_finding = true;
-            }
-        }
-        if (cli_complete(argv[a], f))
+        any_finding |= found > 0;
+        if (cli_complete(path, f))
             any_unopened = true;
         mtlbx_close(f);
     }
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return 2;
     return any_unopened ? 2 : any_finding ? 1 : 0;
 }

@@ -1,25 +1,22 @@
 /* The scriptable commands of ../shared/CONTRACT.md. Each takes the
- * arguments after its own name and returns the process exit status. */
+ * parsed arguments (cmdline.h) and returns the process exit status. */
 #ifndef MTLBX_COMMANDS_H
 #define MTLBX_COMMANDS_H
 
+#include "cli/cmdline.h"
 #include "mtlbx.h"
 #include <stdio.h>
 
-struct global_options {
-    const char *llvm_dis;      /* --llvm-dis PATH, else $MTLBX_LLVM_DIS, else PATH lookup */
-    bool no_color;
-    bool ascii;
-};
-
-int cmd_info(int argc, char **argv, const struct global_options *g);
-int cmd_ls(int argc, char **argv, const struct global_options *g);
-int cmd_dump(int argc, char **argv, const struct global_options *g);
-int cmd_check(int argc, char **argv, const struct global_options *g);
-int cmd_extract(int argc, char **argv, const struct global_options *g);
-int cmd_sources(int argc, char **argv, const struct global_options *g);
-int cmd_dis(int argc, char **argv, const struct global_options *g);
-int cmd_sig(int argc, char **argv, const struct global_options *g);
+/* Each is one entry of the command table (cmdtable.c), which parsed and
+ * checked its options and operands before calling it. */
+int cmd_info(const struct cli_args *a);
+int cmd_ls(const struct cli_args *a);
+int cmd_dump(const struct cli_args *a);
+int cmd_check(const struct cli_args *a);
+int cmd_extract(const struct cli_args *a);
+int cmd_sources(const struct cli_args *a);
+int cmd_dis(const struct cli_args *a);
+int cmd_sig(const struct cli_args *a);
 
 /* common.c ------------------------------------------------------------- */
 

@@ -22,15 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "Usage: mtlbx [--llvm-dis PATH] dis FILE NAME\n"
-            "Print the LLVM assembly of function NAME (runs llvm-dis on its module).\n"
-            "llvm-dis is --llvm-dis PATH, else $MTLBX_LLVM_DIS, else found on PATH.\n"
-            "Exit status: 0 ok, 1 no such function, 2 llvm-dis missing or failed.\n");
-}
-
 /* Writes the assembly, escaping any byte that could act on a terminal. */
 static void put_filtered(const char *p, size_t n)
 {
@@ -48,33 +39,10 @@ static void put_filtered(const char *p, size_t n)
     fwrite(p + n - run, 1, run, stdout);
 }
 
-int cmd_dis(int argc, char **argv, const struct global_options *g)
+int cmd_dis(const struct cli_args *args)
 {
-    const char *file = NULL, *name = NULL;
-    bool opts = true;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts && strcmp(a, "--") == 0) {
-            opts = false;
-        } else if (opts && strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (opts && a[0] == '-' && a[1]) {
-            fprintf(stderr, "mtlbx: dis: unknown option '%s'\nTry 'mtlbx dis --help'.\n", a);
-            return 2;
-        } else if (!file) {
-            file = a;
-        } else if (!name) {
-            name = a;
-        } else {
-            fprintf(stderr, "mtlbx: dis: expected FILE NAME\n");
-            return 2;
-        }
-    }
-    if (!file || !name) {
-        usage(stderr);
-        return 2;
-    }
+    const struct global_options *g = &args->g;
+    const char *file = args->operands[0], *name = args->operands[1];
     mtlbx_file *f = cli_open(file);
     if (!f)
         return 2;

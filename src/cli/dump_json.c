@@ -318,25 +318,11 @@ static json_t **prepare_libraries(mtlbx_file *f)
     return heads;
 }
 
-int cmd_dump(int argc, char **argv, const struct global_options *g)
+int cmd_dump(const struct cli_args *args)
 {
-    (void)g;
-    bool json = false;
-    const char *path = NULL;
-    for (int a = 0; a < argc; a++) {
-        if (strcmp(argv[a], "--json") == 0)
-            json = true;
-        else if (strcmp(argv[a], "--interfaces") == 0)
-            with_interfaces = true;
-        else if (!path)
-            path = argv[a];
-        else
-            path = NULL, json = false, a = argc;
-    }
-    if (!json || !path) {
-        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json [--interfaces] FILE\n");
-        return 2;
-    }
+    /* The table requires --json and exactly one FILE. */
+    const char *path = args->operands[0];
+    with_interfaces = cli_flag(args, OPT_INTERFACES);
     json_set_alloc_funcs(dump_malloc, free);
     mtlbx_file *f = cli_open(path);
     if (!f)

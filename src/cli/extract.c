@@ -29,22 +29,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "Usage: mtlbx extract FILE [-o DIR] [-f NAME]... [--force]\n"
-            "Write each function's module (the bytes its HASH covers) to DIR/NAME.air.\n"
-            "\n"
-            "  -o, --output DIR     directory to write to (default: the current one;\n"
-            "                       created if missing)\n"
-            "  -f, --function NAME  only this function (repeatable)\n"
-            "      --force          replace existing files\n"
-            "\n"
-            "Repeated names get NAME~2.air, NAME~3.air, ... in function-list order;\n"
-            "the slices of a fat file go to DIR/slice0/, DIR/slice1/, ...\n"
-            "Exit status: 0 ok, 1 nothing matched, 2 error.\n");
-}
-
 /* "NAME.air", or "NAME~K.air" for the first K >= 2 not yet used. */
 static char *unique_name(struct name_set *used, const struct mtlbx_bytes *fname)
 {
@@ -145,64 +129,29 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
     return ok;
 }
 
-int cmd_extract(int argc, char **argv, const struct global_options *g)
+int cmd_extract(const struct cli_args *args)
 {
-    (void)g;
-    const char *file = NULL, *dir = ".";
-    bool force = false, opts = true;
-    char **want = calloc((size_t)argc + 1, sizeof *want);
+    const char *file = args->operands[0], *dir = cli_value(args, 'o');
+    bool force = cli_flag(args, OPT_FORCE);
+    if (!dir)
+        dir = ".";
+    if (!*dir) {
+        cli_error(file, NULL, "-o needs a directory name");
+        return 2;
+    }
+    char **want = calloc(args->n_values + 1, sizeof *want);
     size_t n_want = 0;
     if (!want)
         return 2;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts && strcmp(a, "--") == 0) {
-            opts = false;
-        } else if (opts && strcmp(a, "--help") == 0) {
-            usage(stdout);
-            free(want);
-            return 0;
-        } else if (opts && strcmp(a, "--force") == 0) {
-            force = true;
-        } else if (opts && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                            strcmp(a, "-f") == 0 || strcmp(a, "--function") == 0)) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "mtlbx: extract: option %s needs an argument\n", a);
-                free(want);
-                return 2;
-            }
-            if (a[1] == 'o' || a[2] == 'o')
-                dir = argv[++i];
-            else
-                want[n_want++] = argv[++i];
-        } else if (opts && strncmp(a, "--output=", 9) == 0) {
-            dir = a + 9;
-        } else if (opts && strncmp(a, "--function=", 11) == 0) {
-            want[n_want++] = (char *)a + 11;
-        } else if (opts && a[0] == '-' && a[1]) {
-            fprintf(stderr, "mtlbx: extract: unknown option '%s'\n"
-                            "Try 'mtlbx extract --help'.\n", a);
-            free(want);
-            return 2;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "mtlbx: extract: one FILE only\n");
-            free(want);
-            return 2;
-        }
-    }
-    if (!file || !*dir) {
-        usage(stderr);
-        free(want);
-        return 2;
-    }
+    for (size_t i = 0; i < args->n_values; i++)
+        if (args->values[i].key == 'f')
+            want[n_want++] = (char *)args->values[i].value;
     mtlbx_file *f = cli_open(file);
     if (!f) {
         free(want);
         return 2;
     }
-    /* The output directory is created if missing (one level, like mkdir). */
+    /* The output directory is created if missing, with its parents. */
     char derr[256];
     if (make_output_dir(dir, derr, sizeof derr) != 0) {
         cli_error(dir, NULL, "%s", derr);

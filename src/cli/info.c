@@ -56,8 +56,7 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
     printf("  container version    %u.%u.%u (%s)\n", h->major, h->minor, h->patch, h->macos ? "macOS" : "iOS");
     printf("  file type            %s%s\n", mtlbx_file_type_name(h->file_type, b1, sizeof b1),
            h->stub ? " (stub)" : "");
-    printf("  target               %s %u.%u.%u\n", mtlbx_target_os_name(h->platform_byte, b2, sizeof b2),
-           h->os_major, h->os_minor, h->os_patch);
+    printf("  target               %s\n", mtlbx_target_text(h, b2, sizeof b2));
     const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
     if (ext->has_uuid) {
         printf("  uuid                 ");
@@ -137,13 +136,10 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
            warnings == 1 ? "" : "s", errors + warnings ? " (run 'mtlbx check' for details)" : "");
 }
 
-int cmd_info(int argc, char **argv, const struct global_options *g)
+int cmd_info(const struct cli_args *args)
 {
-    (void)g;
-    if (argc < 1) {
-        fprintf(stderr, "mtlbx: info: missing FILE\nUsage: mtlbx info FILE\n");
-        return 2;
-    }
+    int argc = args->n_operands;
+    char **argv = args->operands;
     int status = 0;
     for (int a = 0; a < argc; a++) {
         mtlbx_file *f = cli_open(argv[a]);

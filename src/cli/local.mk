@@ -1,12 +1,15 @@
 # The mtlbx program: the command line (src/cli) and the explorer (src/ui)
 # over the parser library. Libraries go in LDADD, in dependency order.
+# The commands live in a library so that src/cli/cmddoc (the man page and
+# README generator) links the same command table.
 include src/cli/pullout.mk
 
-bin_PROGRAMS += src/mtlbx
-src_mtlbx_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
-src_mtlbx_SOURCES = \
-	src/main.c \
+noinst_LIBRARIES += src/cli/libmtlbxcli.a
+src_cli_libmtlbxcli_a_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
+src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/commands.h \
+	src/cli/cmdline.c src/cli/cmdline.h \
+	src/cli/cmdtable.c \
 	src/cli/common.c \
 	src/cli/check.c \
 	src/cli/dump_json.c \
@@ -18,4 +21,14 @@ src_mtlbx_SOURCES = \
 	src/cli/ls.c \
 	src/cli/sig.c \
 	$(MTLBX_PULLOUT_SOURCES)
-src_mtlbx_LDADD = $(MTLBX_UI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)
+MTLBX_CLI_LIBS = src/cli/libmtlbxcli.a
+
+bin_PROGRAMS += src/mtlbx
+src_mtlbx_SOURCES = src/main.c
+src_mtlbx_LDADD = $(MTLBX_CLI_LIBS) $(MTLBX_UI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)
+
+# Prints the command table as the man page SYNOPSIS or the README's command
+# table; tests/cli_doc.sh checks both documents match it.
+noinst_PROGRAMS += src/cli/cmddoc
+src_cli_cmddoc_SOURCES = src/cli/cmddoc.c
+src_cli_cmddoc_LDADD = $(MTLBX_CLI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)

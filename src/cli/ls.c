@@ -1,5 +1,6 @@
-/* `mtlbx ls`: one line per function. It reads no module bytes unless
- * --verify, so listing a 300 MB library touches only its function list. */
+/* `mtlbx ls`: one line per function, or with --names the names alone. It
+ * reads no module bytes unless --verify, so listing a 300 MB library
+ * touches only its function list. */
 #include "config.h"
 
 #include "commands.h"
@@ -93,25 +94,18 @@ static void print_function(const mtlbx_library *lib, size_t i, bool verify)
     putchar('\n');
 }
 
-int cmd_ls(int argc, char **argv, const struct global_options *g)
+/* --names: the names alone, for shell completion. */
+static void print_names(const mtlbx_library *lib)
 {
-    (void)g;
-    bool verify = false;
-    const char *path = NULL;
-    for (int a = 0; a < argc; a++) {
-        if (strcmp(argv[a], "--verify") == 0)
-            verify = true;
-        else if (!path && (argv[a][0] != '-' || argv[a][1] == '\0'))
-            path = argv[a];
-        else {
-            fprintf(stderr, "mtlbx: ls: unexpected argument '%s'\nUsage: mtlbx ls FILE [--verify]\n", argv[a]);
-            return 2;
-        }
+    for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
+        cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
+        putchar('\n');
     }
-    if (!path) {
-        fprintf(stderr, "mtlbx: ls: missing FILE\nUsage: mtlbx ls FILE [--verify]\n");
-        return 2;
-    }
+}
+
+/* One file: 0 ok, 1 a hash mismatch, 2 unreadable. */
+static int list_file(const char *path, bool verify, bool names_only)
+{
     mtlbx_file *f = cli_open(path);
     if (!f)
         return 2;
@@ -121,6 +115,10 @@ int cmd_ls(int argc, char **argv, const struct global_options *g)
         mtlbx_library *lib = mtlbx_library_at(f, l);
         if (verify)
             mismatches += mtlbx_library_verify_all(lib, 0);
+        if (names_only) {
+            print_names(lib);
+            continue;
+        }
         if (nlib > 1 || mtlbx_file_is_fat(f))
             printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
         for (size_t i = 0; i < mtlbx_function_count(lib); i++)
@@ -128,7 +126,26 @@ int cmd_ls(int argc, char **argv, const struct global_options *g)
     }
     int incomplete = cli_complete(path, f);
     mtlbx_close(f);
-    if (fflush(stdout) != 0 || incomplete)
+    return incomplete ? 2 : mismatches ? 1 : 0;
+}
+
+int cmd_ls(const struct cli_args *args)
+{
+    bool verify = cli_flag(args, OPT_VERIFY), names_only = cli_flag(args, OPT_NAMES);
+    int worst = 0;
+    for (int a = 0; a < args->n_operands; a++) {
+        const char *path = args->operands[a];
+        /* Several files: each under a header, as head(1) does. */
+        if (args->n_operands > 1) {
+            printf("%s==> ", a ? "\n" : "");
+            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) });
+            printf(" <==\n");
+        }
+        fflush(stdout);   /* the header before any error about this file */
+        int st = list_file(path, verify, names_only);
+        worst = st > worst ? st : worst;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
         return 2;
-    return mismatches ? 1 : 0;
+    return worst;
 }

@@ -121,37 +121,24 @@ static bool print_json(const struct sig_options *o, const mtlbx_library *lib, si
     return diag == NULL;
 }
 
-static int usage(const char *msg)
+int cmd_sig(const struct cli_args *args)
 {
-    fprintf(stderr, "mtlbx: sig: %s\nUsage: mtlbx sig FILE [NAME...] [--json]\n", msg);
-    return 2;
-}
-
-int cmd_sig(int argc, char **argv, const struct global_options *g)
-{
-    (void)g;
+    /* The table (cmdtable.c) checked the options and that FILE is there. */
     struct sig_options o = { 0 };
-    o.names = calloc((size_t)argc + 1, sizeof *o.names);
-    o.found = calloc((size_t)argc + 1, sizeof *o.found);
+    int n_operands = args->n_operands;
+    o.path = args->operands[0];
+    o.json = cli_flag(args, OPT_JSON);
+    o.names = calloc((size_t)n_operands + 1, sizeof *o.names);
+    o.found = calloc((size_t)n_operands + 1, sizeof *o.found);
     if (!o.names || !o.found) {
         free(o.names);
         free(o.found);
         fprintf(stderr, "mtlbx: sig: out of memory\n");
         return 2;
     }
+    for (int a = 1; a < n_operands; a++)
+        o.names[o.n_names++] = args->operands[a];
     int status = 0;
-    for (int a = 0; a < argc && !status; a++) {
-        if (strcmp(argv[a], "--json") == 0)
-            o.json = true;
-        else if (argv[a][0] == '-' && argv[a][1] != '\0')
-            status = usage("unknown option");
-        else if (!o.path)
-            o.path = argv[a];
-        else
-            o.names[o.n_names++] = argv[a];
-    }
-    if (!status && !o.path)
-        status = usage("missing FILE");
     mtlbx_file *f = status ? NULL : cli_open(o.path);
     if (!status && !f)
         status = 2;

@@ -39,22 +39,6 @@
 #include <string.h>
 #include <strings.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "Usage: mtlbx sources FILE [--list] [-o DIR] [--force]\n"
-            "List, or extract under DIR, the embedded source files.\n"
-            "\n"
-            "      --list          one line per member: ARCHIVE-ID, SIZE, NAME (tab-separated;\n"
-            "                      the default when -o is not given)\n"
-            "  -o, --output DIR    write regular members to DIR/ARCHIVE-ID/PATH (DIR is\n"
-            "                      created if missing; nothing is written outside it)\n"
-            "      --force         replace existing files\n"
-            "\n"
-            "Links, devices, \"..\" paths and repeated paths are refused.\n"
-            "Exit status: 0 ok, 1 no embedded sources, 2 error.\n");
-}
-
 static const char *type_word(enum mtlbx_member_type t)
 {
     switch (t) {
@@ -228,43 +212,12 @@ static char *archive_dir(struct name_set *used, const struct mtlbx_archive *a)
     return out;
 }
 
-int cmd_sources(int argc, char **argv, const struct global_options *g)
+int cmd_sources(const struct cli_args *args)
 {
-    (void)g;
-    const char *file = NULL, *dir = NULL;
-    bool list = false, force = false, opts = true;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts && strcmp(a, "--") == 0) {
-            opts = false;
-        } else if (opts && strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (opts && strcmp(a, "--list") == 0) {
-            list = true;
-        } else if (opts && strcmp(a, "--force") == 0) {
-            force = true;
-        } else if (opts && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "mtlbx: sources: option %s needs an argument\n", a);
-                return 2;
-            }
-            dir = argv[++i];
-        } else if (opts && strncmp(a, "--output=", 9) == 0) {
-            dir = a + 9;
-        } else if (opts && a[0] == '-' && a[1]) {
-            fprintf(stderr, "mtlbx: sources: unknown option '%s'\n"
-                            "Try 'mtlbx sources --help'.\n", a);
-            return 2;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "mtlbx: sources: one FILE only\n");
-            return 2;
-        }
-    }
-    if (!file || (dir && !*dir)) {
-        usage(stderr);
+    const char *file = args->operands[0], *dir = cli_value(args, 'o');
+    bool list = cli_flag(args, OPT_LIST), force = cli_flag(args, OPT_FORCE);
+    if (dir && !*dir) {
+        cli_error(file, NULL, "-o needs a directory name");
         return 2;
     }
     if (!dir)

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A diagnostic that could not be stored is counted as dropped; when the
  * reason is memory, the parse it belongs to is incomplete too. */
@@ -197,4 +198,15 @@ const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i)
     const struct mtlbx_diag *d = diag_get(&lib->diags, i, &scratch);
     pthread_mutex_unlock(&l->lock);
     return d;
+}
+
+int mtlbx_diag_ptr_cmp(const void *pa, const void *pb)
+{
+    const struct mtlbx_diag *a = *(const struct mtlbx_diag *const *)pa;
+    const struct mtlbx_diag *b = *(const struct mtlbx_diag *const *)pb;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    if (a->severity != b->severity)
+        return a->severity > b->severity ? -1 : 1;
+    return strcmp(a->message, b->message);
 }

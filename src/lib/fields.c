@@ -401,8 +401,7 @@ static void library_fields(struct field_out *o)
     field_emit(o, "size", h->base, 0, 0, 0, "%s bytes", field_num(b, sizeof b, h->available));
     if (h->complete) {
         field_emit(o, "container version", h->base + 4, 6, 0, 0, "%u.%u.%u", h->major, h->minor, h->patch);
-        field_emit(o, "target", h->base + 11, 5, 0, 0, "%s %u.%u.%u", platform(h, a, sizeof a),
-                   h->os_major, h->os_minor, h->os_patch);
+        field_emit(o, "target", h->base + 11, 5, 0, 0, "%s", mtlbx_target_text(h, a, sizeof a));
     }
     field_emit(o, "functions", h->function_list.offset, 0, 0, 0, "%s",
                field_num(b, sizeof b, mtlbx_function_count(n->lib)));

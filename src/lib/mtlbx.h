@@ -98,6 +98,11 @@ const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
  * the whole file. `offset` (may be NULL) receives the first place. */
 bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset);
 
+/* qsort order for an array of `const struct mtlbx_diag *`: by offset, then
+ * errors first, then message, so a listing is the same on every run (the
+ * hashing threads record mismatches in the order they finish). */
+int mtlbx_diag_ptr_cmp(const void *a, const void *b);
+
 /* ------------------------------------------------------------------ fat -- */
 
 struct mtlbx_fat_slice {
@@ -570,6 +575,9 @@ const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx
 const char *mtlbx_function_type_name(uint8_t type, char *buf, size_t n);
 const char *mtlbx_file_type_name(uint8_t file_type, char *buf, size_t n);
 const char *mtlbx_target_os_name(uint8_t platform_byte, char *buf, size_t n);
+/* The deployment target as `info` and the explorer show it: "macOS 13.0.0",
+ * or "unknown" when the header records none (target byte and version 0). */
+const char *mtlbx_target_text(const struct mtlbx_header *h, char *buf, size_t n);
 const char *mtlbx_data_type_name(uint8_t type, char *buf, size_t n);
 const char *mtlbx_cputype_name(uint32_t cputype);     /* "AIR64", ... or NULL */
 const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */

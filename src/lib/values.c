@@ -49,6 +49,17 @@ const char *mtlbx_target_os_name(uint8_t b, char *buf, size_t n)
     return buf;
 }
 
+const char *mtlbx_target_text(const struct mtlbx_header *h, char *buf, size_t n)
+{
+    char os[24];
+    if (!h->platform_byte && !h->os_major && !h->os_minor && !h->os_patch)
+        snprintf(buf, n, "unknown");
+    else
+        snprintf(buf, n, "%s %u.%u.%u", mtlbx_target_os_name(h->platform_byte, os, sizeof os), h->os_major,
+                 h->os_minor, h->os_patch);
+    return buf;
+}
+
 /* MSL spellings of the Metal data type byte (FORMAT §13.1). */
 static const char *const data_types[0x8D] = {
     [0x00] = "none", [0x01] = "struct", [0x02] = "array",

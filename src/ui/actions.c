@@ -171,7 +171,7 @@ static void extract_all(struct explorer *ex, mtlbx_library *lib)
         return;
     }
     char dir_in[1024], dir[2048], err[256];
-    if (!prompt_line(ex, "Extract all modules into directory", "./modules", dir_in, sizeof dir_in))
+    if (!prompt_path(ex, "Extract all modules into directory", "./modules", dir_in, sizeof dir_in))
         return;
     action_expand_home(dir_in, dir, sizeof dir);
     if (!action_make_dirs(dir, err, sizeof err)) {
@@ -262,7 +262,7 @@ void action_extract(struct explorer *ex, bool all)
     char def[300], path[1024];
     snprintf(def, sizeof def, "%s.air", base ? base : "module");
     free(base);
-    if (!prompt_line(ex, "Write module to", def, path, sizeof path))
+    if (!prompt_path(ex, "Write module to", def, path, sizeof path))
         return;
     action_write_bytes(ex, path, m.ptr, m.len);
 }
@@ -339,13 +339,11 @@ void action_sources(struct explorer *ex)
         ex_error(ex, "no embedded sources in this library (they come from -frecord-sources)");
         return;
     }
-    ex_message(ex, "decompressing source archive %ld...", a);
+    ex_message(ex, "decompressing the source archives...");
     ex_draw(ex);
-    if (mtlbx_archive_load(lib, (size_t)a) != MTLBX_ARCHIVE_LOADED) {
-        ex_error(ex, "source archive %ld does not decode (bzip2 or tar damaged; see Diagnostics)", a);
-        return;
-    }
     ex->status[0] = '\0';
+    /* All of the library's archives, starting at the one asked about;
+     * one that does not decode is listed as such. */
     members_open(ex, ex_current_file_index(ex), lib, (size_t)a);
 }
 
@@ -375,6 +373,37 @@ static const char *kind_slug(const mtlbx_node *n)
     }
 }
 
+/* The name `w` proposes: the function's name and what part of it this is
+ * ("GainMapFilter.entry.bin", "GainMapFilter.HASH.bin",
+ * "GainMapFilter.module.bin"); else the kind and offset
+ * ("header-0x0.bin"). Always one safe path component. */
+static void node_file_name(const mtlbx_node *n, char *def, size_t size)
+{
+    long fn = action_function_of(n);
+    const struct mtlbx_function *f =
+        fn >= 0 && n->lib && (size_t)fn < mtlbx_function_count(n->lib) ? mtlbx_function_at(n->lib, (size_t)fn) : NULL;
+    char *name = f && f->name.len ? safe_component(f->name.ptr, f->name.len) : NULL;
+    if (name) {
+        const char *part = n->kind == MTLBX_NODE_FUNCTION ? "entry"
+                           : n->kind == MTLBX_NODE_TAG    ? n->tag.name
+                           : n->kind == MTLBX_NODE_TAG_GROUP && n->parent ? kind_slug(n->parent)
+                                                                           : kind_slug(n);
+        if (n->kind == MTLBX_NODE_TAG_GROUP && n->parent && n->parent->kind == MTLBX_NODE_FUNCTION)
+            part = "group";
+        snprintf(def, size, "%s.%s.bin", name, part);
+    } else if (n->kind == MTLBX_NODE_TAG) {
+        snprintf(def, size, "tag-%s-0x%" PRIx64 ".bin", n->tag.name, n->offset);
+    } else {
+        snprintf(def, size, "%s-0x%" PRIx64 ".bin", kind_slug(n), n->offset);
+    }
+    free(name);
+    /* A FourCC may hold any printable byte, '/' included: keep the
+     * default one path component. */
+    for (char *p = def; *p; p++)
+        if (*p == '/')
+            *p = '_';
+}
+
 void action_write_node(struct explorer *ex)
 {
     mtlbx_node *n = ex_selected_node(ex);
@@ -387,17 +416,9 @@ void action_write_node(struct explorer *ex)
     uint64_t len = n->size;
     if (len > size - n->offset)
         len = size - n->offset;
-    char def[128], path[1024];
-    if (n->kind == MTLBX_NODE_TAG)
-        snprintf(def, sizeof def, "tag-%s-0x%" PRIx64 ".bin", n->tag.name, n->offset);
-    else
-        snprintf(def, sizeof def, "%s-0x%" PRIx64 ".bin", kind_slug(n), n->offset);
-    /* A FourCC may hold any printable byte, '/' included: keep the
-     * default one path component. */
-    for (char *p = def; *p; p++)
-        if (*p == '/')
-            *p = '_';
-    if (!prompt_line(ex, "Write node bytes to", def, path, sizeof path))
+    char def[400], path[1024];
+    node_file_name(n, def, sizeof def);
+    if (!prompt_path(ex, "Write node bytes to", def, path, sizeof path))
         return;
     action_write_bytes(ex, path, mtlbx_file_data(ef->f) + n->offset, (size_t)len);
 }

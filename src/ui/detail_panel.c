@@ -64,6 +64,11 @@ static void hex32(char out[65], const uint8_t *d)
  * The actual one comes from the background worker (the UI never hashes). */
 static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx_node *n)
 {
+    /* Only where the hash is the subject: the function and its HASH tag,
+     * not every other tag or group of that function. */
+    bool hash_tag = n && n->kind == MTLBX_NODE_TAG && strcmp(n->tag.name, "HASH") == 0;
+    if (!n || (n->kind != MTLBX_NODE_FUNCTION && !hash_tag))
+        return;
     long fn = action_function_of(n);
     if (fn < 0 || !n->lib || mtlbx_function_hash_state(n->lib, (size_t)fn) != MTLBX_HASH_MISMATCH)
         return;
@@ -279,9 +284,13 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
         }
         attr_t va = base;
         if (f->flags & MTLBX_FIELD_ERROR)
-            va |= term_attr(AT_BAD);
+            va = term_attr_on(base, AT_BAD);
         else if (f->flags & MTLBX_FIELD_WARNING)
-            va |= term_attr(AT_WARN);
+            va = term_attr_on(base, AT_WARN);
+        /* A marker of its own in the margin, as the tree has: colour
+         * alone is lost with NO_COLOR. */
+        if (f->flags & (MTLBX_FIELD_ERROR | MTLBX_FIELD_WARNING))
+            term_put_raw(y, r->x, 1, "!", va);
         const char *arrow = (f->flags & MTLBX_FIELD_FOLLOW) ? term_glyph_follow() : NULL;
         int aw = arrow ? textfmt_width(arrow) + 1 : 0;
         if (vw - aw > 0) {

@@ -90,6 +90,11 @@ bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool k
         return false;
     uint64_t keep_cursor = ex->hex.cursor;
     uint32_t keep_file = ex->hex.file;
+    /* A jump: where the row was out of sight, it lands mid-panel. */
+    size_t keep_top = ex->tree_top;
+    ex->tree_sel = (size_t)row;
+    ex->tree_top = keep_top;
+    tree_center_selection(ex);
     tree_set_selection(ex, (size_t)row);
     if (keep_hex && keep_file == file)
         hex_goto(ex, file, keep_cursor);
@@ -105,7 +110,7 @@ void ex_push_history(struct explorer *ex)
         memmove(&ex->history[0], &ex->history[1], (HISTORY_MAX - 1) * sizeof ex->history[0]);
         ex->n_history--;
     }
-    struct jump j = { ex_current_file_index(ex), n, ex->hex.cursor };
+    struct jump j = { ex_current_file_index(ex), n, ex->hex.cursor, ex->hex.top, ex->detail.sel, ex->detail.top };
     ex->history[ex->n_history++] = j;
 }
 
@@ -117,6 +122,14 @@ static void go_back(struct explorer *ex)
     }
     struct jump j = ex->history[--ex->n_history];
     ex_select_node(ex, j.file, j.node, false);
+    /* The detail and hex cursors come back too, not only the node. */
+    detail_refresh(ex, true);
+    if (ex->detail.n) {
+        ex->detail.sel = j.detail_sel < ex->detail.n ? j.detail_sel : ex->detail.n - 1;
+        ex->detail.top = j.detail_top <= ex->detail.sel ? j.detail_top : ex->detail.sel;
+    }
+    hex_goto(ex, j.file, j.hex_cursor);
+    ex->hex.top = j.hex_top <= j.hex_cursor ? j.hex_top : ex->hex.top;
     hex_goto(ex, j.file, j.hex_cursor);
     ex_message(ex, "back (%zu more)", ex->n_history);
 }
@@ -303,6 +316,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_EXTRACT_ALL: action_extract(ex, true); break;
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
     case ACT_SOURCES: action_sources(ex); break;
+    case ACT_DIAGNOSTICS: diag_view_open(ex); break;
     case ACT_WRITE: action_write_node(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:
@@ -442,6 +456,7 @@ static void free_all(struct explorer *ex)
     ifacer_stop(ex->ifacer);
     ex->ifacer = NULL;
     detail_free(&ex->detail);
+    members_free(&ex->members);
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     rows_free(&ex->rows);

@@ -71,7 +71,29 @@ void hex_sync_tree(struct explorer *ex)
         ex_select_node(ex, ex->hex.file, n, true);
 }
 
-static void move_cursor(struct explorer *ex, int64_t delta)
+/* After a long move (a page, the top, the end): select the innermost node
+ * at the cursor that the tree already shows, expanding nothing, so that
+ * paging through the bytes does not open every function on the way. */
+static void sync_tree_shallow(struct explorer *ex)
+{
+    struct ex_file *ef = &ex->files[ex->hex.file];
+    for (mtlbx_node *n = mtlbx_node_at_offset(ef->f, ex->hex.cursor); n; n = n->parent)
+        for (size_t i = 0; i < ex->rows.n; i++)
+            if (ex->rows.v[i].node == n && ex->rows.v[i].file == ex->hex.file) {
+                if (i != ex->tree_sel) {
+                    uint64_t keep = ex->hex.cursor, top = ex->hex.top;
+                    tree_set_selection(ex, i);
+                    ex->hex.cursor = keep;
+                    ex->hex.top = top;
+                    hex_goto(ex, ex->hex.file, keep);
+                }
+                return;
+            }
+}
+
+/* Moves the cursor; the tree follows, expanding down to the byte's node
+ * for a short move, only to what it shows for a long one (`shallow`). */
+static void move_cursor_by(struct explorer *ex, int64_t delta, bool shallow)
 {
     uint64_t size = file_size(ex);
     if (size == 0)
@@ -83,8 +105,14 @@ static void move_cursor(struct explorer *ex, int64_t delta)
         c = (int64_t)size - 1;
     ex->hex.cursor = (uint64_t)c;
     keep_visible(ex, false);
-    hex_sync_tree(ex);
+    if (shallow)
+        sync_tree_shallow(ex);
+    else
+        hex_sync_tree(ex);
 }
+
+static void move_cursor(struct explorer *ex, int64_t delta) { move_cursor_by(ex, delta, false); }
+static void page_cursor(struct explorer *ex, int64_t delta) { move_cursor_by(ex, delta, true); }
 
 void hex_action(struct explorer *ex, enum action a)
 {
@@ -96,12 +124,12 @@ void hex_action(struct explorer *ex, enum action a)
     case ACT_RIGHT: move_cursor(ex, 1); break;
     case ACT_UP: move_cursor(ex, -bpr); break;
     case ACT_DOWN: move_cursor(ex, bpr); break;
-    case ACT_PAGE_DOWN: move_cursor(ex, page); break;
-    case ACT_PAGE_UP: move_cursor(ex, -page); break;
-    case ACT_HALF_DOWN: move_cursor(ex, page / 2); break;
-    case ACT_HALF_UP: move_cursor(ex, -page / 2); break;
-    case ACT_TOP: move_cursor(ex, -(int64_t)ex->hex.cursor); break;
-    case ACT_BOTTOM: move_cursor(ex, (int64_t)file_size(ex)); break;
+    case ACT_PAGE_DOWN: page_cursor(ex, page); break;
+    case ACT_PAGE_UP: page_cursor(ex, -page); break;
+    case ACT_HALF_DOWN: page_cursor(ex, page / 2); break;
+    case ACT_HALF_UP: page_cursor(ex, -page / 2); break;
+    case ACT_TOP: page_cursor(ex, -(int64_t)ex->hex.cursor); break;
+    case ACT_BOTTOM: page_cursor(ex, (int64_t)file_size(ex)); break;
     case ACT_ENTER: hex_sync_tree(ex); break;
     default: break;
     }

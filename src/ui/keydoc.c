@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "keys.h"
+#include "util/docfmt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -57,16 +58,6 @@ static void print_man(void)
     }
 }
 
-static void md_cell(const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", stdout);
-        else
-            putchar(*s);
-    }
-}
-
 static void print_markdown(void)
 {
     for (size_t s = 0; s < key_sections_len; s++) {
@@ -82,9 +73,9 @@ static void print_markdown(void)
             char names[96];
             key_binding_names(b, names, sizeof names);
             printf("| `");
-            md_cell(names);
+            doc_md_cell(stdout, names);
             printf("` | ");
-            md_cell(b->help);
+            doc_md_cell(stdout, b->help);
             printf(" |\n");
         }
     }

@@ -85,6 +85,8 @@ const struct key_binding key_table[] = {
     { { 'w' }, ACT_WRITE, KC_MEMBERS, "write the selected member to a file", "write" },
     { { 'W', 'a' }, ACT_WRITE_ALL, KC_MEMBERS, "write all members under a directory", "write all" },
     { { 'w' }, ACT_WRITE, KC_TEXT, "save the text to a file", "save" },
+    { { '!' }, ACT_DIAGNOSTICS, KC_MAIN, "list every problem of the file in full, by offset", "problems" },
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_TEXT, "in the problem list: go to the finding's offset", NULL },
 };
 const size_t key_table_len = sizeof key_table / sizeof key_table[0];
 
@@ -224,8 +226,8 @@ bool key_in_section(const struct key_binding *b, unsigned mask)
 const char *const keys_legend =
     "Hash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
     "... = not checked yet (checked in the background), -- = no HASH.\n"
-    "Row markers: ! an error inside this node (yellow: warnings only),\n"
-    "? an unknown tag or value.\n";
+    "Row markers: ! an error inside this node, or a field in error\n"
+    "(yellow: warnings only), ? an unknown tag or value.\n";
 
 char *keys_help_text(void)
 {

@@ -8,7 +8,9 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/ui.h \
 	src/ui/actions.c \
 	src/ui/detail_panel.c \
+	src/ui/diag_view.c \
 	src/ui/explorer.c \
+	src/ui/function_step.c \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/ifacer.c src/ui/ifacer.h \
@@ -17,6 +19,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/lineedit.c src/ui/lineedit.h \
 	src/ui/members_view.c \
+	src/ui/pathcomplete.c src/ui/pathcomplete.h \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \
@@ -35,4 +38,4 @@ MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 noinst_PROGRAMS += src/ui/keydoc
 src_ui_keydoc_SOURCES = src/ui/keydoc.c
 src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
-src_ui_keydoc_LDADD = src/ui/libmtlbxui.a
+src_ui_keydoc_LDADD = src/ui/libmtlbxui.a $(MTLBX_UTIL_LIBS)

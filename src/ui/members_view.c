@@ -1,6 +1,7 @@
-/* The member list of one decompressed source archive: Enter shows a
- * member's text in the pager, w writes one member, W writes them all
- * under a directory (never outside it: safe_write_under). */
+/* The member list of a library's source archives: every archive, each
+ * under a heading row, its members below. Enter shows a member's text in
+ * the pager, w writes one member, W writes all members of the selected
+ * row's archive under a directory (never outside it: safe_write_under). */
 #include "config.h"
 
 #include "safe_write.h"
@@ -15,26 +16,78 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct mtlbx_archive *current_archive(const struct explorer *ex)
+/* Rows: "  type  size  name", the heading in the same format. */
+#define MEMBER_ROW_FORMAT "  %-8s %12" PRIu64 "  %s"
+#define MEMBER_ROW_FORMAT_HEAD "  %-8s %12s  %s"
+
+static const struct mtlbx_archive *archive_at(const struct explorer *ex, size_t ai)
 {
     const struct members_view *m = &ex->members;
     const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
-    if (!s || m->archive >= s->n_archives)
+    return s && ai < s->n_archives ? &s->archives[ai] : NULL;
+}
+
+/* The archive of the selected row (a heading or one of its members). */
+static const struct mtlbx_archive *current_archive(const struct explorer *ex)
+{
+    const struct members_view *m = &ex->members;
+    return m->sel < m->n_rows ? archive_at(ex, m->rows[m->sel].archive) : NULL;
+}
+
+/* The selected member, or NULL on a heading row. */
+static const struct mtlbx_member *current_member(const struct explorer *ex)
+{
+    const struct members_view *m = &ex->members;
+    const struct mtlbx_archive *a = current_archive(ex);
+    if (!a || m->rows[m->sel].member < 0 || a->state != MTLBX_ARCHIVE_LOADED)
         return NULL;
-    return &s->archives[m->archive];
+    return &a->members[m->rows[m->sel].member];
+}
+
+void members_free(struct members_view *m)
+{
+    free(m->rows);
+    m->rows = NULL;
+    m->n_rows = 0;
 }
 
 void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive)
 {
     struct members_view *m = &ex->members;
+    members_free(m);
     m->file = file;
     m->lib = lib;
     m->archive = archive;
     m->sel = m->top = 0;
+    /* Every archive of the library, each decompressed now (a failed one
+     * keeps its heading, saying so). */
+    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    size_t total = 0, failed = 0;
+    for (size_t ai = 0; s && ai < s->n_archives; ai++) {
+        if (mtlbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED)
+            failed++;
+        total += 1 + s->archives[ai].n_members;
+    }
+    if (!s || failed == s->n_archives) {
+        ex_error(ex, "the source archive%s do%s not decode (bzip2 or tar damaged; see Diagnostics)",
+                 failed == 1 ? "" : "s", failed == 1 ? "es" : "");
+        return;
+    }
+    m->rows = calloc(total + 1, sizeof *m->rows);
+    if (!m->rows) {
+        ex_error(ex, "out of memory");
+        return;
+    }
+    for (size_t ai = 0; s && ai < s->n_archives; ai++) {
+        if (ai == archive)
+            m->sel = m->n_rows + (s->archives[ai].n_members ? 1 : 0);
+        m->rows[m->n_rows++] = (struct member_row){ ai, -1 };
+        for (size_t k = 0; k < s->archives[ai].n_members; k++)
+            m->rows[m->n_rows++] = (struct member_row){ ai, (long)k };
+    }
     ex->screen = SCREEN_MEMBERS;
-    const struct mtlbx_archive *a = current_archive(ex);
-    if (a && a->n_members == 0)
-        ex_message(ex, "the archive decoded but holds no members");
+    if (failed)
+        ex_error(ex, "%zu of %zu source archives do not decode (see Diagnostics)", failed, s->n_archives);
 }
 
 static char *member_name(const struct mtlbx_member *mem)
@@ -84,13 +137,12 @@ static int page_rows(const struct explorer *ex)
 static void select_row(struct explorer *ex, long i)
 {
     struct members_view *m = &ex->members;
-    const struct mtlbx_archive *a = current_archive(ex);
-    if (!a || a->n_members == 0)
+    if (m->n_rows == 0)
         return;
     if (i < 0)
         i = 0;
-    if (i >= (long)a->n_members)
-        i = (long)a->n_members - 1;
+    if (i >= (long)m->n_rows)
+        i = (long)m->n_rows - 1;
     m->sel = (size_t)i;
     size_t page = (size_t)page_rows(ex);
     if (m->sel < m->top)
@@ -101,10 +153,11 @@ static void select_row(struct explorer *ex, long i)
 
 static void write_one(struct explorer *ex)
 {
-    const struct mtlbx_archive *a = current_archive(ex);
-    if (!a || ex->members.sel >= a->n_members)
+    const struct mtlbx_member *mem = current_member(ex);
+    if (!mem) {
+        ex_error(ex, "select a member to write it (W writes the whole archive)");
         return;
-    const struct mtlbx_member *mem = &a->members[ex->members.sel];
+    }
     if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
         ex_error(ex, "only regular files can be written");
         return;
@@ -113,7 +166,7 @@ static void write_one(struct explorer *ex)
     char *base = safe_component((const uint8_t *)(slash ? slash + 1 : mem->name),
                                 strlen(slash ? slash + 1 : mem->name));
     char path[1024];
-    bool ok = prompt_line(ex, "Write member to", base ? base : "member", path, sizeof path);
+    bool ok = prompt_path(ex, "Write member to", base ? base : "member", path, sizeof path);
     free(base);
     if (ok)
         action_write_bytes(ex, path, mem->data, (size_t)mem->size);
@@ -147,7 +200,7 @@ static void write_all(struct explorer *ex)
     char *id = safe_component(a->id.ptr, a->id.len);
     snprintf(def, sizeof def, "./sources-%s", id ? id : "archive");
     free(id);
-    if (!prompt_line(ex, "Write all members under directory", def, typed, sizeof typed))
+    if (!prompt_path(ex, "Write all members under directory", def, typed, sizeof typed))
         return;
     action_expand_home(typed, dir, sizeof dir);
     char err0[256];
@@ -189,13 +242,14 @@ static void write_all(struct explorer *ex)
 static void find(struct explorer *ex, bool forward)
 {
     struct members_view *m = &ex->members;
-    const struct mtlbx_archive *a = current_archive(ex);
-    if (!a || !m->have_query || a->n_members == 0)
+    if (!m->have_query || m->n_rows == 0)
         return;
-    size_t n = a->n_members;
+    size_t n = m->n_rows;
     for (size_t k = 1; k <= n; k++) {
         size_t i = forward ? (m->sel + k) % n : (m->sel + n - k % n) % n;
-        if (query_label_matches(&m->query, a->members[i].name)) {
+        const struct mtlbx_archive *a = archive_at(ex, m->rows[i].archive);
+        if (a && m->rows[i].member >= 0 && a->state == MTLBX_ARCHIVE_LOADED &&
+            query_label_matches(&m->query, a->members[m->rows[i].member].name)) {
             select_row(ex, (long)i);
             return;
         }
@@ -207,7 +261,6 @@ void members_action(struct explorer *ex, enum action a)
 {
     struct members_view *m = &ex->members;
     long page = page_rows(ex);
-    const struct mtlbx_archive *ar = current_archive(ex);
     switch (a) {
     case ACT_QUIT: ex->screen = SCREEN_MAIN; break;
     case ACT_DOWN: select_row(ex, (long)m->sel + 1); break;
@@ -217,8 +270,13 @@ void members_action(struct explorer *ex, enum action a)
     case ACT_HALF_DOWN: select_row(ex, (long)m->sel + page / 2); break;
     case ACT_HALF_UP: select_row(ex, (long)m->sel - page / 2); break;
     case ACT_TOP: select_row(ex, 0); break;
-    case ACT_BOTTOM: select_row(ex, ar ? (long)ar->n_members - 1 : 0); break;
-    case ACT_ENTER: members_show(ex, m->lib, m->archive, m->sel); break;
+    case ACT_BOTTOM: select_row(ex, (long)m->n_rows - 1); break;
+    case ACT_ENTER:
+        if (m->sel < m->n_rows && m->rows[m->sel].member >= 0)
+            members_show(ex, m->lib, m->rows[m->sel].archive, (size_t)m->rows[m->sel].member);
+        else
+            ex_message(ex, "an archive: its members are listed below it");
+        break;
     case ACT_WRITE: write_one(ex); break;
     case ACT_WRITE_ALL: write_all(ex); break;
     case ACT_SEARCH: {
@@ -256,27 +314,43 @@ void members_draw(struct explorer *ex)
 {
     struct members_view *m = &ex->members;
     const struct rect *r = &ex->lay.body;
-    const struct mtlbx_archive *a = current_archive(ex);
+    const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
+    size_t n_archives = s ? s->n_archives : 0;
     char title[400];
-    char *id = a ? mtlbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL) : NULL;
-    snprintf(title, sizeof title, " Source archive %s: %zu members   Enter view  w write  W write all  q back",
-             id ? id : "?", a ? a->n_members : 0);
-    free(id);
+    snprintf(title, sizeof title, " Source archives: %zu, %zu members   Enter view  w write  W write all  q back",
+             n_archives, m->n_rows - n_archives);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
-    term_put(r->y + 1, r->x, r->w, "  type           size  name", A_BOLD, 0);
-    if (!a)
-        return;
+    /* The heading in the same format as the rows, so it stays aligned. */
+    char head[64];
+    snprintf(head, sizeof head, MEMBER_ROW_FORMAT_HEAD, "type", "size", "name");
+    term_put(r->y + 1, r->x, r->w, head, A_BOLD, 0);
     int rows = page_rows(ex);
     select_row(ex, (long)m->sel);
     for (int k = 0; k < rows; k++) {
         size_t i = m->top + (size_t)k;
-        if (i >= a->n_members)
+        if (i >= m->n_rows)
             break;
-        const struct mtlbx_member *mem = &a->members[i];
-        char *name = member_name(mem);
+        const struct mtlbx_archive *a = archive_at(ex, m->rows[i].archive);
         char line[1200];
-        snprintf(line, sizeof line, "  %-8s %12" PRIu64 "  %s", type_word(mem->type), mem->size, name);
+        attr_t at = i == m->sel ? term_attr(AT_SELECT) : A_NORMAL;
+        if (!a)
+            continue;
+        if (m->rows[i].member < 0) {
+            char *id = mtlbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL);
+            if (a->state == MTLBX_ARCHIVE_LOADED)
+                snprintf(line, sizeof line, "archive %zu  %s  (%zu member%s)", m->rows[i].archive,
+                         id ? id : "?", a->n_members, a->n_members == 1 ? "" : "s");
+            else
+                snprintf(line, sizeof line, "! archive %zu  %s  (does not decode; see Diagnostics)",
+                         m->rows[i].archive, id ? id : "?");
+            free(id);
+            term_put(r->y + 2 + k, r->x, r->w, line, i == m->sel ? at : term_attr(AT_HEADING), 0);
+            continue;
+        }
+        const struct mtlbx_member *mem = &a->members[m->rows[i].member];
+        char *name = member_name(mem);
+        snprintf(line, sizeof line, MEMBER_ROW_FORMAT, type_word(mem->type), mem->size, name);
         free(name);
-        term_put(r->y + 2 + k, r->x, r->w, line, i == m->sel ? term_attr(AT_SELECT) : A_NORMAL, 0);
+        term_put(r->y + 2 + k, r->x, r->w, line, at, 0);
     }
 }

@@ -112,7 +112,9 @@ static void setup_attrs(void)
     attrs[AT_DIM] = A_DIM;
     attrs[AT_HEADING] = A_BOLD;
     attrs[AT_OK] = A_NORMAL;
-    attrs[AT_BAD] = A_BOLD | A_STANDOUT;
+    /* Not standout: with NO_COLOR that is reverse video, the look of the
+     * selected row. Error rows carry a "!" marker of their own instead. */
+    attrs[AT_BAD] = A_BOLD;
     attrs[AT_WARN] = A_BOLD;
     attrs[AT_UNKNOWN] = A_BOLD;
     attrs[AT_FOLLOW] = A_BOLD;
@@ -283,4 +285,13 @@ int term_read_key(int timeout_ms, wint_t *wide)
         return (int)ch;
     *wide = ch;
     return 0;
+}
+
+attr_t term_attr_on(attr_t base, enum ui_attr a)
+{
+    attr_t add = term_attr(a);
+    /* OR-ing two colour pairs would make a third, unrelated one. */
+    if (base & A_COLOR)
+        add &= ~A_COLOR;
+    return base | add;
 }

@@ -34,6 +34,9 @@ bool term_active(void);
 bool term_ascii(void);       /* ASCII line drawing */
 bool term_utf8(void);        /* the locale can show UTF-8 text */
 attr_t term_attr(enum ui_attr a);
+/* `base` (a row's attributes) with `a` added, keeping base's colours when
+ * it has some: the selected row stays the selected colour. */
+attr_t term_attr_on(attr_t base, enum ui_attr a);
 
 /* Draws `utf8` (already made safe) at (y, x), skipping `skip_cols`
  * columns, cut to `width` columns and padded with blanks to exactly

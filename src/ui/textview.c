@@ -136,7 +136,7 @@ static bool find(struct explorer *ex, bool forward)
 static void save_text(struct explorer *ex)
 {
     char path[1024];
-    if (!prompt_line(ex, "Save text to", ex->text.save_name, path, sizeof path))
+    if (!prompt_path(ex, "Save text to", ex->text.save_name, path, sizeof path))
         return;
     action_write_bytes(ex, path, ex->text.data, ex->text.len);
 }
@@ -147,6 +147,10 @@ void textview_action(struct explorer *ex, enum action a)
     long page = page_rows(ex);
     switch (a) {
     case ACT_QUIT: textview_close(ex); break;
+    case ACT_ENTER:
+        if (!diag_view_follow(ex))
+            ex_message(ex, "Enter follows offsets only in the problem list (!)");
+        break;
     case ACT_DOWN: set_cur(ex, (long)t->cur + 1); break;
     case ACT_UP: set_cur(ex, (long)t->cur - 1); break;
     case ACT_PAGE_DOWN:

@@ -89,6 +89,15 @@ void tree_scroll_to_selection(struct explorer *ex)
         ex->tree_top = ex->rows.n > page ? ex->rows.n - page : 0;
 }
 
+void tree_center_selection(struct explorer *ex)
+{
+    size_t page = (size_t)tree_page(ex);
+    if (ex->tree_sel >= ex->tree_top && ex->tree_sel < ex->tree_top + page)
+        return;
+    ex->tree_top = ex->tree_sel > page / 2 ? ex->tree_sel - page / 2 : 0;
+    tree_scroll_to_selection(ex);
+}
+
 void tree_set_selection(struct explorer *ex, size_t row)
 {
     if (ex->rows.n == 0)
@@ -175,21 +184,6 @@ static void collapse_to_libraries(struct explorer *ex)
     tree_set_selection(ex, ex->tree_sel);
 }
 
-static void step_to_kind(struct explorer *ex, enum mtlbx_node_kind kind, bool forward)
-{
-    size_t i = ex->tree_sel;
-    for (;;) {
-        if (forward ? i + 1 >= ex->rows.n : i == 0)
-            break;
-        i = forward ? i + 1 : i - 1;
-        if (((mtlbx_node *)ex->rows.v[i].node)->kind == kind) {
-            tree_set_selection(ex, i);
-            return;
-        }
-    }
-    ex_message(ex, forward ? "no further function in the open rows" : "no earlier function in the open rows");
-}
-
 void tree_action(struct explorer *ex, enum action a)
 {
     if (ex->rows.n == 0)
@@ -258,8 +252,8 @@ void tree_action(struct explorer *ex, enum action a)
             tree_set_selection(ex, (size_t)j);
         break;
     }
-    case ACT_NEXT_FUNCTION: step_to_kind(ex, MTLBX_NODE_FUNCTION, true); break;
-    case ACT_PREV_FUNCTION: step_to_kind(ex, MTLBX_NODE_FUNCTION, false); break;
+    case ACT_NEXT_FUNCTION: tree_step_function(ex, true); break;
+    case ACT_PREV_FUNCTION: tree_step_function(ex, false); break;
     default: break;
     }
 }
@@ -297,12 +291,12 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
     term_fill(y, x, w, base);
     if (out.mark != ROW_MARK_NONE) {
         enum ui_attr ma = out.mark == ROW_MARK_ERROR ? AT_BAD : out.mark == ROW_MARK_UNKNOWN ? AT_UNKNOWN : AT_WARN;
-        term_put_raw(y, x, 1, out.mark_text, base | term_attr(ma));
+        term_put_raw(y, x, 1, out.mark_text, term_attr_on(base, ma));
     }
     if (out.glyph_col >= 0)
         term_put_raw(y, x + out.glyph_col, 1, out.glyph, base);
     if (out.badge_col >= 0)
-        term_put_raw(y, x + out.badge_col, 3, out.badge_text, base | term_attr(badge_attr(out.badge)));
+        term_put_raw(y, x + out.badge_col, 3, out.badge_text, term_attr_on(base, badge_attr(out.badge)));
     if (out.label_col >= 0) {
         attr_t la = base;
         if (!selected && out.mark == ROW_MARK_UNKNOWN)

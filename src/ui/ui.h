@@ -45,7 +45,8 @@ struct hex_state {
 struct jump {
     uint32_t file;
     mtlbx_node *node;
-    uint64_t hex_cursor;
+    uint64_t hex_cursor, hex_top;
+    size_t detail_sel, detail_top;
 };
 
 #define HISTORY_MAX 256
@@ -63,12 +64,21 @@ struct textview {
     char save_name[256];         /* default file name for `w` */
     struct query query;
     bool have_query;
+    bool follow_offsets;         /* the diagnostics view: Enter follows a line's offset */
+    uint32_t follow_file;
+};
+
+struct member_row {
+    size_t archive;
+    long member;                 /* -1: the archive's heading row */
 };
 
 struct members_view {
     uint32_t file;
     mtlbx_library *lib;
-    size_t archive;
+    size_t archive;              /* the archive `s` was asked about */
+    struct member_row *rows;     /* every archive of lib, with its members */
+    size_t n_rows;
     size_t sel, top;
     struct query query;
     bool have_query;
@@ -122,6 +132,11 @@ void tree_draw(struct explorer *ex, const struct rect *r, bool focused);
 void tree_action(struct explorer *ex, enum action a);
 void tree_set_selection(struct explorer *ex, size_t row);
 void tree_scroll_to_selection(struct explorer *ex);
+/* After a jump: a selected row outside the panel comes to its middle. */
+void tree_center_selection(struct explorer *ex);
+/* ] and [ (function_step.c): the next / previous function in the model,
+ * into the next library or file. */
+void tree_step_function(struct explorer *ex, bool forward);
 /* Label text of a node for the tree and search (terminal-safe). */
 void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size);
 
@@ -149,10 +164,17 @@ void textview_action(struct explorer *ex, enum action a);
 
 /* ---- members_view.c ---- */
 void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive);
+void members_free(struct members_view *m);
 void members_draw(struct explorer *ex);
 void members_action(struct explorer *ex, enum action a);
 /* Shows one member's text in the text view. */
 void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member);
+
+/* ---- diag_view.c: ! ---- */
+void diag_view_open(struct explorer *ex);
+/* Enter in the text view: follows the offset of the selected finding when
+ * the text is the diagnostics view (false otherwise). */
+bool diag_view_follow(struct explorer *ex);
 
 /* ---- search.c ---- */
 void search_start(struct explorer *ex);
@@ -179,6 +201,9 @@ long action_function_of(const mtlbx_node *n);
 /* ---- prompt.c ---- */
 /* Reads a line on the status line; false if cancelled (Esc, Ctrl-G). */
 bool prompt_line(struct explorer *ex, const char *label, const char *initial, char *out, size_t size);
+/* The same for a file or directory path: Tab completes it, and all path
+ * prompts share one history. */
+bool prompt_path(struct explorer *ex, const char *label, const char *initial, char *out, size_t size);
 /* Asks a yes/no question; true only for y or Y. */
 bool prompt_yes_no(struct explorer *ex, const char *question);
 

@@ -4,6 +4,8 @@ noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
 	src/util/fatal_cleanup.h \
+	src/util/docfmt.c \
+	src/util/docfmt.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
 	src/util/run_tool.c \

@@ -433,10 +433,31 @@ out:
 
 int make_output_dir(const char *dir, char *err, size_t err_size)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        set_err(err, err_size, "cannot create the output directory: %s", strerror(errno));
+    /* mkdir -p: each missing ancestor, then DIR itself, mode 0777 less the
+     * umask. The path is the user's, so a symlink on it is followed. */
+    char *path = strdup(dir);
+    if (!path) {
+        set_err(err, err_size, "out of memory");
         return -1;
     }
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            set_err(err, err_size, "cannot create the output directory%s%s: %s", saved ? " " : "",
+                    saved ? path : "", strerror(errno));
+            free(path);
+            return -1;
+        }
+        *p = saved;
+        if (!saved)
+            break;
+        while (p[1] == '/')
+            p++;
+    }
+    free(path);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         set_err(err, err_size, "the output path is not a directory");

@@ -45,8 +45,9 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
                              bool force, const struct safe_write_guard *guard, char *err, size_t err_size,
                              char *path_out, size_t path_size);
 
-/* The output directory the user named: created (one level, mode 0777 less
- * the umask) if missing, and refused unless it is a directory. Following
+/* The output directory the user named: created with its missing parents
+ * (mkdir -p, mode 0777 less the umask), and refused unless it is a
+ * directory. Following
  * a symlink here is the user's choice. Returns -1 with a reason in err. */
 int make_output_dir(const char *dir, char *err, size_t err_size);
 

@@ -4,7 +4,7 @@
  * writes only inside its own mktemp directory. */
 #include "config.h"
 
-#include "pullout_tmp.h"
+#include "scratch_dir.h"
 #include "util/name_set.h"
 #include "util/run_tool.h"
 #include "util/safe_write.h"
@@ -434,20 +434,37 @@ Test(run_tool, find_llvm_dis_order)
     free(d);
 }
 
-Test(safe_write, output_dir_is_created_once_and_must_be_a_directory)
+Test(safe_write, output_dir_is_created_with_parents_and_must_be_a_directory)
 {
     char *d = pt_tmpdir();
     char *out = pt_join(d, "out");
     char err[256];
     cr_expect_eq(make_output_dir(out, err, sizeof err), 0, "%s", err);
     cr_expect_eq(make_output_dir(out, err, sizeof err), 0, "an existing directory is fine");
-    char *deep = pt_join(d, "no/such/parent");
-    cr_expect_eq(make_output_dir(deep, err, sizeof err), -1, "only one level is created");
+    /* Missing parents are created (mkdir -p), with the umask applied. */
+    char *deep = pt_join(d, "no/such//parent/");
+    mode_t old_mask = umask(027);
+    cr_expect_eq(make_output_dir(deep, err, sizeof err), 0, "%s", err);
+    umask(old_mask);
+    struct stat st;
+    char *mid = pt_join(d, "no/such");
+    cr_assert_eq(stat(mid, &st), 0, "the parents exist");
+    cr_expect(S_ISDIR(st.st_mode));
+    cr_expect_eq(st.st_mode & 0777, 0750, "mode 0777 less the umask, got %o", st.st_mode & 0777);
+    cr_expect_eq(make_output_dir(deep, err, sizeof err), 0, "an existing tree is fine");
     char *file = pt_join(d, "file");
     FILE *fp = fopen(file, "w");
     fclose(fp);
     cr_expect_eq(make_output_dir(file, err, sizeof err), -1);
     cr_expect(strstr(err, "not a directory") != NULL, "%s", err);
+    /* A file on the way is not replaced by a directory. */
+    char *under_file = pt_join(file, "sub/dir");
+    cr_expect_eq(make_output_dir(under_file, err, sizeof err), -1);
+    cr_expect(strstr(err, "cannot create") != NULL, "%s", err);
+    cr_expect_eq(stat(file, &st), 0);
+    cr_expect(S_ISREG(st.st_mode), "the file is still a file");
+    free(under_file);
+    free(mid);
     free(file);
     free(deep);
     free(out);

@@ -1,7 +1,7 @@
-/* Scratch directories for the pullout tests: everything they write goes
+/* Scratch directories for the extract and sources tests: everything they write goes
  * into a fresh mktemp directory (srcdir is read-only under distcheck). */
-#ifndef MTLBX_PULLOUT_TMP_H
-#define MTLBX_PULLOUT_TMP_H
+#ifndef MTLBX_SCRATCH_DIR_H
+#define MTLBX_SCRATCH_DIR_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -14,7 +14,7 @@
 #include "imagebuf.h"
 #include "libcheck.h"
 #include "mtlbx.h"
-#include "pullout_tmp.h"
+#include "scratch_dir.h"
 #include "testenv.h"
 
 #include <archive.h>

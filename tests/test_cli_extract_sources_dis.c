@@ -12,7 +12,7 @@
  * missing. Output goes only to mktemp directories. */
 #include "config.h"
 
-#include "pullout_tmp.h"
+#include "scratch_dir.h"
 #include "testenv.h"
 #include "util/name_set.h"
 #include "util/run_tool.h"

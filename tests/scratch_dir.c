@@ -1,7 +1,7 @@
-/* See pullout_tmp.h. */
+/* See scratch_dir.h. */
 #include "config.h"
 
-#include "pullout_tmp.h"
+#include "scratch_dir.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -1,0 +1,111 @@
+/* Prints the command table as documentation: `cmddoc man` for the SYNOPSIS
+ * of man/mtlbx.1 (mdoc), `cmddoc markdown` for the command table of
+ * README.md. Built, not installed; tests/cli_doc.sh checks both documents
+ * still match the table, as src/ui/keydoc does for the keys. */
+#include "config.h"
+
+#include "cli/commands.h"
+#include "util/docfmt.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* mdoc: '-' as \-, argument names in lower case ("DIR" -> "dir"). */
+static void man_word(const char *s, size_t n, bool lower)
+{
+    for (size_t i = 0; i < n && s[i]; i++) {
+        if (s[i] == '-')
+            fputs("\\-", stdout);
+        else
+            putchar(lower ? tolower((unsigned char)s[i]) : s[i]);
+    }
+}
+
+static void man_option(const struct cli_option *o, bool repeat)
+{
+    if (o->key < 256)
+        printf("Fl %c", o->key);
+    else {
+        printf("Fl \\-");
+        man_word(o->name, strlen(o->name), false);
+    }
+    if (o->arg) {
+        printf(" Ar ");
+        man_word(o->arg, strlen(o->arg), true);
+    }
+    if (repeat)
+        printf(" ...");
+}
+
+/* "FILE NAME" -> ".Ar file name", "FILE..." -> ".Ar file ..." */
+static void man_operands(const char *ops)
+{
+    printf(".Ar ");
+    for (const char *p = ops; *p; p++) {
+        if (p[0] == '.' && p[1] == '.' && p[2] == '.') {
+            printf(" ...");
+            p += 2;
+        } else {
+            putchar(tolower((unsigned char)*p));
+        }
+    }
+    putchar('\n');
+}
+
+static void print_man(void)
+{
+    printf(".Nm\n");
+    for (const struct cli_option *o = cli_global_options; o->key; o++)
+        if (o->flags & CLI_OPT_EXPLORER) {
+            printf(".Op ");
+            man_option(o, false);
+            putchar('\n');
+        }
+    printf(".Op Ar file ...\n");
+    for (size_t i = 0; i < cli_commands_len; i++) {
+        const struct cli_command *c = &cli_commands[i];
+        printf(".Nm\n.Cm %s\n", c->name);
+        for (const struct cli_option *o = c->options; o->key; o++)
+            if (o->flags & CLI_OPT_REQUIRED) {
+                putchar('.');
+                man_option(o, false);
+                putchar('\n');
+            }
+        man_operands(c->operands);
+        for (const struct cli_option *o = c->options; o->key; o++)
+            if (!(o->flags & CLI_OPT_REQUIRED)) {
+                printf(".Op ");
+                man_option(o, (o->flags & CLI_OPT_REPEAT) != 0);
+                putchar('\n');
+            }
+    }
+    printf(".Nm\n.Fl h | \\-help | \\-version\n");
+}
+
+static void print_markdown(void)
+{
+    char syn[256];
+    printf("| command | what it does |\n|---|---|\n");
+    for (size_t i = 0; i < cli_commands_len; i++) {
+        cli_synopsis(&cli_commands[i], syn, sizeof syn);
+        printf("| `mtlbx ");
+        doc_md_cell(stdout, syn);
+        printf("` | ");
+        doc_md_cell(stdout, cli_commands[i].summary);
+        printf(" |\n");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "man") == 0)
+        print_man();
+    else if (argc == 2 && strcmp(argv[1], "markdown") == 0)
+        print_markdown();
+    else {
+        fprintf(stderr, "usage: cmddoc man|markdown\n");
+        return 2;
+    }
+    return fflush(stdout) == 0 ? 0 : 2;
+}

@@ -1,0 +1,105 @@
+/* The table of commands: everything the parser, the usage, each command's
+ * --help and the man page SYNOPSIS know about a command is here. To add a
+ * command, add its options and one entry below, and its cmd_ function to
+ * commands.h; src/cli/cmddoc then prints the new man page SYNOPSIS and
+ * README table (tests/cli_doc.sh fails until they are pasted in). */
+#include "config.h"
+
+#include "commands.h"
+
+/* Global options: accepted before or after the command, by every command. */
+const struct cli_option cli_global_options[] = {
+    { OPT_NO_COLOR, "no-color", NULL, CLI_OPT_EXPLORER, "no colours in the explorer (also: NO_COLOR)" },
+    { OPT_ASCII, "ascii", NULL, CLI_OPT_EXPLORER, "ASCII line drawing in the explorer" },
+    { OPT_LLVM_DIS, "llvm-dis", "PATH", CLI_OPT_EXPLORER,
+      "the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)" },
+    { 'h', "help", NULL, 0, "display this help and exit" },
+    { OPT_VERSION, "version", NULL, 0, "output version information and exit" },
+    { 0 },
+};
+
+static const struct cli_option no_options[] = { { 0 } };
+
+static const struct cli_option ls_options[] = {
+    { OPT_VERIFY, "verify", NULL, 0, "check each module's SHA-256 (ok/MISMATCH; exit 1 on a mismatch)" },
+    { OPT_NAMES, "names", NULL, 0,
+      "print only the function names, one per line (fast; used by shell completion)" },
+    { 0 },
+};
+
+static const struct cli_option dump_options[] = {
+    { OPT_JSON, "json", NULL, CLI_OPT_REQUIRED, "JSON output (the only format)" },
+    { OPT_INTERFACES, "interfaces", NULL, 0,
+      "add each function's interface, decoded from its module's AIR metadata" },
+    { 0 },
+};
+
+static const struct cli_option sig_options[] = {
+    { OPT_JSON, "json", NULL, 0, "print the FUNCTION_INTERFACE objects as a JSON array" },
+    { 0 },
+};
+
+static const struct cli_option extract_options[] = {
+    { 'o', "output", "DIR", 0,
+      "directory to write to (default: the current one; created with its parents if missing)" },
+    { 'f', "function", "NAME", CLI_OPT_REPEAT, "only this function (repeatable)" },
+    { OPT_FORCE, "force", NULL, 0, "replace existing files" },
+    { 0 },
+};
+
+static const struct cli_option sources_options[] = {
+    { OPT_LIST, "list", NULL, 0,
+      "one line per member: ARCHIVE-ID, SIZE, NAME, tab-separated (the default without -o)" },
+    { 'o', "output", "DIR", 0,
+      "write regular members to DIR/ARCHIVE-ID/PATH (DIR is created with its parents if "
+      "missing; nothing is written outside it)" },
+    { OPT_FORCE, "force", NULL, 0, "replace existing files" },
+    { 0 },
+};
+
+static const struct cli_option dis_options[] = {
+    { OPT_LLVM_DIS, "llvm-dis", "PATH", 0, "the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)" },
+    { 0 },
+};
+
+const struct cli_command cli_commands[] = {
+    { "info", "FILE...", 1, -1, "header, sections with offsets and sizes, function counts by type, sources, dynamic header, problem count", no_options,
+      "Exit status: 0 ok, 2 a file could not be read.", cmd_info },
+    { "ls", "FILE...", 1, -1, "one line per function: index, type, AIR and MSL versions, module offset and size, first 16 hex digits of HASH, name", ls_options,
+      "Each line: index, type, AIR and MSL versions, module offset and size, the first\n"
+      "16 hex digits of HASH, name. With several files, each comes under a\n"
+      "'==> FILE <==' line.\n"
+      "Exit status: 0 ok, 1 a hash mismatch, 2 a file could not be read (the worst\n"
+      "of all files).",
+      cmd_ls },
+    { "dump", "FILE", 1, 1, "the whole parsed structure as one JSON document (the CONTRACT.md schema, plus extra keys)", dump_options,
+      "The schema is documented in CONTRACT.md.\nExit status: 0 ok, 2 the file could not be read.",
+      cmd_dump },
+    { "check", "FILE...", 1, -1, "one finding per line, FILE:OFFSET: error|warning: message, sorted by offset", no_options,
+      "Each finding: FILE:OFFSET: error|warning: message, sorted by offset within\n"
+      "each file. Every module is hashed and every source archive decompressed.\n"
+      "Exit status: 0 clean, 1 findings, 2 a file could not be read.",
+      cmd_check },
+    { "extract", "FILE", 1, 1, "writes each function's module (exactly the bytes HASH covers) to DIR/NAME.air", extract_options,
+      "Writes each function's module (the bytes its HASH covers). Repeated names get\n"
+      "NAME~2.air, NAME~3.air, ... in function-list order; the slices of a fat file\n"
+      "go to DIR/slice0/, DIR/slice1/, ...\n"
+      "Exit status: 0 ok, 1 nothing matched, 2 error.",
+      cmd_extract },
+    { "sources", "FILE", 1, 1, "lists, or writes under DIR, the members of the embedded source archives", sources_options,
+      "Links, devices, \"..\" paths and repeated paths are refused.\n"
+      "Exit status: 0 ok, 1 no embedded sources, 2 error.",
+      cmd_sources },
+    { "dis", "FILE NAME", 2, 2, "runs llvm-dis on that function's module and prints the LLVM assembly", dis_options,
+      "Runs llvm-dis on the module of the first function named NAME.\n"
+      "Exit status: 0 ok, 1 no such function, 2 llvm-dis missing or failed.",
+      cmd_dis },
+    { "sig", "FILE [NAME...]", 1, -1, "each function's interface (from its AIR metadata) as an MSL-style declaration", sig_options,
+      "Each function (or each one named) as an MSL-style declaration: stage, name,\n"
+      "one line per argument with its type, name and binding ([[buffer(3)]], ...),\n"
+      "struct members with offsets and sizes, outputs and function attributes.\n"
+      "Exit status: 0 ok, 1 no such function or a module that does not decode,\n"
+      "2 the file could not be read.",
+      cmd_sig },
+};
+const size_t cli_commands_len = sizeof cli_commands / sizeof *cli_commands;

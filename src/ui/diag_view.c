@@ -1,0 +1,152 @@
+/* The diagnostics view (`!`): every finding of the current file in full,
+ * sorted by offset and wrapped to the screen, in the text view. Enter on
+ * a finding follows its offset (Backspace comes back), since the detail
+ * panel and the Diagnostics node cut long messages. */
+#include "config.h"
+
+#include "ui.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INDENT 12   /* "0x00001234  " */
+
+struct text_out {
+    char *s;
+    size_t len, cap;
+    bool failed;
+};
+
+static void put(struct text_out *t, const char *p, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            t->failed = true;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, p, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+/* "0x00001234  error: message", the message wrapped at `width` columns at
+ * spaces, continuation lines indented under it. Messages are ASCII-safe
+ * (the library escapes what it quotes from the file). */
+static void put_finding(struct text_out *t, const struct mtlbx_diag *d, int width)
+{
+    char head[64];
+    int n = snprintf(head, sizeof head, "0x%08" PRIx64 "  %s: ", d->offset,
+                     d->severity == MTLBX_ERROR ? "error" : "warning");
+    put(t, head, (size_t)n);
+    int col = n, avail = width > INDENT + 20 ? width : INDENT + 20;
+    const char *p = d->message;
+    while (*p) {
+        size_t w = strcspn(p, " ");
+        if (col > INDENT && col + (int)w > avail) {
+            put(t, "\n            ", 1 + INDENT);
+            col = INDENT;
+        }
+        /* A word longer than a line is cut into pieces. */
+        while (col + (int)w > avail && avail - col > 0) {
+            put(t, p, (size_t)(avail - col));
+            p += avail - col;
+            w -= (size_t)(avail - col);
+            put(t, "\n            ", 1 + INDENT);
+            col = INDENT;
+        }
+        put(t, p, w);
+        col += (int)w;
+        p += w;
+        if (*p == ' ') {
+            put(t, " ", 1);
+            col++;
+            p++;
+        }
+    }
+    put(t, "\n", 1);
+}
+
+void diag_view_open(struct explorer *ex)
+{
+    uint32_t file = ex_current_file_index(ex);
+    mtlbx_file *f = ex->files[file].f;
+    size_t n = mtlbx_file_diag_count(f);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++)
+        n += mtlbx_library_diag_count(mtlbx_library_at(f, l));
+    const struct mtlbx_diag **all = malloc((n + 1) * sizeof *all);
+    if (!all) {
+        ex_error(ex, "out of memory");
+        return;
+    }
+    size_t k = 0, errors = 0;
+    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
+        all[k++] = mtlbx_file_diag(f, i);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        const mtlbx_library *lib = mtlbx_library_at(f, l);
+        for (size_t i = 0; i < mtlbx_library_diag_count(lib) && k < n; i++)
+            all[k++] = mtlbx_library_diag(lib, i);
+    }
+    qsort(all, k, sizeof *all, mtlbx_diag_ptr_cmp);
+    for (size_t i = 0; i < k; i++)
+        errors += all[i]->severity == MTLBX_ERROR;
+    if (k == 0) {
+        free(all);
+        ex_message(ex, "no problems found in this file (hashes are checked in the background)");
+        return;
+    }
+    struct text_out t = { 0 };
+    for (size_t i = 0; i < k; i++)
+        put_finding(&t, all[i], ex->lay.cols - 2);
+    free(all);
+    if (t.failed) {
+        free(t.s);
+        ex_error(ex, "out of memory");
+        return;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "Diagnostics: %zu error%s, %zu warning%s  (Enter follows an offset)", errors,
+             errors == 1 ? "" : "s", k - errors, k - errors == 1 ? "" : "s");
+    textview_open(ex, title, t.s, t.len, "diagnostics.txt");
+    free(t.s);
+    ex->text.follow_file = file;
+    ex->text.follow_offsets = ex->screen == SCREEN_TEXT;
+}
+
+bool diag_view_follow(struct explorer *ex)
+{
+    struct textview *t = &ex->text;
+    if (!t->follow_offsets || t->n_lines == 0)
+        return false;
+    /* A finding's first line starts with its offset; continuations with
+     * spaces: walk up to the first line. */
+    size_t line = t->cur < t->n_lines ? t->cur : t->n_lines - 1;
+    while (line > 0 && t->data[t->line_start[line]] == ' ')
+        line--;
+    const char *s = t->data + t->line_start[line];
+    char *end;
+    unsigned long long off = strtoull(s, &end, 16);
+    if (end == s) {
+        ex_error(ex, "no offset on this line");
+        return true;
+    }
+    uint32_t file = t->follow_file;
+    textview_close(ex);
+    if (file >= ex->n_files)
+        return true;
+    ex_push_history(ex);
+    hex_goto(ex, file, (uint64_t)off);
+    hex_sync_tree(ex);
+    ex_message(ex, "at 0x%llx (Backspace goes back; ! lists the problems again)", off);
+    return true;
+}

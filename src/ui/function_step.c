@@ -1,0 +1,119 @@
+/* `]` and `[`: the next and previous function through the model, not the
+ * open rows, so that they go past collapsed lists into the next library
+ * of a fat file (and the next file). The target's ancestors are expanded
+ * as they are reached. */
+#include "config.h"
+
+#include "ui.h"
+
+/* The child of `n` of that kind, or NULL. */
+static mtlbx_node *child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind)
+{
+    size_t c = mtlbx_node_child_count(f, n);
+    for (size_t i = 0; i < c; i++) {
+        mtlbx_node *k = mtlbx_node_child(f, n, i);
+        if (k && k->kind == kind)
+            return k;
+    }
+    return NULL;
+}
+
+static size_t function_count(mtlbx_file *f, mtlbx_node *lib)
+{
+    mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    return list ? mtlbx_node_child_count(f, list) : 0;
+}
+
+static mtlbx_node *function_node(mtlbx_file *f, mtlbx_node *lib, size_t i)
+{
+    mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *fn = list ? mtlbx_node_child(f, list, i) : NULL;
+    return fn && fn->kind == MTLBX_NODE_FUNCTION ? fn : NULL;
+}
+
+/* Libraries of every file in order: (file, index among its root's children). */
+static mtlbx_node *library_at(struct explorer *ex, uint32_t file, size_t child)
+{
+    mtlbx_file *f = ex->files[file].f;
+    mtlbx_node *root = ex->files[file].root;
+    mtlbx_node *n = child < mtlbx_node_child_count(f, root) ? mtlbx_node_child(f, root, child) : NULL;
+    return n && n->kind == MTLBX_NODE_LIBRARY ? n : NULL;
+}
+
+static size_t root_children(struct explorer *ex, uint32_t file)
+{
+    return mtlbx_node_child_count(ex->files[file].f, ex->files[file].root);
+}
+
+/* The next (previous) position among the roots' children of all files;
+ * false past the last (before the first). */
+static bool advance(struct explorer *ex, bool forward, uint32_t *file, long *child)
+{
+    if (forward) {
+        (*child)++;
+        while (*child >= (long)root_children(ex, *file)) {
+            if (*file + 1 >= ex->n_files)
+                return false;
+            (*file)++;
+            *child = 0;
+        }
+    } else {
+        while (*child <= 0) {
+            if (*file == 0)
+                return false;
+            (*file)--;
+            *child = (long)root_children(ex, *file);
+        }
+        (*child)--;
+    }
+    return true;
+}
+
+void tree_step_function(struct explorer *ex, bool forward)
+{
+    mtlbx_node *n = ex_selected_node(ex);
+    uint32_t file = ex_current_file_index(ex);
+    if (!n || file >= ex->n_files)
+        return;
+    mtlbx_file *f = ex->files[file].f;
+    mtlbx_node *root = ex->files[file].root;
+    mtlbx_node *lib = n;
+    while (lib && lib->kind != MTLBX_NODE_LIBRARY)
+        lib = lib->parent;
+    /* The root child we are under (-1: the file's root itself). */
+    mtlbx_node *top = n;
+    while (top && top->parent != root)
+        top = top->parent;
+    long child = -1;
+    for (long c = 0; top && c < (long)root_children(ex, file); c++)
+        if (mtlbx_node_child(f, root, (size_t)c) == top)
+            child = c;
+
+    /* Within the current library: the function's neighbour. A node before
+     * the function list counts as before function 0, one after it (module
+     * list, sources, lists) as after the last, unless it belongs to a
+     * function (its module, its metadata). */
+    if (lib) {
+        long count = (long)function_count(f, lib), pos = action_function_of(n);
+        const struct mtlbx_header *h = mtlbx_library_header(lib->lib);
+        if (pos < 0)
+            pos = n == lib || n->kind == MTLBX_NODE_HEADER || n->offset < h->function_list.offset ? -1 : count;
+        long want = forward ? pos + 1 : pos - 1;
+        if (want >= 0 && want < count) {
+            if (!ex_select_node(ex, file, function_node(f, lib, (size_t)want), false))
+                ex_error(ex, "cannot reach function %ld", want);
+            return;
+        }
+    }
+    /* Else the first (last) function of the next (previous) library. */
+    while (advance(ex, forward, &file, &child)) {
+        mtlbx_node *l = library_at(ex, file, (size_t)child);
+        size_t count = l ? function_count(ex->files[file].f, l) : 0;
+        if (!count)
+            continue;
+        if (!ex_select_node(ex, file, function_node(ex->files[file].f, l, forward ? 0 : count - 1), false))
+            ex_error(ex, "cannot reach that function");
+        return;
+    }
+    ex_message(ex, forward ? "no further function" : "no earlier function");
+}

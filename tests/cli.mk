@@ -1,0 +1,15 @@
+# The command line as a whole: help, option order, -o, ls and check
+# (cli_usage.sh), and the documents generated from the command table
+# (cli_doc.sh, against src/cli/cmddoc).
+CLI_TESTS = \
+	tests/cli_usage.sh \
+	tests/cli_doc.sh
+TESTS += $(CLI_TESTS)
+EXTRA_DIST += $(CLI_TESTS)
+
+# Shell completion, run by bash and by an interactive zsh (zsh/zpty).
+COMPLETION_TESTS = \
+	tests/completion_bash.sh \
+	tests/completion_zsh.sh
+TESTS += $(COMPLETION_TESTS)
+EXTRA_DIST += $(COMPLETION_TESTS)
