@@ -61,7 +61,7 @@ for size in "80 24" "120 40"; do
         n_check=$("$MTLBX_BIN" check "$WORK/bad.metallib" | wc -l)
         n_view=$(screen | grep -c '^ *[0-9]* 0x[0-9a-f]\{8\}  \(error\|warning\): ')
         [ "$n_view" -eq "$n_check" ] || fail "$W x$H $mode: problem list shows $n_view findings, check $n_check"
-        expect "Diagnostics: $n_check errors"
+        expect "Diagnostics: $n_check error"  # "1 error", "2 errors"
         off=$(screen | sed -n 's/^ *[0-9]* 0x\([0-9a-f]\{8\}\)  error: HASH of function 0.*/\1/p' | head -1)
         [ -n "$off" ] || fail "no HASH finding for function 0"
         keys Enter
