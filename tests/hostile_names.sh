@@ -98,6 +98,30 @@ else
     fail "TERM with an escape sequence: $r $(od -c "$WORK/tty.out" | head -3)"
 fi
 
+# Item 9: duplicate CNST, VATY, DEBI and DEPF tags in a metadata group
+# are reported (the function list already warns about its duplicates).
+python3 - "$SRC/tools" "$WORK/dup.metallib" <<'PY' || exit 1
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import mtlbwriter as W
+k = [W.Constant("c", "int", 0, True)]
+fn = W.Function("dup", 2, W.wrap_bitcode(b"x"), (2, 6, 3, 2), constants=k,
+                public_extra=[("CNST", W.cnst_value(k)), ("VATY", b"\x00\x00"), ("VATY", b"\x00\x00")],
+                private=[("DEBI", W.debi_value(1, "/a.metal")), ("DEBI", W.debi_value(2, "/b.metal")),
+                         ("DEPF", W.cstr("/a.d")), ("DEPF", W.cstr("/b.d"))])
+lib = W.Library(functions=[fn], extension=["UUID"], uuid=bytes(16))
+open(sys.argv[2], "wb").writelines(W.build(lib)[0])
+PY
+"$BIN" check "$WORK/dup.metallib" >"$WORK/out" 2>&1
+for tag in CNST VATY DEBI DEPF; do
+    if grep -q "duplicate $tag tag in a metadata group" "$WORK/out"; then
+        ok "duplicate $tag reported"
+    else
+        fail "duplicate $tag not reported: $(cat "$WORK/out")"
+    fi
+done
+
 # Item 9: an error line about a 5,000-byte name keeps its reason (lines
 # used to be cut at 1,023 bytes).
 long=$(python3 -c 'print("f" * 5000)')

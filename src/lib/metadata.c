@@ -113,6 +113,12 @@ static void decode_vaty(mtlbx_library *lib, struct mtlbx_metadata *md, const str
     }
 }
 
+/* A group holds each of its tags once; a second one is kept visible. */
+static void duplicate_tag(mtlbx_library *lib, const struct mtlbx_tag *t, const char *which)
+{
+    lib_warning(lib, t->offset, "duplicate %s tag in a metadata group; %s", t->name, which);
+}
+
 static void decode_public(mtlbx_library *lib, struct mtlbx_metadata *md, uint64_t body, uint64_t end)
 {
     struct mtlbx_tag_walk w;
@@ -122,9 +128,24 @@ static void decode_public(mtlbx_library *lib, struct mtlbx_metadata *md, uint64_
     mtlbx_tag_walk_init(&w, lib->file, body, end - body);
     while (mtlbx_tag_walk_next(&w, &t)) {
         switch (t.fourcc) {
-        case FOURCC('C', 'N', 'S', 'T'): if (!md->constants) decode_cnst(lib, md, &t); break;
-        case FOURCC('V', 'A', 'T', 'T'): if (!md->attributes) decode_vatt(lib, md, &t); break;
-        case FOURCC('V', 'A', 'T', 'Y'): vaty_copy = t; vaty = &vaty_copy; break;
+        case FOURCC('C', 'N', 'S', 'T'):
+            if (md->constants)
+                duplicate_tag(lib, &t, "the first is used");
+            else
+                decode_cnst(lib, md, &t);
+            break;
+        case FOURCC('V', 'A', 'T', 'T'):
+            if (md->attributes)
+                duplicate_tag(lib, &t, "the first is used");
+            else
+                decode_vatt(lib, md, &t);
+            break;
+        case FOURCC('V', 'A', 'T', 'Y'):
+            if (vaty)
+                duplicate_tag(lib, &t, "the last is used");
+            vaty_copy = t;
+            vaty = &vaty_copy;
+            break;
         case FOURCC('R', 'E', 'T', 'R'): case FOURCC('A', 'R', 'G', 'R'): break;
         default: lib_warning(lib, t.offset, "unknown public metadata tag '%s'", t.name); break;
         }
@@ -143,6 +164,8 @@ static void decode_private(mtlbx_library *lib, struct mtlbx_metadata *md, uint64
         const uint8_t *vend = t.value + t.value_len;
         switch (t.fourcc) {
         case FOURCC('D', 'E', 'B', 'I'):
+            if (md->has_debi)
+                duplicate_tag(lib, &t, "the last is used");
             if (t.value_len < 5 || !read_cstr(t.value + 4, vend, &md->debi_path)) {
                 lib_error(lib, t.offset, "DEBI is not a line number and a NUL-terminated path");
                 break;
@@ -151,6 +174,8 @@ static void decode_private(mtlbx_library *lib, struct mtlbx_metadata *md, uint64
             md->has_debi = true;
             break;
         case FOURCC('D', 'E', 'P', 'F'):
+            if (md->has_depf)
+                duplicate_tag(lib, &t, "the last is used");
             if (!read_cstr(t.value, vend, &md->depf_path)) {
                 lib_warning(lib, t.offset, "DEPF path has no terminating NUL");
                 md->depf_path = (struct mtlbx_bytes){ t.value, (size_t)t.value_len };
