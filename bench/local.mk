@@ -3,3 +3,10 @@
 # Nothing here runs in make check or CI; the scripts are only distributed.
 EXTRA_DIST += bench/README.md bench/run bench/mklarge.py \
 	bench/baseline_parser.py
+
+# The native bitcode reader alone (issue 8): every function's interface
+# decoded, nothing printed per function unless --each. For bench/run's
+# `sig`-style rows next to openssl dgst -sha256 and llvm-dis.
+noinst_PROGRAMS += bench/decode_interfaces
+bench_decode_interfaces_SOURCES = bench/decode_interfaces.c
+bench_decode_interfaces_LDADD = $(MTLBX_LIBS)

@@ -45,7 +45,9 @@ endif
 
 # The harnesses built without libFuzzer: replay.c gives them a main() that
 # runs every file of the directories named on the command line.
-check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format
+check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode
+tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c
+tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS)
 tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
 	tests/fuzz/walk.c tests/fuzz/walk.h
 tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
@@ -72,6 +74,8 @@ FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	-include $(top_builddir)/config.h
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
+FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c \
+	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
 	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c)
 
@@ -83,6 +87,8 @@ fuzz-build:
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
 	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_BITCODE_SRC) \
+	  -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) -lpthread
 
 # Each run mutates a working copy of the seeds (never the committed
 # ones); new crashes land in tests/fuzz/artifacts/ for tests/fuzz/regress.
@@ -96,9 +102,14 @@ fuzz: fuzz-build
 	  tests/fuzz/work-parser
 	tests/fuzz/fuzz_format -max_total_time=$(FUZZ_SECONDS) -timeout=25 -print_final_stats=1 \
 	  -artifact_prefix=tests/fuzz/artifacts/format- tests/fuzz/work-format
+	$(MKDIR_P) tests/fuzz/work-bitcode
+	cp -f $(HOSTILE_FUZZ_DIR)/seeds/bitcode/* tests/fuzz/work-bitcode/
+	tests/fuzz/fuzz_bitcode -max_total_time=$(FUZZ_SECONDS) -timeout=25 -rss_limit_mb=2048 \
+	  -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/bitcode- tests/fuzz/work-bitcode
 
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format
+	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format \
+	  tests/fuzz/fuzz_bitcode tests/fuzz/work-bitcode
 
 .PHONY: fuzz fuzz-build clean-fuzz

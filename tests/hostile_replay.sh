@@ -10,3 +10,7 @@ fz="$MTLBX_SRCDIR/tests/fuzz"
 "$MTLBX_BUILDDIR/tests/fuzz_replay_parser" "$fz/seeds/parser" "$fz/regress/parser" \
     "$MTLBX_SRCDIR/data/sample.metallib" "$MTLBX_SRCDIR"/tests/fixtures/*.metallib
 "$MTLBX_BUILDDIR/tests/fuzz_replay_format" "$fz/seeds/format" "$fz/regress/format"
+# regress/bitcode exists once the bitcode harness has had a finding
+bitcode_regress=
+[ -d "$fz/regress/bitcode" ] && bitcode_regress="$fz/regress/bitcode"
+"$MTLBX_BUILDDIR/tests/fuzz_replay_bitcode" "$fz/seeds/bitcode" $bitcode_regress

@@ -333,8 +333,16 @@ bool md_value(struct bc_module *m, uint64_t id, unsigned depth, struct mtlbx_md_
         return true;
     case MDS_NODE:
     case MDS_OLD_NODE:
-        if (s->state == 1 || (s->state == 0 && depth >= MTLBX_BC_MAX_MD_NESTING))
-            return true; /* a cycle, or too deep: null */
+        /* Real modules have cycles (distinct self-references of alias
+         * scopes), but never among the nodes an interface reads. */
+        if (s->state == 1) {
+            bc_fail(&m->rd, m->md_context_bit, "metadata node !%llu contains itself", (unsigned long long)id);
+            return false;
+        }
+        if (s->state == 0 && depth >= MTLBX_BC_MAX_MD_NESTING) {
+            bc_fail(&m->rd, m->md_context_bit, "metadata nested more than %d deep", MTLBX_BC_MAX_MD_NESTING);
+            return false;
+        }
         if (s->state == 0 && !convert_node(m, s, depth))
             return false;
         out->kind = MTLBX_MD_NODE;

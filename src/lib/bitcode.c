@@ -200,10 +200,17 @@ bool bc_module_read(struct bc_module *m, const uint8_t *data, size_t len, uint64
         return false;
     if (!walk(m, CTX_TOP))
         return false;
+    bool has_module = false;
+    for (size_t i = 0; i < m->rd.n_blocks && !has_module; i++)
+        has_module = m->rd.blocks[i].block_id == BLK_MODULE && m->rd.blocks[i].depth == 0;
+    if (!has_module) {
+        bc_fail(&m->rd, m->rd.bit, "no MODULE block");
+        return false;
+    }
     /* Names from the string table (version 2 modules) */
     for (size_t i = 0; i < m->n_globals; i++) {
         struct bc_global *g = &m->globals[i];
-        if (g->named || m->version < 2)
+        if (g->named || m->version < 2 || !m->strtab.ptr)
             continue;
         if (g->strtab_offset <= m->strtab.len && g->strtab_size <= m->strtab.len - g->strtab_offset) {
             g->name = (struct mtlbx_bytes){ m->strtab.ptr + g->strtab_offset, (size_t)g->strtab_size };

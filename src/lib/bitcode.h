@@ -102,9 +102,10 @@ void md_record(struct bc_module *m, const struct bc_record *rec);
 void md_block_end(struct bc_module *m);
 /* The named metadata `name`, or NULL. */
 const struct md_named *md_find_named(const struct bc_module *m, const char *name);
-/* Converts metadata id `id` into *out (nodes recursively, memoised, cycles
- * and deep nesting as MTLBX_MD_NULL). False on a broken reference (then
- * m->rd.failed says where). */
+/* Converts metadata id `id` into *out (nodes recursively, memoised, so a
+ * node shared by many costs one conversion). False on a reference past
+ * the end, a node that contains itself, nesting deeper than
+ * MTLBX_BC_MAX_MD_NESTING (then m->rd.failed says where). */
 bool md_value(struct bc_module *m, uint64_t id, unsigned depth, struct mtlbx_md_value *out);
 /* If metadata id `id` is a VALUE naming a global value, its index; else -1. */
 long md_global(const struct bc_module *m, uint64_t id);

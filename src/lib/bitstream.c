@@ -65,6 +65,25 @@ static bool read_fixed(struct bc_reader *r, unsigned n, uint64_t end, uint64_t *
 
 static bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, uint64_t *out)
 {
+    /* Fast path: the chunks inside one 64-bit load (at least 57 bits, all
+     * inside the block), where no value can pass 64 bits. Otherwise, or
+     * when the chain is longer, the careful loop below starts over. */
+    if (!r->failed && r->bit <= end && end - r->bit >= 64 && (r->bit >> 3) + 8 <= r->size) {
+        const unsigned avail = 64 - (unsigned)(r->bit & 7);
+        const uint64_t window = rd64(r->data + (r->bit >> 3)) >> (r->bit & 7);
+        const uint64_t mask = (UINT64_C(1) << width) - 1, more = UINT64_C(1) << (width - 1);
+        uint64_t v = 0;
+        for (unsigned used = 0, shift = 0; used + width <= avail; shift += width - 1) {
+            uint64_t chunk = (window >> used) & mask;
+            used += width;
+            v |= (chunk & (more - 1)) << shift;
+            if (!(chunk & more)) {
+                r->bit += used;
+                *out = v;
+                return true;
+            }
+        }
+    }
     uint64_t v = 0, chunk;
     const uint64_t more = UINT64_C(1) << (width - 1);
     uint64_t start = r->bit;

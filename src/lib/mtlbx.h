@@ -279,7 +279,8 @@ const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, s
 #define MTLBX_BC_MAX_BLOCKS 100000       /* blocks listed per module */
 #define MTLBX_BC_MAX_ABBREV_OPS 4096     /* operands of one DEFINE_ABBREV */
 #define MTLBX_BC_MAX_RECORD_OPS 1000000  /* operands of one record */
-#define MTLBX_BC_MAX_MD_NESTING 32       /* nested metadata nodes in one value */
+#define MTLBX_BC_MAX_MD_NESTING 32       /* nested metadata nodes in one value;
+                                            deeper, or a node inside itself, fails */
 
 /* One block of a module's LLVM bitstream (IDENTIFICATION, MODULE, TYPE,
  * METADATA, FUNCTION, STRTAB, ...), for the explorer's module node. */
@@ -315,9 +316,7 @@ enum mtlbx_md_kind {
     MTLBX_MD_STRING,           /* MDString */
     MTLBX_MD_NODE,             /* nested MDNode / tuple: items */
     MTLBX_MD_NULL,             /* null operand, or a value that is neither
-                                  (a function pointer, a float ...), or a node
-                                  nested deeper than MTLBX_BC_MAX_MD_NESTING or
-                                  met again inside itself (a cycle) */
+                                  (a function pointer, a float ...) */
 };
 struct mtlbx_md_value {
     enum mtlbx_md_kind kind;

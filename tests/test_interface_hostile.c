@@ -1,0 +1,281 @@
+/* Hostile bitstreams, written bit by bit (bitwriter.c): each must fail
+ * cleanly (module.failed, an error at an absolute offset inside the
+ * module, no stage), never crash or hang. A valid synthetic module comes
+ * first, so that each broken one differs from a working one by its
+ * defect only. */
+#include "config.h"
+
+#include "bitwriter.h"
+#include "mtlbx.h"
+
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BASE 0x1000 /* where the module "is" in its file */
+
+enum defect {
+    OK, ABBREV_OUT_OF_RANGE, ABBREV_NO_OPS, ABBREV_BAD_ENCODING, VBR_PAST_64, BLOB_PAST_BLOCK,
+    ARRAY_PAST_BLOCK, MD_CYCLE, MD_FORWARD_PAST_END, STRING_OUTSIDE_BLOB, NESTING_10000,
+    BLOCKINFO_ABBREV_BEFORE_SETBID, LENGTH_PAST_PARENT,
+};
+
+static void rec(struct bitwriter *w, uint32_t code, size_t n, ...)
+{
+    uint64_t ops[16];
+    va_list ap;
+    va_start(ap, n);
+    for (size_t i = 0; i < n; i++)
+        ops[i] = va_arg(ap, uint64_t);
+    va_end(ap);
+    bw_record(w, code, ops, n);
+}
+#define U(x) ((uint64_t)(x))
+
+/* A module whose one kernel @k takes `i32 3, air.buffer, arg_name "x"`.
+ * Types: 0 i32, 1 pointer, 2 metadata. Values: 0 @k, 1 i32 3. */
+static struct bitwriter *build(enum defect d)
+{
+    struct bitwriter *w = bw_new();
+    bw_enter(w, 13, 5); /* IDENTIFICATION */
+    bw_record_str(w, 1, "LLVM");
+    bw_end(w);
+    bw_enter(w, 8, 3); /* MODULE */
+    rec(w, 1, 1, U(2));  /* VERSION 2: names from STRTAB */
+    switch (d) {
+    case ABBREV_OUT_OF_RANGE:
+        bw_fixed(w, 7, 3);
+        break;
+    case ABBREV_NO_OPS:
+        bw_fixed(w, 2, 3);
+        bw_vbr(w, 0, 5);
+        break;
+    case ABBREV_BAD_ENCODING:
+        bw_fixed(w, 2, 3);
+        bw_vbr(w, 1, 5);
+        bw_fixed(w, 0, 1);
+        bw_fixed(w, 7, 3);
+        break;
+    case VBR_PAST_64:
+        bw_fixed(w, 3, 3);
+        for (int i = 0; i < 13; i++)
+            bw_fixed(w, 0x3F, 6);
+        bw_fixed(w, 1, 6);
+        break;
+    case ARRAY_PAST_BLOCK:
+        bw_fixed(w, 2, 3); /* DEFINE_ABBREV [literal 1, array of fixed(8)] */
+        bw_vbr(w, 3, 5);
+        bw_fixed(w, 1, 1);
+        bw_vbr(w, 1, 8);
+        bw_fixed(w, 0, 1);
+        bw_fixed(w, 3, 3);
+        bw_fixed(w, 0, 1);
+        bw_fixed(w, 1, 3);
+        bw_vbr(w, 8, 5);
+        bw_fixed(w, 4, 3);
+        bw_vbr(w, 5000, 6);
+        break;
+    case NESTING_10000:
+        for (int i = 0; i < 10000; i++)
+            bw_enter(w, 8, 3);
+        for (int i = 0; i < 10000; i++)
+            bw_end(w);
+        break;
+    case BLOCKINFO_ABBREV_BEFORE_SETBID:
+        bw_enter(w, 0, 2);
+        bw_fixed(w, 2, 2);
+        bw_vbr(w, 1, 5);
+        bw_fixed(w, 1, 1);
+        bw_vbr(w, 1, 8);
+        bw_end(w);
+        break;
+    case LENGTH_PAST_PARENT:
+        bw_fixed(w, 1, 3); /* ENTER_SUBBLOCK 17 with a length of 2^31 words */
+        bw_vbr(w, 17, 8);
+        bw_vbr(w, 4, 4);
+        bw_align32(w);
+        bw_fixed(w, 0x80000000u, 32);
+        break;
+    default:
+        break;
+    }
+    bw_enter(w, 17, 4); /* TYPE */
+    rec(w, 7, 1, U(32));
+    rec(w, 8, 2, U(0), U(0));
+    rec(w, 16, 0);
+    bw_end(w);
+    rec(w, 8, 5, U(0), U(1), U(1), U(0), U(0)); /* FUNCTION "k" = strtab[0..1) */
+    bw_enter(w, 11, 4); /* CONSTANTS */
+    rec(w, 1, 1, U(0));
+    rec(w, 4, 1, U(6)); /* i32 3 */
+    bw_end(w);
+    bw_enter(w, 15, 4); /* METADATA */
+    bw_record_str(w, 1, "air.buffer");   /* !0 */
+    bw_record_str(w, 1, "air.arg_name"); /* !1 */
+    bw_record_str(w, 1, "x");            /* !2 */
+    rec(w, 2, 2, U(0), U(1));            /* !3 = i32 3 */
+    rec(w, 2, 2, U(1), U(0));            /* !4 = @k */
+    if (d == MD_FORWARD_PAST_END)
+        rec(w, 3, 4, U(4), U(1), U(2), U(1000)); /* !5 */
+    else
+        rec(w, 3, 4, U(4), U(1), U(2), U(3));
+    if (d == MD_CYCLE)
+        rec(w, 3, 2, U(6), U(7)); /* !6 = !{!5, !6} */
+    else
+        rec(w, 3, 1, U(6));       /* !6 = !{!5} */
+    rec(w, 3, 0);                 /* !7 = !{} */
+    rec(w, 3, 3, U(5), U(8), U(7)); /* !8 = !{@k, !7, !6} */
+    if (d == STRING_OUTSIDE_BLOB) {
+        bw_fixed(w, 2, 4); /* DEFINE_ABBREV [literal 35, vbr6, vbr6, blob] */
+        bw_vbr(w, 4, 5);
+        bw_fixed(w, 1, 1);
+        bw_vbr(w, 35, 8);
+        bw_fixed(w, 0, 1);
+        bw_fixed(w, 2, 3);
+        bw_vbr(w, 6, 5);
+        bw_fixed(w, 0, 1);
+        bw_fixed(w, 2, 3);
+        bw_vbr(w, 6, 5);
+        bw_fixed(w, 0, 1);
+        bw_fixed(w, 5, 3);
+        bw_fixed(w, 4, 4); /* count 1, lengths in 1 byte: [20], then "abc" */
+        bw_vbr(w, 1, 6);
+        bw_vbr(w, 1, 6);
+        bw_vbr(w, 4, 6);
+        bw_align32(w);
+        bw_fixed(w, 20, 8);
+        bw_fixed(w, 'a', 8);
+        bw_fixed(w, 'b', 8);
+        bw_fixed(w, 'c', 8);
+        bw_align32(w);
+    }
+    bw_record_str(w, 4, "air.kernel");
+    rec(w, 10, 1, U(8));
+    bw_end(w);
+    bw_end(w); /* MODULE */
+    bw_enter(w, 23, 3); /* STRTAB: DEFINE_ABBREV [literal 1, blob] */
+    bw_fixed(w, 2, 3);
+    bw_vbr(w, 2, 5);
+    bw_fixed(w, 1, 1);
+    bw_vbr(w, 1, 8);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, 5, 3);
+    bw_fixed(w, 4, 3);
+    bw_vbr(w, d == BLOB_PAST_BLOCK ? 100000 : 1, 6);
+    bw_align32(w);
+    bw_fixed(w, 'k', 8);
+    bw_align32(w);
+    bw_end(w);
+    return w;
+}
+
+static struct mtlbx_interface *decode(struct bitwriter *w, size_t len)
+{
+    struct mtlbx_error err;
+    return mtlbx_interface_decode(w->buf, len, BASE, (const uint8_t *)"k", 1, &err);
+}
+
+Test(hostile_bitstream, the_valid_synthetic_module_decodes)
+{
+    struct bitwriter *w = build(OK);
+    struct mtlbx_interface *it = decode(w, bw_size(w));
+    cr_assert_not_null(it);
+    cr_assert(!it->module.failed, "%s at 0x%llx", it->module.error, (unsigned long long)it->module.error_offset);
+    cr_assert_str_eq(it->stage, "kernel");
+    cr_assert_eq(it->symbol.len, 1);
+    cr_assert_eq(it->symbol.ptr[0], 'k');
+    cr_assert_eq(it->n_inputs, 1);
+    cr_assert_eq(it->n_outputs, 0);
+    cr_assert(it->inputs[0].has_index);
+    cr_assert_eq(it->inputs[0].index, 3);
+    cr_assert(it->inputs[0].kind.len == 6 && memcmp(it->inputs[0].kind.ptr, "buffer", 6) == 0);
+    cr_assert(it->inputs[0].has_name && it->inputs[0].name.len == 1 && it->inputs[0].name.ptr[0] == 'x');
+    cr_assert(!it->inputs[0].has_location);
+    cr_assert_eq(it->module.bitcode_offset, BASE);
+    cr_assert_geq(it->module.n_blocks, 6);
+    cr_assert_eq(it->module.blocks[0].block_id, 13);
+    cr_assert_eq(it->module.blocks[0].offset, BASE + 4);
+    cr_assert_str_eq(it->module.blocks[1].name, "MODULE_BLOCK");
+    mtlbx_interface_free(it);
+    bw_free(w);
+}
+
+static void expect_failure(enum defect d, const char *needle)
+{
+    struct bitwriter *w = build(d);
+    size_t len = bw_size(w);
+    struct mtlbx_interface *it = decode(w, len);
+    cr_assert_not_null(it, "a stream with the bitcode magic gives a (failed) interface");
+    cr_expect(it->module.failed, "defect %d was not noticed", d);
+    cr_expect(it->module.error_offset >= BASE && it->module.error_offset < BASE + len,
+              "error offset 0x%llx outside the module [0x%x, 0x%zx)", (unsigned long long)it->module.error_offset,
+              BASE, BASE + len);
+    cr_expect(strstr(it->module.error, needle), "error '%s' does not say '%s'", it->module.error, needle);
+    cr_expect_null(it->stage);
+    cr_expect_eq(it->n_inputs + it->n_outputs + it->n_attributes + it->n_compile_options, 0);
+    mtlbx_interface_free(it);
+    bw_free(w);
+}
+
+Test(hostile_bitstream, abbreviation_id_out_of_range) { expect_failure(ABBREV_OUT_OF_RANGE, "out of range"); }
+Test(hostile_bitstream, define_abbrev_without_operands) { expect_failure(ABBREV_NO_OPS, "no operands"); }
+Test(hostile_bitstream, define_abbrev_bad_encoding) { expect_failure(ABBREV_BAD_ENCODING, "encoding"); }
+Test(hostile_bitstream, vbr_chain_past_64_bits) { expect_failure(VBR_PAST_64, "past 64 bits"); }
+Test(hostile_bitstream, blob_longer_than_its_block) { expect_failure(BLOB_PAST_BLOCK, "blob"); }
+Test(hostile_bitstream, array_longer_than_its_block) { expect_failure(ARRAY_PAST_BLOCK, "array"); }
+Test(hostile_bitstream, metadata_node_cycle) { expect_failure(MD_CYCLE, "contains itself"); }
+Test(hostile_bitstream, metadata_reference_past_the_end) { expect_failure(MD_FORWARD_PAST_END, "past the end"); }
+Test(hostile_bitstream, string_outside_the_bulk_blob) { expect_failure(STRING_OUTSIDE_BLOB, "past the end of the blob"); }
+Test(hostile_bitstream, blocks_nested_10000_deep, .timeout = 20) { expect_failure(NESTING_10000, "nested"); }
+Test(hostile_bitstream, blockinfo_abbrev_before_setbid) { expect_failure(BLOCKINFO_ABBREV_BEFORE_SETBID, "SETBID"); }
+Test(hostile_bitstream, block_length_past_its_parent) { expect_failure(LENGTH_PAST_PARENT, "more than its enclosing"); }
+
+/* Every prefix of the valid module: a clean failure while the MODULE
+ * block is incomplete, never a crash. */
+Test(hostile_bitstream, every_truncation, .timeout = 60)
+{
+    struct bitwriter *w = build(OK);
+    size_t len = bw_size(w);
+    struct mtlbx_interface *full = decode(w, len);
+    cr_assert_not_null(full);
+    uint64_t module_end = 0;
+    for (size_t i = 0; i < full->module.n_blocks; i++)
+        if (full->module.blocks[i].block_id == 8)
+            module_end = full->module.blocks[i].offset + full->module.blocks[i].size - BASE;
+    cr_assert_gt(module_end, 0);
+    mtlbx_interface_free(full);
+    for (size_t cut = 0; cut < len; cut++) {
+        uint8_t *copy = malloc(cut ? cut : 1); /* exactly `cut` bytes, so ASan sees any overread */
+        memcpy(copy, w->buf, cut);
+        struct mtlbx_error err;
+        struct mtlbx_interface *it = mtlbx_interface_decode(copy, cut, BASE, (const uint8_t *)"k", 1, &err);
+        if (cut < 4) {
+            cr_expect_null(it, "cut %zu: too short for bitcode", cut);
+            cr_expect_eq(err.offset, BASE);
+        } else {
+            cr_assert_not_null(it, "cut %zu", cut);
+            if (cut < module_end)
+                cr_expect(it->module.failed, "cut %zu inside the MODULE block not noticed", cut);
+            if (it->module.failed)
+                cr_expect(it->module.error_offset >= BASE && it->module.error_offset <= BASE + cut,
+                          "cut %zu: error offset 0x%llx", cut, (unsigned long long)it->module.error_offset);
+        }
+        mtlbx_interface_free(it);
+        free(copy);
+    }
+    bw_free(w);
+}
+
+Test(hostile_bitstream, not_bitcode_is_null_with_an_offset)
+{
+    struct mtlbx_error err;
+    static const uint8_t junk[] = "this is not bitcode at all";
+    cr_assert_null(mtlbx_interface_decode(junk, sizeof junk, BASE, NULL, 0, &err));
+    cr_expect_eq(err.offset, BASE);
+    cr_expect(err.message[0]);
+    /* A wrapper pointing outside the module */
+    uint8_t wrapper[20] = { 0xDE, 0xC0, 0x17, 0x0B, 0, 0, 0, 0, 20, 0, 0, 0, 0xFF, 0xFF, 0, 0 };
+    cr_assert_null(mtlbx_interface_decode(wrapper, sizeof wrapper, BASE, NULL, 0, &err));
+    cr_expect_eq(err.offset, BASE + 8);
+}
