@@ -485,6 +485,8 @@ static void function_fields(struct field_out *o)
                                           "unavailable (no HASH tag or no module bytes)" };
     field_emit(o, "hash", fn->module.offset, 0, st == MTLBX_HASH_MISMATCH ? MTLBX_FIELD_ERROR : 0, 0, "%s",
                (unsigned)st < 5 ? states[st] : "?");
+    if (fn->module_valid)
+        function_module_fields(o);
     if (md && md->public_group.size)
         field_emit(o, "public metadata", md->public_group.offset, 0, MTLBX_FIELD_FOLLOW,
                    md->public_group.offset, "0x%" PRIx64 " +%" PRIu64, md->public_group.offset, md->public_group.size);
@@ -496,8 +498,6 @@ static void function_fields(struct field_out *o)
     if (a)
         field_emit(o, "source archive", a->sarc_offset, 0, MTLBX_FIELD_FOLLOW, a->sarc_offset, "\"%s\"",
                    field_esc(s, sizeof s, a->id.ptr, a->id.len));
-    if (fn->module_valid)
-        function_module_fields(o);
 }
 
 /* Functions may share a metadata group or a source archive: name those
