@@ -30,6 +30,9 @@ static void usage(FILE *out)
             "  sources FILE [--list] [-o DIR] [--force]\n"
             "                              list or extract embedded source files\n"
             "  dis FILE NAME               LLVM assembly of a function (runs llvm-dis)\n"
+            "  diff A B [--json] [--verify]\n"
+            "                              what differs between two libraries\n"
+            "  textconv FILE               stable text of a library, for git diff\n"
             "\n"
             "Options:\n"
             "      --llvm-dis PATH         the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)\n"
@@ -41,8 +44,8 @@ static void usage(FILE *out)
             "With no FILE, the explorer opens the bundled sample library. When standard\n"
             "input or output is not a terminal, 'mtlbx FILE' prints 'mtlbx info FILE'.\n"
             "\n"
-            "Exit status: 0 ok; 1 a finding, a mismatch or nothing matched; 2 a file\n"
-            "could not be opened, is not a metallib, or a tool failed.\n"
+            "Exit status: 0 ok; 1 a finding, a mismatch, a difference or nothing matched;\n"
+            "2 a file could not be opened, is not a metallib, or a tool failed.\n"
             "Report bugs to: %s\n",
             PACKAGE_BUGREPORT);
 }
@@ -80,6 +83,7 @@ static const struct {
 } commands[] = {
     { "info", cmd_info }, { "ls", cmd_ls }, { "dump", cmd_dump }, { "check", cmd_check },
     { "extract", cmd_extract }, { "sources", cmd_sources }, { "dis", cmd_dis },
+    { "diff", cmd_diff }, { "textconv", cmd_textconv },
 };
 
 int main(int argc, char **argv)

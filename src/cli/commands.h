@@ -19,6 +19,8 @@ int cmd_check(int argc, char **argv, const struct global_options *g);
 int cmd_extract(int argc, char **argv, const struct global_options *g);
 int cmd_sources(int argc, char **argv, const struct global_options *g);
 int cmd_dis(int argc, char **argv, const struct global_options *g);
+int cmd_diff(int argc, char **argv, const struct global_options *g);
+int cmd_textconv(int argc, char **argv, const struct global_options *g);
 
 /* common.c ------------------------------------------------------------- */
 

@@ -12,5 +12,9 @@ src_mtlbx_SOURCES = \
 	src/cli/dump_json.c \
 	src/cli/info.c \
 	src/cli/ls.c \
+	src/cli/diff.c \
+	src/cli/textconv.c \
+	src/cli/values_json.c \
+	src/cli/values_json.h \
 	$(MTLBX_PULLOUT_SOURCES)
 src_mtlbx_LDADD = $(MTLBX_UI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)

@@ -5,6 +5,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
 	src/lib/archive.c \
+	src/lib/compare.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
 	src/lib/escape.c \

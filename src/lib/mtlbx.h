@@ -215,6 +215,8 @@ enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t
 /* Verify every function using up to `threads` threads (0 = number of CPUs).
  * Returns the number of mismatches. Thread-safe against hash_state readers. */
 size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+/* SHA-256 of any bytes (a source member's text, for textconv). */
+void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]);
 
 /* Bitcode wrapper header at the start of a module. */
 struct mtlbx_wrapper {
@@ -384,6 +386,81 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
                     char *out, size_t out_size);
 /* Same, into a malloc'd string (NULL on OOM). */
 char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
+
+/* ------------------------------------------------------------- compare -- */
+
+/* What differs between two opened files (compare.c). Libraries are paired
+ * by position, functions by name (the first of a duplicated name; later
+ * ones with that name are not compared), embedded source members by name
+ * and content. The result holds indexes only: a caller renders values from
+ * the two libraries with the accessors above, so nothing is copied. */
+
+enum mtlbx_header_field {
+    MTLBX_HF_CONTAINER_VERSION, MTLBX_HF_PLATFORM, MTLBX_HF_FILE_TYPE, MTLBX_HF_STUB,
+    MTLBX_HF_TARGET_OS, MTLBX_HF_OS_VERSION, MTLBX_HF_UUID, MTLBX_HF_HEADER_EXTENSION,
+    MTLBX_HF_DYNAMIC_HEADER, MTLBX_HF_COUNT,
+};
+enum mtlbx_function_field {
+    MTLBX_FF_HASH, MTLBX_FF_HASH_OK, MTLBX_FF_TYPE, MTLBX_FF_AIR_VERSION,
+    MTLBX_FF_LANGUAGE_VERSION, MTLBX_FF_TAGS, MTLBX_FF_CONSTANTS,
+    MTLBX_FF_VERTEX_ATTRIBUTES, MTLBX_FF_INTERFACE, MTLBX_FF_COUNT,
+};
+/* The JSON key of CONTRACT.md ("container_version", "hash_ok", ...). */
+const char *mtlbx_header_field_name(enum mtlbx_header_field f);
+const char *mtlbx_function_field_name(enum mtlbx_function_field f);
+
+struct mtlbx_function_change {
+    size_t a, b;               /* function indexes in library A and in B */
+    unsigned fields;           /* 1u << MTLBX_FF_* */
+};
+
+/* A source member: archive index and member index in its library. */
+struct mtlbx_member_ref {
+    size_t archive, member;
+};
+struct mtlbx_member_change {
+    struct mtlbx_member_ref a, b;
+};
+
+struct mtlbx_library_diff {
+    size_t index;
+    mtlbx_library *a, *b;      /* one is NULL when only one file has library `index` */
+    unsigned header_fields;    /* 1u << MTLBX_HF_*; 0 when a or b is NULL */
+    /* Sorted by name (bytewise). added: indexes in b; removed: in a. */
+    size_t n_added, n_removed, n_changed;
+    size_t *added, *removed;
+    struct mtlbx_function_change *changed;
+    size_t n_members_added, n_members_removed, n_members_changed;
+    struct mtlbx_member_ref *members_added, *members_removed;
+    struct mtlbx_member_change *members_changed;
+    /* An archive on either side that did not decode: its members are not
+     * compared (the diagnostics say why). */
+    bool sources_incomplete;
+};
+
+struct mtlbx_diff {
+    bool identical;            /* no change at all, libraries paired one to one */
+    size_t n_libraries;        /* the larger of the two library counts */
+    struct mtlbx_library_diff *libraries;
+};
+
+struct mtlbx_diff_options {
+    /* Hash every module on both sides, so that a module whose bytes no
+     * longer match its HASH shows as a hash_ok change even where the two
+     * stored hashes are equal. Without it, a function whose stored HASH is
+     * the same on both sides is taken as unchanged in its module without
+     * reading it (that is what keeps a diff of two 300 MB libraries as
+     * cheap as listing them), and hash_ok is checked only where the stored
+     * hashes differ. */
+    bool verify;
+};
+
+/* Compares a with b. Returns MTLBX_OK with *out set (free with
+ * mtlbx_diff_free), or MTLBX_E_NOMEM. Reads modules only as said above;
+ * decompresses source archives only when their compressed bytes differ. */
+int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
+                     struct mtlbx_diff **out);
+void mtlbx_diff_free(struct mtlbx_diff *d);
 
 /* ---------------------------------------------------------------- nodes -- */
 

@@ -1,0 +1,13 @@
+# Comparing two libraries (issue 9): compare.c and `mtlbx diff` on the
+# project's fixtures (test_compare), `diff --json` on real pairs of the
+# corpus against a diff computed from their `dump --json` documents
+# (test_compare_corpus, exit 77 without the corpus), `git diff` through
+# `mtlbx textconv` (compare_git.sh, needs git) and the explorer's compare
+# view (compare_explorer.sh, needs tmux).
+if HAVE_CRITERION
+check_PROGRAMS += tests/test_compare
+tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h
+tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+TESTS += tests/test_compare
+endif
