@@ -1,4 +1,4 @@
-/* Running llvm-dis on a module: no shell (posix_spawn with an argument
+/* Running a tool (llvm-dis on a module, diff on two disassemblies): no shell (posix_spawn with an argument
  * vector, so no byte of a path or of the file is ever parsed as shell
  * syntax), the module fed on stdin, stdout and stderr drained with poll()
  * so that neither side can deadlock on a full pipe, a deadline after which
@@ -153,15 +153,28 @@ void tool_result_free(struct tool_result *res)
     res->output_len = 0;
 }
 
+char *find_tool(const char *name) { return resolve(name); }
+
 int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                  unsigned timeout_ms, size_t max_output, struct tool_result *res)
 {
-    memset(res, 0, sizeof *res);
-    res->exit_status = -1;
     if (!llvm_dis) {
+        memset(res, 0, sizeof *res);
+        res->exit_status = -1;
         snprintf(res->message, sizeof res->message, "llvm-dis not found");
         return -1;
     }
+    /* "-o -" keeps the output on stdout whatever the input name. */
+    char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
+    return run_tool("llvm-dis", argv, module, len, timeout_ms, max_output, res);
+}
+
+int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t len,
+             unsigned timeout_ms, size_t max_output, struct tool_result *res)
+{
+    const uint8_t *module = input;
+    memset(res, 0, sizeof *res);
+    res->exit_status = -1;
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
         snprintf(res->message, sizeof res->message, "pipe: %s", strerror(errno));
@@ -191,17 +204,15 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
                                         POSIX_SPAWN_SETPGROUP);
-    /* "-o -" keeps the output on stdout whatever the input name. */
-    char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
     pid_t pid;
-    int sp = posix_spawn(&pid, llvm_dis, &fa, &attr, argv, environ);
+    int sp = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     close(in[0]);
     close(out[1]);
     close(err[1]);
     if (sp != 0) {
-        snprintf(res->message, sizeof res->message, "cannot run llvm-dis: %s", strerror(sp));
+        snprintf(res->message, sizeof res->message, "cannot run %s: %s", label, strerror(sp));
         close(in[1]);
         close(out[0]);
         close(err[0]);
@@ -239,7 +250,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         uint64_t now = now_ms();
         if (now >= deadline) {
             res->timed_out = true;
-            snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
+            snprintf(res->message, sizeof res->message, "%s timed out after %u ms", label, timeout_ms);
             kill_group(pid);
             killed = true;
             break;
@@ -292,7 +303,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                 if (r > 0) {
                     res->truncated = true;
                     snprintf(res->message, sizeof res->message,
-                             "llvm-dis output exceeds %zu bytes; stopped", olen);
+                             "%s output exceeds %zu bytes; stopped", label, olen);
                     kill_group(pid);
                     killed = true;
                     break;
@@ -342,7 +353,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         }
         if (now_ms() >= deadline) {
             res->timed_out = true;
-            snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
+            snprintf(res->message, sizeof res->message, "%s timed out after %u ms", label, timeout_ms);
             kill_group(pid);
             killed = true;
             continue;
@@ -379,10 +390,10 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         char line[sizeof res->message];
         first_line(line, sizeof line, ebuf, elen);
         if (res->exit_status < 0)
-            snprintf(res->message, sizeof res->message, "llvm-dis was killed by signal %d%s%.400s",
+            snprintf(res->message, sizeof res->message, "%s was killed by signal %d%s%.400s", label,
                      status != -1 && WIFSIGNALED(status) ? WTERMSIG(status) : 0, line[0] ? ": " : "", line);
         else
-            snprintf(res->message, sizeof res->message, "llvm-dis exited with status %d%s%.400s",
+            snprintf(res->message, sizeof res->message, "%s exited with status %d%s%.400s", label,
                      res->exit_status, line[0] ? ": " : "", line);
         return -1;
     }
