@@ -2,7 +2,9 @@
 # project's fixtures (test_compare), `diff --json` on real pairs of the
 # corpus against a diff computed from their `dump --json` documents
 # (test_compare_corpus, exit 77 without the corpus), `git diff` through
-# `mtlbx textconv` (compare_git.sh, needs git and python3).
+# `mtlbx textconv` (compare_git.sh, needs git and python3) and the
+# explorer's compare view in tmux (compare_explorer.sh); both make their
+# second library with tests/compare_rebuild.py.
 if HAVE_CRITERION
 check_PROGRAMS += tests/test_compare tests/test_compare_corpus
 tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h
@@ -15,6 +17,6 @@ tests_test_compare_corpus_LDADD = $(CRITERION_LIBS) $(JANSSON_LIBS)
 TESTS += tests/test_compare tests/test_compare_corpus
 endif
 
-COMPARE_SHELL_TESTS = tests/compare_git.sh
+COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh
 TESTS += $(COMPARE_SHELL_TESTS)
-EXTRA_DIST += $(COMPARE_SHELL_TESTS)
+EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py

@@ -2,7 +2,7 @@
 # git diff on committed metallibs through `mtlbx textconv`, set up exactly
 # as the README says (.gitattributes + git config): two commits of the
 # sample, the second a rebuild in which one kernel changed (its module
-# altered and its HASH rewritten, as a compiler would), must show that
+# altered and its HASH rewritten, tests/compare_rebuild.py), must show that
 # function by name with its old and new hash, in `git diff` and in
 # `git log -p`, and nothing about the functions that did not change.
 set -u
@@ -27,21 +27,11 @@ git config diff.metallib.textconv "$MTLBX_BIN textconv"
 cp "$MTLBX_SRCDIR/data/sample.metallib" shaders.metallib
 git add .gitattributes shaders.metallib && git commit -qm one || exit 2
 
-# Rebuild: change compute_main's module and rewrite its HASH.
+# Rebuild: compute_main's module changes and its HASH is rewritten.
 "$MTLBX_BIN" dump --json shaders.metallib >"$work/dump.json" || exit 2
-python3 - "$work/dump.json" shaders.metallib compute_main <<'PY' || exit 2
-import hashlib, json, sys
-doc = json.load(open(sys.argv[1]))
-fn = [f for f in doc["libraries"][0]["functions"] if f["name"] == sys.argv[3]][0]
-data = bytearray(open(sys.argv[2], "rb").read())
-m = fn["module"]
-data[m["offset"] + m["size"] // 2] ^= 0x5A
-old = bytes.fromhex(fn["hash"])
-at = data.index(old, fn["entry"]["offset"], fn["entry"]["offset"] + fn["entry"]["size"])
-data[at:at + 32] = hashlib.sha256(data[m["offset"]:m["offset"] + m["size"]]).digest()
-open(sys.argv[2], "wb").write(data)
-print(fn["hash"][:16], data[at:at + 32].hex()[:16])
-PY
+python3 "$MTLBX_SRCDIR/tests/compare_rebuild.py" "$work/dump.json" shaders.metallib "$work/new.metallib" compute_main ||
+    exit 2
+cp "$work/new.metallib" shaders.metallib || exit 2
 git commit -qam two || exit 2
 
 git diff HEAD~1 HEAD >"$work/diff.txt" || fail "git diff failed"

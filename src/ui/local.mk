@@ -16,6 +16,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/lineedit.c src/ui/lineedit.h \
 	src/ui/members_view.c \
+	src/ui/compare_view.c \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \

@@ -49,7 +49,7 @@ struct jump {
 
 #define HISTORY_MAX 256
 
-enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS };
+enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE };
 
 struct textview {
     char *title;
@@ -62,6 +62,7 @@ struct textview {
     char save_name[256];         /* default file name for `w` */
     struct query query;
     bool have_query;
+    bool diff_colours;           /* colour + - @@ lines (a unified diff) */
 };
 
 struct members_view {
@@ -86,6 +87,8 @@ struct explorer {
     struct layout lay;
     enum ex_screen screen;
     bool text_from_members;      /* q in the text view returns to the member list */
+    bool text_from_compare;      /* ... or to the compare view */
+    struct compare_view *compare; /* compare_view.c, NULL until D */
     struct textview text;
     struct members_view members;
     struct jump history[HISTORY_MAX];
@@ -150,6 +153,15 @@ void members_draw(struct explorer *ex);
 void members_action(struct explorer *ex, enum action a);
 /* Shows one member's text in the text view. */
 void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member);
+
+/* ---- compare_view.c: D, the comparison of two open files ---- */
+void compare_open(struct explorer *ex);
+void compare_draw(struct explorer *ex);
+void compare_action(struct explorer *ex, enum action a);
+void compare_free(struct explorer *ex);
+/* Backspace in the panels right after a jump from the compare view: true
+ * when it should go back there. */
+bool compare_back(struct explorer *ex);
 
 /* ---- search.c ---- */
 void search_start(struct explorer *ex);

@@ -1,12 +1,12 @@
-/* Running a tool (llvm-dis on a module, diff on two disassemblies): no shell (posix_spawn with an argument
- * vector, so no byte of a path or of the file is ever parsed as shell
- * syntax), the module fed on stdin, stdout and stderr drained with poll()
- * so that neither side can deadlock on a full pipe, a deadline after which
- * the child's whole process group is killed, an output cap, and always a
- * waitpid() so no zombie is left. SIGPIPE is blocked in the calling thread
- * only while writing (a child that exits early turns into EPIPE, not into
- * our death), and a SIGPIPE raised meanwhile is consumed before the mask is
- * restored.
+/* Running a tool (llvm-dis on a module, diff on two disassemblies): no
+ * shell (posix_spawn with an argument vector, so no byte of a path or of
+ * the file is ever parsed as shell syntax), the input fed on stdin, stdout
+ * and stderr drained with poll() so that neither side can deadlock on a
+ * full pipe, a deadline after which the child's whole process group is
+ * killed, an output cap, and always a waitpid() so no zombie is left.
+ * SIGPIPE is blocked in the calling thread only while writing (a child that
+ * exits early turns into EPIPE, not into our death), and a SIGPIPE raised
+ * meanwhile is consumed before the mask is restored.
  */
 #include "config.h"
 #include "run_tool.h"
