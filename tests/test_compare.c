@@ -371,3 +371,123 @@ Test(compare_cli, refusals_exit_2)
     free(readme);
     free(dir);
 }
+
+/* --------------------------------------------------- hostile input -- */
+
+/* Truncations (every 61st length) and seeded byte mutations of the sample
+ * and of the fat fixture, each compared both ways with the original and
+ * with itself: nothing crashes (ASan in CI), a file is identical to
+ * itself, and every index the result holds is a valid function index. */
+static void check_consistent(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff *d)
+{
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        const struct mtlbx_library_diff *ld = &d->libraries[l];
+        size_t na = ld->a ? mtlbx_function_count(ld->a) : 0, nb = ld->b ? mtlbx_function_count(ld->b) : 0;
+        for (size_t k = 0; k < ld->n_removed; k++)
+            cr_assert_lt(ld->removed[k], na);
+        for (size_t k = 0; k < ld->n_added; k++)
+            cr_assert_lt(ld->added[k], nb);
+        for (size_t k = 0; k < ld->n_changed; k++) {
+            cr_assert_lt(ld->changed[k].a, na);
+            cr_assert_lt(ld->changed[k].b, nb);
+            cr_assert_neq(ld->changed[k].fields, 0u);
+        }
+        cr_assert_leq(ld->n_removed + ld->n_changed, na);
+        cr_assert_leq(ld->n_added + ld->n_changed, nb);
+    }
+    (void)a, (void)b;
+}
+
+static void compare_mutant(const struct blob *orig, const struct blob *mut)
+{
+    mtlbx_file *fa = open_blob(orig, "orig"), *fb = NULL;
+    struct mtlbx_error err;
+    if (mtlbx_open_memory(mut->data, mut->len, "mutant", &fb, &err) != MTLBX_OK) {
+        mtlbx_close(fa);
+        return;                /* no longer a metallib: diff refuses it (exit 2) */
+    }
+    for (int verify = 0; verify < 2; verify++) {
+        struct mtlbx_diff *d = diff(fa, fb, verify);
+        check_consistent(fa, fb, d);
+        mtlbx_diff_free(d);
+        d = diff(fb, fa, verify);
+        check_consistent(fb, fa, d);
+        mtlbx_diff_free(d);
+        d = diff(fb, fb, verify);
+        cr_assert(d->identical, "a damaged file against itself");
+        mtlbx_diff_free(d);
+    }
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+}
+
+Test(compare_hostile, truncations_and_mutations, .timeout = 300)
+{
+    const char *files[] = { "data/sample.metallib", "tests/fixtures/fat.metallib",
+                            "tests/fixtures/hsrc-v125.metallib" };
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        struct blob b = load(files[k]);
+        for (size_t len = 0; len < b.len; len += 61) {
+            struct blob cut = { b.data, len };
+            compare_mutant(&b, &cut);
+        }
+        uint32_t seed = 12345;
+        for (int m = 0; m < 300; m++) {
+            struct blob c = copy(&b);
+            for (int flips = 0; flips < 1 + m % 4; flips++) {
+                seed = seed * 1103515245u + 12345u;
+                size_t at = (seed >> 8) % c.len;
+                seed = seed * 1103515245u + 12345u;
+                c.data[at] = (uint8_t)(seed >> 16);
+            }
+            compare_mutant(&b, &c);
+            free(c.data);
+        }
+        free(b.data);
+    }
+}
+
+Test(compare_cli, hostile_names_same_path_and_truncated)
+{
+    char *sample = fixture("data/sample.metallib"), *out, *err;
+    /* The same path twice. */
+    cr_assert_eq(run_diff(sample, sample, true, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "\"identical\": true"), "%s", out);
+    free(out), free(err);
+
+    /* A name holding ESC and a C1 CSI: never raw on the output. */
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *fa = open_blob(&b, "a");
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 1);
+    size_t at = offset_of(fa, fn->name.ptr);
+    b.data[at] = 0x1b;
+    b.data[at + 1] = 0xc2;
+    b.data[at + 2] = 0x9b;
+    mtlbx_close(fa);
+    char *hostile = write_temp(&b);
+    for (int json = 0; json < 2; json++) {
+        cr_assert_eq(run_diff(sample, hostile, json, &out, &err), 1, "%s", err);
+        cr_assert_null(strchr(out, 0x1b), "raw ESC in the output");
+        cr_assert_null(strstr(out, "\xc2\x9b"), "raw CSI in the output");
+        free(out), free(err);
+    }
+    unlink(hostile);
+    free(hostile);
+
+    /* Truncated inside the modules: still compared (exit 1), with a note
+     * on stderr; the functions that lost their module bytes changed
+     * (hash_ok), found without --verify since their module spans differ. */
+    free(b.data);
+    b = load("data/sample.metallib");
+    b.len = 9000;
+    char *cut = write_temp(&b);
+    cr_assert_eq(run_diff(sample, cut, false, &out, &err), 1, "%s", err);
+    cr_assert(strstr(err, "problem"), "%s", err);
+    cr_assert(strstr(out, "functions changed"), "%s", out);
+    cr_assert(strstr(out, "hash_ok true -> false"), "%s", out);
+    free(out), free(err);
+    unlink(cut);
+    free(cut);
+    free(b.data);
+    free(sample);
+}

@@ -7,8 +7,8 @@
  * whose stored HASH is equal is not read any further than its function
  * entry and metadata, so comparing two 20,000-function libraries costs
  * about what listing both does. Modules are hashed only where the stored
- * hashes differ (to tell whether hash_ok changed), or everywhere with
- * options.verify. Source archives are decompressed only when their
+ * hashes (or the module spans' sizes) differ, to tell whether hash_ok
+ * changed, or everywhere with options.verify. Source archives are decompressed only when their
  * compressed bytes differ. */
 #include "config.h"
 #include "internal.h"
@@ -241,8 +241,10 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
         d |= 1u << MTLBX_FF_VERTEX_ATTRIBUTES;
     /* With verify both libraries were hashed already, so this reads the
      * cached states; without it, only pairs whose stored hashes differ are
-     * hashed here. */
-    if ((verify || !same_hash) && hash_ok(a, i) != hash_ok(b, j))
+     * hashed here, or whose module spans differ in size or presence (a cut
+     * file: then the equal stored hash cannot hold on both sides). */
+    bool spans_differ = x->module_valid != y->module_valid || x->module.size != y->module.size;
+    if ((verify || !same_hash || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
         d |= 1u << MTLBX_FF_HASH_OK;
     return d;
 }

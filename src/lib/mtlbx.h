@@ -451,7 +451,7 @@ struct mtlbx_diff_options {
      * the same on both sides is taken as unchanged in its module without
      * reading it (that is what keeps a diff of two 300 MB libraries as
      * cheap as listing them), and hash_ok is checked only where the stored
-     * hashes differ. */
+     * hashes differ or the module spans differ in size or presence. */
     bool verify;
 };
 
