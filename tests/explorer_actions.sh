@@ -13,14 +13,14 @@ wait_for "Functions (8)"
 keys e
 wait_for "Write module to: vertex_main.air"
 keys Enter
-wait_for "wrote 2144 bytes to ./vertex_main.air"
+wait_for "wrote 2560 bytes to ./vertex_main.air"
 [ -f "$WORK/vertex_main.air" ] || fail "vertex_main.air was not written"
 mkdir "$WORK/cli"
 if "$MTLBX_BIN" extract "$SAMPLE" -o "$WORK/cli" -f vertex_main >/dev/null 2>&1; then
     cmp "$WORK/vertex_main.air" "$WORK/cli/vertex_main.air" || fail "module bytes differ from mtlbx extract"
 else
     echo "note: mtlbx extract unavailable; checking the module size only"
-    [ "$(wc -c < "$WORK/vertex_main.air")" -eq 2144 ] || fail "wrong module size"
+    [ "$(wc -c < "$WORK/vertex_main.air")" -eq 2560 ] || fail "wrong module size"
 fi
 
 # Again: the file exists, so it asks; n keeps the old file.

@@ -9,10 +9,10 @@
 # --- resize -------------------------------------------------------------
 start 80 24 xterm-256color -- "$SAMPLE"
 wait_for "Functions (8)"
-expect "00000010  80 92 00 00"              # 16 bytes a row at 80 columns
+expect "00000010  70 9f 00 00"              # 16 bytes a row at 80 columns
 T resize-window -t 0 -x 160 -y 40
 wait_for "00000020  f9 04 00 00"            # 32 a row at 160: no row starts at 0x10
-wait_gone "00000010  80 92 00 00"
+wait_gone "00000010  70 9f 00 00"
 T resize-window -t 0 -x 60 -y 20
 wait_for "00000058  08 00 00 00 a4 00 00 00  "   # 8 a row at 60 columns
 T resize-window -t 0 -x 30 -y 10

@@ -38,3 +38,4 @@ include tests/pullout.mk
 include tests/ui.mk
 include tests/hostile.mk
 include tests/compare.mk
+include tests/interface.mk

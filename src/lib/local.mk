@@ -4,7 +4,15 @@ src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CF
 src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
+	src/lib/air_interface.c \
+	src/lib/air_metadata.c \
+	src/lib/arena.c \
+	src/lib/arena.h \
 	src/lib/archive.c \
+	src/lib/bitcode.c \
+	src/lib/bitcode.h \
+	src/lib/bitstream.c \
+	src/lib/bitstream.h \
 	src/lib/compare.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \

@@ -263,6 +263,147 @@ struct mtlbx_metadata {
 /* Decoded once at open; never NULL for a valid index. */
 const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i);
 
+/* ------------------------------------------------------ bitcode modules -- */
+
+/* Each function's module is LLVM bitcode (FORMAT §21). The library reads it
+ * natively: the wrapper header, the bitstream's block structure, and of its
+ * contents only what the interface needs (the module-level METADATA block,
+ * module constants, function names from STRTAB or VALUE_SYMTAB). Function
+ * bodies are skipped by their block length and never decoded.
+ *
+ * Limits, so that hostile input is bounded in time and memory (every limit
+ * hit is an error with an offset, never a crash or a hang): */
+#define MTLBX_BC_MAX_DEPTH 64            /* nested blocks */
+#define MTLBX_BC_MAX_BLOCKS 100000       /* blocks listed per module */
+#define MTLBX_BC_MAX_ABBREV_OPS 4096     /* operands of one DEFINE_ABBREV */
+#define MTLBX_BC_MAX_RECORD_OPS 1000000  /* operands of one record */
+#define MTLBX_BC_MAX_MD_NESTING 32       /* nested metadata nodes in one value */
+
+/* One block of a module's LLVM bitstream (IDENTIFICATION, MODULE, TYPE,
+ * METADATA, FUNCTION, STRTAB, ...), for the explorer's module node. */
+struct mtlbx_bc_block {
+    uint32_t block_id;         /* LLVM block id (8 MODULE, 15 METADATA, ...) */
+    const char *name;          /* "MODULE_BLOCK", ... (static) or NULL when unknown */
+    uint64_t offset;           /* absolute file offset of the byte holding the first
+                                  bit of its ENTER_SUBBLOCK abbrev id */
+    uint64_t size;             /* bytes from offset through its END_BLOCK (word
+                                  aligned), i.e. to the end of the block as declared */
+    uint32_t n_records;        /* records directly inside it (not in sub-blocks);
+                                  0 for blocks skipped by length (FUNCTION ...) */
+    uint32_t depth;            /* 0 for top-level blocks */
+    uint32_t parent;           /* index of the enclosing block, UINT32_MAX at top */
+};
+
+/* What was read of one module's bitstream. */
+struct mtlbx_module_info {
+    bool wrapper;              /* bitcode wrapper header present */
+    uint64_t bitcode_offset;   /* absolute offset of "BC\xC0\xDE" */
+    uint64_t bitcode_size;
+    size_t n_blocks;
+    const struct mtlbx_bc_block *blocks;   /* in stream order (pre-order) */
+    /* The first problem, if reading stopped early: */
+    bool failed;
+    uint64_t error_offset;     /* absolute offset where reading stopped */
+    char error[160];           /* NUL-terminated, printable ASCII */
+};
+
+/* A metadata value as interfaces use it. */
+enum mtlbx_md_kind {
+    MTLBX_MD_INT,              /* i1..i64 constant (sign-extended) */
+    MTLBX_MD_STRING,           /* MDString */
+    MTLBX_MD_NODE,             /* nested MDNode / tuple: items */
+    MTLBX_MD_NULL,             /* null operand, or a value that is neither
+                                  (a function pointer, a float ...), or a node
+                                  nested deeper than MTLBX_BC_MAX_MD_NESTING or
+                                  met again inside itself (a cycle) */
+};
+struct mtlbx_md_value {
+    enum mtlbx_md_kind kind;
+    int64_t i;                 /* MTLBX_MD_INT */
+    struct mtlbx_bytes s;      /* MTLBX_MD_STRING: raw bytes, into the mapping
+                                  (bulk METADATA_STRINGS) or owned by the
+                                  interface (older per-string records) */
+    size_t n_items;            /* MTLBX_MD_NODE */
+    const struct mtlbx_md_value *items;
+};
+
+/* One "air.KEY" of an argument or an entry, with the values up to the next key. */
+struct mtlbx_air_property {
+    struct mtlbx_bytes key;    /* without the "air." prefix */
+    size_t n_values;           /* 0: a flag (JSON true) */
+    const struct mtlbx_md_value *values;
+};
+
+/* One argument (or output) descriptor of an AIR entry (FORMAT §21). */
+struct mtlbx_air_argument {
+    bool has_index;            /* leading integer present */
+    uint32_t index;
+    struct mtlbx_bytes kind;   /* first key that is not function_constant ("buffer",
+                                  "texture", "thread_position_in_grid", ...),
+                                  without "air."; len 0 if none */
+    bool has_name, has_type;
+    struct mtlbx_bytes name;   /* air.arg_name */
+    struct mtlbx_bytes type;   /* air.arg_type_name */
+    bool has_location;
+    int64_t location;          /* air.location_index's first int, else first int after kind */
+    const char *access;        /* "read" "write" "read_write" "sample" (static) or NULL */
+    size_t n_properties;       /* every key, in order */
+    const struct mtlbx_air_property *properties;
+};
+
+struct mtlbx_interface {
+    const char *stage;         /* "kernel", "vertex", ... (the X of air.X), NULL if no
+                                  entry names the function (or module.failed) */
+    struct mtlbx_bytes symbol; /* the entry's function symbol name */
+    size_t n_inputs;
+    const struct mtlbx_air_argument *inputs;
+    size_t n_outputs;
+    const struct mtlbx_air_argument *outputs;
+    size_t n_attributes;       /* further operands of the entry, key without "air." */
+    const struct mtlbx_air_property *attributes;
+    /* Module facts */
+    bool has_air_version;
+    uint32_t air_version[3];   /* !air.version */
+    bool has_language_version;
+    struct mtlbx_bytes language_name;      /* "Metal" */
+    uint32_t language_version[3];
+    size_t n_compile_options;
+    const struct mtlbx_bytes *compile_options;
+    bool has_compiler;
+    struct mtlbx_bytes compiler;           /* !llvm.ident */
+    struct mtlbx_module_info module;       /* blocks of the module */
+};
+
+/* Reads function i's module: its bitstream blocks and its AIR interface.
+ *
+ * Returns NULL only when the function has no module bytes or they are not
+ * LLVM bitcode at all, or out of memory; then *err (may be NULL) says why,
+ * with an absolute offset. A bitstream that is damaged anywhere (truncated,
+ * bad abbreviation, limit hit, broken metadata) still returns the blocks
+ * read so far with module.failed set, module.error/error_offset naming the
+ * first problem; then stage is NULL and every interface list is empty, and
+ * callers print `"interface": null` with that diagnostic.
+ *
+ * The result is owned by the caller (mtlbx_interface_free()); it is never
+ * cached by the library, so a command that walks 20,000 modules keeps memory
+ * flat. Its byte spans point into the mapping or into the result itself, so
+ * it must be freed before mtlbx_close(). Reads only immutable library state:
+ * any number of threads may call it at once (the explorer decodes in a
+ * background thread). Time is linear in the bytes read and memory bounded
+ * by the module size and the limits above; FUNCTION blocks are skipped. */
+struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i,
+                                                 struct mtlbx_error *err);
+
+/* The same over any module bytes (tests, fuzzing): `data` is the module
+ * (wrapper or bare "BC\xC0\xDE"), `base` its absolute offset (added to every
+ * offset reported), `symbol` the function's name used to pick the entry
+ * (may be NULL: then the only entry, if there is exactly one). `data` must
+ * outlive the result. */
+struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
+                                               const uint8_t *symbol, size_t symbol_len,
+                                               struct mtlbx_error *err);
+void mtlbx_interface_free(struct mtlbx_interface *iface);
+
 /* ---------------------------------------------------- header extension -- */
 
 struct mtlbx_header_ext {

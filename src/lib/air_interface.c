@@ -1,0 +1,414 @@
+/* A function's AIR interface (FORMAT §21, CONTRACT "Function interfaces"),
+ * from its module's named metadata: the entry tuple of the air.X list that
+ * names the function (stage X, outputs, arguments, attributes) and the
+ * module facts (air.version, air.language_version, air.compile_options,
+ * llvm.ident). The bitstream work is in bitcode.c and air_metadata.c. */
+#include "config.h"
+#include "bitcode.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define WRAPPER_MAGIC 0x0B17C0DEu
+
+/* The result and everything it points at (bar the mapping). */
+struct interface_owned {
+    struct mtlbx_interface pub; /* first: the public pointer is this one */
+    struct arena arena;
+};
+
+static void set_err(struct mtlbx_error *err, enum mtlbx_status status, uint64_t offset, const char *msg)
+{
+    if (!err)
+        return;
+    memset(err, 0, sizeof *err);
+    err->status = status;
+    err->offset = offset;
+    err->has_offset = true;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+}
+
+static bool bytes_eq(struct mtlbx_bytes b, const char *s)
+{
+    size_t n = strlen(s);
+    return b.len == n && memcmp(b.ptr, s, n) == 0;
+}
+
+static bool is_key(const struct mtlbx_md_value *v)
+{
+    return v->kind == MTLBX_MD_STRING && v->s.len >= 4 && memcmp(v->s.ptr, "air.", 4) == 0;
+}
+
+/* ------------------------------------------------------- properties -- */
+
+/* Flat "air.KEY value... air.KEY value..." from items[start..n). Values
+ * before the first key are not part of any property and are left out. */
+static bool parse_properties(struct arena *a, const struct mtlbx_md_value *items, size_t n, size_t start,
+                             struct mtlbx_air_property **out, size_t *n_out)
+{
+    size_t count = 0;
+    for (size_t i = start; i < n; i++)
+        count += is_key(&items[i]);
+    *out = NULL;
+    *n_out = 0;
+    if (!count)
+        return true;
+    struct mtlbx_air_property *p = arena_array(a, count, sizeof *p);
+    if (!p)
+        return false;
+    size_t k = 0;
+    for (size_t i = start; i < n; i++) {
+        if (!is_key(&items[i])) {
+            if (k)
+                p[k - 1].n_values++;
+            continue;
+        }
+        p[k].key = (struct mtlbx_bytes){ items[i].s.ptr + 4, items[i].s.len - 4 };
+        p[k].values = &items[i + 1];
+        k++;
+    }
+    *out = p;
+    *n_out = count;
+    return true;
+}
+
+static const struct mtlbx_air_property *find_property(const struct mtlbx_air_property *p, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (bytes_eq(p[i].key, key))
+            return &p[i];
+    return NULL;
+}
+
+static bool first_int(const struct mtlbx_air_property *p, int64_t *out)
+{
+    for (size_t i = 0; p && i < p->n_values; i++)
+        if (p->values[i].kind == MTLBX_MD_INT) {
+            *out = p->values[i].i;
+            return true;
+        }
+    return false;
+}
+
+static bool first_string(const struct mtlbx_air_property *p, struct mtlbx_bytes *out)
+{
+    if (p && p->n_values && p->values[0].kind == MTLBX_MD_STRING) {
+        *out = p->values[0].s;
+        return true;
+    }
+    return false;
+}
+
+/* One argument or output descriptor node. */
+static bool parse_argument(struct arena *a, const struct mtlbx_md_value *node, struct mtlbx_air_argument *arg)
+{
+    static const char *const ACCESS[] = { "read", "write", "read_write", "sample" };
+    memset(arg, 0, sizeof *arg);
+    if (node->kind != MTLBX_MD_NODE)
+        return true;
+    size_t start = 0;
+    if (node->n_items && node->items[0].kind == MTLBX_MD_INT) {
+        arg->has_index = true;
+        arg->index = (uint32_t)node->items[0].i;
+        start = 1;
+    }
+    struct mtlbx_air_property *props;
+    if (!parse_properties(a, node->items, node->n_items, start, &props, &arg->n_properties))
+        return false;
+    arg->properties = props;
+    const struct mtlbx_air_property *kind = NULL;
+    for (size_t i = 0; i < arg->n_properties && !kind; i++)
+        if (!bytes_eq(props[i].key, "function_constant"))
+            kind = &props[i];
+    if (kind)
+        arg->kind = kind->key;
+    arg->has_name = first_string(find_property(props, arg->n_properties, "arg_name"), &arg->name);
+    arg->has_type = first_string(find_property(props, arg->n_properties, "arg_type_name"), &arg->type);
+    arg->has_location = first_int(find_property(props, arg->n_properties, "location_index"), &arg->location) ||
+                        first_int(kind, &arg->location);
+    for (size_t i = 0; i < arg->n_properties && !arg->access; i++)
+        for (size_t k = 0; k < sizeof ACCESS / sizeof *ACCESS; k++)
+            if (bytes_eq(props[i].key, ACCESS[k]))
+                arg->access = ACCESS[k];
+    return true;
+}
+
+static bool parse_arguments(struct arena *a, const struct mtlbx_md_value *list, const struct mtlbx_air_argument **out,
+                            size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    if (list->kind != MTLBX_MD_NODE || !list->n_items)
+        return true;
+    struct mtlbx_air_argument *args = arena_array(a, list->n_items, sizeof *args);
+    if (!args)
+        return false;
+    for (size_t i = 0; i < list->n_items; i++)
+        if (!parse_argument(a, &list->items[i], &args[i]))
+            return false;
+    *out = args;
+    *n_out = list->n_items;
+    return true;
+}
+
+/* Operands 3 and later of an entry: nodes of key/value lists. */
+static bool parse_attributes(struct arena *a, const struct mtlbx_md_value *entry, struct mtlbx_interface *iface)
+{
+    size_t total = 0;
+    for (size_t i = 3; i < entry->n_items; i++)
+        if (entry->items[i].kind == MTLBX_MD_NODE)
+            for (size_t k = 0; k < entry->items[i].n_items; k++)
+                total += is_key(&entry->items[i].items[k]);
+    if (!total)
+        return true;
+    struct mtlbx_air_property *all = arena_array(a, total, sizeof *all);
+    if (!all)
+        return false;
+    size_t n = 0;
+    for (size_t i = 3; i < entry->n_items; i++) {
+        const struct mtlbx_md_value *node = &entry->items[i];
+        struct mtlbx_air_property *p;
+        size_t np;
+        if (node->kind != MTLBX_MD_NODE)
+            continue;
+        if (!parse_properties(a, node->items, node->n_items, 0, &p, &np))
+            return false;
+        memcpy(all + n, p, np * sizeof *p);
+        n += np;
+    }
+    iface->attributes = all;
+    iface->n_attributes = n;
+    return true;
+}
+
+/* ---------------------------------------------------------- module facts -- */
+
+/* The first operand node of named metadata `name`. */
+static bool named_first(struct bc_module *m, const char *name, struct mtlbx_md_value *out)
+{
+    const struct md_named *n = md_find_named(m, name);
+    out->kind = MTLBX_MD_NULL;
+    if (!n || !n->n_ops)
+        return true;
+    m->md_context_bit = n->bit;
+    return md_value(m, n->ops[0], 0, out);
+}
+
+static bool ints3(const struct mtlbx_md_value *v, size_t start, uint32_t out[3])
+{
+    if (v->kind != MTLBX_MD_NODE || v->n_items < start + 3)
+        return false;
+    for (size_t i = 0; i < 3; i++) {
+        if (v->items[start + i].kind != MTLBX_MD_INT)
+            return false;
+        out[i] = (uint32_t)v->items[start + i].i;
+    }
+    return true;
+}
+
+static bool module_facts(struct bc_module *m, struct mtlbx_interface *iface)
+{
+    struct mtlbx_md_value v;
+    if (!named_first(m, "air.version", &v))
+        return false;
+    iface->has_air_version = ints3(&v, 0, iface->air_version);
+    if (!named_first(m, "air.language_version", &v))
+        return false;
+    if (v.kind == MTLBX_MD_NODE && v.n_items >= 1 && v.items[0].kind == MTLBX_MD_STRING &&
+        ints3(&v, 1, iface->language_version)) {
+        iface->has_language_version = true;
+        iface->language_name = v.items[0].s;
+    }
+    if (!named_first(m, "llvm.ident", &v))
+        return false;
+    if (v.kind == MTLBX_MD_NODE && v.n_items >= 1 && v.items[0].kind == MTLBX_MD_STRING) {
+        iface->has_compiler = true;
+        iface->compiler = v.items[0].s;
+    }
+    const struct md_named *opts = md_find_named(m, "air.compile_options");
+    if (opts && opts->n_ops) {
+        struct mtlbx_bytes *list = arena_array(m->arena, opts->n_ops, sizeof *list);
+        if (!list)
+            return false;
+        size_t n = 0;
+        m->md_context_bit = opts->bit;
+        for (size_t i = 0; i < opts->n_ops; i++) {
+            if (!md_value(m, opts->ops[i], 0, &v))
+                return false;
+            if (v.kind == MTLBX_MD_NODE && v.n_items >= 1 && v.items[0].kind == MTLBX_MD_STRING)
+                list[n++] = v.items[0].s;
+        }
+        iface->compile_options = list;
+        iface->n_compile_options = n;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- entry -- */
+
+/* Finds the entry tuple naming `symbol` in every air.X list whose tuples
+ * start with a function (stage lists; air.function_constants name
+ * variables), or the only entry when `symbol` names none. */
+static bool find_entry(struct bc_module *m, const uint8_t *symbol, size_t symbol_len, const char **stage,
+                       struct mtlbx_md_value *entry, long *global)
+{
+    size_t n_entries = 0;
+    const char *only_stage = NULL;
+    struct mtlbx_md_value only = { .kind = MTLBX_MD_NULL };
+    long only_global = -1;
+    *stage = NULL;
+    for (size_t i = 0; i < m->n_named; i++) {
+        const struct md_named *list = &m->named[i];
+        if (strncmp(list->name, "air.", 4) != 0)
+            continue;
+        m->md_context_bit = list->bit;
+        for (size_t k = 0; k < list->n_ops; k++) {
+            struct mtlbx_md_value v;
+            if (!md_value(m, list->ops[k], 0, &v))
+                return false;
+            long g = v.kind == MTLBX_MD_NODE ? md_node_global(m, list->ops[k]) : -1;
+            if (g < 0 || m->globals[g].kind != GV_FUNCTION)
+                continue;
+            n_entries++;
+            only_stage = list->name + 4;
+            only = v;
+            only_global = g;
+            const struct mtlbx_bytes name = m->globals[g].name;
+            if (symbol && name.len == symbol_len && memcmp(name.ptr, symbol, symbol_len) == 0) {
+                *stage = list->name + 4;
+                *entry = v;
+                *global = g;
+                return true;
+            }
+        }
+    }
+    if (n_entries == 1) {
+        *stage = only_stage;
+        *entry = only;
+        *global = only_global;
+    }
+    return true;
+}
+
+static bool decode_entry(struct bc_module *m, const uint8_t *symbol, size_t symbol_len, struct mtlbx_interface *iface)
+{
+    struct mtlbx_md_value entry;
+    const char *stage;
+    long g = -1;
+    if (!find_entry(m, symbol, symbol_len, &stage, &entry, &g))
+        return false;
+    if (!stage)
+        return true;
+    iface->stage = arena_dup(m->arena, stage, strlen(stage) + 1);
+    if (!iface->stage)
+        return false;
+    iface->symbol = m->globals[g].name;
+    static const struct mtlbx_md_value none = { .kind = MTLBX_MD_NULL };
+    const struct mtlbx_md_value *outputs = entry.n_items > 1 ? &entry.items[1] : &none;
+    const struct mtlbx_md_value *inputs = entry.n_items > 2 ? &entry.items[2] : &none;
+    return parse_arguments(m->arena, outputs, &iface->outputs, &iface->n_outputs) &&
+           parse_arguments(m->arena, inputs, &iface->inputs, &iface->n_inputs) &&
+           parse_attributes(m->arena, &entry, iface);
+}
+
+/* ------------------------------------------------------------------ API -- */
+
+static void fail_module(struct mtlbx_interface *iface, uint64_t offset, const char *msg)
+{
+    struct mtlbx_module_info keep = iface->module;
+    memset(iface, 0, sizeof *iface);
+    iface->module = keep;
+    iface->module.failed = true;
+    iface->module.error_offset = offset;
+    snprintf(iface->module.error, sizeof iface->module.error, "%s", msg);
+}
+
+struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
+                                               const uint8_t *symbol, size_t symbol_len,
+                                               struct mtlbx_error *err)
+{
+    size_t bc_off = 0, bc_len = len;
+    bool wrapper = false;
+    if (!data || len < 4) {
+        set_err(err, MTLBX_E_NOT_METALLIB, base, "module too short to be LLVM bitcode");
+        return NULL;
+    }
+    if (rd32(data) == WRAPPER_MAGIC) {
+        if (len < 20) {
+            set_err(err, MTLBX_E_NOT_METALLIB, base, "bitcode wrapper header truncated");
+            return NULL;
+        }
+        uint32_t off = rd32(data + 8), size = rd32(data + 12);
+        if (off > len || size > len - off) {
+            set_err(err, MTLBX_E_NOT_METALLIB, base + 8, "bitcode wrapper points outside the module");
+            return NULL;
+        }
+        bc_off = off;
+        bc_len = size;
+        wrapper = true;
+    }
+    if (bc_len < 4 || memcmp(data + bc_off, "BC\xC0\xDE", 4) != 0) {
+        set_err(err, MTLBX_E_NOT_METALLIB, base + bc_off, "module is not LLVM bitcode (no BC C0 DE magic)");
+        return NULL;
+    }
+    struct interface_owned *own = calloc(1, sizeof *own);
+    if (!own) {
+        set_err(err, MTLBX_E_NOMEM, base, "out of memory");
+        return NULL;
+    }
+    struct mtlbx_interface *iface = &own->pub;
+    struct arena *a = &own->arena;
+    const uint64_t bc_base = base + bc_off;
+    iface->module.wrapper = wrapper;
+    iface->module.bitcode_offset = bc_base;
+    iface->module.bitcode_size = bc_len;
+
+    struct bc_module m;
+    bool ok = bc_module_read(&m, data + bc_off, bc_len, bc_base, a);
+    /* The blocks read, even when reading stopped early */
+    if (m.rd.n_blocks) {
+        struct mtlbx_bc_block *blocks = arena_array(a, m.rd.n_blocks, sizeof *blocks);
+        if (blocks) {
+            for (size_t i = 0; i < m.rd.n_blocks; i++) {
+                const struct bc_block_info *b = &m.rd.blocks[i];
+                blocks[i] = (struct mtlbx_bc_block){
+                    .block_id = b->block_id, .name = bc_block_name(b->block_id),
+                    .offset = bc_base + b->offset, .size = b->size, .n_records = b->n_records,
+                    .depth = b->depth, .parent = b->parent,
+                };
+            }
+            iface->module.blocks = blocks;
+            iface->module.n_blocks = m.rd.n_blocks;
+        } else if (ok) {
+            bc_fail(&m.rd, 0, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok && !(module_facts(&m, iface) && decode_entry(&m, symbol, symbol_len, iface)) && !m.rd.failed)
+        bc_fail(&m.rd, m.md_context_bit, "out of memory");
+    if (m.rd.failed)
+        fail_module(iface, bc_base + m.rd.error_byte, m.rd.error);
+    bc_module_free(&m);
+    return iface;
+}
+
+struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    if (!fn || !m.ptr) {
+        set_err(err, MTLBX_E_NOT_METALLIB, fn ? fn->entry_offset : 0, "function has no module bytes");
+        return NULL;
+    }
+    return mtlbx_interface_decode(m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len, err);
+}
+
+void mtlbx_interface_free(struct mtlbx_interface *iface)
+{
+    if (!iface)
+        return;
+    struct interface_owned *own = (struct interface_owned *)iface;
+    arena_free(&own->arena);
+    free(own);
+}

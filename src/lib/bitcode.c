@@ -1,0 +1,228 @@
+/* Module level of an LLVM bitcode module (bitcode.h): the walk over its
+ * blocks, the records the interface needs (types, global values, module
+ * constants, symbol names), and the metadata block handed to
+ * air_metadata.c. FUNCTION blocks are skipped by their length word. */
+#include "config.h"
+#include "bitcode.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* Where a block sits decides how its records are read. */
+enum walk_ctx { CTX_TOP, CTX_MODULE, CTX_TYPES, CTX_CONSTANTS, CTX_METADATA, CTX_SYMTAB, CTX_STRTAB, CTX_OTHER };
+
+static const char *const BLOCK_NAMES[] = {
+    [BLK_BLOCKINFO] = "BLOCKINFO_BLOCK", [BLK_MODULE] = "MODULE_BLOCK",
+    [BLK_PARAMATTR] = "PARAMATTR_BLOCK", [BLK_PARAMATTR_GROUP] = "PARAMATTR_GROUP_BLOCK_ID",
+    [BLK_CONSTANTS] = "CONSTANTS_BLOCK", [BLK_FUNCTION] = "FUNCTION_BLOCK",
+    [BLK_IDENTIFICATION] = "IDENTIFICATION_BLOCK_ID", [BLK_VALUE_SYMTAB] = "VALUE_SYMTAB",
+    [BLK_METADATA] = "METADATA_BLOCK", [BLK_METADATA_ATTACHMENT] = "METADATA_ATTACHMENT",
+    [BLK_TYPE_NEW] = "TYPE_BLOCK_ID", [BLK_USELIST] = "USELIST_BLOCK",
+    [BLK_MODULE_STRTAB] = "MODULE_STRTAB_BLOCK", [BLK_GLOBALVAL_SUMMARY] = "GLOBALVAL_SUMMARY_BLOCK",
+    [BLK_OPERAND_BUNDLE_TAGS] = "OPERAND_BUNDLE_TAGS_BLOCK", [BLK_METADATA_KIND] = "METADATA_KIND_BLOCK",
+    [BLK_STRTAB] = "STRTAB_BLOCK", [BLK_FULL_LTO_SUMMARY] = "FULL_LTO_GLOBALVAL_SUMMARY_BLOCK",
+    [BLK_SYMTAB] = "SYMTAB_BLOCK", [BLK_SYNC_SCOPE_NAMES] = "SYNC_SCOPE_NAMES_BLOCK",
+};
+
+const char *bc_block_name(uint32_t block_id)
+{
+    return block_id < sizeof BLOCK_NAMES / sizeof *BLOCK_NAMES ? BLOCK_NAMES[block_id] : NULL;
+}
+
+static enum walk_ctx child_ctx(enum walk_ctx parent, uint32_t id)
+{
+    if (parent == CTX_TOP)
+        return id == BLK_MODULE ? CTX_MODULE : id == BLK_STRTAB ? CTX_STRTAB : CTX_OTHER;
+    if (parent != CTX_MODULE)
+        return CTX_OTHER;
+    switch (id) {
+    case BLK_TYPE_NEW: return CTX_TYPES;
+    case BLK_CONSTANTS: return CTX_CONSTANTS;
+    case BLK_METADATA: return CTX_METADATA;
+    case BLK_VALUE_SYMTAB: return CTX_SYMTAB;
+    default: return CTX_OTHER;
+    }
+}
+
+static bool push(struct bc_module *m, void **array, size_t *n, size_t *cap, size_t size, uint64_t bit)
+{
+    if (!grow_array(array, cap, *n + 1, size)) {
+        bc_fail(&m->rd, bit, "out of memory");
+        return false;
+    }
+    memset((char *)*array + *n * size, 0, size);
+    (*n)++;
+    return true;
+}
+
+/* --------------------------------------------------------- records -- */
+
+static void module_record(struct bc_module *m, const struct bc_record *rec)
+{
+    switch (rec->code) {
+    case 1: /* VERSION */
+        if (rec->n_ops)
+            m->version = rec->ops[0];
+        break;
+    case 7:  /* GLOBALVAR */
+    case 8:  /* FUNCTION */
+    case 9:  /* ALIAS_OLD */
+    case 14: /* ALIAS */
+    case 15: /* IFUNC */
+        if (m->consts_seen)
+            return; /* a global after the constants would renumber them: not LLVM */
+        if (!push(m, (void **)&m->globals, &m->n_globals, &m->globals_cap, sizeof *m->globals, rec->bit))
+            return;
+        struct bc_global *g = &m->globals[m->n_globals - 1];
+        g->kind = rec->code == 7 ? GV_VARIABLE : rec->code == 8 ? GV_FUNCTION : GV_ALIAS;
+        if (m->version >= 2 && rec->n_ops >= 2) {
+            g->strtab_offset = rec->ops[0];
+            g->strtab_size = rec->ops[1];
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static void type_record(struct bc_module *m, const struct bc_record *rec)
+{
+    if (rec->code == 1 || rec->code == 19) /* NUMENTRY, STRUCT_NAME: no type */
+        return;
+    if (!push(m, (void **)&m->types, &m->n_types, &m->types_cap, 1, rec->bit))
+        return;
+    m->types[m->n_types - 1] = rec->code == 7 ? TY_INT : rec->code == 16 ? TY_METADATA
+                             : rec->code == 2 ? TY_VOID : TY_OTHER;
+}
+
+static void constant_record(struct bc_module *m, const struct bc_record *rec)
+{
+    m->consts_seen = true;
+    if (rec->code == 1) { /* SETTYPE */
+        m->const_type = rec->n_ops ? rec->ops[0] : UINT64_MAX;
+        return;
+    }
+    if (!push(m, (void **)&m->consts, &m->n_consts, &m->consts_cap, sizeof *m->consts, rec->bit))
+        return;
+    struct bc_constant *c = &m->consts[m->n_consts - 1];
+    bool int_type = m->const_type < m->n_types && m->types[m->const_type] == TY_INT;
+    if (rec->code == 4 && rec->n_ops && int_type) { /* INTEGER: signed VBR */
+        uint64_t v = rec->ops[0];
+        c->kind = CONST_INT;
+        c->value = (v & 1) ? (v == 1 ? INT64_MIN : -(int64_t)(v >> 1)) : (int64_t)(v >> 1);
+    } else if (rec->code == 2 && int_type) { /* NULL of an integer type: 0 */
+        c->kind = CONST_INT;
+    }
+}
+
+static void symtab_record(struct bc_module *m, const struct bc_record *rec)
+{
+    /* VST_ENTRY [valueid, namechar...], VST_FNENTRY [valueid, offset, namechar...] */
+    size_t skip = rec->code == 1 ? 1 : rec->code == 3 ? 2 : 0;
+    if (!skip || rec->n_ops <= skip || rec->ops[0] >= m->n_globals)
+        return;
+    struct bc_global *g = &m->globals[rec->ops[0]];
+    size_t len = rec->n_ops - skip;
+    uint8_t *name = arena_alloc(m->arena, len);
+    if (!name) {
+        bc_fail(&m->rd, rec->bit, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < len; i++)
+        name[i] = (uint8_t)rec->ops[skip + i];
+    g->name = (struct mtlbx_bytes){ name, len };
+    g->named = true;
+}
+
+static void record(struct bc_module *m, enum walk_ctx ctx, const struct bc_record *rec)
+{
+    switch (ctx) {
+    case CTX_MODULE: module_record(m, rec); break;
+    case CTX_TYPES: type_record(m, rec); break;
+    case CTX_CONSTANTS: constant_record(m, rec); break;
+    case CTX_METADATA: md_record(m, rec); break;
+    case CTX_SYMTAB: symtab_record(m, rec); break;
+    case CTX_STRTAB:
+        if (rec->code == 1 && rec->has_blob) /* STRTAB_BLOB */
+            m->strtab = (struct mtlbx_bytes){ rec->blob, rec->blob_len };
+        break;
+    default:
+        break;
+    }
+}
+
+/* ------------------------------------------------------------- walk -- */
+
+/* The entries of the current block until its END_BLOCK (or, at the top,
+ * the end of the stream). Recursion is bounded by MTLBX_BC_MAX_DEPTH. */
+static bool walk(struct bc_module *m, enum walk_ctx ctx)
+{
+    struct bc_reader *r = &m->rd;
+    struct bc_record rec;
+    uint32_t id;
+    for (;;) {
+        switch (bc_next(r, &rec, &id)) {
+        case BC_ENTRY_EOF:
+            return ctx == CTX_TOP;
+        case BC_ENTRY_ERROR:
+            return false;
+        case BC_ENTRY_END_BLOCK:
+            if (ctx == CTX_METADATA)
+                md_block_end(m);
+            return true;
+        case BC_ENTRY_RECORD:
+            record(m, ctx, &rec);
+            if (r->failed)
+                return false;
+            break;
+        case BC_ENTRY_SUBBLOCK:
+            if (id == BLK_BLOCKINFO) {
+                if (!bc_read_blockinfo(r))
+                    return false;
+            } else if (id == BLK_FUNCTION) {
+                if (!bc_skip_block(r, id))
+                    return false;
+            } else {
+                if (!bc_enter(r, id) || !walk(m, child_ctx(ctx, id)))
+                    return false;
+            }
+            break;
+        }
+    }
+}
+
+bool bc_module_read(struct bc_module *m, const uint8_t *data, size_t len, uint64_t base, struct arena *arena)
+{
+    memset(m, 0, sizeof *m);
+    m->arena = arena;
+    m->base = base;
+    if (!bc_reader_init(&m->rd, data, len))
+        return false;
+    if (!walk(m, CTX_TOP))
+        return false;
+    /* Names from the string table (version 2 modules) */
+    for (size_t i = 0; i < m->n_globals; i++) {
+        struct bc_global *g = &m->globals[i];
+        if (g->named || m->version < 2)
+            continue;
+        if (g->strtab_offset <= m->strtab.len && g->strtab_size <= m->strtab.len - g->strtab_offset) {
+            g->name = (struct mtlbx_bytes){ m->strtab.ptr + g->strtab_offset, (size_t)g->strtab_size };
+            g->named = true;
+        }
+    }
+    return true;
+}
+
+void bc_module_free(struct bc_module *m)
+{
+    bc_reader_free(&m->rd);
+    free(m->types);
+    free(m->globals);
+    free(m->consts);
+    free(m->slots);
+    free(m->strings);
+    free(m->named);
+    free(m->pending_name);
+    for (size_t i = 0; i < m->n_md_blocks; i++)
+        bc_abbrev_set_free(&m->md_blocks[i].abbrevs);
+}

@@ -1,0 +1,115 @@
+/* What the interface decoder reads of one LLVM bitcode module: the blocks,
+ * the types (integer or not), the global values and their names, the
+ * module-level constants, and an index of the module-level METADATA block
+ * whose nodes are decoded on demand (air_metadata.c). Private to src/lib. */
+#ifndef MTLBX_BITCODE_H
+#define MTLBX_BITCODE_H
+
+#include "arena.h"
+#include "bitstream.h"
+#include "mtlbx.h"
+
+/* LLVM block ids (llvm/Bitcode/LLVMBitCodes.h) */
+enum {
+    BLK_BLOCKINFO = 0, BLK_MODULE = 8, BLK_PARAMATTR = 9, BLK_PARAMATTR_GROUP = 10,
+    BLK_CONSTANTS = 11, BLK_FUNCTION = 12, BLK_IDENTIFICATION = 13, BLK_VALUE_SYMTAB = 14,
+    BLK_METADATA = 15, BLK_METADATA_ATTACHMENT = 16, BLK_TYPE_NEW = 17, BLK_USELIST = 18,
+    BLK_MODULE_STRTAB = 19, BLK_GLOBALVAL_SUMMARY = 20, BLK_OPERAND_BUNDLE_TAGS = 21,
+    BLK_METADATA_KIND = 22, BLK_STRTAB = 23, BLK_FULL_LTO_SUMMARY = 24, BLK_SYMTAB = 25,
+    BLK_SYNC_SCOPE_NAMES = 26,
+};
+
+enum bc_type_kind { TY_OTHER = 0, TY_INT, TY_METADATA, TY_VOID };
+enum bc_const_kind { CONST_OTHER = 0, CONST_INT };
+enum bc_global_kind { GV_VARIABLE, GV_FUNCTION, GV_ALIAS };
+
+struct bc_global {
+    uint8_t kind;
+    bool named;
+    uint64_t strtab_offset, strtab_size;   /* version 2 modules */
+    struct mtlbx_bytes name;               /* resolved at the end */
+};
+
+struct bc_constant {
+    uint8_t kind;
+    int64_t value;
+};
+
+/* One metadata id. */
+enum md_slot_kind { MDS_OTHER = 0, MDS_STRING, MDS_VALUE, MDS_NODE, MDS_OLD_NODE };
+struct md_slot {
+    uint8_t kind;
+    uint8_t block;             /* which saved METADATA block (for re-reading) */
+    uint8_t state;             /* node conversion: 0 not yet, 1 in progress, 2 done */
+    uint32_t n_items;          /* node, once converted */
+    int64_t first_global;      /* node, once converted: the global value its
+                                  first operand names (an entry's function), or -1 */
+    uint64_t a, b;             /* STRING: index into strings; VALUE: type, value;
+                                  NODE: bit position of the record */
+    const struct mtlbx_md_value *items;
+};
+
+struct md_named {
+    char *name;                /* NUL-terminated, owned by the arena */
+    size_t n_ops;
+    const uint64_t *ops;       /* metadata ids */
+    uint64_t bit;              /* the NAMED_NODE record */
+};
+
+#define MD_MAX_BLOCKS 16
+struct md_block {
+    struct bc_abbrev_set abbrevs;
+    unsigned width;
+    uint64_t end_bit;
+};
+
+struct bc_module {
+    struct bc_reader rd;
+    struct arena *arena;       /* the result's: names, strings, values */
+    uint64_t base;             /* absolute offset of the bitstream's first byte */
+    uint64_t version;          /* MODULE_CODE_VERSION */
+    size_t n_types, types_cap;
+    uint8_t *types;
+    size_t n_globals, globals_cap;
+    struct bc_global *globals;
+    size_t n_consts, consts_cap;
+    struct bc_constant *consts;
+    uint64_t const_type;       /* CST_CODE_SETTYPE */
+    bool consts_seen;          /* constants come after the globals */
+    struct mtlbx_bytes strtab;
+    /* Metadata */
+    size_t n_slots, slots_cap;
+    struct md_slot *slots;
+    size_t n_strings, strings_cap;
+    struct mtlbx_bytes *strings;
+    size_t n_named, named_cap;
+    struct md_named *named;
+    char *pending_name;        /* METADATA_NAME waiting for its NAMED_NODE */
+    uint64_t md_context_bit;   /* the record a broken reference is reported at */
+    size_t n_md_blocks;
+    struct md_block md_blocks[MD_MAX_BLOCKS];
+};
+
+/* bitcode.c: walks the bitstream at data[0..len) (from "BC\xC0\xDE").
+ * False when it stopped on an error (m->rd.failed, with what was read). */
+bool bc_module_read(struct bc_module *m, const uint8_t *data, size_t len, uint64_t base,
+                    struct arena *arena);
+void bc_module_free(struct bc_module *m);
+const char *bc_block_name(uint32_t block_id);
+
+/* air_metadata.c */
+void md_record(struct bc_module *m, const struct bc_record *rec);
+void md_block_end(struct bc_module *m);
+/* The named metadata `name`, or NULL. */
+const struct md_named *md_find_named(const struct bc_module *m, const char *name);
+/* Converts metadata id `id` into *out (nodes recursively, memoised, cycles
+ * and deep nesting as MTLBX_MD_NULL). False on a broken reference (then
+ * m->rd.failed says where). */
+bool md_value(struct bc_module *m, uint64_t id, unsigned depth, struct mtlbx_md_value *out);
+/* If metadata id `id` is a VALUE naming a global value, its index; else -1. */
+long md_global(const struct bc_module *m, uint64_t id);
+/* For a node already converted by md_value: the global value its first
+ * operand names (an entry tuple's function), else -1. */
+long md_node_global(const struct bc_module *m, uint64_t id);
+
+#endif

@@ -1,0 +1,16 @@
+# Tests of the native bitcode reader and the AIR interface decoder
+# (src/lib/bitstream.c, bitcode.c, air_metadata.c, air_interface.c).
+# Included by tests/local.mk.
+#   test_interface         the sample's and fixtures' interfaces, and hostile
+#                          bitstreams built in the test (bitwriter.c)
+#   test_interface_corpus  every function of every corpus library against
+#                          llvm-dis (skips, 77, without the corpus or llvm-dis)
+if HAVE_CRITERION
+check_PROGRAMS += tests/test_interface_corpus
+tests_test_interface_corpus_SOURCES = tests/test_interface_corpus.c tests/llparse.c tests/llparse.h \
+	tests/testenv.c tests/testenv.h
+tests_test_interface_corpus_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_interface_corpus_LDADD = $(MTLBX_UTIL_LIBS) $(TEST_LIBS)
+
+TESTS += tests/test_interface_corpus
+endif
