@@ -7,8 +7,9 @@
 # second library with tests/compare_rebuild.py.
 if HAVE_CRITERION
 check_PROGRAMS += tests/test_compare tests/test_compare_corpus
-tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h
-tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h \
+	src/cli/values_json.c src/cli/values_json.h
+tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
 tests_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
 tests_test_compare_corpus_SOURCES = tests/test_compare_corpus.c tests/testenv.c tests/testenv.h

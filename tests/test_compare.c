@@ -7,6 +7,7 @@
 
 #include "testenv.h"
 #include "mtlbx.h"
+#include "values_json.h"
 
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -490,4 +491,91 @@ Test(compare_cli, hostile_names_same_path_and_truncated)
     free(cut);
     free(b.data);
     free(sample);
+}
+
+/* ------------------------------------------------------ interfaces -- */
+
+static struct mtlbx_bytes B(const char *s) { return (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) }; }
+
+static struct mtlbx_air_argument arg(uint32_t index, const char *kind, long location, const char *name,
+                                     const char *type, const char *access)
+{
+    return (struct mtlbx_air_argument){ .has_index = true, .index = index, .kind = B(kind),
+                                        .has_location = location >= 0, .location = location,
+                                        .has_name = name != NULL, .name = B(name ? name : ""),
+                                        .has_type = type != NULL, .type = B(type ? type : ""), .access = access };
+}
+
+Test(compare_interface, added_removed_rebound_retyped)
+{
+    struct mtlbx_air_argument in_a[] = {
+        arg(0, "buffer", 0, "A", "device const half*", "read"),
+        arg(1, "buffer", 3, "params", "constant GEMMParams&", "read"),
+        arg(2, "buffer", 5, "old", "device float*", "read_write"),
+        arg(3, "thread_position_in_grid", -1, "gid", "uint3", NULL),
+    };
+    struct mtlbx_air_argument in_b[] = {
+        arg(0, "buffer", 0, "A", "device const float*", "read"),     /* retyped */
+        arg(1, "buffer", 4, "params", "constant GEMMParams&", "read"), /* rebound */
+        arg(2, "texture", 0, "t", "texture2d<float>", "sample"),       /* added */
+        arg(3, "thread_position_in_grid", -1, "gid", "uint3", "read"), /* access */
+    };
+    struct mtlbx_interface a = { .stage = "kernel", .n_inputs = 4, .inputs = in_a };
+    struct mtlbx_interface b = { .stage = "kernel", .n_inputs = 4, .inputs = in_b };
+    struct mtlbx_interface_diff d;
+    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert_not(d.stage_changed);
+    cr_assert_eq(d.n_changes, 5);
+    /* A's order first, the added one last. */
+    cr_assert_eq(d.changes[0].what, MTLBX_ARG_RETYPED);
+    cr_assert_eq(d.changes[0].a, &in_a[0]);
+    cr_assert_eq(d.changes[1].what, MTLBX_ARG_REBOUND);
+    cr_assert_eq(d.changes[1].b, &in_b[1]);
+    cr_assert_eq(d.changes[2].what, MTLBX_ARG_REMOVED);
+    cr_assert_null(d.changes[2].b);
+    cr_assert_eq(d.changes[3].what, MTLBX_ARG_CHANGED);
+    cr_assert_eq(d.changes[4].what, MTLBX_ARG_ADDED);
+    cr_assert_null(d.changes[4].a);
+    mtlbx_interface_diff_free(&d);
+
+    /* The same interface: nothing; another stage: stage_changed. */
+    cr_assert(mtlbx_interface_compare(&a, &a, &d));
+    cr_assert_eq(d.n_changes, 0);
+    cr_assert_not(d.stage_changed);
+    mtlbx_interface_diff_free(&d);
+    b = a;
+    b.stage = "vertex";
+    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert(d.stage_changed);
+    mtlbx_interface_diff_free(&d);
+}
+
+Test(compare_interface, change_lines_as_diff_prints_them)
+{
+    struct mtlbx_air_argument x = arg(1, "buffer", 3, "params", "constant GEMMParams&", "read");
+    struct mtlbx_air_argument y = arg(1, "buffer", 4, "params", "constant GEMMParams&", "read");
+    char *s = vj_argument_text(&x);
+    cr_assert_str_eq(s, "buffer(3) params: constant GEMMParams&");
+    free(s);
+    struct mtlbx_air_argument g = arg(3, "thread_position_in_grid", -1, "gid", "uint3", NULL);
+    s = vj_argument_text(&g);
+    cr_assert_str_eq(s, "thread_position_in_grid gid: uint3");
+    free(s);
+    /* Through the real decoder: the sample's functions have interfaces;
+     * compute_main against itself changes nothing, against fragment_main
+     * its stage and arguments. */
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *f = open_blob(&b, "sample");
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    long c = mtlbx_function_find(lib, "compute_main"), fr = mtlbx_function_find(lib, "fragment_main");
+    json_t *same = vj_interface_changes(lib, (size_t)c, lib, (size_t)c);
+    cr_assert_eq(json_array_size(same), 0);
+    json_decref(same);
+    json_t *other = vj_interface_changes(lib, (size_t)c, lib, (size_t)fr);
+    cr_assert_str_eq(json_string_value(json_array_get(other, 0)), "stage kernel -> fragment");
+    cr_assert_gt(json_array_size(other), 2);
+    json_decref(other);
+    mtlbx_close(f);
+    free(b.data);
+    (void)y;
 }

@@ -65,11 +65,16 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
         json_t *fields = json_array();
-        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++)
-            if (c->fields & (1u << f))
-                json_array_append_new(fields, json_pack("{s:s,s:o,s:o}", "field", mtlbx_function_field_name(f), "a",
-                                                        function_value(d->a, c->a, f), "b",
-                                                        function_value(d->b, c->b, f)));
+        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+            if (!(c->fields & (1u << f)))
+                continue;
+            json_t *field = json_pack("{s:s,s:o,s:o}", "field", mtlbx_function_field_name(f), "a",
+                                      function_value(d->a, c->a, f), "b", function_value(d->b, c->b, f));
+            /* Extra key: what changed in the interface, one line each. */
+            if (field && f == MTLBX_FF_INTERFACE)
+                json_object_set_new(field, "changes", vj_interface_changes(d->a, c->a, d->b, c->b));
+            json_array_append_new(fields, field);
+        }
         json_array_append_new(changed, json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name),
                                                  "fields", fields));
     }
@@ -184,6 +189,22 @@ static void print_field_change(const char *field, json_t *a, json_t *b, const st
     json_decref(b);
 }
 
+/* "interface buffer(3) params: constant GEMMParams& -> buffer(4), +texture(0) t" */
+static void print_interface_change(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j,
+                                   const struct palette *p)
+{
+    json_t *changes = vj_interface_changes(a, i, b, j);
+    size_t k;
+    json_t *line;
+    fputs("interface ", stdout);
+    json_array_foreach(changes, k, line) {
+        const char *s = json_string_value(line);
+        const char *colour = s[0] == '+' ? p->add : s[0] == '-' ? p->del : p->chg;
+        printf("%s%s%s%s", k ? ", " : "", colour, s, p->off);
+    }
+    json_decref(changes);
+}
+
 static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, const char *prefix,
                                 const struct palette *p)
 {
@@ -231,13 +252,17 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const s
         const struct mtlbx_function_change *c = &d->changed[k];
         print_function_line('~', p->chg, d->a, c->a, prefix, p);
         const char *sep = ": ";
-        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++)
-            if (c->fields & (1u << f)) {
-                fputs(sep, stdout);
+        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+            if (!(c->fields & (1u << f)))
+                continue;
+            fputs(sep, stdout);
+            sep = "; ";
+            if (f == MTLBX_FF_INTERFACE)
+                print_interface_change(d->a, c->a, d->b, c->b, p);
+            else
                 print_field_change(mtlbx_function_field_name(f), function_value(d->a, c->a, f),
                                    function_value(d->b, c->b, f), p);
-                sep = "; ";
-            }
+        }
         putchar('\n');
     }
     for (size_t k = 0; k < d->n_members_removed; k++)

@@ -88,6 +88,30 @@ static int by_name(const void *p, const void *q)
     return c ? c : (i > j) - (i < j);  /* duplicates keep their file order */
 }
 
+static void print_arguments(const char *what, const struct mtlbx_air_argument *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        char *s = vj_argument_text(&v[k]);
+        printf("  %s %s%s%s\n", what, s ? s : "?", v[k].access ? " " : "", v[k].access ? v[k].access : "");
+        free(s);
+    }
+}
+
+/* "  stage kernel", then "  input buffer(0) a: device float*" per argument;
+ * "  interface -" when the module does not decode. */
+static void print_interface(const mtlbx_library *lib, size_t i)
+{
+    struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, NULL);
+    if (!iface || iface->module.failed) {
+        puts("  interface -");
+    } else {
+        printf("  stage %s\n", iface->stage ? iface->stage : "-");
+        print_arguments("input", iface->inputs, iface->n_inputs);
+        print_arguments("output", iface->outputs, iface->n_outputs);
+    }
+    mtlbx_interface_free(iface);
+}
+
 static void print_function(mtlbx_library *lib, size_t i)
 {
     fputs("function ", stdout);
@@ -95,13 +119,14 @@ static void print_function(mtlbx_library *lib, size_t i)
     putchar('\n');
     for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
         json_t *v = vj_function_field(lib, i, (enum mtlbx_function_field)f);
-        /* Empty lists and a missing interface say nothing: leave them out. */
-        if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) ||
-            (f == MTLBX_FF_INTERFACE && json_is_null(v)))
+        /* Empty lists say nothing: leave them out. The interface gets a
+         * line per argument (below), so that git shows one changed line. */
+        if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) || f == MTLBX_FF_INTERFACE)
             json_decref(v);
         else
             put_value("  ", mtlbx_function_field_name(f), v);
     }
+    print_interface(lib, i);
 }
 
 static bool print_library(mtlbx_library *lib, size_t index)

@@ -114,6 +114,199 @@ static json_t *vertex_attributes(const struct mtlbx_metadata *md)
     return a;
 }
 
+static json_t *opt_bytes(bool has, struct mtlbx_bytes b) { return has ? vj_bytes(b) : json_null(); }
+
+/* CONTRACT's spelling: an int, a string, a nested node as the list of its
+ * operands, null. The reader bounds nesting, so recursion is bounded. */
+static json_t *md_json(const struct mtlbx_md_value *v)
+{
+    switch (v->kind) {
+    case MTLBX_MD_INT: return json_integer((json_int_t)v->i);
+    case MTLBX_MD_STRING: return vj_bytes(v->s);
+    case MTLBX_MD_NODE: {
+        json_t *list = json_array();
+        for (size_t i = 0; i < v->n_items; i++)
+            json_array_append_new(list, md_json(&v->items[i]));
+        return list;
+    }
+    case MTLBX_MD_NULL: break;
+    }
+    return json_null();
+}
+
+/* Every key: true with no value, the value alone, or a list of them. */
+static json_t *properties(const struct mtlbx_air_argument *a)
+{
+    json_t *o = json_object();
+    for (size_t k = 0; k < a->n_properties; k++) {
+        const struct mtlbx_air_property *p = &a->properties[k];
+        json_t *v;
+        if (p->n_values == 0) {
+            v = json_true();
+        } else if (p->n_values == 1) {
+            v = md_json(&p->values[0]);
+        } else {
+            v = json_array();
+            for (size_t i = 0; i < p->n_values; i++)
+                json_array_append_new(v, md_json(&p->values[i]));
+        }
+        json_t *key = vj_bytes(p->key);
+        if (key && !json_object_get(o, json_string_value(key)))
+            json_object_set_new(o, json_string_value(key), v);
+        else
+            json_decref(v);
+        json_decref(key);
+    }
+    return o;
+}
+
+static json_t *arguments(const struct mtlbx_air_argument *v, size_t n)
+{
+    json_t *list = json_array();
+    for (size_t k = 0; k < n; k++) {
+        const struct mtlbx_air_argument *a = &v[k];
+        json_array_append_new(list, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "index",
+                                              a->has_index ? json_integer(a->index) : json_null(), "kind",
+                                              a->kind.len ? vj_bytes(a->kind) : json_null(), "name",
+                                              opt_bytes(a->has_name, a->name), "type", opt_bytes(a->has_type, a->type),
+                                              "location", a->has_location ? json_integer(a->location) : json_null(),
+                                              "access", a->access ? json_string(a->access) : json_null(),
+                                              "properties", properties(a)));
+    }
+    return list;
+}
+
+json_t *vj_interface(const struct mtlbx_interface *iface)
+{
+    if (!iface || iface->module.failed)
+        return json_null();
+    return json_pack("{s:o,s:o,s:o}", "stage", iface->stage ? json_string(iface->stage) : json_null(), "inputs",
+                     arguments(iface->inputs, iface->n_inputs), "outputs", arguments(iface->outputs, iface->n_outputs));
+}
+
+static char *esc(struct mtlbx_bytes b) { return mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL); }
+
+/* "buffer(3)", or the kind alone when it has no location. */
+static char *binding_text(const struct mtlbx_air_argument *a)
+{
+    char *kind = a->kind.len ? esc(a->kind) : strdup("argument");
+    char *s = NULL;
+    if (kind && (a->has_location ? asprintf(&s, "%s(%lld)", kind, (long long)a->location) : asprintf(&s, "%s", kind)) < 0)
+        s = NULL;
+    free(kind);
+    return s;
+}
+
+char *vj_argument_text(const struct mtlbx_air_argument *a)
+{
+    char *bind = binding_text(a), *name = a->has_name ? esc(a->name) : NULL, *type = a->has_type ? esc(a->type) : NULL;
+    char *s = NULL;
+    if (asprintf(&s, "%s%s%s%s%s", bind ? bind : "?", name ? " " : "", name ? name : "", type ? ": " : "",
+                 type ? type : "") < 0)
+        s = NULL;
+    free(bind), free(name), free(type);
+    return s;
+}
+
+static const struct mtlbx_air_property *find_property(const struct mtlbx_air_argument *a, struct mtlbx_bytes key)
+{
+    for (size_t k = 0; k < a->n_properties; k++)
+        if (a->properties[k].key.len == key.len && memcmp(a->properties[k].key.ptr, key.ptr, key.len) == 0)
+            return &a->properties[k];
+    return NULL;
+}
+
+/* Arguments with more properties than this are summarised (the search is
+ * quadratic and a hostile module may hold thousands). */
+#define PROPERTY_DETAIL_MAX 64
+
+/* "~struct_type_info +read" (changed, added and removed keys), or "index
+ * 1 -> 2"; malloc'd, NULL when nothing can be named. */
+static char *property_changes(const struct mtlbx_air_argument *a, const struct mtlbx_air_argument *b)
+{
+    if (a->n_properties > PROPERTY_DETAIL_MAX || b->n_properties > PROPERTY_DETAIL_MAX)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return NULL;
+    if (a->has_index != b->has_index || (a->has_index && a->index != b->index))
+        fprintf(m, "index %ld -> %ld ", a->has_index ? (long)a->index : -1L, b->has_index ? (long)b->index : -1L);
+    for (size_t k = 0; k < b->n_properties; k++) {
+        const struct mtlbx_air_property *q = &b->properties[k], *p = find_property(a, q->key);
+        char *key = esc(q->key);
+        if (!p || !mtlbx_air_property_equal(p, q))
+            fprintf(m, "%c%s ", p ? '~' : '+', key ? key : "?");
+        free(key);
+    }
+    for (size_t k = 0; k < a->n_properties; k++)
+        if (!find_property(b, a->properties[k].key)) {
+            char *key = esc(a->properties[k].key);
+            fprintf(m, "-%s ", key ? key : "?");
+            free(key);
+        }
+    if (fclose(m) != 0 || len == 0) {
+        free(buf);
+        return NULL;
+    }
+    buf[len - 1] = '\0';       /* the last space */
+    return buf;
+}
+
+static char *change_text(const struct mtlbx_argument_change *c)
+{
+    const char *out = c->output ? "output " : "";
+    char *s = NULL, *whole = vj_argument_text(c->a ? c->a : c->b);
+    int rc = 0;
+    if (c->what & (MTLBX_ARG_ADDED | MTLBX_ARG_REMOVED)) {
+        rc = asprintf(&s, "%c%s%s", c->what & MTLBX_ARG_ADDED ? '+' : '-', out, whole ? whole : "?");
+    } else if (c->what & (MTLBX_ARG_REBOUND | MTLBX_ARG_RETYPED)) {
+        /* "buffer(3) params: constant T& -> buffer(4)": the old argument,
+         * then what is new about it. */
+        char *bind = c->what & MTLBX_ARG_REBOUND ? binding_text(c->b) : NULL;
+        char *type = c->what & MTLBX_ARG_RETYPED ? (c->b->has_type ? esc(c->b->type) : strdup("-")) : NULL;
+        rc = asprintf(&s, "%s%s -> %s%s%s", out, whole ? whole : "?", bind ? bind : "", bind && type ? " " : "",
+                      type ? type : "");
+        free(bind), free(type);
+    } else if ((c->a->access == NULL) != (c->b->access == NULL) ||
+               (c->a->access && strcmp(c->a->access, c->b->access) != 0)) {
+        rc = asprintf(&s, "%s%s: access %s -> %s", out, whole ? whole : "?", c->a->access ? c->a->access : "-",
+                      c->b->access ? c->b->access : "-");
+    } else {
+        char *keys = property_changes(c->a, c->b);
+        rc = asprintf(&s, "%s%s: %s", out, whole ? whole : "?", keys ? keys : "properties changed");
+        free(keys);
+    }
+    free(whole);
+    return rc < 0 ? NULL : s;
+}
+
+json_t *vj_interface_changes(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j)
+{
+    json_t *list = json_array();
+    struct mtlbx_interface *x = mtlbx_function_interface(a, i, NULL), *y = mtlbx_function_interface(b, j, NULL);
+    struct mtlbx_interface_diff d;
+    if (x && y && !x->module.failed && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
+        if (d.stage_changed) {
+            char *s = NULL;
+            if (asprintf(&s, "stage %s -> %s", x->stage ? x->stage : "-", y->stage ? y->stage : "-") >= 0)
+                json_array_append_new(list, json_string(s));
+            free(s);
+        }
+        for (size_t k = 0; k < d.n_changes; k++) {
+            char *s = change_text(&d.changes[k]);
+            if (s)
+                json_array_append_new(list, json_string(s));
+            free(s);
+        }
+        mtlbx_interface_diff_free(&d);
+    }
+    mtlbx_interface_free(x);
+    mtlbx_interface_free(y);
+    return list;
+}
+
 json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_field f)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
@@ -134,7 +327,12 @@ json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_fiel
     case MTLBX_FF_TAGS: return entry_tags(lib, fn);
     case MTLBX_FF_CONSTANTS: return constants(mtlbx_function_metadata(lib, i));
     case MTLBX_FF_VERTEX_ATTRIBUTES: return vertex_attributes(mtlbx_function_metadata(lib, i));
-    case MTLBX_FF_INTERFACE:
+    case MTLBX_FF_INTERFACE: {
+        struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, NULL);
+        json_t *v = vj_interface(iface);
+        mtlbx_interface_free(iface);
+        return v;
+    }
     case MTLBX_FF_COUNT: break;
     }
     return json_null();

@@ -34,18 +34,6 @@ const char *mtlbx_function_field_name(enum mtlbx_function_field f)
     return (unsigned)f < MTLBX_FF_COUNT ? function_field_names[f] : "?";
 }
 
-static bool bytes_eq(struct mtlbx_bytes x, struct mtlbx_bytes y)
-{
-    return x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
-}
-
-static int bytes_cmp(struct mtlbx_bytes x, struct mtlbx_bytes y)
-{
-    size_t n = x.len < y.len ? x.len : y.len;
-    int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
-    return c ? c : (x.len > y.len) - (x.len < y.len);
-}
-
 /* ------------------------------------------------------------ header -- */
 
 static bool ext_tags_eq(const struct mtlbx_header_ext *x, const struct mtlbx_header_ext *y)
@@ -64,11 +52,11 @@ static bool dynamic_eq(const struct mtlbx_dynamic_header *x, const struct mtlbx_
         return false;
     if (!x->present)
         return true;
-    if (x->has_name != y->has_name || (x->has_name && !bytes_eq(x->name, y->name)) ||
+    if (x->has_name != y->has_name || (x->has_name && !span_eq(x->name, y->name)) ||
         x->n_linked != y->n_linked)
         return false;
     for (size_t i = 0; i < x->n_linked; i++)
-        if (!bytes_eq(x->linked[i], y->linked[i]))
+        if (!span_eq(x->linked[i], y->linked[i]))
             return false;
     return true;
 }
@@ -130,7 +118,7 @@ static bool index_build(struct name_index *ix, const mtlbx_library *lib)
         struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
         size_t s = (size_t)name_hash(name) & ix->mask;
         for (; ix->slot[s]; s = (s + 1) & ix->mask)
-            if (bytes_eq(mtlbx_function_at(lib, ix->slot[s] - 1)->name, name))
+            if (span_eq(mtlbx_function_at(lib, ix->slot[s] - 1)->name, name))
                 break;                 /* a later duplicate: keep the first */
         if (!ix->slot[s])
             ix->slot[s] = i + 1;
@@ -144,7 +132,7 @@ static long index_find(const struct name_index *ix, struct mtlbx_bytes name)
     if (!ix->lib)
         return -1;
     for (size_t s = (size_t)name_hash(name) & ix->mask; ix->slot[s]; s = (s + 1) & ix->mask)
-        if (bytes_eq(mtlbx_function_at(ix->lib, ix->slot[s] - 1)->name, name))
+        if (span_eq(mtlbx_function_at(ix->lib, ix->slot[s] - 1)->name, name))
             return (long)(ix->slot[s] - 1);
     return -1;
 }
@@ -187,7 +175,7 @@ static bool constants_eq(const struct mtlbx_metadata *x, const struct mtlbx_meta
         return false;
     for (size_t i = 0; i < x->n_constants; i++) {
         const struct mtlbx_constant *p = &x->constants[i], *q = &y->constants[i];
-        if (!bytes_eq(p->name, q->name) || p->type != q->type || p->index != q->index || p->active != q->active)
+        if (!span_eq(p->name, q->name) || p->type != q->type || p->index != q->index || p->active != q->active)
             return false;
     }
     return true;
@@ -199,11 +187,29 @@ static bool attributes_eq(const struct mtlbx_metadata *x, const struct mtlbx_met
         return false;
     for (size_t i = 0; i < x->n_attributes; i++) {
         const struct mtlbx_vertex_attr *p = &x->attributes[i], *q = &y->attributes[i];
-        if (!bytes_eq(p->name, q->name) || p->index != q->index || p->use != q->use || p->active != q->active ||
+        if (!span_eq(p->name, q->name) || p->index != q->index || p->use != q->use || p->active != q->active ||
             p->has_type != q->has_type || (p->has_type && p->type != q->type))
             return false;
     }
     return true;
+}
+
+/* Interfaces are decoded only here, for pairs whose modules differ, and
+ * compared only when both decode (a module that is not bitcode, or is
+ * damaged, has no interface to compare). */
+static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j)
+{
+    struct mtlbx_interface *x = mtlbx_function_interface(a, i, NULL);
+    struct mtlbx_interface *y = x && !x->module.failed ? mtlbx_function_interface(b, j, NULL) : NULL;
+    bool differ = false;
+    struct mtlbx_interface_diff d;
+    if (y && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
+        differ = d.stage_changed || d.n_changes;
+        mtlbx_interface_diff_free(&d);
+    }
+    mtlbx_interface_free(x);
+    mtlbx_interface_free(y);
+    return differ;
 }
 
 static bool hash_ok(mtlbx_library *lib, size_t i)
@@ -222,7 +228,7 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
     /* Byte-identical entries (an unchanged function when no module before
      * it changed size, so OFFT is the same too) have the same type,
      * versions and tags; anything else is compared field by field. */
-    if (!bytes_eq(entry_bytes(a, x), entry_bytes(b, y))) {
+    if (!span_eq(entry_bytes(a, x), entry_bytes(b, y))) {
         if ((x->present & MTLBX_F_TYPE) != (y->present & MTLBX_F_TYPE) ||
             ((x->present & MTLBX_F_TYPE) && x->type != y->type))
             d |= 1u << MTLBX_FF_TYPE;
@@ -234,6 +240,8 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
         if (!tags_eq(a, x, b, y))
             d |= 1u << MTLBX_FF_TAGS;
     }
+    if (!same_hash && interfaces_differ(a, i, b, j))
+        d |= 1u << MTLBX_FF_INTERFACE;
     const struct mtlbx_metadata *mx = mtlbx_function_metadata(a, i), *my = mtlbx_function_metadata(b, j);
     if (!constants_eq(mx, my))
         d |= 1u << MTLBX_FF_CONSTANTS;
@@ -256,14 +264,14 @@ static _Thread_local const mtlbx_library *sort_lib;
 
 static int by_name(const void *p, const void *q)
 {
-    return bytes_cmp(mtlbx_function_at(sort_lib, *(const size_t *)p)->name,
+    return span_cmp(mtlbx_function_at(sort_lib, *(const size_t *)p)->name,
                      mtlbx_function_at(sort_lib, *(const size_t *)q)->name);
 }
 
 static int change_by_name(const void *p, const void *q)
 {
     const struct mtlbx_function_change *x = p, *y = q;
-    return bytes_cmp(mtlbx_function_at(sort_lib, x->a)->name, mtlbx_function_at(sort_lib, y->a)->name);
+    return span_cmp(mtlbx_function_at(sort_lib, x->a)->name, mtlbx_function_at(sort_lib, y->a)->name);
 }
 
 static void sort_indexes(size_t *v, size_t n, const mtlbx_library *lib)
@@ -367,7 +375,7 @@ static struct mtlbx_member_ref *all_members(mtlbx_library *lib, size_t *n, bool 
 
 static int member_by_name(const void *p, const void *q)
 {
-    return bytes_cmp(member_name(sort_lib, *(const struct mtlbx_member_ref *)p),
+    return span_cmp(member_name(sort_lib, *(const struct mtlbx_member_ref *)p),
                      member_name(sort_lib, *(const struct mtlbx_member_ref *)q));
 }
 
@@ -381,7 +389,7 @@ static bool archives_identical(const mtlbx_library *a, const mtlbx_library *b)
     if (x->n_archives != y->n_archives)
         return false;
     for (size_t k = 0; k < x->n_archives; k++)
-        if (!bytes_eq(x->archives[k].payload, y->archives[k].payload))
+        if (!span_eq(x->archives[k].payload, y->archives[k].payload))
             return false;
     return true;
 }
@@ -406,7 +414,7 @@ static bool compare_sources(struct mtlbx_library_diff *d)
             qsort(mb, nb, sizeof *mb, member_by_name);
         size_t i = 0, j = 0;
         while (i < na || j < nb) {
-            int c = i == na ? 1 : j == nb ? -1 : bytes_cmp(member_name(d->a, ma[i]), member_name(d->b, mb[j]));
+            int c = i == na ? 1 : j == nb ? -1 : span_cmp(member_name(d->a, ma[i]), member_name(d->b, mb[j]));
             if (c < 0) {
                 d->members_removed[d->n_members_removed++] = ma[i];
             } else if (c > 0) {
@@ -417,10 +425,10 @@ static bool compare_sources(struct mtlbx_library_diff *d)
             /* Skip later members of the same name on each side. */
             struct mtlbx_bytes name = c <= 0 ? member_name(d->a, ma[i]) : member_name(d->b, mb[j]);
             if (c <= 0)
-                while (++i < na && bytes_eq(member_name(d->a, ma[i]), name))
+                while (++i < na && span_eq(member_name(d->a, ma[i]), name))
                     ;
             if (c >= 0)
-                while (++j < nb && bytes_eq(member_name(d->b, mb[j]), name))
+                while (++j < nb && span_eq(member_name(d->b, mb[j]), name))
                     ;
         }
     }

@@ -596,8 +596,39 @@ struct mtlbx_diff_options {
     bool verify;
 };
 
+/* How two function interfaces differ (compare_iface.c). Arguments are
+ * paired by name (air.arg_name; by index when unnamed), inputs with inputs
+ * and outputs with outputs, the first of a duplicated name. */
+enum {
+    MTLBX_ARG_ADDED = 1u << 0,
+    MTLBX_ARG_REMOVED = 1u << 1,
+    MTLBX_ARG_REBOUND = 1u << 2,   /* its kind or location changed: buffer(3) -> buffer(4) */
+    MTLBX_ARG_RETYPED = 1u << 3,   /* air.arg_type_name changed */
+    MTLBX_ARG_CHANGED = 1u << 4,   /* any other property (access, index, ...) changed */
+};
+struct mtlbx_argument_change {
+    unsigned what;                 /* MTLBX_ARG_* bits */
+    bool output;                   /* from the outputs lists */
+    const struct mtlbx_air_argument *a, *b;  /* NULL on the side without it */
+};
+struct mtlbx_interface_diff {
+    bool stage_changed;
+    size_t n_changes;              /* inputs in A's order, then added ones; then outputs */
+    struct mtlbx_argument_change *changes;
+};
+/* Fills *out (free with mtlbx_interface_diff_free); false only when out of
+ * memory. Nothing differs when !stage_changed && n_changes == 0. */
+bool mtlbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx_interface *b,
+                             struct mtlbx_interface_diff *out);
+void mtlbx_interface_diff_free(struct mtlbx_interface_diff *d);
+/* Same key and the same values (for naming what MTLBX_ARG_CHANGED was). */
+bool mtlbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q);
+
 /* Compares a with b. Returns MTLBX_OK with *out set (free with
- * mtlbx_diff_free), or MTLBX_E_NOMEM. Reads modules only as said above;
+ * mtlbx_diff_free), or MTLBX_E_NOMEM. The interface field: where the
+ * stored hashes differ, both modules' interfaces are decoded (only there,
+ * so unchanged functions cost no bitcode reading) and compared when both
+ * decode. Reads modules only as said above;
  * decompresses source archives only when their compressed bytes differ. */
 int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
                      struct mtlbx_diff **out);
