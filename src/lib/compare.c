@@ -6,14 +6,16 @@
  * Cost: functions are matched through a hash table of names, and a pair
  * whose stored HASH is equal is not read any further than its function
  * entry and metadata, so comparing two 20,000-function libraries costs
- * about what listing both does. Modules are hashed only where the stored
- * hashes (or the module spans' sizes) differ, to tell whether hash_ok
- * changed, or everywhere with options.verify. Source archives are decompressed only when their
+ * about what listing both does. Modules are hashed and their interfaces
+ * decoded only where the stored hashes differ (on a few threads), hashed
+ * where the module spans' sizes differ, or everywhere with options.verify. Source archives are decompressed only when their
  * compressed bytes differ. */
 #include "config.h"
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {
     "container_version", "platform", "file_type", "stub", "target_os",
@@ -240,21 +242,74 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
         if (!tags_eq(a, x, b, y))
             d |= 1u << MTLBX_FF_TAGS;
     }
-    if (!same_hash && interfaces_differ(a, i, b, j))
-        d |= 1u << MTLBX_FF_INTERFACE;
     const struct mtlbx_metadata *mx = mtlbx_function_metadata(a, i), *my = mtlbx_function_metadata(b, j);
     if (!constants_eq(mx, my))
         d |= 1u << MTLBX_FF_CONSTANTS;
     if (!attributes_eq(mx, my))
         d |= 1u << MTLBX_FF_VERTEX_ATTRIBUTES;
     /* With verify both libraries were hashed already, so this reads the
-     * cached states; without it, only pairs whose stored hashes differ are
-     * hashed here, or whose module spans differ in size or presence (a cut
-     * file: then the equal stored hash cannot hold on both sides). */
+     * cached states; without it, pairs whose module spans differ in size
+     * or presence are hashed here (a cut file: then the equal stored hash
+     * cannot hold on both sides). Pairs whose stored hashes differ are
+     * hashed, and their interfaces compared, by compare_modules(). */
     bool spans_differ = x->module_valid != y->module_valid || x->module.size != y->module.size;
-    if ((verify || !same_hash || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
+    if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
         d |= 1u << MTLBX_FF_HASH_OK;
     return d;
+}
+
+/* ------------------------------------------------- changed modules -- */
+
+/* The pairs whose stored hashes differ (already in d->changed with the
+ * hash bit): their hash_ok and interfaces, which read the modules. The
+ * library is read-only here and both calls are thread-safe, so the pairs
+ * are shared out among a few threads; each writes only its own entries. */
+struct module_job {
+    struct mtlbx_library_diff *d;
+    atomic_size_t next;
+};
+
+static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_function_change *c)
+{
+    if (!(c->fields & (1u << MTLBX_FF_HASH)))
+        return;
+    if (hash_ok(d->a, c->a) != hash_ok(d->b, c->b))
+        c->fields |= 1u << MTLBX_FF_HASH_OK;
+    if (interfaces_differ(d->a, c->a, d->b, c->b))
+        c->fields |= 1u << MTLBX_FF_INTERFACE;
+}
+
+static void *module_worker(void *arg)
+{
+    struct module_job *job = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&job->next, 1);
+        if (k >= job->d->n_changed)
+            return NULL;
+        compare_module_pair(job->d, &job->d->changed[k]);
+    }
+}
+
+#define MODULE_THREADS_MAX 4
+
+static void compare_modules(struct mtlbx_library_diff *d)
+{
+    struct module_job job = { .d = d };
+    atomic_init(&job.next, 0);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want = cpus > 1 ? (size_t)cpus : 1;
+    if (want > MODULE_THREADS_MAX)
+        want = MODULE_THREADS_MAX;
+    if (want > d->n_changed / 16 + 1)     /* a few pairs: not worth a thread */
+        want = d->n_changed / 16 + 1;
+    pthread_t tid[MODULE_THREADS_MAX];
+    size_t started = 0;
+    for (size_t t = 1; t < want; t++)
+        if (pthread_create(&tid[started], NULL, module_worker, &job) == 0)
+            started++;
+    module_worker(&job);                  /* this thread works too */
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
 }
 
 /* ------------------------------------------------------------ sorting -- */
@@ -317,6 +372,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
     free(ib.slot);
     if (!ok)
         return false;
+    compare_modules(d);
     sort_indexes(d->removed, d->n_removed, d->a);
     sort_indexes(d->added, d->n_added, d->b);
     sort_lib = d->a;
