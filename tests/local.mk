@@ -38,5 +38,6 @@ include tests/extract_sources.mk
 include tests/ui.mk
 include tests/hostile.mk
 include tests/sig.mk
+include tests/compare.mk
 include tests/interface.mk
 include tests/cli.mk

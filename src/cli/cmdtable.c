@@ -34,6 +34,13 @@ static const struct cli_option dump_options[] = {
     { 0 },
 };
 
+static const struct cli_option diff_options[] = {
+    { OPT_JSON, "json", NULL, 0, "the comparison as one JSON object (CONTRACT.md)" },
+    { OPT_VERIFY, "verify", NULL, 0,
+      "hash every module on both sides (default: only where the stored hashes differ)" },
+    { 0 },
+};
+
 static const struct cli_option sig_options[] = {
     { OPT_JSON, "json", NULL, 0, "print the FUNCTION_INTERFACE objects as a JSON array" },
     { 0 },
@@ -101,5 +108,16 @@ const struct cli_command cli_commands[] = {
       "Exit status: 0 ok, 1 no such function or a module that does not decode,\n"
       "2 the file could not be read.",
       cmd_sig },
+    { "diff", "A B", 2, 2, "what differs between two metallibs: header, functions added, removed and changed, sources", diff_options,
+      "Libraries are paired by position, functions by name. A function whose stored\n"
+      "HASH is the same in both files is unchanged unless --verify finds otherwise.\n"
+      "Text: a summary line, then one line per change (coloured on a terminal).\n"
+      "Exit status: 0 no difference, 1 differences, 2 a file could not be read.",
+      cmd_diff },
+    { "textconv", "FILE", 1, 1, "a stable text rendering of a library for git diff (no offsets)", no_options,
+      "For .gitattributes 'diff=metallib' with\n"
+      "  git config diff.metallib.textconv 'mtlbx textconv'\n"
+      "A file that is not a metallib prints one line and exits 0.",
+      cmd_textconv },
 };
 const size_t cli_commands_len = sizeof cli_commands / sizeof *cli_commands;

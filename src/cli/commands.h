@@ -17,6 +17,8 @@ int cmd_extract(const struct cli_args *a);
 int cmd_sources(const struct cli_args *a);
 int cmd_dis(const struct cli_args *a);
 int cmd_sig(const struct cli_args *a);
+int cmd_diff(const struct cli_args *a);
+int cmd_textconv(const struct cli_args *a);
 
 /* common.c ------------------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "interface_json.h"
 #include "json_stream.h"
+#include "values_json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -92,13 +93,7 @@ static json_t *function_json(mtlbx_library *lib, size_t i)
         json_object_set_new(o, "air_version", json_null());
         json_object_set_new(o, "language_version", json_null());
     }
-    json_t *tags = json_array();
-    struct mtlbx_tag_walk w;
-    struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, mtlbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
-    while (mtlbx_tag_walk_next(&w, &t))
-        json_array_append_new(tags, json_string(t.name));
-    json_object_set_new(o, "tags", tags);
+    json_object_set_new(o, "tags", vj_function_field(lib, i, MTLBX_FF_TAGS));
     json_object_set_new(o, "module", fn->module_valid ? jrange(fn->module) : json_null());
     if (fn->module_valid && fn->module_size_inferred)
         json_object_set_new(o, "module_size_inferred", json_true());
@@ -107,23 +102,8 @@ static json_t *function_json(mtlbx_library *lib, size_t i)
     enum mtlbx_hash_state hs = mtlbx_function_hash_state(lib, i);
     json_object_set_new(o, "hash_ok", json_boolean(hs == MTLBX_HASH_OK));
 
-    json_t *consts = json_array();
-    for (size_t c = 0; c < md->n_constants; c++) {
-        const struct mtlbx_constant *k = &md->constants[c];
-        json_array_append_new(consts, json_pack("{s:o,s:s,s:i,s:b}", "name", jstr(k->name), "type",
-                                                mtlbx_data_type_name(k->type, buf, sizeof buf), "index",
-                                                (int)k->index, "active", k->active));
-    }
-    json_object_set_new(o, "constants", consts);
-    json_t *attrs = json_array();
-    for (size_t c = 0; c < md->n_attributes; c++) {
-        const struct mtlbx_vertex_attr *va = &md->attributes[c];
-        json_array_append_new(attrs, json_pack("{s:o,s:i,s:i,s:b,s:o}", "name", jstr(va->name), "index",
-                                               (int)va->index, "use", (int)va->use, "active", va->active, "type",
-                                               va->has_type ? json_string(mtlbx_data_type_name(va->type, buf, sizeof buf))
-                                                            : json_null()));
-    }
-    json_object_set_new(o, "vertex_attributes", attrs);
+    json_object_set_new(o, "constants", vj_function_field(lib, i, MTLBX_FF_CONSTANTS));
+    json_object_set_new(o, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
     /* Extra keys, beyond the contract. */
     json_object_set_new(o, "entry", json_pack("{s:o,s:o}", "offset", jint(fn->entry_offset), "size",
                                               jint(fn->entry_size)));

@@ -20,6 +20,10 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/interface_json.h \
 	src/cli/ls.c \
 	src/cli/sig.c \
+	src/cli/diff.c \
+	src/cli/textconv.c \
+	src/cli/values_json.c \
+	src/cli/values_json.h \
 	$(MTLBX_PULLOUT_SOURCES)
 MTLBX_CLI_LIBS = src/cli/libmtlbxcli.a
 

@@ -31,6 +31,8 @@ void sha256(const uint8_t *data, size_t len, uint8_t out[32])
     gcry_md_hash_buffer(GCRY_MD_SHA256, out, data, len);
 }
 
+void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]) { sha256(data, len, out); }
+
 /* Module bytes are read with pread into a per-thread buffer and hashed
  * from there when the file is open (a mapped file). Measured on a 300 MB
  * library: hashing straight from a fresh mapping ran at ~1 GB/s per core,

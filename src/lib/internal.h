@@ -21,6 +21,18 @@ static inline uint32_t rd32be(const uint8_t *p)
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 
+/* Byte spans: equal, and ordered bytewise (a prefix first). */
+static inline bool span_eq(struct mtlbx_bytes x, struct mtlbx_bytes y)
+{
+    return x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
+}
+static inline int span_cmp(struct mtlbx_bytes x, struct mtlbx_bytes y)
+{
+    size_t n = x.len < y.len ? x.len : y.len;
+    int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
+    return c ? c : (x.len > y.len) - (x.len < y.len);
+}
+
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
 #define TAG_ENDT FOURCC('E', 'N', 'D', 'T')
 

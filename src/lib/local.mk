@@ -14,6 +14,8 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitstream.c \
 	src/lib/bitstream.h \
 	src/lib/demangle.c \
+	src/lib/compare.c \
+	src/lib/compare_iface.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
 	src/lib/escape.c \

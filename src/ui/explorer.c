@@ -202,6 +202,7 @@ static unsigned current_context(const struct explorer *ex)
     switch (ex->screen) {
     case SCREEN_TEXT: return KC_TEXT;
     case SCREEN_MEMBERS: return KC_MEMBERS;
+    case SCREEN_COMPARE: return KC_COMPARE;
     default:
         return ex->focus == PANEL_DETAIL ? KC_DETAIL : ex->focus == PANEL_HEX ? KC_HEX : KC_TREE;
     }
@@ -245,6 +246,9 @@ void ex_draw(struct explorer *ex)
     case SCREEN_MEMBERS:
         members_draw(ex);
         break;
+    case SCREEN_COMPARE:
+        compare_draw(ex);
+        break;
     default:
         detail_refresh(ex, false);
         tree_draw(ex, &ex->lay.panel[PANEL_TREE], ex->focus == PANEL_TREE);
@@ -286,11 +290,12 @@ static void open_help(struct explorer *ex)
     char *help = keys_help_text();
     if (!help)
         return;
-    bool from_members = ex->screen == SCREEN_MEMBERS;
+    bool from_members = ex->screen == SCREEN_MEMBERS, from_compare = ex->screen == SCREEN_COMPARE;
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     textview_open(ex, "Help", help, strlen(help), "mtlbx-keys.txt");
     ex->text_from_members = from_members;
+    ex->text_from_compare = from_compare;
     free(help);
 }
 
@@ -307,7 +312,15 @@ static void main_action(struct explorer *ex, enum action a)
         ex->zoom = ex->zoom == PANEL_NONE ? ex->focus : PANEL_NONE;
         relayout(ex);
         break;
-    case ACT_BACK: go_back(ex); break;
+    case ACT_BACK:
+        if (compare_back(ex)) {
+            go_back(ex);
+            ex->screen = SCREEN_COMPARE;
+        } else {
+            go_back(ex);
+        }
+        break;
+    case ACT_COMPARE: compare_open(ex); break;
     case ACT_SEARCH: search_start(ex); break;
     case ACT_SEARCH_NEXT: search_repeat(ex, true); break;
     case ACT_SEARCH_PREV: search_repeat(ex, false); break;
@@ -360,6 +373,8 @@ static void handle_key(struct explorer *ex, int key)
         textview_action(ex, a);
     else if (ex->screen == SCREEN_MEMBERS)
         members_action(ex, a);
+    else if (ex->screen == SCREEN_COMPARE)
+        compare_action(ex, a);
     else
         main_action(ex, a);
 }
@@ -459,6 +474,7 @@ static void free_all(struct explorer *ex)
     members_free(&ex->members);
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
+    compare_free(ex);
     rows_free(&ex->rows);
     for (uint32_t i = 0; i < ex->n_files; i++)
         mtlbx_close(ex->files[i].f);

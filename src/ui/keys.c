@@ -23,7 +23,7 @@ const struct key_binding key_table[] = {
     { { '?', KEY_F(1) }, ACT_HELP, KC_ALL, "this help screen", "help" },
     { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
     { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
-    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS, "close this view", "close" },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE, "close this view", "close" },
     { { 'q' }, ACT_QUIT, KC_MAIN, "quit", "quit" },
 
     /* Moving */
@@ -70,8 +70,9 @@ const struct key_binding key_table[] = {
     { { '/' }, ACT_SEARCH, KC_MAIN, "search names and tags; \"x 4d544c42\" for hex bytes, '\"text' for raw bytes", "search" },
     { { '/' }, ACT_SEARCH, KC_TEXT, "search the text", "search" },
     { { '/' }, ACT_SEARCH, KC_MEMBERS, "search member names", "search" },
-    { { 'n' }, ACT_SEARCH_NEXT, KC_MAIN | KC_TEXT | KC_MEMBERS, "next match", NULL },
-    { { 'N' }, ACT_SEARCH_PREV, KC_MAIN | KC_TEXT | KC_MEMBERS, "previous match", NULL },
+    { { '/' }, ACT_SEARCH, KC_COMPARE, "search the changes (names, fields)", "search" },
+    { { 'n' }, ACT_SEARCH_NEXT, KC_ALL, "next match", NULL },
+    { { 'N' }, ACT_SEARCH_PREV, KC_ALL, "previous match", NULL },
     { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
     { { ':' }, ACT_GOTO, KC_TEXT, "go to a line number", NULL },
 
@@ -87,6 +88,12 @@ const struct key_binding key_table[] = {
     { { 'w' }, ACT_WRITE, KC_TEXT, "save the text to a file", "save" },
     { { '!' }, ACT_DIAGNOSTICS, KC_MAIN, "list every problem of the file in full, by offset", "problems" },
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_TEXT, "in the problem list: go to the finding's offset", NULL },
+
+    /* Comparing two files */
+    { { 'D' }, ACT_COMPARE, KC_MAIN, "compare the two open files: what changed, one row per change", "compare" },
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_COMPARE, "jump to the change in file A (in B when only B has it)", "jump A" },
+    { { 'b' }, ACT_JUMP_B, KC_COMPARE, "jump to the change in file B", "jump B" },
+    { { 'd' }, ACT_DISASSEMBLE, KC_COMPARE, "on a changed function, diff -u of its two llvm-dis outputs", "llvm-dis diff" },
 };
 const size_t key_table_len = sizeof key_table / sizeof key_table[0];
 
@@ -163,6 +170,7 @@ const char *key_context_title(unsigned context)
     case KC_HEX: return "Hex panel";
     case KC_TEXT: return "Text view (llvm-dis, member text, this help)";
     case KC_MEMBERS: return "Source member list";
+    case KC_COMPARE: return "Compare view";
     default: return "Keys";
     }
 }
@@ -205,6 +213,7 @@ const struct key_section key_sections[] = {
     { KC_HEX, "Hex panel" },
     { KC_TEXT, "Text view (llvm-dis output, member text, this help)" },
     { KC_MEMBERS, "Source member list" },
+    { KC_COMPARE, "Compare view (D with two files open; Backspace in the panels returns to it)" },
 };
 const size_t key_sections_len = sizeof key_sections / sizeof key_sections[0];
 
@@ -259,7 +268,7 @@ void keys_footer(unsigned context, int width, char *buf, size_t size)
 {
     static const enum action order[] = {
         ACT_ENTER, ACT_EXTRACT, ACT_DISASSEMBLE, ACT_SOURCES, ACT_SEARCH, ACT_HELP, ACT_QUIT,
-        ACT_WRITE, ACT_WRITE_ALL, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK,
+        ACT_WRITE, ACT_WRITE_ALL, ACT_JUMP_B, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK,
     };
     size_t used = 0;
     buf[0] = '\0';

@@ -20,6 +20,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/lineedit.c src/ui/lineedit.h \
 	src/ui/members_view.c \
 	src/ui/pathcomplete.c src/ui/pathcomplete.h \
+	src/ui/compare_view.c \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \

@@ -27,7 +27,7 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
                    const char *save_name)
 {
     struct textview *t = &ex->text;
-    bool from_members = ex->screen == SCREEN_MEMBERS;
+    bool from_members = ex->screen == SCREEN_MEMBERS, from_compare = ex->screen == SCREEN_COMPARE;
     free_text(t);
     t->title = strdup(title ? title : "");
     t->data = malloc(len + 1);
@@ -55,14 +55,15 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
     t->line_start[n] = len;
     snprintf(t->save_name, sizeof t->save_name, "%s", save_name ? save_name : "text.txt");
     ex->text_from_members = from_members;
+    ex->text_from_compare = from_compare;
     ex->screen = SCREEN_TEXT;
 }
 
 void textview_close(struct explorer *ex)
 {
     free_text(&ex->text);
-    ex->screen = ex->text_from_members ? SCREEN_MEMBERS : SCREEN_MAIN;
-    ex->text_from_members = false;
+    ex->screen = ex->text_from_members ? SCREEN_MEMBERS : ex->text_from_compare ? SCREEN_COMPARE : SCREEN_MAIN;
+    ex->text_from_members = ex->text_from_compare = false;
 }
 
 /* Bytes of line i without its newline. */
@@ -208,6 +209,21 @@ void textview_action(struct explorer *ex, enum action a)
     }
 }
 
+/* A unified diff's lines: added green, removed red, hunk headers as
+ * headings; the ---/+++ file lines stay plain. */
+static attr_t diff_line_attr(const uint8_t *p, size_t len)
+{
+    if (len >= 2 && p[0] == '@' && p[1] == '@')
+        return term_attr(AT_HEADING);
+    if (len >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0))
+        return A_BOLD;
+    if (len && p[0] == '+')
+        return term_attr(AT_OK);
+    if (len && p[0] == '-')
+        return term_attr(AT_BAD);
+    return A_NORMAL;
+}
+
 void textview_draw(struct explorer *ex)
 {
     struct textview *t = &ex->text;
@@ -239,7 +255,7 @@ void textview_draw(struct explorer *ex)
         term_put(y, r->x, gutter, num, term_attr(AT_DIM), 0);
         int max_cols = t->hscroll + (text_w > 1000 ? 1000 : text_w) + 4;
         textfmt_sanitize(p, len, buf, sizeof buf, 8, max_cols);
-        attr_t a = i == t->cur ? term_attr(AT_SELECT) : A_NORMAL;
+        attr_t a = i == t->cur ? term_attr(AT_SELECT) : t->diff_colours ? diff_line_attr(p, len) : A_NORMAL;
         if (text_w > 0)
             term_put(y, r->x + gutter, text_w, buf, a, t->hscroll);
     }

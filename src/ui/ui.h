@@ -51,7 +51,7 @@ struct jump {
 
 #define HISTORY_MAX 256
 
-enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS };
+enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE };
 
 struct textview {
     char *title;
@@ -66,6 +66,7 @@ struct textview {
     bool have_query;
     bool follow_offsets;         /* the diagnostics view: Enter follows a line's offset */
     uint32_t follow_file;
+    bool diff_colours;           /* colour + - @@ lines (a unified diff) */
 };
 
 struct member_row {
@@ -97,6 +98,8 @@ struct explorer {
     struct layout lay;
     enum ex_screen screen;
     bool text_from_members;      /* q in the text view returns to the member list */
+    bool text_from_compare;      /* ... or to the compare view */
+    struct compare_view *compare; /* compare_view.c, NULL until D */
     struct textview text;
     struct members_view members;
     struct jump history[HISTORY_MAX];
@@ -175,6 +178,14 @@ void diag_view_open(struct explorer *ex);
 /* Enter in the text view: follows the offset of the selected finding when
  * the text is the diagnostics view (false otherwise). */
 bool diag_view_follow(struct explorer *ex);
+/* ---- compare_view.c: D, the comparison of two open files ---- */
+void compare_open(struct explorer *ex);
+void compare_draw(struct explorer *ex);
+void compare_action(struct explorer *ex, enum action a);
+void compare_free(struct explorer *ex);
+/* Backspace in the panels right after a jump from the compare view: true
+ * when it should go back there. */
+bool compare_back(struct explorer *ex);
 
 /* ---- search.c ---- */
 void search_start(struct explorer *ex);

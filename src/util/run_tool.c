@@ -1,12 +1,12 @@
-/* Running llvm-dis on a module: no shell (posix_spawn with an argument
- * vector, so no byte of a path or of the file is ever parsed as shell
- * syntax), the module fed on stdin, stdout and stderr drained with poll()
- * so that neither side can deadlock on a full pipe, a deadline after which
- * the child's whole process group is killed, an output cap, and always a
- * waitpid() so no zombie is left. SIGPIPE is blocked in the calling thread
- * only while writing (a child that exits early turns into EPIPE, not into
- * our death), and a SIGPIPE raised meanwhile is consumed before the mask is
- * restored.
+/* Running a tool (llvm-dis on a module, diff on two disassemblies): no
+ * shell (posix_spawn with an argument vector, so no byte of a path or of
+ * the file is ever parsed as shell syntax), the input fed on stdin, stdout
+ * and stderr drained with poll() so that neither side can deadlock on a
+ * full pipe, a deadline after which the child's whole process group is
+ * killed, an output cap, and always a waitpid() so no zombie is left.
+ * SIGPIPE is blocked in the calling thread only while writing (a child that
+ * exits early turns into EPIPE, not into our death), and a SIGPIPE raised
+ * meanwhile is consumed before the mask is restored.
  */
 #include "config.h"
 #include "run_tool.h"
@@ -154,15 +154,28 @@ void tool_result_free(struct tool_result *res)
     res->output_len = 0;
 }
 
+char *find_tool(const char *name) { return resolve(name); }
+
 int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                  unsigned timeout_ms, size_t max_output, struct tool_result *res)
 {
-    memset(res, 0, sizeof *res);
-    res->exit_status = -1;
     if (!llvm_dis) {
+        memset(res, 0, sizeof *res);
+        res->exit_status = -1;
         snprintf(res->message, sizeof res->message, "llvm-dis not found");
         return -1;
     }
+    /* "-o -" keeps the output on stdout whatever the input name. */
+    char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
+    return run_tool("llvm-dis", argv, module, len, timeout_ms, max_output, res);
+}
+
+int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t len,
+             unsigned timeout_ms, size_t max_output, struct tool_result *res)
+{
+    const uint8_t *module = input;
+    memset(res, 0, sizeof *res);
+    res->exit_status = -1;
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
         snprintf(res->message, sizeof res->message, "pipe: %s", strerror(errno));
@@ -192,14 +205,12 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
                                         POSIX_SPAWN_SETPGROUP);
-    /* "-o -" keeps the output on stdout whatever the input name. */
-    char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
     pid_t pid;
     /* Registered for fatal_cleanup_run() before any signal can land: it
      * leads its own group, so Ctrl-C or SIGTERM to us would not reach it. */
     sigset_t fatal_old;
     fatal_cleanup_block(&fatal_old);
-    int sp = posix_spawn(&pid, llvm_dis, &fa, &attr, argv, environ);
+    int sp = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
     int child_slot = sp == 0 ? fatal_cleanup_add_child(pid) : -1;
     fatal_cleanup_unblock(&fatal_old);
     posix_spawn_file_actions_destroy(&fa);
@@ -208,7 +219,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     close(out[1]);
     close(err[1]);
     if (sp != 0) {
-        snprintf(res->message, sizeof res->message, "cannot run llvm-dis: %s", strerror(sp));
+        snprintf(res->message, sizeof res->message, "cannot run %s: %s", label, strerror(sp));
         close(in[1]);
         close(out[0]);
         close(err[0]);
@@ -246,7 +257,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         uint64_t now = now_ms();
         if (now >= deadline) {
             res->timed_out = true;
-            snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
+            snprintf(res->message, sizeof res->message, "%s timed out after %u ms", label, timeout_ms);
             kill_group(pid);
             killed = true;
             break;
@@ -299,7 +310,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                 if (r > 0) {
                     res->truncated = true;
                     snprintf(res->message, sizeof res->message,
-                             "llvm-dis output exceeds %zu bytes; stopped", olen);
+                             "%s output exceeds %zu bytes; stopped", label, olen);
                     kill_group(pid);
                     killed = true;
                     break;
@@ -349,7 +360,7 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         }
         if (now_ms() >= deadline) {
             res->timed_out = true;
-            snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
+            snprintf(res->message, sizeof res->message, "%s timed out after %u ms", label, timeout_ms);
             kill_group(pid);
             killed = true;
             continue;
@@ -387,10 +398,10 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         char line[sizeof res->message];
         first_line(line, sizeof line, ebuf, elen);
         if (res->exit_status < 0)
-            snprintf(res->message, sizeof res->message, "llvm-dis was killed by signal %d%s%.400s",
+            snprintf(res->message, sizeof res->message, "%s was killed by signal %d%s%.400s", label,
                      status != -1 && WIFSIGNALED(status) ? WTERMSIG(status) : 0, line[0] ? ": " : "", line);
         else
-            snprintf(res->message, sizeof res->message, "llvm-dis exited with status %d%s%.400s",
+            snprintf(res->message, sizeof res->message, "%s exited with status %d%s%.400s", label,
                      res->exit_status, line[0] ? ": " : "", line);
         return -1;
     }

@@ -1,4 +1,4 @@
-/* Running llvm-dis on a module without a shell, with a timeout and an
+/* Running llvm-dis on a module (and diff on two disassemblies) without a shell, with a timeout and an
  * output cap, so a hung or chatty tool never freezes the caller. */
 #ifndef MTLBX_RUN_TOOL_H
 #define MTLBX_RUN_TOOL_H
@@ -28,6 +28,16 @@ struct tool_result {
  * Returns 0 when llvm-dis exited 0, else -1 with res->message set. */
 int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                  unsigned timeout_ms, size_t max_output, struct tool_result *res);
+/* Any tool, the same way: argv[0] is its path (see find_tool), `input` goes
+ * to its stdin, stdout is collected up to max_output, and it is killed at
+ * the timeout; `label` names it in messages. Returns 0 when it exited 0,
+ * else -1 with res->message set and res->exit_status its status (-1 when
+ * it was killed or timed out): `diff` exits 1 for "files differ". */
+int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t len,
+             unsigned timeout_ms, size_t max_output, struct tool_result *res);
+/* A path (with '/') if executable, else the first match on PATH; malloc'd,
+ * or NULL. */
+char *find_tool(const char *name);
 void tool_result_free(struct tool_result *res);
 
 #endif

@@ -333,6 +333,13 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
         for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
             probe_offset(&w, root, probes[i]);
     }
+    /* The comparison (mtlbx diff) of the file with itself walks every
+     * function, header field and source member, and must find nothing. */
+    struct mtlbx_diff *d = NULL;
+    struct mtlbx_diff_options opt = { .verify = true };
+    if (mtlbx_diff_files(f, f, &opt, &d) == MTLBX_OK && !d->identical)
+        bad(&w, "a file compared with itself is not identical");
+    mtlbx_diff_free(d);
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
         count_diags(&w, mtlbx_file_diag(f, i));
     for (size_t l = 0; l < nl; l++) {

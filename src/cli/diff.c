@@ -1,0 +1,379 @@
+/* `mtlbx diff A B [--json] [--verify] [--no-color]`: what differs between
+ * two metallibs (CONTRACT.md "Comparing two libraries"). The comparison is
+ * the library's (compare.c); this file only renders it: as a short review
+ * (a summary line, then one line per change, coloured on a terminal) or as
+ * the JSON object of the contract. Exit 0 same, 1 different, 2 a file that
+ * cannot be opened (or changed while it was read, or output failed). */
+#include "config.h"
+
+#include "commands.h"
+#include "values_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+
+struct palette {
+    const char *add, *del, *chg, *bold, *off;
+};
+static const struct palette colours = { "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[0m" };
+static const struct palette plain = { "", "", "", "", "" };
+
+/* ------------------------------------------------------------- values -- */
+
+static json_t *header_value(mtlbx_library *lib, unsigned f) { return vj_header_field(lib, (enum mtlbx_header_field)f); }
+
+static json_t *function_value(mtlbx_library *lib, size_t i, unsigned f)
+{
+    return vj_function_field(lib, i, (enum mtlbx_function_field)f);
+}
+
+static json_t *member_name_json(mtlbx_library *lib, struct mtlbx_member_ref r)
+{
+    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    return vj_bytes((struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+}
+
+/* ----------------------------------------------------------------- JSON -- */
+
+static json_t *names_json(mtlbx_library *lib, const size_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(a, vj_bytes(mtlbx_function_at(lib, v[k])->name));
+    return a;
+}
+
+static json_t *members_json(mtlbx_library *lib, const struct mtlbx_member_ref *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(a, member_name_json(lib, v[k]));
+    return a;
+}
+
+static json_t *library_json(const struct mtlbx_library_diff *d)
+{
+    json_t *header = json_array();
+    for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+        if (d->header_fields & (1u << f))
+            json_array_append_new(header, json_pack("{s:s,s:o,s:o}", "field", mtlbx_header_field_name(f), "a",
+                                                    header_value(d->a, f), "b", header_value(d->b, f)));
+    json_t *changed = json_array();
+    for (size_t k = 0; k < d->n_changed; k++) {
+        const struct mtlbx_function_change *c = &d->changed[k];
+        json_t *fields = json_array();
+        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+            if (!(c->fields & (1u << f)))
+                continue;
+            json_t *field = json_pack("{s:s,s:o,s:o}", "field", mtlbx_function_field_name(f), "a",
+                                      function_value(d->a, c->a, f), "b", function_value(d->b, c->b, f));
+            /* Extra key: what changed in the interface, one line each. */
+            if (field && f == MTLBX_FF_INTERFACE)
+                json_object_set_new(field, "changes", vj_interface_changes(d->a, c->a, d->b, c->b));
+            json_array_append_new(fields, field);
+        }
+        json_array_append_new(changed, json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name),
+                                                 "fields", fields));
+    }
+    json_t *members_changed = json_array();
+    for (size_t k = 0; k < d->n_members_changed; k++)
+        json_array_append_new(members_changed, member_name_json(d->a, d->members_changed[k].a));
+    json_t *o = json_pack("{s:i,s:o,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o}}", "index", (int)d->index, "header", header,
+                          "functions", "added", names_json(d->b, d->added, d->n_added), "removed",
+                          names_json(d->a, d->removed, d->n_removed), "changed", changed, "sources", "added",
+                          members_json(d->b, d->members_added, d->n_members_added), "removed",
+                          members_json(d->a, d->members_removed, d->n_members_removed), "changed",
+                          members_changed);
+    /* Extra keys, beyond the contract. */
+    if (o && (!d->a || !d->b))
+        json_object_set_new(o, "only_in", json_string(d->a ? "a" : "b"));
+    if (o && d->sources_incomplete)
+        json_object_set_new(o, "sources_incomplete", json_true());
+    return o;
+}
+
+static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
+{
+    json_t *libs = json_array();
+    for (size_t l = 0; l < d->n_libraries; l++)
+        json_array_append_new(libs, library_json(&d->libraries[l]));
+    json_t *root = json_pack("{s:o,s:o,s:b,s:o}", "a", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pa, strlen(pa) }),
+                             "b", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pb, strlen(pb) }), "identical",
+                             d->identical, "libraries", libs);
+    if (!root)
+        return -1;
+    int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+    json_decref(root);
+    putchar('\n');
+    return rc;
+}
+
+/* ----------------------------------------------------------------- text -- */
+
+/* What identifies an item of a list value: the item itself when it is a
+ * string, its "name" when it is an object with one, else its JSON. */
+static char *item_key(const json_t *item)
+{
+    const json_t *name = json_is_object(item) ? json_object_get(item, "name") : NULL;
+    return vj_text(name ? name : item);
+}
+
+static bool has_key(const json_t *list, const char *key, const json_t **match)
+{
+    size_t k;
+    const json_t *item;
+    json_array_foreach(list, k, item) {
+        char *s = item_key(item);
+        bool eq = s && strcmp(s, key) == 0;
+        free(s);
+        if (eq) {
+            *match = item;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Lists longer than this are summarised by their lengths: comparing items
+ * pairwise is quadratic, and a hostile entry may hold thousands of tags. */
+#define LIST_DETAIL_MAX 64
+
+/* "+x -y ~z": items added, removed and changed, for list values. */
+static void print_list_change(const json_t *a, const json_t *b, const struct palette *p)
+{
+    if (json_array_size(a) > LIST_DETAIL_MAX || json_array_size(b) > LIST_DETAIL_MAX) {
+        printf("%zu items -> %zu items", json_array_size(a), json_array_size(b));
+        return;
+    }
+    bool any = false;
+    size_t k;
+    const json_t *item, *other;
+    json_array_foreach(b, k, item) {
+        char *s = item_key(item);
+        if (s && !has_key(a, s, &other))
+            printf("%s%s+%s%s", any ? " " : "", p->add, s, p->off), any = true;
+        else if (s && !json_equal(item, other))
+            printf("%s%s~%s%s", any ? " " : "", p->chg, s, p->off), any = true;
+        free(s);
+    }
+    json_array_foreach(a, k, item) {
+        char *s = item_key(item);
+        if (s && !has_key(b, s, &other))
+            printf("%s%s-%s%s", any ? " " : "", p->del, s, p->off), any = true;
+        free(s);
+    }
+    if (!any)
+        fputs("reordered", stdout);
+}
+
+/* "field a -> b" for one changed field. */
+static void print_field_change(const char *field, json_t *a, json_t *b, const struct palette *p)
+{
+    printf("%s ", field);
+    if (json_is_array(a) && json_is_array(b)) {
+        print_list_change(a, b, p);
+    } else {
+        char *x = vj_text(a), *y = vj_text(b);
+        /* A whole SHA-256 per side makes the line unreadable; 16 digits
+         * tell two hashes apart (--json has them whole). */
+        if (strcmp(field, "hash") == 0 && x && y && strlen(x) > 16 && strlen(y) > 16)
+            x[16] = y[16] = '\0';
+        printf("%s%s%s -> %s%s%s", p->del, x ? x : "?", p->off, p->add, y ? y : "?", p->off);
+        free(x);
+        free(y);
+    }
+    json_decref(a);
+    json_decref(b);
+}
+
+/* "interface buffer(3) params: constant GEMMParams& -> buffer(4), +texture(0) t" */
+static void print_interface_change(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j,
+                                   const struct palette *p)
+{
+    json_t *changes = vj_interface_changes(a, i, b, j);
+    size_t k;
+    json_t *line;
+    fputs("interface ", stdout);
+    json_array_foreach(changes, k, line) {
+        const char *s = json_string_value(line);
+        const char *colour = s[0] == '+' ? p->add : s[0] == '-' ? p->del : p->chg;
+        printf("%s%s%s%s", k ? ", " : "", colour, s, p->off);
+    }
+    json_decref(changes);
+}
+
+static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, const char *prefix,
+                                const struct palette *p)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    char tbuf[24];
+    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-";
+    printf("%s%s%c %-9s ", prefix, colour, mark, type);
+    cli_put_escaped(stdout, fn->name);
+    fputs(p->off, stdout);
+}
+
+static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                              const char *prefix, const struct palette *p)
+{
+    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    printf("%s%s%c source    ", prefix, colour, mark);
+    cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+    printf("%s\n", p->off);
+}
+
+static void print_library(const struct mtlbx_library_diff *d, bool many, const struct palette *p)
+{
+    char prefix[32] = "";
+    if (many)
+        snprintf(prefix, sizeof prefix, "[%zu] ", d->index);
+    if (!d->a || !d->b)
+        printf("%s%s%c library   %zu only in %s (%zu functions)%s\n", prefix, d->a ? p->del : p->add,
+               d->a ? '-' : '+', d->index, d->a ? "A" : "B",
+               mtlbx_function_count(d->a ? d->a : d->b), p->off);
+    for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+        if (d->header_fields & (1u << f)) {
+            printf("%s%s~ header%s    ", prefix, p->chg, p->off);
+            print_field_change(mtlbx_header_field_name(f), header_value(d->a, f), header_value(d->b, f), p);
+            putchar('\n');
+        }
+    for (size_t k = 0; k < d->n_removed; k++) {
+        print_function_line('-', p->del, d->a, d->removed[k], prefix, p);
+        putchar('\n');
+    }
+    for (size_t k = 0; k < d->n_added; k++) {
+        print_function_line('+', p->add, d->b, d->added[k], prefix, p);
+        putchar('\n');
+    }
+    for (size_t k = 0; k < d->n_changed; k++) {
+        const struct mtlbx_function_change *c = &d->changed[k];
+        print_function_line('~', p->chg, d->a, c->a, prefix, p);
+        const char *sep = ": ";
+        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+            if (!(c->fields & (1u << f)))
+                continue;
+            fputs(sep, stdout);
+            sep = "; ";
+            if (f == MTLBX_FF_INTERFACE)
+                print_interface_change(d->a, c->a, d->b, c->b, p);
+            else
+                print_field_change(mtlbx_function_field_name(f), function_value(d->a, c->a, f),
+                                   function_value(d->b, c->b, f), p);
+        }
+        putchar('\n');
+    }
+    for (size_t k = 0; k < d->n_members_removed; k++)
+        print_member_line('-', p->del, d->a, d->members_removed[k], prefix, p);
+    for (size_t k = 0; k < d->n_members_added; k++)
+        print_member_line('+', p->add, d->b, d->members_added[k], prefix, p);
+    for (size_t k = 0; k < d->n_members_changed; k++)
+        print_member_line('~', p->chg, d->a, d->members_changed[k].a, prefix, p);
+    if (d->sources_incomplete)
+        printf("%s? sources   an embedded source archive did not decode; its members were not compared\n", prefix);
+}
+
+static void count_up(size_t n, const char *what, const char **sep)
+{
+    if (n) {
+        printf("%s%zu %s", *sep, n, what);
+        *sep = ", ";
+    }
+}
+
+static void print_summary(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified,
+                          const struct palette *p)
+{
+    size_t added = 0, removed = 0, changed = 0, header = 0, members = 0, only = 0, functions = 0;
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        const struct mtlbx_library_diff *ld = &d->libraries[l];
+        added += ld->n_added, removed += ld->n_removed, changed += ld->n_changed;
+        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed;
+        only += !ld->a || !ld->b;
+        for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+            header += (ld->header_fields >> f) & 1u;
+        if (ld->a)
+            functions += mtlbx_function_count(ld->a);
+    }
+    char *sa = mtlbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
+    char *sb = mtlbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
+    printf("%s%s -> %s: ", p->bold, sa ? sa : "?", sb ? sb : "?");
+    free(sa);
+    free(sb);
+    if (d->identical) {
+        printf("identical (%zu %s, %zu functions, %s)%s\n", d->n_libraries,
+               d->n_libraries == 1 ? "library" : "libraries", functions,
+               verified ? "every module hashed" : "modules by stored hash", p->off);
+        return;
+    }
+    const char *sep = "";
+    count_up(changed, changed == 1 ? "function changed" : "functions changed", &sep);
+    count_up(added, added == 1 ? "function added" : "functions added", &sep);
+    count_up(removed, removed == 1 ? "function removed" : "functions removed", &sep);
+    count_up(header, header == 1 ? "header field" : "header fields", &sep);
+    count_up(members, members == 1 ? "source member" : "source members", &sep);
+    count_up(only, only == 1 ? "library in one file only" : "libraries in one file only", &sep);
+    if (!*sep)
+        fputs("different", stdout);
+    printf("%s\n", p->off);
+}
+
+/* ------------------------------------------------------------- command -- */
+
+static size_t problem_count(mtlbx_file *f)
+{
+    size_t n = mtlbx_file_diag_count(f);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++)
+        n += mtlbx_library_diag_count(mtlbx_library_at(f, l));
+    return n;
+}
+
+/* A damaged file is still compared; say so on stderr, once per file. */
+static void note_problems(const char *path, mtlbx_file *f)
+{
+    size_t n = problem_count(f);
+    if (n)
+        cli_error(path, NULL, "%zu problem%s found (see 'mtlbx check'); compared what could be read", n,
+                  n == 1 ? "" : "s");
+}
+
+int cmd_diff(const struct cli_args *args)
+{
+    /* The table (cmdtable.c) checked the options and that A and B are there. */
+    bool json = cli_flag(args, OPT_JSON), no_color = args->g.no_color;
+    struct mtlbx_diff_options opt = { 0 };
+    opt.verify = cli_flag(args, OPT_VERIFY);
+    const char *path[2] = { args->operands[0], args->operands[1] };
+    mtlbx_file *fa = cli_open(path[0]);
+    mtlbx_file *fb = fa ? cli_open(path[1]) : NULL;
+    if (!fb) {
+        mtlbx_close(fa);
+        return 2;
+    }
+    struct mtlbx_diff *d = NULL;
+    int status = 2;
+    if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
+        cli_error(path[0], NULL, "out of memory while comparing with %s", path[1]);
+    } else if (!cli_unchanged(path[0], fa) && !cli_unchanged(path[1], fb)) {
+        note_problems(path[0], fa);
+        note_problems(path[1], fb);
+        int rc = 0;
+        if (json) {
+            rc = print_json(d, path[0], path[1]);
+        } else {
+            const struct palette *p = !no_color && isatty(STDOUT_FILENO) ? &colours : &plain;
+            print_summary(d, path[0], path[1], opt.verify, p);
+            for (size_t l = 0; l < d->n_libraries; l++)
+                print_library(&d->libraries[l], d->n_libraries > 1, p);
+        }
+        if (rc == 0 && fflush(stdout) == 0 && !ferror(stdout))
+            status = d->identical ? 0 : 1;
+        else
+            cli_error("(standard output)", NULL, "write failed");
+    }
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    return status;
+}

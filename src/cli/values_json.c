@@ -1,0 +1,349 @@
+/* Header and function fields as JSON values (see values_json.h). */
+#include "config.h"
+
+#include "values_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+json_t *vj_bytes(struct mtlbx_bytes b)
+{
+    char small[256];
+    if (mtlbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
+        return json_string(small);
+    char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    json_t *j = s ? json_string(s) : NULL;
+    free(s);
+    return j;
+}
+
+json_t *vj_hex(const uint8_t *p, size_t n)
+{
+    char buf[129];
+    static const char hex[] = "0123456789abcdef";
+    if (n > 64)
+        n = 64;
+    for (size_t i = 0; i < n; i++) {
+        buf[2 * i] = hex[p[i] >> 4];
+        buf[2 * i + 1] = hex[p[i] & 15];
+    }
+    buf[2 * n] = '\0';
+    return json_string(buf);
+}
+
+static json_t *version3(unsigned x, unsigned y, unsigned z)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%u.%u.%u", x, y, z);
+    return json_string(buf);
+}
+
+static json_t *dynamic_header(const mtlbx_library *lib)
+{
+    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    if (!dyn->present)
+        return json_null();
+    json_t *linked = json_array();
+    for (size_t i = 0; i < dyn->n_linked; i++)
+        json_array_append_new(linked, vj_bytes(dyn->linked[i]));
+    return json_pack("{s:o,s:o}", "name", dyn->has_name ? vj_bytes(dyn->name) : json_null(), "linked", linked);
+}
+
+json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f)
+{
+    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    char buf[48];
+    switch (f) {
+    case MTLBX_HF_CONTAINER_VERSION: return version3(h->major, h->minor, h->patch);
+    case MTLBX_HF_PLATFORM: return json_string(h->macos ? "macOS" : "iOS");
+    case MTLBX_HF_FILE_TYPE: return json_string(mtlbx_file_type_name(h->file_type, buf, sizeof buf));
+    case MTLBX_HF_STUB: return json_boolean(h->stub);
+    case MTLBX_HF_TARGET_OS: return json_string(mtlbx_target_os_name(h->platform_byte, buf, sizeof buf));
+    case MTLBX_HF_OS_VERSION: return version3(h->os_major, h->os_minor, h->os_patch);
+    case MTLBX_HF_UUID: return ext->has_uuid ? vj_hex(ext->uuid, 16) : json_null();
+    case MTLBX_HF_HEADER_EXTENSION: {
+        if (!ext->present)
+            return json_null();
+        json_t *tags = json_array();
+        for (size_t i = 0; i < ext->n_tags; i++)
+            json_array_append_new(tags, json_string(ext->tags[i].name));
+        return tags;
+    }
+    case MTLBX_HF_DYNAMIC_HEADER: return dynamic_header(lib);
+    case MTLBX_HF_COUNT: break;
+    }
+    return json_null();
+}
+
+static json_t *entry_tags(const mtlbx_library *lib, const struct mtlbx_function *fn)
+{
+    json_t *tags = json_array();
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, mtlbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
+    while (mtlbx_tag_walk_next(&w, &t))
+        json_array_append_new(tags, json_string(t.name));
+    return tags;
+}
+
+static json_t *constants(const struct mtlbx_metadata *md)
+{
+    char buf[32];
+    json_t *a = json_array();
+    for (size_t c = 0; c < md->n_constants; c++) {
+        const struct mtlbx_constant *k = &md->constants[c];
+        json_array_append_new(a, json_pack("{s:o,s:s,s:i,s:b}", "name", vj_bytes(k->name), "type",
+                                           mtlbx_data_type_name(k->type, buf, sizeof buf), "index", (int)k->index,
+                                           "active", k->active));
+    }
+    return a;
+}
+
+static json_t *vertex_attributes(const struct mtlbx_metadata *md)
+{
+    char buf[32];
+    json_t *a = json_array();
+    for (size_t c = 0; c < md->n_attributes; c++) {
+        const struct mtlbx_vertex_attr *va = &md->attributes[c];
+        json_array_append_new(a, json_pack("{s:o,s:i,s:i,s:b,s:o}", "name", vj_bytes(va->name), "index",
+                                           (int)va->index, "use", (int)va->use, "active", va->active, "type",
+                                           va->has_type ? json_string(mtlbx_data_type_name(va->type, buf, sizeof buf))
+                                                        : json_null()));
+    }
+    return a;
+}
+
+static json_t *opt_bytes(bool has, struct mtlbx_bytes b) { return has ? vj_bytes(b) : json_null(); }
+
+/* CONTRACT's spelling: an int, a string, a nested node as the list of its
+ * operands, null. The reader bounds nesting, so recursion is bounded. */
+static json_t *md_json(const struct mtlbx_md_value *v)
+{
+    switch (v->kind) {
+    case MTLBX_MD_INT: return json_integer((json_int_t)v->i);
+    case MTLBX_MD_STRING: return vj_bytes(v->s);
+    case MTLBX_MD_NODE: {
+        json_t *list = json_array();
+        for (size_t i = 0; i < v->n_items; i++)
+            json_array_append_new(list, md_json(&v->items[i]));
+        return list;
+    }
+    case MTLBX_MD_NULL: break;
+    }
+    return json_null();
+}
+
+/* Every key: true with no value, the value alone, or a list of them. */
+static json_t *properties(const struct mtlbx_air_argument *a)
+{
+    json_t *o = json_object();
+    for (size_t k = 0; k < a->n_properties; k++) {
+        const struct mtlbx_air_property *p = &a->properties[k];
+        json_t *v;
+        if (p->n_values == 0) {
+            v = json_true();
+        } else if (p->n_values == 1) {
+            v = md_json(&p->values[0]);
+        } else {
+            v = json_array();
+            for (size_t i = 0; i < p->n_values; i++)
+                json_array_append_new(v, md_json(&p->values[i]));
+        }
+        json_t *key = vj_bytes(p->key);
+        if (key && !json_object_get(o, json_string_value(key)))
+            json_object_set_new(o, json_string_value(key), v);
+        else
+            json_decref(v);
+        json_decref(key);
+    }
+    return o;
+}
+
+static json_t *arguments(const struct mtlbx_air_argument *v, size_t n)
+{
+    json_t *list = json_array();
+    for (size_t k = 0; k < n; k++) {
+        const struct mtlbx_air_argument *a = &v[k];
+        json_array_append_new(list, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "index",
+                                              a->has_index ? json_integer(a->index) : json_null(), "kind",
+                                              a->kind.len ? vj_bytes(a->kind) : json_null(), "name",
+                                              opt_bytes(a->has_name, a->name), "type", opt_bytes(a->has_type, a->type),
+                                              "location", a->has_location ? json_integer(a->location) : json_null(),
+                                              "access", a->access ? json_string(a->access) : json_null(),
+                                              "properties", properties(a)));
+    }
+    return list;
+}
+
+json_t *vj_interface(const struct mtlbx_interface *iface)
+{
+    if (!iface || iface->module.failed)
+        return json_null();
+    return json_pack("{s:o,s:o,s:o}", "stage", iface->stage ? json_string(iface->stage) : json_null(), "inputs",
+                     arguments(iface->inputs, iface->n_inputs), "outputs", arguments(iface->outputs, iface->n_outputs));
+}
+
+static char *esc(struct mtlbx_bytes b) { return mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL); }
+
+/* "buffer(3)", or the kind alone when it has no location. */
+static char *binding_text(const struct mtlbx_air_argument *a)
+{
+    char *kind = a->kind.len ? esc(a->kind) : strdup("argument");
+    char *s = NULL;
+    if (kind && (a->has_location ? asprintf(&s, "%s(%lld)", kind, (long long)a->location) : asprintf(&s, "%s", kind)) < 0)
+        s = NULL;
+    free(kind);
+    return s;
+}
+
+char *vj_argument_text(const struct mtlbx_air_argument *a)
+{
+    char *bind = binding_text(a), *name = a->has_name ? esc(a->name) : NULL, *type = a->has_type ? esc(a->type) : NULL;
+    char *s = NULL;
+    if (asprintf(&s, "%s%s%s%s%s", bind ? bind : "?", name ? " " : "", name ? name : "", type ? ": " : "",
+                 type ? type : "") < 0)
+        s = NULL;
+    free(bind), free(name), free(type);
+    return s;
+}
+
+static const struct mtlbx_air_property *find_property(const struct mtlbx_air_argument *a, struct mtlbx_bytes key)
+{
+    for (size_t k = 0; k < a->n_properties; k++)
+        if (a->properties[k].key.len == key.len && memcmp(a->properties[k].key.ptr, key.ptr, key.len) == 0)
+            return &a->properties[k];
+    return NULL;
+}
+
+/* Arguments with more properties than this are summarised (the search is
+ * quadratic and a hostile module may hold thousands). */
+#define PROPERTY_DETAIL_MAX 64
+
+/* "~struct_type_info +read" (changed, added and removed keys), or "index
+ * 1 -> 2"; malloc'd, NULL when nothing can be named. */
+static char *property_changes(const struct mtlbx_air_argument *a, const struct mtlbx_air_argument *b)
+{
+    if (a->n_properties > PROPERTY_DETAIL_MAX || b->n_properties > PROPERTY_DETAIL_MAX)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return NULL;
+    if (a->has_index != b->has_index || (a->has_index && a->index != b->index))
+        fprintf(m, "index %ld -> %ld ", a->has_index ? (long)a->index : -1L, b->has_index ? (long)b->index : -1L);
+    for (size_t k = 0; k < b->n_properties; k++) {
+        const struct mtlbx_air_property *q = &b->properties[k], *p = find_property(a, q->key);
+        char *key = esc(q->key);
+        if (!p || !mtlbx_air_property_equal(p, q))
+            fprintf(m, "%c%s ", p ? '~' : '+', key ? key : "?");
+        free(key);
+    }
+    for (size_t k = 0; k < a->n_properties; k++)
+        if (!find_property(b, a->properties[k].key)) {
+            char *key = esc(a->properties[k].key);
+            fprintf(m, "-%s ", key ? key : "?");
+            free(key);
+        }
+    if (fclose(m) != 0 || len == 0) {
+        free(buf);
+        return NULL;
+    }
+    buf[len - 1] = '\0';       /* the last space */
+    return buf;
+}
+
+static char *change_text(const struct mtlbx_argument_change *c)
+{
+    const char *out = c->output ? "output " : "";
+    char *s = NULL, *whole = vj_argument_text(c->a ? c->a : c->b);
+    int rc = 0;
+    if (c->what & (MTLBX_ARG_ADDED | MTLBX_ARG_REMOVED)) {
+        rc = asprintf(&s, "%c%s%s", c->what & MTLBX_ARG_ADDED ? '+' : '-', out, whole ? whole : "?");
+    } else if (c->what & (MTLBX_ARG_REBOUND | MTLBX_ARG_RETYPED)) {
+        /* "buffer(3) params: constant T& -> buffer(4)": the old argument,
+         * then what is new about it. */
+        char *bind = c->what & MTLBX_ARG_REBOUND ? binding_text(c->b) : NULL;
+        char *type = c->what & MTLBX_ARG_RETYPED ? (c->b->has_type ? esc(c->b->type) : strdup("-")) : NULL;
+        rc = asprintf(&s, "%s%s -> %s%s%s", out, whole ? whole : "?", bind ? bind : "", bind && type ? " " : "",
+                      type ? type : "");
+        free(bind), free(type);
+    } else if ((c->a->access == NULL) != (c->b->access == NULL) ||
+               (c->a->access && strcmp(c->a->access, c->b->access) != 0)) {
+        rc = asprintf(&s, "%s%s: access %s -> %s", out, whole ? whole : "?", c->a->access ? c->a->access : "-",
+                      c->b->access ? c->b->access : "-");
+    } else {
+        char *keys = property_changes(c->a, c->b);
+        rc = asprintf(&s, "%s%s: %s", out, whole ? whole : "?", keys ? keys : "properties changed");
+        free(keys);
+    }
+    free(whole);
+    return rc < 0 ? NULL : s;
+}
+
+json_t *vj_interface_changes(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j)
+{
+    json_t *list = json_array();
+    struct mtlbx_interface *x = mtlbx_function_interface(a, i, NULL), *y = mtlbx_function_interface(b, j, NULL);
+    struct mtlbx_interface_diff d;
+    if (x && y && !x->module.failed && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
+        if (d.stage_changed) {
+            char *s = NULL;
+            if (asprintf(&s, "stage %s -> %s", x->stage ? x->stage : "-", y->stage ? y->stage : "-") >= 0)
+                json_array_append_new(list, json_string(s));
+            free(s);
+        }
+        for (size_t k = 0; k < d.n_changes; k++) {
+            char *s = change_text(&d.changes[k]);
+            if (s)
+                json_array_append_new(list, json_string(s));
+            free(s);
+        }
+        mtlbx_interface_diff_free(&d);
+    }
+    mtlbx_interface_free(x);
+    mtlbx_interface_free(y);
+    return list;
+}
+
+json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_field f)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    char buf[32];
+    bool vers = fn->present & MTLBX_F_VERS;
+    switch (f) {
+    case MTLBX_FF_HASH: return fn->hash ? vj_hex(fn->hash, 32) : json_null();
+    case MTLBX_FF_HASH_OK: return json_boolean(mtlbx_function_hash_state(lib, i) == MTLBX_HASH_OK);
+    case MTLBX_FF_TYPE:
+        return (fn->present & MTLBX_F_TYPE) ? json_string(mtlbx_function_type_name(fn->type, buf, sizeof buf))
+                                             : json_null();
+    case MTLBX_FF_AIR_VERSION:
+        snprintf(buf, sizeof buf, "%u.%u", fn->air_major, fn->air_minor);
+        return vers ? json_string(buf) : json_null();
+    case MTLBX_FF_LANGUAGE_VERSION:
+        snprintf(buf, sizeof buf, "%u.%u", fn->msl_major, fn->msl_minor);
+        return vers ? json_string(buf) : json_null();
+    case MTLBX_FF_TAGS: return entry_tags(lib, fn);
+    case MTLBX_FF_CONSTANTS: return constants(mtlbx_function_metadata(lib, i));
+    case MTLBX_FF_VERTEX_ATTRIBUTES: return vertex_attributes(mtlbx_function_metadata(lib, i));
+    case MTLBX_FF_INTERFACE: {
+        struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, NULL);
+        json_t *v = vj_interface(iface);
+        mtlbx_interface_free(iface);
+        return v;
+    }
+    case MTLBX_FF_COUNT: break;
+    }
+    return json_null();
+}
+
+char *vj_text(const json_t *v)
+{
+    if (!v || json_is_null(v))
+        return strdup("-");
+    if (json_is_string(v))
+        return mtlbx_escape_dup((const uint8_t *)json_string_value(v), json_string_length(v), MTLBX_ESC_TERMINAL);
+    /* ENSURE_ASCII: no byte of a name reaches the terminal raw. */
+    return json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+}

@@ -1,0 +1,38 @@
+/* One field of a library header or of a function as a JSON value, spelt as
+ * CONTRACT.md spells it in `dump --json`: what `diff` shows for a changed
+ * field and what `textconv` prints per function. */
+#ifndef MTLBX_VALUES_JSON_H
+#define MTLBX_VALUES_JSON_H
+
+#include "mtlbx.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* File bytes as a JSON string (invalid UTF-8 becomes \xNN text). */
+json_t *vj_bytes(struct mtlbx_bytes b);
+json_t *vj_hex(const uint8_t *p, size_t n);
+
+json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f);
+/* hash_ok reads the cached hash state: verify first. MTLBX_FF_INTERFACE
+ * decodes the module (vj_interface). */
+json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_field f);
+
+/* The interface as diff shows it: {"stage", "inputs", "outputs"} of
+ * CONTRACT's FUNCTION_INTERFACE, each argument an ARGUMENT; null when the
+ * module does not decode. */
+json_t *vj_interface(const struct mtlbx_interface *iface);
+/* One line per argument change between function i of a and j of b, as
+ * "buffer(3) params: constant GEMMParams& -> buffer(4)", "+texture(0) t:
+ * texture2d<float>", "-..." (terminal-safe); an empty array when either
+ * interface does not decode. */
+json_t *vj_interface_changes(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j);
+/* "buffer(3) params: constant GEMMParams&", terminal-safe, malloc'd. */
+char *vj_argument_text(const struct mtlbx_air_argument *arg);
+
+/* A value on one line for people: strings as they are (escaped for the
+ * terminal), null as "-", anything else as compact JSON. Malloc'd, or NULL
+ * on out of memory. */
+char *vj_text(const json_t *v);
+
+#endif

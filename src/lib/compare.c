@@ -1,0 +1,559 @@
+/* Comparing two libraries (mtlbx diff, the explorer's compare view, and
+ * the identical/different answer of CONTRACT.md "Comparing two
+ * libraries"). Everything here compares values the parser already decoded;
+ * it prints nothing and copies nothing from the files.
+ *
+ * Cost: functions are matched through a hash table of names, and a pair
+ * whose stored HASH is equal is not read any further than its function
+ * entry and metadata, so comparing two 20,000-function libraries costs
+ * about what listing both does. Modules are hashed and their interfaces
+ * decoded only where the stored hashes differ (on a few threads), hashed
+ * where the module spans' sizes differ, or everywhere with options.verify. Source archives are decompressed only when their
+ * compressed bytes differ. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *const header_field_names[MTLBX_HF_COUNT] = {
+    "container_version", "platform", "file_type", "stub", "target_os",
+    "os_version", "uuid", "header_extension", "dynamic_header",
+};
+static const char *const function_field_names[MTLBX_FF_COUNT] = {
+    "hash", "hash_ok", "type", "air_version", "language_version",
+    "tags", "constants", "vertex_attributes", "interface",
+};
+
+const char *mtlbx_header_field_name(enum mtlbx_header_field f)
+{
+    return (unsigned)f < MTLBX_HF_COUNT ? header_field_names[f] : "?";
+}
+
+const char *mtlbx_function_field_name(enum mtlbx_function_field f)
+{
+    return (unsigned)f < MTLBX_FF_COUNT ? function_field_names[f] : "?";
+}
+
+/* ------------------------------------------------------------ header -- */
+
+static bool ext_tags_eq(const struct mtlbx_header_ext *x, const struct mtlbx_header_ext *y)
+{
+    if (x->present != y->present || x->n_tags != y->n_tags)
+        return false;
+    for (size_t i = 0; i < x->n_tags; i++)
+        if (x->tags[i].fourcc != y->tags[i].fourcc)
+            return false;
+    return true;
+}
+
+static bool dynamic_eq(const struct mtlbx_dynamic_header *x, const struct mtlbx_dynamic_header *y)
+{
+    if (x->present != y->present)
+        return false;
+    if (!x->present)
+        return true;
+    if (x->has_name != y->has_name || (x->has_name && !span_eq(x->name, y->name)) ||
+        x->n_linked != y->n_linked)
+        return false;
+    for (size_t i = 0; i < x->n_linked; i++)
+        if (!span_eq(x->linked[i], y->linked[i]))
+            return false;
+    return true;
+}
+
+static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
+{
+    const struct mtlbx_header *x = mtlbx_library_header(a), *y = mtlbx_library_header(b);
+    const struct mtlbx_header_ext *ex = mtlbx_library_header_ext(a), *ey = mtlbx_library_header_ext(b);
+    unsigned d = 0;
+    if (x->major != y->major || x->minor != y->minor || x->patch != y->patch)
+        d |= 1u << MTLBX_HF_CONTAINER_VERSION;
+    if (x->macos != y->macos)
+        d |= 1u << MTLBX_HF_PLATFORM;
+    if (x->file_type != y->file_type)
+        d |= 1u << MTLBX_HF_FILE_TYPE;
+    if (x->stub != y->stub)
+        d |= 1u << MTLBX_HF_STUB;
+    if (x->platform_byte != y->platform_byte)
+        d |= 1u << MTLBX_HF_TARGET_OS;
+    if (x->os_major != y->os_major || x->os_minor != y->os_minor || x->os_patch != y->os_patch)
+        d |= 1u << MTLBX_HF_OS_VERSION;
+    if (ex->has_uuid != ey->has_uuid || (ex->has_uuid && memcmp(ex->uuid, ey->uuid, 16) != 0))
+        d |= 1u << MTLBX_HF_UUID;
+    if (!ext_tags_eq(ex, ey))
+        d |= 1u << MTLBX_HF_HEADER_EXTENSION;
+    if (!dynamic_eq(mtlbx_library_dynamic_header(a), mtlbx_library_dynamic_header(b)))
+        d |= 1u << MTLBX_HF_DYNAMIC_HEADER;
+    return d;
+}
+
+/* --------------------------------------------------------- name index -- */
+
+/* Open addressing over function indexes, keyed by name; holds the first
+ * function of each name. 20,000 names: a few hundred kilobytes, built once. */
+struct name_index {
+    const mtlbx_library *lib;
+    size_t mask;
+    size_t *slot;              /* function index + 1; 0 = empty */
+};
+
+static uint64_t name_hash(struct mtlbx_bytes b)
+{
+    uint64_t h = 1469598103934665603ull;       /* FNV-1a */
+    for (size_t i = 0; i < b.len; i++)
+        h = (h ^ b.ptr[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+static bool index_build(struct name_index *ix, const mtlbx_library *lib)
+{
+    size_t n = lib ? mtlbx_function_count(lib) : 0, cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    ix->lib = lib;
+    ix->mask = cap - 1;
+    if (!(ix->slot = calloc(cap, sizeof *ix->slot)))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
+        size_t s = (size_t)name_hash(name) & ix->mask;
+        for (; ix->slot[s]; s = (s + 1) & ix->mask)
+            if (span_eq(mtlbx_function_at(lib, ix->slot[s] - 1)->name, name))
+                break;                 /* a later duplicate: keep the first */
+        if (!ix->slot[s])
+            ix->slot[s] = i + 1;
+    }
+    return true;
+}
+
+/* First function named `name`, or -1. */
+static long index_find(const struct name_index *ix, struct mtlbx_bytes name)
+{
+    if (!ix->lib)
+        return -1;
+    for (size_t s = (size_t)name_hash(name) & ix->mask; ix->slot[s]; s = (s + 1) & ix->mask)
+        if (span_eq(mtlbx_function_at(ix->lib, ix->slot[s] - 1)->name, name))
+            return (long)(ix->slot[s] - 1);
+    return -1;
+}
+
+/* ---------------------------------------------------------- functions -- */
+
+static struct mtlbx_bytes entry_bytes(const mtlbx_library *lib, const struct mtlbx_function *fn)
+{
+    const mtlbx_file *f = mtlbx_library_file(lib);
+    uint64_t size = mtlbx_file_size(f);
+    uint64_t len = fn->entry_size;
+    if (fn->entry_offset > size || len > size - fn->entry_offset)
+        len = fn->entry_offset > size ? 0 : size - fn->entry_offset;
+    return (struct mtlbx_bytes){ mtlbx_file_data(f) + fn->entry_offset, (size_t)len };
+}
+
+/* The tags of an entry in order, by FourCC: OFFT's value (offsets that
+ * shift when another module grows) does not count, only its presence. */
+static bool tags_eq(const mtlbx_library *a, const struct mtlbx_function *x, const mtlbx_library *b,
+                    const struct mtlbx_function *y)
+{
+    struct mtlbx_tag_walk wx, wy;
+    struct mtlbx_tag tx, ty;
+    mtlbx_tag_walk_init(&wx, mtlbx_library_file(a), x->entry_offset + 4, x->entry_size > 4 ? x->entry_size - 4 : 0);
+    mtlbx_tag_walk_init(&wy, mtlbx_library_file(b), y->entry_offset + 4, y->entry_size > 4 ? y->entry_size - 4 : 0);
+    for (;;) {
+        bool hx = mtlbx_tag_walk_next(&wx, &tx), hy = mtlbx_tag_walk_next(&wy, &ty);
+        if (hx != hy)
+            return false;
+        if (!hx)
+            return true;
+        if (tx.fourcc != ty.fourcc)
+            return false;
+    }
+}
+
+static bool constants_eq(const struct mtlbx_metadata *x, const struct mtlbx_metadata *y)
+{
+    if (x->n_constants != y->n_constants)
+        return false;
+    for (size_t i = 0; i < x->n_constants; i++) {
+        const struct mtlbx_constant *p = &x->constants[i], *q = &y->constants[i];
+        if (!span_eq(p->name, q->name) || p->type != q->type || p->index != q->index || p->active != q->active)
+            return false;
+    }
+    return true;
+}
+
+static bool attributes_eq(const struct mtlbx_metadata *x, const struct mtlbx_metadata *y)
+{
+    if (x->n_attributes != y->n_attributes)
+        return false;
+    for (size_t i = 0; i < x->n_attributes; i++) {
+        const struct mtlbx_vertex_attr *p = &x->attributes[i], *q = &y->attributes[i];
+        if (!span_eq(p->name, q->name) || p->index != q->index || p->use != q->use || p->active != q->active ||
+            p->has_type != q->has_type || (p->has_type && p->type != q->type))
+            return false;
+    }
+    return true;
+}
+
+/* Interfaces are decoded only here, for pairs whose modules differ, and
+ * compared only when both decode (a module that is not bitcode, or is
+ * damaged, has no interface to compare). */
+static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j)
+{
+    struct mtlbx_interface *x = mtlbx_function_interface(a, i, NULL);
+    struct mtlbx_interface *y = x && !x->module.failed ? mtlbx_function_interface(b, j, NULL) : NULL;
+    bool differ = false;
+    struct mtlbx_interface_diff d;
+    if (y && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
+        differ = d.stage_changed || d.n_changes;
+        mtlbx_interface_diff_free(&d);
+    }
+    mtlbx_interface_free(x);
+    mtlbx_interface_free(y);
+    return differ;
+}
+
+static bool hash_ok(mtlbx_library *lib, size_t i)
+{
+    return mtlbx_function_verify(lib, i, NULL) == MTLBX_HASH_OK;
+}
+
+/* The MTLBX_FF_* bits in which function i of a and j of b differ. */
+static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, bool verify)
+{
+    const struct mtlbx_function *x = mtlbx_function_at(a, i), *y = mtlbx_function_at(b, j);
+    unsigned d = 0;
+    bool same_hash = (x->hash == NULL) == (y->hash == NULL) && (!x->hash || memcmp(x->hash, y->hash, 32) == 0);
+    if (!same_hash)
+        d |= 1u << MTLBX_FF_HASH;
+    /* Byte-identical entries (an unchanged function when no module before
+     * it changed size, so OFFT is the same too) have the same type,
+     * versions and tags; anything else is compared field by field. */
+    if (!span_eq(entry_bytes(a, x), entry_bytes(b, y))) {
+        if ((x->present & MTLBX_F_TYPE) != (y->present & MTLBX_F_TYPE) ||
+            ((x->present & MTLBX_F_TYPE) && x->type != y->type))
+            d |= 1u << MTLBX_FF_TYPE;
+        bool vx = x->present & MTLBX_F_VERS, vy = y->present & MTLBX_F_VERS;
+        if (vx != vy || (vx && (x->air_major != y->air_major || x->air_minor != y->air_minor)))
+            d |= 1u << MTLBX_FF_AIR_VERSION;
+        if (vx != vy || (vx && (x->msl_major != y->msl_major || x->msl_minor != y->msl_minor)))
+            d |= 1u << MTLBX_FF_LANGUAGE_VERSION;
+        if (!tags_eq(a, x, b, y))
+            d |= 1u << MTLBX_FF_TAGS;
+    }
+    const struct mtlbx_metadata *mx = mtlbx_function_metadata(a, i), *my = mtlbx_function_metadata(b, j);
+    if (!constants_eq(mx, my))
+        d |= 1u << MTLBX_FF_CONSTANTS;
+    if (!attributes_eq(mx, my))
+        d |= 1u << MTLBX_FF_VERTEX_ATTRIBUTES;
+    /* With verify both libraries were hashed already, so this reads the
+     * cached states; without it, pairs whose module spans differ in size
+     * or presence are hashed here (a cut file: then the equal stored hash
+     * cannot hold on both sides). Pairs whose stored hashes differ are
+     * hashed, and their interfaces compared, by compare_modules(). */
+    bool spans_differ = x->module_valid != y->module_valid || x->module.size != y->module.size;
+    if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
+        d |= 1u << MTLBX_FF_HASH_OK;
+    return d;
+}
+
+/* ------------------------------------------------- changed modules -- */
+
+/* The pairs whose stored hashes differ (already in d->changed with the
+ * hash bit): their hash_ok and interfaces, which read the modules. The
+ * library is read-only here and both calls are thread-safe, so the pairs
+ * are shared out among a few threads; each writes only its own entries. */
+struct module_job {
+    struct mtlbx_library_diff *d;
+    atomic_size_t next;
+};
+
+static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_function_change *c)
+{
+    if (!(c->fields & (1u << MTLBX_FF_HASH)))
+        return;
+    if (hash_ok(d->a, c->a) != hash_ok(d->b, c->b))
+        c->fields |= 1u << MTLBX_FF_HASH_OK;
+    if (interfaces_differ(d->a, c->a, d->b, c->b))
+        c->fields |= 1u << MTLBX_FF_INTERFACE;
+}
+
+static void *module_worker(void *arg)
+{
+    struct module_job *job = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&job->next, 1);
+        if (k >= job->d->n_changed)
+            return NULL;
+        compare_module_pair(job->d, &job->d->changed[k]);
+    }
+}
+
+#define MODULE_THREADS_MAX 4
+
+static void compare_modules(struct mtlbx_library_diff *d)
+{
+    struct module_job job = { .d = d };
+    atomic_init(&job.next, 0);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want = cpus > 1 ? (size_t)cpus : 1;
+    if (want > MODULE_THREADS_MAX)
+        want = MODULE_THREADS_MAX;
+    if (want > d->n_changed / 16 + 1)     /* a few pairs: not worth a thread */
+        want = d->n_changed / 16 + 1;
+    pthread_t tid[MODULE_THREADS_MAX];
+    size_t started = 0;
+    for (size_t t = 1; t < want; t++)
+        if (pthread_create(&tid[started], NULL, module_worker, &job) == 0)
+            started++;
+    module_worker(&job);                  /* this thread works too */
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+/* ------------------------------------------------------------ sorting -- */
+
+/* qsort has no context argument: the library whose names are sorted. */
+static _Thread_local const mtlbx_library *sort_lib;
+
+static int by_name(const void *p, const void *q)
+{
+    return span_cmp(mtlbx_function_at(sort_lib, *(const size_t *)p)->name,
+                     mtlbx_function_at(sort_lib, *(const size_t *)q)->name);
+}
+
+static int change_by_name(const void *p, const void *q)
+{
+    const struct mtlbx_function_change *x = p, *y = q;
+    return span_cmp(mtlbx_function_at(sort_lib, x->a)->name, mtlbx_function_at(sort_lib, y->a)->name);
+}
+
+static void sort_indexes(size_t *v, size_t n, const mtlbx_library *lib)
+{
+    sort_lib = lib;
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_name);
+}
+
+/* Function i of lib is the first of its name (later duplicates are not compared). */
+static bool is_first(const struct name_index *ix, size_t i)
+{
+    return index_find(ix, mtlbx_function_at(ix->lib, i)->name) == (long)i;
+}
+
+static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
+{
+    struct name_index ia = { 0 }, ib = { 0 };
+    size_t na = d->a ? mtlbx_function_count(d->a) : 0, nb = d->b ? mtlbx_function_count(d->b) : 0;
+    bool *paired = calloc(nb ? nb : 1, sizeof *paired);
+    bool ok = paired && index_build(&ia, d->a) && index_build(&ib, d->b) &&
+              (d->removed = malloc((na ? na : 1) * sizeof *d->removed)) &&
+              (d->added = malloc((nb ? nb : 1) * sizeof *d->added)) &&
+              (d->changed = malloc((na ? na : 1) * sizeof *d->changed));
+    for (size_t i = 0; ok && i < na; i++) {
+        if (!is_first(&ia, i))
+            continue;
+        long j = index_find(&ib, mtlbx_function_at(d->a, i)->name);
+        if (j < 0) {
+            d->removed[d->n_removed++] = i;
+            continue;
+        }
+        paired[j] = true;
+        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify);
+        if (fields)
+            d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields };
+    }
+    for (size_t j = 0; ok && j < nb; j++)
+        if (!paired[j] && is_first(&ib, j))
+            d->added[d->n_added++] = j;
+    free(paired);
+    free(ia.slot);
+    free(ib.slot);
+    if (!ok)
+        return false;
+    compare_modules(d);
+    sort_indexes(d->removed, d->n_removed, d->a);
+    sort_indexes(d->added, d->n_added, d->b);
+    sort_lib = d->a;
+    if (d->n_changed > 1)
+        qsort(d->changed, d->n_changed, sizeof *d->changed, change_by_name);
+    return true;
+}
+
+/* ------------------------------------------------------------ sources -- */
+
+static const struct mtlbx_member *member_at(const mtlbx_library *lib, struct mtlbx_member_ref r)
+{
+    return &mtlbx_library_sources(lib)->archives[r.archive].members[r.member];
+}
+
+static struct mtlbx_bytes member_name(const mtlbx_library *lib, struct mtlbx_member_ref r)
+{
+    const char *s = member_at(lib, r)->name;
+    return (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) };
+}
+
+static bool members_eq(const struct mtlbx_member *x, const struct mtlbx_member *y)
+{
+    if (x->type != y->type || x->size != y->size)
+        return false;
+    if ((x->link_target == NULL) != (y->link_target == NULL) ||
+        (x->link_target && strcmp(x->link_target, y->link_target) != 0))
+        return false;
+    return !x->data || !y->data || x->size == 0 || memcmp(x->data, y->data, (size_t)x->size) == 0;
+}
+
+/* Every member of every archive of lib, in order; archives that do not
+ * decode are skipped and reported through *incomplete. */
+static struct mtlbx_member_ref *all_members(mtlbx_library *lib, size_t *n, bool *incomplete)
+{
+    *n = 0;
+    const struct mtlbx_sources *src = lib ? mtlbx_library_sources(lib) : NULL;
+    if (!src || !src->present)
+        return calloc(1, sizeof(struct mtlbx_member_ref));
+    size_t total = 0;
+    for (size_t k = 0; k < src->n_archives; k++) {
+        if (mtlbx_archive_load(lib, k) != MTLBX_ARCHIVE_LOADED)
+            *incomplete = true;
+        else
+            total += src->archives[k].n_members;
+    }
+    struct mtlbx_member_ref *v = malloc((total ? total : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t k = 0; k < src->n_archives; k++)
+        if (src->archives[k].state == MTLBX_ARCHIVE_LOADED)
+            for (size_t m = 0; m < src->archives[k].n_members; m++)
+                v[(*n)++] = (struct mtlbx_member_ref){ k, m };
+    return v;
+}
+
+static int member_by_name(const void *p, const void *q)
+{
+    return span_cmp(member_name(sort_lib, *(const struct mtlbx_member_ref *)p),
+                     member_name(sort_lib, *(const struct mtlbx_member_ref *)q));
+}
+
+/* Same archives, byte for byte: then the members are the same too. */
+static bool archives_identical(const mtlbx_library *a, const mtlbx_library *b)
+{
+    const struct mtlbx_sources *x = a ? mtlbx_library_sources(a) : NULL, *y = b ? mtlbx_library_sources(b) : NULL;
+    bool px = x && x->present, py = y && y->present;
+    if (!px || !py)
+        return !px && !py;
+    if (x->n_archives != y->n_archives)
+        return false;
+    for (size_t k = 0; k < x->n_archives; k++)
+        if (!span_eq(x->archives[k].payload, y->archives[k].payload))
+            return false;
+    return true;
+}
+
+/* Sorted by name, then a merge walk: first of each name on each side. */
+static bool compare_sources(struct mtlbx_library_diff *d)
+{
+    if (archives_identical(d->a, d->b))
+        return true;
+    size_t na, nb;
+    struct mtlbx_member_ref *ma = all_members(d->a, &na, &d->sources_incomplete);
+    struct mtlbx_member_ref *mb = all_members(d->b, &nb, &d->sources_incomplete);
+    bool ok = ma && mb && (d->members_removed = malloc((na ? na : 1) * sizeof *ma)) &&
+              (d->members_added = malloc((nb ? nb : 1) * sizeof *mb)) &&
+              (d->members_changed = malloc((na ? na : 1) * sizeof *d->members_changed));
+    if (ok) {
+        sort_lib = d->a;
+        if (na > 1)
+            qsort(ma, na, sizeof *ma, member_by_name);
+        sort_lib = d->b;
+        if (nb > 1)
+            qsort(mb, nb, sizeof *mb, member_by_name);
+        size_t i = 0, j = 0;
+        while (i < na || j < nb) {
+            int c = i == na ? 1 : j == nb ? -1 : span_cmp(member_name(d->a, ma[i]), member_name(d->b, mb[j]));
+            if (c < 0) {
+                d->members_removed[d->n_members_removed++] = ma[i];
+            } else if (c > 0) {
+                d->members_added[d->n_members_added++] = mb[j];
+            } else if (!members_eq(member_at(d->a, ma[i]), member_at(d->b, mb[j]))) {
+                d->members_changed[d->n_members_changed++] = (struct mtlbx_member_change){ ma[i], mb[j] };
+            }
+            /* Skip later members of the same name on each side. */
+            struct mtlbx_bytes name = c <= 0 ? member_name(d->a, ma[i]) : member_name(d->b, mb[j]);
+            if (c <= 0)
+                while (++i < na && span_eq(member_name(d->a, ma[i]), name))
+                    ;
+            if (c >= 0)
+                while (++j < nb && span_eq(member_name(d->b, mb[j]), name))
+                    ;
+        }
+    }
+    free(ma);
+    free(mb);
+    return ok;
+}
+
+/* ------------------------------------------------------------ results -- */
+
+static bool library_is_empty(const struct mtlbx_library_diff *d)
+{
+    return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed &&
+           !d->n_members_added && !d->n_members_removed && !d->n_members_changed;
+}
+
+int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
+                     struct mtlbx_diff **out)
+{
+    bool verify = opt && opt->verify;
+    size_t la = mtlbx_library_count(a), lb = mtlbx_library_count(b);
+    struct mtlbx_diff *d = calloc(1, sizeof *d);
+    *out = NULL;
+    if (!d)
+        return MTLBX_E_NOMEM;
+    d->n_libraries = la > lb ? la : lb;
+    d->libraries = calloc(d->n_libraries ? d->n_libraries : 1, sizeof *d->libraries);
+    if (!d->libraries) {
+        free(d);
+        return MTLBX_E_NOMEM;
+    }
+    d->identical = true;
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        struct mtlbx_library_diff *ld = &d->libraries[l];
+        ld->index = l;
+        ld->a = l < la ? mtlbx_library_at(a, l) : NULL;
+        ld->b = l < lb ? mtlbx_library_at(b, l) : NULL;
+        if (verify) {
+            if (ld->a)
+                mtlbx_library_verify_all(ld->a, 0);
+            if (ld->b)
+                mtlbx_library_verify_all(ld->b, 0);
+        }
+        if (ld->a && ld->b)
+            ld->header_fields = compare_header(ld->a, ld->b);
+        if (!compare_functions(ld, verify) || !compare_sources(ld)) {
+            mtlbx_diff_free(d);
+            return MTLBX_E_NOMEM;
+        }
+        if (!library_is_empty(ld))
+            d->identical = false;
+    }
+    *out = d;
+    return MTLBX_OK;
+}
+
+void mtlbx_diff_free(struct mtlbx_diff *d)
+{
+    if (!d)
+        return;
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        struct mtlbx_library_diff *ld = &d->libraries[l];
+        free(ld->added);
+        free(ld->removed);
+        free(ld->changed);
+        free(ld->members_added);
+        free(ld->members_removed);
+        free(ld->members_changed);
+    }
+    free(d->libraries);
+    free(d);
+}

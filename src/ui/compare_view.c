@@ -1,0 +1,466 @@
+/* The compare view (D with two files open): what differs between the two
+ * libraries, one row per change, from the parser's comparison (compare.c,
+ * the same answer as `mtlbx diff`). Enter jumps to the changed node in file
+ * A (in B when only B has it), b to it in file B; Backspace in the panels
+ * comes back here. d on a changed function shows the unified diff of the
+ * two llvm-dis outputs, computed by `diff -u` (diffutils) through the tool
+ * runner, coloured in the text view. */
+#include "config.h"
+
+#include "run_tool.h"
+#include "safe_write.h"
+#include "term.h"
+#include "ui.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum row_kind { ROW_LIBRARY, ROW_HEADER, ROW_REMOVED, ROW_ADDED, ROW_CHANGED, ROW_MEMBER };
+
+struct compare_row {
+    enum row_kind kind;
+    char mark;                 /* + - ~ */
+    const struct mtlbx_library_diff *ld;
+    size_t a, b;               /* function indexes, header field, or member refs by position */
+    struct mtlbx_member_ref ma, mb;
+    unsigned fields;
+};
+
+struct compare_view {
+    uint32_t file_a, file_b;
+    struct mtlbx_diff *diff;
+    struct compare_row *rows;
+    size_t n_rows, cap;
+    size_t sel, top;
+    size_t history_mark;       /* n_history just after a jump from here, else 0 */
+    struct query query;
+    bool have_query;
+};
+
+static bool add_row(struct compare_view *cv, struct compare_row r)
+{
+    if (cv->n_rows == cv->cap) {
+        size_t cap = cv->cap ? cv->cap * 2 : 64;
+        struct compare_row *v = realloc(cv->rows, cap * sizeof *v);
+        if (!v)
+            return false;
+        cv->rows = v;
+        cv->cap = cap;
+    }
+    cv->rows[cv->n_rows++] = r;
+    return true;
+}
+
+/* Rows in the order `mtlbx diff` prints its lines. */
+static bool build_rows(struct compare_view *cv)
+{
+    bool ok = true;
+    for (size_t l = 0; l < cv->diff->n_libraries; l++) {
+        const struct mtlbx_library_diff *d = &cv->diff->libraries[l];
+        if (!d->a || !d->b)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_LIBRARY, d->a ? '-' : '+', d, 0, 0, { 0, 0 }, { 0, 0 }, 0 });
+        for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+            if (d->header_fields & (1u << f))
+                ok = ok && add_row(cv, (struct compare_row){ ROW_HEADER, '~', d, f, f, { 0, 0 }, { 0, 0 }, 0 });
+        for (size_t k = 0; k < d->n_removed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_REMOVED, '-', d, d->removed[k], 0, { 0, 0 }, { 0, 0 }, 0 });
+        for (size_t k = 0; k < d->n_added; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_ADDED, '+', d, 0, d->added[k], { 0, 0 }, { 0, 0 }, 0 });
+        for (size_t k = 0; k < d->n_changed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '~', d, d->changed[k].a, d->changed[k].b,
+                                                         { 0, 0 }, { 0, 0 }, d->changed[k].fields });
+        for (size_t k = 0; k < d->n_members_removed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '-', d, 0, 0, d->members_removed[k], { 0, 0 }, 0 });
+        for (size_t k = 0; k < d->n_members_added; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '+', d, 0, 0, { 0, 0 }, d->members_added[k], 0 });
+        for (size_t k = 0; k < d->n_members_changed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '~', d, 0, 0, d->members_changed[k].a,
+                                                         d->members_changed[k].b, 0 });
+    }
+    return ok;
+}
+
+void compare_free(struct explorer *ex)
+{
+    struct compare_view *cv = ex->compare;
+    if (!cv)
+        return;
+    mtlbx_diff_free(cv->diff);
+    free(cv->rows);
+    free(cv);
+    ex->compare = NULL;
+}
+
+void compare_open(struct explorer *ex)
+{
+    if (ex->n_files < 2) {
+        ex_error(ex, "open two files to compare them: mtlbx A.metallib B.metallib, then D");
+        return;
+    }
+    /* Two files: A is the first, B the second. More: the current file
+     * against the next one. */
+    uint32_t a = ex->n_files == 2 ? 0 : ex_current_file_index(ex), b = (a + 1) % ex->n_files;
+    if (ex->compare && ex->compare->file_a == a && ex->compare->file_b == b) {
+        ex->screen = SCREEN_COMPARE;
+        return;
+    }
+    compare_free(ex);
+    struct compare_view *cv = calloc(1, sizeof *cv);
+    struct mtlbx_diff_options opt = { .verify = false };
+    if (!cv || mtlbx_diff_files(ex->files[a].f, ex->files[b].f, &opt, &cv->diff) != MTLBX_OK ||
+        !build_rows(cv)) {
+        if (cv)
+            mtlbx_diff_free(cv->diff), free(cv->rows), free(cv);
+        ex_error(ex, "out of memory while comparing the two files");
+        return;
+    }
+    cv->file_a = a;
+    cv->file_b = b;
+    ex->compare = cv;
+    ex->screen = SCREEN_COMPARE;
+    if (cv->diff->identical)
+        ex_message(ex, "the two libraries are identical (modules compared by their stored hash)");
+}
+
+/* ------------------------------------------------------------- jumping -- */
+
+static mtlbx_node *child_where(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind, bool by_index, size_t index,
+                               const mtlbx_library *lib)
+{
+    size_t count = n ? mtlbx_node_child_count(f, n) : 0;
+    for (size_t i = 0; i < count; i++) {
+        mtlbx_node *c = mtlbx_node_child(f, n, i);
+        if (c->kind == kind && (!by_index || c->index == index) && (!lib || c->lib == lib))
+            return c;
+    }
+    return NULL;
+}
+
+/* The node a row is about in one file: the function, the header, the
+ * source member (or its archive), or the library. */
+static mtlbx_node *row_node(struct explorer *ex, const struct compare_row *r, bool side_b)
+{
+    uint32_t file = side_b ? ex->compare->file_b : ex->compare->file_a;
+    mtlbx_file *f = ex->files[file].f;
+    mtlbx_library *lib = side_b ? r->ld->b : r->ld->a;
+    if (!lib)
+        return NULL;
+    mtlbx_node *root = ex->files[file].root, *libnode = child_where(f, root, MTLBX_NODE_LIBRARY, false, 0, lib);
+    if (!libnode) {
+        /* A fat file: libraries sit below their slices. */
+        size_t count = mtlbx_node_child_count(f, root);
+        for (size_t i = 0; i < count && !libnode; i++)
+            libnode = child_where(f, mtlbx_node_child(f, root, i), MTLBX_NODE_LIBRARY, false, 0, lib);
+    }
+    if (!libnode)
+        return NULL;
+    switch (r->kind) {
+    case ROW_LIBRARY: return libnode;
+    case ROW_HEADER: return child_where(f, libnode, MTLBX_NODE_HEADER, false, 0, NULL);
+    case ROW_REMOVED:
+    case ROW_ADDED:
+    case ROW_CHANGED: {
+        mtlbx_node *list = child_where(f, libnode, MTLBX_NODE_FUNCTION_LIST, false, 0, NULL);
+        return child_where(f, list, MTLBX_NODE_FUNCTION, true, side_b ? r->b : r->a, NULL);
+    }
+    case ROW_MEMBER: {
+        struct mtlbx_member_ref m = side_b ? r->mb : r->ma;
+        mtlbx_node *src = child_where(f, libnode, MTLBX_NODE_SOURCES, false, 0, NULL);
+        mtlbx_node *arch = child_where(f, src, MTLBX_NODE_ARCHIVE, true, m.archive, NULL);
+        mtlbx_node *mem = child_where(f, arch, MTLBX_NODE_MEMBER, true, m.member, NULL);
+        return mem ? mem : arch ? arch : src;
+    }
+    }
+    return NULL;
+}
+
+static void jump(struct explorer *ex, bool side_b)
+{
+    struct compare_view *cv = ex->compare;
+    if (cv->sel >= cv->n_rows)
+        return;
+    const struct compare_row *r = &cv->rows[cv->sel];
+    /* Added things exist only in B, removed ones only in A. */
+    if (r->mark == '+')
+        side_b = true;
+    else if (r->mark == '-')
+        side_b = false;
+    mtlbx_node *n = row_node(ex, r, side_b);
+    uint32_t file = side_b ? cv->file_b : cv->file_a;
+    if (!n) {
+        ex_error(ex, "that change has no node to show in %s", ex->files[file].path);
+        return;
+    }
+    ex_push_history(ex);
+    ex->screen = SCREEN_MAIN;
+    if (!ex_select_node(ex, file, n, false)) {
+        ex_error(ex, "could not select that node");
+        return;
+    }
+    cv->history_mark = ex->n_history;
+    ex_message(ex, "%s of %s; Backspace returns to the comparison", side_b ? "B" : "A", ex->files[file].path);
+}
+
+bool compare_back(struct explorer *ex)
+{
+    struct compare_view *cv = ex->compare;
+    if (!cv || !cv->history_mark || ex->n_history != cv->history_mark)
+        return false;
+    cv->history_mark = 0;
+    return true;
+}
+
+/* ------------------------------------------------- disassembly diff -- */
+
+static bool disassemble(struct explorer *ex, mtlbx_library *lib, size_t i, struct tool_result *res)
+{
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    if (m.len == 0) {
+        memset(res, 0, sizeof *res);
+        snprintf(res->message, sizeof res->message, "the module is missing or outside the module section");
+        return false;
+    }
+    return run_llvm_dis(ex->llvm_dis, m.ptr, m.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, res) == 0;
+}
+
+/* `diff -u` of two texts: A goes through an unlinked temporary file (named
+ * /dev/fd/N for diff, so nothing is left behind whatever happens), B on
+ * stdin. Exit 0 (same) and 1 (different) are both answers. */
+static bool unified_diff(const char *diff_path, const struct tool_result *a, const struct tool_result *b,
+                         const char *label_a, const char *label_b, struct tool_result *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mtlbx-compare.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(out->message, sizeof out->message, "cannot make a temporary file in %s", tmp && *tmp ? tmp : "/tmp");
+        return false;
+    }
+    unlink(path);
+    bool ok = true;
+    for (size_t done = 0; ok && done < a->output_len;) {
+        ssize_t w = write(fd, a->output + done, a->output_len - done);
+        if (w <= 0)
+            ok = false;
+        else
+            done += (size_t)w;
+    }
+    if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        snprintf(out->message, sizeof out->message, "cannot write a temporary file (disk full?)");
+        return false;
+    }
+    char fd_path[32];
+    snprintf(fd_path, sizeof fd_path, "/dev/fd/%d", fd);
+    char *argv[] = { (char *)diff_path, "-u", "--label", (char *)label_a, "--label", (char *)label_b, fd_path, "-",
+                     NULL };
+    int rc = run_tool("diff", argv, (const uint8_t *)b->output, b->output_len, LLVM_DIS_TIMEOUT_MS,
+                      LLVM_DIS_MAX_OUTPUT, out);
+    close(fd);
+    return rc == 0 || (out->exit_status == 1 && !out->timed_out && !out->truncated);
+}
+
+static void show_disassembly_diff(struct explorer *ex)
+{
+    struct compare_view *cv = ex->compare;
+    const struct compare_row *r = cv->sel < cv->n_rows ? &cv->rows[cv->sel] : NULL;
+    if (!r || r->kind != ROW_CHANGED) {
+        ex_error(ex, "select a changed function: d shows the diff of its two disassemblies");
+        return;
+    }
+    if (!ex->llvm_dis)
+        ex->llvm_dis = find_llvm_dis(ex->opts ? ex->opts->llvm_dis : NULL);
+    char *diff_path = find_tool("diff");
+    if (!ex->llvm_dis || !diff_path) {
+        ex_error(ex, "%s not found: install %s", ex->llvm_dis ? "diff" : "llvm-dis",
+                 ex->llvm_dis ? "diffutils" : "LLVM, or use --llvm-dis PATH");
+        free(diff_path);
+        return;
+    }
+    struct mtlbx_bytes name = mtlbx_function_at(r->ld->a, r->a)->name;
+    char *shown = mtlbx_escape_dup(name.ptr, name.len, MTLBX_ESC_TERMINAL);
+    ex_message(ex, "running llvm-dis twice and diff -u on %s...", shown ? shown : "?");
+    ex_draw(ex);
+    struct tool_result da, db, dd;
+    memset(&dd, 0, sizeof dd);
+    bool ok_a = disassemble(ex, r->ld->a, r->a, &da);
+    bool ok_b = ok_a && disassemble(ex, r->ld->b, r->b, &db);
+    if (!ok_a || !ok_b) {
+        ex_error(ex, "llvm-dis failed on %s: %s", ok_a ? "B" : "A", ok_a ? db.message : da.message);
+    } else {
+        char la[600], lb[600];
+        snprintf(la, sizeof la, "A/%.500s", shown ? shown : "?");
+        snprintf(lb, sizeof lb, "B/%.500s", shown ? shown : "?");
+        if (!unified_diff(diff_path, &da, &db, la, lb, &dd)) {
+            ex_error(ex, "diff failed: %s", dd.message[0] ? dd.message : "no reason given");
+        } else if (dd.output_len == 0) {
+            ex_message(ex, "the two disassemblies are the same text (the modules differ only in bytes llvm-dis does not show)");
+        } else {
+            char title[700], save[300];
+            snprintf(title, sizeof title, "diff -u of llvm-dis: %.500s", shown ? shown : "?");
+            char *safe = safe_component(name.ptr, name.len);
+            snprintf(save, sizeof save, "%s.diff", safe ? safe : "function");
+            free(safe);
+            textview_open(ex, title, dd.output ? dd.output : "", dd.output_len, save);
+            ex->text.diff_colours = true;
+            ex_message(ex, "%s/ searches, w saves, q returns to the comparison",
+                       dd.truncated ? "output cut at the size limit; " : "");
+        }
+    }
+    tool_result_free(&da);
+    if (ok_a)
+        tool_result_free(&db);
+    tool_result_free(&dd);
+    free(shown);
+    free(diff_path);
+}
+
+/* ------------------------------------------------------------ drawing -- */
+
+static int page_rows(const struct explorer *ex)
+{
+    int rows = ex->lay.body.h - 1;
+    return rows > 0 ? rows : 1;
+}
+
+static void select_row(struct explorer *ex, long i)
+{
+    struct compare_view *cv = ex->compare;
+    if (cv->n_rows == 0)
+        return;
+    if (i < 0)
+        i = 0;
+    if (i >= (long)cv->n_rows)
+        i = (long)cv->n_rows - 1;
+    cv->sel = (size_t)i;
+    size_t page = (size_t)page_rows(ex);
+    if (cv->sel < cv->top)
+        cv->top = cv->sel;
+    else if (cv->sel >= cv->top + page)
+        cv->top = cv->sel - page + 1;
+}
+
+static void row_text(const struct compare_row *r, char *buf, size_t size)
+{
+    char what[32] = "";
+    char *name = NULL;
+    switch (r->kind) {
+    case ROW_LIBRARY:
+        snprintf(buf, size, "%c library   %zu only in %s (%zu functions)", r->mark, r->ld->index, r->ld->a ? "A" : "B",
+                 mtlbx_function_count(r->ld->a ? r->ld->a : r->ld->b));
+        return;
+    case ROW_HEADER:
+        snprintf(buf, size, "~ header    %s", mtlbx_header_field_name((enum mtlbx_header_field)r->a));
+        return;
+    case ROW_MEMBER: {
+        mtlbx_library *lib = r->mark == '+' ? r->ld->b : r->ld->a;
+        struct mtlbx_member_ref m = r->mark == '+' ? r->mb : r->ma;
+        const char *s = mtlbx_library_sources(lib)->archives[m.archive].members[m.member].name;
+        name = mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL);
+        snprintf(buf, size, "%c source    %s", r->mark, name ? name : "?");
+        free(name);
+        return;
+    }
+    default: break;
+    }
+    mtlbx_library *lib = r->kind == ROW_ADDED ? r->ld->b : r->ld->a;
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->kind == ROW_ADDED ? r->b : r->a);
+    char tbuf[24];
+    snprintf(what, sizeof what, "%s", (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-");
+    name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    size_t used = (size_t)snprintf(buf, size, "%c %-9s %s", r->mark, what, name ? name : "?");
+    free(name);
+    const char *sep = "  (";
+    for (unsigned f = 0; f < MTLBX_FF_COUNT && used < size; f++)
+        if (r->fields & (1u << f)) {
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", sep, mtlbx_function_field_name((enum mtlbx_function_field)f));
+            sep = ", ";
+        }
+    if (r->fields && used < size)
+        snprintf(buf + used, size - used, ")");
+}
+
+void compare_draw(struct explorer *ex)
+{
+    struct compare_view *cv = ex->compare;
+    const struct rect *r = &ex->lay.body;
+    char title[600];
+    snprintf(title, sizeof title, " Compare A %.200s  B %.200s: %zu change%s%s", ex->files[cv->file_a].path,
+             ex->files[cv->file_b].path, cv->n_rows, cv->n_rows == 1 ? "" : "s",
+             cv->diff->identical ? " (identical)" : "");
+    term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
+    int rows = page_rows(ex);
+    select_row(ex, (long)cv->sel);
+    for (int k = 0; k < rows; k++) {
+        size_t i = cv->top + (size_t)k;
+        if (i >= cv->n_rows)
+            break;
+        char line[1200];
+        row_text(&cv->rows[i], line, sizeof line);
+        enum ui_attr at = cv->rows[i].mark == '+' ? AT_OK : cv->rows[i].mark == '-' ? AT_BAD : AT_WARN;
+        term_put(r->y + 1 + k, r->x, r->w, line, i == cv->sel ? term_attr(AT_SELECT) : term_attr(at), 0);
+    }
+}
+
+static void find(struct explorer *ex, bool forward)
+{
+    struct compare_view *cv = ex->compare;
+    if (!cv->have_query) {
+        ex_message(ex, "no search yet: press / first");
+        return;
+    }
+    size_t n = cv->n_rows;
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = forward ? (cv->sel + k) % n : (cv->sel + n - k % n) % n;
+        char line[1200];
+        row_text(&cv->rows[i], line, sizeof line);
+        if (query_label_matches(&cv->query, line)) {
+            select_row(ex, (long)i);
+            return;
+        }
+    }
+    ex_error(ex, "no change matches %s", cv->query.text);
+}
+
+static void search(struct explorer *ex)
+{
+    struct compare_view *cv = ex->compare;
+    char q[QUERY_MAX], why[128];
+    if (!prompt_line(ex, "Search the changes", cv->have_query ? cv->query.text : "", q, sizeof q))
+        return;
+    if (!query_parse(q, false, &cv->query, why, sizeof why)) {
+        ex_error(ex, "%s", why);
+        return;
+    }
+    cv->have_query = true;
+    find(ex, true);
+}
+
+void compare_action(struct explorer *ex, enum action a)
+{
+    struct compare_view *cv = ex->compare;
+    long page = page_rows(ex);
+    switch (a) {
+    case ACT_QUIT: ex->screen = SCREEN_MAIN; break;
+    case ACT_DOWN: select_row(ex, (long)cv->sel + 1); break;
+    case ACT_UP: select_row(ex, (long)cv->sel - 1); break;
+    case ACT_PAGE_DOWN: select_row(ex, (long)cv->sel + page); break;
+    case ACT_PAGE_UP: select_row(ex, (long)cv->sel - page); break;
+    case ACT_HALF_DOWN: select_row(ex, (long)cv->sel + page / 2); break;
+    case ACT_HALF_UP: select_row(ex, (long)cv->sel - page / 2); break;
+    case ACT_TOP: select_row(ex, 0); break;
+    case ACT_BOTTOM: select_row(ex, (long)cv->n_rows - 1); break;
+    case ACT_ENTER: jump(ex, false); break;
+    case ACT_JUMP_B: jump(ex, true); break;
+    case ACT_DISASSEMBLE: show_disassembly_diff(ex); break;
+    case ACT_SEARCH: search(ex); break;
+    case ACT_SEARCH_NEXT: find(ex, true); break;
+    case ACT_SEARCH_PREV: find(ex, false); break;
+    default: break;
+    }
+}

@@ -1,0 +1,23 @@
+# Comparing two libraries (issue 9): compare.c and `mtlbx diff` on the
+# project's fixtures (test_compare), `diff --json` on real pairs of the
+# corpus against a diff computed from their `dump --json` documents
+# (test_compare_corpus, exit 77 without the corpus), `git diff` through
+# `mtlbx textconv` (compare_git.sh, needs git and python3) and the
+# explorer's compare view in tmux (compare_explorer.sh); both make their
+# second library with tests/compare_rebuild.py.
+if HAVE_CRITERION
+check_PROGRAMS += tests/test_compare tests/test_compare_corpus
+tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h \
+	src/cli/values_json.c src/cli/values_json.h
+tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
+tests_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+
+tests_test_compare_corpus_SOURCES = tests/test_compare_corpus.c tests/testenv.c tests/testenv.h
+tests_test_compare_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_test_compare_corpus_LDADD = $(CRITERION_LIBS) $(JANSSON_LIBS)
+TESTS += tests/test_compare tests/test_compare_corpus
+endif
+
+COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh
+TESTS += $(COMPARE_SHELL_TESTS)
+EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py

@@ -1,0 +1,581 @@
+/* Comparing two libraries (compare.c, `mtlbx diff`) on the project's own
+ * fixtures: a library against itself, against copies changed in one place
+ * (a module byte, a HASH, a NAME, the OS version), a fat file against one
+ * of its slices, a damaged file; then the real binary's exit statuses, its
+ * JSON and its refusals (missing file, directory, not a metallib). */
+#include "config.h"
+
+#include "testenv.h"
+#include "mtlbx.h"
+#include "values_json.h"
+
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct blob {
+    uint8_t *data;
+    size_t len;
+};
+
+static char *fixture(const char *rel)
+{
+    const char *src = testenv("MTLBX_SRCDIR");
+    cr_assert(src, "MTLBX_SRCDIR is not set");
+    char *p = NULL;
+    cr_assert(asprintf(&p, "%s/%s", src, rel) > 0);
+    return p;
+}
+
+static struct blob load(const char *rel)
+{
+    char *path = fixture(rel);
+    FILE *in = fopen(path, "rb");
+    cr_assert(in, "cannot open %s", path);
+    struct blob b = { malloc(1 << 20), 0 };
+    b.len = fread(b.data, 1, 1 << 20, in);
+    cr_assert(feof(in), "%s is larger than 1 MB", path);
+    fclose(in);
+    free(path);
+    return b;
+}
+
+static mtlbx_file *open_blob(const struct blob *b, const char *name)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_memory(b->data, b->len, name, &f, &err), MTLBX_OK, "%s", err.message);
+    return f;
+}
+
+static struct blob copy(const struct blob *b)
+{
+    struct blob c = { malloc(b->len ? b->len : 1), b->len };
+    memcpy(c.data, b->data, b->len);
+    return c;
+}
+
+static struct mtlbx_diff *diff(mtlbx_file *a, mtlbx_file *b, bool verify)
+{
+    struct mtlbx_diff *d = NULL;
+    struct mtlbx_diff_options opt = { .verify = verify };
+    cr_assert_eq(mtlbx_diff_files(a, b, &opt, &d), MTLBX_OK);
+    cr_assert(d);
+    return d;
+}
+
+static bool name_is(const mtlbx_library *lib, size_t i, const char *name)
+{
+    struct mtlbx_bytes n = mtlbx_function_at(lib, i)->name;
+    return n.len == strlen(name) && memcmp(n.ptr, name, n.len) == 0;
+}
+
+/* Offset in the file of function i's first byte of `what`. */
+static size_t offset_of(mtlbx_file *f, const uint8_t *p) { return (size_t)(p - mtlbx_file_data(f)); }
+
+static void assert_empty(const struct mtlbx_library_diff *l)
+{
+    cr_assert_eq(l->header_fields, 0u);
+    cr_assert_eq(l->n_added, 0);
+    cr_assert_eq(l->n_removed, 0);
+    cr_assert_eq(l->n_changed, 0);
+    cr_assert_eq(l->n_members_added + l->n_members_removed + l->n_members_changed, 0);
+}
+
+Test(compare, a_library_against_itself_is_identical)
+{
+    const char *files[] = { "data/sample.metallib", "tests/fixtures/hsrc-v125.metallib",
+                            "tests/fixtures/dylib-v129.metallib", "tests/fixtures/fat.metallib",
+                            "tests/fixtures/empty.metallib", "tests/fixtures/unknown-tags.metallib" };
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        struct blob b = load(files[k]), c = copy(&b);
+        mtlbx_file *fa = open_blob(&b, "a"), *fb = open_blob(&c, "b");
+        struct mtlbx_diff *d = diff(fa, fb, true);
+        cr_assert(d->identical, "%s", files[k]);
+        cr_assert_eq(d->n_libraries, mtlbx_library_count(fa));
+        for (size_t l = 0; l < d->n_libraries; l++)
+            assert_empty(&d->libraries[l]);
+        mtlbx_diff_free(d);
+        mtlbx_close(fa);
+        mtlbx_close(fb);
+        free(b.data);
+        free(c.data);
+    }
+}
+
+Test(compare, a_flipped_module_byte_changes_hash_ok_of_that_function_only)
+{
+    struct blob b = load("data/sample.metallib"), c = copy(&b);
+    mtlbx_file *fa = open_blob(&b, "a");
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 2);
+    c.data[fn->module.offset + fn->module.size / 2] ^= 0x40;
+    mtlbx_file *fb = open_blob(&c, "b");
+
+    struct mtlbx_diff *d = diff(fa, fb, true);
+    cr_assert_not(d->identical);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_eq(l->n_changed, 1);
+    cr_assert_eq(l->n_added + l->n_removed, 0);
+    cr_assert_eq(l->changed[0].a, 2);
+    cr_assert_eq(l->changed[0].b, 2);
+    cr_assert_eq(l->changed[0].fields, 1u << MTLBX_FF_HASH_OK);
+    cr_assert_str_eq(mtlbx_function_field_name(MTLBX_FF_HASH_OK), "hash_ok");
+    mtlbx_diff_free(d);
+
+    /* Without verify the equal stored HASH is trusted and the module is not
+     * read (the documented trade-off that keeps diff as cheap as ls). */
+    mtlbx_close(fb);
+    fb = open_blob(&c, "b");
+    d = diff(fa, fb, false);
+    cr_assert(d->identical);
+    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fb, 0), 2), MTLBX_HASH_UNCHECKED);
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(b.data);
+    free(c.data);
+}
+
+Test(compare, a_changed_hash_is_hash_and_hash_ok)
+{
+    struct blob b = load("data/sample.metallib"), c = copy(&b);
+    mtlbx_file *fa = open_blob(&b, "a");
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 1);
+    c.data[offset_of(fa, fn->hash)] ^= 1;
+    mtlbx_file *fb = open_blob(&c, "b");
+    struct mtlbx_diff *d = diff(fa, fb, false);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_eq(l->n_changed, 1);
+    cr_assert_eq(l->changed[0].fields, (1u << MTLBX_FF_HASH) | (1u << MTLBX_FF_HASH_OK));
+    /* Only that pair was hashed. */
+    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fa, 0), 0), MTLBX_HASH_UNCHECKED);
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(b.data);
+    free(c.data);
+}
+
+Test(compare, a_renamed_function_is_one_added_and_one_removed)
+{
+    struct blob b = load("data/sample.metallib"), c = copy(&b);
+    mtlbx_file *fa = open_blob(&b, "a");
+    mtlbx_library *la = mtlbx_library_at(fa, 0);
+    long i = mtlbx_function_find(la, "compute_main");
+    cr_assert_geq(i, 0);
+    const struct mtlbx_function *fn = mtlbx_function_at(la, (size_t)i);
+    c.data[offset_of(fa, fn->name.ptr)] = 'X';    /* "Xompute_main" */
+    mtlbx_file *fb = open_blob(&c, "b");
+    struct mtlbx_diff *d = diff(fa, fb, true);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_not(d->identical);
+    cr_assert_eq(l->n_removed, 1);
+    cr_assert_eq(l->n_added, 1);
+    cr_assert_eq(l->n_changed, 0);
+    cr_assert(name_is(la, l->removed[0], "compute_main"));
+    cr_assert(name_is(mtlbx_library_at(fb, 0), l->added[0], "Xompute_main"));
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(b.data);
+    free(c.data);
+}
+
+Test(compare, header_fields_and_versions)
+{
+    struct blob b = load("data/sample.metallib"), c = copy(&b);
+    mtlbx_file *fa = open_blob(&b, "a");
+    c.data[12] ^= 1;                               /* os_version major, u16@12 */
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 0);
+    /* The VERS tag's value: air major u16, air minor u16, msl major, msl minor. */
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, fa, fn->entry_offset + 4, fn->entry_size - 4);
+    while (mtlbx_tag_walk_next(&w, &t) && strcmp(t.name, "VERS") != 0)
+        ;
+    cr_assert_str_eq(t.name, "VERS");
+    c.data[t.value_offset + 6] ^= 1;              /* msl minor */
+    mtlbx_file *fb = open_blob(&c, "b");
+    struct mtlbx_diff *d = diff(fa, fb, false);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_eq(l->header_fields, 1u << MTLBX_HF_OS_VERSION);
+    cr_assert_eq(l->n_changed, 1);
+    cr_assert_eq(l->changed[0].fields, 1u << MTLBX_FF_LANGUAGE_VERSION);
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(b.data);
+    free(c.data);
+}
+
+Test(compare, a_fat_file_against_its_first_slice)
+{
+    struct blob fat = load("tests/fixtures/fat.metallib");
+    mtlbx_file *fa = open_blob(&fat, "fat");
+    cr_assert_eq(mtlbx_fat_slice_count(fa), 2);
+    const struct mtlbx_fat_slice *s = mtlbx_fat_slice(fa, 0);
+    struct blob slice = { malloc(s->size), s->size };
+    memcpy(slice.data, fat.data + s->offset, s->size);
+    mtlbx_file *fb = open_blob(&slice, "slice");
+    struct mtlbx_diff *d = diff(fa, fb, true);
+    cr_assert_not(d->identical);
+    cr_assert_eq(d->n_libraries, 2);
+    assert_empty(&d->libraries[0]);
+    const struct mtlbx_library_diff *extra = &d->libraries[1];
+    cr_assert(extra->a);
+    cr_assert_null(extra->b);
+    cr_assert_eq(extra->n_removed, mtlbx_function_count(extra->a));
+    cr_assert_eq(extra->n_added, 0);
+    mtlbx_diff_free(d);
+
+    /* The other way round: the slice's library pairs with the first, the
+     * second is only in B. */
+    d = diff(fb, fa, false);
+    cr_assert_eq(d->n_libraries, 2);
+    assert_empty(&d->libraries[0]);
+    cr_assert_null(d->libraries[1].a);
+    cr_assert_eq(d->libraries[1].n_added, mtlbx_function_count(d->libraries[1].b));
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(fat.data);
+    free(slice.data);
+}
+
+Test(compare, sources_members_added_and_removed)
+{
+    struct blob h = load("tests/fixtures/hsrc-v125.metallib"), e = load("tests/fixtures/empty.metallib");
+    mtlbx_file *fh = open_blob(&h, "hsrc"), *fe = open_blob(&e, "empty");
+    struct mtlbx_diff *d = diff(fe, fh, false);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    const struct mtlbx_archive *arch = &mtlbx_library_sources(l->b)->archives[0];
+    cr_assert_gt(arch->n_members, 0);
+    cr_assert_eq(l->n_members_added, arch->n_members);
+    cr_assert_eq(l->n_members_removed + l->n_members_changed, 0);
+    for (size_t k = 1; k < l->n_members_added; k++)
+        cr_assert_lt(strcmp(arch->members[l->members_added[k - 1].member].name,
+                            arch->members[l->members_added[k].member].name), 0, "sorted by name");
+    cr_assert_eq(l->n_added, mtlbx_function_count(l->b));
+    cr_assert_neq(l->header_fields, 0u);
+    mtlbx_diff_free(d);
+    mtlbx_close(fh);
+    mtlbx_close(fe);
+    free(h.data);
+    free(e.data);
+}
+
+Test(compare, a_damaged_file_still_compares)
+{
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *fa = open_blob(&b, "a");
+    /* Cut inside the modules: the last functions lose their module bytes. */
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 4);
+    struct blob cut = { b.data, (size_t)fn->module.offset + 10 };
+    mtlbx_file *fb = open_blob(&cut, "cut");
+    struct mtlbx_diff *d = diff(fa, fb, true);
+    cr_assert_not(d->identical);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_eq(l->n_added + l->n_removed, 0);
+    cr_assert_geq(l->n_changed, 1);
+    for (size_t k = 0; k < l->n_changed; k++)
+        cr_assert(l->changed[k].fields & (1u << MTLBX_FF_HASH_OK));
+    mtlbx_diff_free(d);
+    /* Cut inside the function list: fewer functions. */
+    struct blob cut2 = { b.data, (size_t)mtlbx_function_at(mtlbx_library_at(fa, 0), 3)->entry_offset + 6 };
+    mtlbx_close(fb);
+    fb = open_blob(&cut2, "cut2");
+    d = diff(fa, fb, false);
+    cr_assert_eq(d->libraries[0].n_removed, mtlbx_function_count(mtlbx_library_at(fa, 0)) -
+                                                mtlbx_function_count(mtlbx_library_at(fb, 0)));
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(b.data);
+}
+
+/* ------------------------------------------------------ the binary -- */
+
+static int run_diff(const char *a, const char *b, bool json, char **out, char **err)
+{
+    const char *bin = testenv("MTLBX_BIN");
+    cr_assert(bin, "MTLBX_BIN is not set");
+    char *argv[] = { (char *)bin, "diff", (char *)a, (char *)b, json ? "--json" : "--no-color", NULL };
+    size_t ol, el;
+    return run_capture(argv, out, &ol, err, &el);
+}
+
+static char *write_temp(const struct blob *b)
+{
+    char *path = strdup("/tmp/mtlbx-test-compare.XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, b->data, b->len), (ssize_t)b->len);
+    close(fd);
+    return path;
+}
+
+Test(compare_cli, exit_status_text_and_json)
+{
+    char *sample = fixture("data/sample.metallib"), *out, *err;
+    cr_assert_eq(run_diff(sample, sample, false, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "identical"), "%s", out);
+    free(out), free(err);
+
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *fa = open_blob(&b, "a");
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 0);
+    b.data[offset_of(fa, fn->name.ptr)] = 'Z';
+    mtlbx_close(fa);
+    char *renamed = write_temp(&b);
+
+    cr_assert_eq(run_diff(sample, renamed, false, &out, &err), 1, "%s", err);
+    cr_assert(strstr(out, "1 function added, 1 function removed"), "%s", out);
+    cr_assert(strstr(out, "\n- vertex    vertex_main\n"), "%s", out);
+    cr_assert(strstr(out, "\n+ vertex    Zertex_main\n"), "%s", out);
+    cr_assert_null(strchr(out, '\033'), "no colour into a pipe");
+    free(out), free(err);
+
+    cr_assert_eq(run_diff(sample, renamed, true, &out, &err), 1, "%s", err);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    cr_assert(j, "%s", je.text);
+    cr_assert(json_is_false(json_object_get(j, "identical")));
+    json_t *fns = json_object_get(json_array_get(json_object_get(j, "libraries"), 0), "functions");
+    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(fns, "added"), 0)), "Zertex_main");
+    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(fns, "removed"), 0)), "vertex_main");
+    cr_assert_eq(json_array_size(json_object_get(fns, "changed")), 0);
+    json_decref(j);
+    free(out), free(err);
+    unlink(renamed);
+    free(renamed);
+    free(b.data);
+    free(sample);
+}
+
+Test(compare_cli, refusals_exit_2)
+{
+    char *sample = fixture("data/sample.metallib"), *readme = fixture("README.md"), *dir = fixture("tests"), *out,
+         *err;
+    const char *bad[][2] = { { sample, "/nonexistent/x.metallib" }, { "/nonexistent/x.metallib", sample },
+                             { sample, dir }, { dir, sample }, { sample, readme }, { readme, readme } };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        cr_assert_eq(run_diff(bad[k][0], bad[k][1], k % 2, &out, &err), 2, "%s %s", bad[k][0], bad[k][1]);
+        cr_assert_eq(out[0], '\0', "no output on error: %s", out);
+        cr_assert(strncmp(err, "mtlbx: ", 7) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+                  "one line: %s", err);
+        free(out), free(err);
+    }
+    free(sample);
+    free(readme);
+    free(dir);
+}
+
+/* --------------------------------------------------- hostile input -- */
+
+/* Truncations (every 257th length) and seeded byte mutations of the sample
+ * and of the fat fixture, each compared both ways with the original and
+ * with itself: nothing crashes (ASan in CI), a file is identical to
+ * itself, and every index the result holds is a valid function index. */
+static void check_consistent(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff *d)
+{
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        const struct mtlbx_library_diff *ld = &d->libraries[l];
+        size_t na = ld->a ? mtlbx_function_count(ld->a) : 0, nb = ld->b ? mtlbx_function_count(ld->b) : 0;
+        for (size_t k = 0; k < ld->n_removed; k++)
+            cr_assert_lt(ld->removed[k], na);
+        for (size_t k = 0; k < ld->n_added; k++)
+            cr_assert_lt(ld->added[k], nb);
+        for (size_t k = 0; k < ld->n_changed; k++) {
+            cr_assert_lt(ld->changed[k].a, na);
+            cr_assert_lt(ld->changed[k].b, nb);
+            cr_assert_neq(ld->changed[k].fields, 0u);
+        }
+        cr_assert_leq(ld->n_removed + ld->n_changed, na);
+        cr_assert_leq(ld->n_added + ld->n_changed, nb);
+    }
+    (void)a, (void)b;
+}
+
+static void compare_mutant(const struct blob *orig, const struct blob *mut)
+{
+    mtlbx_file *fa = open_blob(orig, "orig"), *fb = NULL;
+    struct mtlbx_error err;
+    if (mtlbx_open_memory(mut->data, mut->len, "mutant", &fb, &err) != MTLBX_OK) {
+        mtlbx_close(fa);
+        return;                /* no longer a metallib: diff refuses it (exit 2) */
+    }
+    for (int verify = 0; verify < 2; verify++) {
+        struct mtlbx_diff *d = diff(fa, fb, verify);
+        check_consistent(fa, fb, d);
+        mtlbx_diff_free(d);
+        d = diff(fb, fa, verify);
+        check_consistent(fb, fa, d);
+        mtlbx_diff_free(d);
+        d = diff(fb, fb, verify);
+        cr_assert(d->identical, "a damaged file against itself");
+        mtlbx_diff_free(d);
+    }
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+}
+
+Test(compare_hostile, truncations_and_mutations, .timeout = 600)
+{
+    const char *files[] = { "data/sample.metallib", "tests/fixtures/fat.metallib",
+                            "tests/fixtures/hsrc-v125.metallib" };
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        struct blob b = load(files[k]);
+        for (size_t len = 0; len < b.len; len += 257) {
+            struct blob cut = { b.data, len };
+            compare_mutant(&b, &cut);
+        }
+        uint32_t seed = 12345;
+        for (int m = 0; m < 100; m++) {
+            struct blob c = copy(&b);
+            for (int flips = 0; flips < 1 + m % 4; flips++) {
+                seed = seed * 1103515245u + 12345u;
+                size_t at = (seed >> 8) % c.len;
+                seed = seed * 1103515245u + 12345u;
+                c.data[at] = (uint8_t)(seed >> 16);
+            }
+            compare_mutant(&b, &c);
+            free(c.data);
+        }
+        free(b.data);
+    }
+}
+
+Test(compare_cli, hostile_names_same_path_and_truncated)
+{
+    char *sample = fixture("data/sample.metallib"), *out, *err;
+    /* The same path twice. */
+    cr_assert_eq(run_diff(sample, sample, true, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "\"identical\": true"), "%s", out);
+    free(out), free(err);
+
+    /* A name holding ESC and a C1 CSI: never raw on the output. */
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *fa = open_blob(&b, "a");
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 1);
+    size_t at = offset_of(fa, fn->name.ptr);
+    b.data[at] = 0x1b;
+    b.data[at + 1] = 0xc2;
+    b.data[at + 2] = 0x9b;
+    mtlbx_close(fa);
+    char *hostile = write_temp(&b);
+    for (int json = 0; json < 2; json++) {
+        cr_assert_eq(run_diff(sample, hostile, json, &out, &err), 1, "%s", err);
+        cr_assert_null(strchr(out, 0x1b), "raw ESC in the output");
+        cr_assert_null(strstr(out, "\xc2\x9b"), "raw CSI in the output");
+        free(out), free(err);
+    }
+    unlink(hostile);
+    free(hostile);
+
+    /* Truncated inside the modules: still compared (exit 1), with a note
+     * on stderr; the functions that lost their module bytes changed
+     * (hash_ok), found without --verify since their module spans differ. */
+    free(b.data);
+    b = load("data/sample.metallib");
+    b.len = 9000;
+    char *cut = write_temp(&b);
+    cr_assert_eq(run_diff(sample, cut, false, &out, &err), 1, "%s", err);
+    cr_assert(strstr(err, "problem"), "%s", err);
+    cr_assert(strstr(out, "functions changed"), "%s", out);
+    cr_assert(strstr(out, "hash_ok true -> false"), "%s", out);
+    free(out), free(err);
+    unlink(cut);
+    free(cut);
+    free(b.data);
+    free(sample);
+}
+
+/* ------------------------------------------------------ interfaces -- */
+
+static struct mtlbx_bytes B(const char *s) { return (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) }; }
+
+static struct mtlbx_air_argument arg(uint32_t index, const char *kind, long location, const char *name,
+                                     const char *type, const char *access)
+{
+    return (struct mtlbx_air_argument){ .has_index = true, .index = index, .kind = B(kind),
+                                        .has_location = location >= 0, .location = location,
+                                        .has_name = name != NULL, .name = B(name ? name : ""),
+                                        .has_type = type != NULL, .type = B(type ? type : ""), .access = access };
+}
+
+Test(compare_interface, added_removed_rebound_retyped)
+{
+    struct mtlbx_air_argument in_a[] = {
+        arg(0, "buffer", 0, "A", "device const half*", "read"),
+        arg(1, "buffer", 3, "params", "constant GEMMParams&", "read"),
+        arg(2, "buffer", 5, "old", "device float*", "read_write"),
+        arg(3, "thread_position_in_grid", -1, "gid", "uint3", NULL),
+    };
+    struct mtlbx_air_argument in_b[] = {
+        arg(0, "buffer", 0, "A", "device const float*", "read"),     /* retyped */
+        arg(1, "buffer", 4, "params", "constant GEMMParams&", "read"), /* rebound */
+        arg(2, "texture", 0, "t", "texture2d<float>", "sample"),       /* added */
+        arg(3, "thread_position_in_grid", -1, "gid", "uint3", "read"), /* access */
+    };
+    struct mtlbx_interface a = { .stage = "kernel", .n_inputs = 4, .inputs = in_a };
+    struct mtlbx_interface b = { .stage = "kernel", .n_inputs = 4, .inputs = in_b };
+    struct mtlbx_interface_diff d;
+    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert_not(d.stage_changed);
+    cr_assert_eq(d.n_changes, 5);
+    /* A's order first, the added one last. */
+    cr_assert_eq(d.changes[0].what, MTLBX_ARG_RETYPED);
+    cr_assert_eq(d.changes[0].a, &in_a[0]);
+    cr_assert_eq(d.changes[1].what, MTLBX_ARG_REBOUND);
+    cr_assert_eq(d.changes[1].b, &in_b[1]);
+    cr_assert_eq(d.changes[2].what, MTLBX_ARG_REMOVED);
+    cr_assert_null(d.changes[2].b);
+    cr_assert_eq(d.changes[3].what, MTLBX_ARG_CHANGED);
+    cr_assert_eq(d.changes[4].what, MTLBX_ARG_ADDED);
+    cr_assert_null(d.changes[4].a);
+    mtlbx_interface_diff_free(&d);
+
+    /* The same interface: nothing; another stage: stage_changed. */
+    cr_assert(mtlbx_interface_compare(&a, &a, &d));
+    cr_assert_eq(d.n_changes, 0);
+    cr_assert_not(d.stage_changed);
+    mtlbx_interface_diff_free(&d);
+    b = a;
+    b.stage = "vertex";
+    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert(d.stage_changed);
+    mtlbx_interface_diff_free(&d);
+}
+
+Test(compare_interface, change_lines_as_diff_prints_them)
+{
+    struct mtlbx_air_argument x = arg(1, "buffer", 3, "params", "constant GEMMParams&", "read");
+    struct mtlbx_air_argument y = arg(1, "buffer", 4, "params", "constant GEMMParams&", "read");
+    char *s = vj_argument_text(&x);
+    cr_assert_str_eq(s, "buffer(3) params: constant GEMMParams&");
+    free(s);
+    struct mtlbx_air_argument g = arg(3, "thread_position_in_grid", -1, "gid", "uint3", NULL);
+    s = vj_argument_text(&g);
+    cr_assert_str_eq(s, "thread_position_in_grid gid: uint3");
+    free(s);
+    /* Through the real decoder: the sample's functions have interfaces;
+     * compute_main against itself changes nothing, against fragment_main
+     * its stage and arguments. */
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *f = open_blob(&b, "sample");
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    long c = mtlbx_function_find(lib, "compute_main"), fr = mtlbx_function_find(lib, "fragment_main");
+    json_t *same = vj_interface_changes(lib, (size_t)c, lib, (size_t)c);
+    cr_assert_eq(json_array_size(same), 0);
+    json_decref(same);
+    json_t *other = vj_interface_changes(lib, (size_t)c, lib, (size_t)fr);
+    cr_assert_str_eq(json_string_value(json_array_get(other, 0)), "stage kernel -> fragment");
+    cr_assert_gt(json_array_size(other), 2);
+    json_decref(other);
+    mtlbx_close(f);
+    free(b.data);
+    (void)y;
+}
