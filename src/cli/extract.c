@@ -59,10 +59,23 @@ static int write_module(const char *dir, const char *name, bool under, struct mt
     return safe_write_file_guarded(dir, name, mod.ptr, mod.len, force, g, err, err_size, out, out_size);
 }
 
+/* Whether the input was written to since it was opened (an in-place
+ * rewrite changes its modification and change times): then a module that
+ * does not match its HASH is a file changing under us, not a corrupt one. */
+static bool modified_since(const char *path, const struct stat *at_open)
+{
+    struct stat now;
+    if (!at_open || stat(path, &now) != 0)
+        return true;
+    return now.st_mtim.tv_sec != at_open->st_mtim.tv_sec || now.st_mtim.tv_nsec != at_open->st_mtim.tv_nsec ||
+           now.st_ctim.tv_sec != at_open->st_ctim.tv_sec || now.st_ctim.tv_nsec != at_open->st_ctim.tv_nsec;
+}
+
 /* Writes one library's selected functions. Returns false if any failed. */
 static bool extract_library(const char *path, mtlbx_library *lib, size_t li, bool fat,
                             const char *dir, char **want, size_t n_want, bool *matched,
-                            bool force, const struct safe_write_guard *input, size_t *n_selected)
+                            bool force, const struct safe_write_guard *input, const struct stat *at_open,
+                            size_t *n_selected)
 {
     bool ok = true;
     struct name_set used = { .nocase = true };
@@ -102,7 +115,8 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
             g.sha256 = fn->hash;
             int rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
             uint8_t actual[32];
-            if (rc == -2 && mtlbx_function_verify(lib, i, actual) == MTLBX_HASH_MISMATCH) {
+            if (rc == -2 && !modified_since(path, at_open) &&
+                mtlbx_function_verify(lib, i, actual) == MTLBX_HASH_MISMATCH) {
                 /* The module as stored does not match its HASH (mtlbx check
                  * reports it): write what the file holds, still checked. */
                 g.sha256 = actual;
@@ -162,7 +176,8 @@ int cmd_extract(const struct cli_args *args)
     /* --force never replaces the input itself (lib.air holding "lib"). */
     struct safe_write_guard input = { 0 };
     struct stat st;
-    if (stat(file, &st) == 0)
+    bool have_st = stat(file, &st) == 0;
+    if (have_st)
         input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
                                            .input_ino = (uint64_t)st.st_ino };
     bool *matched = calloc(n_want + 1, sizeof *matched);
@@ -171,7 +186,7 @@ int cmd_extract(const struct cli_args *args)
     bool fat = mtlbx_file_is_fat(f);
     for (size_t li = 0; matched && li < mtlbx_library_count(f); li++)
         ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, want, n_want, matched,
-                             force, &input, &n_selected) && ok;
+                             force, &input, have_st ? &st : NULL, &n_selected) && ok;
     for (size_t k = 0; matched && k < n_want; k++)
         if (!matched[k]) {
             char *s = mtlbx_escape_dup((const uint8_t *)want[k], strlen(want[k]), MTLBX_ESC_TERMINAL);
