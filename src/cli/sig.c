@@ -9,8 +9,10 @@
 #include "commands.h"
 #include "interface_json.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Bytes of modules read before their pages are let go at once. */
 #define RELEASE_BATCH ((uint64_t)8 << 20)
@@ -65,33 +67,105 @@ static void report(const struct sig_options *o, const struct mtlbx_function *fn,
     free(name);
 }
 
-static bool print_text(const struct sig_options *o, const mtlbx_library *lib, size_t i)
+/* What decoding one function gave, made on a worker thread and printed
+ * on the main one, in function order. */
+struct sig_result {
+    size_t index;
+    char *decl;                /* NULL: nothing to print */
+    bool failed;
+    uint64_t error_offset;
+    char error[sizeof ((struct mtlbx_error *)0)->message];
+};
+
+static void decode_one(const mtlbx_library *lib, struct sig_result *r)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, &err);
+    struct mtlbx_interface *iface = mtlbx_function_interface(lib, r->index, &err);
     if (!iface) {
-        report(o, fn, err.has_offset ? err.offset : fn->module.offset, err.message);
-        return false;
+        r->failed = true;
+        r->error_offset = err.has_offset ? err.offset : fn->module.offset;
+        snprintf(r->error, sizeof r->error, "%s", err.message);
+        return;
     }
-    bool ok = !iface->module.failed;
-    if (!ok)
-        report(o, fn, iface->module.error_offset, iface->module.error);
-    char tbuf[32];
-    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : NULL;
-    char *decl = ok ? mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, i), MTLBX_MSL_MEMBERS)
-                    : NULL;
-    if (decl) {
-        fputs(decl, stdout);
-        /* A blank line after a declaration that spans several lines. */
-        fputs(strchr(decl, '\n') ? "\n\n" : "\n", stdout);
-    } else if (ok) {
-        report(o, fn, fn->module.offset, "out of memory");
-        ok = false;
+    if (iface->module.failed) {
+        r->failed = true;
+        r->error_offset = iface->module.error_offset;
+        snprintf(r->error, sizeof r->error, "%s", iface->module.error);
+    } else {
+        char tbuf[32];
+        const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf)
+                                                         : NULL;
+        r->decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, r->index),
+                                        MTLBX_MSL_MEMBERS);
+        if (!r->decl) {
+            r->failed = true;
+            r->error_offset = fn->module.offset;
+            snprintf(r->error, sizeof r->error, "out of memory");
+        }
     }
-    free(decl);
     mtlbx_interface_free(iface);
-    return ok;
+}
+
+/* Decoding is what costs (printing is cheap), and every module is
+ * independent: a batch of functions is split over the CPUs, then printed
+ * in order and freed, so memory stays one batch whatever the library. */
+#define SIG_BATCH 256
+#define SIG_MAX_THREADS 8
+
+struct sig_batch {
+    const mtlbx_library *lib;
+    struct sig_result *results;
+    size_t n;
+    unsigned stride, first;
+};
+
+static void *decode_share(void *arg)
+{
+    struct sig_batch *b = arg;
+    for (size_t k = b->first; k < b->n; k += b->stride)
+        decode_one(b->lib, &b->results[k]);
+    return NULL;
+}
+
+static void decode_batch(const mtlbx_library *lib, struct sig_result *results, size_t n, unsigned threads)
+{
+    pthread_t tid[SIG_MAX_THREADS];
+    struct sig_batch share[SIG_MAX_THREADS];
+    unsigned started = 0;
+    if (n < 2 * threads)
+        threads = 1;
+    for (unsigned t = 1; t < threads; t++) {
+        share[t] = (struct sig_batch){ lib, results, n, threads, t };
+        if (pthread_create(&tid[t], NULL, decode_share, &share[t]) != 0)
+            break;
+        started = t;
+    }
+    /* This thread takes share 0, and any share a thread could not take. */
+    share[0] = (struct sig_batch){ lib, results, n, started + 1, 0 };
+    decode_share(&share[0]);
+    for (unsigned t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+static unsigned sig_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > SIG_MAX_THREADS ? SIG_MAX_THREADS : (unsigned)n;
+}
+
+static bool print_result(const struct sig_options *o, const mtlbx_library *lib, struct sig_result *r)
+{
+    if (r->failed)
+        report(o, mtlbx_function_at(lib, r->index), r->error_offset, r->error);
+    if (r->decl) {
+        fputs(r->decl, stdout);
+        /* A blank line after a declaration that spans several lines. */
+        fputs(strchr(r->decl, '\n') ? "\n\n" : "\n", stdout);
+    }
+    free(r->decl);
+    r->decl = NULL;
+    return !r->failed;
 }
 
 static bool print_json(const struct sig_options *o, const mtlbx_library *lib, size_t l, size_t i, bool *first)
@@ -143,6 +217,14 @@ int cmd_sig(const struct cli_args *args)
     if (!status && !f)
         status = 2;
     bool all_ok = true, first = true;
+    unsigned threads = sig_threads();
+    struct sig_result *batch = o.json ? NULL : calloc(SIG_BATCH, sizeof *batch);
+    if (f && !o.json && !batch) {
+        fprintf(stderr, "mtlbx: sig: out of memory\n");
+        mtlbx_close(f);
+        f = NULL;
+        status = 2;
+    }
     uint64_t released = 0;
     if (f) {
         if (o.json)
@@ -152,15 +234,27 @@ int cmd_sig(const struct cli_args *args)
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
                 printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-            for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
-                if (!wanted(&o, mtlbx_function_at(lib, i)->name))
-                    continue;
-                all_ok &= o.json ? print_json(&o, lib, l, i, &first) : print_text(&o, lib, i);
-                /* Done with the modules behind this one: let their pages
-                 * go, 8 MB at a time, to keep memory flat on 20,000. */
+            size_t n_fn = mtlbx_function_count(lib), batched = 0;
+            /* Decoded once here, not raced for by the workers. */
+            (void)mtlbx_function_metadata(lib, 0);
+            for (size_t i = 0; i < n_fn; i++) {
+                bool want = wanted(&o, mtlbx_function_at(lib, i)->name);
+                if (want && o.json)
+                    all_ok &= print_json(&o, lib, l, i, &first);
+                else if (want)
+                    batch[batched++] = (struct sig_result){ .index = i };
+                if (batched && (batched == SIG_BATCH || i + 1 == n_fn)) {
+                    decode_batch(lib, batch, batched, threads);
+                    for (size_t k = 0; k < batched; k++)
+                        all_ok &= print_result(&o, lib, &batch[k]);
+                    batched = 0;
+                }
+                /* Done with the modules up to this one (nothing is left
+                 * to decode behind it): let their pages go, 8 MB at a
+                 * time, to keep memory flat on 20,000. */
                 const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
                 uint64_t end = fn->module.offset + fn->module.size;
-                if (fn->module_valid && end > released + RELEASE_BATCH) {
+                if (!batched && fn->module_valid && end > released + RELEASE_BATCH) {
                     mtlbx_file_release(f, released, end - released);
                     released = end;
                 }
@@ -175,13 +269,14 @@ int cmd_sig(const struct cli_args *args)
                 free(n);
                 all_ok = false;
             }
-        status = cli_unchanged(o.path, f);
+        status = cli_complete(o.path, f);
         mtlbx_close(f);
         if (fflush(stdout) != 0 || ferror(stdout))
             status = 2;
         if (!status && !all_ok)
             status = 1;
     }
+    free(batch);
     free(o.names);
     free(o.found);
     return status;
