@@ -182,8 +182,23 @@ static bool print_json(const struct sig_options *o, const mtlbx_library *lib, si
     char *esc = mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0);
     char *dem = mtlbx_demangle(fn->name);
     char *dem_esc = dem ? mtlbx_escape_dup((const uint8_t *)dem, strlen(dem), 0) : NULL;
-    json_t *obj = json_pack("{s:I,s:I,s:s?,s:s?,s:o,s:o?}", "library", (json_int_t)l, "function", (json_int_t)i,
-                            "name", esc, "demangled", dem_esc, "interface", iface, "error", diag);
+    /* Each element is the FUNCTION_INTERFACE object of CONTRACT.md, with
+     * where it came from and any error as further keys. A module that did
+     * not decode reads as a function that no stage entry names. */
+    json_t *obj = iface;
+    if (!obj)
+        obj = json_pack("{s:n,s:[],s:[],s:{},s:n}", "stage", "inputs", "outputs", "attributes", "module");
+    json_t *from = json_pack("{s:s?,s:s?,s:I,s:I}", "name", esc, "demangled", dem_esc, "library", (json_int_t)l,
+                             "function", (json_int_t)i);
+    if (obj && (!from || json_object_update(obj, from) != 0)) {
+        json_decref(obj);
+        obj = NULL;
+    }
+    json_decref(from);
+    if (obj && diag)
+        json_object_set_new(obj, "error", diag);
+    else
+        json_decref(diag);
     free(esc);
     free(dem);
     free(dem_esc);
