@@ -30,6 +30,7 @@ static void usage(FILE *out)
             "  sources FILE [--list] [-o DIR] [--force]\n"
             "                              list or extract embedded source files\n"
             "  dis FILE NAME               LLVM assembly of a function (runs llvm-dis)\n"
+            "  find PATH... [--json]       every metallib under folders and in .ipa/.zip\n"
             "\n"
             "Options:\n"
             "      --llvm-dis PATH         the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)\n"
@@ -40,6 +41,8 @@ static void usage(FILE *out)
             "\n"
             "With no FILE, the explorer opens the bundled sample library. When standard\n"
             "input or output is not a terminal, 'mtlbx FILE' prints 'mtlbx info FILE'.\n"
+            "A FILE may be an archive member, ARCHIVE.ipa!Payload/App.app/default.metallib;\n"
+            "a folder, .app, .ipa or .zip opens in the explorer with its metallibs.\n"
             "\n"
             "Exit status: 0 ok; 1 a finding, a mismatch or nothing matched; 2 a file\n"
             "could not be opened, is not a metallib, or a tool failed.\n"
@@ -80,6 +83,7 @@ static const struct {
 } commands[] = {
     { "info", cmd_info }, { "ls", cmd_ls }, { "dump", cmd_dump }, { "check", cmd_check },
     { "extract", cmd_extract }, { "sources", cmd_sources }, { "dis", cmd_dis },
+    { "find", cmd_find },
 };
 
 int main(int argc, char **argv)

@@ -20,6 +20,12 @@ int cmd_extract(int argc, char **argv, const struct global_options *g);
 int cmd_sources(int argc, char **argv, const struct global_options *g);
 int cmd_dis(int argc, char **argv, const struct global_options *g);
 
+/* dump_json.c: the `dump --json` document of an open file (jansson),
+ * also one line of `find --json`. `path` is what the document names. */
+struct json_t;
+struct json_t *dump_document(const char *path, mtlbx_file *f);
+int cmd_find(int argc, char **argv, const struct global_options *g);
+
 /* common.c ------------------------------------------------------------- */
 
 /* Opens `path`; on failure prints "mtlbx: PATH: message" (with the offset

@@ -207,26 +207,8 @@ static json_t *library_json(mtlbx_library *lib)
     return o;
 }
 
-int cmd_dump(int argc, char **argv, const struct global_options *g)
+json_t *dump_document(const char *path, mtlbx_file *f)
 {
-    (void)g;
-    bool json = false;
-    const char *path = NULL;
-    for (int a = 0; a < argc; a++) {
-        if (strcmp(argv[a], "--json") == 0)
-            json = true;
-        else if (!path)
-            path = argv[a];
-        else
-            path = NULL, json = false, a = argc;
-    }
-    if (!json || !path) {
-        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
-        return 2;
-    }
-    mtlbx_file *f = cli_open(path);
-    if (!f)
-        return 2;
     json_t *root = json_object();
     json_object_set_new(root, "path", jstr((struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) }));
     json_object_set_new(root, "size", jint(mtlbx_file_size(f)));
@@ -250,6 +232,30 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
         json_array_append_new(diags, diag_json(mtlbx_file_diag(f, i)));
     json_object_set_new(root, "diagnostics", diags);
+    return root;
+}
+
+int cmd_dump(int argc, char **argv, const struct global_options *g)
+{
+    (void)g;
+    bool json = false;
+    const char *path = NULL;
+    for (int a = 0; a < argc; a++) {
+        if (strcmp(argv[a], "--json") == 0)
+            json = true;
+        else if (!path)
+            path = argv[a];
+        else
+            path = NULL, json = false, a = argc;
+    }
+    if (!json || !path) {
+        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
+        return 2;
+    }
+    mtlbx_file *f = cli_open(path);
+    if (!f)
+        return 2;
+    json_t *root = dump_document(path, f);
     /* ENSURE_ASCII: a name may hold C1 controls (U+009B is CSI) or bidi
      * overrides, valid UTF-8 that jansson would pass through raw and that
      * act on a terminal showing the JSON; as \u escapes they are inert. */

@@ -10,6 +10,7 @@ src_mtlbx_SOURCES = \
 	src/cli/common.c \
 	src/cli/check.c \
 	src/cli/dump_json.c \
+	src/cli/find.c \
 	src/cli/info.c \
 	src/cli/ls.c \
 	$(MTLBX_PULLOUT_SOURCES)

@@ -7,6 +7,7 @@
 
 #include "explorer.h"
 #include "term.h"
+#include "archive_members.h"
 #include "ui.h"
 
 #include <inttypes.h>
@@ -425,7 +426,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
     for (int i = 0; i < n_paths; i++) {
         struct mtlbx_error err;
         mtlbx_file *f = NULL;
-        if (mtlbx_open_path(paths[i], &f, &err) != MTLBX_OK || !f) {
+        if (open_any(paths[i], &f, &err) != MTLBX_OK || !f) {
             fprintf(stderr, "mtlbx: %s: %s\n", paths[i], err.message);
             if (!first_error[0])
                 snprintf(first_error, sizeof first_error, "%s: %s", paths[i], err.message);
