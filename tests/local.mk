@@ -37,3 +37,4 @@ include tests/node.mk
 include tests/pullout.mk
 include tests/ui.mk
 include tests/hostile.mk
+include tests/containers.mk
