@@ -30,30 +30,25 @@ def add_bomb(z, name, size):
             left -= n
 
 
+def patch_sizes(data, signature, name_len_at, name_at, size_at, raw):
+    """Sets to 16 the size field of every header with this signature that
+    names raw."""
+    pos = data.find(signature)
+    while pos >= 0:
+        nlen = struct.unpack_from("<H", data, pos + name_len_at)[0]
+        if bytes(data[pos + name_at:pos + name_at + nlen]) == raw:
+            struct.pack_into("<I", data, pos + size_at, 16)
+        pos = data.find(signature, pos + 4)
+
+
 def lie_about_sizes(path, names):
     """Sets the uncompressed size of the named members to 16 in both the
     local header and the central directory."""
     data = bytearray(open(path, "rb").read())
     for name in names:
         raw = name.encode("utf-8")
-        pos = 0
-        while True:
-            pos = data.find(b"PK\x03\x04", pos)
-            if pos < 0:
-                break
-            nlen = struct.unpack_from("<H", data, pos + 26)[0]
-            if bytes(data[pos + 30:pos + 30 + nlen]) == raw:
-                struct.pack_into("<I", data, pos + 22, 16)
-            pos += 4
-        pos = 0
-        while True:
-            pos = data.find(b"PK\x01\x02", pos)
-            if pos < 0:
-                break
-            nlen = struct.unpack_from("<H", data, pos + 28)[0]
-            if bytes(data[pos + 46:pos + 46 + nlen]) == raw:
-                struct.pack_into("<I", data, pos + 24, 16)
-            pos += 4
+        patch_sizes(data, b"PK\x03\x04", 26, 30, 22, raw)
+        patch_sizes(data, b"PK\x01\x02", 28, 46, 24, raw)
     open(path, "wb").write(bytes(data))
 
 
