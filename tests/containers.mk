@@ -6,6 +6,7 @@
 #   tests/explorer_containers.sh  the explorer on a folder of the corpus (tmux)
 CONTAINER_TESTS = \
 	tests/containers_find.sh \
-	tests/containers_corpus.sh
+	tests/containers_corpus.sh \
+	tests/explorer_containers.sh
 TESTS += $(CONTAINER_TESTS)
 EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py

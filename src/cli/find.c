@@ -15,17 +15,24 @@
 #include "util/tree_walk.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define QUEUE_CAP 256
 #define MAX_WORKERS 64
 #define PROGRESS_MS 100
+/* Files up to this size are read into a worker's buffer rather than
+ * mapped: unmapping in a process with several threads interrupts every
+ * other core to flush its TLB, and with thousands of small libraries that
+ * cost more than the parsing. Bigger files are mapped as usual. */
+#define READ_INSTEAD_OF_MAP ((uint64_t)64 << 20)
 
 struct job {
     enum walk_kind kind;
@@ -201,13 +208,52 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     return 0;
 }
 
-static char *run_job(struct finder *fd, const struct job *j)
+/* A worker's reusable read buffer. */
+struct buffer {
+    uint8_t *data;
+    size_t cap;
+};
+
+/* Opens a small file through the worker's buffer, a big one by mapping. */
+static int open_small(const char *path, struct buffer *b, mtlbx_file **out, struct mtlbx_error *err)
+{
+    int fdesc = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fdesc < 0 || fstat(fdesc, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > READ_INSTEAD_OF_MAP) {
+        if (fdesc >= 0)
+            close(fdesc);
+        return mtlbx_open_path(path, out, err); /* its error messages, or a map */
+    }
+    size_t want = (size_t)st.st_size, got = 0;
+    if (want > b->cap) {
+        uint8_t *g = realloc(b->data, want);
+        if (!g) {
+            close(fdesc);
+            return mtlbx_open_path(path, out, err);
+        }
+        b->data = g;
+        b->cap = want;
+    }
+    while (got < want) {
+        ssize_t n = read(fdesc, b->data + got, want - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fdesc);
+    /* A file that shrank meanwhile is parsed as it was read: truncated. */
+    return mtlbx_open_memory(b->data, got, path, out, err);
+}
+
+static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
 {
     struct text t = { 0 };
     if (j->kind == WALK_METALLIB) {
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
-        if (mtlbx_open_path(j->path, &f, &err) != MTLBX_OK)
+        if (open_small(j->path, b, &f, &err) != MTLBX_OK)
             report(fd, j->path, err.message);
         else
             describe(fd, &t, j->path, f);
@@ -229,12 +275,14 @@ static char *run_job(struct finder *fd, const struct job *j)
 static void *worker(void *arg)
 {
     struct finder *fd = arg;
+    struct buffer b = { 0 };
     for (;;) {
         pthread_mutex_lock(&fd->lock);
         while (!fd->q_count && !fd->no_more_jobs)
             pthread_cond_wait(&fd->can_take, &fd->lock);
         if (!fd->q_count) {
             pthread_mutex_unlock(&fd->lock);
+            free(b.data);
             return NULL;
         }
         struct job j = fd->queue[fd->q_head];
@@ -242,7 +290,7 @@ static void *worker(void *arg)
         fd->q_count--;
         pthread_cond_signal(&fd->can_put);
         pthread_mutex_unlock(&fd->lock);
-        char *text = run_job(fd, &j);
+        char *text = run_job(fd, &j, &b);
         free(j.path);
         deliver(fd, j.seq, text);
     }
@@ -284,21 +332,6 @@ static int on_entry(void *ctx, const struct walk_entry *e)
 
 /* ---------------------------------------------------------- progress -- */
 
-/* 1234567 as "1,234,567". */
-static const char *grouped(size_t v, char *buf, size_t size)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%zu", v);
-    size_t o = 0;
-    for (int i = 0; i < n && o + 2 < size; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 static void *progress_thread(void *arg)
 {
     struct finder *fd = arg;
@@ -322,8 +355,8 @@ static void *progress_thread(void *arg)
         bar[20] = '\0';
         fprintf(stderr, "\r\033[K[%s] %zu/%zu parsed; %s %s files, %s metallibs", bar, done, found,
                 fd->no_more_jobs ? "scanned" : "scanning...",
-                grouped(atomic_load(&fd->walk.files), files, sizeof files),
-                grouped(atomic_load(&fd->walk.metallibs), libs, sizeof libs));
+                mtlbx_format_count(files, sizeof files, atomic_load(&fd->walk.files)),
+                mtlbx_format_count(libs, sizeof libs, atomic_load(&fd->walk.metallibs)));
         fd->progress_shown = true;
     }
     clear_progress_locked(fd);

@@ -389,6 +389,8 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
                     char *out, size_t out_size);
 /* Same, into a malloc'd string (NULL on OOM). */
 char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
+/* 1234567 as "1,234,567" in out (n bytes); returns out. */
+const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
 
 /* ---------------------------------------------------------------- nodes -- */
 

@@ -190,6 +190,7 @@ static unsigned current_context(const struct explorer *ex)
     switch (ex->screen) {
     case SCREEN_TEXT: return KC_TEXT;
     case SCREEN_MEMBERS: return KC_MEMBERS;
+    case SCREEN_FOLDER: return KC_FOLDER;
     default:
         return ex->focus == PANEL_DETAIL ? KC_DETAIL : ex->focus == PANEL_HEX ? KC_HEX : KC_TREE;
     }
@@ -233,6 +234,9 @@ void ex_draw(struct explorer *ex)
     case SCREEN_MEMBERS:
         members_draw(ex);
         break;
+    case SCREEN_FOLDER:
+        folder_draw(ex);
+        break;
     default:
         detail_refresh(ex, false);
         tree_draw(ex, &ex->lay.panel[PANEL_TREE], ex->focus == PANEL_TREE);
@@ -274,11 +278,12 @@ static void open_help(struct explorer *ex)
     char *help = keys_help_text();
     if (!help)
         return;
-    bool from_members = ex->screen == SCREEN_MEMBERS;
+    bool from_members = ex->screen == SCREEN_MEMBERS, from_folder = ex->screen == SCREEN_FOLDER;
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     textview_open(ex, "Help", help, strlen(help), "mtlbx-keys.txt");
     ex->text_from_members = from_members;
+    ex->text_from_folder = from_folder;
     free(help);
 }
 
@@ -305,6 +310,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
     case ACT_SOURCES: action_sources(ex); break;
     case ACT_WRITE: action_write_node(ex); break;
+    case ACT_FOLDER: folder_back(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:
         tree_action(ex, a);
@@ -347,6 +353,8 @@ static void handle_key(struct explorer *ex, int key)
         textview_action(ex, a);
     else if (ex->screen == SCREEN_MEMBERS)
         members_action(ex, a);
+    else if (ex->screen == SCREEN_FOLDER)
+        folder_action(ex, a);
     else
         main_action(ex, a);
 }
@@ -377,11 +385,17 @@ static void run(struct explorer *ex)
             if (done == total)
                 refresh_libraries(ex);
         }
+        /* The folder scan adds rows and counts: show them as they come. */
+        bool scanning = folder_scanning(ex);
+        if (ex->folder.scan && (scanning || ex->folder.was_scanning)) {
+            ex->folder.was_scanning = scanning;
+            dirty = true;
+        }
         if (dirty)
             ex_draw(ex);
         dirty = false;
         wint_t wide;
-        int key = term_read_key(total && done < total ? HASH_POLL_MS : -1, &wide);
+        int key = term_read_key((total && done < total) || scanning ? HASH_POLL_MS : -1, &wide);
         if (key == ERR)
             continue;
         dirty = true;
@@ -403,6 +417,7 @@ static void free_all(struct explorer *ex)
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     rows_free(&ex->rows);
+    folder_free(ex);
     for (uint32_t i = 0; i < ex->n_files; i++)
         mtlbx_close(ex->files[i].f);
     free(ex->files);
@@ -423,7 +438,8 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
     if (!ex.files)
         return 2;
     char first_error[400] = "";
-    for (int i = 0; i < n_paths; i++) {
+    bool folders = folder_open(&ex, paths, n_paths);
+    for (int i = 0; i < n_paths && !folders; i++) {
         struct mtlbx_error err;
         mtlbx_file *f = NULL;
         if (open_any(paths[i], &f, &err) != MTLBX_OK || !f) {
@@ -437,13 +453,15 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         ef->path = paths[i];
         ef->root = mtlbx_root(f);
     }
-    if (ex.n_files == 0) {
+    if (ex.n_files == 0 && !folders) {
         free(ex.files);
         return 2;
     }
     char names[512] = "";
     for (uint32_t i = 0; i < ex.n_files; i++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " or " : "", ex.files[i].path);
+    for (int i = 0; folders && i < n_paths; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%sa file under %s", i ? " or " : "", paths[i]);
     term_set_file_names(names);
 
     char why[256];
@@ -468,9 +486,12 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         free(libs);
     }
 
-    tree_init(&ex);
+    if (!folders)
+        tree_init(&ex);
     if (first_error[0])
         ex_error(&ex, "could not open %s", first_error);
+    else if (folders)
+        ex_message(&ex, "? shows every key; Enter opens a library, Esc stops the scan, q quits");
     else
         ex_message(&ex, "? shows every key; Enter opens, e extracts, d disassembles, q quits");
     run(&ex);

@@ -19,6 +19,7 @@ enum action {
     ACT_NEXT_SIBLING, ACT_PREV_SIBLING, ACT_NEXT_FUNCTION, ACT_PREV_FUNCTION,
     ACT_SEARCH, ACT_SEARCH_NEXT, ACT_SEARCH_PREV, ACT_GOTO,
     ACT_EXTRACT, ACT_EXTRACT_ALL, ACT_DISASSEMBLE, ACT_SOURCES, ACT_WRITE, ACT_WRITE_ALL,
+    ACT_CANCEL, ACT_FOLDER,
     ACT_COUNT
 };
 
@@ -29,8 +30,9 @@ enum key_context {
     KC_HEX = 1u << 2,
     KC_TEXT = 1u << 3,     /* the pager: llvm-dis output, member text, help */
     KC_MEMBERS = 1u << 4,  /* the member list of a source archive */
+    KC_FOLDER = 1u << 5,   /* the folder and archive list (mtlbx DIR) */
     KC_MAIN = KC_TREE | KC_DETAIL | KC_HEX,
-    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS,
+    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_FOLDER,
 };
 
 #define KEYS_PER_BINDING 4

@@ -9,6 +9,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/actions.c \
 	src/ui/detail_panel.c \
 	src/ui/explorer.c \
+	src/ui/folder_scan.c src/ui/folder_scan.h \
+	src/ui/folder_view.c \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/hexfmt.c src/ui/hexfmt.h \

@@ -141,6 +141,11 @@ static int by_name(const void *a, const void *b)
 static struct name_entry *read_names(int dfd, size_t *count, int *error)
 {
     *count = 0;
+    *error = 0;
+    struct name_entry *v = NULL;
+    size_t n = 0, cap = 0;
+    /* getdents64 through a small struct of our own would avoid the DIR's
+     * dup(), but readdir is the portable way; the dup costs little. */
     int copy = dup(dfd);
     DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
     if (!d) {
@@ -149,18 +154,18 @@ static struct name_entry *read_names(int dfd, size_t *count, int *error)
             close(copy);
         return NULL;
     }
-    struct name_entry *v = NULL;
-    size_t n = 0, cap = 0;
     struct dirent *de;
     errno = 0;
     while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+        if (de->d_name[0] == '.' && (de->d_name[1] == '\0' || (de->d_name[1] == '.' && de->d_name[2] == '\0')))
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             struct name_entry *g = realloc(v, cap * sizeof *v);
-            if (!g)
+            if (!g) {
+                errno = ENOMEM;
                 break;
+            }
             v = g;
         }
         if (!(v[n].name = strdup(de->d_name)))
