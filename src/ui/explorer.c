@@ -391,8 +391,10 @@ static void run(struct explorer *ex)
             ex->folder.was_scanning = scanning;
             dirty = true;
         }
-        if (dirty)
+        if (dirty) {
             ex_draw(ex);
+            folder_after_frame(ex);
+        }
         dirty = false;
         wint_t wide;
         int key = term_read_key((total && done < total) || scanning ? HASH_POLL_MS : -1, &wide);

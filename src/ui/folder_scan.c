@@ -126,7 +126,7 @@ static void *scan_thread(void *arg)
     return NULL;
 }
 
-struct folder_scan *folder_scan_start(char *const *roots, uint32_t n_roots)
+struct folder_scan *folder_scan_new(char *const *roots, uint32_t n_roots)
 {
     struct folder_scan *s = calloc(1, sizeof *s);
     if (!s || !(s->roots = calloc(n_roots ? n_roots : 1, sizeof *s->roots))) {
@@ -137,11 +137,18 @@ struct folder_scan *folder_scan_start(char *const *roots, uint32_t n_roots)
     for (uint32_t i = 0; i < n_roots; i++)
         if ((s->roots[s->n_roots] = strdup(roots[i])))
             s->n_roots++;
+    return s;
+}
+
+void folder_scan_begin(struct folder_scan *s)
+{
+    if (s->began)
+        return;
+    s->began = true;
     if (pthread_create(&s->thread, NULL, scan_thread, s) == 0)
         s->thread_started = true;
     else
-        scan_thread(s); /* no thread: scan now, the screen comes after */
-    return s;
+        scan_thread(s); /* no thread: scan now */
 }
 
 void folder_scan_cancel(struct folder_scan *s)

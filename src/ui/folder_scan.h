@@ -36,7 +36,7 @@ struct folder_scan {
     atomic_size_t members;     /* metallibs found inside archives */
     volatile int cancel;
     atomic_bool done;
-    bool thread_started;
+    bool began, thread_started;
     pthread_t thread;
 };
 
@@ -44,8 +44,11 @@ struct folder_scan {
  * archive (a zip signature in the first bytes). */
 bool folder_scan_wants(const char *path);
 
-/* Starts the scan thread over copies of the roots. NULL on no memory. */
-struct folder_scan *folder_scan_start(char *const *roots, uint32_t n_roots);
+/* Sets up a scan of copies of the roots; NULL on no memory. */
+struct folder_scan *folder_scan_new(char *const *roots, uint32_t n_roots);
+/* Starts the thread (the explorer does it once its first screen is out,
+ * so the scan never delays it). Without a thread, scans at once. */
+void folder_scan_begin(struct folder_scan *s);
 /* Asks the thread to stop soon; what was found stays. */
 void folder_scan_cancel(struct folder_scan *s);
 /* Stops and joins the thread, closes every opened file, frees it all. */

@@ -67,6 +67,12 @@ bool folder_scanning(const struct explorer *ex)
     return ex->folder.scan && !atomic_load(&ex->folder.scan->done);
 }
 
+void folder_after_frame(struct explorer *ex)
+{
+    if (ex->folder.scan)
+        folder_scan_begin(ex->folder.scan);
+}
+
 /* ------------------------------------------------------------ opening -- */
 
 /* Shows `file` in the three panels in place of whatever was there, as
@@ -301,7 +307,7 @@ bool folder_open(struct explorer *ex, char *const *paths, int n_paths)
         any = folder_scan_wants(paths[i]);
     if (!any)
         return false;
-    ex->folder.scan = folder_scan_start(paths, (uint32_t)n_paths);
+    ex->folder.scan = folder_scan_new(paths, (uint32_t)n_paths);
     if (!ex->folder.scan)
         return false;
     ex->screen = SCREEN_FOLDER;

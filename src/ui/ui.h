@@ -194,6 +194,8 @@ void folder_action(struct explorer *ex, enum action a);
 /* F in the panels: back to the folder list. */
 void folder_back(struct explorer *ex);
 bool folder_scanning(const struct explorer *ex);
+/* After a frame is out: starts the scan the first time. */
+void folder_after_frame(struct explorer *ex);
 void folder_free(struct explorer *ex);
 
 /* ---- prompt.c ---- */
