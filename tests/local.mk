@@ -40,3 +40,4 @@ include tests/hostile.mk
 include tests/sig.mk
 include tests/interface.mk
 include tests/cli.mk
+include tests/containers.mk
