@@ -41,3 +41,4 @@ include tests/sig.mk
 include tests/compare.mk
 include tests/interface.mk
 include tests/cli.mk
+include tests/containers.mk

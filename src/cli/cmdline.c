@@ -159,7 +159,9 @@ void cli_print_usage(FILE *out)
     fprintf(out, "\n'mtlbx COMMAND --help' shows a command's own options. Options may come\n"
                  "anywhere; '--' ends them. With no FILE, the explorer opens the bundled\n"
                  "sample library. When standard input or output is not a terminal,\n"
-                 "'mtlbx FILE' prints 'mtlbx info FILE'.\n\n"
+                 "'mtlbx FILE' prints 'mtlbx info FILE'.\n"
+                 "A FILE may be an archive member, ARCHIVE.ipa!Payload/App.app/default.metallib;\n"
+                 "a folder, .app, .ipa or .zip opens in the explorer with its metallibs.\n\n"
                  "Exit status: 0 ok; 1 a finding, a mismatch or nothing matched; 2 a file\n"
                  "could not be opened, is not a metallib, or a tool failed.\n"
                  "Report bugs to: %s\n",

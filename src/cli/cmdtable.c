@@ -69,6 +69,11 @@ static const struct cli_option dis_options[] = {
     { 0 },
 };
 
+static const struct cli_option find_options[] = {
+    { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
+    { 0 },
+};
+
 const struct cli_command cli_commands[] = {
     { "info", "FILE...", 1, -1, "header, sections with offsets and sizes, function counts by type, sources, dynamic header, problem count", no_options,
       "Exit status: 0 ok, 2 a file could not be read.", cmd_info },
@@ -119,5 +124,11 @@ const struct cli_command cli_commands[] = {
       "  git config diff.metallib.textconv 'mtlbx textconv'\n"
       "A file that is not a metallib prints one line and exits 0.",
       cmd_textconv },
+    { "find", "PATH...", 1, -1, "every metallib under folders and inside .ipa/.zip archives: one line each (path, container version, target OS, functions, problems), or JSON Lines of dump --json documents", find_options,
+      "Each line: PATH, VERSION, TARGET, FUNCTIONS, PROBLEMS, tab-separated; a member\n"
+      "of an archive is named ARCHIVE!MEMBER. Folders are walked without following\n"
+      "links.\n"
+      "Exit status: 0 ok, 1 an entry could not be read (reported; the survey goes on),\n2 error.",
+      cmd_find },
 };
 const size_t cli_commands_len = sizeof cli_commands / sizeof *cli_commands;

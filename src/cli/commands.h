@@ -20,6 +20,13 @@ int cmd_sig(const struct cli_args *a);
 int cmd_diff(const struct cli_args *a);
 int cmd_textconv(const struct cli_args *a);
 
+int cmd_find(const struct cli_args *a);
+
+/* dump_json.c: the `dump --json` document of an open file, streamed to
+ * `out` and ended by a newline; on one line for `find --json` (one_line).
+ * `path` is what the document names. 0, or 2 after a one-line error. */
+int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_line);
+
 /* common.c ------------------------------------------------------------- */
 
 /* Opens `path`; on failure prints "mtlbx: PATH: message" (with the offset

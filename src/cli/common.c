@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "util/fatal_cleanup.h"
+#include "util/archive_members.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -67,7 +68,7 @@ mtlbx_file *cli_open(const char *path)
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
     current_path = path;
-    if (mtlbx_open_path(path, &f, &err) != MTLBX_OK) {
+    if (open_any(path, &f, &err) != MTLBX_OK) {
         cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);
         return NULL;
     }

@@ -19,7 +19,7 @@
 /* Set when any allocation behind the document fails (jansson's own, or an
  * escaped string's): a value would be missing, so the document is not
  * printed as if it were whole. */
-static bool dump_out_of_memory;
+static _Thread_local bool dump_out_of_memory;
 
 static void *dump_malloc(size_t n)
 {
@@ -45,8 +45,9 @@ static json_t *jstr(struct mtlbx_bytes b)
 
 /* --interfaces: decode each module (interface_json.c); its problems join
  * the library's diagnostics. */
-static bool with_interfaces;
-static json_t *interface_diags;
+/* Thread-local: `find --json` writes documents from several threads. */
+static _Thread_local bool with_interfaces;
+static _Thread_local json_t *interface_diags;
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
@@ -298,15 +299,13 @@ static json_t **prepare_libraries(mtlbx_file *f)
     return heads;
 }
 
-int cmd_dump(const struct cli_args *args)
+/* The whole document of an open file on `out`, followed by a newline:
+ * indented for `dump`, on one line for `find --json` (one_line). Returns
+ * 0, or 2 after a one-line error when the document is missing or cut
+ * short (out of memory, the file changed, output failed). */
+int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_line)
 {
-    /* The table requires --json and exactly one FILE. */
-    const char *path = args->operands[0];
-    with_interfaces = cli_flag(args, OPT_INTERFACES);
-    json_set_alloc_funcs(dump_malloc, free);
-    mtlbx_file *f = cli_open(path);
-    if (!f)
-        return 2;
+    dump_out_of_memory = false;
     size_t n_libs = mtlbx_library_count(f);
     json_t **heads = prepare_libraries(f);
     if (!heads || dump_out_of_memory) {
@@ -314,12 +313,12 @@ int cmd_dump(const struct cli_args *args)
         for (size_t l = 0; heads && l < n_libs; l++)
             json_decref(heads[l]);
         free(heads);
-        mtlbx_close(f);
         return 2;
     }
     int rc = cli_complete(path, f);
     struct json_stream js;
-    json_stream_init(&js, stdout);
+    json_stream_init(&js, out);
+    js.compact = one_line;
     size_t l = 0;
     if (rc == 0) {
         json_stream_open(&js, NULL, '{');
@@ -327,14 +326,14 @@ int cmd_dump(const struct cli_args *args)
         json_stream_put(&js, "size", jint(mtlbx_file_size(f)));
         json_stream_put(&js, "fat", fat_json(f));
         json_stream_open(&js, "libraries", '[');
-        for (; l < n_libs && !dump_out_of_memory && !js.failed && !ferror(stdout); l++) {
+        for (; l < n_libs && !dump_out_of_memory && !js.failed && !ferror(out); l++) {
             stream_library(&js, mtlbx_library_at(f, l), heads[l]);
             heads[l] = NULL;
         }
         json_stream_close(&js);
         json_stream_put(&js, "diagnostics", file_diags_json(f));
         json_stream_close(&js);
-        putchar('\n');
+        putc('\n', out);
     }
     for (; l < n_libs; l++)
         json_decref(heads[l]);
@@ -344,12 +343,25 @@ int cmd_dump(const struct cli_args *args)
      * reported by cli_finish_output(). */
     if (rc == 0 && dump_out_of_memory)
         cli_error(path, NULL, "out of memory: the JSON document is incomplete");
-    else if (rc == 0 && js.failed && !ferror(stdout))
+    else if (rc == 0 && js.failed && !ferror(out))
         cli_error(path, NULL, "the JSON document could not be written whole");
     else if (rc == 0)
         rc = cli_complete(path, f);
     if (dump_out_of_memory || js.failed)
         rc = 2;
+    return rc;
+}
+
+int cmd_dump(const struct cli_args *args)
+{
+    /* The table requires --json and exactly one FILE. */
+    const char *path = args->operands[0];
+    with_interfaces = cli_flag(args, OPT_INTERFACES);
+    json_set_alloc_funcs(dump_malloc, free);
+    mtlbx_file *f = cli_open(path);
+    if (!f)
+        return 2;
+    int rc = dump_write_document(stdout, path, f, false);
     mtlbx_close(f);
     if (fflush(stdout) != 0 || ferror(stdout))
         rc = 2;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define STREAM_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_ENCODE_ANY)
+#define COMPACT_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_ENCODE_ANY)
 
 void json_stream_init(struct json_stream *js, FILE *out)
 {
@@ -22,6 +23,8 @@ void json_stream_init(struct json_stream *js, FILE *out)
 
 static void put_indent(struct json_stream *js, int depth)
 {
+    if (js->compact)
+        return;
     putc('\n', js->out);
     for (int i = 0; i < depth; i++)
         putc(' ', js->out);
@@ -47,7 +50,7 @@ static int write_shifted(const char *buffer, size_t size, void *data)
 
 static void encode(struct json_stream *js, const json_t *value)
 {
-    if (json_dump_callback(value, write_shifted, js, STREAM_FLAGS) != 0)
+    if (json_dump_callback(value, write_shifted, js, js->compact ? COMPACT_FLAGS : STREAM_FLAGS) != 0)
         js->failed = true;
 }
 
@@ -68,7 +71,7 @@ static void begin_item(struct json_stream *js, const char *key)
         }
         encode(js, k);
         json_decref(k);
-        fputs(": ", js->out);
+        fputs(js->compact ? ":" : ": ", js->out);
     }
 }
 

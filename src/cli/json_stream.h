@@ -3,7 +3,9 @@
  * skeleton (the root, the libraries, the function arrays) is written here;
  * every value inside it is a json_t, encoded by jansson and freed at once.
  * The bytes are exactly what json_dumpf(tree, JSON_INDENT(1) |
- * JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) would print for the whole tree. */
+ * JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) would print for the whole tree,
+ * or with `compact` set, what JSON_COMPACT in place of JSON_INDENT(1)
+ * would (one line: `find --json`). */
 #ifndef MTLBX_JSON_STREAM_H
 #define MTLBX_JSON_STREAM_H
 
@@ -19,6 +21,7 @@ struct json_stream {
     bool has_items[JSON_STREAM_MAX_DEPTH + 1];   /* per open container */
     char closer[JSON_STREAM_MAX_DEPTH + 1];      /* '}' or ']' */
     bool failed;                                 /* a NULL value, an encoder error, too deep */
+    bool compact;                                /* one line, as JSON_COMPACT (set after init) */
 };
 
 void json_stream_init(struct json_stream *js, FILE *out);

@@ -15,6 +15,7 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/dump_json.c \
 	src/cli/json_stream.c \
 	src/cli/json_stream.h \
+	src/cli/find.c \
 	src/cli/info.c \
 	src/cli/interface_json.c \
 	src/cli/interface_json.h \

@@ -58,6 +58,8 @@ const char *field_num(char *out, size_t n, uint64_t v)
     return out;
 }
 
+const char *mtlbx_format_count(char *out, size_t n, uint64_t v) { return field_num(out, n, v); }
+
 const uint8_t *field_bytes(const mtlbx_file *f, uint64_t off, uint64_t len)
 {
     return span_within(off, len, 0, f->size) ? f->data + off : NULL;

@@ -81,6 +81,17 @@ int mtlbx_open_memory(const void *data, size_t len, const char *name, mtlbx_file
     return finish_open(f, out, err);
 }
 
+int mtlbx_open_memory_owned(void *data, size_t len, const char *name, mtlbx_file **out,
+                            struct mtlbx_error *err)
+{
+    int rc = mtlbx_open_memory(data, len, name, out, err);
+    if (*out)
+        (*out)->owns_data = true;
+    else
+        free(data);
+    return rc;
+}
+
 int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
 {
     *out = NULL;
@@ -152,6 +163,8 @@ void mtlbx_close(mtlbx_file *f)
         munmap((void *)f->data, (size_t)f->size);
         close(f->fd);
     }
+    if (f->owns_data)
+        free((void *)f->data);
     free(f->path);
     free(f);
 }

@@ -97,6 +97,7 @@ struct mtlbx_file {
     uint64_t size;
     bool mapped;               /* data came from mmap and must be unmapped */
     int fd;                    /* the mapped file, kept open for hashing (mapped only) */
+    bool owns_data;            /* data is a malloc'ed buffer to free on close */
     _Atomic bool short_read;   /* a pread while hashing came up short */
     struct diag_list diags;
     bool fat;

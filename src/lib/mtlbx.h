@@ -58,6 +58,11 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
  * handle. `name` is used in messages and may be NULL. */
 int mtlbx_open_memory(const void *data, size_t len, const char *name,
                       mtlbx_file **out, struct mtlbx_error *err);
+/* The same for a malloc'ed buffer that the handle takes over: it is freed
+ * by mtlbx_close(), or at once when the open fails. Archive members
+ * decompressed into memory are opened this way. */
+int mtlbx_open_memory_owned(void *data, size_t len, const char *name,
+                            mtlbx_file **out, struct mtlbx_error *err);
 
 void mtlbx_close(mtlbx_file *f);
 
@@ -615,6 +620,8 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
                     char *out, size_t out_size);
 /* Same, into a malloc'd string (NULL on OOM). */
 char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
+/* 1234567 as "1,234,567" in out (n bytes); returns out. */
+const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
 
 /* ------------------------------------------------------------- compare -- */
 

@@ -7,6 +7,7 @@
 
 #include "explorer.h"
 #include "term.h"
+#include "archive_members.h"
 #include "ui.h"
 
 #include <inttypes.h>
@@ -203,6 +204,7 @@ static unsigned current_context(const struct explorer *ex)
     case SCREEN_TEXT: return KC_TEXT;
     case SCREEN_MEMBERS: return KC_MEMBERS;
     case SCREEN_COMPARE: return KC_COMPARE;
+    case SCREEN_FOLDER: return KC_FOLDER;
     default:
         return ex->focus == PANEL_DETAIL ? KC_DETAIL : ex->focus == PANEL_HEX ? KC_HEX : KC_TREE;
     }
@@ -249,6 +251,9 @@ void ex_draw(struct explorer *ex)
     case SCREEN_COMPARE:
         compare_draw(ex);
         break;
+    case SCREEN_FOLDER:
+        folder_draw(ex);
+        break;
     default:
         detail_refresh(ex, false);
         tree_draw(ex, &ex->lay.panel[PANEL_TREE], ex->focus == PANEL_TREE);
@@ -290,12 +295,14 @@ static void open_help(struct explorer *ex)
     char *help = keys_help_text();
     if (!help)
         return;
-    bool from_members = ex->screen == SCREEN_MEMBERS, from_compare = ex->screen == SCREEN_COMPARE;
+    bool from_members = ex->screen == SCREEN_MEMBERS, from_compare = ex->screen == SCREEN_COMPARE,
+         from_folder = ex->screen == SCREEN_FOLDER;
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     textview_open(ex, "Help", help, strlen(help), "mtlbx-keys.txt");
     ex->text_from_members = from_members;
     ex->text_from_compare = from_compare;
+    ex->text_from_folder = from_folder;
     free(help);
 }
 
@@ -331,6 +338,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_SOURCES: action_sources(ex); break;
     case ACT_DIAGNOSTICS: diag_view_open(ex); break;
     case ACT_WRITE: action_write_node(ex); break;
+    case ACT_FOLDER: folder_back(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:
         tree_action(ex, a);
@@ -375,6 +383,8 @@ static void handle_key(struct explorer *ex, int key)
         members_action(ex, a);
     else if (ex->screen == SCREEN_COMPARE)
         compare_action(ex, a);
+    else if (ex->screen == SCREEN_FOLDER)
+        folder_action(ex, a);
     else
         main_action(ex, a);
 }
@@ -441,11 +451,19 @@ static void run(struct explorer *ex)
             refresh_interface_rows(ex);
             dirty = true;
         }
-        if (dirty)
+        /* The folder scan adds rows and counts: show them as they come. */
+        bool scanning = folder_scanning(ex);
+        if (ex->folder.scan && (scanning || ex->folder.was_scanning)) {
+            ex->folder.was_scanning = scanning;
+            dirty = true;
+        }
+        if (dirty) {
             ex_draw(ex);
+            folder_after_frame(ex);
+        }
         dirty = false;
         wint_t wide;
-        bool busy = (total && done < total) || waiting_for_interface(ex);
+        bool busy = (total && done < total) || waiting_for_interface(ex) || scanning;
         int key = term_read_key(busy ? HASH_POLL_MS : -1, &wide);
         if (key == ERR)
             continue;
@@ -476,6 +494,7 @@ static void free_all(struct explorer *ex)
         textview_close(ex);
     compare_free(ex);
     rows_free(&ex->rows);
+    folder_free(ex);
     for (uint32_t i = 0; i < ex->n_files; i++)
         mtlbx_close(ex->files[i].f);
     free(ex->files);
@@ -496,10 +515,11 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
     if (!ex.files)
         return 2;
     char first_error[400] = "";
-    for (int i = 0; i < n_paths; i++) {
+    bool folders = folder_open(&ex, paths, n_paths);
+    for (int i = 0; i < n_paths && !folders; i++) {
         struct mtlbx_error err;
         mtlbx_file *f = NULL;
-        if (mtlbx_open_path(paths[i], &f, &err) != MTLBX_OK || !f) {
+        if (open_any(paths[i], &f, &err) != MTLBX_OK || !f) {
             fprintf(stderr, "mtlbx: %s: %s\n", paths[i], err.message);
             if (!first_error[0])
                 snprintf(first_error, sizeof first_error, "%s: %s", paths[i], err.message);
@@ -510,13 +530,15 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         ef->path = paths[i];
         ef->root = mtlbx_root(f);
     }
-    if (ex.n_files == 0) {
+    if (ex.n_files == 0 && !folders) {
         free(ex.files);
         return 2;
     }
     char names[512] = "";
     for (uint32_t i = 0; i < ex.n_files; i++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " or " : "", ex.files[i].path);
+    for (int i = 0; folders && i < n_paths; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%sa file under %s", i ? " or " : "", paths[i]);
     term_set_file_names(names);
 
     char why[256];
@@ -542,9 +564,12 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         free(libs);
     }
 
-    tree_init(&ex);
+    if (!folders)
+        tree_init(&ex);
     if (first_error[0])
         ex_error(&ex, "could not open %s", first_error);
+    else if (folders)
+        ex_message(&ex, "? shows every key; Enter opens a library, Esc stops the scan, q quits");
     else
         ex_message(&ex, "? shows every key; Enter opens, e extracts, d disassembles, q quits");
     run(&ex);

@@ -24,7 +24,7 @@ const struct key_binding key_table[] = {
     { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
     { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
     { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE, "close this view", "close" },
-    { { 'q' }, ACT_QUIT, KC_MAIN, "quit", "quit" },
+    { { 'q' }, ACT_QUIT, KC_MAIN | KC_FOLDER, "quit", "quit" },
 
     /* Moving */
     { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },
@@ -94,6 +94,12 @@ const struct key_binding key_table[] = {
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_COMPARE, "jump to the change in file A (in B when only B has it)", "jump A" },
     { { 'b' }, ACT_JUMP_B, KC_COMPARE, "jump to the change in file B", "jump B" },
     { { 'd' }, ACT_DISASSEMBLE, KC_COMPARE, "on a changed function, diff -u of its two llvm-dis outputs", "llvm-dis diff" },
+
+    /* Folders and archives (mtlbx DIR, mtlbx App.ipa) */
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_FOLDER, "open the library (an archive member is decompressed now)", "open" },
+    { { 27 }, ACT_CANCEL, KC_FOLDER, "stop the scan (what was found stays)", "stop scan" },
+    { { '/' }, ACT_SEARCH, KC_FOLDER, "search the paths", "search" },
+    { { 'F' }, ACT_FOLDER, KC_MAIN, "back to the folder or archive list (mtlbx DIR)", NULL },
 };
 const size_t key_table_len = sizeof key_table / sizeof key_table[0];
 
@@ -171,6 +177,7 @@ const char *key_context_title(unsigned context)
     case KC_TEXT: return "Text view (llvm-dis, member text, this help)";
     case KC_MEMBERS: return "Source member list";
     case KC_COMPARE: return "Compare view";
+    case KC_FOLDER: return "Folder and archive list";
     default: return "Keys";
     }
 }
@@ -214,6 +221,7 @@ const struct key_section key_sections[] = {
     { KC_TEXT, "Text view (llvm-dis output, member text, this help)" },
     { KC_MEMBERS, "Source member list" },
     { KC_COMPARE, "Compare view (D with two files open; Backspace in the panels returns to it)" },
+    { KC_FOLDER, "Folder and archive list (mtlbx DIR, mtlbx App.ipa)" },
 };
 const size_t key_sections_len = sizeof key_sections / sizeof key_sections[0];
 
@@ -268,7 +276,7 @@ void keys_footer(unsigned context, int width, char *buf, size_t size)
 {
     static const enum action order[] = {
         ACT_ENTER, ACT_EXTRACT, ACT_DISASSEMBLE, ACT_SOURCES, ACT_SEARCH, ACT_HELP, ACT_QUIT,
-        ACT_WRITE, ACT_WRITE_ALL, ACT_JUMP_B, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK,
+        ACT_WRITE, ACT_WRITE_ALL, ACT_JUMP_B, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK, ACT_CANCEL,
     };
     size_t used = 0;
     buf[0] = '\0';

@@ -21,6 +21,7 @@ enum action {
     ACT_EXTRACT, ACT_EXTRACT_ALL, ACT_DISASSEMBLE, ACT_SOURCES, ACT_WRITE, ACT_WRITE_ALL,
     ACT_DIAGNOSTICS,
     ACT_COMPARE, ACT_JUMP_B,
+    ACT_CANCEL, ACT_FOLDER,
     ACT_COUNT
 };
 
@@ -32,8 +33,9 @@ enum key_context {
     KC_TEXT = 1u << 3,     /* the pager: llvm-dis output, member text, help */
     KC_MEMBERS = 1u << 4,  /* the member list of a source archive */
     KC_COMPARE = 1u << 5,  /* the compare view of two files (D) */
+    KC_FOLDER = 1u << 6,   /* the folder and archive list (mtlbx DIR) */
     KC_MAIN = KC_TREE | KC_DETAIL | KC_HEX,
-    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_COMPARE,
+    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_FOLDER,
 };
 
 #define KEYS_PER_BINDING 4

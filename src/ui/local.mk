@@ -11,6 +11,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/diag_view.c \
 	src/ui/explorer.c \
 	src/ui/function_step.c \
+	src/ui/folder_scan.c src/ui/folder_scan.h \
+	src/ui/folder_view.c \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/ifacer.c src/ui/ifacer.h \

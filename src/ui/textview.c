@@ -62,8 +62,11 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
 void textview_close(struct explorer *ex)
 {
     free_text(&ex->text);
-    ex->screen = ex->text_from_members ? SCREEN_MEMBERS : ex->text_from_compare ? SCREEN_COMPARE : SCREEN_MAIN;
-    ex->text_from_members = ex->text_from_compare = false;
+    ex->screen = ex->text_from_members ? SCREEN_MEMBERS
+                 : ex->text_from_compare ? SCREEN_COMPARE
+                 : ex->text_from_folder  ? SCREEN_FOLDER
+                                         : SCREEN_MAIN;
+    ex->text_from_members = ex->text_from_compare = ex->text_from_folder = false;
 }
 
 /* Bytes of line i without its newline. */

@@ -51,7 +51,7 @@ struct jump {
 
 #define HISTORY_MAX 256
 
-enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE };
+enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE, SCREEN_FOLDER };
 
 struct textview {
     char *title;
@@ -85,6 +85,16 @@ struct members_view {
     bool have_query;
 };
 
+/* The folder and archive list (folder_view.c); scan is NULL when only
+ * files were named. */
+struct folder_view {
+    struct folder_scan *scan;
+    size_t sel, top;
+    struct query query;
+    bool have_query;
+    bool was_scanning;           /* one more frame when the scan ends */
+};
+
 struct explorer {
     const struct explorer_options *opts;
     struct ex_file *files;
@@ -100,6 +110,7 @@ struct explorer {
     bool text_from_members;      /* q in the text view returns to the member list */
     bool text_from_compare;      /* ... or to the compare view */
     struct compare_view *compare; /* compare_view.c, NULL until D */
+    bool text_from_folder;       /* ... or to the folder list */
     struct textview text;
     struct members_view members;
     struct jump history[HISTORY_MAX];
@@ -114,6 +125,7 @@ struct explorer {
     struct ifacer *ifacer;       /* interfaces decoded in the background */
     size_t iface_kept_seen;
     char *llvm_dis;              /* resolved lazily */
+    struct folder_view folder;
 };
 
 /* ---- explorer.c: selection and navigation shared by panels ---- */
@@ -208,6 +220,19 @@ bool action_make_dirs(const char *path, char *err, size_t err_size);
 bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
 /* Function index of a node (a function, its tags, its module...), or -1. */
 long action_function_of(const mtlbx_node *n);
+
+/* ---- folder_view.c: `mtlbx DIR`, `mtlbx App.ipa` ---- */
+/* Starts the scan and the folder list if any path is a folder or an
+ * archive; false (nothing done) when all are plain files. */
+bool folder_open(struct explorer *ex, char *const *paths, int n_paths);
+void folder_draw(struct explorer *ex);
+void folder_action(struct explorer *ex, enum action a);
+/* F in the panels: back to the folder list. */
+void folder_back(struct explorer *ex);
+bool folder_scanning(const struct explorer *ex);
+/* After a frame is out: starts the scan the first time. */
+void folder_after_frame(struct explorer *ex);
+void folder_free(struct explorer *ex);
 
 /* ---- prompt.c ---- */
 /* Reads a line on the status line; false if cancelled (Esc, Ctrl-G). */

@@ -6,13 +6,17 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.h \
 	src/util/docfmt.c \
 	src/util/docfmt.h \
+	src/util/archive_members.c \
+	src/util/archive_members.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
 	src/util/run_tool.c \
 	src/util/run_tool.h \
 	src/util/safe_write.c \
-	src/util/safe_write.h
+	src/util/safe_write.h \
+	src/util/tree_walk.c \
+	src/util/tree_walk.h
+src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS)
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers.
-MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBGCRYPT_LIBS)
-src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS)
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBARCHIVE_LIBS) $(LIBGCRYPT_LIBS)

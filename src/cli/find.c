@@ -1,0 +1,453 @@
+/* `mtlbx find PATH... [--json]`: a survey of every metallib under some
+ * folders and inside the .ipa/.zip archives found there.
+ *
+ * The walk (src/util/tree_walk.c) runs on the main thread and only reads
+ * each file's magic; what it finds goes through a bounded queue to one
+ * worker per core, which parses the library (or lists the archive) and
+ * formats its line. Lines are printed in the order the walk found them,
+ * so the output does not depend on the number of cores; a result waits
+ * only for the ones before it. Unreadable entries are reported on stderr
+ * and make the exit status 1; the rest of the survey goes on. */
+#include "config.h"
+
+#include "commands.h"
+#include "util/archive_members.h"
+#include "util/tree_walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QUEUE_CAP 256
+#define MAX_WORKERS 64
+#define PROGRESS_MS 100
+/* Files up to this size are read into a worker's buffer rather than
+ * mapped: unmapping in a process with several threads interrupts every
+ * other core to flush its TLB, and with thousands of small libraries that
+ * cost more than the parsing. Bigger files are mapped as usual. */
+#define READ_INSTEAD_OF_MAP ((uint64_t)64 << 20)
+
+struct job {
+    enum walk_kind kind;
+    char *path;
+    size_t seq;
+};
+
+struct finder {
+    bool json;
+    pthread_mutex_t lock;
+    pthread_cond_t can_take, can_put, progress_wake;
+    struct job queue[QUEUE_CAP];
+    size_t q_head, q_count;
+    bool no_more_jobs;
+    /* Results by sequence number; printed[0..next_print) are gone. */
+    char **results;
+    size_t n_results, cap_results, next_print;
+    size_t parsed;
+    bool failed;               /* an unreadable entry: exit 1 */
+    bool output_error;
+    bool progress_shown;       /* a progress line is on stderr: clear it first */
+    bool progress_on;
+    struct walk_progress walk;
+};
+
+/* The marker of a job that printed nothing (an archive without metallibs). */
+static char nothing[] = "";
+
+/* ------------------------------------------------------------ output -- */
+
+static void clear_progress_locked(struct finder *fd)
+{
+    if (fd->progress_shown) {
+        fputs("\r\033[K", stderr);
+        fd->progress_shown = false;
+    }
+}
+
+/* "mtlbx: PATH: message" on stderr, one line, marks the run failed. */
+static void report(struct finder *fd, const char *path, const char *message)
+{
+    pthread_mutex_lock(&fd->lock);
+    clear_progress_locked(fd);
+    cli_error(path, NULL, "%s", message);
+    fd->failed = true;
+    pthread_mutex_unlock(&fd->lock);
+}
+
+/* Stores a job's text and prints every result that is now next in line. */
+static void deliver(struct finder *fd, size_t seq, char *text)
+{
+    pthread_mutex_lock(&fd->lock);
+    fd->results[seq] = text ? text : nothing;
+    fd->parsed++;
+    while (fd->next_print < fd->n_results && fd->results[fd->next_print]) {
+        char *t = fd->results[fd->next_print];
+        if (t != nothing) {
+            if (fputs(t, stdout) == EOF)
+                fd->output_error = true;
+            free(t);
+        }
+        fd->results[fd->next_print++] = NULL;
+    }
+    pthread_mutex_unlock(&fd->lock);
+}
+
+/* ------------------------------------------------------ one metallib -- */
+
+struct text {
+    char *s;
+    size_t len, cap;
+    bool oom;
+};
+
+static void text_add(struct text *t, const char *s)
+{
+    size_t n = strlen(s);
+    if (t->oom)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        char *g = realloc(t->s, cap);
+        if (!g) {
+            t->oom = true;
+            return;
+        }
+        t->s = g;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n + 1);
+    t->len += n;
+}
+
+/* PATH \t VERSION \t TARGET \t FUNCTIONS \t PROBLEMS; a fat file lists
+ * each slice's version and target, separated by commas. */
+static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
+{
+    char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    text_add(t, safe ? safe : "?");
+    free(safe);
+    char versions[256] = "", targets[512] = "", buf[96];
+    size_t functions = 0, problems = mtlbx_file_diag_count(f);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        mtlbx_library *lib = mtlbx_library_at(f, l);
+        const struct mtlbx_header *h = mtlbx_library_header(lib);
+        size_t vl = strlen(versions), tl = strlen(targets);
+        snprintf(versions + vl, sizeof versions - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
+        snprintf(targets + tl, sizeof targets - tl, "%s%s %u.%u.%u", l ? "," : "",
+                 mtlbx_target_os_name(h->platform_byte, buf, sizeof buf), h->os_major, h->os_minor, h->os_patch);
+        functions += mtlbx_function_count(lib);
+        problems += mtlbx_library_diag_count(lib);
+    }
+    char tail[900];
+    snprintf(tail, sizeof tail, "\t%s\t%s\t%zu\t%zu\n", versions[0] ? versions : "-", targets[0] ? targets : "-",
+             functions, problems);
+    text_add(t, tail);
+}
+
+/* The same streamed document as `dump --json`, on one line. A document
+ * that could not be written whole (its error is already on stderr) is
+ * left out and fails the run. */
+static void describe_json(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&s, &len);
+    if (!mem) {
+        t->oom = true;
+        return;
+    }
+    int rc = dump_write_document(mem, name, f, true);
+    if (fclose(mem) != 0 || !s) {
+        free(s);
+        t->oom = true;
+        return;
+    }
+    if (rc == 0) {
+        text_add(t, s);
+    } else {
+        pthread_mutex_lock(&fd->lock);
+        fd->failed = true;
+        pthread_mutex_unlock(&fd->lock);
+    }
+    free(s);
+}
+
+static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
+{
+    if (fd->json)
+        describe_json(fd, t, name, f);
+    else
+        describe_line(t, name, f);
+    if (mtlbx_file_changed(f))
+        report(fd, name, "the file changed or shrank while it was being read");
+}
+
+/* -------------------------------------------------- archive members -- */
+
+struct member_ctx {
+    struct finder *fd;
+    struct text *t;
+    const char *archive;
+};
+
+static int on_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
+{
+    (void)size;
+    struct member_ctx *mc = ctx;
+    size_t n = strlen(mc->archive) + 1 + strlen(name) + 1;
+    char *full = malloc(n);
+    if (!full)
+        return 1;
+    snprintf(full, n, "%s!%s", mc->archive, name);
+    char err[256];
+    size_t len;
+    void *data = member_read_all(rd, &len, err, sizeof err);
+    mtlbx_file *f = NULL;
+    struct mtlbx_error oerr;
+    if (!data)
+        report(mc->fd, full, err);
+    else if (mtlbx_open_memory_owned(data, len, full, &f, &oerr) != MTLBX_OK)
+        report(mc->fd, full, oerr.message);
+    else
+        describe(mc->fd, mc->t, full, f);
+    mtlbx_close(f);
+    free(full);
+    return 0;
+}
+
+/* A worker's reusable read buffer. */
+struct buffer {
+    uint8_t *data;
+    size_t cap;
+};
+
+/* Opens a small file through the worker's buffer, a big one by mapping. */
+static int open_small(const char *path, struct buffer *b, mtlbx_file **out, struct mtlbx_error *err)
+{
+    int fdesc = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fdesc < 0 || fstat(fdesc, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > READ_INSTEAD_OF_MAP) {
+        if (fdesc >= 0)
+            close(fdesc);
+        return mtlbx_open_path(path, out, err); /* its error messages, or a map */
+    }
+    size_t want = (size_t)st.st_size, got = 0;
+    if (want > b->cap) {
+        uint8_t *g = realloc(b->data, want);
+        if (!g) {
+            close(fdesc);
+            return mtlbx_open_path(path, out, err);
+        }
+        b->data = g;
+        b->cap = want;
+    }
+    while (got < want) {
+        ssize_t n = read(fdesc, b->data + got, want - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fdesc);
+    /* A file that shrank meanwhile is parsed as it was read: truncated. */
+    return mtlbx_open_memory(b->data, got, path, out, err);
+}
+
+static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
+{
+    struct text t = { 0 };
+    if (j->kind == WALK_METALLIB) {
+        mtlbx_file *f = NULL;
+        struct mtlbx_error err;
+        if (open_small(j->path, b, &f, &err) != MTLBX_OK)
+            report(fd, j->path, err.message);
+        else
+            describe(fd, &t, j->path, f);
+        mtlbx_close(f);
+    } else {
+        struct member_ctx mc = { fd, &t, j->path };
+        char err[300];
+        if (archive_list_metallibs(j->path, on_member, &mc, NULL, err, sizeof err) != 0)
+            report(fd, j->path, err);
+    }
+    if (t.oom) {
+        report(fd, j->path, "out of memory");
+        free(t.s);
+        return NULL;
+    }
+    return t.s;
+}
+
+static void *worker(void *arg)
+{
+    struct finder *fd = arg;
+    struct buffer b = { 0 };
+    for (;;) {
+        pthread_mutex_lock(&fd->lock);
+        while (!fd->q_count && !fd->no_more_jobs)
+            pthread_cond_wait(&fd->can_take, &fd->lock);
+        if (!fd->q_count) {
+            pthread_mutex_unlock(&fd->lock);
+            free(b.data);
+            return NULL;
+        }
+        struct job j = fd->queue[fd->q_head];
+        fd->q_head = (fd->q_head + 1) % QUEUE_CAP;
+        fd->q_count--;
+        pthread_cond_signal(&fd->can_put);
+        pthread_mutex_unlock(&fd->lock);
+        char *text = run_job(fd, &j, &b);
+        free(j.path);
+        deliver(fd, j.seq, text);
+    }
+}
+
+/* -------------------------------------------------------------- walk -- */
+
+static int on_entry(void *ctx, const struct walk_entry *e)
+{
+    struct finder *fd = ctx;
+    if (e->kind == WALK_PROBLEM) {
+        report(fd, e->path, e->problem);
+        return 0;
+    }
+    char *path = strdup(e->path);
+    pthread_mutex_lock(&fd->lock);
+    if (path && fd->n_results == fd->cap_results) {
+        size_t cap = fd->cap_results ? 2 * fd->cap_results : 1024;
+        char **g = realloc(fd->results, cap * sizeof *g);
+        if (g) {
+            memset(g + fd->n_results, 0, (cap - fd->n_results) * sizeof *g);
+            fd->results = g;
+            fd->cap_results = cap;
+        }
+    }
+    if (!path || fd->n_results == fd->cap_results) {
+        pthread_mutex_unlock(&fd->lock);
+        free(path);
+        report(fd, e->path, "out of memory");
+        return 0;
+    }
+    while (fd->q_count == QUEUE_CAP)
+        pthread_cond_wait(&fd->can_put, &fd->lock);
+    fd->queue[(fd->q_head + fd->q_count++) % QUEUE_CAP] = (struct job){ e->kind, path, fd->n_results++ };
+    pthread_cond_signal(&fd->can_take);
+    pthread_mutex_unlock(&fd->lock);
+    return 0;
+}
+
+/* ---------------------------------------------------------- progress -- */
+
+static void *progress_thread(void *arg)
+{
+    struct finder *fd = arg;
+    pthread_mutex_lock(&fd->lock);
+    while (fd->progress_on) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += PROGRESS_MS * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&fd->progress_wake, &fd->lock, &ts);
+        if (!fd->progress_on)
+            break;
+        size_t found = fd->n_results, done = fd->parsed;
+        char files[32], libs[32], bar[21];
+        int fill = found ? (int)(20 * done / found) : 0;
+        for (int i = 0; i < 20; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[20] = '\0';
+        fprintf(stderr, "\r\033[K[%s] %zu/%zu parsed; %s %s files, %s metallibs", bar, done, found,
+                fd->no_more_jobs ? "scanned" : "scanning...",
+                mtlbx_format_count(files, sizeof files, atomic_load(&fd->walk.files)),
+                mtlbx_format_count(libs, sizeof libs, atomic_load(&fd->walk.metallibs)));
+        fd->progress_shown = true;
+    }
+    clear_progress_locked(fd);
+    pthread_mutex_unlock(&fd->lock);
+    return NULL;
+}
+
+/* -------------------------------------------------------------- main -- */
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    static const char m[] = "mtlbx: find: a file changed or shrank while it was being read\n";
+    if (write(STDERR_FILENO, m, sizeof m - 1) < 0)
+        _exit(2);
+    _exit(2);
+}
+
+int cmd_find(const struct cli_args *args)
+{
+    /* The table checked the options and that there is a PATH. */
+    struct finder fd = { 0 };
+    fd.json = cli_flag(args, OPT_JSON);
+    int n_paths = args->n_operands;
+    char **paths = args->operands;
+    struct sigaction sa = { .sa_handler = on_sigbus };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+    /* Before any thread makes an object (jansson's hash seed). */
+    json_object_seed(0);
+
+    pthread_mutex_init(&fd.lock, NULL);
+    pthread_cond_init(&fd.can_take, NULL);
+    pthread_cond_init(&fd.can_put, NULL);
+    pthread_cond_init(&fd.progress_wake, NULL);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int n_workers = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
+    pthread_t workers[MAX_WORKERS], progress;
+    int started = 0;
+    for (; started < n_workers; started++)
+        if (pthread_create(&workers[started], NULL, worker, &fd) != 0)
+            break;
+    int rc = 0;
+    if (!started) {
+        fprintf(stderr, "mtlbx: find: cannot start a thread: %s\n", strerror(errno));
+        rc = 2;
+    }
+    fd.progress_on = started && isatty(STDERR_FILENO);
+    if (fd.progress_on && pthread_create(&progress, NULL, progress_thread, &fd) != 0)
+        fd.progress_on = false;
+    bool progress_started = fd.progress_on;
+    for (int p = 0; p < n_paths && started; p++)
+        tree_walk(paths[p], on_entry, &fd, &fd.walk, NULL);
+
+    pthread_mutex_lock(&fd.lock);
+    fd.no_more_jobs = true;
+    pthread_cond_broadcast(&fd.can_take);
+    pthread_mutex_unlock(&fd.lock);
+    for (int w = 0; w < started; w++)
+        pthread_join(workers[w], NULL);
+    if (progress_started) {
+        pthread_mutex_lock(&fd.lock);
+        fd.progress_on = false;
+        pthread_cond_signal(&fd.progress_wake);
+        pthread_mutex_unlock(&fd.lock);
+        pthread_join(progress, NULL);
+    }
+    free(fd.results);
+    pthread_mutex_destroy(&fd.lock);
+    pthread_cond_destroy(&fd.can_take);
+    pthread_cond_destroy(&fd.can_put);
+    pthread_cond_destroy(&fd.progress_wake);
+    if (fflush(stdout) != 0 || ferror(stdout) || fd.output_error) {
+        fprintf(stderr, "mtlbx: find: cannot write the output: %s\n", strerror(errno));
+        return 2;
+    }
+    if (rc)
+        return rc;
+    return fd.failed ? 1 : 0;
+}

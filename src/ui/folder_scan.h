@@ -1,0 +1,57 @@
+/* The explorer's background scan of folders, app bundles and .ipa/.zip
+ * archives (`mtlbx DIR`, `mtlbx App.ipa`): one thread walks the roots in
+ * order (src/util/tree_walk.c) and lists the archives it meets, appending
+ * what it finds to a list the UI reads while the scan goes on. No curses
+ * here. */
+#ifndef MTLBX_UI_FOLDER_SCAN_H
+#define MTLBX_UI_FOLDER_SCAN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mtlbx.h"
+#include "tree_walk.h"
+
+struct folder_entry {
+    uint32_t root;             /* which root it was found under */
+    char *label;               /* below the root, for display (raw bytes) */
+    char *open_path;           /* what open_any() takes: a path or ARCHIVE!MEMBER */
+    uint64_t size;
+    char *problem;             /* not NULL: an unreadable entry, and why */
+    /* Set by the UI thread only: */
+    mtlbx_file *file;          /* parsed once opened, kept until exit */
+    size_t functions;
+};
+
+struct folder_scan {
+    char **roots;              /* as given on the command line */
+    uint32_t n_roots;
+    pthread_mutex_t lock;      /* guards v, n, cap */
+    struct folder_entry *v;
+    size_t n, cap;
+    struct walk_progress progress;
+    atomic_size_t members;     /* metallibs found inside archives */
+    volatile int cancel;
+    atomic_bool done;
+    bool began, thread_started;
+    pthread_t thread;
+};
+
+/* True when `path` is something the scan opens: a folder, or a .ipa/.zip
+ * archive (a zip signature in the first bytes). */
+bool folder_scan_wants(const char *path);
+
+/* Sets up a scan of copies of the roots; NULL on no memory. */
+struct folder_scan *folder_scan_new(char *const *roots, uint32_t n_roots);
+/* Starts the thread (the explorer does it once its first screen is out,
+ * so the scan never delays it). Without a thread, scans at once. */
+void folder_scan_begin(struct folder_scan *s);
+/* Asks the thread to stop soon; what was found stays. */
+void folder_scan_cancel(struct folder_scan *s);
+/* Stops and joins the thread, closes every opened file, frees it all. */
+void folder_scan_free(struct folder_scan *s);
+
+#endif

@@ -1,0 +1,12 @@
+# Folders, app bundles and .ipa/.zip archives (issue 10): `mtlbx find`
+# and ARCHIVE!MEMBER paths. The folders and archives are built at test
+# time in a temporary directory (tests/mkzip.py), never committed:
+#   tests/containers_find.sh    from the project's fixtures, always runs
+#   tests/containers_corpus.sh  the whole corpus rearranged (skips without it)
+#   tests/explorer_containers.sh  the explorer on a folder of the corpus (tmux)
+CONTAINER_TESTS = \
+	tests/containers_find.sh \
+	tests/containers_corpus.sh \
+	tests/explorer_containers.sh
+TESTS += $(CONTAINER_TESTS)
+EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py
