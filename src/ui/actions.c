@@ -100,6 +100,14 @@ bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total
 bool action_make_dirs(const char *path, char *err, size_t err_size)
 {
     char tmp[2048];
+    if (!path || !path[0]) {
+        snprintf(err, err_size, "no directory given: type a path (. for here)");
+        return false;
+    }
+    if (strlen(path) >= sizeof tmp) {
+        snprintf(err, err_size, "directory path too long");
+        return false;
+    }
     snprintf(tmp, sizeof tmp, "%s", path);
     for (char *p = tmp + 1; ; p++) {
         if (*p == '/' || *p == '\0') {
@@ -267,6 +275,43 @@ void action_extract(struct explorer *ex, bool all)
     action_write_bytes(ex, path, m.ptr, m.len);
 }
 
+/* llvm-dis runs on the job worker: the UI keeps answering keys, shows
+ * "llvm-dis... 2.1 s", and Esc kills and reaps the child. */
+struct dis_job {
+    char *llvm_dis;
+    const uint8_t *module;       /* in the mapping, which outlives the job */
+    size_t len;
+    char title[400], save[300];
+    struct tool_result res;
+    int rc;
+};
+
+static void dis_work(struct job *j)
+{
+    struct dis_job *d = j->ctx;
+    d->rc = run_llvm_dis_cancellable(d->llvm_dis, d->module, d->len, LLVM_DIS_TIMEOUT_MS,
+                                     LLVM_DIS_MAX_OUTPUT, &j->cancel, &d->res);
+}
+
+static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct dis_job *d = j->ctx;
+    if (cancelled || d->res.cancelled) {
+        ex_message(ex, "llvm-dis cancelled");
+    } else if (d->rc != 0) {
+        ex_error(ex, "llvm-dis failed: %s", d->res.message[0] ? d->res.message : "no reason given");
+    } else {
+        if (ex->screen == SCREEN_TEXT)
+            textview_close(ex);
+        textview_open(ex, d->title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
+        ex_message(ex, "%s%s", d->res.truncated ? "output cut at the size limit; " : "",
+                   "/ searches, w saves, q returns");
+    }
+    tool_result_free(&d->res);
+    free(d->llvm_dis);
+    free(d);
+}
+
 void action_disassemble(struct explorer *ex)
 {
     mtlbx_node *n = ex_selected_node(ex);
@@ -286,27 +331,25 @@ void action_disassemble(struct explorer *ex)
         ex_error(ex, "llvm-dis not found: install LLVM, or use --llvm-dis PATH or MTLBX_LLVM_DIS");
         return;
     }
+    struct dis_job *d = calloc(1, sizeof *d);
+    if (!d || !(d->llvm_dis = strdup(ex->llvm_dis))) {
+        free(d);
+        ex_error(ex, "out of memory");
+        return;
+    }
     const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
     char *name = escaped(f->name);
-    ex_message(ex, "running llvm-dis on %s...", name);
-    ex_draw(ex);
-    struct tool_result res;
-    memset(&res, 0, sizeof res);
-    int rc = run_llvm_dis(ex->llvm_dis, m.ptr, m.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, &res);
-    if (rc != 0) {
-        ex_error(ex, "llvm-dis failed: %s", res.message[0] ? res.message : "no reason given");
-    } else {
-        char title[400], save[300];
-        char *safe = safe_component(f->name.ptr, f->name.len);
-        snprintf(title, sizeof title, "llvm-dis: %.300s", name);
-        snprintf(save, sizeof save, "%s.ll", safe ? safe : "module");
-        free(safe);
-        textview_open(ex, title, res.output ? res.output : "", res.output_len, save);
-        ex_message(ex, "%s%s", res.truncated ? "output cut at the size limit; " : "",
-                   "/ searches, w saves, q returns");
-    }
-    tool_result_free(&res);
+    char *safe = safe_component(f->name.ptr, f->name.len);
+    snprintf(d->title, sizeof d->title, "llvm-dis: %.300s", name);
+    snprintf(d->save, sizeof d->save, "%s.ll", safe ? safe : "module");
+    free(safe);
     free(name);
+    d->module = m.ptr;
+    d->len = m.len;
+    if (!job_start(ex, "llvm-dis", dis_work, dis_finish, d, false)) {
+        free(d->llvm_dis);
+        free(d);
+    }
 }
 
 /* The archive the selection is about: the archive itself, a member, the

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "explorer.h"
+#include "keylog.h"
 #include "term.h"
 #include "ui.h"
 
@@ -18,6 +19,10 @@
 
 /* While hashes are still being checked, wake up this often to show them. */
 #define HASH_POLL_MS 120
+/* While a background job runs, redraw its progress this often. */
+#define JOB_POLL_MS 100
+
+#define CTRL(c) ((c) & 0x1f)
 
 uint32_t ex_current_file_index(const struct explorer *ex)
 {
@@ -156,6 +161,12 @@ static void draw_status(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.status;
     char info[700] = "";
+    if (job_running(ex)) {
+        char progress[200];
+        job_progress_text(ex, progress, sizeof progress);
+        term_put(r->y, r->x, r->w, progress, term_attr(AT_STATUS), 0);
+        return;
+    }
     mtlbx_node *n = ex_selected_node(ex);
     if (n) {
         char label[300];
@@ -367,6 +378,12 @@ static void run(struct explorer *ex)
     bool dirty = true;
     while (!ex->quit) {
         size_t done, total;
+        uint64_t t0 = keylog_now_us();
+        if (job_poll(ex)) {
+            dirty = true;
+            ex_draw(ex);
+            keylog_record("job-done", t0);
+        }
         hasher_progress(ex->hasher, &done, &total);
         if (done != ex->hash_done_seen) {
             ex->hash_done_seen = done;
@@ -376,19 +393,30 @@ static void run(struct explorer *ex)
             if (done == total)
                 refresh_libraries(ex);
         }
-        if (dirty)
+        if (dirty || job_running(ex))
             ex_draw(ex);
         dirty = false;
         wint_t wide;
-        int key = term_read_key(total && done < total ? HASH_POLL_MS : -1, &wide);
+        int wait = job_running(ex) ? JOB_POLL_MS : total && done < total ? HASH_POLL_MS : -1;
+        /* A worker may walk the model only while we wait for a key. */
+        job_model_ui_leave();
+        int key = term_read_key(wait, &wide);
+        job_model_ui_enter();
         if (key == ERR)
             continue;
+        t0 = keylog_now_us();
         dirty = true;
         if (key == KEY_RESIZE) {
             relayout(ex);
-            continue;
+        } else if (job_running(ex) && (key == 27 || key == CTRL('C'))) {
+            job_cancel(ex);
+        } else {
+            handle_key(ex, key);
         }
-        handle_key(ex, key);
+        ex_draw(ex);
+        dirty = false;
+        char name[32];
+        keylog_record(key_display_name(key, name, sizeof name), t0);
     }
 }
 
@@ -396,6 +424,8 @@ static void run(struct explorer *ex)
 
 static void free_all(struct explorer *ex)
 {
+    job_cancel(ex);
+    search_results_free(&ex->search);
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     detail_free(&ex->detail);
@@ -472,8 +502,12 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         ex_error(&ex, "could not open %s", first_error);
     else
         ex_message(&ex, "? shows every key; Enter opens, e extracts, d disassembles, q quits");
+    keylog_open();
+    job_model_ui_enter();
     run(&ex);
     term_teardown();
     free_all(&ex);
+    job_model_ui_leave();
+    keylog_close();
     return 0;
 }

@@ -11,6 +11,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.c \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
+	src/ui/job.c src/ui/job.h \
+	src/ui/keylog.c src/ui/keylog.h \
 	src/ui/hexfmt.c src/ui/hexfmt.h \
 	src/ui/keys.c src/ui/keys.h \
 	src/ui/layout.c src/ui/layout.h \
@@ -20,7 +22,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \
 	src/ui/rows.c src/ui/rows.h \
-	src/ui/search.c \
+	src/ui/search.c src/ui/search.h \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \
 	src/ui/textview.c \

@@ -10,10 +10,12 @@
 #include "mtlbx.h"
 #include "explorer.h"
 #include "hasher.h"
+#include "job.h"
 #include "keys.h"
 #include "layout.h"
 #include "query.h"
 #include "rows.h"
+#include "search.h"
 
 struct ex_file {
     mtlbx_file *f;
@@ -98,6 +100,9 @@ struct explorer {
     struct hasher *hasher;
     size_t hash_done_seen;
     char *llvm_dis;              /* resolved lazily */
+    struct job_slot *job;        /* the background job, if one runs (job.c) */
+    struct search_results search;/* matches of the last label search */
+    search_match_fn search_match;/* NULL: search_match_label */
 };
 
 /* ---- explorer.c: selection and navigation shared by panels ---- */
