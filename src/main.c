@@ -35,6 +35,7 @@ static void usage(FILE *out)
             "      --llvm-dis PATH         the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)\n"
             "      --no-color              no colours in the explorer (also: NO_COLOR)\n"
             "      --ascii                 ASCII line drawing in the explorer\n"
+            "      --no-mouse              the explorer leaves the mouse to the terminal\n"
             "      --help                  display this help and exit\n"
             "      --version               output version information and exit\n"
             "\n"
@@ -85,6 +86,7 @@ static const struct {
 int main(int argc, char **argv)
 {
     struct global_options g = { 0 };
+    bool no_mouse = false;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -98,6 +100,8 @@ int main(int argc, char **argv)
             g.no_color = true;
         } else if (strcmp(a, "--ascii") == 0) {
             g.ascii = true;
+        } else if (strcmp(a, "--no-mouse") == 0) {
+            no_mouse = true;
         } else if (strcmp(a, "--llvm-dis") == 0 && i + 1 < argc) {
             g.llvm_dis = argv[++i];
         } else if (strncmp(a, "--llvm-dis=", 11) == 0) {
@@ -136,7 +140,8 @@ int main(int argc, char **argv)
     }
     int status;
     if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-        struct explorer_options opts = { .no_color = g.no_color, .ascii = g.ascii, .llvm_dis = g.llvm_dis };
+        struct explorer_options opts = { .no_color = g.no_color, .ascii = g.ascii, .llvm_dis = g.llvm_dis,
+                                     .no_mouse = no_mouse };
         status = explorer_main(n_files, files, &opts);
     } else {
         status = cmd_info(n_files, files, &g);

@@ -7,7 +7,10 @@
 
 #include "explorer.h"
 #include "keylog.h"
+#include "rowfmt.h"
 #include "term.h"
+#include "textfmt.h"
+#include "wrap.h"
 #include "ui.h"
 
 #include <inttypes.h>
@@ -134,10 +137,28 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
+static size_t error_count(struct explorer *ex)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < ex->n_files; i++) {
+        mtlbx_file *f = ex->files[i].f;
+        for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
+            n += mtlbx_file_diag(f, d)->severity == MTLBX_ERROR;
+        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+            mtlbx_library *lib = mtlbx_library_at(f, l);
+            for (size_t d = 0; d < mtlbx_library_diag_count(lib); d++)
+                n += mtlbx_library_diag(lib, d)->severity == MTLBX_ERROR;
+        }
+    }
+    return n;
+}
+
+/* The counts on the right are never cut; the file names on the left are,
+ * in the middle, and a gap always separates the two. */
 static void draw_title(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.title;
-    char left[512], right[128] = "";
+    char left[512], right[200] = "", cut[512];
     size_t used = (size_t)snprintf(left, sizeof left, " mtlbx ");
     for (uint32_t i = 0; i < ex->n_files && used < sizeof left; i++) {
         const char *b = base_name(ex->files[i].path);
@@ -145,16 +166,57 @@ static void draw_title(struct explorer *ex)
         used += (size_t)snprintf(left + used, sizeof left - used, "%s%s", i ? " | " : " ", safe ? safe : "?");
         free(safe);
     }
-    size_t done, total;
+    size_t done, total, bad = hasher_mismatch_count(ex->hasher), errors = error_count(ex);
     hasher_progress(ex->hasher, &done, &total);
-    if (total && done < total)
-        snprintf(right, sizeof right, "checking hashes %zu/%zu ", done, total);
-    else if (total)
-        snprintf(right, sizeof right, "%zu functions, hashes checked ", total);
-    term_put(r->y, r->x, r->w, left, term_attr(AT_TITLE), 0);
-    int rw = (int)strlen(right);
-    if (rw && rw < r->w - 20)
+    size_t rn = 0;
+    if (bad)
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash mismatch%s, ", bad, bad == 1 ? "" : "es");
+    if (errors && rn < sizeof right)
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu error%s, ", errors, errors == 1 ? "" : "s");
+    if (total && done < total && rn < sizeof right)
+        snprintf(right + rn, sizeof right - rn, "checking hashes %zu/%zu ", done, total);
+    else if (total && rn < sizeof right)
+        snprintf(right + rn, sizeof right - rn, "%zu functions, hashes checked ", total);
+    else if (rn >= 2)
+        right[rn - 2] = ' ', right[rn - 1] = '\0';
+    int rw = textfmt_width(right);
+    if (rw > r->w - 12)
+        rw = 0, right[0] = '\0';     /* too narrow: the names matter more */
+    int lw = r->w - rw - (rw ? 2 : 0);
+    rowfmt_cut_middle(left, lw, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+    term_fill(r->y, r->x, r->w, term_attr(AT_TITLE));
+    term_put_raw(r->y, r->x, lw, cut, term_attr(AT_TITLE));
+    if (rw)
         term_put_raw(r->y, r->x + r->w - rw, rw, right, term_attr(AT_TITLE));
+}
+
+/* When the selection alone (a long name) does not fit on the status line,
+ * the status grows upward over the bottom rows of the panels: any message
+ * on a line of its own, then the selection whole on up to
+ * STATUS_MAX_LINES - 1 more. A short selection with a long message stays
+ * on one line, cut at its end with an ellipsis. */
+#define STATUS_MAX_LINES 3
+
+static void draw_status_wrapped(struct explorer *ex, const char *info)
+{
+    const struct rect *r = &ex->lay.status;
+    size_t starts[STATUS_MAX_LINES + 1];
+    int has_msg = ex->status[0] ? 1 : 0;
+    int n = wrap_text(info, r->w, starts, STATUS_MAX_LINES - has_msg);
+    int y = r->y - (n - 1) - has_msg;
+    if (y < 1)
+        y = 1;
+    if (has_msg)
+        term_put(y++, r->x, r->w, ex->status, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
+    for (int i = 0; i < n && y <= r->y; i++, y++) {
+        char piece[1300];
+        size_t len = starts[i + 1] - starts[i];
+        if (len >= sizeof piece)
+            len = sizeof piece - 1;
+        memcpy(piece, info + starts[i], len);
+        piece[len] = '\0';
+        term_put(y, r->x, r->w, piece, term_attr(AT_STATUS), 0);
+    }
 }
 
 static void draw_status(struct explorer *ex)
@@ -184,12 +246,18 @@ static void draw_status(struct explorer *ex)
     if (ex->status[0]) {
         char line[1300];
         snprintf(line, sizeof line, "%s  | %s", ex->status, info);
+        if (textfmt_width(info) > r->w) {
+            draw_status_wrapped(ex, info);
+            return;
+        }
         term_put(r->y, r->x, r->w, line, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
         if (ex->status_error) {
             /* Only the message itself is highlighted. */
             term_put(r->y, r->x, r->w, line, A_NORMAL, 0);
             term_put_raw(r->y, r->x, r->w, ex->status, term_attr(AT_STATUS_ERROR));
         }
+    } else if (textfmt_width(info) > r->w) {
+        draw_status_wrapped(ex, info);
     } else {
         term_put(r->y, r->x, r->w, info, term_attr(AT_STATUS), 0);
     }
@@ -315,6 +383,23 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
     case ACT_SOURCES: action_sources(ex); break;
     case ACT_WRITE: action_write_node(ex); break;
+    case ACT_TREE_WIDER:
+    case ACT_TREE_NARROWER: {
+        int delta = layout_adjust_tree_width(a == ACT_TREE_WIDER ? 4 : -4, COLS);
+        relayout(ex);
+        if (ex->zoom != PANEL_NONE)
+            ex_message(ex, "the tree's width shows when the panels are restored (z)");
+        else
+            ex_message(ex, "tree %d columns (%+d)", ex->lay.panel[PANEL_TREE].w, delta);
+        break;
+    }
+    case ACT_NEXT_PROBLEM: problems_step(ex, true); break;
+    case ACT_PREV_PROBLEM: problems_step(ex, false); break;
+    case ACT_FILTER: filter_prompt(ex); break;
+    case ACT_SORT: filter_cycle_sort(ex); break;
+    case ACT_CLEAR: filter_clear(ex); break;
+    case ACT_SET_MARK: marks_set(ex); break;
+    case ACT_GOTO_MARK: marks_jump(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:
         tree_action(ex, a);
@@ -330,6 +415,63 @@ static void main_action(struct explorer *ex, enum action a)
     }
 }
 
+/* Moves a count repeats (5j); a count before G or g goes to that row. */
+static bool countable(enum action a)
+{
+    switch (a) {
+    case ACT_DOWN: case ACT_UP: case ACT_LEFT: case ACT_RIGHT:
+    case ACT_PAGE_DOWN: case ACT_PAGE_UP: case ACT_HALF_DOWN: case ACT_HALF_UP:
+    case ACT_NEXT_SIBLING: case ACT_PREV_SIBLING: case ACT_NEXT_FUNCTION: case ACT_PREV_FUNCTION:
+    case ACT_SEARCH_NEXT: case ACT_SEARCH_PREV: case ACT_NEXT_PROBLEM: case ACT_PREV_PROBLEM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+#define COUNT_MAX 100000
+
+/* Digits build a count. 1, 2 and 3 focus a panel, so they start a count
+ * only in the panel they would focus (10G in the tree still works). */
+static bool take_count_digit(struct explorer *ex, int key)
+{
+    if (key < '0' || key > '9')
+        return false;
+    if (!ex->count) {
+        if (key == '0')
+            return false;
+        if (ex->screen == SCREEN_MAIN && key <= '3' && (enum panel_id)(key - '1') != ex->focus)
+            return false;
+    }
+    ex->count = ex->count * 10 + (size_t)(key - '0');
+    if (ex->count > COUNT_MAX)
+        ex->count = COUNT_MAX;
+    ex_message(ex, "count %zu", ex->count);
+    return true;
+}
+
+static void dispatch(struct explorer *ex, enum action a)
+{
+    if (ex->screen == SCREEN_TEXT)
+        textview_action(ex, a);
+    else if (ex->screen == SCREEN_MEMBERS)
+        members_action(ex, a);
+    else
+        main_action(ex, a);
+}
+
+/* 10G: row 10 of the tree (line 10 of the text view). */
+static void go_to_row(struct explorer *ex, size_t n)
+{
+    if (ex->screen == SCREEN_MAIN && ex->focus == PANEL_TREE) {
+        tree_set_selection(ex, n - 1);
+    } else {
+        dispatch(ex, ACT_TOP);
+        for (size_t i = 1; i < n; i++)
+            dispatch(ex, ACT_DOWN);
+    }
+}
+
 static void handle_key(struct explorer *ex, int key)
 {
     if (ex->lay.too_small) {
@@ -337,9 +479,25 @@ static void handle_key(struct explorer *ex, int key)
             ex->quit = true;
         return;
     }
+    if (key == KEY_MOUSE) {
+        mouse_event(ex);
+        return;
+    }
+    ex->status[0] = '\0';
+    if (take_count_digit(ex, key))
+        return;
+    size_t count = ex->count;
+    ex->count = 0;
     unsigned ctx = current_context(ex);
     enum action a = key_lookup(ctx, key);
-    ex->status[0] = '\0';
+    if (count && (a == ACT_TOP || a == ACT_BOTTOM)) {
+        go_to_row(ex, count);
+        return;
+    }
+    if (count > 1 && countable(a)) {
+        for (size_t i = 1; i < count; i++)
+            dispatch(ex, a);
+    }
     switch (a) {
     case ACT_NONE: {
         char name[32];
@@ -351,14 +509,10 @@ static void handle_key(struct explorer *ex, int key)
     case ACT_QUIT_NOW: ex->quit = true; return;
     case ACT_HELP: open_help(ex); return;
     case ACT_REDRAW: clearok(curscr, TRUE); return;
+    case ACT_COPY: clipboard_copy(ex); return;
     default: break;
     }
-    if (ex->screen == SCREEN_TEXT)
-        textview_action(ex, a);
-    else if (ex->screen == SCREEN_MEMBERS)
-        members_action(ex, a);
-    else
-        main_action(ex, a);
+    dispatch(ex, a);
 }
 
 static void refresh_libraries(struct explorer *ex)
@@ -426,6 +580,7 @@ static void free_all(struct explorer *ex)
 {
     job_cancel(ex);
     search_results_free(&ex->search);
+    funcview_reset(&ex->fview);
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     detail_free(&ex->detail);
@@ -440,7 +595,7 @@ static void free_all(struct explorer *ex)
 
 int explorer_main(int n_paths, char *const *paths, const struct explorer_options *opts)
 {
-    static const struct explorer_options defaults = { false, false, NULL };
+    static const struct explorer_options defaults = { false, false, NULL, false };
     struct explorer ex;
     memset(&ex, 0, sizeof ex);
     ex.opts = opts ? opts : &defaults;
@@ -482,6 +637,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         return 2;
     }
     layout_compute(LINES, COLS, ex.zoom, &ex.lay);
+    mouse_init(&ex);
 
     size_t n_libs = 0;
     for (uint32_t i = 0; i < ex.n_files; i++)

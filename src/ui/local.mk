@@ -7,8 +7,11 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
 	src/ui/ui.h \
 	src/ui/actions.c \
+	src/ui/clipboard.c \
 	src/ui/detail_panel.c \
 	src/ui/explorer.c \
+	src/ui/filter.c \
+	src/ui/funcview.c src/ui/funcview.h \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/job.c src/ui/job.h \
@@ -17,7 +20,11 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/keys.c src/ui/keys.h \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/lineedit.c src/ui/lineedit.h \
+	src/ui/marks.c \
 	src/ui/members_view.c \
+	src/ui/mouse.c \
+	src/ui/osc52.c src/ui/osc52.h \
+	src/ui/problems.c \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \
@@ -26,7 +33,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \
 	src/ui/textview.c \
-	src/ui/tree_panel.c
+	src/ui/tree_panel.c \
+	src/ui/wrap.c src/ui/wrap.h
 
 # What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
 MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)

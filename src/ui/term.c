@@ -186,7 +186,7 @@ bool term_utf8(void) { return use_utf8; }
 attr_t term_attr(enum ui_attr a) { return attrs[a]; }
 
 const char *term_glyph_follow(void) { return use_ascii ? "->" : "\xe2\x86\x92"; }
-const char *term_glyph_ellipsis(void) { return use_ascii ? ">" : "\xe2\x80\xa6"; }
+const char *term_glyph_ellipsis(void) { return use_ascii ? "~" : "\xe2\x80\xa6"; }
 
 static int put(int y, int x, int width, const char *utf8, attr_t attr, int skip, bool pad)
 {
@@ -195,7 +195,17 @@ static int put(int y, int x, int width, const char *utf8, attr_t attr, int skip,
         return 0;
     if (width > 1000)
         width = 1000;
-    int used = textfmt_clip(utf8, skip, width, !use_utf8, wbuf, sizeof wbuf / sizeof wbuf[0]);
+    /* Nothing is cut silently: a padded line that does not fit ends in
+     * an ellipsis (raw pieces are the callers' to cut). */
+    bool cut = pad && width > 1 && textfmt_width(utf8) - skip > width;
+    int used = textfmt_clip(utf8, skip, cut ? width - 1 : width, !use_utf8, wbuf,
+                            sizeof wbuf / sizeof wbuf[0] - 1);
+    if (cut) {
+        size_t k = wcslen(wbuf);
+        wbuf[k] = use_ascii ? L'~' : L'\x2026';
+        wbuf[k + 1] = L'\0';
+        used++;
+    }
     attr_t old_a;
     short old_p;
     attr_get(&old_a, &old_p, NULL);

@@ -9,6 +9,7 @@
 
 #include "mtlbx.h"
 #include "explorer.h"
+#include "funcview.h"
 #include "hasher.h"
 #include "job.h"
 #include "keys.h"
@@ -103,6 +104,11 @@ struct explorer {
     struct job_slot *job;        /* the background job, if one runs (job.c) */
     struct search_results search;/* matches of the last label search */
     search_match_fn search_match;/* NULL: search_match_label */
+    struct funcview fview;       /* filter and sort of the function lists */
+    int tree_hscroll;            /* label columns scrolled off (H, L) */
+    struct jump marks[26];       /* m a..z; node NULL: unset */
+    bool mouse;                  /* the terminal reports mouse events */
+    size_t count;                /* a count typed before a move (5j), 0: none */
 };
 
 /* ---- explorer.c: selection and navigation shared by panels ---- */
@@ -177,6 +183,27 @@ bool action_make_dirs(const char *path, char *err, size_t err_size);
 bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
 /* Function index of a node (a function, its tags, its module...), or -1. */
 long action_function_of(const mtlbx_node *n);
+
+/* ---- filter.c: f, |, S, Esc ---- */
+void filter_prompt(struct explorer *ex);
+void filter_cycle_sort(struct explorer *ex);
+void filter_clear(struct explorer *ex);
+/* Rebuild the tree's function lists after the view changed. */
+void filter_apply(struct explorer *ex);
+
+/* ---- problems.c: p, P ---- */
+void problems_step(struct explorer *ex, bool forward);
+
+/* ---- marks.c: m, ' ---- */
+void marks_set(struct explorer *ex);
+void marks_jump(struct explorer *ex);
+
+/* ---- clipboard.c: y ---- */
+void clipboard_copy(struct explorer *ex);
+
+/* ---- mouse.c ---- */
+void mouse_init(struct explorer *ex);
+void mouse_event(struct explorer *ex);
 
 /* ---- prompt.c ---- */
 /* Reads a line on the status line; false if cancelled (Esc, Ctrl-G). */
