@@ -223,12 +223,7 @@ static void draw_status(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.status;
     char info[700] = "";
-    if (job_running(ex)) {
-        char progress[200];
-        job_progress_text(ex, progress, sizeof progress);
-        term_put(r->y, r->x, r->w, progress, term_attr(AT_STATUS), 0);
-        return;
-    }
+
     mtlbx_node *n = ex_selected_node(ex);
     if (n) {
         char label[300];
@@ -242,6 +237,11 @@ static void draw_status(struct explorer *ex)
         else
             snprintf(info, sizeof info, "%s: %s", safe ? safe : "?", label);
         free(safe);
+    }
+    if (job_running(ex)) {
+        /* The job's progress is the message while it runs. */
+        job_progress_text(ex, ex->status, sizeof ex->status);
+        ex->status_error = false;
     }
     if (ex->status[0]) {
         char line[1300];

@@ -41,12 +41,12 @@ static void say_counts(struct explorer *ex)
 {
     size_t shown, total;
     funcview_counts(&ex->fview, &shown, &total);
+    const char *order = funcview_sort_name(ex->fview.sort);
     if (ex->fview.filter[0])
-        ex_message(ex, "filter %s: %zu of %zu functions%s", ex->fview.filter, shown, total,
-                   ex->fview.sort != SORT_FILE ? "" : "  (Esc clears)");
+        ex_message(ex, "filter %s: %zu of %zu functions, in %s  (Esc clears the filter)", ex->fview.filter,
+                   shown, total, order);
     else
-        ex_message(ex, "functions sorted by %s  (S again for the next order)",
-                   funcview_sort_name(ex->fview.sort));
+        ex_message(ex, "functions in %s  (S again for the next order)", order);
 }
 
 void filter_prompt(struct explorer *ex)

@@ -17,9 +17,9 @@ bool funcview_active(const struct funcview *v)
 const char *funcview_sort_name(enum funcview_sort s)
 {
     switch (s) {
-    case SORT_NAME: return "name";
-    case SORT_SIZE: return "module size";
-    case SORT_TYPE: return "type";
+    case SORT_NAME: return "name order";
+    case SORT_SIZE: return "module size order";
+    case SORT_TYPE: return "type order";
     default: return "file order";
     }
 }

@@ -340,7 +340,7 @@ void tree_draw(struct explorer *ex, const struct rect *r, bool focused)
             tl += snprintf(title + tl, sizeof title - (size_t)tl, "  filter %s: %zu/%zu", ex->fview.filter,
                            shown, total);
         if (ex->fview.sort != SORT_FILE && tl > 0 && (size_t)tl < sizeof title)
-            snprintf(title + tl, sizeof title - (size_t)tl, "  by %s", funcview_sort_name(ex->fview.sort));
+            snprintf(title + tl, sizeof title - (size_t)tl, "  in %s", funcview_sort_name(ex->fview.sort));
     }
     term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
     int rows = layout_rows(r);
