@@ -360,6 +360,16 @@ static void open_help(struct explorer *ex)
     free(help);
 }
 
+void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a)
+{
+    if (p == PANEL_TREE)
+        tree_action(ex, a);
+    else if (p == PANEL_DETAIL)
+        detail_action(ex, a);
+    else
+        hex_action(ex, a);
+}
+
 static void main_action(struct explorer *ex, enum action a)
 {
     switch (a) {
@@ -404,14 +414,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_PREV_FUNCTION:
         tree_action(ex, a);
         break;
-    default:
-        if (ex->focus == PANEL_TREE)
-            tree_action(ex, a);
-        else if (ex->focus == PANEL_DETAIL)
-            detail_action(ex, a);
-        else
-            hex_action(ex, a);
-        break;
+    default: ex_panel_action(ex, ex->focus, a); break;
     }
 }
 
@@ -532,11 +535,11 @@ static void run(struct explorer *ex)
     bool dirty = true;
     while (!ex->quit) {
         size_t done, total;
-        uint64_t t0 = keylog_now_us();
+        uint64_t t0 = keylog_now_us(), w0 = term_waited_us();
         if (job_poll(ex)) {
             dirty = true;
             ex_draw(ex);
-            keylog_record("job-done", t0);
+            keylog_record("job-done", t0, term_waited_us() - w0);
         }
         hasher_progress(ex->hasher, &done, &total);
         if (done != ex->hash_done_seen) {
@@ -559,6 +562,7 @@ static void run(struct explorer *ex)
         if (key == ERR)
             continue;
         t0 = keylog_now_us();
+        w0 = term_waited_us();
         dirty = true;
         if (key == KEY_RESIZE) {
             relayout(ex);
@@ -570,7 +574,7 @@ static void run(struct explorer *ex)
         ex_draw(ex);
         dirty = false;
         char name[32];
-        keylog_record(key_display_name(key, name, sizeof name), t0);
+        keylog_record(key_display_name(key, name, sizeof name), t0, term_waited_us() - w0);
     }
 }
 

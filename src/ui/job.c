@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "job.h"
+#include "keylog.h"
 #include "term.h"
 #include "ui.h"
 
@@ -137,6 +138,12 @@ static void end_job(struct explorer *ex, bool cancelled)
     job_model_ui_enter();
     sigaction(SIGINT, &saved_sigint, NULL);
     ex->job = NULL;
+    char what[80];
+    snprintf(what, sizeof what, "job-%s%s", s->job.what, cancelled ? "-cancelled" : "");
+    for (char *p = what; *p; p++)
+        if (*p == ' ')
+            *p = '-';
+    keylog_note(what, (job_now_ms() - s->job.started_ms) * 1000u);
     s->job.finish(ex, &s->job, cancelled || atomic_load(&s->job.cancel));
     free(s);
 }

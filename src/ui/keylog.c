@@ -31,10 +31,19 @@ uint64_t keylog_now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-void keylog_record(const char *what, uint64_t start_us)
+void keylog_record(const char *what, uint64_t start_us, uint64_t waited_us)
 {
     if (!log_file)
         return;
-    fprintf(log_file, "%s %llu\n", what, (unsigned long long)(keylog_now_us() - start_us));
+    uint64_t spent = keylog_now_us() - start_us;
+    fprintf(log_file, "%s %llu\n", what, (unsigned long long)(spent > waited_us ? spent - waited_us : 0));
+    fflush(log_file);
+}
+
+void keylog_note(const char *what, uint64_t us)
+{
+    if (!log_file)
+        return;
+    fprintf(log_file, "%s %llu\n", what, (unsigned long long)us);
     fflush(log_file);
 }

@@ -3,6 +3,7 @@
  * under a directory (never outside it: safe_write_under). */
 #include "config.h"
 
+#include "rowfmt.h"
 #include "safe_write.h"
 #include "term.h"
 #include "textfmt.h"
@@ -223,7 +224,7 @@ void members_action(struct explorer *ex, enum action a)
     case ACT_WRITE_ALL: write_all(ex); break;
     case ACT_SEARCH: {
         char q[QUERY_MAX], why[128];
-        if (!prompt_line(ex, "Search member names", m->have_query ? m->query.text : "", q, sizeof q))
+        if (!prompt_line(ex, "Search member names", "", q, sizeof q))
             break;
         if (!query_parse(q, false, &m->query, why, sizeof why)) {
             ex_error(ex, "%s", why);
@@ -274,8 +275,11 @@ void members_draw(struct explorer *ex)
             break;
         const struct mtlbx_member *mem = &a->members[i];
         char *name = member_name(mem);
-        char line[1200];
-        snprintf(line, sizeof line, "  %-8s %12" PRIu64 "  %s", type_word(mem->type), mem->size, name);
+        char line[1200], cut[1024];
+        /* A long path is cut in the middle: its file name stays. */
+        int room = r->w - 25;
+        rowfmt_cut_middle(name, room > 4 ? room : 4, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+        snprintf(line, sizeof line, "  %-8s %12" PRIu64 "  %s", type_word(mem->type), mem->size, cut);
         free(name);
         term_put(r->y + 2 + k, r->x, r->w, line, i == m->sel ? term_attr(AT_SELECT) : A_NORMAL, 0);
     }

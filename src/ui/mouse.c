@@ -89,15 +89,7 @@ static void wheel(struct explorer *ex, int y, int x, bool down)
             members_action(ex, a);
         } else {
             enum panel_id p = panel_at(ex, y, x);
-            enum panel_id keep = ex->focus;
-            ex->focus = p == PANEL_NONE ? keep : p;
-            if (ex->focus == PANEL_TREE)
-                tree_action(ex, a);
-            else if (ex->focus == PANEL_DETAIL)
-                detail_action(ex, a);
-            else
-                hex_action(ex, a);
-            ex->focus = keep;
+            ex_panel_action(ex, p == PANEL_NONE ? ex->focus : p, a);
         }
     }
 }

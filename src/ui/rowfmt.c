@@ -28,11 +28,8 @@ bool rowfmt_cut(const char *utf8, int width, const char *ellipsis, char *out, si
     if (e_len + 1 > size)
         e_len = 0;              /* no room for the ellipsis itself */
     while (i < len) {
-        uint32_t cp;
-        size_t n = utf8_decode(s + i, len - i, &cp);
-        if (n == 0)
-            n = 1, cp = '?';
-        int w = textfmt_cp_width(cp);
+        int w;
+        size_t n = textfmt_step(s + i, len - i, &w);
         if (cols + w > width - 1 || i + n + e_len + 1 > size)
             break;
         cols += w;
@@ -56,11 +53,8 @@ static size_t prefix_bytes(const char *utf8, size_t len, int cols)
     size_t i = 0;
     int used = 0;
     while (i < len) {
-        uint32_t cp;
-        size_t n = utf8_decode(s + i, len - i, &cp);
-        if (n == 0)
-            n = 1, cp = '?';
-        int w = textfmt_cp_width(cp);
+        int w;
+        size_t n = textfmt_step(s + i, len - i, &w);
         if (used + w > cols)
             break;
         used += w;
@@ -75,12 +69,9 @@ const char *rowfmt_skip_cols(const char *utf8, int skip)
     size_t len = strlen(utf8), i = 0;
     int cols = 0;
     while (i < len && cols < skip) {
-        uint32_t cp;
-        size_t n = utf8_decode(s + i, len - i, &cp);
-        if (n == 0)
-            n = 1, cp = '?';
-        cols += textfmt_cp_width(cp);
-        i += n;
+        int w;
+        i += textfmt_step(s + i, len - i, &w);
+        cols += w;
     }
     return utf8 + i;
 }

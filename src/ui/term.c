@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t curses_on;
@@ -244,12 +245,28 @@ void term_vline(int y, int x, int height)
         term_put_raw(y + i, x, 1, use_ascii ? "|" : "\xe2\x94\x82", A_NORMAL);
 }
 
+static uint64_t waited_us;
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+uint64_t term_waited_us(void)
+{
+    return waited_us;
+}
+
 int term_read_key(int timeout_ms, wint_t *wide)
 {
     wint_t ch;
     *wide = 0;
     timeout(timeout_ms);
+    uint64_t t0 = now_us();
     int r = get_wch(&ch);
+    waited_us += now_us() - t0;
     if (r == ERR)
         return ERR;
     if (r == KEY_CODE_YES)

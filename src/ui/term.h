@@ -5,6 +5,7 @@
 #define MTLBX_UI_TERM_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <curses.h>
 #include <wchar.h>
 
@@ -52,5 +53,8 @@ const char *term_glyph_ellipsis(void);
  * ERR on timeout, a KEY_* code, or a character (wide characters above
  * 0x7f arrive in *wide, with the return value 0). */
 int term_read_key(int timeout_ms, wint_t *wide);
+/* Microseconds spent waiting in term_read_key so far: a key's latency
+ * leaves out the time its prompt waited for the user to type. */
+uint64_t term_waited_us(void);
 
 #endif

@@ -123,6 +123,9 @@ bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool k
 /* Remember where we are before a jump (Enter on an offset, search, :). */
 void ex_push_history(struct explorer *ex);
 void ex_draw(struct explorer *ex);   /* full repaint, used before slow work */
+/* An action for one panel of the main screen (the focused one, or the
+ * one under the mouse). */
+void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a);
 
 /* ---- tree_panel.c ---- */
 void tree_init(struct explorer *ex);

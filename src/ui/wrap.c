@@ -22,16 +22,13 @@ int wrap_text(const char *utf8, int width, size_t *starts, int max_lines)
         size_t j = i, last_space = 0;
         int cols = 0;
         while (j < len) {
-            uint32_t cp;
-            size_t n = utf8_decode(s + j, len - j, &cp);
-            if (n == 0)
-                n = 1, cp = '?';
-            int w = textfmt_cp_width(cp);
+            int w;
+            size_t n = textfmt_step(s + j, len - j, &w);
             if (cols + w > width)
                 break;
             cols += w;
             j += n;
-            if (cp == ' ' && cols >= width * 2 / 3)
+            if (s[j - 1] == ' ' && cols >= width * 2 / 3)
                 last_space = j;
         }
         if (j >= len)
