@@ -144,103 +144,6 @@ static mtlbx_library *library_of(struct explorer *ex, const mtlbx_node *n)
     return mtlbx_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
 }
 
-/* Names already used in one extraction, so two functions with the same
- * name do not overwrite each other (the second gets ".N" added). */
-struct name_set {
-    char **v;
-    size_t cap;
-};
-
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static bool name_set_add(struct name_set *s, const char *name)
-{
-    for (size_t i = fnv(name) % s->cap;; i = (i + 1) % s->cap) {
-        if (!s->v[i]) {
-            s->v[i] = strdup(name);
-            return true;
-        }
-        if (strcmp(s->v[i], name) == 0)
-            return false;
-    }
-}
-
-static void extract_all(struct explorer *ex, mtlbx_library *lib)
-{
-    size_t n = mtlbx_function_count(lib);
-    if (n == 0) {
-        ex_error(ex, "this library has no functions");
-        return;
-    }
-    char dir_in[1024], dir[2048], err[256];
-    if (!prompt_line(ex, "Extract all modules into directory", "./modules", dir_in, sizeof dir_in))
-        return;
-    action_expand_home(dir_in, dir, sizeof dir);
-    if (!action_make_dirs(dir, err, sizeof err)) {
-        ex_error(ex, "%s", err);
-        return;
-    }
-    struct name_set set = { calloc(2 * n + 1, sizeof(char *)), 2 * n + 1 };
-    char **names = calloc(n, sizeof *names);
-    if (!set.v || !names) {
-        free(set.v);
-        free(names);
-        ex_error(ex, "out of memory");
-        return;
-    }
-    size_t existing = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-        char *base = safe_component(fn->name.ptr, fn->name.len);
-        char cand[300];
-        snprintf(cand, sizeof cand, "%.250s.air", base ? base : "function");
-        for (unsigned k = 1; !name_set_add(&set, cand); k++)
-            snprintf(cand, sizeof cand, "%.250s.%u.air", base ? base : "function", k);
-        free(base);
-        names[i] = strdup(cand);
-        char full[2400];
-        struct stat st;
-        snprintf(full, sizeof full, "%s/%s", dir, cand);
-        if (lstat(full, &st) == 0)
-            existing++;
-    }
-    bool force = action_confirm_overwrite(ex, existing, n, dir_in);
-    size_t written = 0, skipped = 0, failed = 0;
-    char first_err[256] = "";
-    for (size_t i = 0; i < n; i++) {
-        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
-        if (!names[i] || m.len == 0) {
-            skipped++;
-            continue;
-        }
-        if (safe_write_file(dir, names[i], m.ptr, m.len, force, err, sizeof err, NULL, 0) == 0)
-            written++;
-        else if (!force && strstr(err, "exists"))
-            skipped++;
-        else {
-            if (!failed++)
-                snprintf(first_err, sizeof first_err, "%.120s: %.120s", names[i], err);
-        }
-    }
-    for (size_t i = 0; i < set.cap; i++)
-        free(set.v[i]);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(set.v);
-    free(names);
-    if (failed)
-        ex_error(ex, "wrote %zu modules to %s; %zu failed (%s)", written, dir_in, failed, first_err);
-    else
-        ex_message(ex, "wrote %zu modules to %s%s", written, dir_in,
-                   skipped ? " (some skipped: existing or empty)" : "");
-}
-
 void action_extract(struct explorer *ex, bool all)
 {
     mtlbx_node *n = ex_selected_node(ex);
@@ -253,7 +156,7 @@ void action_extract(struct explorer *ex, bool all)
     bool whole = n && (n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FUNCTION_LIST ||
                        n->kind == MTLBX_NODE_MODULE_LIST || n->kind == MTLBX_NODE_FILE);
     if (all || (fn < 0 && whole)) {
-        extract_all(ex, lib);
+        action_extract_all(ex, lib);
         return;
     }
     if (fn < 0) {

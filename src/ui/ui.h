@@ -184,6 +184,9 @@ bool action_make_dirs(const char *path, char *err, size_t err_size);
 /* Several files would be replaced: ask once. True means overwrite them
  * all; false (or none existing) means keep existing files. */
 bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
+/* extract_all.c: every module of a library into a directory, in the
+ * background. */
+void action_extract_all(struct explorer *ex, mtlbx_library *lib);
 /* Function index of a node (a function, its tags, its module...), or -1. */
 long action_function_of(const mtlbx_node *n);
 
