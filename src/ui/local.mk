@@ -30,6 +30,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \
 	src/ui/rows.c src/ui/rows.h \
+	src/ui/rows_expand_all.c \
 	src/ui/search.c src/ui/search.h \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \

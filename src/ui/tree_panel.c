@@ -140,22 +140,27 @@ static void expand_row(struct explorer *ex, size_t i)
         ex->status[0] = '\0';
 }
 
+/* Archives only decompress when asked for one by one. */
+static bool expand_all_wants(void *ctx, uint32_t file, void *node)
+{
+    struct explorer *ex = ctx;
+    mtlbx_node *n = node;
+    return n->kind != MTLBX_NODE_ARCHIVE && mtlbx_node_expandable(ex->files[file].f, n);
+}
+
 static void expand_all_below(struct explorer *ex, size_t i)
 {
-    size_t end = rows_subtree_end(&ex->rows, i), added = 0;
-    for (size_t j = i; j < end && added < EXPAND_ALL_LIMIT; j++) {
-        mtlbx_node *n = ex->rows.v[j].node;
-        /* Archives only decompress when asked for one by one. */
-        if (n->kind == MTLBX_NODE_ARCHIVE || ex->rows.v[j].expanded || !row_expandable(ex, j))
-            continue;
-        long k = rows_expand(&ex->rows, j, &ex->rows_src);
-        if (k > 0) {
-            added += (size_t)k;
-            end += (size_t)k;
-        }
+    bool stopped;
+    mtlbx_node *keep = ex->rows.v[i].node;
+    long added = rows_expand_all(&ex->rows, i, &ex->rows_src, EXPAND_ALL_LIMIT, expand_all_wants, ex, &stopped);
+    if (added < 0) {
+        ex_error(ex, "out of memory expanding");
+        return;
     }
-    if (added >= EXPAND_ALL_LIMIT)
-        ex_message(ex, "stopped expanding after %d rows", EXPAND_ALL_LIMIT);
+    if (ex->rows.v[i].node == keep)
+        tree_set_selection(ex, i);
+    if (stopped)
+        ex_message(ex, "stopped expanding after about %d rows", EXPAND_ALL_LIMIT);
 }
 
 static void collapse_to_libraries(struct explorer *ex)
