@@ -3,6 +3,7 @@
  * header offsets...) carry an arrow and Enter follows them. */
 #include "config.h"
 
+#include "rowfmt.h"
 #include "term.h"
 #include "textfmt.h"
 #include "ui.h"
@@ -271,7 +272,9 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
             term_put_raw(y, r->x + 1, r->w - 1, h, base | term_attr(AT_HEADING));
             continue;
         }
-        term_put_raw(y, r->x + 1, name_w, f->name, base | A_BOLD);
+        char name[256];
+        rowfmt_cut(f->name, name_w, rowfmt_ellipsis(term_ascii()), name, sizeof name);
+        term_put_raw(y, r->x + 1, name_w, name, base | A_BOLD);
         int vx = 1 + name_w + 1;
         int vw = r->w - vx;
         char off[48] = "";

@@ -177,7 +177,10 @@ static void show_match(struct explorer *ex, size_t i, bool wrapped, bool forward
     r->cur = i;
     ex_push_history(ex);
     if (!ex_select_node(ex, r->v[i].file, r->v[i].node, false)) {
-        ex_error(ex, "found %s but cannot show it in the tree", ex->query.text);
+        if (ex->fview.filter[0])
+            ex_error(ex, "match %zu/%zu is hidden by the filter (Esc clears it)", i + 1, r->n);
+        else
+            ex_error(ex, "found %s but cannot show it in the tree", ex->query.text);
         return;
     }
     char a[32], b[32];
