@@ -73,7 +73,7 @@ FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
-	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c)
+	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c wrap.c)
 
 fuzz-build:
 	@if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' | \
