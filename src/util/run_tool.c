@@ -157,6 +157,21 @@ void tool_result_free(struct tool_result *res)
 int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                  unsigned timeout_ms, size_t max_output, struct tool_result *res)
 {
+    return run_llvm_dis_cancellable(llvm_dis, module, len, timeout_ms, max_output, NULL, res);
+}
+
+/* How often a cancellable run looks at its flag while waiting. */
+#define CANCEL_POLL_MS 20
+
+static bool cancel_requested(const atomic_bool *cancel)
+{
+    return cancel && atomic_load(cancel);
+}
+
+int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t len,
+                             unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
+                             struct tool_result *res)
+{
     memset(res, 0, sizeof *res);
     res->exit_status = -1;
     if (!llvm_dis) {
@@ -244,6 +259,13 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     }
     while (!killed && (fd_out >= 0 || fd_err >= 0)) {
         uint64_t now = now_ms();
+        if (cancel_requested(cancel)) {
+            res->cancelled = true;
+            snprintf(res->message, sizeof res->message, "llvm-dis cancelled");
+            kill_group(pid);
+            killed = true;
+            break;
+        }
         if (now >= deadline) {
             res->timed_out = true;
             snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
@@ -257,7 +279,8 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
         if (fd_out >= 0) { iout = np; pfd[np++] = (struct pollfd){ .fd = fd_out, .events = POLLIN }; }
         if (fd_err >= 0) { ierr = np; pfd[np++] = (struct pollfd){ .fd = fd_err, .events = POLLIN }; }
         uint64_t wait = deadline - now;
-        int pr = poll(pfd, (nfds_t)np, wait > 1000 ? 1000 : (int)wait);
+        uint64_t slice = cancel ? CANCEL_POLL_MS : 1000;
+        int pr = poll(pfd, (nfds_t)np, wait > slice ? (int)slice : (int)wait);
         if (pr < 0) {
             if (errno == EINTR)
                 continue;
@@ -347,6 +370,13 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
             kill(-pid, SIGKILL);
             break;
         }
+        if (!killed && cancel_requested(cancel)) {
+            res->cancelled = true;
+            snprintf(res->message, sizeof res->message, "llvm-dis cancelled");
+            kill_group(pid);
+            killed = true;
+            continue;
+        }
         if (now_ms() >= deadline) {
             res->timed_out = true;
             snprintf(res->message, sizeof res->message, "llvm-dis timed out after %u ms", timeout_ms);
@@ -375,6 +405,12 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     }
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 
+    if (res->cancelled) {
+        /* Nothing partial survives a cancel. */
+        free(obuf);
+        obuf = NULL;
+        olen = 0;
+    }
     if (obuf)
         obuf[olen] = 0;
     res->output = obuf;
