@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     }
     if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
         struct explorer_options opts = { .no_color = args.g.no_color, .ascii = args.g.ascii,
-                                         .llvm_dis = args.g.llvm_dis };
+                                         .llvm_dis = args.g.llvm_dis, .no_mouse = args.g.no_mouse };
         status = explorer_main(n_files, files, &opts);
     } else {
         struct cli_args info = args;

@@ -47,7 +47,7 @@ usable
 start 120 30 xterm-256color MTLBX_LLVM_DIS="$WORK/hanging" -- "$SAMPLE"
 wait_for "Functions (8)"
 keys d
-wait_for "running llvm-dis" 10
+wait_for "(Esc cancels)" 10
 # The timeout is 30 s; allow for a slow (sanitizer) build.
 wait_for "llvm-dis failed" 50
 usable

@@ -97,17 +97,86 @@ Test(rowfmt, glyphs_in_utf8_and_ascii)
     cr_assert_str_eq(out.glyph, " ");
 }
 
-Test(rowfmt, long_labels_are_cut_with_an_ellipsis)
+Test(rowfmt, long_labels_are_cut_in_the_middle_with_an_ellipsis)
 {
     struct row_layout out;
-    struct row_input in = fn_row("vertex       a_rather_long_function_name", MTLBX_HASH_OK);
+    struct row_input in = fn_row("vertex       a_rather_long_function_name_MN_taligned", MTLBX_HASH_OK);
     rowfmt_tree(&in, &out);
     cr_assert(out.cut);
     cr_assert_eq((int)strlen(out.label), 36 - 11);
-    cr_assert_eq(out.label[strlen(out.label) - 1], '>');
+    /* The padding goes first, then the middle: both ends stay. */
+    cr_assert_str_eq(out.label, "vertex a~name_MN_taligned");
     in.ascii = false;
     rowfmt_tree(&in, &out);
-    cr_assert_str_eq(out.label + strlen(out.label) - 3, "\xe2\x80\xa6");
+    cr_assert(strstr(out.label, "\xe2\x80\xa6") != NULL);
+    cr_assert_str_eq(out.label + strlen(out.label) - 16, "name_MN_taligned");
+}
+
+Test(rowfmt, a_function_label_drops_its_hash_word_before_its_name)
+{
+    struct row_layout out;
+    struct row_input in = fn_row("kernel       steel_gemm_nn_float16_float16_bm32_bn32_bk16_MN_taligned_K_taligned  [hash ok]",
+                                 MTLBX_HASH_OK);
+    in.width = 60;
+    rowfmt_tree(&in, &out);
+    cr_assert(out.cut);
+    size_t len = strlen(out.label);
+    cr_assert_str_eq(out.label + len - 20, "_MN_taligned_K_taligned" + 3);
+    cr_assert_eq(strncmp(out.label, "kernel steel_gem", 16), 0, "%s", out.label);
+}
+
+Test(rowfmt, scrolled_labels_start_with_an_ellipsis)
+{
+    struct row_layout out;
+    struct row_input in = fn_row("kernel  abcdefghijklmnopqrstuvwxyz0123456789", MTLBX_HASH_OK);
+    in.hscroll = 8;
+    rowfmt_tree(&in, &out);
+    cr_assert_eq(out.label[0], '~');
+    cr_assert_eq(strncmp(out.label + 1, "bcdefgh", 7), 0, "%s", out.label);
+    cr_assert_leq((int)strlen(out.label), 36 - 11);
+}
+
+Test(rowfmt, cut_middle_keeps_both_ends_and_whole_characters)
+{
+    char out[64];
+    cr_assert_not(rowfmt_cut_middle("abcdef", 6, "~", out, sizeof out));
+    cr_assert_str_eq(out, "abcdef");
+    cr_assert(rowfmt_cut_middle("abcdefghij", 7, "~", out, sizeof out));
+    cr_assert_str_eq(out, "ab~ghij");
+    /* 2-column characters are never split. */
+    cr_assert(rowfmt_cut_middle("\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2", 6, "~", out, sizeof out));
+    cr_assert_str_eq(out, "~\xe6\xbc\xa2\xe6\xbc\xa2");   /* 1 column of head: no room for one */
+    /* Too narrow for a middle: an end cut. */
+    cr_assert(rowfmt_cut_middle("abcdef", 3, "~", out, sizeof out));
+    cr_assert_str_eq(out, "ab~");
+    /* A buffer too small for the result never overflows. */
+    char tiny[4];
+    rowfmt_cut_middle("abcdefghijklmnop", 10, "~", tiny, sizeof tiny);
+    cr_assert_leq(strlen(tiny), 3);
+}
+
+Test(rowfmt, other_labels_are_cut_at_the_end)
+{
+    struct row_layout out;
+    struct row_input in = fn_row("Archive \"0\"  16,384 bytes bzip2 and more", MTLBX_HASH_OK);
+    in.is_function = false;
+    rowfmt_tree(&in, &out);
+    cr_assert(out.cut);
+    cr_assert_eq(strncmp(out.label, "Archive \"0\"  16,384", 19), 0, "%s", out.label);
+    cr_assert_eq(out.label[strlen(out.label) - 1], '~');
+    in.is_name = true;
+    rowfmt_tree(&in, &out);
+    cr_assert_str_eq(out.label + strlen(out.label) - 8, "and more");
+}
+
+Test(rowfmt, squeeze_and_skip)
+{
+    char out[64];
+    rowfmt_squeeze_spaces("kernel       add  x", out, sizeof out);
+    cr_assert_str_eq(out, "kernel add x");
+    cr_assert_str_eq(rowfmt_skip_cols("abcdef", 2), "cdef");
+    cr_assert_str_eq(rowfmt_skip_cols("ab", 5), "");
+    cr_assert_str_eq(rowfmt_ellipsis(true), "~");
 }
 
 Test(rowfmt, deep_rows_keep_room_for_the_label)

@@ -156,3 +156,46 @@ Test(rows, refresh_adds_children_that_appeared_later)
     cr_assert_eq(rows_refresh_children(&r, 4, &g), 0);   /* not expanded */
     rows_free(&r);
 }
+
+static bool all_expandable(void *ctx, uint32_t file, void *node)
+{
+    (void)ctx; (void)file;
+    return (uintptr_t)node != 12;     /* one node `*` must leave shut */
+}
+
+Test(rows, expand_all_writes_the_subtree_depth_first_in_one_pass)
+{
+    struct tree_rows r = { 0 };
+    bool stopped;
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    /* 1: 11 (111..113), 12 (left shut), 13 (131..133); then 2. */
+    cr_assert_eq(rows_expand_all(&r, 0, &src, 1000, all_expandable, NULL, &stopped), 3 + 3 + 3);
+    cr_assert_not(stopped);
+    cr_assert_eq(r.v[1].node, N(11));
+    cr_assert(r.v[1].expanded);
+    cr_assert_eq(r.v[2].node, N(111));
+    cr_assert_eq(r.v[2].depth, 2);
+    cr_assert_eq(r.v[5].node, N(12));
+    cr_assert_eq(r.v[6].node, N(13));
+    cr_assert_eq(r.v[9].node, N(133));
+    cr_assert_eq(r.v[r.n - 1].node, N(2));
+    for (size_t i = 0; i < r.n; i++)
+        if (r.v[i].node == N(12))
+            cr_assert_not(r.v[i].expanded);
+    /* The same rows as expanding them one by one would give. */
+    cr_assert_eq(rows_subtree_end(&r, 0), r.n - 1);
+    rows_free(&r);
+}
+
+Test(rows, expand_all_stops_near_its_limit)
+{
+    struct tree_rows r = { 0 };
+    bool stopped;
+    rows_append(&r, N(1), 0, 0);
+    long added = rows_expand_all(&r, 0, &src, 5, all_expandable, NULL, &stopped);
+    cr_assert(stopped);
+    cr_assert_geq(added, 5);
+    cr_assert_leq(added, 5 + 3);
+    rows_free(&r);
+}

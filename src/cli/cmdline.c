@@ -184,8 +184,8 @@ void cli_print_command_help(const struct cli_command *c, FILE *out)
     print_options(out, help_option, w);
     if (c->notes)
         fprintf(out, "\n%s\n", c->notes);
-    fprintf(out, "\nGlobal options (--llvm-dis PATH, --no-color, --ascii) may come anywhere;\n"
-                 "'--' ends the options.\n");
+    fprintf(out, "\nGlobal options (--llvm-dis PATH, --no-color, --ascii, --no-mouse) may come\n"
+                 "anywhere; '--' ends the options.\n");
 }
 
 /* The command is the first operand, skipping global options (and the
@@ -299,6 +299,8 @@ int cli_parse(int argc, char **argv, struct cli_args *out, int *status)
                 out->g.no_color = true;
             else if (k == OPT_ASCII)
                 out->g.ascii = true;
+            else if (k == OPT_NO_MOUSE)
+                out->g.no_mouse = true;
             out->values[out->n_values++] = (struct cli_value){ k, optarg };
         }
     }

@@ -26,6 +26,7 @@ enum cli_option_key {
     OPT_FORCE,
     OPT_LIST,
     OPT_INTERFACES,
+    OPT_NO_MOUSE,
 };
 
 enum cli_option_flags {
@@ -46,6 +47,7 @@ struct global_options {
     const char *llvm_dis;      /* --llvm-dis PATH, else $MTLBX_LLVM_DIS, else PATH lookup */
     bool no_color;
     bool ascii;
+    bool no_mouse;             /* --no-mouse: the explorer leaves the mouse to the terminal */
 };
 
 /* What a command receives: its operands, its options in the order given,

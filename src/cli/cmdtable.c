@@ -11,6 +11,7 @@
 const struct cli_option cli_global_options[] = {
     { OPT_NO_COLOR, "no-color", NULL, CLI_OPT_EXPLORER, "no colours in the explorer (also: NO_COLOR)" },
     { OPT_ASCII, "ascii", NULL, CLI_OPT_EXPLORER, "ASCII line drawing in the explorer" },
+    { OPT_NO_MOUSE, "no-mouse", NULL, CLI_OPT_EXPLORER, "the explorer leaves the mouse to the terminal" },
     { OPT_LLVM_DIS, "llvm-dis", "PATH", CLI_OPT_EXPLORER,
       "the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)" },
     { 'h', "help", NULL, 0, "display this help and exit" },

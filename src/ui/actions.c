@@ -100,6 +100,14 @@ bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total
 bool action_make_dirs(const char *path, char *err, size_t err_size)
 {
     char tmp[2048];
+    if (!path || !path[0]) {
+        snprintf(err, err_size, "no directory given: type a path (. for here)");
+        return false;
+    }
+    if (strlen(path) >= sizeof tmp) {
+        snprintf(err, err_size, "directory path too long");
+        return false;
+    }
     snprintf(tmp, sizeof tmp, "%s", path);
     for (char *p = tmp + 1; ; p++) {
         if (*p == '/' || *p == '\0') {
@@ -136,103 +144,6 @@ static mtlbx_library *library_of(struct explorer *ex, const mtlbx_node *n)
     return mtlbx_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
 }
 
-/* Names already used in one extraction, so two functions with the same
- * name do not overwrite each other (the second gets ".N" added). */
-struct name_set {
-    char **v;
-    size_t cap;
-};
-
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static bool name_set_add(struct name_set *s, const char *name)
-{
-    for (size_t i = fnv(name) % s->cap;; i = (i + 1) % s->cap) {
-        if (!s->v[i]) {
-            s->v[i] = strdup(name);
-            return true;
-        }
-        if (strcmp(s->v[i], name) == 0)
-            return false;
-    }
-}
-
-static void extract_all(struct explorer *ex, mtlbx_library *lib)
-{
-    size_t n = mtlbx_function_count(lib);
-    if (n == 0) {
-        ex_error(ex, "this library has no functions");
-        return;
-    }
-    char dir_in[1024], dir[2048], err[256];
-    if (!prompt_path(ex, "Extract all modules into directory", "./modules", dir_in, sizeof dir_in))
-        return;
-    action_expand_home(dir_in, dir, sizeof dir);
-    if (!action_make_dirs(dir, err, sizeof err)) {
-        ex_error(ex, "%s", err);
-        return;
-    }
-    struct name_set set = { calloc(2 * n + 1, sizeof(char *)), 2 * n + 1 };
-    char **names = calloc(n, sizeof *names);
-    if (!set.v || !names) {
-        free(set.v);
-        free(names);
-        ex_error(ex, "out of memory");
-        return;
-    }
-    size_t existing = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-        char *base = safe_component(fn->name.ptr, fn->name.len);
-        char cand[300];
-        snprintf(cand, sizeof cand, "%.250s.air", base ? base : "function");
-        for (unsigned k = 1; !name_set_add(&set, cand); k++)
-            snprintf(cand, sizeof cand, "%.250s.%u.air", base ? base : "function", k);
-        free(base);
-        names[i] = strdup(cand);
-        char full[2400];
-        struct stat st;
-        snprintf(full, sizeof full, "%s/%s", dir, cand);
-        if (lstat(full, &st) == 0)
-            existing++;
-    }
-    bool force = action_confirm_overwrite(ex, existing, n, dir_in);
-    size_t written = 0, skipped = 0, failed = 0;
-    char first_err[256] = "";
-    for (size_t i = 0; i < n; i++) {
-        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
-        if (!names[i] || m.len == 0) {
-            skipped++;
-            continue;
-        }
-        if (safe_write_file(dir, names[i], m.ptr, m.len, force, err, sizeof err, NULL, 0) == 0)
-            written++;
-        else if (!force && strstr(err, "exists"))
-            skipped++;
-        else {
-            if (!failed++)
-                snprintf(first_err, sizeof first_err, "%.120s: %.120s", names[i], err);
-        }
-    }
-    for (size_t i = 0; i < set.cap; i++)
-        free(set.v[i]);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(set.v);
-    free(names);
-    if (failed)
-        ex_error(ex, "wrote %zu modules to %s; %zu failed (%s)", written, dir_in, failed, first_err);
-    else
-        ex_message(ex, "wrote %zu modules to %s%s", written, dir_in,
-                   skipped ? " (some skipped: existing or empty)" : "");
-}
-
 void action_extract(struct explorer *ex, bool all)
 {
     mtlbx_node *n = ex_selected_node(ex);
@@ -245,7 +156,7 @@ void action_extract(struct explorer *ex, bool all)
     bool whole = n && (n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FUNCTION_LIST ||
                        n->kind == MTLBX_NODE_MODULE_LIST || n->kind == MTLBX_NODE_FILE);
     if (all || (fn < 0 && whole)) {
-        extract_all(ex, lib);
+        action_extract_all(ex, lib);
         return;
     }
     if (fn < 0) {
@@ -267,6 +178,43 @@ void action_extract(struct explorer *ex, bool all)
     action_write_bytes(ex, path, m.ptr, m.len);
 }
 
+/* llvm-dis runs on the job worker: the UI keeps answering keys, shows
+ * "llvm-dis... 2.1 s", and Esc kills and reaps the child. */
+struct dis_job {
+    char *llvm_dis;
+    const uint8_t *module;       /* in the mapping, which outlives the job */
+    size_t len;
+    char title[400], save[300];
+    struct tool_result res;
+    int rc;
+};
+
+static void dis_work(struct job *j)
+{
+    struct dis_job *d = j->ctx;
+    d->rc = run_llvm_dis_cancellable(d->llvm_dis, d->module, d->len, LLVM_DIS_TIMEOUT_MS,
+                                     LLVM_DIS_MAX_OUTPUT, &j->cancel, &d->res);
+}
+
+static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct dis_job *d = j->ctx;
+    if (cancelled || d->res.cancelled) {
+        ex_message(ex, "llvm-dis cancelled");
+    } else if (d->rc != 0) {
+        ex_error(ex, "llvm-dis failed: %s", d->res.message[0] ? d->res.message : "no reason given");
+    } else {
+        if (ex->screen == SCREEN_TEXT)
+            textview_close(ex);
+        textview_open(ex, d->title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
+        ex_message(ex, "%s%s", d->res.truncated ? "output cut at the size limit; " : "",
+                   "/ searches, w saves, q returns");
+    }
+    tool_result_free(&d->res);
+    free(d->llvm_dis);
+    free(d);
+}
+
 void action_disassemble(struct explorer *ex)
 {
     mtlbx_node *n = ex_selected_node(ex);
@@ -286,27 +234,25 @@ void action_disassemble(struct explorer *ex)
         ex_error(ex, "llvm-dis not found: install LLVM, or use --llvm-dis PATH or MTLBX_LLVM_DIS");
         return;
     }
+    struct dis_job *d = calloc(1, sizeof *d);
+    if (!d || !(d->llvm_dis = strdup(ex->llvm_dis))) {
+        free(d);
+        ex_error(ex, "out of memory");
+        return;
+    }
     const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
     char *name = escaped(f->name);
-    ex_message(ex, "running llvm-dis on %s...", name);
-    ex_draw(ex);
-    struct tool_result res;
-    memset(&res, 0, sizeof res);
-    int rc = run_llvm_dis(ex->llvm_dis, m.ptr, m.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, &res);
-    if (rc != 0) {
-        ex_error(ex, "llvm-dis failed: %s", res.message[0] ? res.message : "no reason given");
-    } else {
-        char title[400], save[300];
-        char *safe = safe_component(f->name.ptr, f->name.len);
-        snprintf(title, sizeof title, "llvm-dis: %.300s", name);
-        snprintf(save, sizeof save, "%s.ll", safe ? safe : "module");
-        free(safe);
-        textview_open(ex, title, res.output ? res.output : "", res.output_len, save);
-        ex_message(ex, "%s%s", res.truncated ? "output cut at the size limit; " : "",
-                   "/ searches, w saves, q returns");
-    }
-    tool_result_free(&res);
+    char *safe = safe_component(f->name.ptr, f->name.len);
+    snprintf(d->title, sizeof d->title, "llvm-dis: %.300s", name);
+    snprintf(d->save, sizeof d->save, "%s.ll", safe ? safe : "module");
+    free(safe);
     free(name);
+    d->module = m.ptr;
+    d->len = m.len;
+    if (!job_start(ex, "llvm-dis", dis_work, dis_finish, d, false)) {
+        free(d->llvm_dis);
+        free(d);
+    }
 }
 
 /* The archive the selection is about: the archive itself, a member, the

@@ -3,9 +3,14 @@
  * header offsets...) carry an arrow and Enter follows them. */
 #include "config.h"
 
+#include "rowfmt.h"
 #include "term.h"
 #include "textfmt.h"
 #include "ui.h"
+#include "wrap.h"
+
+/* The selected field's value wraps onto at most this many rows. */
+#define DETAIL_WRAP_LINES 4
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -257,12 +262,12 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
 
     int rows = layout_rows(r);
     scroll_to_sel(ex);
-    for (int k = 0; k < rows; k++) {
+    int y = r->y + 1;
+    for (int k = 0; k < rows && y < r->y + 1 + rows; k++, y++) {
         size_t i = d->top + (size_t)k;
         if (i >= d->n)
             break;
         const struct field_row *f = &d->v[i];
-        int y = r->y + 1 + k;
         bool is_sel = i == d->sel;
         attr_t base = is_sel ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
         term_fill(y, r->x, r->w, base);
@@ -272,7 +277,9 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
             term_put_raw(y, r->x + 1, r->w - 1, h, base | term_attr(AT_HEADING));
             continue;
         }
-        term_put_raw(y, r->x + 1, name_w, f->name, base | A_BOLD);
+        char name[256];
+        rowfmt_cut(f->name, name_w, rowfmt_ellipsis(term_ascii()), name, sizeof name);
+        term_put_raw(y, r->x + 1, name_w, name, base | A_BOLD);
         int vx = 1 + name_w + 1;
         int vw = r->w - vx;
         char off[48] = "";
@@ -293,7 +300,25 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
             term_put_raw(y, r->x, 1, "!", va);
         const char *arrow = (f->flags & MTLBX_FIELD_FOLLOW) ? term_glyph_follow() : NULL;
         int aw = arrow ? textfmt_width(arrow) + 1 : 0;
-        if (vw - aw > 0) {
+        if (vw - aw > 0 && is_sel && textfmt_width(f->value) > vw - aw) {
+            /* The selected field shows whole: its value wraps onto the
+             * rows below (a long name, say), which move down. */
+            size_t starts[DETAIL_WRAP_LINES + 1];
+            int n = wrap_text(f->value, vw - aw, starts, DETAIL_WRAP_LINES);
+            for (int l = 0; l < n && y < r->y + 1 + rows; l++) {
+                char piece[1024];
+                size_t len = starts[l + 1] - starts[l];
+                if (len >= sizeof piece)
+                    len = sizeof piece - 1;
+                memcpy(piece, f->value + starts[l], len);
+                piece[len] = '\0';
+                if (l > 0)
+                    term_fill(++y, r->x, r->w, base);
+                term_put(y, r->x + vx, vw - aw, piece, va, 0);
+            }
+            if (arrow)
+                term_put_raw(y, r->x + r->w - aw, aw, arrow, base | term_attr(AT_FOLLOW));
+        } else if (vw - aw > 0) {
             int used = term_put_raw(y, r->x + vx, vw - aw, f->value, va);
             if (used == vw - aw && textfmt_width(f->value) > vw - aw)
                 term_put_raw(y, r->x + vx + used - 1, 1, term_glyph_ellipsis(), va);

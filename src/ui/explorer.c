@@ -6,8 +6,12 @@
 #include "config.h"
 
 #include "explorer.h"
+#include "keylog.h"
+#include "rowfmt.h"
 #include "term.h"
 #include "archive_members.h"
+#include "textfmt.h"
+#include "wrap.h"
 #include "ui.h"
 
 #include <inttypes.h>
@@ -19,6 +23,10 @@
 
 /* While hashes are still being checked, wake up this often to show them. */
 #define HASH_POLL_MS 120
+/* While a background job runs, redraw its progress this often. */
+#define JOB_POLL_MS 100
+
+#define CTRL(c) ((c) & 0x1f)
 
 uint32_t ex_current_file_index(const struct explorer *ex)
 {
@@ -143,10 +151,28 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
+static size_t error_count(struct explorer *ex)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < ex->n_files; i++) {
+        mtlbx_file *f = ex->files[i].f;
+        for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
+            n += mtlbx_file_diag(f, d)->severity == MTLBX_ERROR;
+        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+            mtlbx_library *lib = mtlbx_library_at(f, l);
+            for (size_t d = 0; d < mtlbx_library_diag_count(lib); d++)
+                n += mtlbx_library_diag(lib, d)->severity == MTLBX_ERROR;
+        }
+    }
+    return n;
+}
+
+/* The counts on the right are never cut; the file names on the left are,
+ * in the middle, and a gap always separates the two. */
 static void draw_title(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.title;
-    char left[512], right[128] = "";
+    char left[512], right[200] = "", cut[512];
     size_t used = (size_t)snprintf(left, sizeof left, " mtlbx ");
     for (uint32_t i = 0; i < ex->n_files && used < sizeof left; i++) {
         const char *b = base_name(ex->files[i].path);
@@ -154,22 +180,64 @@ static void draw_title(struct explorer *ex)
         used += (size_t)snprintf(left + used, sizeof left - used, "%s%s", i ? " | " : " ", safe ? safe : "?");
         free(safe);
     }
-    size_t done, total;
+    size_t done, total, bad = hasher_mismatch_count(ex->hasher), errors = error_count(ex);
     hasher_progress(ex->hasher, &done, &total);
-    if (total && done < total)
-        snprintf(right, sizeof right, "checking hashes %zu/%zu ", done, total);
-    else if (total)
-        snprintf(right, sizeof right, "%zu functions, hashes checked ", total);
-    term_put(r->y, r->x, r->w, left, term_attr(AT_TITLE), 0);
-    int rw = (int)strlen(right);
-    if (rw && rw < r->w - 20)
+    size_t rn = 0;
+    if (bad)
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash mismatch%s, ", bad, bad == 1 ? "" : "es");
+    if (errors && rn < sizeof right)
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu error%s, ", errors, errors == 1 ? "" : "s");
+    if (total && done < total && rn < sizeof right)
+        snprintf(right + rn, sizeof right - rn, "checking hashes %zu/%zu ", done, total);
+    else if (total && rn < sizeof right)
+        snprintf(right + rn, sizeof right - rn, "%zu functions, hashes checked ", total);
+    else if (rn >= 2)
+        right[rn - 2] = ' ', right[rn - 1] = '\0';
+    int rw = textfmt_width(right);
+    if (rw > r->w - 12)
+        rw = 0, right[0] = '\0';     /* too narrow: the names matter more */
+    int lw = r->w - rw - (rw ? 2 : 0);
+    rowfmt_cut_middle(left, lw, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+    term_fill(r->y, r->x, r->w, term_attr(AT_TITLE));
+    term_put_raw(r->y, r->x, lw, cut, term_attr(AT_TITLE));
+    if (rw)
         term_put_raw(r->y, r->x + r->w - rw, rw, right, term_attr(AT_TITLE));
+}
+
+/* When the selection alone (a long name) does not fit on the status line,
+ * the status grows upward over the bottom rows of the panels: any message
+ * on a line of its own, then the selection whole on up to
+ * STATUS_MAX_LINES - 1 more. A short selection with a long message stays
+ * on one line, cut at its end with an ellipsis. */
+#define STATUS_MAX_LINES 3
+
+static void draw_status_wrapped(struct explorer *ex, const char *info)
+{
+    const struct rect *r = &ex->lay.status;
+    size_t starts[STATUS_MAX_LINES + 1];
+    int has_msg = ex->status[0] ? 1 : 0;
+    int n = wrap_text(info, r->w, starts, STATUS_MAX_LINES - has_msg);
+    int y = r->y - (n - 1) - has_msg;
+    if (y < 1)
+        y = 1;
+    if (has_msg)
+        term_put(y++, r->x, r->w, ex->status, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
+    for (int i = 0; i < n && y <= r->y; i++, y++) {
+        char piece[1300];
+        size_t len = starts[i + 1] - starts[i];
+        if (len >= sizeof piece)
+            len = sizeof piece - 1;
+        memcpy(piece, info + starts[i], len);
+        piece[len] = '\0';
+        term_put(y, r->x, r->w, piece, term_attr(AT_STATUS), 0);
+    }
 }
 
 static void draw_status(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.status;
     char info[700] = "";
+
     mtlbx_node *n = ex_selected_node(ex);
     if (n) {
         char label[300];
@@ -184,15 +252,26 @@ static void draw_status(struct explorer *ex)
             snprintf(info, sizeof info, "%s: %s", safe ? safe : "?", label);
         free(safe);
     }
+    if (job_running(ex)) {
+        /* The job's progress is the message while it runs. */
+        job_progress_text(ex, ex->status, sizeof ex->status);
+        ex->status_error = false;
+    }
     if (ex->status[0]) {
         char line[1300];
         snprintf(line, sizeof line, "%s  | %s", ex->status, info);
+        if (textfmt_width(info) > r->w) {
+            draw_status_wrapped(ex, info);
+            return;
+        }
         term_put(r->y, r->x, r->w, line, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
         if (ex->status_error) {
             /* Only the message itself is highlighted. */
             term_put(r->y, r->x, r->w, line, A_NORMAL, 0);
             term_put_raw(r->y, r->x, r->w, ex->status, term_attr(AT_STATUS_ERROR));
         }
+    } else if (textfmt_width(info) > r->w) {
+        draw_status_wrapped(ex, info);
     } else {
         term_put(r->y, r->x, r->w, info, term_attr(AT_STATUS), 0);
     }
@@ -306,6 +385,16 @@ static void open_help(struct explorer *ex)
     free(help);
 }
 
+void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a)
+{
+    if (p == PANEL_TREE)
+        tree_action(ex, a);
+    else if (p == PANEL_DETAIL)
+        detail_action(ex, a);
+    else
+        hex_action(ex, a);
+}
+
 static void main_action(struct explorer *ex, enum action a)
 {
     switch (a) {
@@ -339,18 +428,89 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_DIAGNOSTICS: diag_view_open(ex); break;
     case ACT_WRITE: action_write_node(ex); break;
     case ACT_FOLDER: folder_back(ex); break;
+    case ACT_TREE_WIDER:
+    case ACT_TREE_NARROWER: {
+        int delta = layout_adjust_tree_width(a == ACT_TREE_WIDER ? 4 : -4, COLS);
+        relayout(ex);
+        if (ex->zoom != PANEL_NONE)
+            ex_message(ex, "the tree's width shows when the panels are restored (z)");
+        else
+            ex_message(ex, "tree %d columns (%+d)", ex->lay.panel[PANEL_TREE].w, delta);
+        break;
+    }
+    case ACT_NEXT_PROBLEM: problems_step(ex, true); break;
+    case ACT_PREV_PROBLEM: problems_step(ex, false); break;
+    case ACT_FILTER: filter_prompt(ex); break;
+    case ACT_SORT: filter_cycle_sort(ex); break;
+    case ACT_CLEAR: filter_clear(ex); break;
+    case ACT_SET_MARK: marks_set(ex); break;
+    case ACT_GOTO_MARK: marks_jump(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:
         tree_action(ex, a);
         break;
+    default: ex_panel_action(ex, ex->focus, a); break;
+    }
+}
+
+/* Moves a count repeats (5j); a count before G or g goes to that row. */
+static bool countable(enum action a)
+{
+    switch (a) {
+    case ACT_DOWN: case ACT_UP: case ACT_LEFT: case ACT_RIGHT:
+    case ACT_PAGE_DOWN: case ACT_PAGE_UP: case ACT_HALF_DOWN: case ACT_HALF_UP:
+    case ACT_NEXT_SIBLING: case ACT_PREV_SIBLING: case ACT_NEXT_FUNCTION: case ACT_PREV_FUNCTION:
+    case ACT_SEARCH_NEXT: case ACT_SEARCH_PREV: case ACT_NEXT_PROBLEM: case ACT_PREV_PROBLEM:
+        return true;
     default:
-        if (ex->focus == PANEL_TREE)
-            tree_action(ex, a);
-        else if (ex->focus == PANEL_DETAIL)
-            detail_action(ex, a);
-        else
-            hex_action(ex, a);
-        break;
+        return false;
+    }
+}
+
+#define COUNT_MAX 100000
+
+/* Digits build a count. 1, 2 and 3 focus a panel, so they start a count
+ * only in the panel they would focus (10G in the tree still works). */
+static bool take_count_digit(struct explorer *ex, int key)
+{
+    if (key < '0' || key > '9')
+        return false;
+    if (!ex->count) {
+        if (key == '0')
+            return false;
+        if (ex->screen == SCREEN_MAIN && key <= '3' && (enum panel_id)(key - '1') != ex->focus)
+            return false;
+    }
+    ex->count = ex->count * 10 + (size_t)(key - '0');
+    if (ex->count > COUNT_MAX)
+        ex->count = COUNT_MAX;
+    ex_message(ex, "count %zu", ex->count);
+    return true;
+}
+
+static void dispatch(struct explorer *ex, enum action a)
+{
+    if (ex->screen == SCREEN_TEXT)
+        textview_action(ex, a);
+    else if (ex->screen == SCREEN_MEMBERS)
+        members_action(ex, a);
+    else if (ex->screen == SCREEN_COMPARE)
+        compare_action(ex, a);
+    else if (ex->screen == SCREEN_FOLDER)
+        folder_action(ex, a);
+    else
+        main_action(ex, a);
+}
+
+/* 10G: row 10 of the tree (line 10 of the text view). */
+static void go_to_row(struct explorer *ex, size_t n)
+{
+    if (ex->screen == SCREEN_MAIN && ex->focus == PANEL_TREE) {
+        tree_set_selection(ex, n - 1);
+    } else {
+        dispatch(ex, ACT_TOP);
+        for (size_t i = 1; i < n; i++)
+            dispatch(ex, ACT_DOWN);
     }
 }
 
@@ -361,9 +521,25 @@ static void handle_key(struct explorer *ex, int key)
             ex->quit = true;
         return;
     }
+    if (key == KEY_MOUSE) {
+        mouse_event(ex);
+        return;
+    }
+    ex->status[0] = '\0';
+    if (take_count_digit(ex, key))
+        return;
+    size_t count = ex->count;
+    ex->count = 0;
     unsigned ctx = current_context(ex);
     enum action a = key_lookup(ctx, key);
-    ex->status[0] = '\0';
+    if (count && (a == ACT_TOP || a == ACT_BOTTOM)) {
+        go_to_row(ex, count);
+        return;
+    }
+    if (count > 1 && countable(a)) {
+        for (size_t i = 1; i < count; i++)
+            dispatch(ex, a);
+    }
     switch (a) {
     case ACT_NONE: {
         char name[32];
@@ -375,18 +551,10 @@ static void handle_key(struct explorer *ex, int key)
     case ACT_QUIT_NOW: ex->quit = true; return;
     case ACT_HELP: open_help(ex); return;
     case ACT_REDRAW: clearok(curscr, TRUE); return;
+    case ACT_COPY: clipboard_copy(ex); return;
     default: break;
     }
-    if (ex->screen == SCREEN_TEXT)
-        textview_action(ex, a);
-    else if (ex->screen == SCREEN_MEMBERS)
-        members_action(ex, a);
-    else if (ex->screen == SCREEN_COMPARE)
-        compare_action(ex, a);
-    else if (ex->screen == SCREEN_FOLDER)
-        folder_action(ex, a);
-    else
-        main_action(ex, a);
+    dispatch(ex, a);
 }
 
 static void refresh_libraries(struct explorer *ex)
@@ -436,6 +604,12 @@ static void run(struct explorer *ex)
     bool dirty = true;
     while (!ex->quit) {
         size_t done, total;
+        uint64_t t0 = keylog_now_us(), w0 = term_waited_us();
+        if (job_poll(ex)) {
+            dirty = true;
+            ex_draw(ex);
+            keylog_record("job-done", t0, term_waited_us() - w0);
+        }
         hasher_progress(ex->hasher, &done, &total);
         if (done != ex->hash_done_seen) {
             ex->hash_done_seen = done;
@@ -457,26 +631,38 @@ static void run(struct explorer *ex)
             ex->folder.was_scanning = scanning;
             dirty = true;
         }
-        if (dirty) {
+        if (dirty || job_running(ex)) {
             ex_draw(ex);
             folder_after_frame(ex);
         }
         dirty = false;
         wint_t wide;
         bool busy = (total && done < total) || waiting_for_interface(ex) || scanning;
-        int key = term_read_key(busy ? HASH_POLL_MS : -1, &wide);
+        int wait = job_running(ex) ? JOB_POLL_MS : busy ? HASH_POLL_MS : -1;
+        /* A worker may walk the model only while we wait for a key. */
+        job_model_ui_leave();
+        int key = term_read_key(wait, &wide);
+        job_model_ui_enter();
         if (key == ERR)
             continue;
         if (key == TERM_KEY_GONE) {
             ex->quit = true; /* like Q: nobody is left to type one */
             break;
         }
+        t0 = keylog_now_us();
+        w0 = term_waited_us();
         dirty = true;
         if (key == KEY_RESIZE) {
             relayout(ex);
-            continue;
+        } else if (job_running(ex) && (key == 27 || key == CTRL('C'))) {
+            job_cancel(ex);
+        } else {
+            handle_key(ex, key);
         }
-        handle_key(ex, key);
+        ex_draw(ex);
+        dirty = false;
+        char name[32];
+        keylog_record(key_display_name(key, name, sizeof name), t0, term_waited_us() - w0);
     }
 }
 
@@ -484,6 +670,9 @@ static void run(struct explorer *ex)
 
 static void free_all(struct explorer *ex)
 {
+    job_cancel(ex);
+    search_results_free(&ex->search);
+    funcview_reset(&ex->fview);
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     ifacer_stop(ex->ifacer);
@@ -503,7 +692,7 @@ static void free_all(struct explorer *ex)
 
 int explorer_main(int n_paths, char *const *paths, const struct explorer_options *opts)
 {
-    static const struct explorer_options defaults = { false, false, NULL };
+    static const struct explorer_options defaults = { false, false, NULL, false };
     struct explorer ex;
     memset(&ex, 0, sizeof ex);
     ex.opts = opts ? opts : &defaults;
@@ -548,6 +737,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         return 2;
     }
     layout_compute(LINES, COLS, ex.zoom, &ex.lay);
+    mouse_init(&ex);
 
     size_t n_libs = 0;
     for (uint32_t i = 0; i < ex.n_files; i++)
@@ -572,8 +762,12 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         ex_message(&ex, "? shows every key; Enter opens a library, Esc stops the scan, q quits");
     else
         ex_message(&ex, "? shows every key; Enter opens, e extracts, d disassembles, q quits");
+    keylog_open();
+    job_model_ui_enter();
     run(&ex);
     term_teardown();
     free_all(&ex);
+    job_model_ui_leave();
+    keylog_close();
     return 0;
 }

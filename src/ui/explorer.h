@@ -8,6 +8,7 @@ struct explorer_options {
     bool no_color;             /* --no-color or NO_COLOR set */
     bool ascii;                /* --ascii, or the locale is not UTF-8 */
     const char *llvm_dis;      /* NULL: $MTLBX_LLVM_DIS, then PATH */
+    bool no_mouse;             /* --no-mouse: leave the mouse to the terminal */
 };
 
 /* Opens every path as its own root and runs until the user quits.

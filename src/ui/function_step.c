@@ -1,7 +1,8 @@
 /* `]` and `[`: the next and previous function through the model, not the
  * open rows, so that they go past collapsed lists into the next library
  * of a fat file (and the next file). The target's ancestors are expanded
- * as they are reached. */
+ * as they are reached. With a filter or sort (f, S) they step through
+ * the functions as the tree shows them. */
 #include "config.h"
 
 #include "ui.h"
@@ -18,17 +19,33 @@ static mtlbx_node *child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_k
     return NULL;
 }
 
-static size_t function_count(mtlbx_file *f, mtlbx_node *lib)
+/* Functions as the tree shows them: through the filter and sort (f, S). */
+static size_t function_count(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib)
 {
     mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
-    return list ? mtlbx_node_child_count(f, list) : 0;
+    return list ? funcview_child_count(&ex->fview, f, list) : 0;
 }
 
-static mtlbx_node *function_node(mtlbx_file *f, mtlbx_node *lib, size_t i)
+static mtlbx_node *function_node(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, size_t i)
 {
     mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
-    mtlbx_node *fn = list ? mtlbx_node_child(f, list, i) : NULL;
+    mtlbx_node *fn = list ? funcview_child(&ex->fview, f, list, i) : NULL;
     return fn && fn->kind == MTLBX_NODE_FUNCTION ? fn : NULL;
+}
+
+/* Where the function with file index `index` stands in the shown (filtered,
+ * sorted) list; -1 when it is not shown or `index` is not a function. */
+static long view_position(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, long index)
+{
+    if (index < 0 || !funcview_active(&ex->fview))
+        return index;
+    mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *fn = list ? mtlbx_node_child(f, list, (size_t)index) : NULL;
+    size_t count = list ? funcview_child_count(&ex->fview, f, list) : 0;
+    for (size_t i = 0; fn && i < count; i++)
+        if (funcview_child(&ex->fview, f, list, i) == fn)
+            return (long)i;
+    return -1;
 }
 
 /* Libraries of every file in order: (file, index among its root's children). */
@@ -94,13 +111,13 @@ void tree_step_function(struct explorer *ex, bool forward)
      * list, sources, lists) as after the last, unless it belongs to a
      * function (its module, its metadata). */
     if (lib) {
-        long count = (long)function_count(f, lib), pos = action_function_of(n);
+        long count = (long)function_count(ex, f, lib), pos = view_position(ex, f, lib, action_function_of(n));
         const struct mtlbx_header *h = mtlbx_library_header(lib->lib);
         if (pos < 0)
             pos = n == lib || n->kind == MTLBX_NODE_HEADER || n->offset < h->function_list.offset ? -1 : count;
         long want = forward ? pos + 1 : pos - 1;
         if (want >= 0 && want < count) {
-            if (!ex_select_node(ex, file, function_node(f, lib, (size_t)want), false))
+            if (!ex_select_node(ex, file, function_node(ex, f, lib, (size_t)want), false))
                 ex_error(ex, "cannot reach function %ld", want);
             return;
         }
@@ -108,10 +125,10 @@ void tree_step_function(struct explorer *ex, bool forward)
     /* Else the first (last) function of the next (previous) library. */
     while (advance(ex, forward, &file, &child)) {
         mtlbx_node *l = library_at(ex, file, (size_t)child);
-        size_t count = l ? function_count(ex->files[file].f, l) : 0;
+        size_t count = l ? function_count(ex, ex->files[file].f, l) : 0;
         if (!count)
             continue;
-        if (!ex_select_node(ex, file, function_node(ex->files[file].f, l, forward ? 0 : count - 1), false))
+        if (!ex_select_node(ex, file, function_node(ex, ex->files[file].f, l, forward ? 0 : count - 1), false))
             ex_error(ex, "cannot reach that function");
         return;
     }

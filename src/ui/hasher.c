@@ -74,6 +74,16 @@ bool hasher_actual_digest(struct hasher *h, const mtlbx_library *lib, size_t ind
     return found;
 }
 
+size_t hasher_mismatch_count(struct hasher *h)
+{
+    if (!h)
+        return 0;
+    pthread_mutex_lock(&h->lock);
+    size_t n = h->n_mismatches;
+    pthread_mutex_unlock(&h->lock);
+    return n;
+}
+
 static void take_priority(struct hasher *h)
 {
     mtlbx_library *lib;

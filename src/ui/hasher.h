@@ -22,6 +22,8 @@ void hasher_progress(const struct hasher *h, size_t *done, size_t *total);
 /* The SHA-256 the worker computed for a function whose HASH did not
  * match; false if it has not found one (yet). */
 bool hasher_actual_digest(struct hasher *h, const mtlbx_library *lib, size_t index, uint8_t out[32]);
+/* Mismatches found so far. */
+size_t hasher_mismatch_count(struct hasher *h);
 /* Stops after the current function and joins the worker. */
 void hasher_stop(struct hasher *h);
 

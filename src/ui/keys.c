@@ -100,6 +100,22 @@ const struct key_binding key_table[] = {
     { { 27 }, ACT_CANCEL, KC_FOLDER, "stop the scan (what was found stays)", "stop scan" },
     { { '/' }, ACT_SEARCH, KC_FOLDER, "search the paths", "search" },
     { { 'F' }, ACT_FOLDER, KC_MAIN, "back to the folder or archive list (mtlbx DIR)", NULL },
+
+    /* Readable names, filter and sort, marks, copy */
+    { { '>' }, ACT_TREE_WIDER, KC_MAIN, "widen the tree panel", NULL },
+    { { '<' }, ACT_TREE_NARROWER, KC_MAIN, "narrow the tree panel", NULL },
+    { { 'L' }, ACT_SCROLL_RIGHT, KC_TREE, "scroll the tree's names right", NULL },
+    { { 'H' }, ACT_SCROLL_LEFT, KC_TREE, "scroll the tree's names back left", NULL },
+    { { 'p' }, ACT_NEXT_PROBLEM, KC_MAIN, "next problem: a hash mismatch or a diagnostic (! lists them all)", NULL },
+    { { 'P' }, ACT_PREV_PROBLEM, KC_MAIN, "previous problem", NULL },
+    { { 'f', '|' }, ACT_FILTER, KC_MAIN, "filter the functions: name, kernel/vertex/fragment, air 2.6", "filter" },
+    { { 'S' }, ACT_SORT, KC_MAIN, "sort the functions: file order, name, module size, type", NULL },
+    { { 27 }, ACT_CLEAR, KC_MAIN, "clear the filter and the search highlights", NULL },
+    { { 'm' }, ACT_SET_MARK, KC_MAIN, "m then a letter: mark this place", NULL },
+    { { '\'' }, ACT_GOTO_MARK, KC_MAIN, "' then a letter: go back to that mark", NULL },
+    { { 'y' }, ACT_COPY, KC_MAIN, "copy the name, field or offset to the clipboard (OSC 52)", "copy" },
+    { { 'y' }, ACT_COPY, KC_TEXT, "copy the current line to the clipboard (OSC 52)", "copy" },
+    { { 'y' }, ACT_COPY, KC_MEMBERS, "copy the member's path to the clipboard (OSC 52)", "copy" },
 };
 const size_t key_table_len = sizeof key_table / sizeof key_table[0];
 
@@ -244,7 +260,10 @@ const char *const keys_legend =
     "Hash status in the tree: ok = SHA-256 matches, BAD = mismatch,\n"
     "... = not checked yet (checked in the background), -- = no HASH.\n"
     "Row markers: ! an error inside this node, or a field in error\n"
-    "(yellow: warnings only), ? an unknown tag or value.\n";
+    "(yellow: warnings only), ? an unknown tag or value.\n"
+    "A count before a move repeats it: 5j, 10G (1, 2 and 3 start a count\n"
+    "only in the panel they focus). Long names are cut in the middle.\n"
+    "Mouse: a click selects and focuses, the wheel scrolls (--no-mouse).\n";
 
 char *keys_help_text(void)
 {

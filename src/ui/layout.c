@@ -7,6 +7,32 @@
 
 #include <string.h>
 
+static int tree_delta;
+
+/* The tree's width for `cols` columns with the user's delta applied. */
+static int tree_width(int cols)
+{
+    int w = cols * 9 / 20;
+    if (w < 24)
+        w = 24;
+    w += tree_delta;
+    if (w > cols - 1 - LAYOUT_MIN_PANEL)
+        w = cols - 1 - LAYOUT_MIN_PANEL;
+    if (w < LAYOUT_MIN_PANEL)
+        w = LAYOUT_MIN_PANEL;
+    return w;
+}
+
+int layout_adjust_tree_width(int delta_change, int cols)
+{
+    int base = cols * 9 / 20 < 24 ? 24 : cols * 9 / 20;
+    tree_delta += delta_change;
+    /* Keep the delta within what this width can show, so that a few
+     * presses the other way always have a visible effect. */
+    tree_delta = tree_width(cols) - base;
+    return tree_delta;
+}
+
 static struct rect mk(int y, int x, int h, int w)
 {
     struct rect r = { y, x, h > 0 ? h : 0, w > 0 ? w : 0 };
@@ -43,9 +69,7 @@ void layout_compute(int lines, int cols, enum panel_id zoomed, struct layout *ou
     int top_h = body_h - hex_h;
 
     /* Tree: 45% of the width (names are long); detail gets the rest. */
-    int tree_w = cols * 9 / 20;
-    if (tree_w < 24)
-        tree_w = 24;
+    int tree_w = tree_width(cols);
     int detail_w = cols - tree_w - 1;
 
     out->panel[PANEL_TREE] = mk(1, 0, top_h, tree_w);

@@ -30,6 +30,13 @@ struct layout {
 /* `zoomed` is a panel that takes the whole body, or PANEL_NONE. */
 void layout_compute(int lines, int cols, enum panel_id zoomed, struct layout *out);
 
+/* The user's tree width (< and >): columns added to (or taken from) the
+ * default 45%, kept across resizes and prompts. Clamped so both the tree
+ * and the detail panel keep at least LAYOUT_MIN_PANEL columns. Returns
+ * the delta in effect for that terminal width. */
+#define LAYOUT_MIN_PANEL 16
+int layout_adjust_tree_width(int delta_change, int cols);
+
 /* Rows of content inside a panel (its height minus the title bar). */
 int layout_rows(const struct rect *r);
 

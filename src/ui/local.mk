@@ -7,31 +7,43 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
 	src/ui/ui.h \
 	src/ui/actions.c \
+	src/ui/clipboard.c \
 	src/ui/detail_panel.c \
 	src/ui/diag_view.c \
 	src/ui/explorer.c \
+	src/ui/extract_all.c \
+	src/ui/filter.c \
 	src/ui/function_step.c \
 	src/ui/folder_scan.c src/ui/folder_scan.h \
 	src/ui/folder_view.c \
+	src/ui/funcview.c src/ui/funcview.h \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
-	src/ui/ifacer.c src/ui/ifacer.h \
 	src/ui/hexfmt.c src/ui/hexfmt.h \
+	src/ui/ifacer.c src/ui/ifacer.h \
+	src/ui/job.c src/ui/job.h \
+	src/ui/keylog.c src/ui/keylog.h \
 	src/ui/keys.c src/ui/keys.h \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/lineedit.c src/ui/lineedit.h \
+	src/ui/marks.c \
 	src/ui/members_view.c \
+	src/ui/mouse.c \
+	src/ui/osc52.c src/ui/osc52.h \
 	src/ui/pathcomplete.c src/ui/pathcomplete.h \
 	src/ui/compare_view.c \
+	src/ui/problems.c \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \
 	src/ui/rowfmt.c src/ui/rowfmt.h \
 	src/ui/rows.c src/ui/rows.h \
-	src/ui/search.c \
+	src/ui/rows_expand_all.c \
+	src/ui/search.c src/ui/search.h \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \
 	src/ui/textview.c \
-	src/ui/tree_panel.c
+	src/ui/tree_panel.c \
+	src/ui/wrap.c src/ui/wrap.h
 
 # What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
 MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)

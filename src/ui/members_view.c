@@ -4,6 +4,7 @@
  * row's archive under a directory (never outside it: safe_write_under). */
 #include "config.h"
 
+#include "rowfmt.h"
 #include "safe_write.h"
 #include "term.h"
 #include "textfmt.h"
@@ -35,7 +36,7 @@ static const struct mtlbx_archive *current_archive(const struct explorer *ex)
 }
 
 /* The selected member, or NULL on a heading row. */
-static const struct mtlbx_member *current_member(const struct explorer *ex)
+const struct mtlbx_member *members_selected(const struct explorer *ex)
 {
     const struct members_view *m = &ex->members;
     const struct mtlbx_archive *a = current_archive(ex);
@@ -153,7 +154,7 @@ static void select_row(struct explorer *ex, long i)
 
 static void write_one(struct explorer *ex)
 {
-    const struct mtlbx_member *mem = current_member(ex);
+    const struct mtlbx_member *mem = members_selected(ex);
     if (!mem) {
         ex_error(ex, "select a member to write it (W writes the whole archive)");
         return;
@@ -281,7 +282,7 @@ void members_action(struct explorer *ex, enum action a)
     case ACT_WRITE_ALL: write_all(ex); break;
     case ACT_SEARCH: {
         char q[QUERY_MAX], why[128];
-        if (!prompt_line(ex, "Search member names", m->have_query ? m->query.text : "", q, sizeof q))
+        if (!prompt_line(ex, "Search member names", "", q, sizeof q))
             break;
         if (!query_parse(q, false, &m->query, why, sizeof why)) {
             ex_error(ex, "%s", why);
@@ -349,7 +350,11 @@ void members_draw(struct explorer *ex)
         }
         const struct mtlbx_member *mem = &a->members[m->rows[i].member];
         char *name = member_name(mem);
-        snprintf(line, sizeof line, MEMBER_ROW_FORMAT, type_word(mem->type), mem->size, name);
+        char cut[1024];
+        /* A long path is cut in the middle: its file name stays. */
+        int room = r->w - 25;
+        rowfmt_cut_middle(name, room > 4 ? room : 4, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+        snprintf(line, sizeof line, MEMBER_ROW_FORMAT, type_word(mem->type), mem->size, cut);
         free(name);
         term_put(r->y + 2 + k, r->x, r->w, line, at, 0);
     }

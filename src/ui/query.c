@@ -237,6 +237,18 @@ int64_t query_find_bytes(const uint8_t *data, uint64_t size, const uint8_t *pat,
     return r;
 }
 
+int64_t query_find_bytes_in(const uint8_t *data, uint64_t size, const uint8_t *pat, size_t n,
+                            uint64_t lo, uint64_t hi, bool forward)
+{
+    if (n == 0 || n > size)
+        return -1;
+    if (hi > size - n)
+        hi = size - n;
+    if (lo > hi)
+        return -1;
+    return forward ? scan_up(data, lo, hi, pat, n) : scan_down(data, lo, hi, pat, n);
+}
+
 bool query_label_matches(const struct query *q, const char *label)
 {
     size_t n = strlen(q->text), len = strlen(label);

@@ -47,6 +47,11 @@ bool query_parse(const char *input, bool in_hex, struct query *q, char *why, siz
 int64_t query_find_bytes(const uint8_t *data, uint64_t size, const uint8_t *pat, size_t n,
                          uint64_t from, bool forward);
 
+/* Lowest (forward) or highest match starting in [lo, hi], or -1: the
+ * piece a chunked, cancellable byte search calls over and over. */
+int64_t query_find_bytes_in(const uint8_t *data, uint64_t size, const uint8_t *pat, size_t n,
+                            uint64_t lo, uint64_t hi, bool forward);
+
 /* Case-insensitive substring test for label search. */
 bool query_label_matches(const struct query *q, const char *label);
 

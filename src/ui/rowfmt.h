@@ -22,6 +22,8 @@ struct row_input {
     enum mtlbx_hash_state hash;
     const char *label;         /* terminal-safe UTF-8 */
     bool ascii;                /* ASCII glyphs */
+    int hscroll;               /* label columns scrolled off to the left */
+    bool is_name;              /* a function or a member path: cut in the middle */
 };
 
 struct row_layout {
@@ -43,5 +45,22 @@ void rowfmt_tree(const struct row_input *in, struct row_layout *out);
  * had to cut, the last column becomes `ellipsis` (one column wide).
  * Returns true when it cut. */
 bool rowfmt_cut(const char *utf8, int width, const char *ellipsis, char *out, size_t size);
+
+/* Cuts in the middle: the start and the end (which often tells long
+ * generated names apart: ..._MN_taligned_K_taligned) stay, joined by
+ * `ellipsis` (one column), a third of the room for the start. Falls
+ * back to rowfmt_cut below 4 columns. Returns true when it cut. */
+bool rowfmt_cut_middle(const char *utf8, int width, const char *ellipsis, char *out, size_t size);
+
+/* Runs of spaces become one space (the type column's padding is the first
+ * thing worth giving up when a label does not fit). */
+void rowfmt_squeeze_spaces(const char *in, char *out, size_t size);
+
+/* The part of `utf8` after its first `skip` columns (a wide character
+ * cut by the edge is dropped whole). */
+const char *rowfmt_skip_cols(const char *utf8, int skip);
+
+/* The ellipsis of either mode: one column, "~" in ASCII. */
+const char *rowfmt_ellipsis(bool ascii);
 
 #endif

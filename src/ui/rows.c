@@ -36,6 +36,17 @@ int rows_append(struct tree_rows *r, void *node, uint32_t file, uint16_t depth)
     return 0;
 }
 
+int rows_append_many(struct tree_rows *r, const struct tree_row *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (rows_reserve(r, n) < 0)
+        return -1;
+    memcpy(&r->v[r->n], v, n * sizeof *v);
+    r->n += n;
+    return 0;
+}
+
 size_t rows_child_count(struct tree_rows *r, size_t i, const struct rows_source *src)
 {
     struct tree_row *row = &r->v[i];

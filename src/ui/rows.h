@@ -43,6 +43,18 @@ long rows_expand(struct tree_rows *r, size_t i, const struct rows_source *src);
  * Diagnostics node when background hashing finds a mismatch): adds rows
  * for the new ones at the end of its subtree. Returns how many. */
 long rows_refresh_children(struct tree_rows *r, size_t i, const struct rows_source *src);
+/* Whether `*` may open a node (a source archive is only decompressed when
+ * asked for by itself, say). */
+typedef bool (*rows_expandable_fn)(void *ctx, uint32_t file, void *node);
+/* Expands everything below row i, depth first, adding at most about
+ * `limit` rows beyond those its subtree has now (the children of an
+ * opened node all come in, so the last one may go past it); *stopped says
+ * the limit cut it short. Linear in the rows. Returns the rows added, or
+ * -1 on OOM (the rows are then as they were). */
+long rows_expand_all(struct tree_rows *r, size_t i, const struct rows_source *src, size_t limit,
+                     rows_expandable_fn expandable, void *ctx, bool *stopped);
+/* Appends copies of `n` rows. */
+int rows_append_many(struct tree_rows *r, const struct tree_row *v, size_t n);
 /* Removes row i's descendants. */
 void rows_collapse(struct tree_rows *r, size_t i);
 

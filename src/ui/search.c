@@ -1,147 +1,353 @@
-/* `/`, n, N and `:`. Label searches walk the node tree in display order
- * from the selection, wrapping at the end; byte searches scan the file
- * from the hex cursor. */
+/* `/`, n, N and `:`. A label search walks the whole node tree on the job
+ * worker, collecting every match in display order (with the count shown
+ * as "match 3/17" and the matches highlighted); n and N then step through
+ * that list at once. A byte search scans the file in chunks on the worker,
+ * from the hex cursor, wrapping. Both show progress and Esc cancels them. */
 #include "config.h"
 
+#include "job.h"
+#include "search.h"
 #include "ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-struct walk {
+/* Give the UI thread the model lock this often (in nodes visited). */
+#define YIELD_EVERY 256
+/* Bytes a byte search scans between looks at its cancel flag. */
+#define BYTE_CHUNK ((uint64_t)16 << 20)
+
+bool search_match_label(struct explorer *ex, const struct query *q, uint32_t file,
+                        const mtlbx_node *n, const char *label)
+{
+    (void)file;
+    /* A function also matches by its arguments' names and types, once
+     * the background decoder has decoded its interface. Its texts are
+     * published atomically and live until the explorer ends (after any
+     * job is cancelled), so the search worker may read them. */
+    const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(ex->ifacer, n->lib, n->index) : NULL;
+    return query_label_matches(q, label) || (args && *args && query_label_matches(q, args)) ||
+           (n->kind == MTLBX_NODE_TAG && q->tag_like && strcmp(n->tag.name, q->text) == 0);
+}
+
+void search_results_free(struct search_results *r)
+{
+    free(r->v);
+    free(r->sorted);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(const mtlbx_node *const *)a, y = (uintptr_t)*(const mtlbx_node *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+bool search_is_hit(const struct search_results *r, const mtlbx_node *n)
+{
+    return r->sorted && bsearch(&n, r->sorted, r->n, sizeof *r->sorted, cmp_ptr) != NULL;
+}
+
+size_t search_step(size_t n, size_t pos, bool on_hit, bool forward, bool *wrapped)
+{
+    *wrapped = false;
+    if (n == 0)
+        return 0;
+    if (forward) {
+        size_t next = pos + (on_hit ? 1 : 0);
+        if (next >= n) {
+            *wrapped = true;
+            next = 0;
+        }
+        return next;
+    }
+    if (pos == 0) {
+        *wrapped = true;
+        return n - 1;
+    }
+    return (pos > n ? n : pos) - 1;
+}
+
+/* ------------------------------------------------------ label search -- */
+
+struct label_search {
     struct explorer *ex;
-    const struct query *q;
+    struct query q;
+    bool forward;
+    search_match_fn match;
     const mtlbx_node *current;
-    bool forward, passed, stop;
-    mtlbx_node *hit, *first, *before, *last;
-    uint32_t hit_file, first_file, before_file, last_file;
+    size_t current_pos;          /* hits before the current node */
+    bool current_is_hit, passed;
+    struct search_results res;
+    size_t cap, visited, functions, total_functions;
+    bool out_of_memory;
 };
 
 /* Whether a search looks inside a node's children. Tags inside functions
  * and metadata groups are only walked for a FourCC-like query (CNST,
  * RFLT...), so a name search over 200,000 functions builds no tag nodes.
- * An archive is only searched once it has been decompressed. */
-static bool descend(const struct walk *w, const mtlbx_node *n)
+ * Source archives are searched even when not expanded yet (their members
+ * are decompressed for it). */
+static bool descend(const struct label_search *s, const mtlbx_node *n)
 {
     switch (n->kind) {
     case MTLBX_NODE_FUNCTION:
     case MTLBX_NODE_TAG_GROUP:
     case MTLBX_NODE_DYNAMIC_HEADER:
-        return w->q->tag_like;
-    case MTLBX_NODE_ARCHIVE:
-        return n->built;
+        return s->q.tag_like;
     default:
         return true;
     }
 }
 
-static void visit(struct walk *w, uint32_t file, mtlbx_node *n, bool is_root)
+static void add_hit(struct label_search *s, uint32_t file, mtlbx_node *n)
 {
-    if (w->stop)
+    if (s->res.n >= SEARCH_MAX_HITS) {
+        s->res.capped = true;
         return;
-    if (n == w->current) {
-        w->passed = true;
-    } else if (!is_root || w->ex->n_files > 1) {
+    }
+    if (s->res.n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        struct search_hit *v = realloc(s->res.v, cap * sizeof *v);
+        if (!v) {
+            s->out_of_memory = true;
+            return;
+        }
+        s->res.v = v;
+        s->cap = cap;
+    }
+    s->res.v[s->res.n].file = file;
+    s->res.v[s->res.n].node = n;
+    s->res.n++;
+}
+
+static void visit(struct label_search *s, struct job *j, uint32_t file, mtlbx_node *n, bool is_root)
+{
+    if (job_cancelled(j))
+        return;
+    if (++s->visited % YIELD_EVERY == 0) {
+        job_set_progress(j, s->functions, s->total_functions);
+        job_model_yield();
+    }
+    if (n->kind == MTLBX_NODE_FUNCTION)
+        s->functions++;
+    /* With a single file its root is not a row; with several it is. */
+    if (!is_root || s->ex->n_files > 1) {
         char label[512];
-        tree_node_label(w->ex, file, n, label, sizeof label);
-        /* A function also matches by its arguments' names and types,
-         * once the background worker has decoded its interface. */
-        const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(w->ex->ifacer, n->lib, n->index) : NULL;
-        bool match = query_label_matches(w->q, label) || (args && *args && query_label_matches(w->q, args)) ||
-                     (n->kind == MTLBX_NODE_TAG && w->q->tag_like && strcmp(n->tag.name, w->q->text) == 0);
-        if (match) {
-            if (w->forward) {
-                if (w->passed) {
-                    w->hit = n;
-                    w->hit_file = file;
-                    w->stop = true;
-                    return;
-                }
-                if (!w->first) {
-                    w->first = n;
-                    w->first_file = file;
-                }
-            } else {
-                if (!w->passed) {
-                    w->before = n;
-                    w->before_file = file;
-                }
-                w->last = n;
-                w->last_file = file;
-            }
+        tree_node_label(s->ex, file, n, label, sizeof label);
+        bool hit = s->match(s->ex, &s->q, file, n, label);
+        if (n == s->current) {
+            s->passed = true;
+            s->current_pos = s->res.n;
+            s->current_is_hit = hit;
+        }
+        if (hit)
+            add_hit(s, file, n);
+    }
+    if (!descend(s, n))
+        return;
+    mtlbx_file *f = s->ex->files[file].f;
+    size_t count = mtlbx_node_child_count(f, n);
+    for (size_t i = 0; i < count && !job_cancelled(j); i++)
+        visit(s, j, file, mtlbx_node_child(f, n, i), false);
+}
+
+static void label_work(struct job *j)
+{
+    struct label_search *s = j->ctx;
+    job_model_lock();
+    for (uint32_t i = 0; i < s->ex->n_files; i++)
+        for (size_t l = 0; l < mtlbx_library_count(s->ex->files[i].f); l++)
+            s->total_functions += mtlbx_function_count(mtlbx_library_at(s->ex->files[i].f, l));
+    for (uint32_t i = 0; i < s->ex->n_files && !job_cancelled(j); i++)
+        visit(s, j, i, s->ex->files[i].root, true);
+    job_model_unlock();
+    if (job_cancelled(j) || !s->res.n)
+        return;
+    s->res.sorted = malloc(s->res.n * sizeof *s->res.sorted);
+    if (s->res.sorted) {
+        for (size_t i = 0; i < s->res.n; i++)
+            s->res.sorted[i] = s->res.v[i].node;
+        qsort(s->res.sorted, s->res.n, sizeof *s->res.sorted, cmp_ptr);
+    }
+}
+
+/* Selects match `i` and says where it is among them. */
+static void show_match(struct explorer *ex, size_t i, bool wrapped, bool forward)
+{
+    struct search_results *r = &ex->search;
+    r->cur = i;
+    ex_push_history(ex);
+    if (!ex_select_node(ex, r->v[i].file, r->v[i].node, false)) {
+        if (ex->fview.filter[0])
+            ex_error(ex, "match %zu/%zu is hidden by the filter (Esc clears it)", i + 1, r->n);
+        else
+            ex_error(ex, "found %s but cannot show it in the tree", ex->query.text);
+        return;
+    }
+    char a[32], b[32];
+    job_format_count(i + 1, a, sizeof a);
+    job_format_count(r->n, b, sizeof b);
+    ex_message(ex, "match %s/%s%s%s", a, b, r->capped ? "+" : "",
+               !wrapped ? "" : forward ? "  (wrapped to the first match)" : "  (wrapped to the last match)");
+}
+
+static void label_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct label_search *s = j->ctx;
+    if (cancelled) {
+        ex_message(ex, "search cancelled");
+        search_results_free(&s->res);
+    } else if (s->out_of_memory) {
+        ex_error(ex, "out of memory searching");
+        search_results_free(&s->res);
+    } else if (!s->res.n) {
+        search_results_free(&ex->search);
+        ex_error(ex, "not found: %s%s", s->q.text, s->q.tag_like ? "" : "  (hex bytes: / x 4d544c42)");
+        search_results_free(&s->res);
+    } else {
+        search_results_free(&ex->search);
+        ex->search = s->res;
+        bool wrapped;
+        size_t pos = s->passed ? s->current_pos : 0;
+        size_t i = search_step(ex->search.n, pos, s->passed && s->current_is_hit, s->forward, &wrapped);
+        show_match(ex, i, wrapped && s->passed, s->forward);
+    }
+    free(s);
+}
+
+static void start_label_search(struct explorer *ex, bool forward)
+{
+    struct label_search *s = calloc(1, sizeof *s);
+    if (!s) {
+        ex_error(ex, "out of memory");
+        return;
+    }
+    s->ex = ex;
+    s->q = ex->query;
+    s->forward = forward;
+    s->match = ex->search_match ? ex->search_match : search_match_label;
+    s->current = ex_selected_node(ex);
+    if (!job_start(ex, "searching", label_work, label_finish, s, false))
+        free(s);
+}
+
+/* ------------------------------------------------------- byte search -- */
+
+struct byte_search {
+    const uint8_t *data;
+    uint64_t size, from;
+    uint8_t pat[QUERY_MAX];
+    size_t n;
+    bool forward;
+    uint32_t file;
+    int64_t at;
+    char text[QUERY_MAX];
+};
+
+/* Scans [lo, hi] in chunks, in the search's direction. */
+static int64_t scan(struct byte_search *b, struct job *j, uint64_t lo, uint64_t hi, uint64_t *scanned)
+{
+    if (lo > hi)
+        return -1;
+    if (b->forward) {
+        for (uint64_t c = lo; c <= hi && !job_cancelled(j); c += BYTE_CHUNK) {
+            uint64_t e = hi - c < BYTE_CHUNK ? hi : c + BYTE_CHUNK - 1;
+            int64_t r = query_find_bytes_in(b->data, b->size, b->pat, b->n, c, e, true);
+            *scanned += e - c + 1;
+            job_set_progress(j, (size_t)*scanned, (size_t)b->size);
+            if (r >= 0)
+                return r;
+            if (e == hi)
+                break;
+        }
+    } else {
+        for (uint64_t e = hi;; e -= BYTE_CHUNK) {
+            if (job_cancelled(j))
+                break;
+            uint64_t c = e - lo < BYTE_CHUNK ? lo : e - BYTE_CHUNK + 1;
+            int64_t r = query_find_bytes_in(b->data, b->size, b->pat, b->n, c, e, false);
+            *scanned += e - c + 1;
+            job_set_progress(j, (size_t)*scanned, (size_t)b->size);
+            if (r >= 0)
+                return r;
+            if (c == lo)
+                break;
         }
     }
-    if (!descend(w, n))
-        return;
-    mtlbx_file *f = w->ex->files[file].f;
-    size_t count = mtlbx_node_child_count(f, n);
-    for (size_t i = 0; i < count && !w->stop; i++)
-        visit(w, file, mtlbx_node_child(f, n, i), false);
+    return -1;
 }
 
-static void search_labels(struct explorer *ex, const struct query *q, bool forward)
+/* Same order as query_find_bytes: after `from` to the end, then wrap. */
+static void byte_work(struct job *j)
 {
-    struct walk w;
-    memset(&w, 0, sizeof w);
-    w.ex = ex;
-    w.q = q;
-    w.forward = forward;
-    w.current = ex_selected_node(ex);
-    /* A miss walks every node; with 200,000 functions that takes a moment. */
-    ex_message(ex, "searching for %s...", q->text);
-    ex_draw(ex);
-    ex->status[0] = '\0';
-    for (uint32_t i = 0; i < ex->n_files && !w.stop; i++)
-        visit(&w, i, ex->files[i].root, true);
-    mtlbx_node *n;
-    uint32_t file;
-    bool wrapped = false;
-    if (forward) {
-        n = w.hit ? w.hit : w.first;
-        file = w.hit ? w.hit_file : w.first_file;
-        wrapped = !w.hit;
+    struct byte_search *b = j->ctx;
+    uint64_t scanned = 0;
+    b->at = -1;
+    if (b->n == 0 || b->n > b->size)
+        return;
+    uint64_t last = b->size - b->n, from = b->from;
+    if (b->forward) {
+        if (from < last)
+            b->at = scan(b, j, from + 1, last, &scanned);
+        if (b->at < 0)
+            b->at = scan(b, j, 0, from < last ? from : last, &scanned);
     } else {
-        n = w.before ? w.before : w.last;
-        file = w.before ? w.before_file : w.last_file;
-        wrapped = !w.before;
+        if (from > 0)
+            b->at = scan(b, j, 0, from - 1 < last ? from - 1 : last, &scanned);
+        if (b->at < 0)
+            b->at = scan(b, j, from < last ? from : last, last, &scanned);
     }
-    if (!n) {
-        ex_error(ex, "not found: %s%s", q->text,
-                 q->tag_like ? "" : "  (hex bytes: / x 4d544c42)");
-        return;
-    }
-    ex_push_history(ex);
-    if (!ex_select_node(ex, file, n, false))
-        ex_error(ex, "found %s but cannot show it in the tree", q->text);
-    else if (wrapped)
-        ex_message(ex, "search wrapped: %s", q->text);
 }
 
-static void search_bytes(struct explorer *ex, const struct query *q, bool forward)
+static void byte_finish(struct explorer *ex, struct job *j, bool cancelled)
 {
-    uint32_t file = ex_current_file_index(ex);
-    mtlbx_file *f = ex->files[file].f;
-    uint64_t from = ex->hex.file == file ? ex->hex.cursor : 0;
-    int64_t at = query_find_bytes(mtlbx_file_data(f), mtlbx_file_size(f), q->bytes, q->n_bytes,
-                                  from, forward);
-    if (at < 0) {
-        ex_error(ex, "bytes not found: %s", q->text);
+    struct byte_search *b = j->ctx;
+    if (cancelled) {
+        ex_message(ex, "byte search cancelled");
+    } else if (b->at < 0) {
+        ex_error(ex, "bytes not found: %s", b->text);
+    } else {
+        uint64_t at = (uint64_t)b->at;
+        ex_push_history(ex);
+        hex_goto(ex, b->file, at);
+        hex_sync_tree(ex);
+        ex_message(ex, "found %s at 0x%" PRIx64 "%s", b->text, at,
+                   (b->forward ? at <= b->from : at >= b->from) ? " (wrapped)" : "");
+    }
+    free(b);
+}
+
+static void start_byte_search(struct explorer *ex, bool forward)
+{
+    struct byte_search *b = calloc(1, sizeof *b);
+    if (!b) {
+        ex_error(ex, "out of memory");
         return;
     }
-    ex_push_history(ex);
-    hex_goto(ex, file, (uint64_t)at);
-    hex_sync_tree(ex);
-    ex_message(ex, "found %s at 0x%" PRIx64 "%s", q->text, (uint64_t)at,
-               (forward ? (uint64_t)at <= from : (uint64_t)at >= from) ? " (wrapped)" : "");
+    b->file = ex_current_file_index(ex);
+    mtlbx_file *f = ex->files[b->file].f;
+    b->data = mtlbx_file_data(f);
+    b->size = mtlbx_file_size(f);
+    b->from = ex->hex.file == b->file ? ex->hex.cursor : 0;
+    memcpy(b->pat, ex->query.bytes, ex->query.n_bytes);
+    b->n = ex->query.n_bytes;
+    b->forward = forward;
+    snprintf(b->text, sizeof b->text, "%s", ex->query.text);
+    if (!job_start(ex, "searching bytes", byte_work, byte_finish, b, true))
+        free(b);
 }
+
+/* ------------------------------------------------------------ keys -- */
 
 static void run(struct explorer *ex, bool forward)
 {
     if (ex->query.kind == QUERY_BYTES)
-        search_bytes(ex, &ex->query, forward);
+        start_byte_search(ex, forward);
     else
-        search_labels(ex, &ex->query, forward);
+        start_label_search(ex, forward);
 }
 
 void search_start(struct explorer *ex)
@@ -149,6 +355,10 @@ void search_start(struct explorer *ex)
     char in[QUERY_MAX], why[160];
     const char *label = ex->focus == PANEL_HEX ? "Search bytes (hex or text)"
                                                : "Search names/tags (x HEX for bytes)";
+    if (job_running(ex)) {
+        ex_error(ex, "busy: wait, or Esc cancels the running search");
+        return;
+    }
     if (!prompt_line(ex, label, "", in, sizeof in))
         return;
     struct query q;
@@ -158,6 +368,7 @@ void search_start(struct explorer *ex)
     }
     ex->query = q;
     ex->have_query = true;
+    search_results_free(&ex->search);
     run(ex, true);
 }
 
@@ -165,6 +376,15 @@ void search_repeat(struct explorer *ex, bool forward)
 {
     if (!ex->have_query) {
         ex_message(ex, "no search yet: press / first");
+        return;
+    }
+    struct search_results *r = &ex->search;
+    /* Still on the match shown last: step through the list at once. */
+    if (ex->query.kind == QUERY_LABEL && r->n && r->cur < r->n &&
+        r->v[r->cur].node == ex_selected_node(ex)) {
+        bool wrapped;
+        size_t i = search_step(r->n, r->cur, true, forward, &wrapped);
+        show_match(ex, i, wrapped, forward);
         return;
     }
     run(ex, forward);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t curses_on;
@@ -209,7 +210,7 @@ bool term_utf8(void) { return use_utf8; }
 attr_t term_attr(enum ui_attr a) { return attrs[a]; }
 
 const char *term_glyph_follow(void) { return use_ascii ? "->" : "\xe2\x86\x92"; }
-const char *term_glyph_ellipsis(void) { return use_ascii ? ">" : "\xe2\x80\xa6"; }
+const char *term_glyph_ellipsis(void) { return use_ascii ? "~" : "\xe2\x80\xa6"; }
 
 static int put(int y, int x, int width, const char *utf8, attr_t attr, int skip, bool pad)
 {
@@ -218,7 +219,17 @@ static int put(int y, int x, int width, const char *utf8, attr_t attr, int skip,
         return 0;
     if (width > 1000)
         width = 1000;
-    int used = textfmt_clip(utf8, skip, width, !use_utf8, wbuf, sizeof wbuf / sizeof wbuf[0]);
+    /* Nothing is cut silently: a padded line that does not fit ends in
+     * an ellipsis (raw pieces are the callers' to cut). */
+    bool cut = pad && width > 1 && textfmt_width(utf8) - skip > width;
+    int used = textfmt_clip(utf8, skip, cut ? width - 1 : width, !use_utf8, wbuf,
+                            sizeof wbuf / sizeof wbuf[0] - 1);
+    if (cut) {
+        size_t k = wcslen(wbuf);
+        wbuf[k] = use_ascii ? L'~' : L'\x2026';
+        wbuf[k + 1] = L'\0';
+        used++;
+    }
     attr_t old_a;
     short old_p;
     attr_get(&old_a, &old_p, NULL);
@@ -257,6 +268,20 @@ void term_vline(int y, int x, int height)
         term_put_raw(y + i, x, 1, use_ascii ? "|" : "\xe2\x94\x82", A_NORMAL);
 }
 
+static uint64_t waited_us;
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+uint64_t term_waited_us(void)
+{
+    return waited_us;
+}
+
 /* After get_wch() gave no key: a timeout, or a terminal that is gone? A
  * closed terminal polls as hung up or in error, or as readable with no
  * byte to read (read() would return 0). A real timeout is neither. */
@@ -276,7 +301,9 @@ int term_read_key(int timeout_ms, wint_t *wide)
     wint_t ch;
     *wide = 0;
     timeout(timeout_ms);
+    uint64_t t0 = now_us();
     int r = get_wch(&ch);
+    waited_us += now_us() - t0;
     if (r == ERR)
         return terminal_gone() ? TERM_KEY_GONE : ERR;
     if (r == KEY_CODE_YES)

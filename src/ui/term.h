@@ -5,6 +5,7 @@
 #define MTLBX_UI_TERM_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <curses.h>
 #include <wchar.h>
 
@@ -58,5 +59,8 @@ const char *term_glyph_ellipsis(void);
  * 0x7f arrive in *wide, with the return value 0). */
 #define TERM_KEY_GONE (-2)
 int term_read_key(int timeout_ms, wint_t *wide);
+/* Microseconds spent waiting in term_read_key so far: a key's latency
+ * leaves out the time its prompt waited for the user to type. */
+uint64_t term_waited_us(void);
 
 #endif

@@ -111,6 +111,18 @@ size_t textfmt_sanitize(const uint8_t *in, size_t len, char *out, size_t cap,
     return o.len;
 }
 
+size_t textfmt_step(const uint8_t *s, size_t len, int *cols)
+{
+    uint32_t cp;
+    size_t n = utf8_decode(s, len, &cp);
+    if (n == 0) {
+        n = 1;
+        cp = '?';
+    }
+    *cols = textfmt_cp_width(cp);
+    return n;
+}
+
 int textfmt_width(const char *utf8)
 {
     const uint8_t *s = (const uint8_t *)utf8;

@@ -25,6 +25,10 @@ int textfmt_cp_width(uint32_t cp);
 size_t textfmt_sanitize(const uint8_t *in, size_t len, char *out, size_t cap,
                         int tabstop, int max_cols);
 
+/* One character of possibly invalid UTF-8: its bytes (at least 1 while
+ * len > 0; an invalid byte counts as one '?') and its columns. */
+size_t textfmt_step(const uint8_t *s, size_t len, int *cols);
+
 /* Columns that a (valid UTF-8) string occupies. */
 int textfmt_width(const char *utf8);
 

@@ -176,7 +176,8 @@ void textview_action(struct explorer *ex, enum action a)
         break;
     case ACT_SEARCH: {
         char q[QUERY_MAX], why[128];
-        if (!prompt_line(ex, "Search text", t->have_query ? t->query.text : "", q, sizeof q))
+        /* Starts empty (the old query is one n away), never appended to. */
+        if (!prompt_line(ex, "Search text", "", q, sizeof q))
             break;
         struct query parsed;
         if (!query_parse(q, false, &parsed, why, sizeof why)) {

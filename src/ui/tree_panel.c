@@ -13,17 +13,20 @@
 /* Expanding everything below a node stops after this many new rows, so
  * `*` on a library with 200,000 functions stays a keypress, not a wait. */
 #define EXPAND_ALL_LIMIT 20000
+/* H and L scroll the labels by this much, up to the longest label. */
+#define TREE_HSCROLL_STEP 8
+#define TREE_HSCROLL_MAX 480
 
 static size_t src_child_count(void *ctx, uint32_t file, void *node)
 {
     struct explorer *ex = ctx;
-    return mtlbx_node_child_count(ex->files[file].f, node);
+    return funcview_child_count(&ex->fview, ex->files[file].f, node);
 }
 
 static void *src_child(void *ctx, uint32_t file, void *node, size_t i)
 {
     struct explorer *ex = ctx;
-    return mtlbx_node_child(ex->files[file].f, node, i);
+    return funcview_child(&ex->fview, ex->files[file].f, node, i);
 }
 
 static int tree_page(const struct explorer *ex)
@@ -148,22 +151,27 @@ static void expand_row(struct explorer *ex, size_t i)
         ex->status[0] = '\0';
 }
 
+/* Archives only decompress when asked for one by one. */
+static bool expand_all_wants(void *ctx, uint32_t file, void *node)
+{
+    struct explorer *ex = ctx;
+    mtlbx_node *n = node;
+    return n->kind != MTLBX_NODE_ARCHIVE && mtlbx_node_expandable(ex->files[file].f, n);
+}
+
 static void expand_all_below(struct explorer *ex, size_t i)
 {
-    size_t end = rows_subtree_end(&ex->rows, i), added = 0;
-    for (size_t j = i; j < end && added < EXPAND_ALL_LIMIT; j++) {
-        mtlbx_node *n = ex->rows.v[j].node;
-        /* Archives only decompress when asked for one by one. */
-        if (n->kind == MTLBX_NODE_ARCHIVE || ex->rows.v[j].expanded || !row_expandable(ex, j))
-            continue;
-        long k = rows_expand(&ex->rows, j, &ex->rows_src);
-        if (k > 0) {
-            added += (size_t)k;
-            end += (size_t)k;
-        }
+    bool stopped;
+    mtlbx_node *keep = ex->rows.v[i].node;
+    long added = rows_expand_all(&ex->rows, i, &ex->rows_src, EXPAND_ALL_LIMIT, expand_all_wants, ex, &stopped);
+    if (added < 0) {
+        ex_error(ex, "out of memory expanding");
+        return;
     }
-    if (added >= EXPAND_ALL_LIMIT)
-        ex_message(ex, "stopped expanding after %d rows", EXPAND_ALL_LIMIT);
+    if (ex->rows.v[i].node == keep)
+        tree_set_selection(ex, i);
+    if (stopped)
+        ex_message(ex, "stopped expanding after about %d rows", EXPAND_ALL_LIMIT);
 }
 
 static void collapse_to_libraries(struct explorer *ex)
@@ -252,6 +260,13 @@ void tree_action(struct explorer *ex, enum action a)
             tree_set_selection(ex, (size_t)j);
         break;
     }
+    case ACT_SCROLL_RIGHT:
+        if (ex->tree_hscroll < TREE_HSCROLL_MAX)
+            ex->tree_hscroll += TREE_HSCROLL_STEP;
+        break;
+    case ACT_SCROLL_LEFT:
+        ex->tree_hscroll = ex->tree_hscroll > TREE_HSCROLL_STEP ? ex->tree_hscroll - TREE_HSCROLL_STEP : 0;
+        break;
     case ACT_NEXT_FUNCTION: tree_step_function(ex, true); break;
     case ACT_PREV_FUNCTION: tree_step_function(ex, false); break;
     default: break;
@@ -283,7 +298,8 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
         .is_function = n->kind == MTLBX_NODE_FUNCTION && n->lib != NULL,
         .hash = n->lib && n->kind == MTLBX_NODE_FUNCTION ? mtlbx_function_hash_state(n->lib, n->index)
                                                          : MTLBX_HASH_UNCHECKED,
-        .label = label, .ascii = term_ascii(),
+        .label = label, .ascii = term_ascii(), .hscroll = ex->tree_hscroll,
+        .is_name = n->kind == MTLBX_NODE_MEMBER,
     };
     struct row_layout out;
     rowfmt_tree(&in, &out);
@@ -303,6 +319,8 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
             la |= term_attr(AT_UNKNOWN);
         if (!selected && out.mark == ROW_MARK_ERROR)
             la |= term_attr(AT_BAD);
+        if (search_is_hit(&ex->search, n))
+            la = (la & ~A_COLOR) | term_attr(AT_MATCH);
         term_put_raw(y, x + out.label_col, w - out.label_col, out.label, la);
     }
 }
@@ -311,8 +329,20 @@ void tree_draw(struct explorer *ex, const struct rect *r, bool focused)
 {
     if (r->h <= 0 || r->w <= 0)
         return;
-    char title[128];
-    snprintf(title, sizeof title, " 1 Tree  %zu/%zu", ex->rows.n ? ex->tree_sel + 1 : 0, ex->rows.n);
+    char title[300];
+    int tl = snprintf(title, sizeof title, " 1 Tree  %zu/%zu", ex->rows.n ? ex->tree_sel + 1 : 0, ex->rows.n);
+    if (ex->search.n && ex->search.cur < ex->search.n && tl > 0 && (size_t)tl < sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, "  match %zu/%zu%s", ex->search.cur + 1,
+                       ex->search.n, ex->search.capped ? "+" : "");
+    if (funcview_active(&ex->fview) && tl > 0 && (size_t)tl < sizeof title) {
+        size_t shown, total;
+        funcview_counts(&ex->fview, &shown, &total);
+        if (ex->fview.filter[0])
+            tl += snprintf(title + tl, sizeof title - (size_t)tl, "  filter %s: %zu/%zu", ex->fview.filter,
+                           shown, total);
+        if (ex->fview.sort != SORT_FILE && tl > 0 && (size_t)tl < sizeof title)
+            snprintf(title + tl, sizeof title - (size_t)tl, "  in %s", funcview_sort_name(ex->fview.sort));
+    }
     term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
     int rows = layout_rows(r);
     tree_scroll_to_selection(ex);

@@ -9,12 +9,15 @@
 
 #include "mtlbx.h"
 #include "explorer.h"
+#include "funcview.h"
 #include "hasher.h"
 #include "ifacer.h"
+#include "job.h"
 #include "keys.h"
 #include "layout.h"
 #include "query.h"
 #include "rows.h"
+#include "search.h"
 
 struct ex_file {
     mtlbx_file *f;
@@ -126,6 +129,14 @@ struct explorer {
     size_t iface_kept_seen;
     char *llvm_dis;              /* resolved lazily */
     struct folder_view folder;
+    struct job_slot *job;        /* the background job, if one runs (job.c) */
+    struct search_results search;/* matches of the last label search */
+    search_match_fn search_match;/* NULL: search_match_label */
+    struct funcview fview;       /* filter and sort of the function lists */
+    int tree_hscroll;            /* label columns scrolled off (H, L) */
+    struct jump marks[26];       /* m a..z; node NULL: unset */
+    bool mouse;                  /* the terminal reports mouse events */
+    size_t count;                /* a count typed before a move (5j), 0: none */
 };
 
 /* ---- explorer.c: selection and navigation shared by panels ---- */
@@ -140,6 +151,9 @@ bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool k
 /* Remember where we are before a jump (Enter on an offset, search, :). */
 void ex_push_history(struct explorer *ex);
 void ex_draw(struct explorer *ex);   /* full repaint, used before slow work */
+/* An action for one panel of the main screen (the focused one, or the
+ * one under the mouse). */
+void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a);
 
 /* ---- tree_panel.c ---- */
 void tree_init(struct explorer *ex);
@@ -182,6 +196,8 @@ void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t
 void members_free(struct members_view *m);
 void members_draw(struct explorer *ex);
 void members_action(struct explorer *ex, enum action a);
+/* The selected member, or NULL on an archive heading row. */
+const struct mtlbx_member *members_selected(const struct explorer *ex);
 /* Shows one member's text in the text view. */
 void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member);
 
@@ -218,6 +234,9 @@ bool action_make_dirs(const char *path, char *err, size_t err_size);
 /* Several files would be replaced: ask once. True means overwrite them
  * all; false (or none existing) means keep existing files. */
 bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
+/* extract_all.c: every module of a library into a directory, in the
+ * background. */
+void action_extract_all(struct explorer *ex, mtlbx_library *lib);
 /* Function index of a node (a function, its tags, its module...), or -1. */
 long action_function_of(const mtlbx_node *n);
 
@@ -233,6 +252,27 @@ bool folder_scanning(const struct explorer *ex);
 /* After a frame is out: starts the scan the first time. */
 void folder_after_frame(struct explorer *ex);
 void folder_free(struct explorer *ex);
+
+/* ---- filter.c: f, |, S, Esc ---- */
+void filter_prompt(struct explorer *ex);
+void filter_cycle_sort(struct explorer *ex);
+void filter_clear(struct explorer *ex);
+/* Rebuild the tree's function lists after the view changed. */
+void filter_apply(struct explorer *ex);
+
+/* ---- problems.c: p, P ---- */
+void problems_step(struct explorer *ex, bool forward);
+
+/* ---- marks.c: m, ' ---- */
+void marks_set(struct explorer *ex);
+void marks_jump(struct explorer *ex);
+
+/* ---- clipboard.c: y ---- */
+void clipboard_copy(struct explorer *ex);
+
+/* ---- mouse.c ---- */
+void mouse_init(struct explorer *ex);
+void mouse_event(struct explorer *ex);
 
 /* ---- prompt.c ---- */
 /* Reads a line on the status line; false if cancelled (Esc, Ctrl-G). */

@@ -159,6 +159,25 @@ char *find_tool(const char *name) { return resolve(name); }
 int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
                  unsigned timeout_ms, size_t max_output, struct tool_result *res)
 {
+    return run_llvm_dis_cancellable(llvm_dis, module, len, timeout_ms, max_output, NULL, res);
+}
+
+/* How often a cancellable run looks at its flag while waiting. */
+#define CANCEL_POLL_MS 20
+
+static bool cancel_requested(const atomic_bool *cancel)
+{
+    return cancel && atomic_load(cancel);
+}
+
+static int run_tool_cancellable(const char *label, char *const argv[], const uint8_t *input, size_t len,
+                                unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
+                                struct tool_result *res);
+
+int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t len,
+                             unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
+                             struct tool_result *res)
+{
     if (!llvm_dis) {
         memset(res, 0, sizeof *res);
         res->exit_status = -1;
@@ -167,11 +186,18 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
     }
     /* "-o -" keeps the output on stdout whatever the input name. */
     char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
-    return run_tool("llvm-dis", argv, module, len, timeout_ms, max_output, res);
+    return run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res);
 }
 
 int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t len,
              unsigned timeout_ms, size_t max_output, struct tool_result *res)
+{
+    return run_tool_cancellable(label, argv, input, len, timeout_ms, max_output, NULL, res);
+}
+
+static int run_tool_cancellable(const char *label, char *const argv[], const uint8_t *input, size_t len,
+                                unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
+                                struct tool_result *res)
 {
     const uint8_t *module = input;
     memset(res, 0, sizeof *res);
@@ -255,6 +281,13 @@ int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t
     }
     while (!killed && (fd_out >= 0 || fd_err >= 0)) {
         uint64_t now = now_ms();
+        if (cancel_requested(cancel)) {
+            res->cancelled = true;
+            snprintf(res->message, sizeof res->message, "%s cancelled", label);
+            kill_group(pid);
+            killed = true;
+            break;
+        }
         if (now >= deadline) {
             res->timed_out = true;
             snprintf(res->message, sizeof res->message, "%s timed out after %u ms", label, timeout_ms);
@@ -268,7 +301,8 @@ int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t
         if (fd_out >= 0) { iout = np; pfd[np++] = (struct pollfd){ .fd = fd_out, .events = POLLIN }; }
         if (fd_err >= 0) { ierr = np; pfd[np++] = (struct pollfd){ .fd = fd_err, .events = POLLIN }; }
         uint64_t wait = deadline - now;
-        int pr = poll(pfd, (nfds_t)np, wait > 1000 ? 1000 : (int)wait);
+        uint64_t slice = cancel ? CANCEL_POLL_MS : 1000;
+        int pr = poll(pfd, (nfds_t)np, wait > slice ? (int)slice : (int)wait);
         if (pr < 0) {
             if (errno == EINTR)
                 continue;
@@ -358,6 +392,13 @@ int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t
             kill(-pid, SIGKILL);
             break;
         }
+        if (!killed && cancel_requested(cancel)) {
+            res->cancelled = true;
+            snprintf(res->message, sizeof res->message, "%s cancelled", label);
+            kill_group(pid);
+            killed = true;
+            continue;
+        }
         if (now_ms() >= deadline) {
             res->timed_out = true;
             snprintf(res->message, sizeof res->message, "%s timed out after %u ms", label, timeout_ms);
@@ -386,6 +427,12 @@ int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t
     }
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 
+    if (res->cancelled) {
+        /* Nothing partial survives a cancel. */
+        free(obuf);
+        obuf = NULL;
+        olen = 0;
+    }
     if (obuf)
         obuf[olen] = 0;
     res->output = obuf;

@@ -3,6 +3,7 @@
 #ifndef MTLBX_RUN_TOOL_H
 #define MTLBX_RUN_TOOL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@ struct tool_result {
     int exit_status;           /* -1 if it did not exit normally */
     bool timed_out;
     bool truncated;            /* output hit max_output */
+    bool cancelled;            /* *cancel became true: killed, output dropped */
     char *output;              /* malloc'd stdout, NUL-terminated */
     size_t output_len;
     char message[512];         /* first line of stderr or our own reason */
@@ -38,6 +40,12 @@ int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t
 /* A path (with '/') if executable, else the first match on PATH; malloc'd,
  * or NULL. */
 char *find_tool(const char *name);
+/* The same, also stopping (child's process group killed and reaped,
+ * output discarded, -1 with res->cancelled) soon after *cancel turns true:
+ * the explorer runs it on a worker thread and Esc sets the flag. */
+int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t len,
+                             unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
+                             struct tool_result *res);
 void tool_result_free(struct tool_result *res);
 
 #endif

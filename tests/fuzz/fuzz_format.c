@@ -15,6 +15,7 @@
 #include "rowfmt.h"
 #include "rows.h"
 #include "textfmt.h"
+#include "wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,6 +371,8 @@ static void fuzz_rowfmt(struct in *in)
     ri.expandable = bits & 2;
     ri.is_function = bits & 4;
     ri.ascii = bits & 8;
+    ri.is_name = bits & 16;
+    ri.hscroll = bits & 32 ? take8(in) : 0;
     ri.flags = take8(in) & 7;
     ri.hash = (enum mtlbx_hash_state)(take8(in) % 5);
     char label[1500];
@@ -393,7 +396,19 @@ static void fuzz_rowfmt(struct in *in)
     CHECK(memchr(out, '\0', cap));
     CHECK(inert_utf8(out));
     CHECK(textfmt_width(out) <= (w > 0 ? w : 0));
+    /* And cut in the middle. */
+    (void)rowfmt_cut_middle(label, w, "\xe2\x80\xa6", out, cap);
+    CHECK(memchr(out, '\0', cap));
+    CHECK(inert_utf8(out));
+    CHECK(textfmt_width(out) <= (w > 0 ? w : 0));
     free(out);
+    /* Wrapping: lines in order, each within the width but the last. */
+    size_t starts[5];
+    int lw = (int)(take8(in) % 40) - 2;
+    int n = wrap_text(label, lw, starts, 4);
+    CHECK(n >= 1 && n <= 4 && starts[0] == 0 && starts[n] == strlen(label));
+    for (int i = 0; i < n; i++)
+        CHECK(starts[i] <= starts[i + 1]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
