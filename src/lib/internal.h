@@ -131,6 +131,10 @@ void free_metadata(mtlbx_library *lib);
 void decode_metadata(mtlbx_library *lib);   /* metadata.c */
 void decode_lists(mtlbx_library *lib);      /* dynamic.c: list groups, RFLT check */
 
+/* reflection.c: RETR and ARGR of one public metadata group. */
+void reflection_decode_retr(mtlbx_library *lib, struct mtlbx_reflection *r, const struct mtlbx_tag *t);
+void reflection_decode_argr(mtlbx_library *lib, struct mtlbx_reflection *r, const struct mtlbx_tag *t);
+
 /* header_ext.c: a section pointer (HSRD, HDYN, RLST ...) resolved to an
  * absolute range; false if absent or outside the library. */
 bool ext_section(mtlbx_library *lib, uint32_t fourcc, const char *what, struct mtlbx_range *out,

@@ -21,6 +21,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/modules.c \
 	src/lib/node.c \
 	src/lib/node.h \
+	src/lib/reflection.c \
 	src/lib/sources.c \
 	src/lib/tags.c \
 	src/lib/values.c

@@ -227,6 +227,58 @@ struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t 
 
 /* -------------------------------------------------------------- metadata -- */
 
+/* Core Image reflection: RETR and ARGR (FORMAT.md §22): the interface of a Core Image kernel. Every
+ * span is absolute. Bytes whose meaning is unknown are kept as read. */
+struct mtlbx_ci_member {
+    struct mtlbx_bytes name;
+    uint8_t type;
+    uint32_t unknown_word;     /* u32 after the type (0 so far) */
+    uint8_t unknown_byte;      /* last byte (3 so far) */
+    uint64_t offset, size;
+};
+
+struct mtlbx_ci_argument {
+    struct mtlbx_bytes name;
+    uint8_t type;              /* 0x3A texture, 0x3C pointer: extra bytes follow */
+    uint64_t offset, size;     /* name to the last extra byte */
+    bool has_element;
+    uint8_t element_type;      /* texture: pixel type; pointer: pointee */
+    uint32_t texture_word;     /* texture: u32 after the pixel type (1 so far) */
+    uint8_t texture_type;      /* texture: last extra byte */
+    uint8_t pointer_byte;      /* pointer: first extra byte (0 so far) */
+    uint8_t alignment;         /* pointer */
+    uint64_t pointee_size;     /* pointer */
+    uint64_t extra_offset;     /* absolute offset of the extra bytes */
+    size_t first_member, n_members; /* struct pointee: into reflection.members */
+};
+
+struct mtlbx_reflection {
+    bool has_return;           /* RETR seen */
+    uint8_t return_type;
+    uint64_t return_offset;    /* of the RETR value */
+    bool has_arguments;        /* ARGR seen */
+    bool complete;             /* ARGR decoded exactly to its last byte */
+    uint64_t arguments_offset; /* of the ARGR value (its count byte) */
+    size_t n_arguments;
+    struct mtlbx_ci_argument *arguments;
+    size_t n_members;
+    struct mtlbx_ci_member *members;
+};
+
+/* Where and why an ARGR value stopped decoding. */
+struct mtlbx_decode_error {
+    uint64_t offset;
+    char message[160];
+};
+
+/* Decodes one ARGR value (`value_offset` is its absolute offset) into `out`
+ * (arguments read so far stay there even on failure). Returns true when the
+ * value decodes exactly to its last byte; otherwise fills *err. Free with
+ * mtlbx_reflection_free. Used by the library and directly by the tests. */
+bool mtlbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset,
+                       struct mtlbx_reflection *out, struct mtlbx_decode_error *err);
+void mtlbx_reflection_free(struct mtlbx_reflection *r);
+
 struct mtlbx_constant {
     struct mtlbx_bytes name;
     uint8_t type;
@@ -256,6 +308,7 @@ struct mtlbx_metadata {
     struct mtlbx_bytes debi_path;
     bool has_depf;
     struct mtlbx_bytes depf_path;
+    struct mtlbx_reflection reflection; /* RETR and ARGR (Core Image) */
 };
 
 /* Decoded once at open; never NULL for a valid index. */
