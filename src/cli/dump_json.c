@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "json_more.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -113,6 +114,7 @@ static json_t *function_json(mtlbx_library *lib, size_t i)
     long archive = mtlbx_function_archive(lib, i);
     if (archive >= 0)
         json_object_set_new(o, "source_archive", json_integer(archive));
+    function_json_more(lib, i, o);
     return o;
 }
 
@@ -199,6 +201,7 @@ static json_t *library_json(mtlbx_library *lib)
                                                              (int)l->n_groups));
     }
     json_object_set_new(o, "sections", sections);
+    library_json_more(lib, o);
     /* Last, so that problems found while hashing and decompressing show. */
     json_t *diags = json_array();
     for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
@@ -234,9 +237,11 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
         json_t *slices = json_array();
         for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
             const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
-            json_array_append_new(slices, json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype),
-                                                    "cpusubtype", jint(s->cpusubtype), "offset", jint(s->offset),
-                                                    "size", jint(s->size), "align", jint(s->align)));
+            json_t *slice = json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype), "cpusubtype",
+                                      jint(s->cpusubtype), "offset", jint(s->offset), "size", jint(s->size),
+                                      "align", jint(s->align));
+            fat_slice_json_more(s, slice);
+            json_array_append_new(slices, slice);
         }
         json_object_set_new(root, "fat", json_pack("{s:o}", "slices", slices));
     } else {
