@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "Commands:\n"
             "  info FILE                   summary of the header, sections and counts\n"
             "  ls FILE [--verify]          one line per function (--verify: check SHA-256)\n"
-            "  dump --json FILE            the whole parsed structure as JSON\n"
+            "  dump --json [--layout] FILE the whole parsed structure as JSON (--layout: every byte's owner)\n"
             "  check FILE...               validation report, one finding per line\n"
             "  extract FILE [-o DIR] [-f NAME]... [--force]\n"
             "                              write function modules to DIR/NAME.air\n"

@@ -39,6 +39,10 @@ endif
 
 EXTRA_DIST += tests/lsan.supp
 
+# Damage a HASH does not see, built at test time by tools/mkcrafted.py.
+TESTS += tests/crafted.sh
+EXTRA_DIST += tests/crafted.sh tools/mkcrafted.py
+
 include tests/node.mk
 include tests/pullout.mk
 include tests/ui.mk

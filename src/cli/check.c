@@ -1,6 +1,7 @@
 /* `mtlbx check`: everything that can be checked, one finding per line as
- * FILE:OFFSET: error|warning: message. It hashes every module and
- * decompresses every source archive, so each lazily found problem shows. */
+ * FILE:OFFSET: error|warning: message. It hashes every module, checks
+ * that each is LLVM bitcode and decompresses every source archive, so each
+ * lazily found problem shows. */
 #include "config.h"
 
 #include "commands.h"
@@ -31,6 +32,9 @@ int cmd_check(int argc, char **argv, const struct global_options *g)
             any_unopened = true;
             continue;
         }
+        /* Unclaimed bytes and dirty padding join the lists (the fat
+         * container's or a library's) before anything is printed. */
+        mtlbx_layout_check(f);
         for (size_t i = 0; i < mtlbx_file_diag_count(f); i++) {
             print_diag(argv[a], mtlbx_file_diag(f, i));
             any_finding = true;
@@ -38,6 +42,7 @@ int cmd_check(int argc, char **argv, const struct global_options *g)
         for (size_t l = 0; l < mtlbx_library_count(f); l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
             mtlbx_library_verify_all(lib, 0);
+            mtlbx_library_validate_modules(lib);
             const struct mtlbx_sources *src = mtlbx_library_sources(lib);
             for (size_t k = 0; src && k < src->n_archives; k++)
                 mtlbx_archive_load(lib, k);

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "json_more.h"
+#include "layout_json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -213,18 +214,20 @@ static json_t *library_json(mtlbx_library *lib)
 int cmd_dump(int argc, char **argv, const struct global_options *g)
 {
     (void)g;
-    bool json = false;
+    bool json = false, layout = false;
     const char *path = NULL;
     for (int a = 0; a < argc; a++) {
         if (strcmp(argv[a], "--json") == 0)
             json = true;
+        else if (strcmp(argv[a], "--layout") == 0)
+            layout = true;
         else if (!path)
             path = argv[a];
         else
             path = NULL, json = false, a = argc;
     }
     if (!json || !path) {
-        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json FILE\n");
+        fprintf(stderr, "mtlbx: dump: usage: mtlbx dump --json [--layout] FILE\n");
         return 2;
     }
     mtlbx_file *f = cli_open(path);
@@ -264,7 +267,8 @@ int cmd_dump(int argc, char **argv, const struct global_options *g)
         mtlbx_close(f);
         return 2;
     }
-    int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+    size_t flags = JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII;
+    int rc = layout ? json_dump_with_layout(root, f, stdout, flags) : json_dumpf(root, stdout, flags);
     json_decref(root);
     mtlbx_close(f);
     putchar('\n');

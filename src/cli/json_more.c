@@ -142,8 +142,10 @@ static json_t *ext_entry_json(const mtlbx_file *f, const struct mtlbx_tag *t)
     return o;
 }
 
-void library_json_more(const mtlbx_library *lib, json_t *lib_obj)
+void library_json_more(mtlbx_library *lib, json_t *lib_obj)
 {
+    /* Before the diagnostics are listed: a module that is not bitcode is one. */
+    mtlbx_library_validate_modules(lib);
     json_object_set_new(lib_obj, "imported_symbols", symbol_list_json(lib, MTLBX_LIST_ILST));
     json_object_set_new(lib_obj, "exported_variables", symbol_list_json(lib, MTLBX_LIST_VLST));
     const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);

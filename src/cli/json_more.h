@@ -20,8 +20,9 @@ json_t *symbol_list_json(const mtlbx_library *lib, enum mtlbx_list_kind kind);
 void function_json_more(const mtlbx_library *lib, size_t i, json_t *fn);
 /* Adds to a LIBRARY object: imported_symbols, exported_variables,
  * header_extension_entries, and the sources and dynamic_header ranges
- * inside its "sections" object (when it has one). */
-void library_json_more(const mtlbx_library *lib, json_t *lib_obj);
+ * inside its "sections" object (when it has one). Checks every module's
+ * bitcode first, so call it before listing the diagnostics. */
+void library_json_more(mtlbx_library *lib, json_t *lib_obj);
 /* Adds "cpu" (the CPU type by name, or null) to a fat slice object. */
 void fat_slice_json_more(const struct mtlbx_fat_slice *s, json_t *slice);
 

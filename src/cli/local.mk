@@ -13,6 +13,8 @@ src_mtlbx_SOURCES = \
 	src/cli/info.c \
 	src/cli/json_more.c \
 	src/cli/json_more.h \
+	src/cli/layout_json.c \
+	src/cli/layout_json.h \
 	src/cli/ls.c \
 	$(MTLBX_PULLOUT_SOURCES)
 src_mtlbx_LDADD = $(MTLBX_UI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)

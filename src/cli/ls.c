@@ -115,7 +115,7 @@ int cmd_ls(int argc, char **argv, const struct global_options *g)
     mtlbx_file *f = cli_open(path);
     if (!f)
         return 2;
-    size_t mismatches = 0;
+    size_t mismatches = 0, not_bitcode = 0;
     size_t nlib = mtlbx_library_count(f);
     for (size_t l = 0; l < nlib; l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
@@ -123,12 +123,18 @@ int cmd_ls(int argc, char **argv, const struct global_options *g)
             mismatches += mtlbx_library_verify_all(lib, 0);
         if (nlib > 1 || mtlbx_file_is_fat(f))
             printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-        for (size_t i = 0; i < mtlbx_function_count(lib); i++)
+        for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
             print_function(lib, i, verify);
+            if (verify && !mtlbx_module_validate(lib, i)) {
+                uint64_t at = mtlbx_function_at(lib, i)->module.offset;
+                cli_error(path, &at, "function %zu: module is not LLVM bitcode (mtlbx check says why)", i);
+                not_bitcode++;
+            }
+        }
     }
     int changed = verify ? cli_unchanged(path, f) : 0;
     mtlbx_close(f);
     if (fflush(stdout) != 0 || changed)
         return 2;
-    return mismatches ? 1 : 0;
+    return mismatches || not_bitcode ? 1 : 0;
 }

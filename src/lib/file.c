@@ -142,6 +142,7 @@ void mtlbx_close(mtlbx_file *f)
     if (!f)
         return;
     nodes_free(f);
+    layout_free(f);
     for (size_t i = 0; i < f->n_libraries; i++)
         library_free(f->libraries[i]);
     free(f->libraries);

@@ -59,6 +59,7 @@ struct mtlbx_library {
     size_t n_functions;
     struct mtlbx_function *functions;
     unsigned char *hash_states; /* enum mtlbx_hash_state per function, atomic access */
+    unsigned char *bitcode_states; /* bitcode.c: per function, under lock */
     struct mtlbx_metadata *metadata;
     /* Metadata groups and list groups are decoded on first need (see
      * library_decode_rest): `ls` on 20,000 functions never pays for them. */
@@ -89,6 +90,7 @@ struct mtlbx_file {
     size_t n_libraries;
     mtlbx_library **libraries;
     mtlbx_node *root;          /* built on first mtlbx_root() */
+    struct layout_cache *layout; /* layout.c: built by mtlbx_layout_check */
     struct node_arena *arena;
 };
 
@@ -153,6 +155,8 @@ void library_free(mtlbx_library *lib);
 
 /* node.c */
 void nodes_free(mtlbx_file *f);
+/* layout.c */
+void layout_free(mtlbx_file *f);
 
 /* archive.c: bzip2 + tar listing of one SARC payload. Named source_* so
  * that nothing of ours interposes on libarchive's own archive_* symbols. */

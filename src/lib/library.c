@@ -105,6 +105,7 @@ void library_free(mtlbx_library *lib)
     free_metadata(lib);
     free(lib->functions);
     free(lib->hash_states);
+    free(lib->bitcode_states);
     free(lib->ext_tags);
     free(lib->dyn_linked);
     for (int k = 0; k < MTLBX_LIST_COUNT; k++)

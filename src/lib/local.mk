@@ -5,6 +5,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
 	src/lib/archive.c \
+	src/lib/bitcode.c \
 	src/lib/diag.c \
 	src/lib/dynamic.c \
 	src/lib/escape.c \
@@ -16,11 +17,13 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/hash.c \
 	src/lib/header.c \
 	src/lib/header_ext.c \
+	src/lib/layout.c \
 	src/lib/library.c \
 	src/lib/metadata.c \
 	src/lib/modules.c \
 	src/lib/node.c \
 	src/lib/node.h \
+	src/lib/nouns.c \
 	src/lib/reflection.c \
 	src/lib/sources.c \
 	src/lib/tags.c \

@@ -224,6 +224,13 @@ struct mtlbx_wrapper {
 };
 bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
 struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
+/* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
+ * module)? The first call reports a problem as an error diagnostic at the
+ * module's offset; later calls return the cached answer. True when there is
+ * no module to judge. mtlbx_library_validate_modules does every module and
+ * returns how many are not bitcode. */
+bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
+size_t mtlbx_library_validate_modules(mtlbx_library *lib);
 
 /* -------------------------------------------------------------- metadata -- */
 
@@ -424,6 +431,13 @@ const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */
 bool mtlbx_data_type_known(uint8_t type);
 bool mtlbx_function_type_known(uint8_t type);
 
+/* ---------------------------------------------------------- counted nouns -- */
+
+/* "1 function", "0 functions", "2 functions": the count, a space and the
+ * noun that agrees with it, written into buf (plain digits). Returns buf.
+ * The one place every message, label and report says how many. */
+const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+
 /* --------------------------------------------------------------- escape -- */
 
 enum {
@@ -464,6 +478,8 @@ enum mtlbx_node_kind {
     MTLBX_NODE_DYNAMIC_HEADER,
     MTLBX_NODE_LIST,           /* VLST ILST RLST SLST */
     MTLBX_NODE_DIAGNOSTICS,
+    MTLBX_NODE_CI_ARGUMENT,    /* one ARGR argument (Core Image reflection) */
+    MTLBX_NODE_CI_MEMBER,      /* a struct member of an ARGR pointer argument */
     MTLBX_NODE_KIND_COUNT,
 };
 
@@ -524,6 +540,43 @@ typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
 /* Calls fn once per field, in display order. Never blocks on hashing:
  * a hash not yet checked reads "pending" or "not checked". */
 void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
+
+/* --------------------------------------------------------------- layout -- */
+
+/* Which node claims every byte of the file: leaf regions in file order that
+ * tile [0, size) exactly. Bytes no structure explains are UNCLAIMED; runs
+ * that exist only to align something and should be zero are PADDING. */
+enum mtlbx_region_kind { MTLBX_REGION_CLAIMED, MTLBX_REGION_PADDING, MTLBX_REGION_UNCLAIMED };
+
+struct mtlbx_region {
+    uint64_t offset, size;
+    enum mtlbx_region_kind kind;
+    /* Path of the claiming node, "library[0]/function_list/function[3]/NAME",
+     * or "unclaimed". Valid during the callback only. */
+    const char *what;
+    bool nonzero;              /* PADDING that holds a non-zero byte */
+};
+/* Return false to stop the walk. */
+typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
+
+/* Calls fn for every region, in file order, never holding more than one
+ * section's nodes at a time. Returns false when fn stopped it or memory ran
+ * out (then the regions seen so far do not cover the file). */
+bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
+
+struct mtlbx_layout_summary {
+    uint64_t claimed, padding, unclaimed;      /* bytes */
+    size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
+    bool complete;                             /* the walk covered the file */
+};
+/* One walk, cached: the totals, the unclaimed runs (for the views) and, the
+ * first time, a warning diagnostic for every unclaimed run and every dirty
+ * padding run, at the run's offset (in the library that holds it, else in
+ * the file's list). */
+const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f);
+/* After mtlbx_layout_check: the unclaimed run containing `offset`, or the
+ * first one after it (`after`); false if there is none. */
+bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run);
 
 #ifdef __cplusplus
 }

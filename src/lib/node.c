@@ -816,3 +816,47 @@ unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n)
         fl |= MTLBX_NODE_PROBLEM | (errors ? 0 : MTLBX_NODE_WARNING);
     return fl;
 }
+
+/* ------------------------------------------------ transient subtrees -- */
+
+/* The layout pass (layout.c) visits every node once. Subtrees it builds
+ * are given back as soon as it has walked them, so memory stays flat on a
+ * library with 200,000 functions. Only subtrees that were not built before
+ * the walk are forgotten: nodes a view already holds stay. */
+struct node_mark node_mark(mtlbx_file *f)
+{
+    struct node_arena *a = arena_get(f);
+    struct node_mark m = { 0 };
+    if (a && a->blocks) {
+        m.head = a->blocks;
+        m.used = a->blocks->used;
+        m.next = a->blocks->next;
+    }
+    return m;
+}
+
+void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m)
+{
+    struct node_arena *a = f->arena;
+    if (!a || !m.head)
+        return; /* nothing to give back safely without a mark */
+    n->built = false;
+    n->sorted = false;
+    n->n_children = 0;
+    n->children = NULL;
+    /* Blocks added in front since the mark, then big blocks slipped in
+     * right behind the marked one. */
+    while (a->blocks && a->blocks != m.head) {
+        struct arena_block *next = a->blocks->next;
+        free(a->blocks);
+        a->blocks = next;
+    }
+    if (!a->blocks)
+        return;
+    while (a->blocks->next && a->blocks->next != m.next) {
+        struct arena_block *own = a->blocks->next;
+        a->blocks->next = own->next;
+        free(own);
+    }
+    a->blocks->used = m.used;
+}

@@ -27,6 +27,16 @@ size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
 /* The k-th diagnostic of that sorted index. */
 const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k);
 
+/* A point in the node arena, and giving back what was built since: n's
+ * children (built after the mark) are forgotten and rebuilt on next need.
+ * For a single-threaded walk that holds no pointer into them (layout.c). */
+struct node_mark {
+    void *head, *next;
+    size_t used;
+};
+struct node_mark node_mark(mtlbx_file *f);
+void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m);
+
 /* ---- fields.c / fields_tag.c ---- */
 
 /* Where one node's fields go; field_emit formats a value into a scratch
