@@ -25,12 +25,14 @@ struct bitcode_problem {
     char message[200];
 };
 
-/* The seam for a full bitstream reader: `bc` is the raw bitcode (after any
- * wrapper), at absolute offset `off`. Today the magic is all it checks. */
-static bool module_bitstream_check(const uint8_t *bc, uint64_t len, uint64_t off, size_t i,
+/* The seam for a full bitstream reader: the raw bitcode (after any
+ * wrapper) is [off, off + len). Today the magic is all it checks. Bytes
+ * are read with pread, not through the mapping (see file_read_at). */
+static bool module_bitstream_check(const mtlbx_library *lib, uint64_t off, uint64_t len, size_t i,
                                    struct bitcode_problem *p)
 {
-    if (len < 4 || memcmp(bc, RAW_MAGIC, 4) != 0) {
+    uint8_t magic[4];
+    if (len < 4 || !file_read_at(lib->file, off, magic, 4) || memcmp(magic, RAW_MAGIC, 4) != 0) {
         p->offset = off;
         snprintf(p->message, sizeof p->message, "function %zu: the wrapper's bitcode does not start with BC C0 DE",
                  i);
@@ -42,11 +44,15 @@ static bool module_bitstream_check(const uint8_t *bc, uint64_t len, uint64_t off
 static bool module_is_bitcode(const mtlbx_library *lib, size_t i, struct bitcode_problem *p)
 {
     const struct mtlbx_function *fn = &lib->functions[i];
-    const uint8_t *m = lib->file->data + fn->module.offset;
     uint64_t len = fn->module.size;
+    uint8_t m[20] = { 0 };
     p->offset = fn->module.offset;
+    if (!file_read_at(lib->file, fn->module.offset, m, len < 20 ? (size_t)len : 20)) {
+        snprintf(p->message, sizeof p->message, "function %zu: module bytes could not be read", i);
+        return false;
+    }
     if (len >= 4 && memcmp(m, RAW_MAGIC, 4) == 0)
-        return module_bitstream_check(m, len, fn->module.offset, i, p);
+        return module_bitstream_check(lib, fn->module.offset, len, i, p);
     if (len < 4 || memcmp(m, WRAPPER_MAGIC, 4) != 0) {
         snprintf(p->message, sizeof p->message,
                  "function %zu: module does not start with the bitcode wrapper magic DE C0 17 0B or raw bitcode "
@@ -67,7 +73,7 @@ static bool module_is_bitcode(const mtlbx_library *lib, size_t i, struct bitcode
                  i, (unsigned long long)bc_off, (unsigned long long)bc_size, (unsigned long long)len);
         return false;
     }
-    return module_bitstream_check(m + bc_off, bc_size, fn->module.offset + bc_off, i, p);
+    return module_bitstream_check(lib, fn->module.offset + bc_off, bc_size, i, p);
 }
 
 bool mtlbx_module_validate(mtlbx_library *lib, size_t i)

@@ -52,20 +52,6 @@ struct hash_reader {
 #define WINDOW_BYTES ((size_t)1 << 20)   /* verify_all's threads */
 #define STREAM_BYTES ((size_t)64 << 10)  /* one function at a time */
 
-static ssize_t pread_full(int fd, uint8_t *buf, size_t want, uint64_t off)
-{
-    size_t got = 0;
-    while (got < want) {
-        ssize_t n = pread(fd, buf + got, want - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    return (ssize_t)got;
-}
-
 static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32])
 {
     /* The buffer is taken on the first read, so an answer that was
@@ -82,7 +68,7 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     }
     if (m.size <= r->cap) {
         size_t want = f->size - m.offset < r->cap ? (size_t)(f->size - m.offset) : r->cap;
-        ssize_t got = pread_full(f->fd, r->buf, want, m.offset);
+        ssize_t got = file_pread(f->fd, r->buf, want, m.offset);
         r->off = m.offset;
         r->len = got > 0 ? (size_t)got : 0;
         if ((uint64_t)r->len < m.size)
@@ -101,7 +87,7 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     bool ok = true;
     while (left > 0 && ok) {
         size_t want = left < r->cap ? (size_t)left : r->cap;
-        ssize_t got = pread_full(f->fd, r->buf, want, pos);
+        ssize_t got = file_pread(f->fd, r->buf, want, pos);
         ok = got == (ssize_t)want;
         gcry_md_write(h, r->buf, want);
         pos += want;

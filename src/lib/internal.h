@@ -142,6 +142,15 @@ void reflection_decode_argr(mtlbx_library *lib, struct mtlbx_reflection *r, cons
 bool ext_section(mtlbx_library *lib, uint32_t fourcc, const char *what, struct mtlbx_range *out,
                  const struct mtlbx_tag **tag_out);
 
+/* file.c: reading module bytes without touching the mapping. A page
+ * faulted in through the mapping brings its neighbours (fault-around), so
+ * peeking at 20,000 modules that way would map the whole file. */
+#include <sys/types.h>
+ssize_t file_pread(int fd, uint8_t *buf, size_t want, uint64_t off);
+/* n bytes at off, by pread for a mapped file (a short read marks the file
+ * changed) or from the caller's buffer. False if they are not all there. */
+bool file_read_at(const mtlbx_file *f, uint64_t off, void *buf, size_t n);
+
 /* fat.c */
 void parse_fat(mtlbx_file *f);
 
