@@ -270,3 +270,58 @@ Test(argr, a_bad_value_in_a_library_is_a_diagnostic_at_its_offset)
     ib_free(&img);
     ib_free(&argr);
 }
+
+/* The explorer's rows: below the ARGR tag one node per argument whose span
+ * is exactly its bytes, struct members below their pointer argument. */
+static mtlbx_node *find_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind, const char *tag, int depth)
+{
+    if ((n->kind == kind && (!tag || strcmp(n->tag.name, tag) == 0)) || depth > 8)
+        return n->kind == kind ? n : NULL;
+    for (size_t i = 0; i < mtlbx_node_child_count(f, n); i++) {
+        mtlbx_node *c = mtlbx_node_child(f, n, i);
+        if (c->kind == MTLBX_NODE_FUNCTION_LIST || c->kind == MTLBX_NODE_MODULE_LIST)
+            continue;
+        mtlbx_node *hit = find_kind(f, c, kind, tag, depth + 1);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+Test(argr, explorer_rows_per_argument_and_member_with_their_bytes)
+{
+    struct imagebuf argr = { 0 };
+    ib_u8(&argr, 2);
+    arg_pointer(&argr, "params", 4, 12, 0x01);
+    ib_u8(&argr, 2);
+    member(&argr, "gain", 0x03);
+    member(&argr, "offset", 0x04);
+    arg_texture(&argr, "src.coerce0", 0x10, 2);
+    struct imagebuf img = { 0 };
+    reflect_library(&img, &argr, "\x06", 1);
+    mtlbx_file *f = open_buf(&img);
+    mtlbx_node *tag = find_kind(f, mtlbx_root(f), MTLBX_NODE_TAG, "ARGR", 0);
+    cr_assert_not_null(tag);
+    char label[256];
+    mtlbx_node_label(f, tag, label, sizeof label);
+    cr_expect(strstr(label, "2 arguments"), "%s", label);
+    cr_assert(mtlbx_node_expandable(f, tag));
+    cr_assert_eq(mtlbx_node_child_count(f, tag), 2);
+    mtlbx_node *p = mtlbx_node_child(f, tag, 0), *t = mtlbx_node_child(f, tag, 1);
+    cr_expect_eq(p->kind, MTLBX_NODE_CI_ARGUMENT);
+    cr_expect_eq(p->offset, tag->tag.value_offset + 1);
+    cr_expect_eq(p->size, 7 + 1 + 11 + 1 + 11 + 13);
+    cr_expect_eq(t->offset + t->size, tag->tag.value_offset + tag->tag.value_len);
+    mtlbx_node_label(f, t, label, sizeof label);
+    cr_expect(strstr(label, "texture<half>") && strstr(label, "src.coerce0"), "%s", label);
+    cr_assert_eq(mtlbx_node_child_count(f, p), 2);
+    mtlbx_node *m = mtlbx_node_child(f, p, 1);
+    cr_expect_eq(m->kind, MTLBX_NODE_CI_MEMBER);
+    mtlbx_node_label(f, m, label, sizeof label);
+    cr_expect(strstr(label, "float2  offset"), "%s", label);
+    /* A byte of the member selects the member in the hex panel. */
+    cr_expect_eq(mtlbx_node_at_offset(f, m->offset + 2), m);
+    mtlbx_close(f);
+    ib_free(&img);
+    ib_free(&argr);
+}

@@ -22,6 +22,7 @@ EXPLORER_TESTS = \
 	tests/explorer_navigate.sh \
 	tests/explorer_actions.sh \
 	tests/explorer_terminal.sh \
-	tests/explorer_corpus.sh
+	tests/explorer_corpus.sh \
+	tests/explorer_layout.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

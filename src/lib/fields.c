@@ -273,7 +273,8 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
             snprintf(buf, size, "ENDT");
             break;
         }
-        tag_summary(f, n->lib, n->index, n->sub, &n->tag, a, sizeof a);
+        if (!reflection_tag_summary(f, n, a, sizeof a))
+            tag_summary(f, n->lib, n->index, n->sub, &n->tag, a, sizeof a);
         snprintf(buf, size, "%s  %s", n->tag.name, a);
         break;
     case MTLBX_NODE_TAG_GROUP: label_group(f, n, buf, size); break;
@@ -320,6 +321,8 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
         break;
     }
     case MTLBX_NODE_DIAGNOSTICS: label_diagnostics(f, n, buf, size); break;
+    case MTLBX_NODE_CI_ARGUMENT: ci_argument_label(n, buf, size); break;
+    case MTLBX_NODE_CI_MEMBER: ci_member_label(n, buf, size); break;
     default: break;
     }
 }
@@ -782,6 +785,8 @@ void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, vo
     case MTLBX_NODE_MEMBER: member_fields(&o); break;
     case MTLBX_NODE_DYNAMIC_HEADER: dynamic_fields(&o); break;
     case MTLBX_NODE_LIST: list_fields(&o); break;
+    case MTLBX_NODE_CI_ARGUMENT: ci_argument_fields(&o); break;
+    case MTLBX_NODE_CI_MEMBER: ci_member_fields(&o); break;
     case MTLBX_NODE_DIAGNOSTICS: diag_fields(&o, true); return;
     default: break;
     }

@@ -504,6 +504,8 @@ void tag_fields(struct field_out *o)
                    t->value_len - idlen >= 4 && v[idlen] == 'B' && v[idlen + 1] == 'Z' ? "" : " (no BZh magic)");
     } else if (is(t, "RBUF") || is(t, "SBUF") || is(t, "RBUZ")) {
         buffer_fields(o, t);
+    } else if (reflection_tag_fields(o)) {
+        /* RETR, ARGR: fields_reflection.c */
     } else {
         raw_field(o, t, "not decoded");
     }

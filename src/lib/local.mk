@@ -12,6 +12,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/fat.c \
 	src/lib/fields.c \
 	src/lib/fields_tag.c \
+	src/lib/fields_reflection.c \
 	src/lib/file.c \
 	src/lib/functions.c \
 	src/lib/hash.c \

@@ -593,6 +593,40 @@ static void build_list(struct kids *k)
     }
 }
 
+/* Core Image reflection: one row per ARGR argument (index = argument,
+ * sub = function), one per struct member below a pointer argument. */
+static void build_ci_arguments(struct kids *k)
+{
+    mtlbx_node *p = k->parent;
+    if (p->tag.fourcc != FOURCC('A', 'R', 'G', 'R') || p->sub != CTX_PUBLIC_MD)
+        return;
+    const struct mtlbx_reflection *r = node_reflection(p);
+    for (size_t i = 0; r && i < r->n_arguments && i < UINT32_MAX; i++) {
+        mtlbx_node *c = kid(k, MTLBX_NODE_CI_ARGUMENT, r->arguments[i].offset, r->arguments[i].size);
+        if (!c)
+            return;
+        c->index = (uint32_t)i;
+        c->sub = p->index;
+    }
+}
+
+static void build_ci_members(struct kids *k)
+{
+    mtlbx_node *p = k->parent;
+    const struct mtlbx_reflection *r = node_reflection(p);
+    if (!r || p->index >= r->n_arguments)
+        return;
+    const struct mtlbx_ci_argument *a = &r->arguments[p->index];
+    for (size_t m = 0; m < a->n_members && m < UINT32_MAX; m++) {
+        mtlbx_node *c = kid(k, MTLBX_NODE_CI_MEMBER, r->members[a->first_member + m].offset,
+                            r->members[a->first_member + m].size);
+        if (!c)
+            return;
+        c->index = (uint32_t)m;
+        c->sub = p->sub;
+    }
+}
+
 static void build(mtlbx_file *f, mtlbx_node *n)
 {
     struct node_arena *a = arena_get(f);
@@ -616,7 +650,9 @@ static void build(mtlbx_file *f, mtlbx_node *n)
         add_tags(&k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC);
         break;
     case MTLBX_NODE_LIST: build_list(&k); break;
-    default: break; /* leaves: HEADER, FAT_SLICE, TAG, MODULE, MEMBER, DIAGNOSTICS */
+    case MTLBX_NODE_TAG: build_ci_arguments(&k); break;
+    case MTLBX_NODE_CI_ARGUMENT: build_ci_members(&k); break;
+    default: break; /* leaves: HEADER, FAT_SLICE, TAG (but ARGR), MODULE, MEMBER, DIAGNOSTICS */
     }
     kids_finish(&k);
 }
@@ -724,6 +760,15 @@ bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
     case MTLBX_NODE_LIST: {
         const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)n->sub);
         return l && l->n_groups > 0;
+    }
+    case MTLBX_NODE_TAG: {
+        const struct mtlbx_reflection *r = n->tag.fourcc == FOURCC('A', 'R', 'G', 'R') && n->sub == CTX_PUBLIC_MD
+                                               ? node_reflection(n) : NULL;
+        return r && r->n_arguments > 0;
+    }
+    case MTLBX_NODE_CI_ARGUMENT: {
+        const struct mtlbx_reflection *r = node_reflection(n);
+        return r && n->index < r->n_arguments && r->arguments[n->index].n_members > 0;
     }
     default:
         return false;

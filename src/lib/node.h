@@ -67,4 +67,14 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
 /* The detail fields of a TAG node. */
 void tag_fields(struct field_out *o);
 
+/* ---- fields_reflection.c: Core Image reflection (RETR, ARGR) ---- */
+const struct mtlbx_reflection *node_reflection(const mtlbx_node *n);
+/* For a RETR or ARGR tag node; false when it is neither (or unreadable). */
+bool reflection_tag_summary(mtlbx_file *f, const mtlbx_node *n, char *out, size_t size);
+bool reflection_tag_fields(struct field_out *o);
+void ci_argument_label(const mtlbx_node *n, char *buf, size_t size);
+void ci_argument_fields(struct field_out *o);
+void ci_member_label(const mtlbx_node *n, char *buf, size_t size);
+void ci_member_fields(struct field_out *o);
+
 #endif

@@ -299,6 +299,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_SEARCH_NEXT: search_repeat(ex, true); break;
     case ACT_SEARCH_PREV: search_repeat(ex, false); break;
     case ACT_GOTO: goto_offset_prompt(ex); break;
+    case ACT_NEXT_UNCLAIMED: goto_next_unclaimed(ex); break;
     case ACT_EXTRACT: action_extract(ex, false); break;
     case ACT_EXTRACT_ALL: action_extract(ex, true); break;
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
@@ -379,6 +380,15 @@ static void run(struct explorer *ex)
         if (dirty)
             ex_draw(ex);
         dirty = false;
+        if (!ex->layout_done) {
+            /* After the first frame, so a big library opens at once: which
+             * bytes no structure claims (hex style, `u`) and its findings. */
+            for (uint32_t i = 0; i < ex->n_files; i++)
+                mtlbx_layout_check(ex->files[i].f);
+            ex->layout_done = true;
+            refresh_libraries(ex);
+            ex_draw(ex);
+        }
         wint_t wide;
         int key = term_read_key(total && done < total ? HASH_POLL_MS : -1, &wide);
         if (key == ERR)

@@ -97,6 +97,7 @@ struct explorer {
     bool quit;
     struct hasher *hasher;
     size_t hash_done_seen;
+    bool layout_done;            /* every file's byte layout walked (after the first frame) */
     char *llvm_dis;              /* resolved lazily */
 };
 
@@ -155,6 +156,8 @@ void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_
 void search_start(struct explorer *ex);
 void search_repeat(struct explorer *ex, bool forward);
 void goto_offset_prompt(struct explorer *ex);
+/* search.c: the hex cursor to the next run of unclaimed bytes (wrapping). */
+void goto_next_unclaimed(struct explorer *ex);
 
 /* ---- actions.c: e, E, d, s, w ---- */
 void action_extract(struct explorer *ex, bool all);
