@@ -139,8 +139,8 @@ int cmd_info(int argc, char **argv, const struct global_options *g)
             for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
                 const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
                 const char *cpu = mtlbx_cputype_name(s->cputype);
-                printf("  slice %zu              %s (0x%08x/%u) at 0x%x, %u bytes\n", i, cpu ? cpu : "unknown cpu",
-                       s->cputype, s->cpusubtype, s->offset, s->size);
+                printf("  slice %zu              %s (0x%08x/%u) at 0x%x, %s\n", i, cpu ? cpu : "unknown cpu",
+                       s->cputype, s->cpusubtype, s->offset, mtlbx_count_noun(s->size, "byte", "bytes", n1, sizeof n1));
             }
             size_t nd = mtlbx_file_diag_count(f);
             if (nd)

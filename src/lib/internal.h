@@ -100,6 +100,9 @@ void diag_add(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
 void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
                const char *fmt, va_list ap);
 void diag_free(struct diag_list *l);
+/* Item i of a list, or the synthesised "further problems" notice after
+ * the last one (written to *scratch), or NULL. */
+const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mtlbx_diag *scratch);
 /* Library-level helpers that take the library lock. */
 void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,7 +1,7 @@
 /* Per-function metadata groups (FORMAT §6, §7), located through OFFT.
  * Public: CNST function constants, VATT/VATY vertex attributes, RETR and
  * ARGR Core Image reflection (reflection.c). Private: DEBI debug info, DEPF dependency file. Decoded
- * on first need (see library_decode_rest). */
+ * on first need: library.c calls decode_metadata (see library_decode_rest). */
 #include "config.h"
 #include "internal.h"
 
@@ -199,12 +199,6 @@ void decode_metadata(mtlbx_library *lib)
     }
 }
 
-const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
-{
-    static const struct mtlbx_metadata none;
-    library_decode_rest(lib);
-    return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
-}
 
 void free_metadata(mtlbx_library *lib)
 {

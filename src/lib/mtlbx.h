@@ -433,10 +433,14 @@ bool mtlbx_function_type_known(uint8_t type);
 
 /* ---------------------------------------------------------- counted nouns -- */
 
-/* "1 function", "0 functions", "2 functions": the count, a space and the
- * noun that agrees with it, written into buf (plain digits). Returns buf.
+/* "1 function", "0 functions", "1,234 bytes": the count (digits grouped
+ * by three), a space and the noun that agrees with it, written into buf
+ * (32 bytes plus the noun are enough). Returns buf.
  * The one place every message, label and report says how many. */
 const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+/* Just the noun that agrees with n, for a format that prints n itself
+ * ("%zu %s", n, mtlbx_noun(n, "entry", "entries")). */
+const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
 
 /* --------------------------------------------------------------- escape -- */
 

@@ -145,7 +145,7 @@ static void draw_title(struct explorer *ex)
     if (total && done < total)
         snprintf(right, sizeof right, "checking hashes %zu/%zu ", done, total);
     else if (total)
-        snprintf(right, sizeof right, "%zu functions, hashes checked ", total);
+        snprintf(right, sizeof right, "%zu %s, hashes checked ", total, mtlbx_noun(total, "function", "functions"));
     term_put(r->y, r->x, r->w, left, term_attr(AT_TITLE), 0);
     int rw = (int)strlen(right);
     if (rw && rw < r->w - 20)

@@ -180,9 +180,10 @@ static void write_all(struct explorer *ex)
         }
     }
     if (refused)
-        ex_error(ex, "wrote %zu files under %s; %zu refused (%s)", written, dir, refused, first_err);
+        ex_error(ex, "wrote %zu %s under %s; %zu refused (%s)", written, mtlbx_noun(written, "file", "files"), dir,
+                 refused, first_err);
     else
-        ex_message(ex, "wrote %zu files under %s%s", written, dir,
+        ex_message(ex, "wrote %zu %s under %s%s", written, mtlbx_noun(written, "file", "files"), dir,
                    skipped ? " (directories and links skipped)" : "");
 }
 
@@ -259,8 +260,9 @@ void members_draw(struct explorer *ex)
     const struct mtlbx_archive *a = current_archive(ex);
     char title[400];
     char *id = a ? mtlbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL) : NULL;
-    snprintf(title, sizeof title, " Source archive %s: %zu members   Enter view  w write  W write all  q back",
-             id ? id : "?", a ? a->n_members : 0);
+    size_t n = a ? a->n_members : 0;
+    snprintf(title, sizeof title, " Source archive %s: %zu %s   Enter view  w write  W write all  q back",
+             id ? id : "?", n, mtlbx_noun(n, "member", "members"));
     free(id);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     term_put(r->y + 1, r->x, r->w, "  type           size  name", A_BOLD, 0);
