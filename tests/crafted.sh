@@ -46,6 +46,18 @@ while IFS="$tab" read -r name offset severity words; do
 		echo "ok: $name: $severity at $offset"
 	fi
 done <"$tmp/manifest.tsv"
+# ls --verify reports the module that is not bitcode too (on stderr, with
+# its offset) and exits 1, although its HASH matches.
+offset=$(awk -F '\t' '$1 == "not-bitcode.metallib" { print $2 }' "$tmp/manifest.tsv")
+"$bin" ls --verify "$tmp/not-bitcode.metallib" >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ $status -ne 1 ] || ! grep -qF "not-bitcode.metallib:$offset: function 0: module is not LLVM bitcode" "$tmp/err"; then
+	echo "FAIL: ls --verify on not-bitcode.metallib exited $status; stderr:"
+	cat "$tmp/err"
+	fail=1
+else
+	echo "ok: ls --verify names the module that is not bitcode"
+fi
 if [ $n -lt 5 ]; then
 	echo "FAIL: only $n crafted files"
 	fail=1

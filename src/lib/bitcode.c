@@ -4,6 +4,10 @@
  * module. A HASH that matches says nothing about this: it covers whatever
  * bytes are there.
  *
+ * The hash pass judges each module from the bytes it has just read (no
+ * second read of a 300 MB file); mtlbx_module_validate reads the few bytes
+ * it needs itself.
+ *
  * This is the one place that judges a module's bytes. The bitstream reader
  * of the interfaces work plugs in at module_bitstream_check() below: when
  * it exists, a bitstream that does not parse becomes an error at the offset
@@ -28,11 +32,13 @@ struct bitcode_problem {
 /* The seam for a full bitstream reader: the raw bitcode (after any
  * wrapper) is [off, off + len). Today the magic is all it checks. Bytes
  * are read with pread, not through the mapping (see file_read_at). */
-static bool module_bitstream_check(const mtlbx_library *lib, uint64_t off, uint64_t len, size_t i,
-                                   struct bitcode_problem *p)
+static bool module_bitstream_check(const mtlbx_library *lib, uint64_t off, uint64_t len, const uint8_t *bc,
+                                   size_t i, struct bitcode_problem *p)
 {
     uint8_t magic[4];
-    if (len < 4 || !file_read_at(lib->file, off, magic, 4) || memcmp(magic, RAW_MAGIC, 4) != 0) {
+    if (len >= 4 && !bc && file_read_at(lib->file, off, magic, 4))
+        bc = magic;
+    if (len < 4 || !bc || memcmp(bc, RAW_MAGIC, 4) != 0) {
         p->offset = off;
         snprintf(p->message, sizeof p->message, "function %zu: the wrapper's bitcode does not start with BC C0 DE",
                  i);
@@ -41,19 +47,27 @@ static bool module_bitstream_check(const mtlbx_library *lib, uint64_t off, uint6
     return true;
 }
 
-static bool module_is_bitcode(const mtlbx_library *lib, size_t i, struct bitcode_problem *p)
+/* `head` holds the module's first `n` bytes when the caller has them (the
+ * hash pass), else NULL: then the few bytes needed are read here. */
+static bool module_is_bitcode(const mtlbx_library *lib, size_t i, const uint8_t *head, size_t n,
+                              struct bitcode_problem *p)
 {
     const struct mtlbx_function *fn = &lib->functions[i];
     uint64_t len = fn->module.size;
-    uint8_t m[20] = { 0 };
+    size_t want = len < 20 ? (size_t)len : 20;
+    uint8_t own[20] = { 0 };
     p->offset = fn->module.offset;
-    if (!file_read_at(lib->file, fn->module.offset, m, len < 20 ? (size_t)len : 20)) {
-        snprintf(p->message, sizeof p->message, "function %zu: module bytes could not be read", i);
-        return false;
+    if (!head || n < want) {
+        if (!file_read_at(lib->file, fn->module.offset, own, want)) {
+            snprintf(p->message, sizeof p->message, "function %zu: module bytes could not be read", i);
+            return false;
+        }
+        head = own;
+        n = want;
     }
-    if (len >= 4 && memcmp(m, RAW_MAGIC, 4) == 0)
-        return module_bitstream_check(lib, fn->module.offset, len, i, p);
-    if (len < 4 || memcmp(m, WRAPPER_MAGIC, 4) != 0) {
+    if (len >= 4 && memcmp(head, RAW_MAGIC, 4) == 0)
+        return module_bitstream_check(lib, fn->module.offset, len, head, i, p);
+    if (len < 4 || memcmp(head, WRAPPER_MAGIC, 4) != 0) {
         snprintf(p->message, sizeof p->message,
                  "function %zu: module does not start with the bitcode wrapper magic DE C0 17 0B or raw bitcode "
                  "BC C0 DE",
@@ -65,7 +79,7 @@ static bool module_is_bitcode(const mtlbx_library *lib, size_t i, struct bitcode
                  (unsigned long long)len);
         return false;
     }
-    uint64_t bc_off = rd32(m + 8), bc_size = rd32(m + 12);
+    uint64_t bc_off = rd32(head + 8), bc_size = rd32(head + 12);
     if (bc_off > len || bc_size > len - bc_off) {
         snprintf(p->message, sizeof p->message,
                  "function %zu: bitcode wrapper offset 0x%llx + size 0x%llx passes the end of the module "
@@ -73,10 +87,11 @@ static bool module_is_bitcode(const mtlbx_library *lib, size_t i, struct bitcode
                  i, (unsigned long long)bc_off, (unsigned long long)bc_size, (unsigned long long)len);
         return false;
     }
-    return module_bitstream_check(lib, fn->module.offset + bc_off, bc_size, i, p);
+    return module_bitstream_check(lib, fn->module.offset + bc_off, bc_size,
+                                  bc_off + 4 <= n ? head + bc_off : NULL, i, p);
 }
 
-bool mtlbx_module_validate(mtlbx_library *lib, size_t i)
+bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n)
 {
     if (i >= lib->n_functions || !lib->functions[i].module_valid || lib->functions[i].module.size == 0)
         return true; /* no module bytes: nothing to judge (reported elsewhere) */
@@ -88,7 +103,7 @@ bool mtlbx_module_validate(mtlbx_library *lib, size_t i)
     if (state != BC_UNCHECKED)
         return state == BC_OK;
     struct bitcode_problem p;
-    bool ok = module_is_bitcode(lib, i, &p);
+    bool ok = module_is_bitcode(lib, i, head, n, &p);
     /* Two threads may judge the same module; only the first reports. */
     pthread_mutex_lock(&lib->lock);
     bool first = lib->bitcode_states && lib->bitcode_states[i] == BC_UNCHECKED;
@@ -99,6 +114,8 @@ bool mtlbx_module_validate(mtlbx_library *lib, size_t i)
     pthread_mutex_unlock(&lib->lock);
     return ok;
 }
+
+bool mtlbx_module_validate(mtlbx_library *lib, size_t i) { return bitcode_judge(lib, i, NULL, 0); }
 
 size_t mtlbx_library_validate_modules(mtlbx_library *lib)
 {

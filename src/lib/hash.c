@@ -151,6 +151,17 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
     }
     if (actual)
         memcpy(actual, digest, 32);
+    /* The module's first bytes are at hand: judge its bitcode now. */
+    const uint8_t *head = NULL;
+    size_t head_len = 0;
+    if (!lib->file->mapped || !r->buf) {
+        head = lib->file->data + fn->module.offset;
+        head_len = (size_t)fn->module.size;
+    } else if (fn->module.offset >= r->off && fn->module.offset - r->off < r->len) {
+        head = r->buf + (fn->module.offset - r->off);
+        head_len = r->len - (size_t)(fn->module.offset - r->off);
+    }
+    bitcode_judge(lib, i, head, head_len);
     enum mtlbx_hash_state now = memcmp(digest, fn->hash, 32) == 0 ? MTLBX_HASH_OK : MTLBX_HASH_MISMATCH;
     /* Report a mismatch once, whoever checks first. */
     unsigned char expected = (unsigned char)s;

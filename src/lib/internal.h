@@ -175,6 +175,10 @@ void layout_free(mtlbx_file *f);
 enum mtlbx_archive_state source_archive_decode(mtlbx_library *lib, struct mtlbx_archive *a);
 void source_archive_free(struct mtlbx_archive *a);
 
+/* bitcode.c: judge module i (once) from its first n bytes in `head`, or
+ * reading them when head is NULL or too short. */
+bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n);
+
 /* hash.c */
 void sha256(const uint8_t *data, size_t len, uint8_t out[32]);
 

@@ -226,7 +226,8 @@ bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wra
 struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
 /* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
  * module)? The first call reports a problem as an error diagnostic at the
- * module's offset; later calls return the cached answer. True when there is
+ * module's offset; later calls return the cached answer. Hash checks
+ * (mtlbx_function_verify, mtlbx_library_verify_all) answer it on the way. True when there is
  * no module to judge. mtlbx_library_validate_modules does every module and
  * returns how many are not bitcode. */
 bool mtlbx_module_validate(mtlbx_library *lib, size_t i);

@@ -39,7 +39,6 @@ static void check(struct hasher *h, mtlbx_library *lib, size_t index)
     if (s == MTLBX_HASH_OK || s == MTLBX_HASH_MISMATCH || s == MTLBX_HASH_UNAVAILABLE)
         return;
     uint8_t actual[32];
-    mtlbx_module_validate(lib, index); /* a problem joins the diagnostics */
     if (mtlbx_function_verify(lib, index, actual) != MTLBX_HASH_MISMATCH)
         return;
     pthread_mutex_lock(&h->lock);
