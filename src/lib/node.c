@@ -41,6 +41,7 @@ struct diag_index {
 
 struct node_arena {
     struct arena_block *blocks;
+    struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
     struct diag_index file_diags;
     size_t n_libs;
     struct diag_index *lib_diags;
@@ -74,9 +75,11 @@ static void *arena_alloc(struct node_arena *a, size_t size)
          * space left in the current block is not wasted. */
         bool own = size > ARENA_BLOCK / 4;
         size_t cap = own ? size : ARENA_BLOCK;
-        struct arena_block *nb = malloc(sizeof *nb + cap);
+        struct arena_block *nb = !own && a->spare ? a->spare : malloc(sizeof *nb + cap);
         if (!nb)
             return NULL;
+        if (nb == a->spare)
+            a->spare = NULL;
         nb->used = 0;
         nb->cap = cap;
         if (own && b) {
@@ -111,6 +114,7 @@ void nodes_free(mtlbx_file *f)
         next = b->next;
         free(b);
     }
+    free(a->spare);
     diag_index_free(&a->file_diags);
     for (size_t i = 0; i < a->n_libs; i++)
         diag_index_free(&a->lib_diags[i]);
@@ -891,9 +895,14 @@ void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m)
     n->children = NULL;
     /* Blocks added in front since the mark, then big blocks slipped in
      * right behind the marked one. */
+    /* A walk forgets a subtree per function: keeping one standard block
+     * spares the allocator a heap shrink and regrow each time. */
     while (a->blocks && a->blocks != m.head) {
         struct arena_block *next = a->blocks->next;
-        free(a->blocks);
+        if (!a->spare && a->blocks->cap == ARENA_BLOCK)
+            a->spare = a->blocks;
+        else
+            free(a->blocks);
         a->blocks = next;
     }
     if (!a->blocks)
