@@ -26,6 +26,7 @@ enum cli_option_key {
     OPT_FORCE,
     OPT_LIST,
     OPT_INTERFACES,
+    OPT_LAYOUT,
 };
 
 enum cli_option_flags {

@@ -9,7 +9,9 @@
 
 #include "commands.h"
 #include "interface_json.h"
+#include "json_more.h"
 #include "json_stream.h"
+#include "layout_json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -139,6 +141,7 @@ static json_t *function_json(mtlbx_library *lib, size_t i)
     long archive = mtlbx_function_archive(lib, i);
     if (archive >= 0)
         json_object_set_new(o, "source_archive", json_integer(archive));
+    function_json_more(lib, i, o);
     return o;
 }
 
@@ -228,6 +231,7 @@ static json_t *library_tail_json(mtlbx_library *lib)
                                                              (int)l->n_groups));
     }
     json_object_set_new(o, "sections", sections);
+    library_json_more(lib, o);
     /* Last, so that problems found while hashing and decompressing show. */
     json_t *diags = json_array();
     for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
@@ -282,9 +286,12 @@ static json_t *fat_json(mtlbx_file *f)
     json_t *slices = json_array();
     for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
         const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
-        json_array_append_new(slices, json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype),
-                                                "cpusubtype", jint(s->cpusubtype), "offset", jint(s->offset),
-                                                "size", jint(s->size), "align", jint(s->align)));
+        json_t *slice = json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype), "cpusubtype",
+                                  jint(s->cpusubtype), "offset", jint(s->offset), "size", jint(s->size), "align",
+                                  jint(s->align));
+        if (slice)
+            fat_slice_json_more(s, slice);
+        json_array_append_new(slices, slice);
     }
     return json_pack("{s:o}", "slices", slices);
 }
@@ -323,6 +330,7 @@ int cmd_dump(const struct cli_args *args)
     /* The table requires --json and exactly one FILE. */
     const char *path = args->operands[0];
     with_interfaces = cli_flag(args, OPT_INTERFACES);
+    bool layout = cli_flag(args, OPT_LAYOUT), layout_incomplete = false;
     json_set_alloc_funcs(dump_malloc, free);
     mtlbx_file *f = cli_open(path);
     if (!f)
@@ -353,6 +361,9 @@ int cmd_dump(const struct cli_args *args)
         }
         json_stream_close(&js);
         json_stream_put(&js, "diagnostics", file_diags_json(f));
+        /* Last: every byte's owner, streamed region by region. */
+        if (layout && !layout_json_stream(&js, f))
+            layout_incomplete = true;
         json_stream_close(&js);
         putchar('\n');
     }
@@ -364,11 +375,13 @@ int cmd_dump(const struct cli_args *args)
      * reported by cli_finish_output(). */
     if (rc == 0 && dump_out_of_memory)
         cli_error(path, NULL, "out of memory: the JSON document is incomplete");
+    else if (rc == 0 && layout_incomplete && !js.failed)
+        cli_error(path, NULL, "the byte layout could not be completed");
     else if (rc == 0 && js.failed && !ferror(stdout))
         cli_error(path, NULL, "the JSON document could not be written whole");
     else if (rc == 0)
         rc = cli_complete(path, f);
-    if (dump_out_of_memory || js.failed)
+    if (dump_out_of_memory || js.failed || layout_incomplete)
         rc = 2;
     mtlbx_close(f);
     if (fflush(stdout) != 0 || ferror(stdout))

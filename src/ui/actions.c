@@ -82,7 +82,7 @@ bool action_write_bytes(struct explorer *ex, const char *typed, const void *data
         ex_error(ex, "cannot write %s: %s", typed, err);
         return false;
     }
-    ex_message(ex, "wrote %zu bytes to %s", len, final);
+    ex_message(ex, "wrote %zu %s to %s", len, mtlbx_noun(len, "byte", "bytes"), final);
     return true;
 }
 
@@ -227,9 +227,10 @@ static void extract_all(struct explorer *ex, mtlbx_library *lib)
     free(set.v);
     free(names);
     if (failed)
-        ex_error(ex, "wrote %zu modules to %s; %zu failed (%s)", written, dir_in, failed, first_err);
+        ex_error(ex, "wrote %zu %s to %s; %zu failed (%s)", written, mtlbx_noun(written, "module", "modules"), dir_in,
+                 failed, first_err);
     else
-        ex_message(ex, "wrote %zu modules to %s%s", written, dir_in,
+        ex_message(ex, "wrote %zu %s to %s%s", written, mtlbx_noun(written, "module", "modules"), dir_in,
                    skipped ? " (some skipped: existing or empty)" : "");
 }
 

@@ -158,7 +158,7 @@ static void draw_title(struct explorer *ex)
     if (total && done < total)
         snprintf(right, sizeof right, "checking hashes %zu/%zu ", done, total);
     else if (total)
-        snprintf(right, sizeof right, "%zu functions, hashes checked ", total);
+        snprintf(right, sizeof right, "%zu %s, hashes checked ", total, mtlbx_noun(total, "function", "functions"));
     term_put(r->y, r->x, r->w, left, term_attr(AT_TITLE), 0);
     int rw = (int)strlen(right);
     if (rw && rw < r->w - 20)
@@ -312,6 +312,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_SEARCH_NEXT: search_repeat(ex, true); break;
     case ACT_SEARCH_PREV: search_repeat(ex, false); break;
     case ACT_GOTO: goto_offset_prompt(ex); break;
+    case ACT_NEXT_UNCLAIMED: goto_next_unclaimed(ex); break;
     case ACT_EXTRACT: action_extract(ex, false); break;
     case ACT_EXTRACT_ALL: action_extract(ex, true); break;
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
@@ -429,6 +430,15 @@ static void run(struct explorer *ex)
         if (dirty)
             ex_draw(ex);
         dirty = false;
+        if (!ex->layout_done) {
+            /* After the first frame, so a big library opens at once: which
+             * bytes no structure claims (hex style, `u`) and its findings. */
+            for (uint32_t i = 0; i < ex->n_files; i++)
+                mtlbx_layout_check(ex->files[i].f);
+            ex->layout_done = true;
+            refresh_libraries(ex);
+            ex_draw(ex);
+        }
         wint_t wide;
         bool busy = (total && done < total) || waiting_for_interface(ex);
         int key = term_read_key(busy ? HASH_POLL_MS : -1, &wide);
