@@ -62,7 +62,7 @@ complete_words "$MTLBX_BIN" "" >"$WORK/got"
 for c in info ls dump check extract sources dis; do
     grep -qx "$c" "$WORK/got" || fail "mtlbx <Tab> lacks the command $c"
 done
-[ "$(complete_words "$MTLBX_BIN" di | tr '\n' ' ')" = "dis " ] || fail "mtlbx di<Tab> is not dis"
+[ "$(complete_words "$MTLBX_BIN" ex | tr '\n' ' ')" = "extract " ] || fail "mtlbx ex<Tab> is not extract"
 # A command's options, from its --help.
 complete_words "$MTLBX_BIN" extract "$FILE" --f >"$WORK/got"
 [ "$(tr '\n' ' ' <"$WORK/got")" = "--force --function " ] || fail "extract --f<Tab>: $(tr '\n' ' ' <"$WORK/got")"

@@ -2,7 +2,7 @@
 # The zsh completion function (completion/_mtlbx) in a real interactive
 # zsh on a pseudo-terminal (zsh/zpty), with compinit loading it from
 # fpath: `mtlbx dis FILE <Tab>` lists exactly the function names of a
-# corpus file, and `mtlbx di<Tab>` completes the command. Skips (77)
+# corpus file, and `mtlbx ex<Tab>` completes the command. Skips (77)
 # without zsh or without the corpus.
 MTLBX_BIN=${MTLBX_BIN:-$(pwd)/src/mtlbx}
 SRC=${MTLBX_SRCDIR:-${srcdir:-.}}
@@ -50,8 +50,8 @@ zsh_complete "mtlbx dis $FILE " >"$WORK/raw" || fail "zsh did not run"
 tr ' ' '\n' <"$WORK/raw" | grep -v '^$' | LC_ALL=C sort -u | LC_ALL=C comm -12 - "$WORK/want" >"$WORK/got"
 cmp -s "$WORK/got" "$WORK/want" || { fail "dis FILE <Tab> does not list every function name:"; diff "$WORK/want" "$WORK/got" | head; }
 
-zsh_complete "mtlbx di" >"$WORK/raw"
-grep -q "mtlbx dis " "$WORK/raw" || fail "mtlbx di<Tab> did not complete to dis: $(tail -3 "$WORK/raw")"
+zsh_complete "mtlbx ex" >"$WORK/raw"
+grep -q "mtlbx extract " "$WORK/raw" || fail "mtlbx ex<Tab> did not complete to extract: $(tail -3 "$WORK/raw")"
 
 [ $FAILED -eq 0 ] && echo "ok: zsh completion"
 exit $FAILED

@@ -29,9 +29,19 @@ tests_test_fixtures_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_test_fixtures_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
 TESTS += tests/test_lib tests/test_corpus tests/test_fixtures
+
+check_PROGRAMS += tests/test_reflection
+tests_test_reflection_SOURCES = tests/test_reflection.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_test_reflection_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_reflection_LDADD = $(TEST_LIBS)
+TESTS += tests/test_reflection
 endif
 
 EXTRA_DIST += tests/lsan.supp
+
+# Damage a HASH does not see, built at test time by tools/mkcrafted.py.
+TESTS += tests/crafted.sh
+EXTRA_DIST += tests/crafted.sh tools/mkcrafted.py
 
 include tests/node.mk
 include tests/extract_sources.mk

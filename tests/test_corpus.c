@@ -130,6 +130,86 @@ Test(corpus, dump_json_matches_the_reference_for_every_file)
                  n_expected);
 }
 
+/* expected-more/FILE.json: the "Every byte decoded" keys, as a sparse
+ * document (every key in it present with the same value). */
+Test(corpus, dump_json_has_every_key_of_expected_more)
+{
+    size_t bad_files = 0, compared = 0;
+    for (size_t i = 0; i < n_expected; i++) {
+        if (expected_status(&expected[i]))
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/expected-more/%s.json", corpus_dir(), expected[i].name);
+        json_error_t jerr;
+        json_t *want = json_load_file(path, 0, &jerr);
+        cr_assert_not_null(want, "%s: %s", path, jerr.text);
+        char *out, *err, at[300];
+        size_t out_len;
+        snprintf(at, sizeof at, "@%s", expected[i].name);
+        const char *args[] = { "dump", "--json", at, NULL };
+        int status = run_mtlbx(args, &out, &out_len, &err);
+        json_t *got = status == 0 ? json_loads(out, 0, &jerr) : NULL;
+        if (!got) {
+            cr_log_error("%s: exit %d, no JSON: %s", expected[i].name, status, err);
+            bad_files++;
+        } else {
+            bad_files += json_contract_compare(expected[i].name, "", got, want) != 0;
+            compared++;
+        }
+        json_decref(got);
+        json_decref(want);
+        free(out);
+        free(err);
+    }
+    cr_assert_eq(bad_files, 0, "%zu corpus files differ from expected-more (see the log)", bad_files);
+    cr_assert_geq(compared, 1);
+}
+
+/* dump --json --layout: regions in file order tiling [0, size) with no gap
+ * and no overlap, and on files from Apple's tools not one unclaimed byte. */
+Test(corpus, layout_tiles_every_file_exactly)
+{
+    size_t files = 0;
+    for (size_t i = 0; i < n_expected; i++) {
+        if (expected_status(&expected[i]))
+            continue;
+        char *out, *err, at[300];
+        size_t out_len;
+        snprintf(at, sizeof at, "@%s", expected[i].name);
+        const char *args[] = { "dump", "--json", "--layout", at, NULL };
+        int status = run_mtlbx(args, &out, &out_len, &err);
+        json_error_t jerr;
+        json_t *doc = status == 0 ? json_loads(out, 0, &jerr) : NULL;
+        cr_expect_not_null(doc, "%s: exit %d, no JSON: %s", expected[i].name, status, err);
+        json_t *layout = json_object_get(doc, "layout");
+        cr_expect(json_is_array(layout) && json_array_size(layout) > 0, "%s: no layout", expected[i].name);
+        json_int_t pos = 0, size = json_integer_value(json_object_get(doc, "size"));
+        size_t k, unclaimed = 0;
+        json_t *r;
+        json_array_foreach(layout, k, r) {
+            json_int_t off = json_integer_value(json_object_get(r, "offset"));
+            json_int_t len = json_integer_value(json_object_get(r, "size"));
+            const char *what = json_string_value(json_object_get(r, "what"));
+            if (off != pos || len <= 0 || !what) {
+                cr_log_error("%s: region %zu at %lld (size %lld) but %lld expected", expected[i].name, k,
+                             (long long)off, (long long)len, (long long)pos);
+                pos = -1;
+                break;
+            }
+            unclaimed += strcmp(what, "unclaimed") == 0;
+            pos += len;
+        }
+        cr_expect_eq(pos, size, "%s: the layout covers %lld of %lld bytes", expected[i].name, (long long)pos,
+                     (long long)size);
+        cr_expect_eq(unclaimed, 0, "%s: %zu unclaimed regions", expected[i].name, unclaimed);
+        files++;
+        json_decref(doc);
+        free(out);
+        free(err);
+    }
+    cr_assert_geq(files, 1);
+}
+
 Test(corpus, check_is_clean_on_valid_files_and_refuses_the_rest)
 {
     for (size_t i = 0; i < n_expected; i++) {

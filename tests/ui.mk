@@ -27,6 +27,7 @@ EXPLORER_TESTS = \
 	tests/explorer_corpus.sh \
 	tests/explorer_interface.sh \
 	tests/explorer_first_hour.sh \
-	tests/explorer_fluent.sh
+	tests/explorer_fluent.sh \
+	tests/explorer_layout.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

@@ -1,7 +1,8 @@
 /* `mtlbx check`: everything that can be checked, one finding per line as
- * FILE:OFFSET: error|warning: message. It hashes every module and
- * decompresses every source archive, so each lazily found problem shows.
- * Findings of a file come sorted by offset, identical on every run. */
+ * FILE:OFFSET: error|warning: message. It hashes every module, checks
+ * that each is LLVM bitcode, walks the byte layout and decompresses every
+ * source archive, so each lazily found problem shows. Findings of a file
+ * come sorted by offset, identical on every run. */
 #include "config.h"
 
 #include "commands.h"
@@ -23,10 +24,14 @@ static void print_diag(const char *path, const struct mtlbx_diag *d)
  * of memory. */
 static long check_file(const char *path, mtlbx_file *f)
 {
+    /* Unclaimed bytes and dirty padding join the lists (the fat
+     * container's or a library's) before they are counted. */
+    mtlbx_layout_check(f);
     size_t n = mtlbx_file_diag_count(f);
     for (size_t l = 0; l < mtlbx_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         mtlbx_library_verify_all(lib, 0);
+        mtlbx_library_validate_modules(lib);
         const struct mtlbx_sources *src = mtlbx_library_sources(lib);
         for (size_t k = 0; src && k < src->n_archives; k++)
             mtlbx_archive_load(lib, k);

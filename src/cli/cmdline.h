@@ -27,6 +27,7 @@ enum cli_option_key {
     OPT_LIST,
     OPT_INTERFACES,
     OPT_NO_MOUSE,
+    OPT_LAYOUT,
 };
 
 enum cli_option_flags {

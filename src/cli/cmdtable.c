@@ -22,7 +22,7 @@ const struct cli_option cli_global_options[] = {
 static const struct cli_option no_options[] = { { 0 } };
 
 static const struct cli_option ls_options[] = {
-    { OPT_VERIFY, "verify", NULL, 0, "check each module's SHA-256 (ok/MISMATCH; exit 1 on a mismatch)" },
+    { OPT_VERIFY, "verify", NULL, 0, "check each module's SHA-256 (ok/MISMATCH) and that it is LLVM bitcode (exit 1 on either)" },
     { OPT_NAMES, "names", NULL, 0,
       "print only the function names, one per line (fast; used by shell completion)" },
     { 0 },
@@ -32,6 +32,8 @@ static const struct cli_option dump_options[] = {
     { OPT_JSON, "json", NULL, CLI_OPT_REQUIRED, "JSON output (the only format)" },
     { OPT_INTERFACES, "interfaces", NULL, 0,
       "add each function's interface, decoded from its module's AIR metadata" },
+    { OPT_LAYOUT, "layout", NULL, 0,
+      "add a \"layout\" array naming the owner of every byte of the file (streamed)" },
     { 0 },
 };
 
@@ -82,8 +84,8 @@ const struct cli_command cli_commands[] = {
       "Each line: index, type, AIR and MSL versions, module offset and size, the first\n"
       "16 hex digits of HASH, name. With several files, each comes under a\n"
       "'==> FILE <==' line.\n"
-      "Exit status: 0 ok, 1 a hash mismatch, 2 a file could not be read (the worst\n"
-      "of all files).",
+      "Exit status: 0 ok, 1 a hash mismatch or (--verify) a module that is not\n"
+      "LLVM bitcode, 2 a file could not be read (the worst of all files).",
       cmd_ls },
     { "dump", "FILE", 1, 1, "the whole parsed structure as one JSON document (the CONTRACT.md schema, plus extra keys)", dump_options,
       "The schema is documented in CONTRACT.md.\nExit status: 0 ok, 2 the file could not be read.",

@@ -9,8 +9,10 @@
 
 #include "commands.h"
 #include "interface_json.h"
+#include "json_more.h"
 #include "json_stream.h"
 #include "values_json.h"
+#include "layout_json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -47,6 +49,8 @@ static json_t *jstr(struct mtlbx_bytes b)
  * the library's diagnostics. */
 /* Thread-local: `find --json` writes documents from several threads. */
 static _Thread_local bool with_interfaces;
+/* --layout: the byte layout after the diagnostics (layout_json.c). */
+static _Thread_local bool with_layout;
 static _Thread_local json_t *interface_diags;
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
@@ -120,6 +124,7 @@ static json_t *function_json(mtlbx_library *lib, size_t i)
     long archive = mtlbx_function_archive(lib, i);
     if (archive >= 0)
         json_object_set_new(o, "source_archive", json_integer(archive));
+    function_json_more(lib, i, o);
     return o;
 }
 
@@ -209,6 +214,7 @@ static json_t *library_tail_json(mtlbx_library *lib)
                                                              (int)l->n_groups));
     }
     json_object_set_new(o, "sections", sections);
+    library_json_more(lib, o);
     /* Last, so that problems found while hashing and decompressing show. */
     json_t *diags = json_array();
     for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
@@ -263,9 +269,12 @@ static json_t *fat_json(mtlbx_file *f)
     json_t *slices = json_array();
     for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
         const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
-        json_array_append_new(slices, json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype),
-                                                "cpusubtype", jint(s->cpusubtype), "offset", jint(s->offset),
-                                                "size", jint(s->size), "align", jint(s->align)));
+        json_t *slice = json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype), "cpusubtype",
+                                  jint(s->cpusubtype), "offset", jint(s->offset), "size", jint(s->size), "align",
+                                  jint(s->align));
+        if (slice)
+            fat_slice_json_more(s, slice);
+        json_array_append_new(slices, slice);
     }
     return json_pack("{s:o}", "slices", slices);
 }
@@ -306,6 +315,7 @@ static json_t **prepare_libraries(mtlbx_file *f)
 int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_line)
 {
     dump_out_of_memory = false;
+    bool layout = with_layout, layout_incomplete = false;
     size_t n_libs = mtlbx_library_count(f);
     json_t **heads = prepare_libraries(f);
     if (!heads || dump_out_of_memory) {
@@ -332,6 +342,9 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
         }
         json_stream_close(&js);
         json_stream_put(&js, "diagnostics", file_diags_json(f));
+        /* Last: every byte's owner, streamed region by region. */
+        if (layout && !layout_json_stream(&js, f))
+            layout_incomplete = true;
         json_stream_close(&js);
         putc('\n', out);
     }
@@ -343,11 +356,13 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
      * reported by cli_finish_output(). */
     if (rc == 0 && dump_out_of_memory)
         cli_error(path, NULL, "out of memory: the JSON document is incomplete");
+    else if (rc == 0 && layout_incomplete && !js.failed)
+        cli_error(path, NULL, "the byte layout could not be completed");
     else if (rc == 0 && js.failed && !ferror(out))
         cli_error(path, NULL, "the JSON document could not be written whole");
     else if (rc == 0)
         rc = cli_complete(path, f);
-    if (dump_out_of_memory || js.failed)
+    if (dump_out_of_memory || js.failed || layout_incomplete)
         rc = 2;
     return rc;
 }
@@ -357,6 +372,7 @@ int cmd_dump(const struct cli_args *args)
     /* The table requires --json and exactly one FILE. */
     const char *path = args->operands[0];
     with_interfaces = cli_flag(args, OPT_INTERFACES);
+    with_layout = cli_flag(args, OPT_LAYOUT);
     json_set_alloc_funcs(dump_malloc, free);
     mtlbx_file *f = cli_open(path);
     if (!f)

@@ -9,8 +9,9 @@
 
 static void print_section(const char *name, struct mtlbx_range r, const char *extra)
 {
-    printf("  %-20s 0x%08llx  %10llu bytes%s%s\n", name, (unsigned long long)r.offset,
-           (unsigned long long)r.size, extra ? "  " : "", extra ? extra : "");
+    char size[48];
+    printf("  %-20s 0x%08llx  %16s%s%s\n", name, (unsigned long long)r.offset,
+           mtlbx_count_noun(r.size, "byte", "bytes", size, sizeof size), extra ? "  " : "", extra ? extra : "");
 }
 
 /* AIR and language versions, compiler and options of the first function's
@@ -78,9 +79,9 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
     print_section("module list", h->modules, NULL);
     const struct mtlbx_sources *src = mtlbx_library_sources(lib);
     if (src && src->present) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "%s, %zu archive%s", src->tag, src->n_archives,
-                 src->n_archives == 1 ? "" : "s");
+        char extra[64], count[48];
+        snprintf(extra, sizeof extra, "%s, %s", src->tag,
+                 mtlbx_count_noun(src->n_archives, "archive", "archives", count, sizeof count));
         print_section("embedded sources", src->range, extra);
     }
     const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
@@ -91,8 +92,9 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
     for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
         const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)k);
         if (l->present) {
-            char extra[48];
-            snprintf(extra, sizeof extra, "%s, %zu entries", l->tag, l->n_groups);
+            char extra[64], count[48];
+            snprintf(extra, sizeof extra, "%s, %s", l->tag,
+                     mtlbx_count_noun(l->n_groups, "entry", "entries", count, sizeof count));
             print_section(list_names[k], l->range, extra);
         }
     }
@@ -132,8 +134,9 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
     size_t errors = 0, warnings = 0, nd = mtlbx_library_diag_count(lib);
     for (size_t i = 0; i < nd; i++)
         mtlbx_library_diag(lib, i)->severity == MTLBX_ERROR ? errors++ : warnings++;
-    printf("Problems               %zu error%s, %zu warning%s%s\n", errors, errors == 1 ? "" : "s", warnings,
-           warnings == 1 ? "" : "s", errors + warnings ? " (run 'mtlbx check' for details)" : "");
+    printf("Problems               %s, %s%s\n", mtlbx_count_noun(errors, "error", "errors", b1, sizeof b1),
+           mtlbx_count_noun(warnings, "warning", "warnings", b2, sizeof b2),
+           errors + warnings ? " (run 'mtlbx check' for details)" : "");
 }
 
 int cmd_info(const struct cli_args *args)
@@ -151,19 +154,30 @@ int cmd_info(const struct cli_args *args)
             printf("\n");
         printf("File                   ");
         cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)argv[a], strlen(argv[a]) });
-        printf(" (%llu bytes)\n", (unsigned long long)mtlbx_file_size(f));
+        char n1[48], n2[48];
+        printf(" (%s)\n", mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1));
+        /* The layout walk also adds its findings to the problem counts. */
+        const struct mtlbx_layout_summary *lay = mtlbx_layout_check(f);
+        if (lay)
+            printf("Claimed                %llu of %s%s%s%s\n",
+                   (unsigned long long)(lay->claimed + lay->padding),
+                   mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1),
+                   lay->unclaimed ? ", " : " (every byte explained)",
+                   lay->unclaimed ? mtlbx_count_noun(lay->unclaimed, "byte", "bytes", n2, sizeof n2) : "",
+                   lay->unclaimed ? " unclaimed (run 'mtlbx check')" : "");
         if (mtlbx_file_is_fat(f)) {
-            printf("Fat container          %zu slice%s\n", mtlbx_fat_slice_count(f),
-                   mtlbx_fat_slice_count(f) == 1 ? "" : "s");
+            printf("Fat container          %s\n",
+                   mtlbx_count_noun(mtlbx_fat_slice_count(f), "slice", "slices", n1, sizeof n1));
             for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
                 const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
                 const char *cpu = mtlbx_cputype_name(s->cputype);
-                printf("  slice %zu              %s (0x%08x/%u) at 0x%x, %u bytes\n", i, cpu ? cpu : "unknown cpu",
-                       s->cputype, s->cpusubtype, s->offset, s->size);
+                printf("  slice %zu              %s (0x%08x/%u) at 0x%x, %s\n", i, cpu ? cpu : "unknown cpu",
+                       s->cputype, s->cpusubtype, s->offset, mtlbx_count_noun(s->size, "byte", "bytes", n1, sizeof n1));
             }
             size_t nd = mtlbx_file_diag_count(f);
             if (nd)
-                printf("  %zu problem%s in the fat header (run 'mtlbx check')\n", nd, nd == 1 ? "" : "s");
+                printf("  %s in the fat header (run 'mtlbx check')\n",
+                       mtlbx_count_noun(nd, "problem", "problems", n1, sizeof n1));
         }
         for (size_t i = 0; i < mtlbx_library_count(f); i++)
             print_library(mtlbx_library_at(f, i), i, mtlbx_file_is_fat(f));

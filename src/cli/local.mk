@@ -19,6 +19,10 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/info.c \
 	src/cli/interface_json.c \
 	src/cli/interface_json.h \
+	src/cli/json_more.c \
+	src/cli/json_more.h \
+	src/cli/layout_json.c \
+	src/cli/layout_json.h \
 	src/cli/ls.c \
 	src/cli/sig.c \
 	src/cli/diff.c \

@@ -109,7 +109,7 @@ static int list_file(const char *path, bool verify, bool names_only)
     mtlbx_file *f = cli_open(path);
     if (!f)
         return 2;
-    size_t mismatches = 0;
+    size_t mismatches = 0, not_bitcode = 0;
     size_t nlib = mtlbx_library_count(f);
     for (size_t l = 0; l < nlib; l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
@@ -121,12 +121,18 @@ static int list_file(const char *path, bool verify, bool names_only)
         }
         if (nlib > 1 || mtlbx_file_is_fat(f))
             printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-        for (size_t i = 0; i < mtlbx_function_count(lib); i++)
+        for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
             print_function(lib, i, verify);
+            if (verify && !mtlbx_module_validate(lib, i)) {
+                uint64_t at = mtlbx_function_at(lib, i)->module.offset;
+                cli_error(path, &at, "function %zu: module is not LLVM bitcode (mtlbx check says why)", i);
+                not_bitcode++;
+            }
+        }
     }
     int incomplete = cli_complete(path, f);
     mtlbx_close(f);
-    return incomplete ? 2 : mismatches ? 1 : 0;
+    return incomplete ? 2 : mismatches || not_bitcode ? 1 : 0;
 }
 
 int cmd_ls(const struct cli_args *args)

@@ -151,8 +151,8 @@ static bool bz_decompress(mtlbx_library *lib, const struct mtlbx_archive *a,
      * anything else after the end-of-stream marker is worth a warning. */
     if (consumed < in_len && !all_zero(in + consumed, in_len - consumed))
         lib_warning(lib, a->payload_offset + consumed,
-                    "%zu bytes after the end of the bzip2 stream are not zero padding",
-                    in_len - consumed);
+                    "%zu %s after the end of the bzip2 stream %s not zero padding", in_len - consumed,
+                    mtlbx_noun(in_len - consumed, "byte", "bytes"), mtlbx_noun(in_len - consumed, "is", "are"));
     *out = buf;
     *out_len = len;
     return true;
@@ -396,8 +396,8 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
     }
     if (ok && rc != ARCHIVE_EOF) {
         const char *es = archive_error_string(ar);
-        lib_error(lib, a->payload_offset, "source archive's tar does not decode after %zu members: %s",
-                  n, es ? es : "damaged header");
+        lib_error(lib, a->payload_offset, "source archive's tar does not decode after %zu %s: %s",
+                  n, mtlbx_noun(n, "member", "members"), es ? es : "damaged header");
         ok = false;
     }
     archive_read_free(ar);

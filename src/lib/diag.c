@@ -1,6 +1,8 @@
 /* Diagnostics: every problem the parser finds, with its byte offset.
  * Lists are capped so that a hostile file cannot make us allocate without
- * bound; what is dropped is counted and reported once. */
+ * bound; what is dropped is counted and reported once. This is the bottom
+ * of the library: it calls nothing else in src/lib (a library's list is
+ * read through library.c, which decodes the lazy parts first). */
 #include "config.h"
 #include "internal.h"
 
@@ -153,13 +155,14 @@ void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
 }
 
 /* The "too many" notice is synthesised on read so that it is always last. */
-static const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mtlbx_diag *scratch)
+const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mtlbx_diag *scratch)
 {
     if (i < l->n)
         return diag_item(l, i);
     if (i == l->n && l->dropped) {
         static __thread char msg[96];
-        snprintf(msg, sizeof msg, "%zu further problems were not recorded", l->dropped);
+        snprintf(msg, sizeof msg, "%zu further %s not recorded", l->dropped,
+                 mtlbx_noun(l->dropped, "problem was", "problems were"));
         *scratch = (struct mtlbx_diag){ .severity = MTLBX_ERROR,
                                         .offset = l->n ? diag_item(l, l->n - 1)->offset : 0,
                                         .message = msg };
@@ -177,27 +180,6 @@ const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i)
 {
     static __thread struct mtlbx_diag scratch;
     return diag_get(&f->diags, i, &scratch);
-}
-
-size_t mtlbx_library_diag_count(const mtlbx_library *lib)
-{
-    library_decode_rest(lib); /* its findings are part of the list */
-    mtlbx_library *l = (mtlbx_library *)lib;
-    pthread_mutex_lock(&l->lock);
-    size_t n = lib->diags.n + (lib->diags.dropped ? 1 : 0);
-    pthread_mutex_unlock(&l->lock);
-    return n;
-}
-
-const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i)
-{
-    static __thread struct mtlbx_diag scratch;
-    library_decode_rest(lib);
-    mtlbx_library *l = (mtlbx_library *)lib;
-    pthread_mutex_lock(&l->lock);
-    const struct mtlbx_diag *d = diag_get(&lib->diags, i, &scratch);
-    pthread_mutex_unlock(&l->lock);
-    return d;
 }
 
 int mtlbx_diag_ptr_cmp(const void *pa, const void *pb)

@@ -1,8 +1,9 @@
 /* The dynamic header (FORMAT §10: NAME and DYNL tags ending in ENDT) and
  * the four list sections that share one shape (FORMAT §11, §12): a u32
  * count and size-prefixed tag groups. A list is located at open and its
- * groups walked on first need (see library_decode_rest). VLST and ILST are "like the function
- * list"; RLST groups hold an RBUF, SLST groups an SBUF. */
+ * groups walked on first need (library.c calls decode_lists). VLST and
+ * ILST are "like the function list"; RLST groups hold an RBUF, SLST groups
+ * an SBUF. */
 #include "config.h"
 #include "internal.h"
 
@@ -146,9 +147,3 @@ void decode_lists(mtlbx_library *lib)
 
 const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib) { return &lib->dyn; }
 
-const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)
-{
-    static const struct mtlbx_list none;
-    library_decode_rest(lib);
-    return (unsigned)k < MTLBX_LIST_COUNT ? &lib->lists[k] : &none;
-}

@@ -208,7 +208,7 @@ static void label_member(const mtlbx_node *n, char *buf, size_t size)
     char name[512], b[32];
     field_esc(name, sizeof name, (const uint8_t *)m->name, strlen(m->name));
     if (m->type == MTLBX_MEMBER_FILE)
-        snprintf(buf, size, "%s  %s bytes", name, field_num(b, sizeof b, m->size));
+        snprintf(buf, size, "%s  %s", name, mtlbx_count_noun(m->size, "byte", "bytes", b, sizeof b));
     else
         snprintf(buf, size, "%s  (%s)", name, member_type(m->type));
 }
@@ -237,10 +237,10 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
         base = base ? base + 1 : path ? path : "(memory)";
         field_esc(a, sizeof a, (const uint8_t *)base, strlen(base));
         if (f->fat)
-            snprintf(buf, size, "%s  fat, %zu libraries, %s bytes", a, mtlbx_library_count(f),
-                     field_num(b, sizeof b, f->size));
+            snprintf(buf, size, "%s  fat, %zu libraries, %s", a, mtlbx_library_count(f),
+                     mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
         else
-            snprintf(buf, size, "%s  %s bytes", a, field_num(b, sizeof b, f->size));
+            snprintf(buf, size, "%s  %s", a, mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
         break;
     }
     case MTLBX_NODE_FAT_HEADER:
@@ -253,8 +253,8 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
             break;
         if (!cpu)
             snprintf(c, sizeof c, "cputype 0x%08x", s->cputype);
-        snprintf(buf, size, "Slice %u  %s  @0x%x  %s bytes", n->index, cpu ? cpu : c, s->offset,
-                 field_num(b, sizeof b, s->size));
+        snprintf(buf, size, "Slice %u  %s  @0x%x  %s", n->index, cpu ? cpu : c, s->offset,
+                 mtlbx_count_noun(s->size, "byte", "bytes", b, sizeof b));
         break;
     }
     case MTLBX_NODE_LIBRARY: label_library(f, n, buf, size); break;
@@ -275,7 +275,8 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
             snprintf(buf, size, "ENDT");
             break;
         }
-        tag_summary(f, n->lib, n->index, n->sub, &n->tag, a, sizeof a);
+        if (!reflection_tag_summary(f, n, a, sizeof a))
+            tag_summary(f, n->lib, n->index, n->sub, &n->tag, a, sizeof a);
         snprintf(buf, size, "%s  %s", n->tag.name, a);
         break;
     case MTLBX_NODE_TAG_GROUP: label_group(f, n, buf, size); break;
@@ -289,8 +290,8 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
     }
     case MTLBX_NODE_PUBLIC_MD:
     case MTLBX_NODE_PRIVATE_MD:
-        snprintf(buf, size, "%s metadata  %s bytes", n->kind == MTLBX_NODE_PUBLIC_MD ? "Public" : "Private",
-                 field_num(b, sizeof b, n->size));
+        snprintf(buf, size, "%s metadata  %s", n->kind == MTLBX_NODE_PUBLIC_MD ? "Public" : "Private",
+                 mtlbx_count_noun(n->size, "byte", "bytes", b, sizeof b));
         break;
     case MTLBX_NODE_MODULE_LIST:
         snprintf(buf, size, "Modules (%s)  %s bytes", field_num(c, sizeof c, mtlbx_function_count(n->lib)),
@@ -326,6 +327,8 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
     case MTLBX_NODE_INTERFACE:
     case MTLBX_NODE_ARGUMENT:
     case MTLBX_NODE_STRUCT_MEMBER: iface_label(f, n, buf, size); break;
+    case MTLBX_NODE_CI_ARGUMENT: ci_argument_label(n, buf, size); break;
+    case MTLBX_NODE_CI_MEMBER: ci_member_label(n, buf, size); break;
     default: break;
     }
 }
@@ -366,8 +369,8 @@ static void header_fields(struct field_out *o)
     }
     if (HAVE(16, 8)) {
         bool ok = h->declared_size == h->available;
-        field_emit(o, "file size", b + 16, 8, ok ? 0 : MTLBX_FIELD_ERROR, 0, "%s bytes%s%s%s",
-                   field_num(t, sizeof t, h->declared_size), ok ? ", matches" : ", but there are ",
+        field_emit(o, "file size", b + 16, 8, ok ? 0 : MTLBX_FIELD_ERROR, 0, "%s%s%s%s",
+                   mtlbx_count_noun(h->declared_size, "byte", "bytes", t, sizeof t), ok ? ", matches" : ", but there are ",
                    ok ? "" : field_num(u, sizeof u, h->available), ok ? "" : " bytes");
     }
     static const char *const names[4][2] = {
@@ -384,7 +387,7 @@ static void header_fields(struct field_out *o)
         bool in = h->raw_offset[i] < o->f->size && target < o->f->size;
         field_emit(o, names[i][0], b + off, 8, in ? MTLBX_FIELD_FOLLOW : MTLBX_FIELD_ERROR, in ? target : 0,
                    "0x%" PRIx64 "%s", h->raw_offset[i], in ? "" : " (outside the file)");
-        field_emit(o, names[i][1], b + off + 8, 8, 0, 0, "%s bytes%s", field_num(t, sizeof t, h->raw_size[i]),
+        field_emit(o, names[i][1], b + off + 8, 8, 0, 0, "%s%s", mtlbx_count_noun(h->raw_size[i], "byte", "bytes", t, sizeof t),
                    i == 0 ? " (the u32 count is not included)" : "");
     }
 #undef HAVE
@@ -400,7 +403,7 @@ static void library_fields(struct field_out *o)
     char a[64], b[32];
     size_t first, count;
     field_emit(o, "offset", h->base, 0, 0, 0, "0x%" PRIx64, h->base);
-    field_emit(o, "size", h->base, 0, 0, 0, "%s bytes", field_num(b, sizeof b, h->available));
+    field_emit(o, "size", h->base, 0, 0, 0, "%s", mtlbx_count_noun(h->available, "byte", "bytes", b, sizeof b));
     if (h->complete) {
         field_emit(o, "container version", h->base + 4, 6, 0, 0, "%u.%u.%u", h->major, h->minor, h->patch);
         field_emit(o, "target", h->base + 11, 5, 0, 0, "%s", mtlbx_target_text(h, a, sizeof a));
@@ -409,7 +412,7 @@ static void library_fields(struct field_out *o)
                field_num(b, sizeof b, mtlbx_function_count(n->lib)));
     if (ext && ext->present)
         field_emit(o, "header extension", ext->range.offset, 0, MTLBX_FIELD_FOLLOW, ext->range.offset,
-                   "%zu tags", ext->n_tags);
+                   "%zu %s", ext->n_tags, mtlbx_noun(ext->n_tags, "tag", "tags"));
     else
         field_emit(o, "header extension", h->base, 0, 0, 0, "absent");
     if (ext && ext->has_uuid) {
@@ -445,7 +448,7 @@ static void section_pair_fields(struct field_out *o, int i)
                    h->raw_offset[i], o->n->offset);
     else
         field_emit(o, "offset", w, 8, MTLBX_FIELD_FOLLOW, o->n->offset, "0x%" PRIx64, h->raw_offset[i]);
-    field_emit(o, "size", w + 8, 8, 0, 0, "%s bytes", field_num(b, sizeof b, h->raw_size[i]));
+    field_emit(o, "size", w + 8, 8, 0, 0, "%s", mtlbx_count_noun(h->raw_size[i], "byte", "bytes", b, sizeof b));
 }
 
 static void function_list_fields(struct field_out *o)
@@ -465,8 +468,8 @@ static void function_fields(struct field_out *o)
     char s[512], b[32];
     field_emit(o, "index", n->offset, 0, 0, 0, "%u", n->index);
     if (n->size >= 4)
-        field_emit(o, "entry size", fn->entry_offset, 4, 0, 0, "%s bytes (includes itself)",
-                   field_num(b, sizeof b, fn->entry_size));
+        field_emit(o, "entry size", fn->entry_offset, 4, 0, 0, "%s (includes itself)",
+                   mtlbx_count_noun(fn->entry_size, "byte", "bytes", b, sizeof b));
     /* One line per tag of the entry, as the tree shows its children. */
     if (n->size > 4) {
         struct mtlbx_tag_walk w;
@@ -564,7 +567,7 @@ static void group_fields(struct field_out *o)
     const char *conv = !w.ended ? "" : prefix == used ? " (counts itself)"
                                    : prefix + 4 == used ? " (does not count itself)" : " (matches neither convention)";
     field_emit(o, "size prefix", n->offset, 4, w.ended && prefix != used && prefix + 4 != used ? MTLBX_FIELD_WARNING : 0,
-               0, "%s bytes%s", field_num(b, sizeof b, prefix), conv);
+               0, "%s%s", mtlbx_count_noun(prefix, "byte", "bytes", b, sizeof b), conv);
     field_emit(o, "tags", n->offset + 4, 0, 0, 0, "%u%s", tags, w.ended ? " + ENDT" : " (no ENDT)");
     if (n->sub == CTX_PUBLIC_MD || n->sub == CTX_PRIVATE_MD)
         users_fields(o, uses_group);
@@ -579,8 +582,8 @@ static void module_fields(struct field_out *o)
     char s[256], b[32];
     field_emit(o, "function", fn->entry_offset, 0, MTLBX_FIELD_FOLLOW, fn->entry_offset, "%s",
                fn_name(n->lib, n->index, s, sizeof s));
-    field_emit(o, "size", n->offset, 0, fn->module_valid ? 0 : MTLBX_FIELD_ERROR, 0, "%s bytes%s%s",
-               field_num(b, sizeof b, fn->module.size), fn->module_size_inferred ? " (no MDSZ: inferred)" : "",
+    field_emit(o, "size", n->offset, 0, fn->module_valid ? 0 : MTLBX_FIELD_ERROR, 0, "%s%s%s",
+               mtlbx_count_noun(fn->module.size, "byte", "bytes", b, sizeof b), fn->module_size_inferred ? " (no MDSZ: inferred)" : "",
                fn->module_valid ? "" : " (outside the module list)");
     enum mtlbx_hash_state st = mtlbx_function_hash_state(n->lib, n->index);
     static const char *const states[] = { "not checked yet", "pending", "OK", "MISMATCH", "unavailable" };
@@ -601,7 +604,7 @@ static void module_fields(struct field_out *o)
     field_emit(o, "wrapper magic", m, 4, 0, 0, "0x%08x", w.magic);
     field_emit(o, "wrapper version", m + 4, 4, 0, 0, "%u", w.version);
     field_emit(o, "bitcode offset", m + 8, 4, MTLBX_FIELD_FOLLOW, m + w.bitcode_offset, "%u", w.bitcode_offset);
-    field_emit(o, "bitcode size", m + 12, 4, 0, 0, "%s bytes", field_num(b, sizeof b, w.bitcode_size));
+    field_emit(o, "bitcode size", m + 12, 4, 0, 0, "%s", mtlbx_count_noun(w.bitcode_size, "byte", "bytes", b, sizeof b));
     field_emit(o, "cputype", m + 16, 4, 0, 0, "0x%08x%s%s", w.cputype, cpu ? " " : "", cpu ? cpu : "");
     if ((uint64_t)w.bitcode_offset + 4 <= n->size)
         field_emit(o, "bitcode magic", m + w.bitcode_offset, 4, w.bitcode_magic_ok ? 0 : MTLBX_FIELD_WARNING,
@@ -635,20 +638,20 @@ static void archive_fields(struct field_out *o)
     char s[256], b[32];
     if (!a)
         return;
-    field_emit(o, "group size", a->group_offset, 4, 0, 0, "%s bytes (not counting itself)",
-               field_num(b, sizeof b, a->group_size));
+    field_emit(o, "group size", a->group_offset, 4, 0, 0, "%s (not counting itself)",
+               mtlbx_count_noun(a->group_size, "byte", "bytes", b, sizeof b));
     field_emit(o, "tag", a->sarc_offset, 8, 0, 0, "SARC, u32 length (SOFF points here)");
     field_emit(o, "id", str_off(o->f, a->id), str_size(o->f, a->id), 0, 0, "\"%s\"",
                field_esc(s, sizeof s, a->id.ptr, a->id.len));
-    field_emit(o, "payload", a->payload_offset, a->payload.len, 0, 0, "%s bytes, %s", field_num(b, sizeof b, a->payload.len),
+    field_emit(o, "payload", a->payload_offset, a->payload.len, 0, 0, "%s, %s", mtlbx_count_noun(a->payload.len, "byte", "bytes", b, sizeof b),
                a->payload.len >= 4 && a->payload.ptr[0] == 'B' && a->payload.ptr[1] == 'Z' ? "bzip2" : "not bzip2");
     static const char *const states[] = { "not decompressed yet (expand to list members)", "decompressed",
                                           "does not decode" };
     field_emit(o, "state", a->payload_offset, 0, a->state == MTLBX_ARCHIVE_FAILED ? MTLBX_FIELD_ERROR : 0, 0,
                "%s", (unsigned)a->state < 3 ? states[a->state] : "?");
     if (a->state == MTLBX_ARCHIVE_LOADED)
-        field_emit(o, "tar", a->payload_offset, 0, 0, 0, "%s bytes, %zu members",
-                   field_num(b, sizeof b, a->tar_len), a->n_members);
+        field_emit(o, "tar", a->payload_offset, 0, 0, 0, "%s, %zu members",
+                   mtlbx_count_noun(a->tar_len, "byte", "bytes", b, sizeof b), a->n_members);
     users_fields(o, uses_archive);
 }
 
@@ -662,7 +665,7 @@ static void member_fields(struct field_out *o)
     char s[1024], b[32];
     field_emit(o, "name", n->offset, 0, 0, 0, "%s", field_esc(s, sizeof s, (const uint8_t *)m->name, strlen(m->name)));
     field_emit(o, "type", n->offset, 0, 0, 0, "%s", member_type(m->type));
-    field_emit(o, "size", n->offset, 0, 0, 0, "%s bytes (decompressed)", field_num(b, sizeof b, m->size));
+    field_emit(o, "size", n->offset, 0, 0, 0, "%s (decompressed)", mtlbx_count_noun(m->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "mode", n->offset, 0, 0, 0, "%04o", m->mode);
     if (m->link_target)
         field_emit(o, "link target", n->offset, 0, 0, 0, "%s",
@@ -688,7 +691,8 @@ static void list_fields(struct field_out *o)
     field_emit(o, "located by", o->n->offset, 0, 0, 0, "%s in the header extension", l->tag);
     if (o->n->size >= 4)
         field_emit(o, "count", o->n->offset, 4, l->declared_count == l->n_groups ? 0 : MTLBX_FIELD_WARNING, 0,
-                   "%u declared, %zu groups read", l->declared_count, l->n_groups);
+                   "%u declared, %zu %s read", l->declared_count, l->n_groups,
+                   mtlbx_noun(l->n_groups, "group", "groups"));
 }
 
 static void file_fields(struct field_out *o)
@@ -698,7 +702,7 @@ static void file_fields(struct field_out *o)
     const char *path = mtlbx_file_path(f);
     if (path)
         field_emit(o, "path", 0, 0, 0, 0, "%s", field_esc(s, sizeof s, (const uint8_t *)path, strlen(path)));
-    field_emit(o, "size", 0, 0, 0, 0, "%s bytes", field_num(b, sizeof b, f->size));
+    field_emit(o, "size", 0, 0, 0, 0, "%s", mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "format", 0, 4, 0, 0, "%s", f->fat ? "fat container (CB FE BA BE)" : "single library (MTLB)");
     field_emit(o, "libraries", 0, 0, 0, 0, "%zu", mtlbx_library_count(f));
 }
@@ -725,7 +729,7 @@ static void fat_slice_fields(struct field_out *o)
     field_emit(o, "cputype", e, 4, 0, 0, "0x%08x%s%s", s->cputype, cpu ? " " : "", cpu ? cpu : "");
     field_emit(o, "cpusubtype", e + 4, 4, 0, 0, "%u", s->cpusubtype);
     field_emit(o, "offset", e + 8, 4, in ? MTLBX_FIELD_FOLLOW : MTLBX_FIELD_ERROR, s->offset, "0x%x", s->offset);
-    field_emit(o, "size", e + 12, 4, 0, 0, "%s bytes", field_num(b, sizeof b, s->size));
+    field_emit(o, "size", e + 12, 4, 0, 0, "%s", mtlbx_count_noun(s->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "align", e + 16, 4, 0, 0, "2^%u", s->align);
 }
 
@@ -793,6 +797,8 @@ void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, vo
     case MTLBX_NODE_ARGUMENT:
     case MTLBX_NODE_STRUCT_MEMBER: iface_fields(&o); break;
     case MTLBX_NODE_LIST: list_fields(&o); break;
+    case MTLBX_NODE_CI_ARGUMENT: ci_argument_fields(&o); break;
+    case MTLBX_NODE_CI_MEMBER: ci_member_fields(&o); break;
     case MTLBX_NODE_DIAGNOSTICS: diag_fields(&o, true); return;
     default: break;
     }

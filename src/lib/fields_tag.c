@@ -145,10 +145,6 @@ unsigned node_tag_flags(mtlbx_file *f, const mtlbx_node *n)
     return 0;
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
 
 /* A wide reflection/script buffer: zero padding up to a 16-byte aligned
  * file offset, then a FlatBuffer (u32 root offset, 4-byte identifier).
@@ -175,7 +171,7 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         return;
     }
     if (!t->known) {
-        snprintf(out, size, "(unknown, %s bytes)", field_num(b, sizeof b, t->value_len));
+        snprintf(out, size, "(unknown, %s)", mtlbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
         return;
     }
     if (!value_ok(f, t)) {
@@ -207,7 +203,7 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
     } else if (is(t, "VERS")) {
         snprintf(out, size, "AIR %u.%u / MSL %u.%u", rd16(v), rd16(v + 2), rd16(v + 4), rd16(v + 6));
     } else if (is(t, "MDSZ")) {
-        snprintf(out, size, "%s bytes", field_num(b, sizeof b, rd64(v)));
+        snprintf(out, size, "%s", mtlbx_count_noun(rd64(v), "byte", "bytes", b, sizeof b));
     } else if (is(t, "SOFF") || is(t, "RFLT")) {
         long ar = is(t, "SOFF") && lib && ctx == CTX_FUNCTION ? mtlbx_function_archive(lib, index) : -1;
         const struct mtlbx_sources *s = ar >= 0 ? mtlbx_library_sources(lib) : NULL;
@@ -231,8 +227,8 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
     } else if ((is(t, "CNST") || is(t, "VATT") || is(t, "VATY")) && t->value_len >= 2) {
         unsigned n = rd16(v);
         snprintf(out, size, "%u %s", n,
-                 is(t, "CNST") ? plural(n, "constant", "constants")
-                 : is(t, "VATT") ? plural(n, "attribute", "attributes") : plural(n, "type", "types"));
+                 is(t, "CNST") ? mtlbx_noun(n, "constant", "constants")
+                 : is(t, "VATT") ? mtlbx_noun(n, "attribute", "attributes") : mtlbx_noun(n, "type", "types"));
     } else if (is(t, "DEBI") && t->value_len >= 4) {
         const uint8_t *p = v + 4, *z = memchr(p, 0, t->value_len - 4);
         size_t len = z ? (size_t)(z - p) : t->value_len - 4;
@@ -243,7 +239,7 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         snprintf(out, size, "\"%s\"  %s bytes", field_esc(a, sizeof a, v, len < 64 ? len : 64),
                  field_num(b, sizeof b, t->value_len - (z ? len + 1 : len)));
     } else {
-        snprintf(out, size, "%s bytes", field_num(b, sizeof b, t->value_len));
+        snprintf(out, size, "%s", mtlbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
     }
 }
 
@@ -338,7 +334,7 @@ static void section_fields(struct field_out *o, const struct mtlbx_tag *t)
     const uint8_t *v = val(o->f, t);
     char b[32];
     offset_field(o, "offset", t->value_offset, rd64(v), h ? h->base : 0, "section start");
-    field_emit(o, "size", t->value_offset + 8, 8, 0, 0, "%s bytes", field_num(b, sizeof b, rd64(v + 8)));
+    field_emit(o, "size", t->value_offset + 8, 8, 0, 0, "%s", mtlbx_count_noun(rd64(v + 8), "byte", "bytes", b, sizeof b));
 }
 
 static void data_type_field(struct field_out *o, const char *name, uint64_t off, uint8_t type)
@@ -414,8 +410,8 @@ static void buffer_fields(struct field_out *o, const struct mtlbx_tag *t)
         field_emit(o, "root offset", t->value_offset + start, 4, 0, 0, "%u", rd32(v + start));
         field_emit(o, "identifier", t->value_offset + start + 4, 4, 0, 0, "\"%s\"", id);
     }
-    field_emit(o, "payload", t->value_offset + start, t->value_len - start, 0, 0, "%s bytes%s",
-               field_num(b, sizeof b, t->value_len - start),
+    field_emit(o, "payload", t->value_offset + start, t->value_len - start, 0, 0, "%s%s",
+               mtlbx_count_noun(t->value_len - start, "byte", "bytes", b, sizeof b),
                is(t, "RBUZ") ? " (compressed reflection, not decoded)" : " FlatBuffer");
 }
 
@@ -439,7 +435,7 @@ void tag_fields(struct field_out *o)
     if (t->fourcc == TAG_ENDT)
         return;
     field_emit(o, "length", t->offset + 4, t->header_len - 4, 0, 0, "%s %s (u%u)",
-               field_num(b, sizeof b, t->value_len), plural(t->value_len, "byte", "bytes"),
+               field_num(b, sizeof b, t->value_len), mtlbx_noun(t->value_len, "byte", "bytes"),
                (t->header_len - 4) * 8);
     if (!value_ok(o->f, t)) {
         field_emit(o, "value", t->value_offset, t->value_len, MTLBX_FIELD_ERROR, 0,
@@ -466,7 +462,7 @@ void tag_fields(struct field_out *o)
         field_emit(o, "AIR version", t->value_offset, 4, 0, 0, "%u.%u", rd16(v), rd16(v + 2));
         field_emit(o, "MSL version", t->value_offset + 4, 4, 0, 0, "%u.%u", rd16(v + 4), rd16(v + 6));
     } else if (is(t, "MDSZ")) {
-        field_emit(o, "module size", t->value_offset, 8, 0, 0, "%s bytes", field_num(b, sizeof b, rd64(v)));
+        field_emit(o, "module size", t->value_offset, 8, 0, 0, "%s", mtlbx_count_noun(rd64(v), "byte", "bytes", b, sizeof b));
     } else if (is(t, "SOFF") && o->n->lib) {
         soff_fields(o, t);
     } else if (is(t, "RFLT") && o->n->lib) {
@@ -500,10 +496,12 @@ void tag_fields(struct field_out *o)
         uint64_t idlen = z ? (uint64_t)(z - v) + 1 : t->value_len;
         string_field(o, "archive id", t->value_offset, t->value_len);
         field_emit(o, "payload", t->value_offset + idlen, t->value_len - idlen, 0, 0,
-                   "%s bytes, bzip2%s", field_num(b, sizeof b, t->value_len - idlen),
+                   "%s, bzip2%s", mtlbx_count_noun(t->value_len - idlen, "byte", "bytes", b, sizeof b),
                    t->value_len - idlen >= 4 && v[idlen] == 'B' && v[idlen + 1] == 'Z' ? "" : " (no BZh magic)");
     } else if (is(t, "RBUF") || is(t, "SBUF") || is(t, "RBUZ")) {
         buffer_fields(o, t);
+    } else if (reflection_tag_fields(o)) {
+        /* RETR, ARGR: fields_reflection.c */
     } else {
         raw_field(o, t, "not decoded");
     }

@@ -154,6 +154,7 @@ void mtlbx_close(mtlbx_file *f)
         return;
     nodes_free(f);
     iface_cache_free(f);
+    layout_free(f);
     for (size_t i = 0; i < f->n_libraries; i++)
         library_free(f->libraries[i]);
     free(f->libraries);
@@ -220,3 +221,31 @@ mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i)
     return i < f->n_libraries ? f->libraries[i] : NULL;
 }
 mtlbx_file *mtlbx_library_file(const mtlbx_library *lib) { return lib->file; }
+
+ssize_t file_pread(int fd, uint8_t *buf, size_t want, uint64_t off)
+{
+    size_t got = 0;
+    while (got < want) {
+        ssize_t n = pread(fd, buf + got, want - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+bool file_read_at(const mtlbx_file *f, uint64_t off, void *buf, size_t n)
+{
+    if (off > f->size || n > f->size - off)
+        return false;
+    if (!f->mapped) {
+        memcpy(buf, f->data + off, n);
+        return true;
+    }
+    if (file_pread(f->fd, buf, n, off) == (ssize_t)n)
+        return true;
+    ((mtlbx_file *)f)->short_read = true;
+    return false;
+}

@@ -12,8 +12,8 @@ static bool expect_len(mtlbx_library *lib, const struct mtlbx_tag *t, uint64_t w
 {
     if (t->value_len == want)
         return true;
-    lib_error(lib, t->offset, "%s value is %llu bytes, expected %llu", t->name,
-              (unsigned long long)t->value_len, (unsigned long long)want);
+    lib_error(lib, t->offset, "%s value is %llu %s, expected %llu", t->name, (unsigned long long)t->value_len,
+              mtlbx_noun(t->value_len, "byte", "bytes"), (unsigned long long)want);
     return false;
 }
 
@@ -136,12 +136,13 @@ void parse_function_list(mtlbx_library *lib)
     size_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (end - pos < 8) {
-            lib_error(lib, pos, "function list ends after %u of %u entries", i, count);
+            lib_error(lib, pos, "function list ends after %u of %u %s", i, count,
+                      mtlbx_noun(count, "entry", "entries"));
             break;
         }
         if (!grow_array((void **)&lib->functions, &cap, n + 1, sizeof *lib->functions) ||
             !grow_array((void **)&lib->hash_states, &states_cap, n + 1, 1)) {
-            lib_out_of_memory(lib, pos, "out of memory after %zu functions", n);
+            lib_out_of_memory(lib, pos, "out of memory after %zu %s", n, mtlbx_noun(n, "function", "functions"));
             break;
         }
         struct mtlbx_function *fn = &lib->functions[n];
@@ -160,8 +161,8 @@ void parse_function_list(mtlbx_library *lib)
             break;
         }
         if (fn->entry_size != w.pos - pos)
-            lib_error(lib, pos, "function %u: entry size %u, but its tags end after %llu bytes", i,
-                      fn->entry_size, (unsigned long long)(w.pos - pos));
+            lib_error(lib, pos, "function %u: entry size %u, but its tags end after %llu %s", i,
+                      fn->entry_size, (unsigned long long)(w.pos - pos), mtlbx_noun(w.pos - pos, "byte", "bytes"));
         if (!(fn->present & MTLBX_F_NAME))
             lib_error(lib, pos, "function %u has no NAME", i);
         if (!(fn->present & MTLBX_F_OFFT))
@@ -175,8 +176,9 @@ void parse_function_list(mtlbx_library *lib)
     }
     lib->n_functions = n;
     if (n == count && pos != end)
-        lib_error(lib, pos, "function list declares %llu bytes but its entries end %lld bytes %s",
-                  (unsigned long long)(r.size - 4), (long long)(pos > end ? pos - end : end - pos),
+        lib_error(lib, pos, "function list declares %llu %s but its entries end %lld %s %s",
+                  (unsigned long long)(r.size - 4), mtlbx_noun(r.size - 4, "byte", "bytes"),
+                  (long long)(pos > end ? pos - end : end - pos), mtlbx_noun(pos > end ? pos - end : end - pos, "byte", "bytes"),
                   pos > end ? "later" : "earlier");
 }
 

@@ -54,20 +54,6 @@ struct hash_reader {
 #define WINDOW_BYTES ((size_t)1 << 20)   /* verify_all's threads */
 #define STREAM_BYTES ((size_t)64 << 10)  /* one function at a time */
 
-static ssize_t pread_full(int fd, uint8_t *buf, size_t want, uint64_t off)
-{
-    size_t got = 0;
-    while (got < want) {
-        ssize_t n = pread(fd, buf + got, want - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    return (ssize_t)got;
-}
-
 static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32])
 {
     /* The buffer is taken on the first read, so an answer that was
@@ -84,7 +70,7 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     }
     if (m.size <= r->cap) {
         size_t want = f->size - m.offset < r->cap ? (size_t)(f->size - m.offset) : r->cap;
-        ssize_t got = pread_full(f->fd, r->buf, want, m.offset);
+        ssize_t got = file_pread(f->fd, r->buf, want, m.offset);
         r->off = m.offset;
         r->len = got > 0 ? (size_t)got : 0;
         if ((uint64_t)r->len < m.size)
@@ -103,7 +89,7 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     bool ok = true;
     while (left > 0 && ok) {
         size_t want = left < r->cap ? (size_t)left : r->cap;
-        ssize_t got = pread_full(f->fd, r->buf, want, pos);
+        ssize_t got = file_pread(f->fd, r->buf, want, pos);
         ok = got == (ssize_t)want;
         gcry_md_write(h, r->buf, want);
         pos += want;
@@ -167,6 +153,17 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
     }
     if (actual)
         memcpy(actual, digest, 32);
+    /* The module's first bytes are at hand: judge its bitcode now. */
+    const uint8_t *head = NULL;
+    size_t head_len = 0;
+    if (!lib->file->mapped || !r->buf) {
+        head = lib->file->data + fn->module.offset;
+        head_len = (size_t)fn->module.size;
+    } else if (fn->module.offset >= r->off && fn->module.offset - r->off < r->len) {
+        head = r->buf + (fn->module.offset - r->off);
+        head_len = r->len - (size_t)(fn->module.offset - r->off);
+    }
+    bitcode_judge(lib, i, head, head_len);
     enum mtlbx_hash_state now = memcmp(digest, fn->hash, 32) == 0 ? MTLBX_HASH_OK : MTLBX_HASH_MISMATCH;
     /* Report a mismatch once, whoever checks first. */
     unsigned char expected = (unsigned char)s;

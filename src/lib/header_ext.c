@@ -61,8 +61,8 @@ void parse_header_ext(mtlbx_library *lib)
         lib_error(lib, w.pos, "header extension has no ENDT before the public metadata at 0x%llx",
                   (unsigned long long)end);
     else if (w.pos != end)
-        lib_warning(lib, w.pos, "%llu bytes between the header extension's ENDT and the public metadata",
-                    (unsigned long long)(end - w.pos));
+        lib_warning(lib, w.pos, "%llu %s between the header extension's ENDT and the public metadata",
+                    (unsigned long long)(end - w.pos), mtlbx_noun(end - w.pos, "byte", "bytes"));
 }
 
 const struct mtlbx_header_ext *mtlbx_library_header_ext(const mtlbx_library *lib) { return &lib->ext; }

@@ -75,6 +75,7 @@ struct mtlbx_library {
     size_t n_functions;
     struct mtlbx_function *functions;
     unsigned char *hash_states; /* enum mtlbx_hash_state per function, atomic access */
+    unsigned char *bitcode_states; /* module_check.c: per function, under lock */
     struct mtlbx_metadata *metadata;
     /* Metadata groups and list groups are decoded on first need (see
      * library_decode_rest): `ls` on 20,000 functions never pays for them. */
@@ -106,6 +107,7 @@ struct mtlbx_file {
     size_t n_libraries;
     mtlbx_library **libraries;
     mtlbx_node *root;          /* built on first mtlbx_root() */
+    struct layout_cache *layout; /* layout.c: built by mtlbx_layout_check */
     struct node_arena *arena;
     struct iface_cache *ifaces;  /* interfaces kept for the node model (iface_cache.c) */
 };
@@ -116,6 +118,9 @@ void diag_add(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
 void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
                const char *fmt, va_list ap);
 void diag_free(struct diag_list *l);
+/* Item i of a list, or the synthesised "further problems" notice after
+ * the last one (written to *scratch), or NULL. */
+const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mtlbx_diag *scratch);
 /* Library-level helpers that take the library lock. */
 void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -160,10 +165,23 @@ void free_metadata(mtlbx_library *lib);
 void decode_metadata(mtlbx_library *lib);   /* metadata.c */
 void decode_lists(mtlbx_library *lib);      /* dynamic.c: list groups, RFLT check */
 
+/* reflection.c: RETR and ARGR of one public metadata group. */
+void reflection_decode_retr(mtlbx_library *lib, struct mtlbx_reflection *r, const struct mtlbx_tag *t);
+void reflection_decode_argr(mtlbx_library *lib, struct mtlbx_reflection *r, const struct mtlbx_tag *t);
+
 /* header_ext.c: a section pointer (HSRD, HDYN, RLST ...) resolved to an
  * absolute range; false if absent or outside the library. */
 bool ext_section(mtlbx_library *lib, uint32_t fourcc, const char *what, struct mtlbx_range *out,
                  const struct mtlbx_tag **tag_out);
+
+/* file.c: reading module bytes without touching the mapping. A page
+ * faulted in through the mapping brings its neighbours (fault-around), so
+ * peeking at 20,000 modules that way would map the whole file. */
+#include <sys/types.h>
+ssize_t file_pread(int fd, uint8_t *buf, size_t want, uint64_t off);
+/* n bytes at off, by pread for a mapped file (a short read marks the file
+ * changed) or from the caller's buffer. False if they are not all there. */
+bool file_read_at(const mtlbx_file *f, uint64_t off, void *buf, size_t n);
 
 /* fat.c */
 void parse_fat(mtlbx_file *f);
@@ -178,11 +196,17 @@ void library_free(mtlbx_library *lib);
 
 /* node.c */
 void nodes_free(mtlbx_file *f);
+/* layout.c */
+void layout_free(mtlbx_file *f);
 
 /* archive.c: bzip2 + tar listing of one SARC payload. Named source_* so
  * that nothing of ours interposes on libarchive's own archive_* symbols. */
 enum mtlbx_archive_state source_archive_decode(mtlbx_library *lib, struct mtlbx_archive *a);
 void source_archive_free(struct mtlbx_archive *a);
+
+/* module_check.c: judge module i (once) from its first n bytes in `head`, or
+ * reading them when head is NULL or too short. */
+bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n);
 
 /* hash.c */
 void sha256(const uint8_t *data, size_t len, uint8_t out[32]);

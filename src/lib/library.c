@@ -110,6 +110,7 @@ void library_free(mtlbx_library *lib)
     free_metadata(lib);
     free(lib->functions);
     free(lib->hash_states);
+    free(lib->bitcode_states);
     free(lib->ext_tags);
     free(lib->dyn_linked);
     for (int k = 0; k < MTLBX_LIST_COUNT; k++)
@@ -118,4 +119,45 @@ void library_free(mtlbx_library *lib)
     pthread_mutex_destroy(&lib->lock);
     pthread_mutex_destroy(&lib->rest_lock);
     free(lib);
+}
+
+/* ------------------------------------------------ lazy accessors -- */
+
+/* What is decoded on first need is asked for here, at the top: the readers
+ * below (metadata.c, dynamic.c, diag.c) never call back up, so the library
+ * is one-way, file -> container -> sections -> tags -> diagnostics. */
+
+const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
+{
+    static const struct mtlbx_metadata none;
+    library_decode_rest(lib);
+    return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
+}
+
+const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)
+{
+    static const struct mtlbx_list none;
+    library_decode_rest(lib);
+    return (unsigned)k < MTLBX_LIST_COUNT ? &lib->lists[k] : &none;
+}
+
+size_t mtlbx_library_diag_count(const mtlbx_library *lib)
+{
+    library_decode_rest(lib); /* its findings are part of the list */
+    mtlbx_library *l = (mtlbx_library *)lib;
+    pthread_mutex_lock(&l->lock);
+    size_t n = lib->diags.n + (lib->diags.dropped ? 1 : 0);
+    pthread_mutex_unlock(&l->lock);
+    return n;
+}
+
+const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i)
+{
+    static __thread struct mtlbx_diag scratch;
+    library_decode_rest(lib);
+    mtlbx_library *l = (mtlbx_library *)lib;
+    pthread_mutex_lock(&l->lock);
+    const struct mtlbx_diag *d = diag_get(&lib->diags, i, &scratch);
+    pthread_mutex_unlock(&l->lock);
+    return d;
 }

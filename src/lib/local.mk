@@ -23,6 +23,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/fields.c \
 	src/lib/fields_tag.c \
 	src/lib/fields_iface.c \
+	src/lib/fields_reflection.c \
 	src/lib/file.c \
 	src/lib/file_release.c \
 	src/lib/functions.c \
@@ -30,12 +31,16 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/header.c \
 	src/lib/header_ext.c \
 	src/lib/iface_cache.c \
+	src/lib/layout.c \
 	src/lib/library.c \
 	src/lib/metadata.c \
+	src/lib/module_check.c \
 	src/lib/modules.c \
 	src/lib/msl_decl.c \
 	src/lib/node.c \
 	src/lib/node.h \
+	src/lib/nouns.c \
+	src/lib/reflection.c \
 	src/lib/sources.c \
 	src/lib/tags.c \
 	src/lib/values.c

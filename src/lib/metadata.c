@@ -1,7 +1,7 @@
 /* Per-function metadata groups (FORMAT §6, §7), located through OFFT.
  * Public: CNST function constants, VATT/VATY vertex attributes, RETR and
- * ARGR kept raw. Private: DEBI debug info, DEPF dependency file. Decoded
- * on first need (see library_decode_rest). */
+ * ARGR Core Image reflection (reflection.c). Private: DEBI debug info, DEPF dependency file. Decoded
+ * on first need: library.c calls decode_metadata (see library_decode_rest). */
 #include "config.h"
 #include "internal.h"
 
@@ -146,7 +146,8 @@ static void decode_public(mtlbx_library *lib, struct mtlbx_metadata *md, uint64_
             vaty_copy = t;
             vaty = &vaty_copy;
             break;
-        case FOURCC('R', 'E', 'T', 'R'): case FOURCC('A', 'R', 'G', 'R'): break;
+        case FOURCC('R', 'E', 'T', 'R'): reflection_decode_retr(lib, &md->reflection, &t); break;
+        case FOURCC('A', 'R', 'G', 'R'): reflection_decode_argr(lib, &md->reflection, &t); break;
         default: lib_warning(lib, t.offset, "unknown public metadata tag '%s'", t.name); break;
         }
     }
@@ -233,18 +234,13 @@ void decode_metadata(mtlbx_library *lib)
     }
 }
 
-const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
-{
-    static const struct mtlbx_metadata none;
-    library_decode_rest(lib);
-    return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
-}
 
 void free_metadata(mtlbx_library *lib)
 {
     for (size_t i = 0; lib->metadata && i < lib->n_functions; i++) {
         free((void *)lib->metadata[i].constants);
         free((void *)lib->metadata[i].attributes);
+        mtlbx_reflection_free(&lib->metadata[i].reflection);
     }
     free(lib->metadata);
 }

@@ -251,8 +251,68 @@ struct mtlbx_wrapper {
 };
 bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
 struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
+/* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
+ * module)? The first call reports a problem as an error diagnostic at the
+ * module's offset; later calls return the cached answer. Hash checks
+ * (mtlbx_function_verify, mtlbx_library_verify_all) answer it on the way. True when there is
+ * no module to judge. mtlbx_library_validate_modules does every module and
+ * returns how many are not bitcode. */
+bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
+size_t mtlbx_library_validate_modules(mtlbx_library *lib);
 
 /* -------------------------------------------------------------- metadata -- */
+
+/* Core Image reflection: RETR and ARGR (FORMAT.md §22): the interface of a Core Image kernel. Every
+ * span is absolute. Bytes whose meaning is unknown are kept as read. */
+struct mtlbx_ci_member {
+    struct mtlbx_bytes name;
+    uint8_t type;
+    uint32_t unknown_word;     /* u32 after the type (0 so far) */
+    uint8_t unknown_byte;      /* last byte (3 so far) */
+    uint64_t offset, size;
+};
+
+struct mtlbx_ci_argument {
+    struct mtlbx_bytes name;
+    uint8_t type;              /* 0x3A texture, 0x3C pointer: extra bytes follow */
+    uint64_t offset, size;     /* name to the last extra byte */
+    bool has_element;
+    uint8_t element_type;      /* texture: pixel type; pointer: pointee */
+    uint32_t texture_word;     /* texture: u32 after the pixel type (1 so far) */
+    uint8_t texture_type;      /* texture: last extra byte */
+    uint8_t pointer_byte;      /* pointer: first extra byte (0 so far) */
+    uint8_t alignment;         /* pointer */
+    uint64_t pointee_size;     /* pointer */
+    uint64_t extra_offset;     /* absolute offset of the extra bytes */
+    size_t first_member, n_members; /* struct pointee: into reflection.members */
+};
+
+struct mtlbx_reflection {
+    bool has_return;           /* RETR seen */
+    uint8_t return_type;
+    uint64_t return_offset;    /* of the RETR value */
+    bool has_arguments;        /* ARGR seen */
+    bool complete;             /* ARGR decoded exactly to its last byte */
+    uint64_t arguments_offset; /* of the ARGR value (its count byte) */
+    size_t n_arguments;
+    struct mtlbx_ci_argument *arguments;
+    size_t n_members;
+    struct mtlbx_ci_member *members;
+};
+
+/* Where and why an ARGR value stopped decoding. */
+struct mtlbx_decode_error {
+    uint64_t offset;
+    char message[160];
+};
+
+/* Decodes one ARGR value (`value_offset` is its absolute offset) into `out`
+ * (arguments read so far stay there even on failure). Returns true when the
+ * value decodes exactly to its last byte; otherwise fills *err. Free with
+ * mtlbx_reflection_free. Used by the library and directly by the tests. */
+bool mtlbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset,
+                       struct mtlbx_reflection *out, struct mtlbx_decode_error *err);
+void mtlbx_reflection_free(struct mtlbx_reflection *r);
 
 struct mtlbx_constant {
     struct mtlbx_bytes name;
@@ -283,6 +343,7 @@ struct mtlbx_metadata {
     struct mtlbx_bytes debi_path;
     bool has_depf;
     struct mtlbx_bytes depf_path;
+    struct mtlbx_reflection reflection; /* RETR and ARGR (Core Image) */
 };
 
 /* Decoded once at open; never NULL for a valid index. */
@@ -592,6 +653,17 @@ const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */
 bool mtlbx_data_type_known(uint8_t type);
 bool mtlbx_function_type_known(uint8_t type);
 
+/* ---------------------------------------------------------- counted nouns -- */
+
+/* "1 function", "0 functions", "1,234 bytes": the count (digits grouped
+ * by three), a space and the noun that agrees with it, written into buf
+ * (32 bytes plus the noun are enough). Returns buf.
+ * The one place every message, label and report says how many. */
+const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+/* Just the noun that agrees with n, for a format that prints n itself
+ * ("%zu %s", n, mtlbx_noun(n, "entry", "entries")). */
+const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
+
 /* --------------------------------------------------------------- escape -- */
 
 /* The one policy for what a terminal or a file name must never receive
@@ -766,6 +838,8 @@ enum mtlbx_node_kind {
      * one struct member of it (sub: that | member), no bytes of their own. */
     MTLBX_NODE_ARGUMENT,
     MTLBX_NODE_STRUCT_MEMBER,
+    MTLBX_NODE_CI_ARGUMENT,    /* one ARGR argument (Core Image reflection) */
+    MTLBX_NODE_CI_MEMBER,      /* a struct member of an ARGR pointer argument */
     MTLBX_NODE_KIND_COUNT,
 };
 
@@ -830,6 +904,43 @@ typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
 /* Calls fn once per field, in display order. Never blocks on hashing:
  * a hash not yet checked reads "pending" or "not checked". */
 void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
+
+/* --------------------------------------------------------------- layout -- */
+
+/* Which node claims every byte of the file: leaf regions in file order that
+ * tile [0, size) exactly. Bytes no structure explains are UNCLAIMED; runs
+ * that exist only to align something and should be zero are PADDING. */
+enum mtlbx_region_kind { MTLBX_REGION_CLAIMED, MTLBX_REGION_PADDING, MTLBX_REGION_UNCLAIMED };
+
+struct mtlbx_region {
+    uint64_t offset, size;
+    enum mtlbx_region_kind kind;
+    /* Path of the claiming node, "library[0]/function_list/function[3]/NAME",
+     * or "unclaimed". Valid during the callback only. */
+    const char *what;
+    bool nonzero;              /* PADDING that holds a non-zero byte */
+};
+/* Return false to stop the walk. */
+typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
+
+/* Calls fn for every region, in file order, never holding more than one
+ * section's nodes at a time. Returns false when fn stopped it or memory ran
+ * out (then the regions seen so far do not cover the file). */
+bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
+
+struct mtlbx_layout_summary {
+    uint64_t claimed, padding, unclaimed;      /* bytes */
+    size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
+    bool complete;                             /* the walk covered the file */
+};
+/* One walk, cached: the totals, the unclaimed runs (for the views) and, the
+ * first time, a warning diagnostic for every unclaimed run and every dirty
+ * padding run, at the run's offset (in the library that holds it, else in
+ * the file's list). */
+const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f);
+/* After mtlbx_layout_check: the unclaimed run containing `offset`, or the
+ * first one after it (`after`); false if there is none. */
+bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run);
 
 #ifdef __cplusplus
 }

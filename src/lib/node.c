@@ -41,6 +41,7 @@ struct diag_index {
 
 struct node_arena {
     struct arena_block *blocks;
+    struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
     struct diag_index file_diags;
     size_t n_libs;
     struct diag_index *lib_diags;
@@ -74,9 +75,11 @@ static void *arena_alloc(struct node_arena *a, size_t size)
          * space left in the current block is not wasted. */
         bool own = size > ARENA_BLOCK / 4;
         size_t cap = own ? size : ARENA_BLOCK;
-        struct arena_block *nb = malloc(sizeof *nb + cap);
+        struct arena_block *nb = !own && a->spare ? a->spare : malloc(sizeof *nb + cap);
         if (!nb)
             return NULL;
+        if (nb == a->spare)
+            a->spare = NULL;
         nb->used = 0;
         nb->cap = cap;
         if (own && b) {
@@ -111,6 +114,7 @@ void nodes_free(mtlbx_file *f)
         next = b->next;
         free(b);
     }
+    free(a->spare);
     diag_index_free(&a->file_diags);
     for (size_t i = 0; i < a->n_libs; i++)
         diag_index_free(&a->lib_diags[i]);
@@ -669,6 +673,40 @@ static void build_list(struct kids *k)
     }
 }
 
+/* Core Image reflection: one row per ARGR argument (index = argument,
+ * sub = function), one per struct member below a pointer argument. */
+static void build_ci_arguments(struct kids *k)
+{
+    mtlbx_node *p = k->parent;
+    if (p->tag.fourcc != FOURCC('A', 'R', 'G', 'R') || p->sub != CTX_PUBLIC_MD)
+        return;
+    const struct mtlbx_reflection *r = node_reflection(p);
+    for (size_t i = 0; r && i < r->n_arguments && i < UINT32_MAX; i++) {
+        mtlbx_node *c = kid(k, MTLBX_NODE_CI_ARGUMENT, r->arguments[i].offset, r->arguments[i].size);
+        if (!c)
+            return;
+        c->index = (uint32_t)i;
+        c->sub = p->index;
+    }
+}
+
+static void build_ci_members(struct kids *k)
+{
+    mtlbx_node *p = k->parent;
+    const struct mtlbx_reflection *r = node_reflection(p);
+    if (!r || p->index >= r->n_arguments)
+        return;
+    const struct mtlbx_ci_argument *a = &r->arguments[p->index];
+    for (size_t m = 0; m < a->n_members && m < UINT32_MAX; m++) {
+        mtlbx_node *c = kid(k, MTLBX_NODE_CI_MEMBER, r->members[a->first_member + m].offset,
+                            r->members[a->first_member + m].size);
+        if (!c)
+            return;
+        c->index = (uint32_t)m;
+        c->sub = p->sub;
+    }
+}
+
 static void build(mtlbx_file *f, mtlbx_node *n)
 {
     struct node_arena *a = arena_get(f);
@@ -702,7 +740,11 @@ static void build(mtlbx_file *f, mtlbx_node *n)
             return;
         }
         break;
-    default: break; /* leaves: HEADER, FAT_SLICE, TAG, MEMBER, DIAGNOSTICS, STRUCT_MEMBER */
+    case MTLBX_NODE_TAG: build_ci_arguments(&k); break;
+    case MTLBX_NODE_CI_ARGUMENT: build_ci_members(&k); break;
+    /* leaves: HEADER, FAT_SLICE, TAG (but ARGR), MEMBER, DIAGNOSTICS,
+     * STRUCT_MEMBER, CI_MEMBER */
+    default: break;
     }
     kids_finish(&k);
 }
@@ -833,6 +875,15 @@ bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
                 return true;
         return false;
     }
+    case MTLBX_NODE_TAG: {
+        const struct mtlbx_reflection *r = n->tag.fourcc == FOURCC('A', 'R', 'G', 'R') && n->sub == CTX_PUBLIC_MD
+                                               ? node_reflection(n) : NULL;
+        return r && r->n_arguments > 0;
+    }
+    case MTLBX_NODE_CI_ARGUMENT: {
+        const struct mtlbx_reflection *r = node_reflection(n);
+        return r && n->index < r->n_arguments && r->arguments[n->index].n_members > 0;
+    }
     default:
         return false;
     }
@@ -923,4 +974,53 @@ unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n)
     if (count)
         fl |= MTLBX_NODE_PROBLEM | (errors ? 0 : MTLBX_NODE_WARNING);
     return fl;
+}
+
+/* ------------------------------------------------ transient subtrees -- */
+
+/* The layout pass (layout.c) visits every node once. Subtrees it builds
+ * are given back as soon as it has walked them, so memory stays flat on a
+ * library with 200,000 functions. Only subtrees that were not built before
+ * the walk are forgotten: nodes a view already holds stay. */
+struct node_mark node_mark(mtlbx_file *f)
+{
+    struct node_arena *a = arena_get(f);
+    struct node_mark m = { 0 };
+    if (a && a->blocks) {
+        m.head = a->blocks;
+        m.used = a->blocks->used;
+        m.next = a->blocks->next;
+    }
+    return m;
+}
+
+void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m)
+{
+    struct node_arena *a = f->arena;
+    if (!a || !m.head)
+        return; /* nothing to give back safely without a mark */
+    n->built = false;
+    n->sorted = false;
+    n->n_children = 0;
+    n->children = NULL;
+    /* Blocks added in front since the mark, then big blocks slipped in
+     * right behind the marked one. */
+    /* A walk forgets a subtree per function: keeping one standard block
+     * spares the allocator a heap shrink and regrow each time. */
+    while (a->blocks && a->blocks != m.head) {
+        struct arena_block *next = a->blocks->next;
+        if (!a->spare && a->blocks->cap == ARENA_BLOCK)
+            a->spare = a->blocks;
+        else
+            free(a->blocks);
+        a->blocks = next;
+    }
+    if (!a->blocks)
+        return;
+    while (a->blocks->next && a->blocks->next != m.next) {
+        struct arena_block *own = a->blocks->next;
+        a->blocks->next = own->next;
+        free(own);
+    }
+    a->blocks->used = m.used;
 }

@@ -27,6 +27,16 @@ size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
 /* The k-th diagnostic of that sorted index. */
 const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k);
 
+/* A point in the node arena, and giving back what was built since: n's
+ * children (built after the mark) are forgotten and rebuilt on next need.
+ * For a single-threaded walk that holds no pointer into them (layout.c). */
+struct node_mark {
+    void *head, *next;
+    size_t used;
+};
+struct node_mark node_mark(mtlbx_file *f);
+void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m);
+
 /* ---- fields.c / fields_tag.c ---- */
 
 /* Where one node's fields go; field_emit formats a value into a scratch
@@ -67,5 +77,14 @@ void iface_fields(struct field_out *o);
 /* Module facts (AIR and language version, compiler, options) of a
  * function, when its interface is kept. */
 void function_module_fields(struct field_out *o);
+/* ---- fields_reflection.c: Core Image reflection (RETR, ARGR) ---- */
+const struct mtlbx_reflection *node_reflection(const mtlbx_node *n);
+/* For a RETR or ARGR tag node; false when it is neither (or unreadable). */
+bool reflection_tag_summary(mtlbx_file *f, const mtlbx_node *n, char *out, size_t size);
+bool reflection_tag_fields(struct field_out *o);
+void ci_argument_label(const mtlbx_node *n, char *buf, size_t size);
+void ci_argument_fields(struct field_out *o);
+void ci_member_label(const mtlbx_node *n, char *buf, size_t size);
+void ci_member_fields(struct field_out *o);
 
 #endif

@@ -249,10 +249,11 @@ void parse_sources(mtlbx_library *lib)
         pos = next;
     }
     if (seen < s->declared_count && pos >= end)
-        lib_error(lib, end, "sources section ends after %u of %u archives", seen, s->declared_count);
+        lib_error(lib, end, "sources section ends after %u of %u %s", seen, s->declared_count,
+                  mtlbx_noun(s->declared_count, "archive", "archives"));
     else if (seen == s->declared_count && pos < end)
-        lib_warning(lib, pos, "%llu bytes after the last source archive",
-                    (unsigned long long)(end - pos));
+        lib_warning(lib, pos, "%llu %s after the last source archive", (unsigned long long)(end - pos),
+                    mtlbx_noun(end - pos, "byte", "bytes"));
     check_soff(lib);
 }
 

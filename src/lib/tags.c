@@ -118,8 +118,8 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
     }
     uint64_t used = w.pos - off;
     if (declared != used && !(accept_excluding && declared + 4 == used))
-        lib_error(lib, off, "%s: group size prefix %u matches neither convention (tags use %llu bytes)",
-                  what, declared, (unsigned long long)used);
+        lib_error(lib, off, "%s: group size prefix %u matches neither convention (tags use %llu %s)",
+                  what, declared, (unsigned long long)used, mtlbx_noun(used, "byte", "bytes"));
     *body = off + 4;
     *end = w.pos;
     return true;

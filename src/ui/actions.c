@@ -82,7 +82,7 @@ bool action_write_bytes(struct explorer *ex, const char *typed, const void *data
         ex_error(ex, "cannot write %s: %s", typed, err);
         return false;
     }
-    ex_message(ex, "wrote %zu bytes to %s", len, final);
+    ex_message(ex, "wrote %zu %s to %s", len, mtlbx_noun(len, "byte", "bytes"), final);
     return true;
 }
 

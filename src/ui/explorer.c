@@ -184,13 +184,13 @@ static void draw_title(struct explorer *ex)
     hasher_progress(ex->hasher, &done, &total);
     size_t rn = 0;
     if (bad)
-        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash mismatch%s, ", bad, bad == 1 ? "" : "es");
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash %s, ", bad, mtlbx_noun(bad, "mismatch", "mismatches"));
     if (errors && rn < sizeof right)
-        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu error%s, ", errors, errors == 1 ? "" : "s");
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu %s, ", errors, mtlbx_noun(errors, "error", "errors"));
     if (total && done < total && rn < sizeof right)
         snprintf(right + rn, sizeof right - rn, "checking hashes %zu/%zu ", done, total);
     else if (total && rn < sizeof right)
-        snprintf(right + rn, sizeof right - rn, "%zu functions, hashes checked ", total);
+        snprintf(right + rn, sizeof right - rn, "%zu %s, hashes checked ", total, mtlbx_noun(total, "function", "functions"));
     else if (rn >= 2)
         right[rn - 2] = ' ', right[rn - 1] = '\0';
     int rw = textfmt_width(right);
@@ -421,6 +421,7 @@ static void main_action(struct explorer *ex, enum action a)
     case ACT_SEARCH_NEXT: search_repeat(ex, true); break;
     case ACT_SEARCH_PREV: search_repeat(ex, false); break;
     case ACT_GOTO: goto_offset_prompt(ex); break;
+    case ACT_NEXT_UNCLAIMED: goto_next_unclaimed(ex); break;
     case ACT_EXTRACT: action_extract(ex, false); break;
     case ACT_EXTRACT_ALL: action_extract(ex, true); break;
     case ACT_DISASSEMBLE: action_disassemble(ex); break;
@@ -636,6 +637,15 @@ static void run(struct explorer *ex)
             folder_after_frame(ex);
         }
         dirty = false;
+        if (!ex->layout_done) {
+            /* After the first frame, so a big library opens at once: which
+             * bytes no structure claims (hex style, `u`) and its findings. */
+            for (uint32_t i = 0; i < ex->n_files; i++)
+                mtlbx_layout_check(ex->files[i].f);
+            ex->layout_done = true;
+            refresh_libraries(ex);
+            ex_draw(ex);
+        }
         wint_t wide;
         bool busy = (total && done < total) || waiting_for_interface(ex) || scanning;
         int wait = job_running(ex) ? JOB_POLL_MS : busy ? HASH_POLL_MS : -1;

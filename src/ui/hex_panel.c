@@ -140,6 +140,22 @@ static bool in_span(uint64_t o, uint64_t off, uint64_t size)
     return size > 0 && o >= off && o - off < size;
 }
 
+/* Whether byte o is unclaimed, remembering the last run looked up: a row
+ * asks for neighbouring bytes. */
+struct unclaimed_cache {
+    mtlbx_file *f;
+    struct mtlbx_range run;
+    bool have;
+};
+
+static bool unclaimed(struct unclaimed_cache *c, uint64_t o)
+{
+    if (c->have && o >= c->run.offset && o - c->run.offset < c->run.size)
+        return true;
+    c->have = mtlbx_layout_unclaimed_at(c->f, o, false, &c->run);
+    return c->have;
+}
+
 void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
 {
     if (r->h <= 0 || r->w <= 0 || ex->hex.file >= ex->n_files)
@@ -156,8 +172,13 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
     uint64_t f_off = field ? field->offset : 0;
     uint64_t f_size = field && !(field->flags & MTLBX_FIELD_HEADING) ? field->size : 0;
 
+    struct unclaimed_cache uc = { .f = ex->files[ex->hex.file].f };
     char title[160];
-    if (n_size)
+    if (unclaimed(&uc, ex->hex.cursor))
+        snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64
+                 "  UNCLAIMED 0x%" PRIx64 "+%" PRIu64 " (~)",
+                 ex->hex.cursor, size, uc.run.offset, uc.run.size);
+    else if (n_size)
         snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64
                  "  node 0x%" PRIx64 "+%" PRIu64,
                  ex->hex.cursor, size, n_off, n_size);
@@ -179,9 +200,14 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
                    avail < (uint64_t)bpr ? (size_t)avail : (size_t)bpr, bpr, digits);
         term_put(y, r->x, r->w, line, A_NORMAL, 0);
         term_put_raw(y, r->x, digits, line, term_attr(AT_DIM));
+        bool row_unclaimed = false;
         for (int i = 0; i < bpr && (uint64_t)i < avail; i++) {
             uint64_t o = row_off + (uint64_t)i;
             attr_t a = A_NORMAL;
+            if (unclaimed(&uc, o)) {
+                a = term_attr(AT_HEX_UNCLAIMED);
+                row_unclaimed = true;
+            }
             if (in_span(o, n_off, n_size))
                 a = term_attr(AT_HEX_NODE);
             if (in_span(o, f_off, f_size))
@@ -206,5 +232,9 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
                     term_put_raw(y, r->x + hc + 2 + g, 1, " ", a);
             }
         }
+        /* The marker that survives NO_COLOR and ASCII: '~' after the offset
+         * of a row holding unclaimed bytes. */
+        if (row_unclaimed)
+            term_put_raw(y, r->x + digits, 1, "~", term_attr(AT_HEX_UNCLAIMED));
     }
 }

@@ -75,6 +75,8 @@ const struct key_binding key_table[] = {
     { { 'N' }, ACT_SEARCH_PREV, KC_ALL, "previous match", NULL },
     { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
     { { ':' }, ACT_GOTO, KC_TEXT, "go to a line number", NULL },
+    { { 'u' }, ACT_NEXT_UNCLAIMED, KC_MAIN, "go to the next run of unclaimed bytes (no structure explains them)",
+      NULL },
 
     /* Verbs */
     { { 'e' }, ACT_EXTRACT, KC_MAIN, "extract the function's module (.air); on a list or library, all of them", "extract" },

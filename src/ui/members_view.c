@@ -234,9 +234,10 @@ static void write_all(struct explorer *ex)
         }
     }
     if (refused)
-        ex_error(ex, "wrote %zu files under %s; %zu refused (%s)", written, dir, refused, first_err);
+        ex_error(ex, "wrote %zu %s under %s; %zu refused (%s)", written, mtlbx_noun(written, "file", "files"), dir,
+                 refused, first_err);
     else
-        ex_message(ex, "wrote %zu files under %s%s", written, dir,
+        ex_message(ex, "wrote %zu %s under %s%s", written, mtlbx_noun(written, "file", "files"), dir,
                    skipped ? " (directories and links skipped)" : "");
 }
 
@@ -318,8 +319,10 @@ void members_draw(struct explorer *ex)
     const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
     size_t n_archives = s ? s->n_archives : 0;
     char title[400];
-    snprintf(title, sizeof title, " Source archives: %zu, %zu members   Enter view  w write  W write all  q back",
-             n_archives, m->n_rows - n_archives);
+    size_t n_members = m->n_rows - n_archives;
+    snprintf(title, sizeof title, " Source %s: %zu, %zu %s   Enter view  w write  W write all  q back",
+             mtlbx_noun(n_archives, "archive", "archives"), n_archives, n_members,
+             mtlbx_noun(n_members, "member", "members"));
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     /* The heading in the same format as the rows, so it stays aligned. */
     char head[64];

@@ -413,3 +413,30 @@ void goto_offset_prompt(struct explorer *ex)
         break;
     }
 }
+
+void goto_next_unclaimed(struct explorer *ex)
+{
+    uint32_t file = ex_current_file_index(ex);
+    mtlbx_file *f = ex->files[file].f;
+    const struct mtlbx_layout_summary *s = mtlbx_layout_check(f);
+    uint64_t cur = ex->hex.file == file ? ex->hex.cursor : 0;
+    struct mtlbx_range run;
+    bool wrapped = false;
+    if (!mtlbx_layout_unclaimed_at(f, cur, true, &run)) {
+        wrapped = mtlbx_layout_unclaimed_at(f, 0, false, &run) || mtlbx_layout_unclaimed_at(f, 0, true, &run);
+        if (!wrapped || (run.offset <= cur && cur - run.offset < run.size && s && s->unclaimed_runs == 1)) {
+            if (wrapped)
+                ex_message(ex, "this is the only run of unclaimed bytes");
+            else
+                ex_message(ex, "every byte of this file is claimed by a structure");
+            return;
+        }
+    }
+    char count[48];
+    ex_push_history(ex);
+    hex_goto(ex, file, run.offset);
+    hex_sync_tree(ex);
+    ex_message(ex, "%s unclaimed at 0x%" PRIx64 "%s (Backspace goes back)",
+               mtlbx_count_noun(run.size, "byte", "bytes", count, sizeof count), run.offset,
+               wrapped ? ", from the top" : "");
+}

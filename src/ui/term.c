@@ -99,7 +99,7 @@ static void install_handlers(void)
 }
 
 enum { P_TITLE = 1, P_FOCUS, P_SELECT, P_OK, P_BAD, P_WARN, P_UNKNOWN,
-       P_FOLLOW, P_HEX_NODE, P_HEX_FIELD, P_MATCH, P_ERROR, P_HEADING };
+       P_FOLLOW, P_HEX_NODE, P_HEX_FIELD, P_MATCH, P_ERROR, P_HEADING, P_UNCLAIMED };
 
 static void setup_attrs(void)
 {
@@ -126,6 +126,7 @@ static void setup_attrs(void)
     attrs[AT_STATUS] = A_NORMAL;
     attrs[AT_STATUS_ERROR] = A_BOLD | A_REVERSE;
     attrs[AT_FOOTER] = A_REVERSE;
+    attrs[AT_HEX_UNCLAIMED] = A_DIM | A_UNDERLINE;
     if (!use_color)
         return;
     start_color();
@@ -143,6 +144,7 @@ static void setup_attrs(void)
     init_pair(P_MATCH, COLOR_BLACK, COLOR_GREEN);
     init_pair(P_ERROR, COLOR_WHITE, COLOR_RED);
     init_pair(P_HEADING, COLOR_BLUE, -1);
+    init_pair(P_UNCLAIMED, COLOR_WHITE, COLOR_MAGENTA);
     attrs[AT_TITLE] = COLOR_PAIR(P_TITLE) | A_BOLD;
     attrs[AT_PANEL_TITLE] = COLOR_PAIR(P_TITLE);
     attrs[AT_PANEL_TITLE_FOCUS] = COLOR_PAIR(P_FOCUS) | A_BOLD;
@@ -159,6 +161,7 @@ static void setup_attrs(void)
     attrs[AT_MATCH] = COLOR_PAIR(P_MATCH);
     attrs[AT_STATUS_ERROR] = COLOR_PAIR(P_ERROR) | A_BOLD;
     attrs[AT_FOOTER] = COLOR_PAIR(P_TITLE);
+    attrs[AT_HEX_UNCLAIMED] = COLOR_PAIR(P_UNCLAIMED);
 }
 
 bool term_init(bool no_color, bool ascii, char *why, size_t why_size)

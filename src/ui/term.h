@@ -15,6 +15,7 @@ enum ui_attr {
     AT_OK, AT_BAD, AT_WARN, AT_UNKNOWN, AT_FOLLOW,
     AT_HEX_NODE, AT_HEX_FIELD, AT_HEX_CURSOR, AT_MATCH,
     AT_STATUS, AT_STATUS_ERROR, AT_FOOTER,
+    AT_HEX_UNCLAIMED,          /* bytes no structure claims */
     AT_COUNT
 };
 

@@ -127,6 +127,7 @@ struct explorer {
     size_t hash_done_seen;
     struct ifacer *ifacer;       /* interfaces decoded in the background */
     size_t iface_kept_seen;
+    bool layout_done;            /* every file's byte layout walked (after the first frame) */
     char *llvm_dis;              /* resolved lazily */
     struct folder_view folder;
     struct job_slot *job;        /* the background job, if one runs (job.c) */
@@ -219,6 +220,8 @@ bool compare_back(struct explorer *ex);
 void search_start(struct explorer *ex);
 void search_repeat(struct explorer *ex, bool forward);
 void goto_offset_prompt(struct explorer *ex);
+/* search.c: the hex cursor to the next run of unclaimed bytes (wrapping). */
+void goto_next_unclaimed(struct explorer *ex);
 
 /* ---- actions.c: e, E, d, s, w ---- */
 void action_extract(struct explorer *ex, bool all);

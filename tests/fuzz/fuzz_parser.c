@@ -13,6 +13,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* The ARGR grammar straight on the input, too: it is a byte grammar of
+     * its own, and most inputs never reach it through a library. */
+    struct mtlbx_reflection r = { 0 };
+    struct mtlbx_decode_error derr;
+    bool exact = mtlbx_argr_decode(data, size, 0, &r, &derr);
+    if ((exact && !r.complete) || (!exact && derr.offset > size))
+        abort();
+    for (size_t i = 0; i < r.n_arguments; i++)
+        if (r.arguments[i].offset + r.arguments[i].size > size)
+            abort();
+    mtlbx_reflection_free(&r);
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
     memset(&err, 0, sizeof err);

@@ -186,7 +186,20 @@ static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
             check_file_bytes(w, md->debi_path, "DEBI path");
         if (md->has_depf)
             check_file_bytes(w, md->depf_path, "DEPF path");
+        const struct mtlbx_reflection *r = &md->reflection;
+        for (size_t k = 0; k < r->n_arguments; k++) {
+            check_file_bytes(w, r->arguments[k].name, "ARGR argument name");
+            if (r->arguments[k].offset > w->size || r->arguments[k].size > w->size - r->arguments[k].offset)
+                bad(w, "ARGR argument %zu outside the file", k);
+            if (r->arguments[k].first_member + r->arguments[k].n_members > r->n_members)
+                bad(w, "ARGR argument %zu members past the list", k);
+        }
+        for (size_t k = 0; k < r->n_members; k++)
+            check_file_bytes(w, r->members[k].name, "ARGR member name");
     }
+    /* Bitcode check: a cached answer the second time. */
+    if (mtlbx_module_validate(lib, i) != mtlbx_module_validate(lib, i))
+        bad(w, "function %zu: bitcode check changed its answer", i);
     (void)mtlbx_function_archive(lib, i);
     /* The tag walk of the entry, as dump does. */
     struct mtlbx_tag_walk tw;
@@ -307,6 +320,38 @@ static void count_diags(struct walker *w, const struct mtlbx_diag *d)
         w->st->warnings++;
 }
 
+/* The byte layout must tile the file: regions in order, no gap, no
+ * overlap, nothing past the end. */
+struct tiling {
+    struct walker *w;
+    uint64_t pos;
+};
+
+static bool on_region(void *ctx, const struct mtlbx_region *r)
+{
+    struct tiling *t = ctx;
+    if (r->offset != t->pos || r->size == 0 || r->size > t->w->size - r->offset || !r->what)
+        bad(t->w, "layout region at %llu+%llu, expected one at %llu", (unsigned long long)r->offset,
+            (unsigned long long)r->size, (unsigned long long)t->pos);
+    else
+        touch(t->w, (const uint8_t *)r->what, strlen(r->what));
+    t->pos = r->offset + r->size;
+    return true;
+}
+
+static void walk_layout(struct walker *w)
+{
+    struct tiling t = { .w = w };
+    if (mtlbx_layout_walk(w->f, on_region, &t) && t.pos != w->size)
+        bad(w, "layout covers %llu of %llu bytes", (unsigned long long)t.pos, (unsigned long long)w->size);
+    const struct mtlbx_layout_summary *s = mtlbx_layout_check(w->f);
+    if (s && s->complete && s->claimed + s->padding + s->unclaimed != w->size)
+        bad(w, "layout summary does not add up to the file size");
+    struct mtlbx_range run;
+    if (mtlbx_layout_unclaimed_at(w->f, 0, true, &run) && (run.offset > w->size || run.size > w->size - run.offset))
+        bad(w, "unclaimed run outside the file");
+}
+
 void walk_file(mtlbx_file *f, struct walk_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -332,6 +377,7 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
         uint64_t probes[] = { 0, 4, 88, w.size / 3, w.size / 2, w.size ? w.size - 1 : 0, w.size, UINT64_MAX };
         for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
             probe_offset(&w, root, probes[i]);
+        walk_layout(&w);
     }
     /* The comparison (mtlbx diff) of the file with itself walks every
      * function, header field and source member, and must find nothing. */

@@ -1,0 +1,386 @@
+/* The byte layout: which node claims every byte of the file.
+ *
+ * One depth-first walk over the node model (the same tree the explorer
+ * shows). A node's children that lie inside its span claim their bytes;
+ * what is left of the span belongs to the node itself (a count word, a size
+ * prefix, a header) unless the node is only a frame around other structures
+ * (the file, a library, the metadata and module sections, the header
+ * extension, the dynamic header): bytes left there are explained by nothing
+ * and reported as unclaimed. Alignment runs that must be zero (between fat
+ * slices, before an RBUF FlatBuffer) are padding.
+ *
+ * Subtrees the walk builds are forgotten as soon as they are walked
+ * (node_forget_children), so a library with 200,000 functions is walked in
+ * memory that does not grow with it beyond one section's direct children. */
+#include "config.h"
+#include "node.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_DEPTH 12
+#define PATH_MAX_BYTES 512
+/* Runs remembered for the views; a hostile file may have more, which are
+ * still counted and reported but not highlighted. */
+#define MAX_RUNS 65536
+
+struct layout_cache {
+    struct mtlbx_layout_summary summary;
+    size_t n_runs;
+    struct mtlbx_range *runs;
+};
+
+struct walker {
+    mtlbx_file *f;
+    mtlbx_region_fn fn;
+    void *ctx;
+    bool stopped;
+    char path[PATH_MAX_BYTES];
+    size_t path_len;
+    /* Unclaimed bytes next to each other (a library's tail and the fat
+     * padding after it) make one run. */
+    bool pending;
+    uint64_t pending_off, pending_size;
+};
+
+static void flush_unclaimed(struct walker *w)
+{
+    if (!w->pending || w->stopped)
+        return;
+    w->pending = false;
+    struct mtlbx_region r = { w->pending_off, w->pending_size, MTLBX_REGION_UNCLAIMED, "unclaimed", false };
+    if (!w->fn(w->ctx, &r))
+        w->stopped = true;
+}
+
+static void emit(struct walker *w, uint64_t off, uint64_t size, enum mtlbx_region_kind kind, const char *what)
+{
+    if (size == 0 || w->stopped)
+        return;
+    if (kind == MTLBX_REGION_UNCLAIMED) {
+        if (w->pending && w->pending_off + w->pending_size == off) {
+            w->pending_size += size;
+        } else {
+            flush_unclaimed(w);
+            w->pending = true;
+            w->pending_off = off;
+            w->pending_size = size;
+        }
+        return;
+    }
+    flush_unclaimed(w);
+    struct mtlbx_region r = { off, size, kind, what, false };
+    if (kind == MTLBX_REGION_PADDING) {
+        const uint8_t *p = w->f->data + off;
+        for (uint64_t i = 0; i < size && !r.nonzero; i++)
+            r.nonzero = p[i] != 0;
+    }
+    if (!w->fn(w->ctx, &r))
+        w->stopped = true;
+}
+
+/* The path segment of a node: what a reader of the layout can find in
+ * the explorer's tree. */
+static void segment(const mtlbx_node *n, char *out, size_t size)
+{
+    static const char *const lists[MTLBX_LIST_COUNT] = { "VLST", "ILST", "RLST", "SLST" };
+    switch (n->kind) {
+    case MTLBX_NODE_FAT_HEADER: snprintf(out, size, "fat_header"); break;
+    case MTLBX_NODE_FAT_SLICE: snprintf(out, size, "slice[%u]", n->index); break;
+    case MTLBX_NODE_LIBRARY: snprintf(out, size, "library[%u]", n->index); break;
+    case MTLBX_NODE_HEADER: snprintf(out, size, "header"); break;
+    case MTLBX_NODE_FUNCTION_LIST: snprintf(out, size, "function_list"); break;
+    case MTLBX_NODE_FUNCTION: snprintf(out, size, "function[%u]", n->index); break;
+    case MTLBX_NODE_TAG: snprintf(out, size, "%s", n->tag.name); break;
+    case MTLBX_NODE_TAG_GROUP:
+        /* Metadata groups are named after the first function using them. */
+        if (n->parent && n->parent->kind == MTLBX_NODE_LIST)
+            snprintf(out, size, "group[%u]", n->index);
+        else
+            snprintf(out, size, "function[%u]", n->index);
+        break;
+    case MTLBX_NODE_HEADER_EXT: snprintf(out, size, "header_extension"); break;
+    case MTLBX_NODE_PUBLIC_MD: snprintf(out, size, "public_metadata"); break;
+    case MTLBX_NODE_PRIVATE_MD: snprintf(out, size, "private_metadata"); break;
+    case MTLBX_NODE_MODULE_LIST: snprintf(out, size, "modules"); break;
+    case MTLBX_NODE_MODULE: snprintf(out, size, "module[%u]", n->index); break;
+    case MTLBX_NODE_SOURCES: snprintf(out, size, "sources"); break;
+    case MTLBX_NODE_ARCHIVE: snprintf(out, size, "archive[%u]", n->index); break;
+    case MTLBX_NODE_DYNAMIC_HEADER: snprintf(out, size, "dynamic_header"); break;
+    case MTLBX_NODE_LIST: snprintf(out, size, "%s", n->sub < MTLBX_LIST_COUNT ? lists[n->sub] : "list"); break;
+    case MTLBX_NODE_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
+    case MTLBX_NODE_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
+    default: snprintf(out, size, "node"); break;
+    }
+}
+
+/* Frames: their leftover bytes are explained by nothing. */
+static bool is_frame(enum mtlbx_node_kind k)
+{
+    switch (k) {
+    case MTLBX_NODE_FILE:
+    case MTLBX_NODE_LIBRARY:
+    case MTLBX_NODE_PUBLIC_MD:
+    case MTLBX_NODE_PRIVATE_MD:
+    case MTLBX_NODE_MODULE_LIST:
+    case MTLBX_NODE_HEADER_EXT:
+    case MTLBX_NODE_DYNAMIC_HEADER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether to look inside: an archive's children would decompress it, and
+ * its members all share its payload anyway. */
+static bool descend(const mtlbx_node *n)
+{
+    return n->kind != MTLBX_NODE_ARCHIVE && n->kind != MTLBX_NODE_MEMBER;
+}
+
+/* Bytes [off, off+size) of the file root between fat slices: padding when
+ * they only bring the next slice to its alignment, else unclaimed. */
+static void file_gap(struct walker *w, uint64_t off, uint64_t size)
+{
+    mtlbx_file *f = w->f;
+    uint64_t end = off + size;
+    for (size_t i = 0; f->fat && i < f->n_slices; i++) {
+        const struct mtlbx_fat_slice *s = &f->slices[i];
+        uint64_t align = s->align < 32 ? (uint64_t)1 << s->align : 0;
+        if (s->offset == end && align && end % align == 0 && size < align) {
+            emit(w, off, size, MTLBX_REGION_PADDING, "fat_padding");
+            return;
+        }
+    }
+    emit(w, off, size, MTLBX_REGION_UNCLAIMED, NULL);
+}
+
+/* A node's own bytes between (or around) its children. */
+static void own_bytes(struct walker *w, const mtlbx_node *n, uint64_t off, uint64_t size)
+{
+    if (size == 0)
+        return;
+    if (n->kind == MTLBX_NODE_FILE)
+        file_gap(w, off, size);
+    else if (is_frame(n->kind))
+        emit(w, off, size, MTLBX_REGION_UNCLAIMED, NULL);
+    else
+        emit(w, off, size, MTLBX_REGION_CLAIMED, w->path);
+}
+
+/* An RBUF value starts with zeros up to the 16-byte-aligned FlatBuffer
+ * (FORMAT §12); those up to the first aligned offset are padding. */
+static void leaf(struct walker *w, const mtlbx_node *n, uint64_t off, uint64_t end)
+{
+    if (n->kind == MTLBX_NODE_TAG && strcmp(n->tag.name, "RBUF") == 0 && n->tag.value_offset >= off &&
+        n->tag.value_offset <= end) {
+        uint64_t v = n->tag.value_offset, aligned = (v + 15) & ~(uint64_t)15;
+        if (aligned > end)
+            aligned = end;
+        emit(w, off, v - off, MTLBX_REGION_CLAIMED, w->path);
+        size_t len = w->path_len;
+        snprintf(w->path + len, sizeof w->path - len, "/padding");
+        emit(w, v, aligned - v, MTLBX_REGION_PADDING, w->path);
+        w->path[len] = '\0';
+        emit(w, aligned, end - aligned, MTLBX_REGION_CLAIMED, w->path);
+        return;
+    }
+    emit(w, off, end - off, MTLBX_REGION_CLAIMED, w->path);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const mtlbx_node *x = *(mtlbx_node *const *)a, *y = *(mtlbx_node *const *)b;
+    if (x->offset != y->offset)
+        return x->offset < y->offset ? -1 : 1;
+    return x->size > y->size ? -1 : x->size < y->size; /* the bigger first */
+}
+
+/* Sub-trees whose nodes the walk may give back when done with them. */
+static bool transient(const mtlbx_node *n)
+{
+    return n->kind != MTLBX_NODE_FILE && n->kind != MTLBX_NODE_LIBRARY;
+}
+
+static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, int depth)
+{
+    if (w->stopped)
+        return false;
+    if (!descend(n) || depth >= MAX_DEPTH) {
+        leaf(w, n, start, end);
+        return true;
+    }
+    bool was_built = n->built;
+    struct node_mark mark = node_mark(w->f);
+    size_t count = mtlbx_node_child_count(w->f, n);
+    /* Children inside this node's span, in file order. */
+    mtlbx_node **kids = NULL;
+    size_t k = 0;
+    if (count) {
+        kids = malloc(count * sizeof *kids);
+        if (!kids)
+            return false;
+        for (size_t i = 0; i < count; i++) {
+            mtlbx_node *c = n->children[i];
+            if (c->size && c->offset >= start && c->offset < end && c->size <= end - c->offset)
+                kids[k++] = c;
+        }
+        if (!n->sorted)
+            qsort(kids, k, sizeof *kids, by_offset);
+    }
+    if (k == 0 && !is_frame(n->kind)) {
+        leaf(w, n, start, end);
+    } else {
+        uint64_t pos = start;
+        size_t len = w->path_len;
+        for (size_t i = 0; i < k && !w->stopped; i++) {
+            mtlbx_node *c = kids[i];
+            uint64_t c_end = c->offset + c->size;
+            if (c_end <= pos)
+                continue; /* inside one already walked (a shared module) */
+            own_bytes(w, n, pos, c->offset > pos ? c->offset - pos : 0);
+            char seg[64];
+            segment(c, seg, sizeof seg);
+            snprintf(w->path + len, sizeof w->path - len, "%s%s", len ? "/" : "", seg);
+            w->path_len = strlen(w->path);
+            bool ok;
+            if (c->offset < pos) /* overlaps the one before: only its tail is new */
+                ok = (leaf(w, c, pos, c_end), true);
+            else
+                ok = walk(w, c, c->offset, c_end, depth + 1);
+            w->path[len] = '\0';
+            w->path_len = len;
+            if (!ok) {
+                free(kids);
+                return false;
+            }
+            pos = c_end;
+        }
+        own_bytes(w, n, pos, end > pos ? end - pos : 0);
+    }
+    free(kids);
+    if (!was_built && transient(n))
+        node_forget_children(w->f, n, mark);
+    return !w->stopped;
+}
+
+bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx)
+{
+    mtlbx_node *root = mtlbx_root(f);
+    if (!root)
+        return false;
+    struct walker w = { .f = f, .fn = fn, .ctx = ctx };
+    bool ok = walk(&w, root, 0, f->size, 0);
+    flush_unclaimed(&w);
+    return ok && !w.stopped;
+}
+
+/* --------------------------------------------------------- the check -- */
+
+struct check_ctx {
+    mtlbx_file *f;
+    struct layout_cache *c;
+    size_t cap;
+    uint64_t covered;
+};
+
+static mtlbx_library *library_holding(mtlbx_file *f, uint64_t off)
+{
+    for (size_t i = 0; i < f->n_libraries; i++) {
+        mtlbx_library *lib = f->libraries[i];
+        if (lib && off >= lib->header.base && off - lib->header.base < lib->header.available)
+            return lib;
+    }
+    return NULL;
+}
+
+static void warn_at(mtlbx_file *f, uint64_t off, const char *message)
+{
+    mtlbx_library *lib = library_holding(f, off);
+    if (lib)
+        lib_warning(lib, off, "%s", message);
+    else
+        diag_add(&f->diags, MTLBX_WARNING, off, "%s", message);
+}
+
+static bool check_region(void *ctx, const struct mtlbx_region *r)
+{
+    struct check_ctx *x = ctx;
+    struct mtlbx_layout_summary *s = &x->c->summary;
+    char msg[PATH_MAX_BYTES + 96], count[48];
+    x->covered += r->size;
+    switch (r->kind) {
+    case MTLBX_REGION_CLAIMED: s->claimed += r->size; break;
+    case MTLBX_REGION_PADDING:
+        s->padding += r->size;
+        if (r->nonzero) {
+            s->dirty_padding_runs++;
+            snprintf(msg, sizeof msg, "%s of padding (%s) hold a non-zero byte where zero padding belongs",
+                     mtlbx_count_noun(r->size, "byte", "bytes", count, sizeof count), r->what);
+            warn_at(x->f, r->offset, msg);
+        }
+        break;
+    case MTLBX_REGION_UNCLAIMED:
+        s->unclaimed += r->size;
+        s->unclaimed_runs++;
+        snprintf(msg, sizeof msg, "%s that no structure claims",
+                 mtlbx_count_noun(r->size, "byte", "bytes", count, sizeof count));
+        warn_at(x->f, r->offset, msg);
+        if (x->c->n_runs < MAX_RUNS &&
+            grow_array((void **)&x->c->runs, &x->cap, x->c->n_runs + 1, sizeof *x->c->runs))
+            x->c->runs[x->c->n_runs++] = (struct mtlbx_range){ r->offset, r->size };
+        break;
+    }
+    return true;
+}
+
+const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f)
+{
+    if (f->layout)
+        return &f->layout->summary;
+    struct layout_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    f->layout = c;
+    struct check_ctx x = { .f = f, .c = c };
+    c->summary.complete = mtlbx_layout_walk(f, check_region, &x) && x.covered == f->size;
+    return &c->summary;
+}
+
+bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run)
+{
+    const struct layout_cache *c = f->layout;
+    if (!c || !c->n_runs)
+        return false;
+    /* First run ending after offset. */
+    size_t lo = 0, hi = c->n_runs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->runs[mid].offset + c->runs[mid].size <= offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == c->n_runs)
+        return false;
+    const struct mtlbx_range *r = &c->runs[lo];
+    if (after) {
+        if (r->offset <= offset && lo + 1 < c->n_runs)
+            r = &c->runs[lo + 1];
+        else if (r->offset <= offset)
+            return false;
+    } else if (r->offset > offset) {
+        return false;
+    }
+    *run = *r;
+    return true;
+}
+
+void layout_free(mtlbx_file *f)
+{
+    if (f->layout) {
+        free(f->layout->runs);
+        free(f->layout);
+        f->layout = NULL;
+    }
+}
