@@ -16,7 +16,7 @@ new_hash8=$(echo "$hashes" | cut -d' ' -f2 | cut -c1-8)
 start 100 30 xterm-256color -- "$SAMPLE" "$WORK/b.metallib"
 wait_for "b.metallib"
 keys D
-wait_for "Compare A"
+wait_for "Compare: "
 expect "1 change"
 expect "~ kernel    compute_main  (hash)"
 
@@ -26,16 +26,16 @@ wait_for "Backspace returns to the comparison"
 expect '"compute_main"'
 expect "sample.metallib: kern"  # the status may cut the rest
 keys BSpace
-wait_for "Compare A"
+wait_for "Compare: "
 expect "~ kernel    compute_main  (hash)"
 
 # b: the same function in B.
 keys b
-wait_for "B of"
+wait_for "B (b.metallib)"
 expect '"compute_main"'
 expect "$new_hash8...  ok"
 keys BSpace
-wait_for "Compare A"
+wait_for "Compare: "
 
 # d: the unified diff of the two disassemblies (llvm-dis and diff needed).
 if "$MTLBX_BIN" dis "$SAMPLE" compute_main >/dev/null 2>&1 && command -v diff >/dev/null 2>&1; then
@@ -49,7 +49,7 @@ if "$MTLBX_BIN" dis "$SAMPLE" compute_main >/dev/null 2>&1 && command -v diff >/
     T capture-pane -e -p -t 0 | grep -F "+define void @compute_mai2(" | grep -q "$(printf '\033')\[" ||
         fail "the added line is not coloured"
     keys q
-    wait_for "Compare A"
+    wait_for "Compare: "
 else
     echo "note: llvm-dis or diff is missing; the disassembly diff is not checked"
 fi
@@ -62,7 +62,7 @@ keys Enter
 wait_for "no change matches"
 
 keys q
-wait_gone "Compare A"
+wait_gone "Compare: "
 expect "1 Tree"
 quit_and_check
 

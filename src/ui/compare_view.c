@@ -201,7 +201,9 @@ static void jump(struct explorer *ex, bool side_b)
         return;
     }
     cv->history_mark = ex->n_history;
-    ex_message(ex, "%s of %s; Backspace returns to the comparison", side_b ? "B" : "A", ex->files[file].path);
+    /* The file's last component: the status line also names the node. */
+    const char *path = ex->files[file].path, *slash = strrchr(path, '/');
+    ex_message(ex, "%s (%s); Backspace returns to the comparison", side_b ? "B" : "A", slash ? slash + 1 : path);
 }
 
 bool compare_back(struct explorer *ex)
@@ -390,9 +392,10 @@ void compare_draw(struct explorer *ex)
     struct compare_view *cv = ex->compare;
     const struct rect *r = &ex->lay.body;
     char title[600];
-    snprintf(title, sizeof title, " Compare A %.200s  B %.200s: %zu change%s%s", ex->files[cv->file_a].path,
-             ex->files[cv->file_b].path, cv->n_rows, cv->n_rows == 1 ? "" : "s",
-             cv->diff->identical ? " (identical)" : "");
+    /* The count first: the paths are what may be cut. */
+    snprintf(title, sizeof title, " Compare: %zu %s%s  A %.200s  B %.200s", cv->n_rows,
+             mtlbx_noun(cv->n_rows, "change", "changes"), cv->diff->identical ? " (identical)" : "",
+             ex->files[cv->file_a].path, ex->files[cv->file_b].path);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     int rows = page_rows(ex);
     select_row(ex, (long)cv->sel);
