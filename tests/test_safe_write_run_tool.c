@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "scratch_dir.h"
+#include "util/member_plan.h"
 #include "util/name_set.h"
 #include "util/run_tool.h"
 #include "util/safe_write.h"
@@ -175,6 +176,32 @@ Test(name_set, one_file_naming_rule)
     cr_expect_str_eq(b, "A_B~2.air");
     free(a), free(b);
     name_set_free(&s);
+}
+
+/* --------------------------------------------------------- member_plan -- */
+
+Test(member_plan, a_repeated_member_path_is_never_written_twice)
+{
+    /* The explorer's W used to write both "dup.txt" members, the second
+     * replacing the first after the overwrite prompt. */
+    struct mtlbx_member m[] = {
+        { .name = "dup.txt", .type = MTLBX_MEMBER_FILE },
+        { .name = "dir", .type = MTLBX_MEMBER_DIR },
+        { .name = "./dup.txt", .type = MTLBX_MEMBER_FILE },   /* the same place */
+        { .name = "Dup.txt", .type = MTLBX_MEMBER_FILE },     /* another file on Linux */
+        { .name = "dir//a", .type = MTLBX_MEMBER_FILE },
+        { .name = "/dir/./a", .type = MTLBX_MEMBER_FILE },    /* the same place */
+        { .name = "dir/a", .type = MTLBX_MEMBER_SYMLINK },    /* not written at all */
+    };
+    struct mtlbx_archive a = { .members = m, .n_members = sizeof m / sizeof *m };
+    bool dup[sizeof m / sizeof *m];
+    cr_assert_eq(member_plan_duplicates(&a, dup), 2);
+    bool want[] = { false, false, true, false, false, true, false };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+        cr_expect_eq(dup[i], want[i], "member %zu (%s)", i, m[i].name);
+    char *p = member_plan_path("/a/./b//c");
+    cr_expect_str_eq(p, "a/b/c");
+    free(p);
 }
 
 /* ---------------------------------------------------------- safe_write -- */

@@ -8,6 +8,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/docfmt.h \
 	src/util/archive_members.c \
 	src/util/archive_members.h \
+	src/util/member_plan.c \
+	src/util/member_plan.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
 	src/util/run_tool.c \
