@@ -134,6 +134,9 @@ EXTRA_DIST += tests/hostile_signals.sh tests/hostile_mkbig.py
 # with no SIGHUP reaching it (python3's pty module).
 TESTS += tests/hostile_explorer_eof.sh
 EXTRA_DIST += tests/hostile_explorer_eof.sh
+# tests/hostile_many_files.sh: ls and the explorer on 40 files under ulimit -n 32
+TESTS += tests/hostile_many_files.sh
+EXTRA_DIST += tests/hostile_many_files.sh
 # tests/hostile_names.sh: names with bidi, invisible and control
 # characters through every command, extracted file names and sources -o;
 # a spoofing TERM; an error about a 5,000-byte name.

@@ -14,6 +14,7 @@
 
 #include "scratch_dir.h"
 #include "testenv.h"
+#include "util/member_plan.h"
 #include "util/name_set.h"
 #include "util/run_tool.h"
 #include "util/safe_write.h"
@@ -156,27 +157,6 @@ Test(cli_sources, list_names_exactly_the_expected_members)
     free_corpus(v, n);
 }
 
-/* Member path as sources -o writes it: no leading '/', no "." or "". */
-static char *normalised(const char *name)
-{
-    char *out = calloc(1, strlen(name) + 1);
-    size_t o = 0;
-    for (const char *p = name; *p;) {
-        const char *e = strchr(p, '/');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l && !(l == 1 && *p == '.')) {
-            if (o)
-                out[o++] = '/';
-            memcpy(out + o, p, l);
-            o += l;
-        }
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return out;
-}
-
 Test(cli_sources, extract_writes_every_member_and_refuses_overwrite, .timeout = 120)
 {
     struct entry *v;
@@ -219,7 +199,7 @@ Test(cli_sources, extract_writes_every_member_and_refuses_overwrite, .timeout = 
                 size_t mi;
                 json_t *m;
                 json_array_foreach(json_object_get(ar, "members"), mi, m) {
-                    char *norm = normalised(json_string_value(json_object_get(m, "name")));
+                    char *norm = member_plan_path(json_string_value(json_object_get(m, "name")));
                     char *rel = NULL;
                     char slice[32] = "";
                     if (is_fat(&v[i]))

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "scratch_dir.h"
+#include "util/member_plan.h"
 #include "util/name_set.h"
 #include "util/run_tool.h"
 #include "util/safe_write.h"
@@ -132,6 +133,75 @@ Test(name_set, unique_names_are_deterministic)
     cr_expect(name_set_has(&cs, "a/b"));
     cr_expect_not(name_set_has(&cs, "A/b"));
     name_set_free(&cs);
+}
+
+Test(name_set, folds_unicode_case_and_normalises)
+{
+    /* Full case folding: ß is "ss", so these are one name on APFS. */
+    struct name_set s = { .nocase = true };
+    char *a = name_set_unique(&s, "Stra\xc3\x9f" "e", ".air");
+    char *b = name_set_unique(&s, "STRASSE", ".air");
+    cr_expect_str_eq(a, "Stra\xc3\x9f" "e.air");
+    cr_expect_str_eq(b, "STRASSE~2.air");
+    /* Beyond ASCII: Greek and Cyrillic capitals. */
+    char *c = name_set_unique(&s, "\xce\xa3\xce\xb9\xce\xb3\xce\xbc\xce\xb1", ""); /* Σιγμα */
+    char *d = name_set_unique(&s, "\xcf\x83\xce\xb9\xce\xb3\xce\xbc\xce\xb1", ""); /* σιγμα */
+    char *e = name_set_unique(&s, "\xd0\x96", "");     /* Ж */
+    char *f = name_set_unique(&s, "\xd0\xb6", "");     /* ж */
+    cr_expect_str_eq(d, "\xcf\x83\xce\xb9\xce\xb3\xce\xbc\xce\xb1~2");
+    cr_expect_str_eq(f, "\xd0\xb6~2");
+    /* É precomposed (U+00C9) and decomposed (E + U+0301), and é. */
+    char *g = name_set_unique(&s, "\xc3\x89t\xc3\xa9", ".air");
+    char *h = name_set_unique(&s, "E\xcc\x81te\xcc\x81", ".air");
+    char *k = name_set_unique(&s, "\xc3\xa9t\xc3\xa9", ".air");
+    cr_expect_str_eq(g, "\xc3\x89t\xc3\xa9.air");
+    cr_expect_str_eq(h, "E\xcc\x81te\xcc\x81~2.air");
+    cr_expect_str_eq(k, "\xc3\xa9t\xc3\xa9~3.air");
+    cr_expect(name_set_has(&s, "strasse.AIR"));
+    cr_expect_not(name_set_has(&s, "strase.air"));
+    /* Not UTF-8: still a set, folded as ASCII. */
+    cr_assert(name_set_add(&s, "X\xff"));
+    cr_expect(name_set_has(&s, "x\xff"));
+    free(a), free(b), free(c), free(d), free(e), free(f), free(g), free(h), free(k);
+    name_set_free(&s);
+}
+
+Test(name_set, one_file_naming_rule)
+{
+    /* What extract and the explorer's E both call: safe, then unique. */
+    struct name_set s = { .nocase = true };
+    char *a = name_set_unique_file(&s, (const uint8_t *)"a/b", 3, ".air");
+    char *b = name_set_unique_file(&s, (const uint8_t *)"A_B", 3, ".air");
+    cr_expect_str_eq(a, "a_b.air");
+    cr_expect_str_eq(b, "A_B~2.air");
+    free(a), free(b);
+    name_set_free(&s);
+}
+
+/* --------------------------------------------------------- member_plan -- */
+
+Test(member_plan, a_repeated_member_path_is_never_written_twice)
+{
+    /* The explorer's W used to write both "dup.txt" members, the second
+     * replacing the first after the overwrite prompt. */
+    struct mtlbx_member m[] = {
+        { .name = "dup.txt", .type = MTLBX_MEMBER_FILE },
+        { .name = "dir", .type = MTLBX_MEMBER_DIR },
+        { .name = "./dup.txt", .type = MTLBX_MEMBER_FILE },   /* the same place */
+        { .name = "Dup.txt", .type = MTLBX_MEMBER_FILE },     /* another file on Linux */
+        { .name = "dir//a", .type = MTLBX_MEMBER_FILE },
+        { .name = "/dir/./a", .type = MTLBX_MEMBER_FILE },    /* the same place */
+        { .name = "dir/a", .type = MTLBX_MEMBER_SYMLINK },    /* not written at all */
+    };
+    struct mtlbx_archive a = { .members = m, .n_members = sizeof m / sizeof *m };
+    bool dup[sizeof m / sizeof *m];
+    cr_assert_eq(member_plan_duplicates(&a, dup), 2);
+    bool want[] = { false, false, true, false, false, true, false };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+        cr_expect_eq(dup[i], want[i], "member %zu (%s)", i, m[i].name);
+    char *p = member_plan_path("/a/./b//c");
+    cr_expect_str_eq(p, "a/b/c");
+    free(p);
 }
 
 /* ---------------------------------------------------------- safe_write -- */

@@ -8,8 +8,9 @@
  * the same safe name, so within one library the functions are numbered in
  * function-list order: the first keeps NAME.air, later ones get
  * NAME~2.air, NAME~3.air, ... (skipping any name already taken).
- * Collisions are judged case-insensitively, so the result is the same on a
- * case-insensitive filesystem. Names are assigned over ALL functions before
+ * Collisions are judged by Unicode case folding in NFC (name_set.h, the
+ * rule the explorer's E uses too), so the result is the same on a
+ * case-insensitive, normalising filesystem. Names are assigned over ALL functions before
  * the -f selection is applied, so a function's file name never depends on
  * which others were asked for. A fat file writes each slice's functions
  * under DIR/sliceK/ (K = library index, from 0), since slices usually carry
@@ -28,17 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* "NAME.air", or "NAME~K.air" for the first K >= 2 not yet used. */
-static char *unique_name(struct name_set *used, const struct mtlbx_bytes *fname)
-{
-    char *base = safe_component(fname->ptr, fname->len);
-    if (!base)
-        return NULL;
-    char *out = name_set_unique(used, base, ".air");
-    free(base);
-    return out;
-}
 
 static bool name_is(const struct mtlbx_bytes *n, const char *want)
 {
@@ -83,7 +73,7 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
         /* Assign before selecting: names must not depend on the selection. */
-        char *file = unique_name(&used, &fn->name);
+        char *file = name_set_unique_file(&used, fn->name.ptr, fn->name.len, ".air");
         if (!file) {
             cli_error(path, NULL, "out of memory");
             ok = false;

@@ -31,6 +31,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "util/member_plan.h"
 #include "util/name_set.h"
 #include "util/safe_write.h"
 
@@ -74,32 +75,6 @@ static void report_failed(const char *path, const mtlbx_library *lib, const stru
     cli_error(path, &at, "source archive %s: %s", id, msg ? msg : "does not decode");
     free(id);
     free(msg);
-}
-
-/* Member path without empty and "." parts, so "a//b" and "/a/./b" are
- * recognised as the same file; ".." stays for safe_write_under to refuse. */
-static char *normalise(const char *name)
-{
-    size_t n = strlen(name);
-    char *out = malloc(n + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (const char *p = name; *p;) {
-        const char *e = strchr(p, '/');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l && !(l == 1 && p[0] == '.')) {
-            if (o)
-                out[o++] = '/';
-            memcpy(out + o, p, l);
-            o += l;
-        }
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    out[o] = 0;
-    return out;
 }
 
 /* Structural problems of the section (found at open time, before any
@@ -169,7 +144,7 @@ static bool write_archive(const char *path, const char *dir, const char *sub,
             free(name);
             continue;
         }
-        char *norm = normalise(mm->name);
+        char *norm = member_plan_path(mm->name); /* ".." stays, for safe_write_under to refuse */
         char *rel = NULL;
         if (!norm || asprintf(&rel, "%s/%s", sub, norm) < 0)
             rel = NULL;

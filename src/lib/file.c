@@ -144,7 +144,12 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     f->data = map;
     f->size = (uint64_t)st.st_size;
     f->mapped = true;
-    f->fd = fd; /* kept for hashing: see hash.c */
+    /* The mapping stays valid without its descriptor: closing it now lets
+     * the explorer hold more files than RLIMIT_NOFILE. Hashing opens the
+     * file again (file_reopen) and checks it is still the same one. */
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    close(fd);
     return finish_open(f, out, err);
 }
 
@@ -162,7 +167,6 @@ void mtlbx_close(mtlbx_file *f)
     diag_free(&f->diags);
     if (f->mapped) {
         munmap((void *)f->data, (size_t)f->size);
-        close(f->fd);
     }
     if (f->owns_data)
         free((void *)f->data);
@@ -174,8 +178,30 @@ bool mtlbx_file_changed(const mtlbx_file *f)
 {
     if (f->short_read)
         return true;
+    uint64_t now;
+    return f->mapped && file_current_size(f, &now) && now != f->size;
+}
+
+int file_reopen(const mtlbx_file *f)
+{
+    if (!f->mapped)
+        return -1;
+    int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     struct stat st;
-    return f->mapped && (fstat(f->fd, &st) != 0 || (uint64_t)st.st_size != f->size);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != f->dev || st.st_ino != f->ino)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+bool file_current_size(const mtlbx_file *f, uint64_t *size)
+{
+    struct stat st;
+    if (!f->mapped || stat(f->path, &st) != 0 || st.st_dev != f->dev || st.st_ino != f->ino)
+        return false;
+    *size = (uint64_t)st.st_size;
+    return true;
 }
 
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size)
@@ -244,8 +270,17 @@ bool file_read_at(const mtlbx_file *f, uint64_t off, void *buf, size_t n)
         memcpy(buf, f->data + off, n);
         return true;
     }
-    if (file_pread(f->fd, buf, n, off) == (ssize_t)n)
+    /* The descriptor was closed after mmap (a library may be one of more
+     * files than `ulimit -n`): open it again for this read. When that is
+     * not possible, read the mapping, as the hash pass does. */
+    int fd = file_reopen(f);
+    if (fd < 0) {
+        memcpy(buf, f->data + off, n);
         return true;
-    ((mtlbx_file *)f)->short_read = true;
-    return false;
+    }
+    bool whole = file_pread(fd, buf, n, off) == (ssize_t)n;
+    close(fd);
+    if (!whole)
+        ((mtlbx_file *)f)->short_read = true;
+    return whole;
 }

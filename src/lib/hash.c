@@ -49,6 +49,8 @@ struct hash_reader {
     size_t cap;
     uint64_t off;              /* file offset of buf[0] */
     size_t len;                /* valid bytes in buf */
+    int fd;                    /* the file opened again, on the first read; -1 before */
+    bool no_fd;                /* reopening failed: hash from the mapping */
 };
 
 #define WINDOW_BYTES ((size_t)1 << 20)   /* verify_all's threads */
@@ -60,7 +62,16 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
      * already cached costs no allocation. */
     if (f->mapped && !r->buf)
         r->buf = malloc(r->cap);
-    if (!f->mapped || !r->buf) {
+    if (f->mapped && r->buf && r->fd < 0 && !r->no_fd) {
+        r->fd = file_reopen(f);
+        r->no_fd = r->fd < 0;
+    }
+    if (!f->mapped || !r->buf || r->fd < 0) {
+        /* Without a descriptor, check the size first so that a file that
+         * shrank is reported rather than faulting on the mapping. */
+        uint64_t now;
+        if (f->mapped && file_current_size(f, &now) && now < m.offset + m.size)
+            return false;
         sha256(f->data + m.offset, (size_t)m.size, out);
         return true;
     }
@@ -70,7 +81,7 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     }
     if (m.size <= r->cap) {
         size_t want = f->size - m.offset < r->cap ? (size_t)(f->size - m.offset) : r->cap;
-        ssize_t got = file_pread(f->fd, r->buf, want, m.offset);
+        ssize_t got = file_pread(r->fd, r->buf, want, m.offset);
         r->off = m.offset;
         r->len = got > 0 ? (size_t)got : 0;
         if ((uint64_t)r->len < m.size)
@@ -89,7 +100,7 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
     bool ok = true;
     while (left > 0 && ok) {
         size_t want = left < r->cap ? (size_t)left : r->cap;
-        ssize_t got = file_pread(f->fd, r->buf, want, pos);
+        ssize_t got = file_pread(r->fd, r->buf, want, pos);
         ok = got == (ssize_t)want;
         gcry_md_write(h, r->buf, want);
         pos += want;
@@ -103,7 +114,14 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
 
 static void reader_init(struct hash_reader *r, size_t cap)
 {
-    *r = (struct hash_reader){ .cap = cap };
+    *r = (struct hash_reader){ .cap = cap, .fd = -1 };
+}
+
+static void reader_free(struct hash_reader *r)
+{
+    free(r->buf);
+    if (r->fd >= 0)
+        close(r->fd);
 }
 
 static void hex32(const uint8_t *d, char out[65])
@@ -185,7 +203,7 @@ enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_
     struct hash_reader r;
     reader_init(&r, STREAM_BYTES);
     enum mtlbx_hash_state s = verify_one(lib, i, actual, &r);
-    free(r.buf);
+    reader_free(&r);
     return s;
 }
 
@@ -209,7 +227,7 @@ static void *verify_worker(void *arg)
         for (size_t i = first; i < first + VERIFY_RUN && i < n; i++)
             if (verify_one(job->lib, i, NULL, &r) == MTLBX_HASH_MISMATCH)
                 atomic_fetch_add(&job->mismatches, 1);
-    free(r.buf);
+    reader_free(&r);
     return NULL;
 }
 

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* Little-endian readers over the mapping. Callers check bounds first with
  * mtlbx_in_file()/span helpers; these never fail. */
@@ -97,7 +98,8 @@ struct mtlbx_file {
     const uint8_t *data;
     uint64_t size;
     bool mapped;               /* data came from mmap and must be unmapped */
-    int fd;                    /* the mapped file, kept open for hashing (mapped only) */
+    dev_t dev;                 /* identity of the mapped file (mapped only): its */
+    ino_t ino;                 /* descriptor is closed after mmap, see file_reopen */
     bool owns_data;            /* data is a malloc'ed buffer to free on close */
     _Atomic bool short_read;   /* a pread while hashing came up short */
     struct diag_list diags;
@@ -150,6 +152,14 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
 /* Parsing steps, called in order by library.c */
 void parse_header(mtlbx_library *lib);
 void parse_function_list(mtlbx_library *lib);
+/* file.c: a new read-only descriptor on the mapped file, for hashing
+ * through pread; -1 when the path no longer names the same file (or no
+ * descriptor is left). The caller closes it. */
+int file_reopen(const mtlbx_file *f);
+/* file.c: the current size of the mapped file; false when the path no
+ * longer names it (replaced or removed: the mapping keeps the old one). */
+bool file_current_size(const mtlbx_file *f, uint64_t *size);
+
 /* file.c: drops the mapped pages inside [off, off + size) from memory
  * (they are read again on the next touch); nothing for an unmapped file. */
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);

@@ -106,9 +106,7 @@ void action_extract_all(struct explorer *ex, mtlbx_library *lib)
     size_t existing = 0;
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-        char *base = safe_component(fn->name.ptr, fn->name.len);
-        x->names[i] = name_set_unique(&used, base ? base : "function", ".air");
-        free(base);
+        x->names[i] = name_set_unique_file(&used, fn->name.ptr, fn->name.len, ".air");
         x->modules[i] = mtlbx_function_module_bytes(lib, i);
         char full[4200];
         struct stat st;

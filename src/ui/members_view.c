@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "rowfmt.h"
+#include "member_plan.h"
 #include "safe_write.h"
 #include "term.h"
 #include "textfmt.h"
@@ -209,9 +210,19 @@ static void write_all(struct explorer *ex)
         ex_error(ex, "%s", err0);
         return;
     }
+    /* A path that two members share is written once, from the first: the
+     * overwrite prompt is about files on disk, never about replacing one
+     * member with another. */
+    bool *dup = calloc(a->n_members, sizeof *dup);
+    size_t dups = dup ? member_plan_duplicates(a, dup) : (size_t)-1;
+    if (dups == (size_t)-1) {
+        free(dup);
+        ex_error(ex, "out of memory");
+        return;
+    }
     size_t existing = 0, files = 0;
     for (size_t i = 0; i < a->n_members; i++)
-        if (a->members[i].type == MTLBX_MEMBER_FILE) {
+        if (a->members[i].type == MTLBX_MEMBER_FILE && !dup[i]) {
             files++;
             existing += member_exists(dir, a->members[i].name);
         }
@@ -224,6 +235,15 @@ static void write_all(struct explorer *ex)
             skipped++;
             continue;
         }
+        if (dup[i]) {
+            if (!refused++) {
+                char *n = member_name(mem);
+                snprintf(first_err, sizeof first_err, "%.200s appears twice; the second copy is not written",
+                         n ? n : "a member");
+                free(n);
+            }
+            continue;
+        }
         if (safe_write_under(dir, mem->name, mem->data, (size_t)mem->size, force, err, sizeof err,
                              NULL, 0) == 0) {
             written++;
@@ -233,6 +253,7 @@ static void write_all(struct explorer *ex)
             free(n);
         }
     }
+    free(dup);
     if (refused)
         ex_error(ex, "wrote %zu %s under %s; %zu refused (%s)", written, mtlbx_noun(written, "file", "files"), dir,
                  refused, first_err);

@@ -8,6 +8,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/docfmt.h \
 	src/util/archive_members.c \
 	src/util/archive_members.h \
+	src/util/member_plan.c \
+	src/util/member_plan.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
 	src/util/run_tool.c \
@@ -19,4 +21,4 @@ src_util_libmtlbxutil_a_SOURCES = \
 src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS)
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers.
-MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBARCHIVE_LIBS) $(LIBGCRYPT_LIBS)
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBARCHIVE_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS)
