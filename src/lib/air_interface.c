@@ -300,7 +300,11 @@ static bool decode_entry(struct bc_module *m, const uint8_t *symbol, size_t symb
         return false;
     if (!stage)
         return true;
-    iface->stage = arena_dup(m->arena, stage, strlen(stage) + 1);
+    /* The X of a named metadata air.X comes from the file: kept as
+     * terminal-safe UTF-8 (escaped), as every label and JSON string needs. */
+    char safe[256];
+    mtlbx_escape((const uint8_t *)stage, strlen(stage), MTLBX_ESC_TERMINAL, safe, sizeof safe);
+    iface->stage = arena_dup(m->arena, safe, strlen(safe) + 1);
     if (!iface->stage)
         return false;
     iface->symbol = m->globals[g].name;

@@ -437,7 +437,8 @@ struct mtlbx_air_argument {
 };
 
 struct mtlbx_interface {
-    const char *stage;         /* "kernel", "vertex", ... (the X of air.X), NULL if no
+    const char *stage;         /* "kernel", "vertex", ... (the X of air.X, escaped as
+                                  terminal-safe UTF-8 by mtlbx_escape), NULL if no
                                   entry names the function (or module.failed) */
     struct mtlbx_bytes symbol; /* the entry's function symbol name */
     size_t n_inputs;
