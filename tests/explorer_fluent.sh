@@ -69,6 +69,20 @@ expect "1 Tree"
 keys j
 wait_for "1 Tree  5/18"
 
+# *: expands everything below in the background, the selection staying
+# on its row; then the tree has more rows than the 18 it opened with.
+start 80 24 xterm-256color -- "$SAMPLE"
+wait_for "Functions (8)"
+keys g '*'
+wait_for "expanded everything below"
+expect "1 Tree  1/"
+expect_not "1 Tree  1/18 "
+rows=$(screen | sed -n 's/.*1 Tree  1\/\([0-9]*\).*/\1/p' | head -1)
+[ "${rows:-0}" -gt 100 ] || fail "after *, only ${rows:-?} rows"
+keys j
+wait_for "1 Tree  2/$rows"
+quit_and_check
+
 # Search: the count of matches, n steps through them and wraps.
 click() { T send-keys -t 0 -l "$(printf '\033[<%s;%s;%sM\033[<%s;%s;%sm' "$1" "$2" "$3" "$1" "$2" "$3")"; }
 start 80 24 xterm-256color -- "$SAMPLE"

@@ -25,6 +25,15 @@ static void *fake_child(void *ctx, uint32_t file, void *node, size_t i)
 
 static const struct rows_source src = { fake_count, fake_child, NULL };
 
+/* A bushier tree for the worker's ticks: four children down to six digits. */
+static size_t deep_count(void *ctx, uint32_t file, void *node)
+{
+    (void)ctx; (void)file;
+    return (uintptr_t)node < 100000 ? 4 : 0;
+}
+
+static const struct rows_source deep = { deep_count, fake_child, NULL };
+
 #define N(x) ((void *)(uintptr_t)(x))
 
 Test(rows, expand_inserts_children_after_the_parent)
@@ -197,5 +206,58 @@ Test(rows, expand_all_stops_near_its_limit)
     cr_assert(stopped);
     cr_assert_geq(added, 5);
     cr_assert_leq(added, 5 + 3);
+    rows_free(&r);
+}
+
+static bool stop_at_first_tick(void *ctx, size_t rows)
+{
+    *(size_t *)ctx = rows;
+    return false;
+}
+
+static bool keep_going(void *ctx, size_t rows)
+{
+    (void)rows;
+    ++*(size_t *)ctx;
+    return true;
+}
+
+Test(rows, build_subtree_is_abandoned_when_the_tick_says_so)
+{
+    struct tree_row top = { .node = N(1), .depth = 0, .n_children = -1 };
+    struct tree_rows sub;
+    bool stopped;
+    size_t seen = 0;
+    /* A tick comes every 256 rows, so a budget far past that sees one. */
+    cr_assert_eq(rows_build_subtree(&top, &deep, 100000, all_expandable, NULL, stop_at_first_tick, &seen, &sub,
+                                    &stopped), 1);
+    cr_assert_eq(seen, 256);
+    cr_assert_eq(sub.n, 0);
+    cr_assert_null(sub.v);
+    size_t ticks = 0;
+    cr_assert_eq(rows_build_subtree(&top, &deep, 100000, all_expandable, NULL, keep_going, &ticks, &sub,
+                                    &stopped), 0);
+    cr_assert_gt(ticks, 0);
+    cr_assert_gt(sub.n, 256);
+    rows_free(&sub);
+}
+
+Test(rows, splice_replaces_the_subtree_and_keeps_the_rows_around_it)
+{
+    struct tree_rows r = { 0 }, sub = { 0 };
+    bool stopped;
+    rows_append(&r, N(1), 0, 0);
+    rows_append(&r, N(2), 0, 0);
+    rows_expand(&r, 0, &src);            /* 1, 11, 12, 13, 2 */
+    cr_assert_eq(r.n, 5);
+    cr_assert_eq(rows_build_subtree(&r.v[0], &src, 1000, all_expandable, NULL, NULL, NULL, &sub, &stopped), 0);
+    long added;
+    cr_assert_eq(rows_splice_subtree(&r, 0, &sub, &added), 0);
+    cr_assert_eq(added, 6);
+    cr_assert_eq(r.n, 11);
+    cr_assert_eq(sub.n, 0);
+    cr_assert_eq(r.v[0].node, N(1));
+    cr_assert_eq(r.v[10].node, N(2));
+    cr_assert_eq(r.v[10].depth, 0);
     rows_free(&r);
 }

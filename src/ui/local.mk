@@ -10,6 +10,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/clipboard.c \
 	src/ui/detail_panel.c \
 	src/ui/diag_view.c \
+	src/ui/expand_all.c \
 	src/ui/explorer.c \
 	src/ui/extract_all.c \
 	src/ui/filter.c \

@@ -53,6 +53,22 @@ typedef bool (*rows_expandable_fn)(void *ctx, uint32_t file, void *node);
  * -1 on OOM (the rows are then as they were). */
 long rows_expand_all(struct tree_rows *r, size_t i, const struct rows_source *src, size_t limit,
                      rows_expandable_fn expandable, void *ctx, bool *stopped);
+/* The two halves of rows_expand_all, so the slow one can run on a worker
+ * while the rows stay the UI thread's. rows_build_subtree writes `top`
+ * (copied) and everything below it, expanded, into `out`, at most about
+ * `budget` rows; it never touches any tree_rows but `out`. `tick`, if
+ * given, is called every few hundred rows with the count so far; when it
+ * returns false the build is abandoned. Returns 0, 1 when abandoned, or
+ * -1 on OOM (`out` then holds nothing). */
+typedef bool (*rows_tick_fn)(void *ctx, size_t rows_so_far);
+int rows_build_subtree(const struct tree_row *top, const struct rows_source *src, size_t budget,
+                       rows_expandable_fn expandable, void *ctx, rows_tick_fn tick, void *tick_ctx,
+                       struct tree_rows *out, bool *stopped);
+/* Replaces row i and its descendants with `sub`'s rows, taking them (sub is
+ * emptied) and setting *added to the change in rows (may be negative).
+ * Returns 0, or -1 on OOM with the rows as they were and `sub` still the
+ * caller's. */
+int rows_splice_subtree(struct tree_rows *r, size_t i, struct tree_rows *sub, long *added);
 /* Appends copies of `n` rows. */
 int rows_append_many(struct tree_rows *r, const struct tree_row *v, size_t n);
 /* Removes row i's descendants. */

@@ -1,8 +1,10 @@
 /* Expanding everything below a row in one pass (`*`). Expanding row by
  * row would move every row after the insertion point each time: with
  * 200,000 functions that is gigabytes of memmove and a frozen screen.
- * Instead the subtree is written out afresh, depth first, into a new
- * array with the rows before and after it copied once: linear in the rows. */
+ * Instead the subtree is written out afresh, depth first, into its own
+ * array (on the explorer's worker thread, so the screen keeps answering),
+ * and then spliced in with the rows before and after it copied once:
+ * linear in the rows. */
 #include "config.h"
 
 #include "rows.h"
@@ -10,13 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The tick is called this often, so a cancel is seen promptly and the
+ * worker can hand the model back to the UI thread. */
+#define ROWS_TICK_EVERY 256
+
 struct emitter {
     struct tree_rows out;
     const struct rows_source *src;
     rows_expandable_fn expandable;
     void *expandable_ctx;
-    size_t budget;               /* rows still allowed beyond the old subtree */
-    bool stopped, oom;
+    rows_tick_fn tick;
+    void *tick_ctx;
+    size_t budget;               /* rows still allowed */
+    bool stopped, oom, abandoned;
 };
 
 static long push(struct emitter *e, void *node, uint32_t file, uint16_t depth)
@@ -25,6 +33,8 @@ static long push(struct emitter *e, void *node, uint32_t file, uint16_t depth)
         e->oom = true;
         return -1;
     }
+    if (e->tick && e->out.n % ROWS_TICK_EVERY == 0 && !e->tick(e->tick_ctx, e->out.n))
+        e->abandoned = true;
     return (long)e->out.n - 1;
 }
 
@@ -45,12 +55,52 @@ static void emit(struct emitter *e, size_t at)
     } else {
         e->budget -= n;
     }
-    for (size_t k = 0; k < n && !e->oom; k++) {
+    for (size_t k = 0; k < n && !e->oom && !e->abandoned; k++) {
         void *c = e->src->child(e->src->ctx, file, node, k);
         long row = push(e, c, file, (uint16_t)(depth + 1));
-        if (row >= 0 && e->budget > 0 && e->expandable(e->expandable_ctx, file, c))
+        if (row >= 0 && e->budget > 0 && !e->abandoned && e->expandable(e->expandable_ctx, file, c))
             emit(e, (size_t)row);
     }
+}
+
+int rows_build_subtree(const struct tree_row *top, const struct rows_source *src, size_t budget,
+                       rows_expandable_fn expandable, void *ctx, rows_tick_fn tick, void *tick_ctx,
+                       struct tree_rows *out, bool *stopped)
+{
+    *stopped = false;
+    memset(out, 0, sizeof *out);
+    struct emitter e = { .src = src, .expandable = expandable, .expandable_ctx = ctx,
+                         .tick = tick, .tick_ctx = tick_ctx, .budget = budget };
+    long first = push(&e, top->node, top->file, top->depth);
+    if (first >= 0 && !e.abandoned)
+        emit(&e, (size_t)first);
+    if (e.oom || e.abandoned) {
+        rows_free(&e.out);
+        return e.oom ? -1 : 1;
+    }
+    *out = e.out;
+    *stopped = e.stopped;
+    return 0;
+}
+
+int rows_splice_subtree(struct tree_rows *r, size_t i, struct tree_rows *sub, long *added)
+{
+    *added = 0;
+    if (i >= r->n || sub->n == 0)
+        return 0;
+    size_t end = rows_subtree_end(r, i);
+    struct tree_rows out = { 0 };
+    /* Rows before the subtree, then the new subtree, then the rows after. */
+    if (rows_append_many(&out, r->v, i) < 0 || rows_append_many(&out, sub->v, sub->n) < 0 ||
+        rows_append_many(&out, &r->v[end], r->n - end) < 0) {
+        rows_free(&out);
+        return -1;
+    }
+    *added = (long)out.n - (long)r->n;
+    rows_free(r);
+    *r = out;
+    rows_free(sub);
+    return 0;
 }
 
 long rows_expand_all(struct tree_rows *r, size_t i, const struct rows_source *src, size_t limit,
@@ -59,28 +109,15 @@ long rows_expand_all(struct tree_rows *r, size_t i, const struct rows_source *sr
     *stopped = false;
     if (i >= r->n)
         return 0;
-    size_t end = rows_subtree_end(r, i), old = end - i;
-    struct emitter e = { .src = src, .expandable = expandable, .expandable_ctx = ctx,
-                         .budget = limit + old };
-    /* Rows before the subtree, then the subtree, then the rows after it. */
-    e.out.v = malloc((r->n + limit + 1) * sizeof *e.out.v);
-    if (!e.out.v)
+    size_t old = rows_subtree_end(r, i) - i;
+    struct tree_rows sub;
+    if (rows_build_subtree(&r->v[i], src, limit + old, expandable, ctx, NULL, NULL, &sub, stopped) != 0)
         return -1;
-    e.out.cap = r->n + limit + 1;
-    memcpy(e.out.v, r->v, i * sizeof *r->v);
-    e.out.n = i;
-    long top = push(&e, r->v[i].node, r->v[i].file, r->v[i].depth);
-    if (top >= 0)
-        emit(&e, (size_t)top);
-    if (!e.oom && rows_append_many(&e.out, &r->v[end], r->n - end) < 0)
-        e.oom = true;
-    if (e.oom) {
-        rows_free(&e.out);
+    long added;
+    if (rows_splice_subtree(r, i, &sub, &added) < 0) {
+        rows_free(&sub);
+        *stopped = false;
         return -1;
     }
-    long added = (long)e.out.n - (long)r->n;
-    rows_free(r);
-    *r = e.out;
-    *stopped = e.stopped;
     return added;
 }

@@ -10,9 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Expanding everything below a node stops after this many new rows, so
- * `*` on a library with 200,000 functions stays a keypress, not a wait. */
-#define EXPAND_ALL_LIMIT 20000
 /* H and L scroll the labels by this much, up to the longest label. */
 #define TREE_HSCROLL_STEP 8
 #define TREE_HSCROLL_MAX 480
@@ -151,29 +148,6 @@ static void expand_row(struct explorer *ex, size_t i)
         ex->status[0] = '\0';
 }
 
-/* Archives only decompress when asked for one by one. */
-static bool expand_all_wants(void *ctx, uint32_t file, void *node)
-{
-    struct explorer *ex = ctx;
-    mtlbx_node *n = node;
-    return n->kind != MTLBX_NODE_ARCHIVE && mtlbx_node_expandable(ex->files[file].f, n);
-}
-
-static void expand_all_below(struct explorer *ex, size_t i)
-{
-    bool stopped;
-    mtlbx_node *keep = ex->rows.v[i].node;
-    long added = rows_expand_all(&ex->rows, i, &ex->rows_src, EXPAND_ALL_LIMIT, expand_all_wants, ex, &stopped);
-    if (added < 0) {
-        ex_error(ex, "out of memory expanding");
-        return;
-    }
-    if (ex->rows.v[i].node == keep)
-        tree_set_selection(ex, i);
-    if (stopped)
-        ex_message(ex, "stopped expanding after about %d rows", EXPAND_ALL_LIMIT);
-}
-
 static void collapse_to_libraries(struct explorer *ex)
 {
     uint16_t depth = ex->n_files == 1 ? 0 : 1;
@@ -246,7 +220,7 @@ void tree_action(struct explorer *ex, enum action a)
             rows_collapse(&ex->rows, sel);
         tree_scroll_to_selection(ex);
         break;
-    case ACT_EXPAND_ALL: expand_all_below(ex, sel); break;
+    case ACT_EXPAND_ALL: expand_all_start(ex, sel); break;
     case ACT_COLLAPSE_ALL: collapse_to_libraries(ex); break;
     case ACT_NEXT_SIBLING: {
         long j = rows_next_sibling(&ex->rows, sel);

@@ -160,6 +160,8 @@ void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a);
 void tree_init(struct explorer *ex);
 void tree_draw(struct explorer *ex, const struct rect *r, bool focused);
 void tree_action(struct explorer *ex, enum action a);
+/* `*` on row `row`, as a background job (expand_all.c). */
+void expand_all_start(struct explorer *ex, size_t row);
 void tree_set_selection(struct explorer *ex, size_t row);
 void tree_scroll_to_selection(struct explorer *ex);
 /* After a jump: a selected row outside the panel comes to its middle. */
