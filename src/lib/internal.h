@@ -111,6 +111,7 @@ struct mtlbx_file {
     mtlbx_node *root;          /* built on first mtlbx_root() */
     struct layout_cache *layout; /* layout.c: built by mtlbx_layout_check */
     struct node_arena *arena;
+    struct node_diags *node_diags; /* diagnostics sorted by offset (node_diags.c) */
     struct iface_cache *ifaces;  /* interfaces kept for the node model (iface_cache.c) */
 };
 

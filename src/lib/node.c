@@ -29,37 +29,15 @@ struct arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-/* Diagnostic offsets sorted once, so the tree can ask "any problem in this
- * span?" per visible row with two binary searches. */
-struct diag_index {
-    size_t n_seen;             /* diagnostic count the index was built from */
-    size_t n;
-    uint64_t *offs;            /* sorted */
-    uint32_t *which;           /* index in the handle's list */
-    uint32_t *errors;          /* errors[k]: errors among the first k */
-};
-
 struct node_arena {
     struct arena_block *blocks;
     struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
-    struct diag_index file_diags;
-    size_t n_libs;
-    struct diag_index *lib_diags;
 };
 
 static struct node_arena *arena_get(mtlbx_file *f)
 {
     if (!f->arena) {
         f->arena = calloc(1, sizeof *f->arena);
-        if (f->arena && f->n_libraries) {
-            f->arena->lib_diags = calloc(f->n_libraries, sizeof *f->arena->lib_diags);
-            if (!f->arena->lib_diags) {
-                free(f->arena);
-                f->arena = NULL;
-            } else {
-                f->arena->n_libs = f->n_libraries;
-            }
-        }
     }
     return f->arena;
 }
@@ -97,16 +75,9 @@ static void *arena_alloc(struct node_arena *a, size_t size)
     return p;
 }
 
-static void diag_index_free(struct diag_index *d)
-{
-    free(d->offs);
-    free(d->which);
-    free(d->errors);
-    *d = (struct diag_index){ 0 };
-}
-
 void nodes_free(mtlbx_file *f)
 {
+    node_diags_free(f);
     if (!f || !f->arena)
         return;
     struct node_arena *a = f->arena;
@@ -115,130 +86,19 @@ void nodes_free(mtlbx_file *f)
         free(b);
     }
     free(a->spare);
-    diag_index_free(&a->file_diags);
-    for (size_t i = 0; i < a->n_libs; i++)
-        diag_index_free(&a->lib_diags[i]);
-    free(a->lib_diags);
     free(a);
     f->arena = NULL;
     f->root = NULL;
 }
 
-/* ------------------------------------------------------ diagnostics -- */
-
-/* (offset, index) pairs sorted by offset: diagnostics here, and below the
- * pieces each function points at (metadata groups, modules). */
-struct by_off {
-    uint64_t off;
-    uint32_t idx;
-};
-
-static int by_off_cmp(const void *a, const void *b)
+/* (offset, index) pairs sorted by offset: the pieces each function points
+ * at (metadata groups, modules). */
+int node_by_off_cmp(const void *a, const void *b)
 {
-    const struct by_off *x = a, *y = b;
+    const struct node_by_off *x = a, *y = b;
     if (x->off != y->off)
         return x->off < y->off ? -1 : 1;
     return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static size_t diag_count_of(const mtlbx_file *f, const mtlbx_library *lib)
-{
-    return lib ? mtlbx_library_diag_count(lib) : mtlbx_file_diag_count(f);
-}
-
-static const struct mtlbx_diag *diag_of(const mtlbx_file *f, const mtlbx_library *lib, size_t i)
-{
-    return lib ? mtlbx_library_diag(lib, i) : mtlbx_file_diag(f, i);
-}
-
-static struct diag_index *diag_index_get(mtlbx_file *f, const mtlbx_library *lib)
-{
-    struct node_arena *a = arena_get(f);
-    if (!a)
-        return NULL;
-    struct diag_index *d;
-    if (!lib)
-        d = &a->file_diags;
-    else if (lib->index < a->n_libs)
-        d = &a->lib_diags[lib->index];
-    else
-        return NULL;
-    /* Background hashing may add diagnostics at any time; the count (a
-     * locked read) tells when to rebuild. Lists are capped, so a rebuild
-     * sorts at most MTLBX_MAX_DIAGS + 1 items. */
-    size_t n = diag_count_of(f, lib);
-    if (n == d->n_seen && (n == 0 || d->offs))
-        return d;
-    diag_index_free(d);
-    struct by_off *keys = n ? malloc(n * sizeof *keys) : NULL;
-    d->offs = n ? malloc(n * sizeof *d->offs) : NULL;
-    d->which = n ? malloc(n * sizeof *d->which) : NULL;
-    d->errors = malloc((n + 1) * sizeof *d->errors);
-    if (n && (!keys || !d->offs || !d->which || !d->errors)) {
-        free(keys);
-        diag_index_free(d);
-        return NULL;
-    }
-    if (!d->errors) {
-        diag_index_free(d);
-        return NULL;
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_diag *dg = diag_of(f, lib, i);
-        if (dg)
-            keys[m++] = (struct by_off){ dg->offset, (uint32_t)i };
-    }
-    if (m > 1)
-        qsort(keys, m, sizeof *keys, by_off_cmp);
-    d->errors[0] = 0;
-    for (size_t k = 0; k < m; k++) {
-        const struct mtlbx_diag *dg = diag_of(f, lib, keys[k].idx);
-        d->offs[k] = keys[k].off;
-        d->which[k] = keys[k].idx;
-        d->errors[k + 1] = d->errors[k] + (dg && dg->severity == MTLBX_ERROR);
-    }
-    free(keys);
-    d->n = m;
-    d->n_seen = n;
-    return d;
-}
-
-/* First position whose offset is >= off. */
-static size_t lower_bound(const uint64_t *v, size_t n, uint64_t off)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
-                       uint64_t size, size_t *first, size_t *count)
-{
-    *first = *count = 0;
-    struct diag_index *d = diag_index_get(f, lib);
-    if (!d || !d->n || size == 0)
-        return 0;
-    uint64_t end = size > UINT64_MAX - off ? UINT64_MAX : off + size;
-    size_t lo = lower_bound(d->offs, d->n, off);
-    size_t hi = lower_bound(d->offs, d->n, end);
-    *first = lo;
-    *count = hi - lo;
-    return d->errors[hi] - d->errors[lo];
-}
-
-const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k)
-{
-    struct diag_index *d = diag_index_get(f, lib);
-    if (!d || k >= d->n)
-        return NULL;
-    return diag_of(f, lib, d->which[k]);
 }
 
 /* ------------------------------------------------------------ build -- */
@@ -560,7 +420,7 @@ static void build_md_section(struct kids *k, bool public)
     size_t n = mtlbx_function_count(lib);
     if (n > UINT32_MAX)
         n = UINT32_MAX;
-    struct by_off *v = n ? malloc(n * sizeof *v) : NULL;
+    struct node_by_off *v = n ? malloc(n * sizeof *v) : NULL;
     if (n && !v) {
         k->failed = true;
         return;
@@ -570,10 +430,10 @@ static void build_md_section(struct kids *k, bool public)
         const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
         struct mtlbx_range r = md ? (public ? md->public_group : md->private_group) : (struct mtlbx_range){ 0 };
         if (r.size)
-            v[m++] = (struct by_off){ r.offset, (uint32_t)i };
+            v[m++] = (struct node_by_off){ r.offset, (uint32_t)i };
     }
     if (m > 1) /* v is NULL when there are no functions */
-        qsort(v, m, sizeof *v, by_off_cmp);
+        qsort(v, m, sizeof *v, node_by_off_cmp);
     for (size_t j = 0; j < m; j++) {
         if (j && v[j].off == v[j - 1].off)
             continue;
@@ -590,15 +450,15 @@ static void build_module_list(struct kids *k)
     size_t n = mtlbx_function_count(lib);
     if (n > UINT32_MAX)
         n = UINT32_MAX;
-    struct by_off *v = n ? malloc(n * sizeof *v) : NULL;
+    struct node_by_off *v = n ? malloc(n * sizeof *v) : NULL;
     if (n && !v) {
         k->failed = true;
         return;
     }
     for (size_t i = 0; i < n; i++)
-        v[i] = (struct by_off){ mtlbx_function_at(lib, i)->module.offset, (uint32_t)i };
+        v[i] = (struct node_by_off){ mtlbx_function_at(lib, i)->module.offset, (uint32_t)i };
     if (n > 1)
-        qsort(v, n, sizeof *v, by_off_cmp);
+        qsort(v, n, sizeof *v, node_by_off_cmp);
     for (size_t j = 0; j < n; j++)
         add_module(k, mtlbx_function_at(lib, v[j].idx), v[j].idx);
     free(v);

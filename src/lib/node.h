@@ -18,6 +18,15 @@ enum node_ctx {
     CTX_LIST,                  /* CTX_LIST + list kind; index = group */
 };
 
+/* node.c: (offset, index) pairs, and their order by offset then index. */
+struct node_by_off {
+    uint64_t off;
+    uint32_t idx;
+};
+int node_by_off_cmp(const void *a, const void *b);
+
+/* ---- node_diags.c ---- */
+
 /* Diagnostics of `lib` (of the fat container when lib is NULL) whose offset
  * lies in [off, off + size), in offset order, as positions in a sorted
  * index: [*first, *first + *count). Returns how many of them are errors.
@@ -26,6 +35,8 @@ size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
                        uint64_t size, size_t *first, size_t *count);
 /* The k-th diagnostic of that sorted index. */
 const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k);
+/* Frees those indexes (with the node arena). */
+void node_diags_free(mtlbx_file *f);
 
 /* A point in the node arena, and giving back what was built since: n's
  * children (built after the mark) are forgotten and rebuilt on next need.
