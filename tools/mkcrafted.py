@@ -121,6 +121,20 @@ def main():
         ci[argr[2]] += 1
         write("argr-count.metallib", ci, argr[2] + argr[3], "error", "ARGR declares")
 
+    # A non-zero byte in the zeros that align an RBUF's FlatBuffer to 16
+    # bytes (FORMAT.md section 12); the finding names the padding's path.
+    if corpus:
+        mfa = read(os.path.join(corpus, "ccv-mfa-ios16.metallib"))
+        fl, fl_size, pub = u64(mfa, 0x18), u64(mfa, 0x20), u64(mfa, 0x28)
+        ext = {name: voff for name, _, voff, _ in tags(mfa, fl + 4 + fl_size, pub)}
+        rlst = u64(mfa, ext["RLST"])
+        group = rlst + 4
+        name, _, value, _ = next(tags(mfa, group + 4, group + u32(mfa, group)))
+        assert name == "RBUF" and value % 16, "the first RBUF of ccv-mfa-ios16 has no padding"
+        mfa[value] = 0x5A
+        write("rbuf-padding-junk.metallib", mfa, value, "warning",
+              "(library[0]/RLST/group[0]/RBUF/padding) hold a non-zero byte")
+
     with open(os.path.join(out, "manifest.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
 

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +21,32 @@ static void print_diag(const char *path, const struct mtlbx_diag *d)
     putchar('\n');
 }
 
+static void *layout_check_thread(void *f)
+{
+    mtlbx_layout_check(f);
+    return NULL;
+}
+
 /* Checks one open file; returns the number of findings, or -1 when out
  * of memory. */
 static long check_file(const char *path, mtlbx_file *f)
 {
-    /* Unclaimed bytes and dirty padding join the lists (the fat
-     * container's or a library's) before they are counted. */
-    mtlbx_layout_check(f);
+    /* The byte layout is walked beside the hashing, which reads other
+     * bytes on the other threads (the explorer builds nodes while it
+     * hashes in the same way): on L20k the walk is a third of the time
+     * when it runs on its own. Unclaimed bytes and dirty padding join the
+     * lists (the fat container's or a library's) before they are counted. */
+    pthread_t layout;
+    bool layout_threaded = pthread_create(&layout, NULL, layout_check_thread, f) == 0;
+    if (!layout_threaded)
+        mtlbx_layout_check(f);
+    for (size_t l = 0; l < mtlbx_library_count(f); l++)
+        mtlbx_library_verify_all(mtlbx_library_at(f, l), 0);
+    if (layout_threaded)
+        pthread_join(layout, NULL);
     size_t n = mtlbx_file_diag_count(f);
     for (size_t l = 0; l < mtlbx_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
-        mtlbx_library_verify_all(lib, 0);
         mtlbx_library_validate_modules(lib);
         const struct mtlbx_sources *src = mtlbx_library_sources(lib);
         for (size_t k = 0; src && k < src->n_archives; k++)
