@@ -18,8 +18,34 @@
 enum defect {
     OK, ABBREV_OUT_OF_RANGE, ABBREV_NO_OPS, ABBREV_BAD_ENCODING, VBR_PAST_64, BLOB_PAST_BLOCK,
     ARRAY_PAST_BLOCK, MD_CYCLE, MD_FORWARD_PAST_END, STRING_OUTSIDE_BLOB, NESTING_10000,
-    BLOCKINFO_ABBREV_BEFORE_SETBID, LENGTH_PAST_PARENT,
+    BLOCKINFO_ABBREV_BEFORE_SETBID, LENGTH_PAST_PARENT, SKIPPED_ARRAYS, SKIPPED_VBR_PAST_64,
 };
+
+/* Constants the interface never reads (a DATA array after the integer it
+ * does): the reader steps over their operands without storing them, and
+ * must land exactly where LLVM would. Values of every VBR6 length up to
+ * 13 chunks, unabbreviated and as an abbreviated array. */
+static void skipped_arrays(struct bitwriter *w)
+{
+    enum { N = 3000 };
+    static uint64_t data[N];
+    for (size_t i = 0; i < N; i++)
+        data[i] = i % 7 == 0 ? UINT64_MAX >> (i % 11) : i % 3 ? i : UINT64_C(1) << (i % 64);
+    bw_record(w, 22, data, N); /* DATA */
+    bw_fixed(w, 2, 4);         /* DEFINE_ABBREV [literal 22, array of vbr6] */
+    bw_vbr(w, 3, 5);
+    bw_fixed(w, 1, 1);
+    bw_vbr(w, 22, 8);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, 3, 3);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, 2, 3);
+    bw_vbr(w, 6, 5);
+    bw_fixed(w, 4, 4);         /* that abbreviation: 3000 elements */
+    bw_vbr(w, N, 6);
+    for (size_t i = 0; i < N; i++)
+        bw_vbr(w, data[N - 1 - i], 6);
+}
 
 static void rec(struct bitwriter *w, uint32_t code, size_t n, ...)
 {
@@ -109,6 +135,17 @@ static struct bitwriter *build(enum defect d)
     bw_enter(w, 11, 4); /* CONSTANTS */
     rec(w, 1, 1, U(0));
     rec(w, 4, 1, U(6)); /* i32 3 */
+    if (d == SKIPPED_ARRAYS)
+        skipped_arrays(w);
+    if (d == SKIPPED_VBR_PAST_64) {
+        bw_fixed(w, 3, 4); /* DATA [a 14-chunk VBR6, 1] */
+        bw_vbr(w, 22, 6);
+        bw_vbr(w, 2, 6);
+        for (int i = 0; i < 13; i++)
+            bw_fixed(w, 0x3F, 6);
+        bw_fixed(w, 1, 6);
+        bw_vbr(w, 1, 6);
+    }
     bw_end(w);
     bw_enter(w, 15, 4); /* METADATA */
     bw_record_str(w, 1, "air.buffer");   /* !0 */
@@ -176,9 +213,9 @@ static struct mtlbx_interface *decode(struct bitwriter *w, size_t len)
     return mtlbx_interface_decode(w->buf, len, BASE, (const uint8_t *)"k", 1, &err);
 }
 
-Test(hostile_bitstream, the_valid_synthetic_module_decodes)
+static void expect_valid(enum defect d)
 {
-    struct bitwriter *w = build(OK);
+    struct bitwriter *w = build(d);
     struct mtlbx_interface *it = decode(w, bw_size(w));
     cr_assert_not_null(it);
     cr_assert(!it->module.failed, "%s at 0x%llx", it->module.error, (unsigned long long)it->module.error_offset);
@@ -201,6 +238,9 @@ Test(hostile_bitstream, the_valid_synthetic_module_decodes)
     bw_free(w);
 }
 
+Test(hostile_bitstream, the_valid_synthetic_module_decodes) { expect_valid(OK); }
+Test(hostile_bitstream, unread_constant_arrays_are_stepped_over_exactly) { expect_valid(SKIPPED_ARRAYS); }
+
 static void expect_failure(enum defect d, const char *needle)
 {
     struct bitwriter *w = build(d);
@@ -222,6 +262,10 @@ Test(hostile_bitstream, abbreviation_id_out_of_range) { expect_failure(ABBREV_OU
 Test(hostile_bitstream, define_abbrev_without_operands) { expect_failure(ABBREV_NO_OPS, "no operands"); }
 Test(hostile_bitstream, define_abbrev_bad_encoding) { expect_failure(ABBREV_BAD_ENCODING, "encoding"); }
 Test(hostile_bitstream, vbr_chain_past_64_bits) { expect_failure(VBR_PAST_64, "past 64 bits"); }
+Test(hostile_bitstream, vbr_chain_past_64_bits_in_an_unread_record)
+{
+    expect_failure(SKIPPED_VBR_PAST_64, "past 64 bits");
+}
 Test(hostile_bitstream, blob_longer_than_its_block) { expect_failure(BLOB_PAST_BLOCK, "blob"); }
 Test(hostile_bitstream, array_longer_than_its_block) { expect_failure(ARRAY_PAST_BLOCK, "array"); }
 Test(hostile_bitstream, metadata_node_cycle) { expect_failure(MD_CYCLE, "contains itself"); }

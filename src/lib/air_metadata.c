@@ -131,6 +131,16 @@ static void bulk_strings(struct bc_module *m, const struct bc_record *rec)
     }
 }
 
+bool md_wants_ops(uint32_t code)
+{
+    switch (code) {
+    case MD_STRINGS: case MD_STRING_OLD: case MD_VALUE: case MD_NAME: case MD_NAMED_NODE:
+        return true;
+    default:
+        return false;
+    }
+}
+
 void md_record(struct bc_module *m, const struct bc_record *rec)
 {
     if (m->n_md_blocks >= MD_MAX_BLOCKS) {

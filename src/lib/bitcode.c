@@ -151,6 +151,24 @@ static void record(struct bc_module *m, enum walk_ctx ctx, const struct bc_recor
     }
 }
 
+/* The records whose operands the walk reads (bitstream.h's wants_ops):
+ * a large constant array or a metadata index is stepped over, not stored. */
+static bool wants_ops(void *ctx, uint32_t block_id, uint32_t code)
+{
+    (void)ctx;
+    switch (block_id) {
+    case BLK_MODULE:
+    case BLK_VALUE_SYMTAB:
+        return true;
+    case BLK_CONSTANTS:
+        return code == 1 || code == 4; /* SETTYPE, INTEGER */
+    case BLK_METADATA:
+        return md_wants_ops(code);
+    default:
+        return false; /* types are told apart by their code, STRTAB is a blob */
+    }
+}
+
 /* ------------------------------------------------------------- walk -- */
 
 /* The entries of the current block until its END_BLOCK (or, at the top,
@@ -198,6 +216,7 @@ bool bc_module_read(struct bc_module *m, const uint8_t *data, size_t len, uint64
     m->base = base;
     if (!bc_reader_init(&m->rd, data, len))
         return false;
+    m->rd.wants_ops = wants_ops;
     if (!walk(m, CTX_TOP))
         return false;
     bool has_module = false;

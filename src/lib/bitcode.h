@@ -98,6 +98,9 @@ void bc_module_free(struct bc_module *m);
 const char *bc_block_name(uint32_t block_id);
 
 /* air_metadata.c */
+/* Whether the walk needs the operands of a METADATA record with this code
+ * (nodes are re-read on demand, so theirs are not). */
+bool md_wants_ops(uint32_t code);
 void md_record(struct bc_module *m, const struct bc_record *rec);
 void md_block_end(struct bc_module *m);
 /* The named metadata `name`, or NULL. */

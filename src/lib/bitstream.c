@@ -103,6 +103,62 @@ static bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, uint64_t
     return true;
 }
 
+/* Without -mpopcnt, __builtin_popcountll is a call into libgcc: this is
+ * the same count in a few inline instructions. */
+static inline unsigned popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* Steps over `count` VBR values of `width` bits without decoding them.
+ * The fast path counts the chunks that end a value in a 64-bit window;
+ * a value longer than could fit in 64 bits, or the last bits of the block,
+ * go through read_vbr so that the same errors are reported. */
+static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64_t end)
+{
+    const unsigned per_window = 57 / width;            /* whole chunks in any load */
+    const unsigned safe_chunks = 64 / (width - 1);     /* a chain this long always fits */
+    uint64_t ends_mask = 0;
+    for (unsigned i = 0; i < per_window; i++)
+        ends_mask |= UINT64_C(1) << (i * width + width - 1);
+    uint64_t value_start = r->bit, pos = r->bit;       /* count values start at value_start */
+    unsigned run = 0;                                  /* chunks of that value before pos */
+    while (count > 0 && !r->failed && pos <= end && end - pos >= 64 && (pos >> 3) + 8 <= r->size) {
+        uint64_t ends = ~(rd64(r->data + (pos >> 3)) >> (pos & 7)) & ends_mask;
+        if (!ends) {
+            if ((run += per_window) > safe_chunks)
+                break;
+            pos += per_window * width;
+            continue;
+        }
+        unsigned first = (unsigned)__builtin_ctzll(ends) / width;
+        if (run + first + 1 > safe_chunks)
+            break;
+        unsigned k = popcount64(ends);
+        if (k >= count) {
+            /* The count-th end in this window finishes the last value. */
+            while (--count > 0)
+                ends &= ends - 1;
+            value_start = pos + ((unsigned)__builtin_ctzll(ends) / width + 1) * width;
+            break;
+        }
+        count -= k;
+        unsigned last = (63 - (unsigned)__builtin_clzll(ends)) / width;
+        value_start = pos + (last + 1) * width;
+        run = per_window - last - 1;
+        pos += per_window * width;
+    }
+    r->bit = value_start;
+    uint64_t v;
+    for (; count > 0; count--)
+        if (!read_vbr(r, width, end, &v))
+            return false;
+    return true;
+}
+
 static bool align32(struct bc_reader *r, uint64_t end)
 {
     uint64_t aligned = (r->bit + 31) & ~(uint64_t)31;
@@ -332,15 +388,59 @@ static bool push_op(struct bc_reader *r, size_t *n, uint64_t v)
     return true;
 }
 
+/* Charges `count` skipped operands to the work budget, as if stored. */
+static bool charge(struct bc_reader *r, uint64_t count)
+{
+    if (count > r->work_budget) {
+        bc_fail(r, r->bit, "too many operands for the module's size");
+        return false;
+    }
+    r->work_budget -= count;
+    return true;
+}
+
+/* Steps over `count` elements of an array without storing them. */
+static bool skip_elements(struct bc_reader *r, const struct bc_abbrev_op *elt, uint64_t count, uint64_t end)
+{
+    if (!charge(r, count))
+        return false;
+    switch (elt->enc) {
+    case BC_FIXED:
+    case BC_CHAR6: {
+        uint64_t width = elt->enc == BC_CHAR6 ? 6 : elt->value;
+        if (width && count > (end - r->bit) / width) {
+            bc_fail(r, r->bit, "bitstream truncated: an array runs past the end of the block");
+            return false;
+        }
+        r->bit += count * width;
+        return true;
+    }
+    case BC_VBR:
+        return skip_vbr(r, (unsigned)elt->value, count, end);
+    default: {
+        uint64_t v;
+        for (uint64_t k = 0; k < count; k++)
+            if (!read_scalar(r, elt, end, &v))
+                return false;
+        return true;
+    }
+    }
+}
+
+/* block_id: the block the record is in, for wants_ops (UINT32_MAX: keep
+ * every operand, as a re-read does). BLOCKINFO's records are the reader's
+ * own, so they are always kept. */
 static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t end,
-                             const struct bc_abbrev_set *set, struct bc_record *rec)
+                             const struct bc_abbrev_set *set, uint32_t block_id, struct bc_record *rec)
 {
     size_t n = 0;
     rec->abbrev_id = abbrev_id;
     rec->has_blob = false;
     rec->blob = NULL;
     rec->blob_len = 0;
+    rec->ops_skipped = false;
     uint64_t code;
+    bool keep = true;
     if (abbrev_id == 3) {
         uint64_t count, v;
         if (!read_vbr(r, 6, end, &code) || !read_vbr(r, 6, end, &count))
@@ -350,9 +450,16 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
                     (unsigned long long)count);
             return false;
         }
-        for (uint64_t i = 0; i < count; i++)
-            if (!read_vbr(r, 6, end, &v) || !push_op(r, &n, v))
+        keep = block_id == UINT32_MAX || block_id == 0 || !r->wants_ops ||
+               r->wants_ops(r->wants_ctx, block_id, code > UINT32_MAX ? UINT32_MAX : (uint32_t)code);
+        if (!keep) {
+            if (!charge(r, count) || !skip_vbr(r, 6, count, end))
                 return false;
+        } else {
+            for (uint64_t i = 0; i < count; i++)
+                if (!read_vbr(r, 6, end, &v) || !push_op(r, &n, v))
+                    return false;
+        }
     } else {
         if (abbrev_id - 4 >= set->n) {
             bc_fail(r, rec->bit, "abbreviation id %u out of range (%zu defined)", abbrev_id, set->n);
@@ -361,6 +468,8 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
         const struct bc_abbrev *a = set->items[abbrev_id - 4];
         if (!read_scalar(r, &a->ops[0], end, &code))
             return false;
+        keep = block_id == UINT32_MAX || block_id == 0 || !r->wants_ops ||
+               r->wants_ops(r->wants_ctx, block_id, code > UINT32_MAX ? UINT32_MAX : (uint32_t)code);
         for (uint32_t i = 1; i < a->n_ops; i++) {
             const struct bc_abbrev_op *op = &a->ops[i];
             uint64_t v;
@@ -375,9 +484,14 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
                             (unsigned long long)count);
                     return false;
                 }
-                for (uint64_t k = 0; k < count; k++)
-                    if (!read_scalar(r, elt, end, &v) || !push_op(r, &n, v))
+                if (!keep) {
+                    if (!skip_elements(r, elt, count, end))
                         return false;
+                } else {
+                    for (uint64_t k = 0; k < count; k++)
+                        if (!read_scalar(r, elt, end, &v) || !push_op(r, &n, v))
+                            return false;
+                }
                 i++;
             } else if (op->enc == BC_BLOB) {
                 uint64_t len;
@@ -394,7 +508,7 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
                 r->bit += len * 8;
                 if (!align32(r, end))
                     return false;
-            } else if (!read_scalar(r, op, end, &v) || !push_op(r, &n, v)) {
+            } else if (!read_scalar(r, op, end, &v) || (keep && !push_op(r, &n, v))) {
                 return false;
             }
         }
@@ -402,6 +516,7 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
     rec->code = code > UINT32_MAX ? UINT32_MAX : (uint32_t)code;
     rec->n_ops = n;
     rec->ops = r->ops;
+    rec->ops_skipped = !keep;
     return true;
 }
 
@@ -464,7 +579,7 @@ enum bc_entry_kind bc_next(struct bc_reader *r, struct bc_record *rec, uint32_t 
         }
         default:
             rec->bit = start;
-            if (!read_record_body(r, (uint32_t)id, s->end_bit, &s->abbrevs, rec))
+            if (!read_record_body(r, (uint32_t)id, s->end_bit, &s->abbrevs, s->block_id, rec))
                 return BC_ENTRY_ERROR;
             if (s->block_index != UINT32_MAX)
                 r->blocks[s->block_index].n_records++;
@@ -593,7 +708,7 @@ bool bc_reread(struct bc_reader *r, uint64_t bit, uint64_t end_bit, unsigned abb
         bc_fail(r, bit, "expected a record");
         ok = false;
     }
-    ok = ok && read_record_body(r, (uint32_t)id, end_bit, abbrevs, rec);
+    ok = ok && read_record_body(r, (uint32_t)id, end_bit, abbrevs, UINT32_MAX, rec);
     r->bit = saved;
     return ok;
 }

@@ -58,6 +58,7 @@ struct bc_record {
     const uint8_t *blob;       /* into the stream */
     size_t blob_len;
     uint64_t bit;              /* where the record's abbrev id starts */
+    bool ops_skipped;          /* the reader's wants_ops declined them: n_ops is 0 */
 };
 
 struct bc_blockinfo_entry {
@@ -83,6 +84,12 @@ struct bc_reader {
     struct bc_abbrev **owned;
     uint64_t abbrev_ops_budget;
     uint64_t work_budget;      /* operands still allowed to be decoded */
+    /* Which records' operands the caller reads (NULL: all). The others are
+     * stepped over without being stored, which is most of the time of a
+     * module with a large constant array or a metadata index. The blob and
+     * the record's code and position are kept either way. */
+    bool (*wants_ops)(void *ctx, uint32_t block_id, uint32_t code);
+    void *wants_ctx;
     /* The current record's operands */
     size_t ops_cap;
     uint64_t *ops;
