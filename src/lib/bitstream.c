@@ -122,11 +122,14 @@ static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64
     const unsigned per_window = 57 / width;            /* whole chunks in any load */
     const unsigned safe_chunks = 64 / (width - 1);     /* a chain this long always fits */
     uint64_t ends_mask = 0;
-    for (unsigned i = 0; i < per_window; i++)
+    uint8_t chunk_at[64];                              /* chunk index of each end bit */
+    for (unsigned i = 0; i < per_window; i++) {
         ends_mask |= UINT64_C(1) << (i * width + width - 1);
+        chunk_at[i * width + width - 1] = (uint8_t)i;
+    }
     uint64_t value_start = r->bit, pos = r->bit;       /* count values start at value_start */
     unsigned run = 0;                                  /* chunks of that value before pos */
-    while (count > 0 && !r->failed && pos <= end && end - pos >= 64 && (pos >> 3) + 8 <= r->size) {
+    while (count > 0 && pos <= end && end - pos >= 64 && (pos >> 3) + 8 <= r->size) {
         uint64_t ends = ~(rd64(r->data + (pos >> 3)) >> (pos & 7)) & ends_mask;
         if (!ends) {
             if ((run += per_window) > safe_chunks)
@@ -134,19 +137,18 @@ static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64
             pos += per_window * width;
             continue;
         }
-        unsigned first = (unsigned)__builtin_ctzll(ends) / width;
-        if (run + first + 1 > safe_chunks)
+        if (run + chunk_at[__builtin_ctzll(ends)] + 1 > safe_chunks)
             break;
         unsigned k = popcount64(ends);
         if (k >= count) {
             /* The count-th end in this window finishes the last value. */
             while (--count > 0)
                 ends &= ends - 1;
-            value_start = pos + ((unsigned)__builtin_ctzll(ends) / width + 1) * width;
+            value_start = pos + (chunk_at[__builtin_ctzll(ends)] + 1u) * width;
             break;
         }
         count -= k;
-        unsigned last = (63 - (unsigned)__builtin_clzll(ends)) / width;
+        unsigned last = chunk_at[63 - __builtin_clzll(ends)];
         value_start = pos + (last + 1) * width;
         run = per_window - last - 1;
         pos += per_window * width;
