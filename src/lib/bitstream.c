@@ -252,11 +252,7 @@ void bc_reader_free(struct bc_reader *r)
     for (size_t i = 0; i < r->n_blockinfo; i++)
         bc_abbrev_set_free(&r->blockinfo[i].abbrevs);
     free(r->blockinfo);
-    for (size_t i = 0; i < r->n_owned; i++) {
-        free(r->owned[i]->ops);
-        free(r->owned[i]);
-    }
-    free(r->owned);
+    arena_free(&r->abbrev_mem);
     free(r->ops);
     free(r->blocks);
     memset(r, 0, sizeof *r);
@@ -311,17 +307,13 @@ static bool define_abbrev(struct bc_reader *r, struct bc_abbrev_set *target)
         return false;
     }
     r->abbrev_ops_budget -= n;
-    struct bc_abbrev *a = calloc(1, sizeof *a);
+    struct bc_abbrev *a = arena_alloc(&r->abbrev_mem, sizeof *a);
     if (a)
-        a->ops = calloc((size_t)n, sizeof *a->ops);
-    if (!a || !a->ops || !grow_array((void **)&r->owned, &r->owned_cap, r->n_owned + 1, sizeof *r->owned)) {
-        if (a)
-            free(a->ops);
-        free(a);
+        a->ops = arena_array(&r->abbrev_mem, (size_t)n, sizeof *a->ops);
+    if (!a || !a->ops) {
         bc_fail(r, start, "out of memory");
         return false;
     }
-    r->owned[r->n_owned++] = a;
     a->n_ops = (uint32_t)n;
     for (uint32_t i = 0; i < a->n_ops; i++) {
         uint64_t literal, enc, width = 0;

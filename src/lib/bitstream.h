@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
+
 /* Encodings of an abbreviation operand (LLVM's numbering, plus literal). */
 enum bc_enc { BC_LITERAL = 0, BC_FIXED = 1, BC_VBR = 2, BC_ARRAY = 3, BC_CHAR6 = 4, BC_BLOB = 5 };
 
@@ -79,9 +81,10 @@ struct bc_reader {
     struct bc_blockinfo_entry *blockinfo;
     /* Every abbreviation ever defined stays alive until bc_reader_free,
      * so that a block's abbreviation set can be kept and records re-read
-     * after the block ended (air_metadata.c reads nodes on demand). */
-    size_t n_owned, owned_cap;
-    struct bc_abbrev **owned;
+     * after the block ended (air_metadata.c reads nodes on demand). They
+     * live in one bump allocator: a module defines dozens, and a malloc
+     * each was a tenth of `sig`'s time on 20,000 modules. */
+    struct arena abbrev_mem;
     uint64_t abbrev_ops_budget;
     uint64_t work_budget;      /* operands still allowed to be decoded */
     /* Which records' operands the caller reads (NULL: all). The others are
