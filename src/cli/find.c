@@ -367,10 +367,11 @@ static void *progress_thread(void *arg)
         for (int i = 0; i < 20; i++)
             bar[i] = i < fill ? '#' : '.';
         bar[20] = '\0';
-        fprintf(stderr, "\r\033[K[%s] %zu/%zu parsed; %s %s files, %s metallibs", bar, done, found,
-                fd->no_more_jobs ? "scanned" : "scanning...",
-                mtlbx_format_count(files, sizeof files, atomic_load(&fd->walk.files)),
-                mtlbx_format_count(libs, sizeof libs, atomic_load(&fd->walk.metallibs)));
+        size_t n_files = atomic_load(&fd->walk.files), n_libs = atomic_load(&fd->walk.metallibs);
+        fprintf(stderr, "\r\033[K[%s] %zu/%zu parsed; %s %s %s, %s %s", bar, done, found,
+                fd->no_more_jobs ? "scanned" : "scanning...", mtlbx_format_count(files, sizeof files, n_files),
+                mtlbx_noun(n_files, "file", "files"), mtlbx_format_count(libs, sizeof libs, n_libs),
+                mtlbx_noun(n_libs, "metallib", "metallibs"));
         fd->progress_shown = true;
     }
     clear_progress_locked(fd);

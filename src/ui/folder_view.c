@@ -231,10 +231,12 @@ static void progress_text(const struct explorer *ex, char *buf, size_t size)
     char files[32], libs[32];
     size_t found = atomic_load(&s->progress.metallibs) + atomic_load(&s->members);
     size_t problems = atomic_load(&s->progress.problems);
-    const char *state = !atomic_load(&s->done) ? "scanning..." : s->cancel ? "scan stopped:" : "scanned";
-    int n = snprintf(buf, size, "%s %s files, %s metallibs", state,
-                     mtlbx_format_count(files, sizeof files, atomic_load(&s->progress.files)),
-                     mtlbx_format_count(libs, sizeof libs, found));
+    /* Stopped as soon as Esc asks: the walker may take a moment to see it. */
+    const char *state = s->cancel ? "scan stopped:" : !atomic_load(&s->done) ? "scanning..." : "scanned";
+    size_t files_seen = atomic_load(&s->progress.files);
+    int n = snprintf(buf, size, "%s %s %s, %s %s", state, mtlbx_format_count(files, sizeof files, files_seen),
+                     mtlbx_noun(files_seen, "file", "files"), mtlbx_format_count(libs, sizeof libs, found),
+                     mtlbx_noun(found, "metallib", "metallibs"));
     if (problems && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, ", %zu unreadable", problems);
 }
