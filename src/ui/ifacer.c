@@ -9,7 +9,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 struct ifacer {
     pthread_t thread;
@@ -84,6 +87,11 @@ static void take_priority(struct ifacer *w)
 static void *worker(void *arg)
 {
     struct ifacer *w = arg;
+#ifdef SYS_gettid
+    /* The sweep is for search and comes last: the screen and the hash
+     * check go first on a busy machine (Linux: nice is per thread). */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
     for (size_t l = 0; l < w->n_libs; l++)
         for (size_t i = 0; i < w->counts[l]; i++) {
             if (atomic_load(&w->stop))
