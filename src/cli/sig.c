@@ -8,8 +8,8 @@
 
 #include "commands.h"
 #include "interface_json.h"
-#include "util/ordered_pool.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -108,46 +108,44 @@ static void decode_one(const mtlbx_library *lib, struct sig_result *r)
 }
 
 /* Decoding is what costs (printing is cheap), and every module is
- * independent: the functions are decoded on every CPU, each thread taking
- * the next one (modules differ in cost), and printed in order as soon as
- * they are ready (ordered_pool.h), with at most SIG_WINDOW decoded ahead,
- * so memory stays flat whatever the library. */
-#define SIG_WINDOW 512
+ * independent: a batch of functions is split over the CPUs, then printed
+ * in order and freed, so memory stays one batch whatever the library. */
+#define SIG_BATCH 256
 #define SIG_MAX_THREADS 8
 
-struct sig_run {
-    const struct sig_options *o;
-    mtlbx_file *f;
+struct sig_batch {
     const mtlbx_library *lib;
-    const size_t *wanted;        /* function indices to print, in order */
-    struct sig_result *slots;    /* SIG_WINDOW results */
-    uint64_t released;           /* module bytes before this are let go */
-    bool all_ok;
+    struct sig_result *results;
+    size_t n;
+    unsigned stride, first;
 };
 
-static bool print_result(const struct sig_options *o, const mtlbx_library *lib, struct sig_result *r);
-
-static void sig_work(void *ctx, size_t i, size_t slot)
+static void *decode_share(void *arg)
 {
-    struct sig_run *run = ctx;
-    run->slots[slot] = (struct sig_result){ .index = run->wanted[i] };
-    decode_one(run->lib, &run->slots[slot]);
+    struct sig_batch *b = arg;
+    for (size_t k = b->first; k < b->n; k += b->stride)
+        decode_one(b->lib, &b->results[k]);
+    return NULL;
 }
 
-static void sig_deliver(void *ctx, size_t i, size_t slot)
+static void decode_batch(const mtlbx_library *lib, struct sig_result *results, size_t n, unsigned threads)
 {
-    struct sig_run *run = ctx;
-    (void)i;
-    run->all_ok &= print_result(run->o, run->lib, &run->slots[slot]);
-    /* Done with the modules up to this one: let their pages go, 8 MB at
-     * a time, to keep memory flat on 20,000. (A module further on that a
-     * thread reads at that moment is just read again from the page cache.) */
-    const struct mtlbx_function *fn = mtlbx_function_at(run->lib, run->slots[slot].index);
-    uint64_t end = fn->module.offset + fn->module.size;
-    if (fn->module_valid && end > run->released + RELEASE_BATCH) {
-        mtlbx_file_release(run->f, run->released, end - run->released);
-        run->released = end;
+    pthread_t tid[SIG_MAX_THREADS];
+    struct sig_batch share[SIG_MAX_THREADS];
+    unsigned started = 0;
+    if (n < 2 * threads)
+        threads = 1;
+    for (unsigned t = 1; t < threads; t++) {
+        share[t] = (struct sig_batch){ lib, results, n, threads, t };
+        if (pthread_create(&tid[t], NULL, decode_share, &share[t]) != 0)
+            break;
+        started = t;
     }
+    /* This thread takes share 0, and any share a thread could not take. */
+    share[0] = (struct sig_batch){ lib, results, n, started + 1, 0 };
+    decode_share(&share[0]);
+    for (unsigned t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
 }
 
 static unsigned sig_threads(void)
@@ -235,8 +233,8 @@ int cmd_sig(const struct cli_args *args)
         status = 2;
     bool all_ok = true, first = true;
     unsigned threads = sig_threads();
-    struct sig_result *slots = o.json ? NULL : calloc(SIG_WINDOW, sizeof *slots);
-    if (f && !o.json && !slots) {
+    struct sig_result *batch = o.json ? NULL : calloc(SIG_BATCH, sizeof *batch);
+    if (f && !o.json && !batch) {
         fprintf(stderr, "mtlbx: sig: out of memory\n");
         mtlbx_close(f);
         f = NULL;
@@ -251,33 +249,31 @@ int cmd_sig(const struct cli_args *args)
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
                 printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-            size_t n_fn = mtlbx_function_count(lib), n_wanted = 0;
+            size_t n_fn = mtlbx_function_count(lib), batched = 0;
             /* Decoded once here, not raced for by the workers. */
             (void)mtlbx_function_metadata(lib, 0);
-            size_t *want = o.json ? NULL : malloc((n_fn ? n_fn : 1) * sizeof *want);
-            if (!o.json && !want) {
-                cli_error(o.path, NULL, "out of memory");
-                all_ok = false;
-                continue;
-            }
             for (size_t i = 0; i < n_fn; i++) {
-                if (!wanted(&o, mtlbx_function_at(lib, i)->name))
-                    continue;
-                if (o.json)
+                bool want = wanted(&o, mtlbx_function_at(lib, i)->name);
+                if (want && o.json)
                     all_ok &= print_json(&o, lib, l, i, &first);
-                else
-                    want[n_wanted++] = i;
-            }
-            if (!o.json) {
-                struct sig_run run = { &o, f, lib, want, slots, released, true };
-                if (ordered_run(n_wanted, SIG_WINDOW, threads, sig_work, sig_deliver, &run) != 0) {
-                    cli_error(o.path, NULL, "out of memory");
-                    run.all_ok = false;
+                else if (want)
+                    batch[batched++] = (struct sig_result){ .index = i };
+                if (batched && (batched == SIG_BATCH || i + 1 == n_fn)) {
+                    decode_batch(lib, batch, batched, threads);
+                    for (size_t k = 0; k < batched; k++)
+                        all_ok &= print_result(&o, lib, &batch[k]);
+                    batched = 0;
                 }
-                all_ok &= run.all_ok;
-                released = run.released;
+                /* Done with the modules up to this one (nothing is left
+                 * to decode behind it): let their pages go, 8 MB at a
+                 * time, to keep memory flat on 20,000. */
+                const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+                uint64_t end = fn->module.offset + fn->module.size;
+                if (!batched && fn->module_valid && end > released + RELEASE_BATCH) {
+                    mtlbx_file_release(f, released, end - released);
+                    released = end;
+                }
             }
-            free(want);
         }
         if (o.json)
             fputs(first ? "]\n" : "\n]\n", stdout);
@@ -295,7 +291,7 @@ int cmd_sig(const struct cli_args *args)
         if (!status && !all_ok)
             status = 1;
     }
-    free(slots);
+    free(batch);
     free(o.names);
     free(o.found);
     return status;

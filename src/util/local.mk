@@ -12,8 +12,6 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/member_plan.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
-	src/util/ordered_pool.c \
-	src/util/ordered_pool.h \
 	src/util/run_tool.c \
 	src/util/run_tool.h \
 	src/util/safe_write.c \
