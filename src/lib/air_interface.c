@@ -174,7 +174,8 @@ static bool parse_attributes(struct arena *a, const struct mtlbx_md_value *entry
             continue;
         if (!parse_properties(a, node->items, node->n_items, 0, &p, &np))
             return false;
-        memcpy(all + n, p, np * sizeof *p);
+        if (np) /* an empty node gives no array at all */
+            memcpy(all + n, p, np * sizeof *p);
         n += np;
     }
     iface->attributes = all;

@@ -290,7 +290,8 @@ static bool convert_node(struct bc_module *m, struct md_slot *s, unsigned depth)
         bc_fail(&m->rd, rec.bit, "out of memory");
         return false;
     }
-    memcpy(ops, rec.ops, rec.n_ops * sizeof *ops);
+    if (rec.n_ops) /* no operands: the reader may have no buffer yet */
+        memcpy(ops, rec.ops, rec.n_ops * sizeof *ops);
     s->state = 1;
     s->first_global = -1;
     if (n && !old && ops[0] != 0)
