@@ -363,26 +363,7 @@ static bool define_abbrev(struct bc_reader *r, struct bc_abbrev_set *target)
 
 /* ------------------------------------------------------------ records -- */
 
-static bool push_op(struct bc_reader *r, size_t *n, uint64_t v)
-{
-    if (*n >= MTLBX_BC_MAX_RECORD_OPS) {
-        bc_fail(r, r->bit, "record with more than %d operands", MTLBX_BC_MAX_RECORD_OPS);
-        return false;
-    }
-    if (r->work_budget == 0) {
-        bc_fail(r, r->bit, "too many operands for the module's size");
-        return false;
-    }
-    r->work_budget--;
-    if (*n >= r->ops_cap && !grow_array((void **)&r->ops, &r->ops_cap, *n + 1, sizeof *r->ops)) {
-        bc_fail(r, r->bit, "out of memory");
-        return false;
-    }
-    r->ops[(*n)++] = v;
-    return true;
-}
-
-/* Charges `count` skipped operands to the work budget, as if stored. */
+/* Charges `count` operands to the work budget, stored or skipped. */
 static bool charge(struct bc_reader *r, uint64_t count)
 {
     if (count > r->work_budget) {
@@ -390,6 +371,22 @@ static bool charge(struct bc_reader *r, uint64_t count)
         return false;
     }
     r->work_budget -= count;
+    return true;
+}
+
+static bool push_op(struct bc_reader *r, size_t *n, uint64_t v)
+{
+    if (*n >= MTLBX_BC_MAX_RECORD_OPS) {
+        bc_fail(r, r->bit, "record with more than %d operands", MTLBX_BC_MAX_RECORD_OPS);
+        return false;
+    }
+    if (!charge(r, 1))
+        return false;
+    if (*n >= r->ops_cap && !grow_array((void **)&r->ops, &r->ops_cap, *n + 1, sizeof *r->ops)) {
+        bc_fail(r, r->bit, "out of memory");
+        return false;
+    }
+    r->ops[(*n)++] = v;
     return true;
 }
 
