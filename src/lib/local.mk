@@ -38,6 +38,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/modules.c \
 	src/lib/msl_decl.c \
 	src/lib/node.c \
+	src/lib/node_arena.c \
 	src/lib/node_diags.c \
 	src/lib/node.h \
 	src/lib/nouns.c \

@@ -19,77 +19,6 @@
 /* How far the offset search looks back among overlapping siblings. Real
  * files never overlap; a hostile one gets an answer, not a hang. */
 #define MAX_OVERLAP_SCAN 64
-#define ARENA_BLOCK ((size_t)64 << 10)
-
-/* ------------------------------------------------------------ arena -- */
-
-struct arena_block {
-    struct arena_block *next;
-    size_t used, cap;
-    _Alignas(16) unsigned char data[];
-};
-
-struct node_arena {
-    struct arena_block *blocks;
-    struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
-};
-
-static struct node_arena *arena_get(mtlbx_file *f)
-{
-    if (!f->arena) {
-        f->arena = calloc(1, sizeof *f->arena);
-    }
-    return f->arena;
-}
-
-static void *arena_alloc(struct node_arena *a, size_t size)
-{
-    size = (size + 15) & ~(size_t)15;
-    if (size == 0 || size > SIZE_MAX / 2)
-        return NULL;
-    struct arena_block *b = a->blocks;
-    if (!b || b->cap - b->used < size) {
-        /* A big request gets its own block behind the current one, so the
-         * space left in the current block is not wasted. */
-        bool own = size > ARENA_BLOCK / 4;
-        size_t cap = own ? size : ARENA_BLOCK;
-        struct arena_block *nb = !own && a->spare ? a->spare : malloc(sizeof *nb + cap);
-        if (!nb)
-            return NULL;
-        if (nb == a->spare)
-            a->spare = NULL;
-        nb->used = 0;
-        nb->cap = cap;
-        if (own && b) {
-            nb->next = b->next;
-            b->next = nb;
-        } else {
-            nb->next = b;
-            a->blocks = nb;
-        }
-        b = nb;
-    }
-    void *p = b->data + b->used;
-    b->used += size;
-    memset(p, 0, size);
-    return p;
-}
-
-void nodes_free(mtlbx_file *f)
-{
-    node_diags_free(f);
-    if (!f || !f->arena)
-        return;
-    struct node_arena *a = f->arena;
-    for (struct arena_block *b = a->blocks, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
-    free(a->spare);
-    free(a);
-    f->arena = NULL;
-    f->root = NULL;
-}
 
 /* (offset, index) pairs sorted by offset: the pieces each function points
  * at (metadata groups, modules). */
@@ -112,6 +41,13 @@ struct kids {
     mtlbx_node **v;
     size_t n, cap;
     bool failed;
+    size_t seen;               /* children met so far, made or not */
+    uint64_t last_offset;      /* the offset of the last of them */
+    /* Building a window (node_window_fill): children whose ordinal is
+     * outside [window->lo, window->hi) are only counted. The builder still
+     * fills them in, in the window's scratch node, which the next one
+     * overwrites. */
+    struct node_window *window;
 };
 
 static uint64_t clip_size(const mtlbx_file *f, uint64_t off, uint64_t size)
@@ -125,6 +61,13 @@ static mtlbx_node *kid(struct kids *k, enum mtlbx_node_kind kind, uint64_t off, 
 {
     if (k->failed)
         return NULL;
+    size_t ordinal = k->seen++;
+    k->last_offset = off;
+    /* Outside a window: counted, then dropped. */
+    if (k->window && (ordinal < k->window->lo || ordinal >= k->window->hi)) {
+        k->window->scratch = (mtlbx_node){ .kind = kind, .offset = off, .parent = k->parent };
+        return &k->window->scratch;
+    }
     if (k->n == k->cap) {
         size_t cap = k->cap ? k->cap * 2 : 16;
         mtlbx_node **v = realloc(k->v, cap * sizeof *v);
@@ -135,7 +78,7 @@ static mtlbx_node *kid(struct kids *k, enum mtlbx_node_kind kind, uint64_t off, 
         k->v = v;
         k->cap = cap;
     }
-    mtlbx_node *n = arena_alloc(k->a, sizeof *n);
+    mtlbx_node *n = node_arena_alloc(k->a, sizeof *n);
     if (!n) {
         k->failed = true;
         return NULL;
@@ -159,7 +102,7 @@ static void kids_finish(struct kids *k)
     p->n_children = 0;
     p->children = NULL;
     if (!k->failed && k->n) {
-        mtlbx_node **c = arena_alloc(k->a, k->n * sizeof *c);
+        mtlbx_node **c = node_arena_alloc(k->a, k->n * sizeof *c);
         if (c) {
             memcpy(c, k->v, k->n * sizeof *c);
             p->children = c;
@@ -282,12 +225,29 @@ static void build_library(struct kids *k)
         kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
 }
 
+/* A section's builder starts at 0, or where a walk's previous window
+ * stopped (node_window_fill), ... */
+static size_t section_start(const struct kids *k)
+{
+    return k->window ? k->window->cursor : 0;
+}
+
+/* ... and stops once a window is full, to go on from `cursor` next time. */
+static bool section_full(struct kids *k, size_t cursor)
+{
+    if (!k->window || k->seen < k->window->hi)
+        return false;
+    k->window->cursor = cursor;
+    k->window->full = true;
+    return true;
+}
+
 static void build_function_list(struct kids *k)
 {
     mtlbx_library *lib = k->parent->lib;
     size_t n = mtlbx_function_count(lib);
     uint64_t end = k->parent->offset + k->parent->size;
-    for (size_t i = 0; i < n && i < UINT32_MAX; i++) {
+    for (size_t i = section_start(k); i < n && i < UINT32_MAX && !section_full(k, i); i++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
         uint64_t size = fn->entry_size;
         /* A declared size past the list is clipped to it for the span. */
@@ -412,56 +372,128 @@ static bool build_from_interface(struct kids *k)
     return true;
 }
 
+enum piece { PIECE_PUBLIC_MD, PIECE_PRIVATE_MD, PIECE_MODULE };
+
+/* The pieces a section's children stand for (metadata groups, modules),
+ * in offset order: function order when that is already so (every real
+ * file), else a sorted copy of (offset, function) pairs, which a window
+ * computes on its first fill and keeps for the next ones. */
+struct pieces {
+    mtlbx_library *lib;
+    enum piece which;
+    size_t n_functions;
+    struct node_by_off *sorted; /* NULL: in function order */
+    size_t n_sorted;
+    bool owned;                 /* sorted is freed by pieces_close */
+};
+
+static struct mtlbx_range piece_range(mtlbx_library *lib, enum piece which, size_t i)
+{
+    if (which == PIECE_MODULE)
+        return (struct mtlbx_range){ mtlbx_function_at(lib, i)->module.offset, 1 };
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    if (!md)
+        return (struct mtlbx_range){ 0 };
+    return which == PIECE_PUBLIC_MD ? md->public_group : md->private_group;
+}
+
+/* False (k->failed set) when memory ran out. */
+static bool pieces_open(struct kids *k, enum piece which, struct pieces *p)
+{
+    mtlbx_library *lib = k->parent->lib;
+    size_t n = mtlbx_function_count(lib);
+    *p = (struct pieces){ .lib = lib, .which = which, .n_functions = n > UINT32_MAX ? UINT32_MAX : n };
+    if (k->window && k->window->pieces_known) {
+        p->sorted = k->window->pieces;
+        p->n_sorted = k->window->n_pieces;
+        return true;
+    }
+    bool in_order = true;
+    uint64_t last = 0;
+    for (size_t i = 0; i < p->n_functions && in_order; i++) {
+        struct mtlbx_range r = piece_range(lib, which, i);
+        in_order = !r.size || r.offset >= last;
+        last = r.size ? r.offset : last;
+    }
+    if (k->window)
+        k->window->pieces_known = in_order;
+    if (in_order)
+        return true;
+    struct node_by_off *v = malloc(p->n_functions * sizeof *v);
+    if (!v) {
+        k->failed = true;
+        return false;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < p->n_functions; i++) {
+        struct mtlbx_range r = piece_range(lib, which, i);
+        if (r.size)
+            v[m++] = (struct node_by_off){ r.offset, (uint32_t)i };
+    }
+    qsort(v, m, sizeof *v, node_by_off_cmp);
+    p->sorted = v;
+    p->n_sorted = m;
+    if (k->window) {
+        k->window->pieces = v;
+        k->window->n_pieces = m;
+        k->window->pieces_known = true;
+    } else {
+        p->owned = true;
+    }
+    return true;
+}
+
+/* The next piece at or after *cursor, in offset order; false at the end. */
+static bool pieces_next(const struct pieces *p, size_t *cursor, struct node_by_off *out)
+{
+    if (p->sorted) {
+        if (*cursor >= p->n_sorted)
+            return false;
+        *out = p->sorted[(*cursor)++];
+        return true;
+    }
+    while (*cursor < p->n_functions) {
+        size_t i = (*cursor)++;
+        struct mtlbx_range r = piece_range(p->lib, p->which, i);
+        if (r.size) {
+            *out = (struct node_by_off){ r.offset, (uint32_t)i };
+            return true;
+        }
+    }
+    return false;
+}
+
+static void pieces_close(struct pieces *p)
+{
+    if (p->owned)
+        free(p->sorted);
+    p->sorted = NULL;
+}
+
 /* One TAG_GROUP per distinct group (functions may share one), in file
  * order; the group is named after the first function that uses it. */
 static void build_md_section(struct kids *k, bool public)
 {
-    mtlbx_library *lib = k->parent->lib;
-    size_t n = mtlbx_function_count(lib);
-    if (n > UINT32_MAX)
-        n = UINT32_MAX;
-    struct node_by_off *v = n ? malloc(n * sizeof *v) : NULL;
-    if (n && !v) {
-        k->failed = true;
+    struct pieces p;
+    if (!pieces_open(k, public ? PIECE_PUBLIC_MD : PIECE_PRIVATE_MD, &p))
         return;
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
-        struct mtlbx_range r = md ? (public ? md->public_group : md->private_group) : (struct mtlbx_range){ 0 };
-        if (r.size)
-            v[m++] = (struct node_by_off){ r.offset, (uint32_t)i };
-    }
-    if (m > 1) /* v is NULL when there are no functions */
-        qsort(v, m, sizeof *v, node_by_off_cmp);
-    for (size_t j = 0; j < m; j++) {
-        if (j && v[j].off == v[j - 1].off)
-            continue;
-        const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, v[j].idx);
-        add_md_group(k, public ? md->public_group : md->private_group, v[j].idx,
-                     public ? CTX_PUBLIC_MD : CTX_PRIVATE_MD);
-    }
-    free(v);
+    struct node_by_off cur;
+    for (size_t c = section_start(k); !section_full(k, c) && pieces_next(&p, &c, &cur);)
+        if (!k->seen || cur.off != k->last_offset) /* not the group just made */
+            add_md_group(k, piece_range(p.lib, p.which, cur.idx), cur.idx, public ? CTX_PUBLIC_MD : CTX_PRIVATE_MD);
+    pieces_close(&p);
 }
 
+/* One MODULE per function, in file order (two functions may share one). */
 static void build_module_list(struct kids *k)
 {
-    mtlbx_library *lib = k->parent->lib;
-    size_t n = mtlbx_function_count(lib);
-    if (n > UINT32_MAX)
-        n = UINT32_MAX;
-    struct node_by_off *v = n ? malloc(n * sizeof *v) : NULL;
-    if (n && !v) {
-        k->failed = true;
+    struct pieces p;
+    if (!pieces_open(k, PIECE_MODULE, &p))
         return;
-    }
-    for (size_t i = 0; i < n; i++)
-        v[i] = (struct node_by_off){ mtlbx_function_at(lib, i)->module.offset, (uint32_t)i };
-    if (n > 1)
-        qsort(v, n, sizeof *v, node_by_off_cmp);
-    for (size_t j = 0; j < n; j++)
-        add_module(k, mtlbx_function_at(lib, v[j].idx), v[j].idx);
-    free(v);
+    struct node_by_off cur;
+    for (size_t c = section_start(k); !section_full(k, c) && pieces_next(&p, &c, &cur);)
+        add_module(k, mtlbx_function_at(p.lib, cur.idx), cur.idx);
+    pieces_close(&p);
 }
 
 static void build_sources(struct kids *k)
@@ -524,7 +556,7 @@ static void build_list(struct kids *k)
 {
     mtlbx_node *p = k->parent;
     const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
-    for (size_t i = 0; l && i < l->n_groups && i < UINT32_MAX; i++) {
+    for (size_t i = section_start(k); l && i < l->n_groups && i < UINT32_MAX && !section_full(k, i); i++) {
         mtlbx_node *g = kid(k, MTLBX_NODE_TAG_GROUP, l->groups[i].offset, l->groups[i].size);
         if (!g)
             return;
@@ -567,29 +599,56 @@ static void build_ci_members(struct kids *k)
     }
 }
 
+/* The sections that have a child per function (or list group). */
+static bool is_section(enum mtlbx_node_kind kind)
+{
+    switch (kind) {
+    case MTLBX_NODE_FUNCTION_LIST:
+    case MTLBX_NODE_PUBLIC_MD:
+    case MTLBX_NODE_PRIVATE_MD:
+    case MTLBX_NODE_MODULE_LIST:
+    case MTLBX_NODE_LIST:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Builds a section's children; false (nothing built) for any other node. */
+static bool build_section(struct kids *k)
+{
+    switch (k->parent->kind) {
+    case MTLBX_NODE_FUNCTION_LIST: build_function_list(k); return true;
+    case MTLBX_NODE_PUBLIC_MD: build_md_section(k, true); return true;
+    case MTLBX_NODE_PRIVATE_MD: build_md_section(k, false); return true;
+    case MTLBX_NODE_MODULE_LIST: build_module_list(k); return true;
+    case MTLBX_NODE_LIST: build_list(k); return true;
+    default: return false;
+    }
+}
+
 static void build(mtlbx_file *f, mtlbx_node *n)
 {
-    struct node_arena *a = arena_get(f);
+    struct node_arena *a = node_arena_get(f);
     if (!a)
         return;
     struct kids k = { .f = f, .a = a, .parent = n };
+    if (build_section(&k)) {
+        kids_finish(&k);
+        return;
+    }
     switch (n->kind) {
     case MTLBX_NODE_FILE: build_file(&k); break;
     case MTLBX_NODE_FAT_HEADER: build_fat_header(&k); break;
     case MTLBX_NODE_LIBRARY: build_library(&k); break;
-    case MTLBX_NODE_FUNCTION_LIST: build_function_list(&k); break;
     case MTLBX_NODE_FUNCTION: build_function(&k); break;
     case MTLBX_NODE_TAG_GROUP: add_group_tags(&k, n); break;
     case MTLBX_NODE_HEADER_EXT: build_header_ext(&k); break;
-    case MTLBX_NODE_PUBLIC_MD: build_md_section(&k, true); break;
-    case MTLBX_NODE_PRIVATE_MD: build_md_section(&k, false); break;
-    case MTLBX_NODE_MODULE_LIST: build_module_list(&k); break;
     case MTLBX_NODE_SOURCES: build_sources(&k); break;
     case MTLBX_NODE_ARCHIVE: build_archive(&k); break;
     case MTLBX_NODE_DYNAMIC_HEADER:
         add_tags(&k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC);
         break;
-    case MTLBX_NODE_LIST: build_list(&k); break;
     case MTLBX_NODE_MODULE:
     case MTLBX_NODE_BC_BLOCK:
     case MTLBX_NODE_INTERFACE:
@@ -617,9 +676,9 @@ static void refresh_library(mtlbx_file *f, mtlbx_node *n)
         return;
     if (!mtlbx_library_diag_count(n->lib))
         return;
-    struct node_arena *a = arena_get(f);
-    mtlbx_node **c = a ? arena_alloc(a, (n->n_children + 1) * sizeof *c) : NULL;
-    mtlbx_node *d = a ? arena_alloc(a, sizeof *d) : NULL;
+    struct node_arena *a = node_arena_get(f);
+    mtlbx_node **c = a ? node_arena_alloc(a, (n->n_children + 1) * sizeof *c) : NULL;
+    mtlbx_node *d = a ? node_arena_alloc(a, sizeof *d) : NULL;
     if (!c || !d)
         return;
     *d = (mtlbx_node){ .kind = MTLBX_NODE_DIAGNOSTICS, .parent = n, .lib = n->lib };
@@ -646,8 +705,8 @@ mtlbx_node *mtlbx_root(mtlbx_file *f)
     if (!f)
         return NULL;
     if (!f->root) {
-        struct node_arena *a = arena_get(f);
-        mtlbx_node *r = a ? arena_alloc(a, sizeof *r) : NULL;
+        struct node_arena *a = node_arena_get(f);
+        mtlbx_node *r = a ? node_arena_alloc(a, sizeof *r) : NULL;
         if (!r)
             return NULL;
         r->kind = MTLBX_NODE_FILE;
@@ -836,51 +895,65 @@ unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n)
     return fl;
 }
 
-/* ------------------------------------------------ transient subtrees -- */
+/* ----------------------------------------------------------- windows -- */
 
-/* The layout pass (layout.c) visits every node once. Subtrees it builds
- * are given back as soon as it has walked them, so memory stays flat on a
- * library with 200,000 functions. Only subtrees that were not built before
- * the walk are forgotten: nodes a view already holds stay. */
-struct node_mark node_mark(mtlbx_file *f)
+/* One pass of the section's builder, from where the last one stopped,
+ * keeping the children whose ordinals are in [w->lo, w->hi) (in k->v).
+ * The builder goes through the children in the same order every time, so
+ * a window is exactly that stretch of the built list. */
+static bool window_pass(mtlbx_file *f, struct node_window *w, struct kids *k)
 {
-    struct node_arena *a = arena_get(f);
-    struct node_mark m = { 0 };
-    if (a && a->blocks) {
-        m.head = a->blocks;
-        m.used = a->blocks->used;
-        m.next = a->blocks->next;
-    }
-    return m;
+    *k = (struct kids){ .f = f, .a = node_arena_get(f), .parent = w->section, .window = w,
+                        .seen = w->seen, .last_offset = w->last_offset };
+    if (!k->a)
+        return false;
+    w->full = false;
+    build_section(k);
+    w->ended = !w->full; /* the builder went through to the last child */
+    w->seen = k->seen;
+    w->last_offset = k->last_offset;
+    return !k->failed;
 }
 
-void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m)
+bool node_window_open(mtlbx_file *f, mtlbx_node *n, struct node_window *w)
 {
-    struct node_arena *a = f->arena;
-    if (!a || !m.head)
-        return; /* nothing to give back safely without a mark */
-    n->built = false;
-    n->sorted = false;
-    n->n_children = 0;
-    n->children = NULL;
-    /* Blocks added in front since the mark, then big blocks slipped in
-     * right behind the marked one. */
-    /* A walk forgets a subtree per function: keeping one standard block
-     * spares the allocator a heap shrink and regrow each time. */
-    while (a->blocks && a->blocks != m.head) {
-        struct arena_block *next = a->blocks->next;
-        if (!a->spare && a->blocks->cap == ARENA_BLOCK)
-            a->spare = a->blocks;
-        else
-            free(a->blocks);
-        a->blocks = next;
+    w->pieces = NULL; /* closing it is then harmless */
+    if (!f || !n || n->built || !is_section(n->kind))
+        return false; /* (before the struct is cleared: this is asked of every node) */
+    *w = (struct node_window){ .section = n };
+    return true;
+}
+
+size_t node_window_fill(mtlbx_file *f, struct node_window *w, size_t first, size_t max,
+                        mtlbx_node **out, bool *failed)
+{
+    *failed = false;
+    if (max == 0 || max > SIZE_MAX - first)
+        return 0;
+    /* Windows in order go on from the last; any other starts over. */
+    if (first == w->seen && first && w->ended)
+        return 0;
+    if (first != w->seen || first == 0) {
+        w->cursor = 0;
+        w->seen = 0;
+        w->last_offset = 0;
     }
-    if (!a->blocks)
-        return;
-    while (a->blocks->next && a->blocks->next != m.next) {
-        struct arena_block *own = a->blocks->next;
-        a->blocks->next = own->next;
-        free(own);
-    }
-    a->blocks->used = m.used;
+    w->lo = first;
+    w->hi = first + max;
+    struct kids k;
+    bool ok = window_pass(f, w, &k);
+    size_t got = ok ? k.n : 0;
+    if (got)
+        memcpy(out, k.v, got * sizeof *out);
+    free(k.v);
+    *failed = !ok;
+    return got;
+}
+
+void node_window_close(struct node_window *w)
+{
+    free(w->pieces);
+    w->pieces = NULL;
+    w->n_pieces = 0;
+    w->pieces_known = false;
 }

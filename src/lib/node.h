@@ -38,6 +38,14 @@ const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *li
 /* Frees those indexes (with the node arena). */
 void node_diags_free(mtlbx_file *f);
 
+/* ---- node_arena.c ---- */
+
+/* The file's node arena (made on first use; NULL when out of memory), and
+ * zeroed, 16-byte aligned memory from it that lives until the file closes
+ * or a node_forget_children() gives it back. */
+struct node_arena *node_arena_get(mtlbx_file *f);
+void *node_arena_alloc(struct node_arena *a, size_t size);
+
 /* A point in the node arena, and giving back what was built since: n's
  * children (built after the mark) are forgotten and rebuilt on next need.
  * For a single-threaded walk that holds no pointer into them (layout.c). */
@@ -47,6 +55,41 @@ struct node_mark {
 };
 struct node_mark node_mark(mtlbx_file *f);
 void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m);
+
+/* ---- node.c: a big section's children, a window at a time ---- */
+
+/* The function list, a metadata section, the module list and the lists
+ * have a child per function: 200,000 of them in a large library. A walk
+ * that visits every child once (the byte layout) takes them a window at a
+ * time instead of building them all, so that it never holds more than a
+ * window's nodes. The section itself stays unbuilt; the nodes of a fill
+ * are the same as its built children would be, in the same order (which
+ * is file order: entries and list groups are parsed one after the other,
+ * groups and modules are sorted), and live in the arena until the walk
+ * forgets them (node_mark / node_forget_children). */
+struct node_window {
+    mtlbx_node *section;
+    /* private to node.c */
+    size_t lo, hi;             /* the ordinals a fill keeps */
+    size_t cursor;             /* where the builder goes on from */
+    bool full, ended;          /* the last fill stopped at hi / at the last child */
+    size_t seen;               /* children met before the cursor */
+    uint64_t last_offset;      /* the offset of the last of them */
+    bool pieces_known;         /* pieces is set, or NULL for function order */
+    struct node_by_off *pieces; /* a section's sorted (offset, function) pairs, kept between fills */
+    size_t n_pieces;    mtlbx_node scratch;        /* where the children outside the window are made */
+};
+/* False when n is no such section, or is built already (then walk its
+ * children). Close the window when done (harmless after false). */
+bool node_window_open(mtlbx_file *f, mtlbx_node *n, struct node_window *w);
+/* Builds children [first, first + max) and puts them in out, in child
+ * order; returns how many: fewer than max at the end. Fills in order
+ * (first = the last first + max) cost only their own children; any other
+ * goes through the children from the start. 0 with *failed set when
+ * memory ran out. */
+size_t node_window_fill(mtlbx_file *f, struct node_window *w, size_t first, size_t max,
+                        mtlbx_node **out, bool *failed);
+void node_window_close(struct node_window *w);
 
 /* ---- fields.c / fields_tag.c ---- */
 
