@@ -256,6 +256,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
         if (i % 4096 == 4095)
             mtlbx_library_release_pages(lib);
     }
+    mtlbx_library_release_pages(lib);
     json_stream_close(js);
     json_stream_put(js, "sources", sources_json(lib));
     json_stream_put_members(js, library_tail_json(lib));

@@ -9,9 +9,10 @@
  * and reported as unclaimed. Alignment runs that must be zero (between fat
  * slices, before an RBUF FlatBuffer) are padding.
  *
- * Subtrees the walk builds are forgotten as soon as they are walked
- * (node_forget_children), so a library with 200,000 functions is walked in
- * memory that does not grow with it beyond one section's direct children. */
+ * Memory stays flat however big the library: subtrees the walk builds are
+ * forgotten as soon as they are walked (node_forget_children), a section
+ * with a child per function is built a window of WINDOW children at a time
+ * (node_window_fill), and the file's pages behind the walk are let go. */
 #include "config.h"
 #include "node.h"
 
@@ -23,6 +24,10 @@
 /* Runs remembered for the views; a hostile file may have more, which are
  * still counted and reported but not highlighted. */
 #define MAX_RUNS 65536
+/* Children of a big section built at once: about 150 KB of nodes. */
+#define WINDOW 1024
+/* How far behind the walk its pages are let go, at the least. */
+#define RELEASE_STEP ((uint64_t)1 << 20)
 
 struct layout_cache {
     struct mtlbx_layout_summary summary;
@@ -47,6 +52,7 @@ struct walker {
      * padding after it) make one run. */
     bool pending;
     uint64_t pending_off, pending_size;
+    uint64_t released; /* pages before this offset were let go */
 };
 
 static void flush_unclaimed(struct walker *w)
@@ -231,6 +237,83 @@ static bool transient(const mtlbx_node *n)
     return n->kind != MTLBX_NODE_FILE && n->kind != MTLBX_NODE_LIBRARY;
 }
 
+static bool inside(const mtlbx_node *c, uint64_t start, uint64_t end)
+{
+    return c->size && c->offset >= start && c->offset < end && c->size <= end - c->offset;
+}
+
+/* The walk goes through the file in order and never reads behind itself
+ * again: the pages it has passed are let go, so that its resident memory
+ * does not grow with the file (they stay in the page cache). */
+static void release_behind(struct walker *w, uint64_t pos)
+{
+    if (pos > w->released && pos - w->released >= RELEASE_STEP) {
+        file_release_pages(w->f, w->released, pos - w->released);
+        w->released = pos;
+    }
+}
+
+static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, int depth);
+
+/* Walks child c of n, the next one in file order; *pos is where n's bytes
+ * not yet accounted for begin, and moves past c. */
+static bool visit_child(struct walker *w, const mtlbx_node *n, mtlbx_node *c, uint64_t *pos, int depth)
+{
+    uint64_t c_end = c->offset + c->size;
+    if (c_end <= *pos)
+        return true; /* inside one already walked (a shared module) */
+    own_bytes(w, n, *pos, c->offset > *pos ? c->offset - *pos : 0);
+    size_t len = w->path_len;
+    if (!w->lazy_paths) {
+        char seg[64];
+        segment(c, seg, sizeof seg);
+        int wrote = snprintf(w->path + len, sizeof w->path - len, "%s%s", len ? "/" : "", seg);
+        w->path_len = wrote < 0 ? len : len + (size_t)wrote;
+        if (w->path_len >= sizeof w->path)
+            w->path_len = sizeof w->path - 1;
+    }
+    w->stack[w->depth++] = c;
+    bool ok;
+    if (c->offset < *pos) /* overlaps the one before: only its tail is new */
+        ok = (leaf(w, c, *pos, c_end), true);
+    else
+        ok = walk(w, c, c->offset, c_end, depth + 1);
+    w->depth--;
+    w->path[len] = '\0';
+    w->path_len = len;
+    *pos = c_end;
+    release_behind(w, c_end);
+    return ok;
+}
+
+/* A section with a child per function, WINDOW children at a time, each
+ * window's nodes given back before the next is built. False when memory
+ * ran out or the regions' receiver stopped the walk. */
+static bool walk_windows(struct walker *w, mtlbx_node *n, struct node_window *win, uint64_t start, uint64_t end,
+                         int depth)
+{
+    mtlbx_node **kids = malloc(WINDOW * sizeof *kids);
+    if (!kids)
+        return false;
+    uint64_t pos = start;
+    bool ok = true;
+    size_t got = WINDOW;
+    for (size_t first = 0; ok && got == WINDOW && !w->stopped; first += WINDOW) {
+        struct node_mark mark = node_mark(w->f);
+        bool failed;
+        got = node_window_fill(w->f, win, first, WINDOW, kids, &failed);
+        ok = !failed;
+        for (size_t i = 0; ok && i < got && !w->stopped; i++)
+            if (inside(kids[i], start, end))
+                ok = visit_child(w, n, kids[i], &pos, depth);
+        node_forget_children(w->f, n, mark);
+    }
+    free(kids);
+    if (ok)
+        own_bytes(w, n, pos, end > pos ? end - pos : 0);
+    return ok && !w->stopped;
+}
+
 static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, int depth)
 {
     if (w->stopped)
@@ -238,6 +321,13 @@ static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, 
     if (!descend(n) || depth >= MAX_DEPTH) {
         leaf(w, n, start, end);
         return true;
+    }
+    /* A section with a child per function, a window at a time. */
+    struct node_window win;
+    if (node_window_open(w->f, n, &win)) {
+        bool ok = walk_windows(w, n, &win, start, end, depth);
+        node_window_close(&win);
+        return ok;
     }
     bool was_built = n->built;
     struct node_mark mark = node_mark(w->f);
@@ -249,54 +339,26 @@ static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, 
         kids = malloc(count * sizeof *kids);
         if (!kids)
             return false;
-        for (size_t i = 0; i < count; i++) {
-            mtlbx_node *c = n->children[i];
-            if (c->size && c->offset >= start && c->offset < end && c->size <= end - c->offset)
-                kids[k++] = c;
-        }
+        for (size_t i = 0; i < count; i++)
+            if (inside(n->children[i], start, end))
+                kids[k++] = n->children[i];
         if (!n->sorted)
             qsort(kids, k, sizeof *kids, by_offset);
     }
+    bool ok = true;
     if (k == 0 && !is_frame(n->kind)) {
         leaf(w, n, start, end);
     } else {
         uint64_t pos = start;
-        size_t len = w->path_len;
-        for (size_t i = 0; i < k && !w->stopped; i++) {
-            mtlbx_node *c = kids[i];
-            uint64_t c_end = c->offset + c->size;
-            if (c_end <= pos)
-                continue; /* inside one already walked (a shared module) */
-            own_bytes(w, n, pos, c->offset > pos ? c->offset - pos : 0);
-            if (!w->lazy_paths) {
-                char seg[64];
-                segment(c, seg, sizeof seg);
-                int wrote = snprintf(w->path + len, sizeof w->path - len, "%s%s", len ? "/" : "", seg);
-                w->path_len = wrote < 0 ? len : len + (size_t)wrote;
-                if (w->path_len >= sizeof w->path)
-                    w->path_len = sizeof w->path - 1;
-            }
-            w->stack[w->depth++] = c;
-            bool ok;
-            if (c->offset < pos) /* overlaps the one before: only its tail is new */
-                ok = (leaf(w, c, pos, c_end), true);
-            else
-                ok = walk(w, c, c->offset, c_end, depth + 1);
-            w->depth--;
-            w->path[len] = '\0';
-            w->path_len = len;
-            if (!ok) {
-                free(kids);
-                return false;
-            }
-            pos = c_end;
-        }
-        own_bytes(w, n, pos, end > pos ? end - pos : 0);
+        for (size_t i = 0; ok && i < k && !w->stopped; i++)
+            ok = visit_child(w, n, kids[i], &pos, depth);
+        if (ok)
+            own_bytes(w, n, pos, end > pos ? end - pos : 0);
     }
     free(kids);
     if (!was_built && transient(n))
         node_forget_children(w->f, n, mark);
-    return !w->stopped;
+    return ok && !w->stopped;
 }
 
 static bool layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx, bool lazy_paths)
