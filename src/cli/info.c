@@ -154,13 +154,13 @@ int cmd_info(const struct cli_args *args)
             printf("\n");
         printf("File                   ");
         cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)argv[a], strlen(argv[a]) });
-        char n1[48], n2[48];
+        char n1[48], n2[48], n3[32];
         printf(" (%s)\n", mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1));
         /* The layout walk also adds its findings to the problem counts. */
         const struct mtlbx_layout_summary *lay = mtlbx_layout_check(f);
         if (lay)
-            printf("Claimed                %llu of %s%s%s%s\n",
-                   (unsigned long long)(lay->claimed + lay->padding),
+            printf("Claimed                %s of %s%s%s%s\n",
+                   mtlbx_group_digits(lay->claimed + lay->padding, n3, sizeof n3),
                    mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1),
                    lay->unclaimed ? ", " : " (every byte explained)",
                    lay->unclaimed ? mtlbx_count_noun(lay->unclaimed, "byte", "bytes", n2, sizeof n2) : "",

@@ -661,6 +661,10 @@ bool mtlbx_function_type_known(uint8_t type);
  * (32 bytes plus the noun are enough). Returns buf.
  * The one place every message, label and report says how many. */
 const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+/* Just the count, digits grouped by three ("1,234"), for a number that
+ * shares its noun with another ("1,234 of 5,678 bytes"). 27 bytes are
+ * enough. Returns buf. */
+const char *mtlbx_group_digits(uint64_t n, char *buf, size_t size);
 /* Just the noun that agrees with n, for a format that prints n itself
  * ("%zu %s", n, mtlbx_noun(n, "entry", "entries")). */
 const char *mtlbx_noun(uint64_t n, const char *one, const char *many);

@@ -8,7 +8,7 @@
 
 const char *mtlbx_noun(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size)
+const char *mtlbx_group_digits(uint64_t n, char *buf, size_t size)
 {
     /* Digits in groups of three, as a reader of sizes expects. */
     char digits[24], grouped[32];
@@ -20,6 +20,13 @@ const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char
         grouped[o++] = digits[i];
     }
     grouped[o] = '\0';
-    snprintf(buf, size, "%s %s", grouped, mtlbx_noun(n, one, many));
+    snprintf(buf, size, "%s", grouped);
+    return buf;
+}
+
+const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size)
+{
+    char grouped[32];
+    snprintf(buf, size, "%s %s", mtlbx_group_digits(n, grouped, sizeof grouped), mtlbx_noun(n, one, many));
     return buf;
 }
