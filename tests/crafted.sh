@@ -1,5 +1,5 @@
 #!/bin/sh
-# Crafted damage that a HASH does not catch: tools/mkcrafted.py copies the
+# Crafted damage, most of it what a HASH does not catch: tools/mkcrafted.py copies the
 # project's fixtures (and one corpus file) into a temporary directory with
 # one thing wrong each, and lists the finding `mtlbx check` must print for
 # it, at the offset the script itself computed. Every file must give that
@@ -58,6 +58,25 @@ if [ $status -ne 1 ] || ! grep -qF "not-bitcode.metallib:$offset: function 0: mo
 else
 	echo "ok: ls --verify names the module that is not bitcode"
 fi
+# ls --names --verify has no column for a mismatch: both findings go to
+# standard error with their offsets, and the status is 1.
+for name in not-bitcode hash-mismatch; do
+	line=$(awk -F '\t' -v f="$name.metallib" '$1 == f { print $2 }' "$tmp/manifest.tsv")
+	case $name in
+	not-bitcode) words="function 0: module is not LLVM bitcode" ;;
+	hash-mismatch) words="function 1: HASH does not match its module" ;;
+	esac
+	"$bin" ls --names --verify "$tmp/$name.metallib" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ $status -ne 1 ] || ! grep -qF "$name.metallib:$line: $words" "$tmp/err" ||
+		[ "$(wc -l <"$tmp/out")" -ne 8 ]; then
+		echo "FAIL: ls --names --verify on $name.metallib exited $status; stdout, stderr:"
+		cat "$tmp/out" "$tmp/err"
+		fail=1
+	else
+		echo "ok: ls --names --verify names $name.metallib's finding at $line"
+	fi
+done
 if [ $n -lt 5 ]; then
 	echo "FAIL: only $n crafted files"
 	fail=1

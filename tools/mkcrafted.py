@@ -104,6 +104,14 @@ def main():
     rehash(not_bc, fn)
     write("not-bitcode.metallib", not_bc, fn["module"][0], "error", "does not start with the bitcode wrapper magic")
 
+    # A module byte changed after its HASH was written: the finding is at
+    # the HASH value, as for any mismatch.
+    changed = bytearray(sample)
+    fn1 = functions(sample)[1]
+    changed[fn1["module"][0] + fn1["module"][1] - 1] ^= 0xFF
+    write("hash-mismatch.metallib", changed, fn1["tags"]["HASH"][1], "error",
+          "HASH of function 1 does not match its module")
+
     # A wrapper whose bitcode offset + size pass the end of the module.
     big = bytearray(sample)
     m_off, m_size = fn["module"]

@@ -94,16 +94,15 @@ static void print_function(const mtlbx_library *lib, size_t i, bool verify)
     putchar('\n');
 }
 
-/* --names: the names alone, for shell completion. */
-static void print_names(const mtlbx_library *lib)
+/* --names: the name alone, for shell completion. */
+static void print_name(const mtlbx_library *lib, size_t i)
 {
-    for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
-        cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
-        putchar('\n');
-    }
+    cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
+    putchar('\n');
 }
 
-/* One file: 0 ok, 1 a hash mismatch, 2 unreadable. */
+/* One file: 0 ok, 1 a hash mismatch or a module that is not bitcode,
+ * 2 unreadable. */
 static int list_file(const char *path, bool verify, bool names_only)
 {
     mtlbx_file *f = cli_open(path);
@@ -115,16 +114,24 @@ static int list_file(const char *path, bool verify, bool names_only)
         mtlbx_library *lib = mtlbx_library_at(f, l);
         if (verify)
             mismatches += mtlbx_library_verify_all(lib, 0);
-        if (names_only) {
-            print_names(lib);
-            continue;
-        }
-        if (nlib > 1 || mtlbx_file_is_fat(f))
+        if (!names_only && (nlib > 1 || mtlbx_file_is_fat(f)))
             printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
         for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
-            print_function(lib, i, verify);
-            if (verify && !mtlbx_module_validate(lib, i)) {
-                uint64_t at = mtlbx_function_at(lib, i)->module.offset;
+            if (names_only)
+                print_name(lib, i);
+            else
+                print_function(lib, i, verify);
+            if (!verify)
+                continue;
+            const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+            uint64_t at = fn->module.offset;
+            /* The full listing shows a mismatch in its column; names
+             * alone have no column for it. At the HASH, as check has it. */
+            if (names_only && fn->hash && mtlbx_function_hash_state(lib, i) == MTLBX_HASH_MISMATCH) {
+                uint64_t hash_at = (uint64_t)(fn->hash - mtlbx_file_data(f));
+                cli_error(path, &hash_at, "function %zu: HASH does not match its module", i);
+            }
+            if (!mtlbx_module_validate(lib, i)) {
                 cli_error(path, &at, "function %zu: module is not LLVM bitcode (mtlbx check says why)", i);
                 not_bitcode++;
             }
