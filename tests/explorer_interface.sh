@@ -49,15 +49,23 @@ quit_and_check 0
 # Search by an argument's type: ComputeParams is only in compute_main.
 start 140 45 xterm-256color -- "$SAMPLE"
 wait_for "vertex_main"
-# Give the background sweep a moment over the 8 functions, then search.
-sleep 1
+# Until the background sweep has read every interface, the title counts
+# it (", interfaces 3/8") and a search by argument type may miss: wait for
+# the hashes, then for the sweep to be through (slow under sanitizers).
+wait_for "8 functions, hashes checked" 60
+wait_gone ", interfaces " 60
 keys /
 wait_for "Search names/tags"
 type_text ComputeParams
 keys Enter
-sleep 0.5
-# The status line names the selection: compute_main, found by its argument.
-screen | grep -Eq 'sample\.metallib: kernel +compute_main' || fail "search by argument type did not select compute_main"
+# The status line names the selection: compute_main, found by its
+# argument (the search runs in the background: allow it time).
+_n=0
+until screen | grep -Eq 'sample\.metallib: kernel +compute_main'; do
+    _n=$((_n + 1))
+    [ $_n -lt 300 ] || { fail "search by argument type did not select compute_main"; break; }
+    sleep 0.1
+done
 quit_and_check 0
 
 # A real library: the first kernel's interface has buffer rows.

@@ -187,10 +187,18 @@ static void draw_title(struct explorer *ex)
         rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash %s, ", bad, mtlbx_noun(bad, "mismatch", "mismatches"));
     if (errors && rn < sizeof right)
         rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu %s, ", errors, mtlbx_noun(errors, "error", "errors"));
+    /* After the hashes, the interface sweep: until it is through, a search
+     * by argument name or type sees only the functions it has read. */
+    size_t i_done, i_total;
+    ifacer_progress(ex->ifacer, &i_done, &i_total);
+    char sweep[64] = "";
+    if (i_total && i_done < i_total)
+        snprintf(sweep, sizeof sweep, ", interfaces %zu/%zu", i_done, i_total);
     if (total && done < total && rn < sizeof right)
         snprintf(right + rn, sizeof right - rn, "checking hashes %zu/%zu ", done, total);
     else if (total && rn < sizeof right)
-        snprintf(right + rn, sizeof right - rn, "%zu %s, hashes checked ", total, mtlbx_noun(total, "function", "functions"));
+        snprintf(right + rn, sizeof right - rn, "%zu %s, hashes checked%s ", total,
+                 mtlbx_noun(total, "function", "functions"), sweep);
     else if (rn >= 2)
         right[rn - 2] = ' ', right[rn - 1] = '\0';
     int rw = textfmt_width(right);
@@ -620,6 +628,12 @@ static void run(struct explorer *ex)
             if (done == total)
                 refresh_libraries(ex);
         }
+        size_t i_done, i_total;
+        ifacer_progress(ex->ifacer, &i_done, &i_total);
+        if (i_done != ex->iface_done_seen) {
+            ex->iface_done_seen = i_done;
+            dirty = true;
+        }
         size_t kept = ifacer_kept_count(ex->ifacer);
         if (kept != ex->iface_kept_seen) {
             ex->iface_kept_seen = kept;
@@ -647,7 +661,7 @@ static void run(struct explorer *ex)
             ex_draw(ex);
         }
         wint_t wide;
-        bool busy = (total && done < total) || waiting_for_interface(ex) || scanning;
+        bool busy = (total && done < total) || i_done < i_total || waiting_for_interface(ex) || scanning;
         int wait = job_running(ex) ? JOB_POLL_MS : busy ? HASH_POLL_MS : -1;
         /* A worker may walk the model only while we wait for a key. */
         job_model_ui_leave();

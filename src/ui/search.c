@@ -205,7 +205,13 @@ static void label_finish(struct explorer *ex, struct job *j, bool cancelled)
         search_results_free(&s->res);
     } else if (!s->res.n) {
         search_results_free(&ex->search);
-        ex_error(ex, "not found: %s%s", s->q.text, s->q.tag_like ? "" : "  (hex bytes: / x 4d544c42)");
+        size_t done, total;
+        ifacer_progress(ex->ifacer, &done, &total);
+        if (done < total) /* a miss may only mean: not read yet */
+            ex_error(ex, "not found: %s  (argument names and types: %zu of %zu functions read so far)", s->q.text,
+                     done, total);
+        else
+            ex_error(ex, "not found: %s%s", s->q.text, s->q.tag_like ? "" : "  (hex bytes: / x 4d544c42)");
         search_results_free(&s->res);
     } else {
         search_results_free(&ex->search);

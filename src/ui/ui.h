@@ -127,6 +127,7 @@ struct explorer {
     size_t hash_done_seen;
     struct ifacer *ifacer;       /* interfaces decoded in the background */
     size_t iface_kept_seen;
+    size_t iface_done_seen;      /* redraw the title as the interface sweep goes */
     bool layout_done;            /* every file's byte layout walked (after the first frame) */
     char *llvm_dis;              /* resolved lazily */
     struct folder_view folder;
