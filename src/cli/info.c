@@ -160,7 +160,7 @@ int cmd_info(const struct cli_args *args)
         const struct mtlbx_layout_summary *lay = mtlbx_layout_check(f);
         if (lay)
             printf("Claimed                %s of %s%s%s%s\n",
-                   mtlbx_group_digits(lay->claimed + lay->padding, n3, sizeof n3),
+                   mtlbx_format_count(n3, sizeof n3, lay->claimed + lay->padding),
                    mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1),
                    lay->unclaimed ? ", " : " (every byte explained)",
                    lay->unclaimed ? mtlbx_count_noun(lay->unclaimed, "byte", "bytes", n2, sizeof n2) : "",

@@ -43,22 +43,7 @@ const char *field_esc(char *out, size_t n, const uint8_t *p, size_t len)
     return out;
 }
 
-const char *field_num(char *out, size_t n, uint64_t v)
-{
-    char digits[24];
-    int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = digits[i];
-    }
-    if (n)
-        out[o < n ? o : n - 1] = 0;
-    return out;
-}
-
-const char *mtlbx_format_count(char *out, size_t n, uint64_t v) { return field_num(out, n, v); }
+const char *field_num(char *out, size_t n, uint64_t v) { return mtlbx_format_count(out, n, v); }
 
 const uint8_t *field_bytes(const mtlbx_file *f, uint64_t off, uint64_t len)
 {

@@ -661,10 +661,6 @@ bool mtlbx_function_type_known(uint8_t type);
  * (32 bytes plus the noun are enough). Returns buf.
  * The one place every message, label and report says how many. */
 const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
-/* Just the count, digits grouped by three ("1,234"), for a number that
- * shares its noun with another ("1,234 of 5,678 bytes"). 27 bytes are
- * enough. Returns buf. */
-const char *mtlbx_group_digits(uint64_t n, char *buf, size_t size);
 /* Just the noun that agrees with n, for a format that prints n itself
  * ("%zu %s", n, mtlbx_noun(n, "entry", "entries")). */
 const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
@@ -697,7 +693,8 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
                     char *out, size_t out_size);
 /* Same, into a malloc'd string (NULL on OOM). */
 char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
-/* 1234567 as "1,234,567" in out (n bytes); returns out. */
+/* 1234567 as "1,234,567" in out (n bytes; 27 are enough); returns out.
+ * (nouns.c: the grouping mtlbx_count_noun uses too.) */
 const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
 
 /* ------------------------------------------------------------- compare -- */

@@ -8,25 +8,25 @@
 
 const char *mtlbx_noun(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-const char *mtlbx_group_digits(uint64_t n, char *buf, size_t size)
+const char *mtlbx_format_count(char *out, size_t n, uint64_t v)
 {
     /* Digits in groups of three, as a reader of sizes expects. */
-    char digits[24], grouped[32];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
     size_t o = 0;
-    for (int i = 0; i < len; i++) {
+    for (int i = 0; i < len && o + 2 < n; i++) {
         if (i && (len - i) % 3 == 0)
-            grouped[o++] = ',';
-        grouped[o++] = digits[i];
+            out[o++] = ',';
+        out[o++] = digits[i];
     }
-    grouped[o] = '\0';
-    snprintf(buf, size, "%s", grouped);
-    return buf;
+    if (n)
+        out[o < n ? o : n - 1] = '\0';
+    return out;
 }
 
 const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size)
 {
     char grouped[32];
-    snprintf(buf, size, "%s %s", mtlbx_group_digits(n, grouped, sizeof grouped), mtlbx_noun(n, one, many));
+    snprintf(buf, size, "%s %s", mtlbx_format_count(grouped, sizeof grouped, n), mtlbx_noun(n, one, many));
     return buf;
 }
