@@ -4,9 +4,11 @@
 #   tests/containers_find.sh    from the project's fixtures, always runs
 #   tests/containers_corpus.sh  the whole corpus rearranged (skips without it)
 #   tests/explorer_containers.sh  the explorer on a folder of the corpus (tmux)
+#   tests/find_terminal.sh      find's progress line and results on one terminal
 CONTAINER_TESTS = \
 	tests/containers_find.sh \
 	tests/containers_corpus.sh \
+	tests/find_terminal.sh \
 	tests/explorer_containers.sh
 TESTS += $(CONTAINER_TESTS)
 EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py

@@ -55,6 +55,7 @@ struct finder {
     bool output_error;
     bool progress_shown;       /* a progress line is on stderr: clear it first */
     bool progress_on;
+    bool stdout_tty;           /* results share the terminal with the progress line */
     struct walk_progress walk;
 };
 
@@ -90,7 +91,12 @@ static void deliver(struct finder *fd, size_t seq, char *text)
     while (fd->next_print < fd->n_results && fd->results[fd->next_print]) {
         char *t = fd->results[fd->next_print];
         if (t != nothing) {
-            if (fputs(t, stdout) == EOF)
+            /* On the same terminal, a result would land after the progress
+             * text: clear that first, and put the result out before the
+             * progress line comes back. */
+            if (fd->stdout_tty)
+                clear_progress_locked(fd);
+            if (fputs(t, stdout) == EOF || (fd->stdout_tty && fflush(stdout) == EOF))
                 fd->output_error = true;
             free(t);
         }
@@ -395,6 +401,7 @@ int cmd_find(const struct cli_args *args)
     /* The table checked the options and that there is a PATH. */
     struct finder fd = { 0 };
     fd.json = cli_flag(args, OPT_JSON);
+    fd.stdout_tty = isatty(STDOUT_FILENO);
     int n_paths = args->n_operands;
     char **paths = args->operands;
     struct sigaction sa = { .sa_handler = on_sigbus };
