@@ -172,20 +172,6 @@ bool job_poll(struct explorer *ex)
     return false;
 }
 
-void job_format_count(size_t n, char *buf, size_t size)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%zu", n);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 1 < size; i++) {
-        if (i && (len - i) % 3 == 0 && o + 2 < size)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    if (size)
-        buf[o < size ? o : size - 1] = '\0';
-}
-
 void job_progress_text(const struct explorer *ex, char *buf, size_t size)
 {
     if (!ex->job) {
@@ -198,8 +184,8 @@ void job_progress_text(const struct explorer *ex, char *buf, size_t size)
     const char *dots = term_ascii() ? "..." : "\xe2\x80\xa6";
     if (total) {
         char a[32], b[32];
-        job_format_count(j->counts_bytes ? done >> 20 : done, a, sizeof a);
-        job_format_count(j->counts_bytes ? total >> 20 : total, b, sizeof b);
+        mtlbx_format_count(a, sizeof a, j->counts_bytes ? done >> 20 : done);
+        mtlbx_format_count(b, sizeof b, j->counts_bytes ? total >> 20 : total);
         snprintf(buf, size, "%s %s/%s%s %.1f s  (Esc cancels)", j->what, a, b,
                  j->counts_bytes ? " MiB" : "", secs);
     } else {

@@ -62,7 +62,4 @@ void job_model_yield(void);      /* worker: let a waiting UI thread in */
 /* Milliseconds on the monotonic clock. */
 uint64_t job_now_ms(void);
 
-/* Thousands separators for progress counts: 120000 -> "120,000". */
-void job_format_count(size_t n, char *buf, size_t size);
-
 #endif

@@ -188,8 +188,8 @@ static void show_match(struct explorer *ex, size_t i, bool wrapped, bool forward
         return;
     }
     char a[32], b[32];
-    job_format_count(i + 1, a, sizeof a);
-    job_format_count(r->n, b, sizeof b);
+    mtlbx_format_count(a, sizeof a, i + 1);
+    mtlbx_format_count(b, sizeof b, r->n);
     ex_message(ex, "match %s/%s%s%s", a, b, r->capped ? "+" : "",
                !wrapped ? "" : forward ? "  (wrapped to the first match)" : "  (wrapped to the last match)");
 }
