@@ -5,7 +5,8 @@
 # and escapes. tests/golden/NAME.dump.json is the output for
 # tests/fixtures/NAME.metallib, run from the fixtures directory (so "path"
 # is the bare name). test_fixtures and test_corpus compare the meaning of
-# the JSON; this compares the bytes.
+# the JSON; this compares the bytes. NAME.layout.json is the same for
+# dump --json --layout, whose regions json_stream writes without jansson.
 #
 # When a change to the schema is intended, regenerate with
 #   MTLBX_GOLDEN_UPDATE=1 make check TESTS=tests/dump_golden.sh
@@ -17,9 +18,14 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtlbx-golden.XXXXXX") || exit 1
 trap 'rm -rf "$WORK"' EXIT
 status=0
 n=0
-for golden in "$SRC"/tests/golden/*.dump.json; do
-    name=$(basename "$golden" .dump.json)
-    (cd "$SRC/tests/fixtures" && "$BIN" dump --json "$name.metallib") >"$WORK/out.json" 2>"$WORK/err"
+for golden in "$SRC"/tests/golden/*.dump.json "$SRC"/tests/golden/*.layout.json; do
+    name=$(basename "$golden" .json)
+    case $name in
+    *.dump) name=${name%.dump} flags="--json" ;;
+    *.layout) name=${name%.layout} flags="--json --layout" ;;  # the regions are written without jansson
+    esac
+    # shellcheck disable=SC2086 # flags are words
+    (cd "$SRC/tests/fixtures" && "$BIN" dump $flags "$name.metallib") >"$WORK/out.json" 2>"$WORK/err"
     rc=$?
     if [ -n "${MTLBX_GOLDEN_UPDATE:-}" ]; then
         cp "$WORK/out.json" "$golden"
@@ -30,11 +36,11 @@ for golden in "$SRC"/tests/golden/*.dump.json; do
     if [ $rc -ne 0 ] || [ -s "$WORK/err" ]; then
         echo "FAIL: $name: exit $rc"; cat "$WORK/err"; status=1
     elif ! cmp -s "$golden" "$WORK/out.json"; then
-        echo "FAIL: $name: output differs from tests/golden/$name.dump.json:"
+        echo "FAIL: $name: output differs from $golden:"
         diff "$golden" "$WORK/out.json" | head -20
         status=1
     else
-        echo "ok: $name"
+        echo "ok: $name (dump $flags)"
     fi
 done
 [ $n -gt 0 ] || [ -n "${MTLBX_GOLDEN_UPDATE:-}" ] || { echo "FAIL: no golden files"; exit 1; }

@@ -54,6 +54,17 @@ static void encode(struct json_stream *js, const json_t *value)
         js->failed = true;
 }
 
+/* Text that jansson writes as it is between quotes: printable ASCII but
+ * the quote and the backslash (which it escapes, as it does controls and,
+ * with JSON_ENSURE_ASCII, every byte above 0x7E). */
+static bool plain_ascii(const char *s)
+{
+    for (; *s; s++)
+        if (*s < 0x20 || *s > 0x7E || *s == '"' || *s == '\\')
+            return false;
+    return true;
+}
+
 /* The separator and key before the next item of the open container. */
 static void begin_item(struct json_stream *js, const char *key)
 {
@@ -63,7 +74,9 @@ static void begin_item(struct json_stream *js, const char *key)
         js->has_items[js->depth] = true;
         put_indent(js, js->depth);
     }
-    if (key) {
+    if (key && plain_ascii(key)) {
+        fprintf(js->out, js->compact ? "\"%s\":" : "\"%s\": ", key);
+    } else if (key) {
         json_t *k = json_string(key);
         if (!k) {
             js->failed = true;
@@ -111,6 +124,23 @@ void json_stream_put(struct json_stream *js, const char *key, json_t *value)
     begin_item(js, key);
     encode(js, value);
     json_decref(value);
+}
+
+void json_stream_put_int(struct json_stream *js, const char *key, json_int_t value)
+{
+    begin_item(js, key);
+    fprintf(js->out, "%" JSON_INTEGER_FORMAT, value);
+}
+
+void json_stream_put_string(struct json_stream *js, const char *key, const char *value)
+{
+    if (value && plain_ascii(value)) {
+        begin_item(js, key);
+        fprintf(js->out, "\"%s\"", value);
+    } else {
+        /* Escapes, and the refusal of bytes that are not UTF-8: jansson's. */
+        json_stream_put(js, key, value ? json_string(value) : NULL);
+    }
 }
 
 void json_stream_put_members(struct json_stream *js, json_t *members)

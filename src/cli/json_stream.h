@@ -33,6 +33,13 @@ void json_stream_close(struct json_stream *js);
 /* Writes `value` as the next item and releases it (json_decref). A NULL
  * value (a failed allocation) marks the stream failed. */
 void json_stream_put(struct json_stream *js, const char *key, json_t *value);
+/* The same for a number and a string, written without a json_t: the
+ * layout's 400,000 small objects would spend most of their time making and
+ * dumping one each. The bytes are still jansson's (a string that needs an
+ * escape goes through it); a NULL or non-UTF-8 string marks the stream
+ * failed, as json_string would. */
+void json_stream_put_int(struct json_stream *js, const char *key, json_int_t value);
+void json_stream_put_string(struct json_stream *js, const char *key, const char *value);
 /* Writes every member of the object `members`, in order, as members of the
  * open object, and releases it. */
 void json_stream_put_members(struct json_stream *js, json_t *members);

@@ -6,8 +6,11 @@
 static bool put_region(void *ctx, const struct mtlbx_region *r)
 {
     struct json_stream *js = ctx;
-    json_stream_put(js, NULL, json_pack("{s:I,s:I,s:s}", "offset", (json_int_t)r->offset, "size",
-                                        (json_int_t)r->size, "what", r->what));
+    json_stream_open(js, NULL, '{');
+    json_stream_put_int(js, "offset", (json_int_t)r->offset);
+    json_stream_put_int(js, "size", (json_int_t)r->size);
+    json_stream_put_string(js, "what", r->what);
+    json_stream_close(js);
     return !js->failed && !ferror(js->out);
 }
 
