@@ -43,6 +43,21 @@ wait_for "back (0 more)"
 expect "sample.metallib: vertex"
 expect "cursor 0x5c"
 
+# A mark (m a) keeps the detail row as well as the node: set one on the
+# last field, move to the first, and ' a comes back to the last.
+keys G
+wait_for '2 Detail  source archive'
+keys m a
+wait_for "mark a set"
+keys g
+wait_for "2 Detail  index"
+keys "'" a
+wait_for "at mark a"
+expect '2 Detail  source archive'
+keys BSpace
+wait_for "back (0 more)"
+expect "2 Detail  index"
+
 # The module offset field leads to the module's bytes.
 keys g
 wait_for "2 Detail  index"

@@ -110,17 +110,38 @@ bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool k
     return true;
 }
 
+struct jump ex_here(struct explorer *ex)
+{
+    return (struct jump){ ex_current_file_index(ex), ex_selected_node(ex), ex->hex.cursor, ex->hex.top,
+                          ex->detail.sel, ex->detail.top };
+}
+
 void ex_push_history(struct explorer *ex)
 {
-    mtlbx_node *n = ex_selected_node(ex);
-    if (!n)
+    struct jump j = ex_here(ex);
+    if (!j.node)
         return;
     if (ex->n_history == HISTORY_MAX) {
         memmove(&ex->history[0], &ex->history[1], (HISTORY_MAX - 1) * sizeof ex->history[0]);
         ex->n_history--;
     }
-    struct jump j = { ex_current_file_index(ex), n, ex->hex.cursor, ex->hex.top, ex->detail.sel, ex->detail.top };
     ex->history[ex->n_history++] = j;
+}
+
+bool ex_restore_jump(struct explorer *ex, const struct jump *j)
+{
+    if (!ex_select_node(ex, j->file, j->node, false))
+        return false;
+    /* The detail and hex cursors come back too, not only the node. */
+    detail_refresh(ex, true);
+    if (ex->detail.n) {
+        ex->detail.sel = j->detail_sel < ex->detail.n ? j->detail_sel : ex->detail.n - 1;
+        ex->detail.top = j->detail_top <= ex->detail.sel ? j->detail_top : ex->detail.sel;
+    }
+    hex_goto(ex, j->file, j->hex_cursor);
+    ex->hex.top = j->hex_top <= j->hex_cursor ? j->hex_top : ex->hex.top;
+    hex_goto(ex, j->file, j->hex_cursor);
+    return true;
 }
 
 static void go_back(struct explorer *ex)
@@ -130,16 +151,7 @@ static void go_back(struct explorer *ex)
         return;
     }
     struct jump j = ex->history[--ex->n_history];
-    ex_select_node(ex, j.file, j.node, false);
-    /* The detail and hex cursors come back too, not only the node. */
-    detail_refresh(ex, true);
-    if (ex->detail.n) {
-        ex->detail.sel = j.detail_sel < ex->detail.n ? j.detail_sel : ex->detail.n - 1;
-        ex->detail.top = j.detail_top <= ex->detail.sel ? j.detail_top : ex->detail.sel;
-    }
-    hex_goto(ex, j.file, j.hex_cursor);
-    ex->hex.top = j.hex_top <= j.hex_cursor ? j.hex_top : ex->hex.top;
-    hex_goto(ex, j.file, j.hex_cursor);
+    ex_restore_jump(ex, &j);
     ex_message(ex, "back (%zu more)", ex->n_history);
 }
 

@@ -1,5 +1,6 @@
-/* m then a letter marks the selection and the hex cursor; ' then the
- * letter goes back there (a jump: Backspace returns), as in vim and less. */
+/* m then a letter marks the selection, the detail row and the hex cursor;
+ * ' then the letter goes back there (a jump: Backspace returns), as in vim
+ * and less. */
 #include "config.h"
 
 #include "term.h"
@@ -24,15 +25,14 @@ static int read_letter(struct explorer *ex, const char *ask)
 
 void marks_set(struct explorer *ex)
 {
-    mtlbx_node *n = ex_selected_node(ex);
+    struct jump j = ex_here(ex);
     int c = read_letter(ex, "mark: press a letter (a-z)");
     if (!c) {
         ex_message(ex, "no mark set (marks are letters a-z)");
         return;
     }
-    if (!n)
+    if (!j.node)
         return;
-    struct jump j = { ex_current_file_index(ex), n, ex->hex.cursor, ex->hex.top, ex->detail.sel, ex->detail.top };
     ex->marks[c - 'a'] = j;
     ex_message(ex, "mark %c set ('%c comes back here)", c, c);
 }
@@ -50,10 +50,9 @@ void marks_jump(struct explorer *ex)
         return;
     }
     ex_push_history(ex);
-    if (!ex_select_node(ex, j->file, j->node, false)) {
+    if (!ex_restore_jump(ex, j)) {
         ex_error(ex, "mark %c is hidden by the filter (Esc clears it)", c);
         return;
     }
-    hex_goto(ex, j->file, j->hex_cursor);
     ex_message(ex, "at mark %c (Backspace goes back)", c);
 }

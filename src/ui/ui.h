@@ -150,8 +150,13 @@ void ex_error(struct explorer *ex, const char *fmt, ...) __attribute__((format(p
 /* Select a node in the tree, expanding its ancestors; the hex view
  * follows unless `keep_hex`. Returns false if the node is not found. */
 bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool keep_hex);
+/* Where we are: the selected node (NULL: none), detail row, hex cursor. */
+struct jump ex_here(struct explorer *ex);
 /* Remember where we are before a jump (Enter on an offset, search, :). */
 void ex_push_history(struct explorer *ex);
+/* Back to a remembered place, the detail row and hex cursor included;
+ * false when its node is not in the tree (hidden by the filter). */
+bool ex_restore_jump(struct explorer *ex, const struct jump *j);
 void ex_draw(struct explorer *ex);   /* full repaint, used before slow work */
 /* An action for one panel of the main screen (the focused one, or the
  * one under the mouse). */
