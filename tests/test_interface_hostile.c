@@ -275,6 +275,72 @@ Test(hostile_bitstream, blocks_nested_10000_deep, .timeout = 20) { expect_failur
 Test(hostile_bitstream, blockinfo_abbrev_before_setbid) { expect_failure(BLOCKINFO_ABBREV_BEFORE_SETBID, "SETBID"); }
 Test(hostile_bitstream, block_length_past_its_parent) { expect_failure(LENGTH_PAST_PARENT, "more than its enclosing"); }
 
+/* Every shorter length of one block of a valid module: the block's end
+ * falls at each 32-bit word of its records, inside a VBR chain, a skipped
+ * array or an abbreviation id, where the reader's fast paths (one 64-bit
+ * load, several chunks at once) must stop and report what the careful
+ * path does: a truncation, a missing END_BLOCK, or a sub-block that no
+ * longer fits, inside the block. */
+static void expect_every_shorter_block(enum defect d, uint32_t block_id)
+{
+    struct bitwriter *w = build(d);
+    size_t len = bw_size(w);
+    struct mtlbx_interface *full = decode(w, len);
+    cr_assert_not_null(full);
+    uint64_t start = 0, end = 0;
+    for (size_t i = 0; i < full->module.n_blocks && !end; i++)
+        if (full->module.blocks[i].block_id == block_id) {
+            start = full->module.blocks[i].offset - BASE;
+            end = start + full->module.blocks[i].size;
+        }
+    mtlbx_interface_free(full);
+    cr_assert_gt(end, 0);
+    /* The length word: the last word before the contents whose count of
+     * words reaches exactly the end. */
+    size_t at = 0;
+    uint32_t words = 0;
+    for (size_t p = (start + 3) & ~(size_t)3; p + 4 <= end && !at; p += 4) {
+        uint32_t v = (uint32_t)w->buf[p] | (uint32_t)w->buf[p + 1] << 8 | (uint32_t)w->buf[p + 2] << 16 |
+                     (uint32_t)w->buf[p + 3] << 24;
+        if (p + 4 + (uint64_t)v * 4 == end) {
+            at = p;
+            words = v;
+        }
+    }
+    cr_assert_gt(at, 0, "no length word for block %u", block_id);
+    uint8_t *copy = malloc(len);
+    for (uint32_t shorter = 0; shorter < words; shorter++) {
+        memcpy(copy, w->buf, len);
+        copy[at] = (uint8_t)shorter;
+        copy[at + 1] = (uint8_t)(shorter >> 8);
+        copy[at + 2] = (uint8_t)(shorter >> 16);
+        copy[at + 3] = (uint8_t)(shorter >> 24);
+        struct mtlbx_error err;
+        struct mtlbx_interface *it = mtlbx_interface_decode(copy, len, BASE, (const uint8_t *)"k", 1, &err);
+        cr_assert_not_null(it);
+        uint64_t cut = at + 4 + (uint64_t)shorter * 4;
+        cr_expect(it->module.failed, "block %u of %u words not noticed", block_id, shorter);
+        cr_expect(it->module.error_offset >= BASE + start && it->module.error_offset <= BASE + cut,
+                  "%u words: error offset 0x%llx outside [0x%llx, 0x%llx]", shorter,
+                  (unsigned long long)it->module.error_offset, (unsigned long long)(BASE + start),
+                  (unsigned long long)(BASE + cut));
+        cr_expect(strstr(it->module.error, "truncated") || strstr(it->module.error, "without END_BLOCK") ||
+                      strstr(it->module.error, "past the end of") || strstr(it->module.error, "more than its block") ||
+                      strstr(it->module.error, "more than its enclosing"),
+                  "%u words: '%s'", shorter, it->module.error);
+        mtlbx_interface_free(it);
+    }
+    free(copy);
+    bw_free(w);
+}
+
+Test(hostile_bitstream, every_shorter_constants_block, .timeout = 60)
+{
+    expect_every_shorter_block(SKIPPED_ARRAYS, 11);
+}
+Test(hostile_bitstream, every_shorter_metadata_block) { expect_every_shorter_block(OK, 15); }
+Test(hostile_bitstream, every_shorter_module_block, .timeout = 60) { expect_every_shorter_block(OK, 8); }
+
 /* Every prefix of the valid module: a clean failure while the MODULE
  * block is incomplete, never a crash. */
 Test(hostile_bitstream, every_truncation, .timeout = 60)

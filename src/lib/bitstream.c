@@ -50,7 +50,10 @@ static uint64_t peek_bits(const uint8_t *data, size_t size, uint64_t bit, unsign
     return v;
 }
 
-static bool read_fixed(struct bc_reader *r, unsigned n, uint64_t end, uint64_t *out)
+/* The careful reads: every bound checked, the errors reported. Out of
+ * line, as most reads take the inline fast paths below. */
+static __attribute__((noinline)) bool read_fixed_careful(struct bc_reader *r, unsigned n, uint64_t end,
+                                                         uint64_t *out)
 {
     if (r->failed)
         return false;
@@ -63,27 +66,33 @@ static bool read_fixed(struct bc_reader *r, unsigned n, uint64_t end, uint64_t *
     return true;
 }
 
-static bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, uint64_t *out)
+/* How many bits from the cursor one unaligned 64-bit load can give the
+ * fast paths: those inside both the block and the load (0 when the load
+ * would pass the end of the data, or the reader failed). Near the end of
+ * a block, where every END_BLOCK is read, this is fewer than 57. */
+static inline unsigned window_bits(const struct bc_reader *r, uint64_t end)
 {
-    /* Fast path: the chunks inside one 64-bit load (at least 57 bits, all
-     * inside the block), where no value can pass 64 bits. Otherwise, or
-     * when the chain is longer, the careful loop below starts over. */
-    if (!r->failed && r->bit <= end && end - r->bit >= 64 && (r->bit >> 3) + 8 <= r->size) {
-        const unsigned avail = 64 - (unsigned)(r->bit & 7);
-        const uint64_t window = rd64(r->data + (r->bit >> 3)) >> (r->bit & 7);
-        const uint64_t mask = (UINT64_C(1) << width) - 1, more = UINT64_C(1) << (width - 1);
-        uint64_t v = 0;
-        for (unsigned used = 0, shift = 0; used + width <= avail; shift += width - 1) {
-            uint64_t chunk = (window >> used) & mask;
-            used += width;
-            v |= (chunk & (more - 1)) << shift;
-            if (!(chunk & more)) {
-                r->bit += used;
-                *out = v;
-                return true;
-            }
-        }
+    if (r->failed || r->bit > end || (r->bit >> 3) + 8 > r->size)
+        return 0;
+    unsigned in_load = 64 - (unsigned)(r->bit & 7);
+    return end - r->bit < in_load ? (unsigned)(end - r->bit) : in_load;
+}
+
+/* Inline: a module reads a few hundred abbreviation ids and operand
+ * fields, and the call with its checks was a sixth of `sig`'s time. */
+static inline bool read_fixed(struct bc_reader *r, unsigned n, uint64_t end, uint64_t *out)
+{
+    if (__builtin_expect(n <= 56 && n <= window_bits(r, end), 1)) {
+        *out = (rd64(r->data + (r->bit >> 3)) >> (r->bit & 7)) & ((UINT64_C(1) << n) - 1);
+        r->bit += n;
+        return true;
     }
+    return read_fixed_careful(r, n, end, out);
+}
+
+static __attribute__((noinline)) bool read_vbr_careful(struct bc_reader *r, unsigned width, uint64_t end,
+                                                       uint64_t *out)
+{
     uint64_t v = 0, chunk;
     const uint64_t more = UINT64_C(1) << (width - 1);
     uint64_t start = r->bit;
@@ -101,6 +110,30 @@ static bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, uint64_t
     }
     *out = v;
     return true;
+}
+
+static inline bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, uint64_t *out)
+{
+    /* Fast path: the chunks inside one 64-bit load and the block, where
+     * no value can pass 64 bits. Otherwise, or when the chain is longer,
+     * the careful loop starts over. */
+    const unsigned avail = window_bits(r, end);
+    if (__builtin_expect(avail >= width, 1)) {
+        const uint64_t window = rd64(r->data + (r->bit >> 3)) >> (r->bit & 7);
+        const uint64_t mask = (UINT64_C(1) << width) - 1, more = UINT64_C(1) << (width - 1);
+        uint64_t v = 0;
+        for (unsigned used = 0, shift = 0; used + width <= avail; shift += width - 1) {
+            uint64_t chunk = (window >> used) & mask;
+            used += width;
+            v |= (chunk & (more - 1)) << shift;
+            if (!(chunk & more)) {
+                r->bit += used;
+                *out = v;
+                return true;
+            }
+        }
+    }
+    return read_vbr_careful(r, width, end, out);
 }
 
 /* Without -mpopcnt, __builtin_popcountll is a call into libgcc: this is
