@@ -19,7 +19,23 @@ enum defect {
     OK, ABBREV_OUT_OF_RANGE, ABBREV_NO_OPS, ABBREV_BAD_ENCODING, VBR_PAST_64, BLOB_PAST_BLOCK,
     ARRAY_PAST_BLOCK, MD_CYCLE, MD_FORWARD_PAST_END, STRING_OUTSIDE_BLOB, NESTING_10000,
     BLOCKINFO_ABBREV_BEFORE_SETBID, LENGTH_PAST_PARENT, SKIPPED_ARRAYS, SKIPPED_VBR_PAST_64,
+    SKIPPED_FIXED_ARRAY_PAST_BLOCK,
 };
+
+/* DEFINE_ABBREV [literal code, array of elements of an encoding and width]. */
+static void define_array_abbrev(struct bitwriter *w, uint64_t code, unsigned element_encoding,
+                                unsigned element_width)
+{
+    bw_fixed(w, 2, w->width);
+    bw_vbr(w, 3, 5);
+    bw_fixed(w, 1, 1);
+    bw_vbr(w, code, 8);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, 3, 3);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, element_encoding, 3);
+    bw_vbr(w, element_width, 5);
+}
 
 /* Constants the interface never reads (a DATA array after the integer it
  * does): the reader steps over their operands without storing them, and
@@ -32,15 +48,7 @@ static void skipped_arrays(struct bitwriter *w)
     for (size_t i = 0; i < N; i++)
         data[i] = i % 7 == 0 ? UINT64_MAX >> (i % 11) : i % 3 ? i : UINT64_C(1) << (i % 64);
     bw_record(w, 22, data, N); /* DATA */
-    bw_fixed(w, 2, 4);         /* DEFINE_ABBREV [literal 22, array of vbr6] */
-    bw_vbr(w, 3, 5);
-    bw_fixed(w, 1, 1);
-    bw_vbr(w, 22, 8);
-    bw_fixed(w, 0, 1);
-    bw_fixed(w, 3, 3);
-    bw_fixed(w, 0, 1);
-    bw_fixed(w, 2, 3);
-    bw_vbr(w, 6, 5);
+    define_array_abbrev(w, 22, 2, 6); /* array of vbr6 */
     bw_fixed(w, 4, 4);         /* that abbreviation: 3000 elements */
     bw_vbr(w, N, 6);
     for (size_t i = 0; i < N; i++)
@@ -90,15 +98,7 @@ static struct bitwriter *build(enum defect d)
         bw_fixed(w, 1, 6);
         break;
     case ARRAY_PAST_BLOCK:
-        bw_fixed(w, 2, 3); /* DEFINE_ABBREV [literal 1, array of fixed(8)] */
-        bw_vbr(w, 3, 5);
-        bw_fixed(w, 1, 1);
-        bw_vbr(w, 1, 8);
-        bw_fixed(w, 0, 1);
-        bw_fixed(w, 3, 3);
-        bw_fixed(w, 0, 1);
-        bw_fixed(w, 1, 3);
-        bw_vbr(w, 8, 5);
+        define_array_abbrev(w, 1, 1, 8); /* array of fixed(8) */
         bw_fixed(w, 4, 3);
         bw_vbr(w, 5000, 6);
         break;
@@ -145,6 +145,13 @@ static struct bitwriter *build(enum defect d)
             bw_fixed(w, 0x3F, 6);
         bw_fixed(w, 1, 6);
         bw_vbr(w, 1, 6);
+    }
+    if (d == SKIPPED_FIXED_ARRAY_PAST_BLOCK) {
+        define_array_abbrev(w, 22, 1, 8); /* array of fixed(8) */
+        bw_fixed(w, 4, 4); /* DATA of 40 bytes, of which 20 are in the block */
+        bw_vbr(w, 40, 6);
+        for (int i = 0; i < 20; i++)
+            bw_fixed(w, 0x11, 8);
     }
     bw_end(w);
     bw_enter(w, 15, 4); /* METADATA */
@@ -265,6 +272,12 @@ Test(hostile_bitstream, vbr_chain_past_64_bits) { expect_failure(VBR_PAST_64, "p
 Test(hostile_bitstream, vbr_chain_past_64_bits_in_an_unread_record)
 {
     expect_failure(SKIPPED_VBR_PAST_64, "past 64 bits");
+}
+/* Stepped over, as the interface does not read DATA, but the error is the
+ * one reading the elements gives: the first byte that does not fit. */
+Test(hostile_bitstream, unread_fixed_array_longer_than_its_block)
+{
+    expect_failure(SKIPPED_FIXED_ARRAY_PAST_BLOCK, "bitstream truncated: 8 more bits needed");
 }
 Test(hostile_bitstream, blob_longer_than_its_block) { expect_failure(BLOB_PAST_BLOCK, "blob"); }
 Test(hostile_bitstream, array_longer_than_its_block) { expect_failure(ARRAY_PAST_BLOCK, "array"); }

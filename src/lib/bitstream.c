@@ -433,7 +433,11 @@ static bool skip_elements(struct bc_reader *r, const struct bc_abbrev_op *elt, u
     case BC_CHAR6: {
         uint64_t width = elt->enc == BC_CHAR6 ? 6 : elt->value;
         if (width && count > (end - r->bit) / width) {
-            bc_fail(r, r->bit, "bitstream truncated: an array runs past the end of the block");
+            /* Where and how reading the elements one by one would stop:
+             * at the first one that does not fit. */
+            r->bit += (end - r->bit) / width * width;
+            bc_fail(r, r->bit, "bitstream truncated: %u more bits needed past the end of the block",
+                    (unsigned)width);
             return false;
         }
         r->bit += count * width;
