@@ -40,7 +40,7 @@ static void define_array_abbrev(struct bitwriter *w, uint64_t code, unsigned ele
 /* Constants the interface never reads (a DATA array after the integer it
  * does): the reader steps over their operands without storing them, and
  * must land exactly where LLVM would. Values of every VBR6 length up to
- * 13 chunks, unabbreviated and as an abbreviated array. */
+ * 13 chunks, unabbreviated and as abbreviated arrays. */
 static void skipped_arrays(struct bitwriter *w)
 {
     enum { N = 3000 };
@@ -48,11 +48,17 @@ static void skipped_arrays(struct bitwriter *w)
     for (size_t i = 0; i < N; i++)
         data[i] = i % 7 == 0 ? UINT64_MAX >> (i % 11) : i % 3 ? i : UINT64_C(1) << (i % 64);
     bw_record(w, 22, data, N); /* DATA */
-    define_array_abbrev(w, 22, 2, 6); /* array of vbr6 */
-    bw_fixed(w, 4, 4);         /* that abbreviation: 3000 elements */
-    bw_vbr(w, N, 6);
-    for (size_t i = 0; i < N; i++)
-        bw_vbr(w, data[N - 1 - i], 6);
+    /* Arrays of VBR6 and of two other widths (the reader has a copy of
+     * its skipping for VBR6, and a general one), abbreviations 4, 5, 6. */
+    static const unsigned widths[] = { 6, 3, 12 };
+    for (unsigned k = 0; k < 3; k++)
+        define_array_abbrev(w, 22, 2, widths[k]);
+    for (unsigned k = 0; k < 3; k++) {
+        bw_fixed(w, 4 + k, 4); /* that abbreviation: 3000 elements */
+        bw_vbr(w, N, 6);
+        for (size_t i = 0; i < N; i++)
+            bw_vbr(w, data[(i * (k + 1) + k) % N] >> (k == 1 ? 8 : 0), widths[k]);
+    }
 }
 
 static void rec(struct bitwriter *w, uint32_t code, size_t n, ...)

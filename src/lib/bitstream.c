@@ -66,23 +66,13 @@ static __attribute__((noinline)) bool read_fixed_careful(struct bc_reader *r, un
     return true;
 }
 
-/* How many bits from the cursor one unaligned 64-bit load can give the
- * fast paths: those inside both the block and the load (0 when the load
- * would pass the end of the data, or the reader failed). Near the end of
- * a block, where every END_BLOCK is read, this is fewer than 57. */
-static inline unsigned window_bits(const struct bc_reader *r, uint64_t end)
-{
-    if (r->failed || r->bit > end || (r->bit >> 3) + 8 > r->size)
-        return 0;
-    unsigned in_load = 64 - (unsigned)(r->bit & 7);
-    return end - r->bit < in_load ? (unsigned)(end - r->bit) : in_load;
-}
-
 /* Inline: a module reads a few hundred abbreviation ids and operand
- * fields, and the call with its checks was a sixth of `sig`'s time. */
+ * fields, and the call with its checks was a sixth of `sig`'s time. The
+ * fast path takes the bits from one 64-bit load when they lie inside both
+ * the block and the data. */
 static inline bool read_fixed(struct bc_reader *r, unsigned n, uint64_t end, uint64_t *out)
 {
-    if (__builtin_expect(n <= 56 && n <= window_bits(r, end), 1)) {
+    if (__builtin_expect(!r->failed && r->bit < r->load_limit && r->bit <= end && n <= end - r->bit && n <= 56, 1)) {
         *out = (rd64(r->data + (r->bit >> 3)) >> (r->bit & 7)) & ((UINT64_C(1) << n) - 1);
         r->bit += n;
         return true;
@@ -114,11 +104,11 @@ static __attribute__((noinline)) bool read_vbr_careful(struct bc_reader *r, unsi
 
 static inline bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, uint64_t *out)
 {
-    /* Fast path: the chunks inside one 64-bit load and the block, where
-     * no value can pass 64 bits. Otherwise, or when the chain is longer,
-     * the careful loop starts over. */
-    const unsigned avail = window_bits(r, end);
-    if (__builtin_expect(avail >= width, 1)) {
+    /* Fast path: a chain that ends inside one 64-bit load (at least 57
+     * bits, so no value can pass 64 bits) and inside the block. Otherwise
+     * the careful loop starts over and reports what is wrong. */
+    if (__builtin_expect(!r->failed && r->bit < r->load_limit && r->bit <= end, 1)) {
+        const unsigned avail = 64 - (unsigned)(r->bit & 7);
         const uint64_t window = rd64(r->data + (r->bit >> 3)) >> (r->bit & 7);
         const uint64_t mask = (UINT64_C(1) << width) - 1, more = UINT64_C(1) << (width - 1);
         uint64_t v = 0;
@@ -127,6 +117,8 @@ static inline bool read_vbr(struct bc_reader *r, unsigned width, uint64_t end, u
             used += width;
             v |= (chunk & (more - 1)) << shift;
             if (!(chunk & more)) {
+                if (used > end - r->bit)
+                    break; /* the chain passes the block's end */
                 r->bit += used;
                 *out = v;
                 return true;
@@ -149,20 +141,20 @@ static inline unsigned popcount64(uint64_t x)
 /* Steps over `count` VBR values of `width` bits without decoding them.
  * The fast path counts the chunks that end a value in a 64-bit window;
  * a value longer than could fit in 64 bits, or the last bits of the block,
- * go through read_vbr so that the same errors are reported. */
-static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64_t end)
+ * go through read_vbr so that the same errors are reported. Inlined with
+ * a constant width (skip_vbr below), the mask is a constant and the chunk
+ * index of an end bit a multiplication. */
+static inline __attribute__((always_inline)) bool skip_vbr_of_width(struct bc_reader *r, const unsigned width,
+                                                                   uint64_t count, uint64_t end)
 {
     const unsigned per_window = 57 / width;            /* whole chunks in any load */
     const unsigned safe_chunks = 64 / (width - 1);     /* a chain this long always fits */
-    uint64_t ends_mask = 0;
-    uint8_t chunk_at[64];                              /* chunk index of each end bit */
-    for (unsigned i = 0; i < per_window; i++) {
+    uint64_t ends_mask = 0;                            /* the last bit of each chunk */
+    for (unsigned i = 0; i < per_window; i++)
         ends_mask |= UINT64_C(1) << (i * width + width - 1);
-        chunk_at[i * width + width - 1] = (uint8_t)i;
-    }
     uint64_t value_start = r->bit, pos = r->bit;       /* count values start at value_start */
     unsigned run = 0;                                  /* chunks of that value before pos */
-    while (count > 0 && pos <= end && end - pos >= 64 && (pos >> 3) + 8 <= r->size) {
+    while (count > 0 && pos < r->load_limit && pos <= end && end - pos >= 64) {
         uint64_t ends = ~(rd64(r->data + (pos >> 3)) >> (pos & 7)) & ends_mask;
         if (!ends) {
             if ((run += per_window) > safe_chunks)
@@ -170,18 +162,19 @@ static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64
             pos += per_window * width;
             continue;
         }
-        if (run + chunk_at[__builtin_ctzll(ends)] + 1 > safe_chunks)
+        /* bit i * width + width - 1 ends chunk i */
+        if (run + (unsigned)__builtin_ctzll(ends) / width + 1 > safe_chunks)
             break;
         unsigned k = popcount64(ends);
         if (k >= count) {
             /* The count-th end in this window finishes the last value. */
             while (--count > 0)
                 ends &= ends - 1;
-            value_start = pos + (chunk_at[__builtin_ctzll(ends)] + 1u) * width;
+            value_start = pos + ((unsigned)__builtin_ctzll(ends) / width + 1u) * width;
             break;
         }
         count -= k;
-        unsigned last = chunk_at[63 - __builtin_clzll(ends)];
+        unsigned last = (unsigned)(63 - __builtin_clzll(ends)) / width;
         value_start = pos + (last + 1) * width;
         run = per_window - last - 1;
         pos += per_window * width;
@@ -192,6 +185,12 @@ static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64
         if (!read_vbr(r, width, end, &v))
             return false;
     return true;
+}
+
+/* VBR6 (unabbreviated operands, most arrays) gets its own copy. */
+static bool skip_vbr(struct bc_reader *r, unsigned width, uint64_t count, uint64_t end)
+{
+    return width == 6 ? skip_vbr_of_width(r, 6, count, end) : skip_vbr_of_width(r, width, count, end);
 }
 
 static bool align32(struct bc_reader *r, uint64_t end)
@@ -255,6 +254,7 @@ bool bc_reader_init(struct bc_reader *r, const uint8_t *data, size_t size)
         return false;
     }
     r->bit = 32;
+    r->load_limit = size >= 8 ? (uint64_t)(size - 7) * 8 : 0;
     return true;
 }
 
@@ -293,7 +293,7 @@ void bc_reader_free(struct bc_reader *r)
 
 static bool set_add(struct bc_reader *r, struct bc_abbrev_set *s, const struct bc_abbrev *a)
 {
-    if (!grow_array((void **)&s->items, &s->cap, s->n + 1, sizeof *s->items)) {
+    if (s->n >= s->cap && !grow_array((void **)&s->items, &s->cap, s->n + 1, sizeof *s->items)) {
         bc_fail(r, r->bit, "out of memory");
         return false;
     }
@@ -340,10 +340,9 @@ static bool define_abbrev(struct bc_reader *r, struct bc_abbrev_set *target)
         return false;
     }
     r->abbrev_ops_budget -= n;
-    struct bc_abbrev *a = arena_alloc(&r->abbrev_mem, sizeof *a);
-    if (a)
-        a->ops = arena_array(&r->abbrev_mem, (size_t)n, sizeof *a->ops);
-    if (!a || !a->ops) {
+    /* n <= MTLBX_BC_MAX_ABBREV_OPS: the size cannot overflow */
+    struct bc_abbrev *a = arena_alloc(&r->abbrev_mem, sizeof *a + (size_t)n * sizeof *a->ops);
+    if (!a) {
         bc_fail(r, start, "out of memory");
         return false;
     }
