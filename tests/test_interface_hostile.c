@@ -19,12 +19,28 @@ enum defect {
     OK, ABBREV_OUT_OF_RANGE, ABBREV_NO_OPS, ABBREV_BAD_ENCODING, VBR_PAST_64, BLOB_PAST_BLOCK,
     ARRAY_PAST_BLOCK, MD_CYCLE, MD_FORWARD_PAST_END, STRING_OUTSIDE_BLOB, NESTING_10000,
     BLOCKINFO_ABBREV_BEFORE_SETBID, LENGTH_PAST_PARENT, SKIPPED_ARRAYS, SKIPPED_VBR_PAST_64,
+    SKIPPED_FIXED_ARRAY_PAST_BLOCK,
 };
+
+/* DEFINE_ABBREV [literal code, array of elements of an encoding and width]. */
+static void define_array_abbrev(struct bitwriter *w, uint64_t code, unsigned element_encoding,
+                                unsigned element_width)
+{
+    bw_fixed(w, 2, w->width);
+    bw_vbr(w, 3, 5);
+    bw_fixed(w, 1, 1);
+    bw_vbr(w, code, 8);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, 3, 3);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, element_encoding, 3);
+    bw_vbr(w, element_width, 5);
+}
 
 /* Constants the interface never reads (a DATA array after the integer it
  * does): the reader steps over their operands without storing them, and
  * must land exactly where LLVM would. Values of every VBR6 length up to
- * 13 chunks, unabbreviated and as an abbreviated array. */
+ * 13 chunks, unabbreviated and as abbreviated arrays. */
 static void skipped_arrays(struct bitwriter *w)
 {
     enum { N = 3000 };
@@ -32,19 +48,17 @@ static void skipped_arrays(struct bitwriter *w)
     for (size_t i = 0; i < N; i++)
         data[i] = i % 7 == 0 ? UINT64_MAX >> (i % 11) : i % 3 ? i : UINT64_C(1) << (i % 64);
     bw_record(w, 22, data, N); /* DATA */
-    bw_fixed(w, 2, 4);         /* DEFINE_ABBREV [literal 22, array of vbr6] */
-    bw_vbr(w, 3, 5);
-    bw_fixed(w, 1, 1);
-    bw_vbr(w, 22, 8);
-    bw_fixed(w, 0, 1);
-    bw_fixed(w, 3, 3);
-    bw_fixed(w, 0, 1);
-    bw_fixed(w, 2, 3);
-    bw_vbr(w, 6, 5);
-    bw_fixed(w, 4, 4);         /* that abbreviation: 3000 elements */
-    bw_vbr(w, N, 6);
-    for (size_t i = 0; i < N; i++)
-        bw_vbr(w, data[N - 1 - i], 6);
+    /* Arrays of VBR6 and of two other widths (the reader has a copy of
+     * its skipping for VBR6, and a general one), abbreviations 4, 5, 6. */
+    static const unsigned widths[] = { 6, 3, 12 };
+    for (unsigned k = 0; k < 3; k++)
+        define_array_abbrev(w, 22, 2, widths[k]);
+    for (unsigned k = 0; k < 3; k++) {
+        bw_fixed(w, 4 + k, 4); /* that abbreviation: 3000 elements */
+        bw_vbr(w, N, 6);
+        for (size_t i = 0; i < N; i++)
+            bw_vbr(w, data[(i * (k + 1) + k) % N] >> (k == 1 ? 8 : 0), widths[k]);
+    }
 }
 
 static void rec(struct bitwriter *w, uint32_t code, size_t n, ...)
@@ -90,15 +104,7 @@ static struct bitwriter *build(enum defect d)
         bw_fixed(w, 1, 6);
         break;
     case ARRAY_PAST_BLOCK:
-        bw_fixed(w, 2, 3); /* DEFINE_ABBREV [literal 1, array of fixed(8)] */
-        bw_vbr(w, 3, 5);
-        bw_fixed(w, 1, 1);
-        bw_vbr(w, 1, 8);
-        bw_fixed(w, 0, 1);
-        bw_fixed(w, 3, 3);
-        bw_fixed(w, 0, 1);
-        bw_fixed(w, 1, 3);
-        bw_vbr(w, 8, 5);
+        define_array_abbrev(w, 1, 1, 8); /* array of fixed(8) */
         bw_fixed(w, 4, 3);
         bw_vbr(w, 5000, 6);
         break;
@@ -145,6 +151,13 @@ static struct bitwriter *build(enum defect d)
             bw_fixed(w, 0x3F, 6);
         bw_fixed(w, 1, 6);
         bw_vbr(w, 1, 6);
+    }
+    if (d == SKIPPED_FIXED_ARRAY_PAST_BLOCK) {
+        define_array_abbrev(w, 22, 1, 8); /* array of fixed(8) */
+        bw_fixed(w, 4, 4); /* DATA of 40 bytes, of which 20 are in the block */
+        bw_vbr(w, 40, 6);
+        for (int i = 0; i < 20; i++)
+            bw_fixed(w, 0x11, 8);
     }
     bw_end(w);
     bw_enter(w, 15, 4); /* METADATA */
@@ -266,6 +279,12 @@ Test(hostile_bitstream, vbr_chain_past_64_bits_in_an_unread_record)
 {
     expect_failure(SKIPPED_VBR_PAST_64, "past 64 bits");
 }
+/* Stepped over, as the interface does not read DATA, but the error is the
+ * one reading the elements gives: the first byte that does not fit. */
+Test(hostile_bitstream, unread_fixed_array_longer_than_its_block)
+{
+    expect_failure(SKIPPED_FIXED_ARRAY_PAST_BLOCK, "bitstream truncated: 8 more bits needed");
+}
 Test(hostile_bitstream, blob_longer_than_its_block) { expect_failure(BLOB_PAST_BLOCK, "blob"); }
 Test(hostile_bitstream, array_longer_than_its_block) { expect_failure(ARRAY_PAST_BLOCK, "array"); }
 Test(hostile_bitstream, metadata_node_cycle) { expect_failure(MD_CYCLE, "contains itself"); }
@@ -274,6 +293,72 @@ Test(hostile_bitstream, string_outside_the_bulk_blob) { expect_failure(STRING_OU
 Test(hostile_bitstream, blocks_nested_10000_deep, .timeout = 20) { expect_failure(NESTING_10000, "nested"); }
 Test(hostile_bitstream, blockinfo_abbrev_before_setbid) { expect_failure(BLOCKINFO_ABBREV_BEFORE_SETBID, "SETBID"); }
 Test(hostile_bitstream, block_length_past_its_parent) { expect_failure(LENGTH_PAST_PARENT, "more than its enclosing"); }
+
+/* Every shorter length of one block of a valid module: the block's end
+ * falls at each 32-bit word of its records, inside a VBR chain, a skipped
+ * array or an abbreviation id, where the reader's fast paths (one 64-bit
+ * load, several chunks at once) must stop and report what the careful
+ * path does: a truncation, a missing END_BLOCK, or a sub-block that no
+ * longer fits, inside the block. */
+static void expect_every_shorter_block(enum defect d, uint32_t block_id)
+{
+    struct bitwriter *w = build(d);
+    size_t len = bw_size(w);
+    struct mtlbx_interface *full = decode(w, len);
+    cr_assert_not_null(full);
+    uint64_t start = 0, end = 0;
+    for (size_t i = 0; i < full->module.n_blocks && !end; i++)
+        if (full->module.blocks[i].block_id == block_id) {
+            start = full->module.blocks[i].offset - BASE;
+            end = start + full->module.blocks[i].size;
+        }
+    mtlbx_interface_free(full);
+    cr_assert_gt(end, 0);
+    /* The length word: the last word before the contents whose count of
+     * words reaches exactly the end. */
+    size_t at = 0;
+    uint32_t words = 0;
+    for (size_t p = (start + 3) & ~(size_t)3; p + 4 <= end && !at; p += 4) {
+        uint32_t v = (uint32_t)w->buf[p] | (uint32_t)w->buf[p + 1] << 8 | (uint32_t)w->buf[p + 2] << 16 |
+                     (uint32_t)w->buf[p + 3] << 24;
+        if (p + 4 + (uint64_t)v * 4 == end) {
+            at = p;
+            words = v;
+        }
+    }
+    cr_assert_gt(at, 0, "no length word for block %u", block_id);
+    uint8_t *copy = malloc(len);
+    for (uint32_t shorter = 0; shorter < words; shorter++) {
+        memcpy(copy, w->buf, len);
+        copy[at] = (uint8_t)shorter;
+        copy[at + 1] = (uint8_t)(shorter >> 8);
+        copy[at + 2] = (uint8_t)(shorter >> 16);
+        copy[at + 3] = (uint8_t)(shorter >> 24);
+        struct mtlbx_error err;
+        struct mtlbx_interface *it = mtlbx_interface_decode(copy, len, BASE, (const uint8_t *)"k", 1, &err);
+        cr_assert_not_null(it);
+        uint64_t cut = at + 4 + (uint64_t)shorter * 4;
+        cr_expect(it->module.failed, "block %u of %u words not noticed", block_id, shorter);
+        cr_expect(it->module.error_offset >= BASE + start && it->module.error_offset <= BASE + cut,
+                  "%u words: error offset 0x%llx outside [0x%llx, 0x%llx]", shorter,
+                  (unsigned long long)it->module.error_offset, (unsigned long long)(BASE + start),
+                  (unsigned long long)(BASE + cut));
+        cr_expect(strstr(it->module.error, "truncated") || strstr(it->module.error, "without END_BLOCK") ||
+                      strstr(it->module.error, "past the end of") || strstr(it->module.error, "more than its block") ||
+                      strstr(it->module.error, "more than its enclosing"),
+                  "%u words: '%s'", shorter, it->module.error);
+        mtlbx_interface_free(it);
+    }
+    free(copy);
+    bw_free(w);
+}
+
+Test(hostile_bitstream, every_shorter_constants_block, .timeout = 60)
+{
+    expect_every_shorter_block(SKIPPED_ARRAYS, 11);
+}
+Test(hostile_bitstream, every_shorter_metadata_block) { expect_every_shorter_block(OK, 15); }
+Test(hostile_bitstream, every_shorter_module_block, .timeout = 60) { expect_every_shorter_block(OK, 8); }
 
 /* Every prefix of the valid module: a clean failure while the MODULE
  * block is incomplete, never a crash. */

@@ -158,6 +158,10 @@ static bool wants_ops(void *ctx, uint32_t block_id, uint32_t code)
     (void)ctx;
     switch (block_id) {
     case BLK_MODULE:
+        /* VERSION and the global values (module_record); the long
+         * DATALAYOUT and TRIPLE strings, a few hundred operands in every
+         * module, are not needed. */
+        return code == 1 || code == 7 || code == 8 || code == 9 || code == 14 || code == 15;
     case BLK_VALUE_SYMTAB:
         return true;
     case BLK_CONSTANTS:

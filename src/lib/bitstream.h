@@ -25,7 +25,7 @@ struct bc_abbrev_op {
 };
 struct bc_abbrev {
     uint32_t n_ops;
-    struct bc_abbrev_op *ops;
+    struct bc_abbrev_op ops[];  /* one allocation with the header */
 };
 
 /* The abbreviations usable in one block: BLOCKINFO's for its id, then its own. */
@@ -72,6 +72,9 @@ struct bc_reader {
     const uint8_t *data;       /* the bitstream, from its magic */
     size_t size;               /* bytes */
     uint64_t bit;              /* cursor */
+    /* The fast paths load 8 bytes at the cursor's byte: they may while
+     * bit < load_limit (0 when the stream is shorter than 8 bytes). */
+    uint64_t load_limit;
     uint64_t pending_start;    /* where the last ENTER_SUBBLOCK began */
     /* scopes[0] is the top level (abbrev width 2, the whole stream) */
     size_t depth, scopes_cap;

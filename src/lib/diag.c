@@ -55,7 +55,7 @@ void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
     l->n++;
 }
 
-bool grow_array(void **array, size_t *cap, size_t need, size_t elem_size)
+bool grow_array_to(void **array, size_t *cap, size_t need, size_t elem_size)
 {
     if (need <= *cap)
         return true;

@@ -39,8 +39,13 @@ static inline int span_cmp(struct mtlbx_bytes x, struct mtlbx_bytes y)
 
 /* Makes room for `need` elements in a growable array (doubling), so that
  * arrays grow with what is actually parsed rather than with a count read
- * from the file. Returns false on overflow or out of memory. */
-bool grow_array(void **array, size_t *cap, size_t need, size_t elem_size);
+ * from the file. Returns false on overflow or out of memory. Inline when
+ * there is room already: the bitcode reader asks for every element. */
+bool grow_array_to(void **array, size_t *cap, size_t need, size_t elem_size);
+static inline bool grow_array(void **array, size_t *cap, size_t need, size_t elem_size)
+{
+    return need <= *cap || grow_array_to(array, cap, need, elem_size);
+}
 
 /* Overflow-safe: does [off, off+len) lie inside [lo, hi)? */
 static inline bool span_within(uint64_t off, uint64_t len, uint64_t lo, uint64_t hi)
