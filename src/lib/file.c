@@ -204,34 +204,6 @@ bool file_current_size(const mtlbx_file *f, uint64_t *size)
     return true;
 }
 
-void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size)
-{
-    /* Whole pages only: a page shared with bytes outside the range stays. */
-    static long page;
-    if (!page)
-        page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
-    if (!f->mapped || off >= f->size)
-        return;
-    uint64_t end = size > f->size - off ? f->size : off + size;
-    uint64_t first = (off + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
-    uint64_t last = end / (uint64_t)page * (uint64_t)page;
-    /* A read-only private mapping of a file: MADV_DONTNEED drops the
-     * pages, and the next read maps them again from the page cache. */
-    if (last > first)
-        (void)madvise((void *)(f->data + first), (size_t)(last - first), MADV_DONTNEED);
-}
-
-void mtlbx_library_release_pages(const mtlbx_library *lib)
-{
-    const struct mtlbx_header *h = &lib->header;
-    file_release_pages(lib->file, h->function_list.offset, h->function_list.size);
-    file_release_pages(lib->file, h->public_md.offset, h->public_md.size);
-    file_release_pages(lib->file, h->private_md.offset, h->private_md.size);
-    for (int k = 0; k < MTLBX_LIST_COUNT; k++)
-        if (lib->lists[k].present)
-            file_release_pages(lib->file, lib->lists[k].range.offset, lib->lists[k].range.size);
-}
-
 const char *mtlbx_file_path(const mtlbx_file *f) { return f->path; }
 uint64_t mtlbx_file_size(const mtlbx_file *f) { return f->size; }
 const uint8_t *mtlbx_file_data(const mtlbx_file *f) { return f->data; }

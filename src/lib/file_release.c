@@ -1,9 +1,10 @@
-/* Dropping pages of the mapping that a streaming command has finished
- * with. `mtlbx sig` reads every module of a 20,000-function library
- * through the mapping; the pages it touches (and the kernel's fault-around
- * neighbours) would otherwise all count as resident, about the size of
- * the file. They stay in the page cache, and a later access simply maps
- * them again, so this changes memory use, never what is read. */
+/* Dropping pages of the mapping that a streaming pass has finished with:
+ * `mtlbx sig` reads every module of a 20,000-function library through the
+ * mapping, dump and the byte layout every entry and metadata group; the
+ * pages they touch (and the kernel's fault-around neighbours) would
+ * otherwise all count as resident, about the size of what was read. They
+ * stay in the page cache, and a later access simply maps them again, so
+ * this changes memory use, never what is read. */
 #include "config.h"
 
 #include "internal.h"
@@ -11,17 +12,39 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size)
+void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size)
 {
-    /* Only a file mapping: a caller's buffer (mtlbx_open_memory) is not
-     * ours, and DONTNEED on anonymous memory would zero it. */
-    if (!f || !f->mapped || offset >= f->size || size == 0)
-        return;
+    /* Whole pages only: a page shared with bytes outside the range stays. */
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0)
+        page = 4096;
+    if (!f->mapped || off >= f->size)
         return;
-    uint64_t end = size > f->size - offset ? f->size : offset + size;
-    uint64_t start = offset - offset % (uint64_t)page;
-    end = end + ((uint64_t)page - end % (uint64_t)page) % (uint64_t)page;
-    (void)madvise((void *)(f->data + start), (size_t)(end - start), MADV_DONTNEED);
+    uint64_t end = size > f->size - off ? f->size : off + size;
+    uint64_t first = (off + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
+    uint64_t last = end / (uint64_t)page * (uint64_t)page;
+    /* A read-only private mapping of a file: MADV_DONTNEED drops the
+     * pages, and the next read maps them again from the page cache. */
+    if (last > first)
+        (void)madvise((void *)(f->data + first), (size_t)(last - first), MADV_DONTNEED);
+}
+
+void mtlbx_library_release_pages(const mtlbx_library *lib)
+{
+    const struct mtlbx_header *h = &lib->header;
+    file_release_pages(lib->file, h->function_list.offset, h->function_list.size);
+    file_release_pages(lib->file, h->public_md.offset, h->public_md.size);
+    file_release_pages(lib->file, h->private_md.offset, h->private_md.size);
+    for (int k = 0; k < MTLBX_LIST_COUNT; k++)
+        if (lib->lists[k].present)
+            file_release_pages(lib->file, lib->lists[k].range.offset, lib->lists[k].range.size);
+}
+
+void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size)
+{
+    /* Only a file mapping (file_release_pages checks): a caller's buffer
+     * (mtlbx_open_memory) is not ours, and DONTNEED on anonymous memory
+     * would zero it. */
+    if (f)
+        file_release_pages(f, offset, size);
 }
