@@ -142,6 +142,23 @@ if [ ! -d "$CORPUS/expected" ]; then
     [ $FAILED -eq 0 ] || exit 1
     exit 0
 fi
+# C++ functions by name: the mangled name, the demangled one, and the
+# demangled one without its parameters; several NAMEs at once, one of
+# them twice, and one that is not there (named alone in the error).
+T=$CORPUS/libtracepoint-rt-ios-fat.metallib
+K='kernel_thread_tracepoint(unsigned int const MTLconstant*, unsigned int, unsigned int __vector(3))'
+"$MTLBX_BIN" sig "$T" _Z24vertex_thread_tracepointPU11MTLconstantKjjjjj "$K" kernel_thread_tracepoint \
+    kernel_thread_tracepoint no_such_function >"$WORK/cxx.out" 2>"$WORK/cxx.err"
+st=$?
+[ $st -eq 1 ] || fail "sig with C++ names and one unknown exited $st, not 1"
+[ "$(grep -c '^unqualified kernel_thread_tracepoint(' "$WORK/cxx.out")" -ge 1 ] ||
+    fail "sig did not find kernel_thread_tracepoint by its demangled name: $(cat "$WORK/cxx.out")"
+[ "$(grep -c '^unqualified vertex_thread_tracepoint(' "$WORK/cxx.out")" -ge 1 ] ||
+    fail "sig did not find vertex_thread_tracepoint by its mangled name"
+[ "$(grep -vc 'thread_tracepoint\|^#\|^$' "$WORK/cxx.out")" -eq 0 ] || fail "sig printed other functions: $(cat "$WORK/cxx.out")"
+[ "$(wc -l <"$WORK/cxx.err")" -eq 1 ] && grep -q "no function named 'no_such_function'" "$WORK/cxx.err" ||
+    fail "sig's errors for C++ names: $(cat "$WORK/cxx.err")"
+
 total=0
 for f in "$CORPUS"/*.metallib "$CORPUS"/*.metallibsym; do
     [ -f "$f" ] || continue

@@ -17,17 +17,51 @@
 /* Bytes of modules read before their pages are let go at once. */
 #define RELEASE_BATCH ((uint64_t)8 << 20)
 
+/* A NAME operand, kept sorted by its bytes so that each function's name
+ * is looked up, not compared with every operand: 200 names against
+ * 20,000 functions were four million comparisons. */
+struct wanted_name {
+    const char *s;
+    size_t len;
+    int k;                     /* its place among the operands (found[k]) */
+};
+
 struct sig_options {
     const char *path;
     bool json;
     int n_names;
     char **names;
+    struct wanted_name *sorted;
     bool *found;
 };
 
-static bool bytes_eq(struct mtlbx_bytes b, const char *s, size_t n)
+static int span_order(const char *a, size_t alen, const char *b, size_t blen)
 {
-    return b.len == n && memcmp(b.ptr, s, n) == 0;
+    int c = memcmp(a, b, alen < blen ? alen : blen);
+    return c ? c : (alen > blen) - (alen < blen);
+}
+
+static int by_name(const void *x, const void *y)
+{
+    const struct wanted_name *a = x, *b = y;
+    return span_order(a->s, a->len, b->s, b->len);
+}
+
+/* Marks every operand equal to the len bytes at s; true if there is one. */
+static bool look_up(struct sig_options *o, const char *s, size_t len)
+{
+    size_t lo = 0, hi = (size_t)o->n_names;
+    while (lo < hi) { /* the first operand not before s */
+        size_t mid = lo + (hi - lo) / 2;
+        if (span_order(o->sorted[mid].s, o->sorted[mid].len, s, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool hit = false;
+    for (; lo < (size_t)o->n_names && span_order(o->sorted[lo].s, o->sorted[lo].len, s, len) == 0; lo++)
+        hit = o->found[o->sorted[lo].k] = true;
+    return hit;
 }
 
 /* A NAME matches the raw name, the demangled name, or the demangled name
@@ -36,26 +70,17 @@ static bool wanted(struct sig_options *o, struct mtlbx_bytes name)
 {
     if (o->n_names == 0)
         return true;
-    char *d = NULL;
-    bool demangled = false, any = false;
-    for (int k = 0; k < o->n_names; k++) {
-        size_t n = strlen(o->names[k]);
-        bool hit = bytes_eq(name, o->names[k], n);
-        if (!hit && name.len > 2 && name.ptr[0] == '_' && name.ptr[1] == 'Z') {
-            if (!demangled) {
-                d = mtlbx_demangle(name);
-                demangled = true;
-            }
-            if (d) {
-                char *paren = strchr(d, '(');
-                size_t stem = paren ? (size_t)(paren - d) : strlen(d);
-                hit = strcmp(d, o->names[k]) == 0 || (stem == n && memcmp(d, o->names[k], n) == 0);
-            }
+    bool any = look_up(o, (const char *)name.ptr, name.len);
+    if (name.len > 2 && name.ptr[0] == '_' && name.ptr[1] == 'Z') {
+        char *d = mtlbx_demangle(name);
+        if (d) {
+            char *paren = strchr(d, '(');
+            any |= look_up(o, d, strlen(d));
+            if (paren)
+                any |= look_up(o, d, (size_t)(paren - d));
+            free(d);
         }
-        if (hit)
-            any = o->found[k] = true;
     }
-    free(d);
     return any;
 }
 
@@ -218,15 +243,20 @@ int cmd_sig(const struct cli_args *args)
     o.path = args->operands[0];
     o.json = cli_flag(args, OPT_JSON);
     o.names = calloc((size_t)n_operands + 1, sizeof *o.names);
+    o.sorted = calloc((size_t)n_operands + 1, sizeof *o.sorted);
     o.found = calloc((size_t)n_operands + 1, sizeof *o.found);
-    if (!o.names || !o.found) {
+    if (!o.names || !o.sorted || !o.found) {
         free(o.names);
+        free(o.sorted);
         free(o.found);
         fprintf(stderr, "mtlbx: sig: out of memory\n");
         return 2;
     }
-    for (int a = 1; a < n_operands; a++)
+    for (int a = 1; a < n_operands; a++) {
+        o.sorted[o.n_names] = (struct wanted_name){ args->operands[a], strlen(args->operands[a]), o.n_names };
         o.names[o.n_names++] = args->operands[a];
+    }
+    qsort(o.sorted, (size_t)o.n_names, sizeof *o.sorted, by_name);
     int status = 0;
     mtlbx_file *f = status ? NULL : cli_open(o.path);
     if (!status && !f)
@@ -293,6 +323,7 @@ int cmd_sig(const struct cli_args *args)
     }
     free(batch);
     free(o.names);
+    free(o.sorted);
     free(o.found);
     return status;
 }
