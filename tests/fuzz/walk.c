@@ -321,11 +321,19 @@ static void count_diags(struct walker *w, const struct mtlbx_diag *d)
 }
 
 /* The byte layout must tile the file: regions in order, no gap, no
- * overlap, nothing past the end. */
+ * overlap, nothing past the end. `digest` sums up the regions (FNV-1a),
+ * so that two walks can be compared. */
 struct tiling {
     struct walker *w;
     uint64_t pos;
+    uint64_t digest;
 };
+
+static void fnv(uint64_t *h, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        *h = (*h ^ ((const uint8_t *)p)[i]) * UINT64_C(0x100000001b3);
+}
 
 static bool on_region(void *ctx, const struct mtlbx_region *r)
 {
@@ -335,15 +343,34 @@ static bool on_region(void *ctx, const struct mtlbx_region *r)
             (unsigned long long)r->size, (unsigned long long)t->pos);
     else
         touch(t->w, (const uint8_t *)r->what, strlen(r->what));
+    uint64_t fields[3] = { r->offset, r->size, (uint64_t)r->kind << 1 | r->nonzero };
+    fnv(&t->digest, fields, sizeof fields);
+    if (r->what)
+        fnv(&t->digest, r->what, strlen(r->what) + 1);
     t->pos = r->offset + r->size;
     return true;
 }
 
-static void walk_layout(struct walker *w)
+/* One layout walk: false when it did not complete (then digest means
+ * nothing). */
+static bool layout_digest(struct walker *w, uint64_t *digest)
 {
-    struct tiling t = { .w = w };
-    if (mtlbx_layout_walk(w->f, on_region, &t) && t.pos != w->size)
+    struct tiling t = { .w = w, .digest = UINT64_C(0xcbf29ce484222325) };
+    bool complete = mtlbx_layout_walk(w->f, on_region, &t);
+    if (complete && t.pos != w->size)
         bad(w, "layout covers %llu of %llu bytes", (unsigned long long)t.pos, (unsigned long long)w->size);
+    *digest = t.digest;
+    return complete;
+}
+
+/* After the tree walk, every section is built and the layout walks its
+ * children; `windowed` is what it gave before, when it took the big
+ * sections a window at a time (node_window_fill). Both must agree. */
+static void walk_layout(struct walker *w, bool windowed_complete, uint64_t windowed)
+{
+    uint64_t built;
+    if (layout_digest(w, &built) && windowed_complete && built != windowed)
+        bad(w, "the layout differs between windowed and built sections");
     const struct mtlbx_layout_summary *s = mtlbx_layout_check(w->f);
     if (s && s->complete && s->claimed + s->padding + s->unclaimed != w->size)
         bad(w, "layout summary does not add up to the file size");
@@ -373,11 +400,13 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
     if (!root) {
         bad(&w, "no root node");
     } else {
+        uint64_t windowed;
+        bool windowed_complete = layout_digest(&w, &windowed); /* before any section is built */
         walk_node(&w, root, 0);
         uint64_t probes[] = { 0, 4, 88, w.size / 3, w.size / 2, w.size ? w.size - 1 : 0, w.size, UINT64_MAX };
         for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
             probe_offset(&w, root, probes[i]);
-        walk_layout(&w);
+        walk_layout(&w, windowed_complete, windowed);
     }
     /* The comparison (mtlbx diff) of the file with itself walks every
      * function, header field and source member, and must find nothing. */
