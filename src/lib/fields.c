@@ -43,8 +43,6 @@ const char *field_esc(char *out, size_t n, const uint8_t *p, size_t len)
     return out;
 }
 
-const char *field_num(char *out, size_t n, uint64_t v) { return mtlbx_format_count(out, n, v); }
-
 const uint8_t *field_bytes(const mtlbx_file *f, uint64_t off, uint64_t len)
 {
     return span_within(off, len, 0, f->size) ? f->data + off : NULL;
@@ -131,7 +129,7 @@ static void label_function(const mtlbx_node *n, char *buf, size_t size)
 static void label_group(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
 {
     char name[256], b[32];
-    const char *len = group_empty(n) ? "(empty)" : field_num(b, sizeof b, n->size);
+    const char *len = group_empty(n) ? "(empty)" : mtlbx_format_count(b, sizeof b, n->size);
     const char *unit = group_empty(n) ? "" : " bytes";
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
@@ -165,7 +163,7 @@ static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t 
     if (h->platform_byte || h->os_major)
         snprintf(os, sizeof os, " %u.%u", h->os_major, h->os_minor);
     snprintf(buf, size, "Library%s  %u.%u.%u %s%s  %s %s", at, h->major, h->minor, h->patch,
-             platform(h, p, sizeof p), os, field_num(b, sizeof b, nf), nf == 1 ? "function" : "functions");
+             platform(h, p, sizeof p), os, mtlbx_format_count(b, sizeof b, nf), nf == 1 ? "function" : "functions");
 }
 
 static void label_archive(const mtlbx_node *n, char *buf, size_t size)
@@ -176,12 +174,12 @@ static void label_archive(const mtlbx_node *n, char *buf, size_t size)
         return;
     field_esc(id, sizeof id, a->id.ptr, a->id.len);
     if (a->state == MTLBX_ARCHIVE_LOADED)
-        snprintf(buf, size, "Archive \"%s\"  %s %s", id, field_num(b, sizeof b, a->n_members),
+        snprintf(buf, size, "Archive \"%s\"  %s %s", id, mtlbx_format_count(b, sizeof b, a->n_members),
                  a->n_members == 1 ? "member" : "members");
     else if (a->state == MTLBX_ARCHIVE_FAILED)
         snprintf(buf, size, "Archive \"%s\"  (does not decode)", id);
     else
-        snprintf(buf, size, "Archive \"%s\"  %s bytes bzip2", id, field_num(b, sizeof b, a->payload.len));
+        snprintf(buf, size, "Archive \"%s\"  %s bytes bzip2", id, mtlbx_format_count(b, sizeof b, a->payload.len));
 }
 
 static void label_member(const mtlbx_node *n, char *buf, size_t size)
@@ -252,7 +250,7 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
                      h->stub ? " stub" : "");
         break;
     case MTLBX_NODE_FUNCTION_LIST:
-        snprintf(buf, size, "Functions (%s)", field_num(b, sizeof b, mtlbx_function_count(n->lib)));
+        snprintf(buf, size, "Functions (%s)", mtlbx_format_count(b, sizeof b, mtlbx_function_count(n->lib)));
         break;
     case MTLBX_NODE_FUNCTION: label_function(n, buf, size); break;
     case MTLBX_NODE_TAG:
@@ -279,12 +277,12 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
                  mtlbx_count_noun(n->size, "byte", "bytes", b, sizeof b));
         break;
     case MTLBX_NODE_MODULE_LIST:
-        snprintf(buf, size, "Modules (%s)  %s bytes", field_num(c, sizeof c, mtlbx_function_count(n->lib)),
-                 field_num(b, sizeof b, n->size));
+        snprintf(buf, size, "Modules (%s)  %s bytes", mtlbx_format_count(c, sizeof c, mtlbx_function_count(n->lib)),
+                 mtlbx_format_count(b, sizeof b, n->size));
         break;
     case MTLBX_NODE_MODULE:
         snprintf(buf, size, "Module  %s  %s bytes", fn_name(n->lib, n->index, a, sizeof a),
-                 field_num(b, sizeof b, n->size));
+                 mtlbx_format_count(b, sizeof b, n->size));
         break;
     case MTLBX_NODE_SOURCES: {
         const struct mtlbx_sources *s = mtlbx_library_sources(n->lib);
@@ -356,7 +354,7 @@ static void header_fields(struct field_out *o)
         bool ok = h->declared_size == h->available;
         field_emit(o, "file size", b + 16, 8, ok ? 0 : MTLBX_FIELD_ERROR, 0, "%s%s%s%s",
                    mtlbx_count_noun(h->declared_size, "byte", "bytes", t, sizeof t), ok ? ", matches" : ", but there are ",
-                   ok ? "" : field_num(u, sizeof u, h->available), ok ? "" : " bytes");
+                   ok ? "" : mtlbx_format_count(u, sizeof u, h->available), ok ? "" : " bytes");
     }
     static const char *const names[4][2] = {
         { "function list offset", "function list size" },
@@ -394,7 +392,7 @@ static void library_fields(struct field_out *o)
         field_emit(o, "target", h->base + 11, 5, 0, 0, "%s", mtlbx_target_text(h, a, sizeof a));
     }
     field_emit(o, "functions", h->function_list.offset, 0, 0, 0, "%s",
-               field_num(b, sizeof b, mtlbx_function_count(n->lib)));
+               mtlbx_format_count(b, sizeof b, mtlbx_function_count(n->lib)));
     if (ext && ext->present)
         field_emit(o, "header extension", ext->range.offset, 0, MTLBX_FIELD_FOLLOW, ext->range.offset,
                    "%zu %s", ext->n_tags, mtlbx_noun(ext->n_tags, "tag", "tags"));
@@ -467,7 +465,7 @@ static void function_fields(struct field_out *o)
         }
     }
     field_emit(o, "module", fn->module.offset, 0, fn->module_valid ? MTLBX_FIELD_FOLLOW : MTLBX_FIELD_ERROR,
-               fn->module.offset, "0x%" PRIx64 " +%s%s%s", fn->module.offset, field_num(b, sizeof b, fn->module.size),
+               fn->module.offset, "0x%" PRIx64 " +%s%s%s", fn->module.offset, mtlbx_format_count(b, sizeof b, fn->module.size),
                fn->module_size_inferred ? " (no MDSZ: size inferred)" : "",
                fn->module_valid ? "" : " (outside the module list)");
     enum mtlbx_hash_state st = mtlbx_function_hash_state(lib, n->index);

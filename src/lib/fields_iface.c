@@ -204,7 +204,7 @@ static void block_fields(struct field_out *o)
     char num[32];
     field_emit(o, "block", b->offset, 0, 0, 0, "%s (id %u)", b->name ? b->name : "unknown", b->block_id);
     field_emit(o, "offset", b->offset, 0, MTLBX_FIELD_FOLLOW, b->offset, "0x%" PRIx64, b->offset);
-    field_emit(o, "size", b->offset, b->size, 0, 0, "%s bytes", field_num(num, sizeof num, b->size));
+    field_emit(o, "size", b->offset, b->size, 0, 0, "%s bytes", mtlbx_format_count(num, sizeof num, b->size));
     field_emit(o, "records", b->offset, 0, 0, 0, "%u%s", b->n_records,
                b->n_records == 0 && b->block_id == 12 ? " (function body, skipped)" : "");
     field_emit(o, "depth", b->offset, 0, 0, 0, "%u", b->depth);

@@ -175,7 +175,7 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         return;
     }
     if (!value_ok(f, t)) {
-        snprintf(out, size, "(bad length %s)", field_num(b, sizeof b, t->value_len));
+        snprintf(out, size, "(bad length %s)", mtlbx_format_count(b, sizeof b, t->value_len));
         return;
     }
     const uint8_t *v = val(f, t);
@@ -223,7 +223,7 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         snprintf(out, size, "%.8s-%.4s-%.4s-%.4s-%.12s", x, x + 8, x + 12, x + 16, x + 20);
     } else if (is_section_tag(t)) {
         snprintf(out, size, "0x%" PRIx64 " +%s", (h ? h->base : 0) + rd64(v),
-                 field_num(b, sizeof b, rd64(v + 8)));
+                 mtlbx_format_count(b, sizeof b, rd64(v + 8)));
     } else if ((is(t, "CNST") || is(t, "VATT") || is(t, "VATY")) && t->value_len >= 2) {
         unsigned n = rd16(v);
         snprintf(out, size, "%u %s", n,
@@ -237,7 +237,7 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         const uint8_t *z = t->value_len ? memchr(v, 0, t->value_len) : NULL;
         size_t len = z ? (size_t)(z - v) : t->value_len;
         snprintf(out, size, "\"%s\"  %s bytes", field_esc(a, sizeof a, v, len < 64 ? len : 64),
-                 field_num(b, sizeof b, t->value_len - (z ? len + 1 : len)));
+                 mtlbx_format_count(b, sizeof b, t->value_len - (z ? len + 1 : len)));
     } else {
         snprintf(out, size, "%s", mtlbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
     }
@@ -435,7 +435,7 @@ void tag_fields(struct field_out *o)
     if (t->fourcc == TAG_ENDT)
         return;
     field_emit(o, "length", t->offset + 4, t->header_len - 4, 0, 0, "%s %s (u%u)",
-               field_num(b, sizeof b, t->value_len), mtlbx_noun(t->value_len, "byte", "bytes"),
+               mtlbx_format_count(b, sizeof b, t->value_len), mtlbx_noun(t->value_len, "byte", "bytes"),
                (t->header_len - 4) * 8);
     if (!value_ok(o->f, t)) {
         field_emit(o, "value", t->value_offset, t->value_len, MTLBX_FIELD_ERROR, 0,

@@ -106,8 +106,6 @@ void field_emit(struct field_out *o, const char *name, uint64_t off, uint64_t si
     __attribute__((format(printf, 7, 8)));
 /* File bytes as terminal-safe text, "..." when cut to fit. Returns out. */
 const char *field_esc(char *out, size_t n, const uint8_t *p, size_t len);
-/* 1234567 -> "1,234,567". Returns out. */
-const char *field_num(char *out, size_t n, uint64_t v);
 /* The file's bytes [off, off + len), or NULL when they are not all there. */
 const uint8_t *field_bytes(const mtlbx_file *f, uint64_t off, uint64_t len);
 
