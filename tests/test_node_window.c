@@ -10,7 +10,7 @@
 
 #include "imagebuf.h"
 #include "libcheck.h"
-#include "node.h"
+#include "model/node.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

@@ -1,51 +1,59 @@
-# The parser library: no curses, no printing, no exit.
+# The parser library: no curses, no printing, no exit. Its folders are
+# layers, each calling only the ones listed before it (checked in CI by
+# ../shared/tools/layers.py --order, see .ci/run):
+#   container  the metallib container: open, fat slices, header, tags, lists, sources
+#   bitcode    the LLVM bitstream, the module blocks, AIR metadata and interfaces
+#   checks     what reads both: module hashes, bitcode validation
+#   model      what the views share: nodes, fields, labels, MSL text, byte layout
+#   compare    the comparison of two libraries
+
 noinst_LIBRARIES += src/lib/libmtlbx.a
 src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
 src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
-	src/lib/air_interface.c \
-	src/lib/air_metadata.c \
-	src/lib/arena.c \
-	src/lib/arena.h \
-	src/lib/archive.c \
-	src/lib/bitcode.c \
-	src/lib/bitcode.h \
-	src/lib/bitstream.c \
-	src/lib/bitstream.h \
-	src/lib/demangle.c \
-	src/lib/compare.c \
-	src/lib/compare_iface.c \
-	src/lib/diag.c \
-	src/lib/dynamic.c \
-	src/lib/escape.c \
-	src/lib/fat.c \
-	src/lib/fields.c \
-	src/lib/fields_tag.c \
-	src/lib/fields_iface.c \
-	src/lib/fields_reflection.c \
-	src/lib/file.c \
-	src/lib/file_release.c \
-	src/lib/functions.c \
-	src/lib/hash.c \
-	src/lib/header.c \
-	src/lib/header_ext.c \
-	src/lib/iface_cache.c \
-	src/lib/layout.c \
-	src/lib/library.c \
-	src/lib/metadata.c \
-	src/lib/module_check.c \
-	src/lib/modules.c \
-	src/lib/msl_decl.c \
-	src/lib/node.c \
-	src/lib/node_arena.c \
-	src/lib/node_diags.c \
-	src/lib/node.h \
-	src/lib/nouns.c \
-	src/lib/reflection.c \
-	src/lib/sources.c \
-	src/lib/tags.c \
-	src/lib/values.c
+	src/lib/container/archive.c \
+	src/lib/container/diag.c \
+	src/lib/container/dynamic.c \
+	src/lib/container/escape.c \
+	src/lib/container/fat.c \
+	src/lib/container/file.c \
+	src/lib/container/file_release.c \
+	src/lib/container/functions.c \
+	src/lib/container/header.c \
+	src/lib/container/header_ext.c \
+	src/lib/container/library.c \
+	src/lib/container/metadata.c \
+	src/lib/container/modules.c \
+	src/lib/container/nouns.c \
+	src/lib/container/reflection.c \
+	src/lib/container/sources.c \
+	src/lib/container/tags.c \
+	src/lib/container/values.c \
+	src/lib/bitcode/arena.h \
+	src/lib/bitcode/bitcode.h \
+	src/lib/bitcode/bitstream.h \
+	src/lib/bitcode/air_interface.c \
+	src/lib/bitcode/air_metadata.c \
+	src/lib/bitcode/arena.c \
+	src/lib/bitcode/bitcode.c \
+	src/lib/bitcode/bitstream.c \
+	src/lib/bitcode/demangle.c \
+	src/lib/checks/hash.c \
+	src/lib/checks/module_check.c \
+	src/lib/model/node.h \
+	src/lib/model/fields.c \
+	src/lib/model/fields_iface.c \
+	src/lib/model/fields_reflection.c \
+	src/lib/model/fields_tag.c \
+	src/lib/model/iface_cache.c \
+	src/lib/model/layout.c \
+	src/lib/model/msl_decl.c \
+	src/lib/model/node.c \
+	src/lib/model/node_arena.c \
+	src/lib/model/node_diags.c \
+	src/lib/compare/compare.c \
+	src/lib/compare/compare_iface.c
 
 # What every program linking the parser needs after libmtlbx.a
 MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)
