@@ -5,6 +5,7 @@
 #include "mtlbx.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/types.h>
@@ -98,6 +99,15 @@ struct mtlbx_library {
     struct mtlbx_range *list_groups[MTLBX_LIST_COUNT];
 };
 
+/* One higher layer's per-file state (file_attach.c). `key` is the address
+ * of a static object of the owning file, so no two owners collide. */
+#define FILE_ATTACHMENTS 8
+struct file_attachment {
+    const void *_Atomic key;
+    void *state;
+    void (*free_state)(void *state);
+};
+
 struct mtlbx_file {
     char *path;
     const uint8_t *data;
@@ -113,11 +123,11 @@ struct mtlbx_file {
     struct mtlbx_fat_slice *slices;
     size_t n_libraries;
     mtlbx_library **libraries;
-    mtlbx_node *root;          /* built on first mtlbx_root() */
-    struct layout_cache *layout; /* layout.c: built by mtlbx_layout_check */
-    struct node_arena *arena;
-    struct node_diags *node_diags; /* diagnostics sorted by offset (node_diags.c) */
-    struct iface_cache *ifaces;  /* interfaces kept for the node model (iface_cache.c) */
+    /* State of the layers above the container (the node arena, the byte
+     * layout, the interface cache: see file_attach.c). The container keeps
+     * it for them and frees it with the file, without knowing its type. */
+    pthread_mutex_t attach_lock;
+    struct file_attachment attached[FILE_ATTACHMENTS];
 };
 
 /* diag.c */
@@ -171,7 +181,6 @@ bool file_current_size(const mtlbx_file *f, uint64_t *size);
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
-void iface_cache_free(mtlbx_file *f);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);
@@ -210,10 +219,17 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
 void library_decode_rest(const mtlbx_library *lib);
 void library_free(mtlbx_library *lib);
 
-/* node.c */
-void nodes_free(mtlbx_file *f);
-/* layout.c */
-void layout_free(mtlbx_file *f);
+/* file_attach.c: state a higher layer keeps per file (see there). */
+void file_attach_init(mtlbx_file *f);
+/* The state attached under `key`, or NULL. */
+void *file_attachment(const mtlbx_file *f, const void *key);
+/* Attaches `state` under `key` unless a state is there already (another
+ * thread was first) or every slot is taken; returns the state that is now
+ * attached, or NULL when none could be. A `state` that was not kept is
+ * freed with free_state. */
+void *file_attach(mtlbx_file *f, const void *key, void *state, void (*free_state)(void *));
+/* Frees every attached state, latest first (mtlbx_close). */
+void file_detach_all(mtlbx_file *f);
 
 /* archive.c: bzip2 + tar listing of one SARC payload. Named source_* so
  * that nothing of ours interposes on libarchive's own archive_* symbols. */

@@ -18,6 +18,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
 	src/lib/container/file.c \
+	src/lib/container/file_attach.c \
 	src/lib/container/file_release.c \
 	src/lib/container/functions.c \
 	src/lib/container/header.c \
@@ -42,6 +43,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/checks/hash.c \
 	src/lib/checks/module_check.c \
 	src/lib/model/node.h \
+	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \
 	src/lib/model/fields_iface.c \
 	src/lib/model/fields_reflection.c \

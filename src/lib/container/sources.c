@@ -194,7 +194,9 @@ void parse_sources(mtlbx_library *lib)
     s->range.offset = start;
     s->range.size = size;
     uint64_t end = start + size;
-    const uint8_t *data = mtlbx_file_data(lib->file);
+    /* The field, not mtlbx_file_data(): file.c opens libraries, so it sits
+     * above this file in the call graph. */
+    const uint8_t *data = lib->file->data;
 
     if (size < 4) {
         lib_error(lib, start, "sources section is too short for its archive count");

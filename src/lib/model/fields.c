@@ -14,40 +14,6 @@
 /* Functions named as users of one shared metadata group or archive. */
 #define MAX_USERS 8
 
-/* ----------------------------------------------------------- helpers -- */
-
-void field_emit(struct field_out *o, const char *name, uint64_t off, uint64_t size,
-                unsigned flags, uint64_t target, const char *fmt, ...)
-{
-    char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    struct mtlbx_field fl = { .name = name, .value = buf, .offset = off, .size = size,
-                              .flags = flags, .target = target };
-    o->fn(o->ctx, &fl);
-}
-
-const char *field_esc(char *out, size_t n, const uint8_t *p, size_t len)
-{
-    if (!n)
-        return out;
-    out[0] = 0;
-    if (!p || !len)
-        return out;
-    if (mtlbx_escape(p, len, MTLBX_ESC_TERMINAL, out, n) >= n && n > 4) {
-        mtlbx_escape(p, len, MTLBX_ESC_TERMINAL, out, n - 3);
-        strcat(out, "...");
-    }
-    return out;
-}
-
-const uint8_t *field_bytes(const mtlbx_file *f, uint64_t off, uint64_t len)
-{
-    return span_within(off, len, 0, f->size) ? f->data + off : NULL;
-}
-
 /* Where a string span lies in the file, and how many bytes it covers:
  * with its NUL when the NUL is there (a hostile string may stop at the
  * end of its section or of the file). */

@@ -26,6 +26,25 @@ struct iface_cache {
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The cache hangs off the file (file_attach.c) under this key. */
+static const char iface_cache_key;
+
+static void iface_cache_free(void *state)
+{
+    struct iface_cache *c = state;
+    for (size_t l = 0; l < c->n_libs; l++) {
+        for (size_t i = 0; c->slots[l] && i < c->n_functions[l]; i++)
+            if (c->slots[l][i]) {
+                mtlbx_interface_free(c->slots[l][i]->iface);
+                free(c->slots[l][i]);
+            }
+        free(c->slots[l]);
+    }
+    free(c->slots);
+    free(c->n_functions);
+    free(c);
+}
+
 /* The slot of (lib, i), made if `make`; NULL when out of range or memory.
  * Called with cache_lock held. */
 static struct iface_slot *slot_of(const mtlbx_library *lib, size_t i, bool make)
@@ -34,10 +53,11 @@ static struct iface_slot *slot_of(const mtlbx_library *lib, size_t i, bool make)
     size_t l = lib->index;
     if (i >= mtlbx_function_count(lib))
         return NULL;
-    if (!f->ifaces) {
+    struct iface_cache *c = file_attachment(f, &iface_cache_key);
+    if (!c) {
         if (!make)
             return NULL;
-        struct iface_cache *c = calloc(1, sizeof *c);
+        c = calloc(1, sizeof *c);
         if (!c)
             return NULL;
         c->n_libs = f->n_libraries;
@@ -49,9 +69,9 @@ static struct iface_slot *slot_of(const mtlbx_library *lib, size_t i, bool make)
             free(c);
             return NULL;
         }
-        f->ifaces = c;
+        if (!(c = file_attach(f, &iface_cache_key, c, iface_cache_free)))
+            return NULL;
     }
-    struct iface_cache *c = f->ifaces;
     if (l >= c->n_libs)
         return NULL;
     if (!c->slots[l]) {
@@ -118,23 +138,4 @@ enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, s
     pthread_mutex_unlock(&cache_lock);
     mtlbx_interface_free(iface);
     return st;
-}
-
-void iface_cache_free(mtlbx_file *f)
-{
-    struct iface_cache *c = f->ifaces;
-    if (!c)
-        return;
-    for (size_t l = 0; l < c->n_libs; l++) {
-        for (size_t i = 0; c->slots[l] && i < c->n_functions[l]; i++)
-            if (c->slots[l][i]) {
-                mtlbx_interface_free(c->slots[l][i]->iface);
-                free(c->slots[l][i]);
-            }
-        free(c->slots[l]);
-    }
-    free(c->slots);
-    free(c->n_functions);
-    free(c);
-    f->ifaces = NULL;
 }

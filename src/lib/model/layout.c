@@ -436,14 +436,24 @@ static bool check_region(void *ctx, const struct mtlbx_region *r)
     return true;
 }
 
+/* What mtlbx_layout_check found hangs off the file (file_attach.c). */
+static const char layout_key;
+
+static void layout_free(void *state)
+{
+    struct layout_cache *c = state;
+    free(c->runs);
+    free(c);
+}
+
 const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f)
 {
-    if (f->layout)
-        return &f->layout->summary;
-    struct layout_cache *c = calloc(1, sizeof *c);
-    if (!c)
+    struct layout_cache *c = file_attachment(f, &layout_key);
+    if (c)
+        return &c->summary;
+    c = calloc(1, sizeof *c);
+    if (!c || !(c = file_attach(f, &layout_key, c, layout_free)))
         return NULL;
-    f->layout = c;
     struct check_ctx x = { .f = f, .c = c };
     c->summary.complete = layout_walk(f, check_region, &x, true) && x.covered == f->size;
     return &c->summary;
@@ -451,7 +461,7 @@ const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f)
 
 bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run)
 {
-    const struct layout_cache *c = f->layout;
+    const struct layout_cache *c = file_attachment(f, &layout_key);
     if (!c || !c->n_runs)
         return false;
     /* First run ending after offset. */
@@ -476,13 +486,4 @@ bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struc
     }
     *run = *r;
     return true;
-}
-
-void layout_free(mtlbx_file *f)
-{
-    if (f->layout) {
-        free(f->layout->runs);
-        free(f->layout);
-        f->layout = NULL;
-    }
 }

@@ -20,16 +20,6 @@
  * files never overlap; a hostile one gets an answer, not a hang. */
 #define MAX_OVERLAP_SCAN 64
 
-/* (offset, index) pairs sorted by offset: the pieces each function points
- * at (metadata groups, modules). */
-int node_by_off_cmp(const void *a, const void *b)
-{
-    const struct node_by_off *x = a, *y = b;
-    if (x->off != y->off)
-        return x->off < y->off ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 /* ------------------------------------------------------------ build -- */
 
 /* Children are gathered in a malloc'd vector, then copied into the arena
@@ -702,19 +692,20 @@ static void ensure_built(mtlbx_file *f, mtlbx_node *n)
 
 mtlbx_node *mtlbx_root(mtlbx_file *f)
 {
-    if (!f)
+    struct node_arena *a = f ? node_arena_get(f) : NULL;
+    if (!a)
         return NULL;
-    if (!f->root) {
-        struct node_arena *a = node_arena_get(f);
-        mtlbx_node *r = a ? node_arena_alloc(a, sizeof *r) : NULL;
+    mtlbx_node **root = node_arena_root(a);
+    if (!*root) {
+        mtlbx_node *r = node_arena_alloc(a, sizeof *r);
         if (!r)
             return NULL;
         r->kind = MTLBX_NODE_FILE;
         r->offset = 0;
         r->size = f->size;
-        f->root = r;
+        *root = r;
     }
-    return f->root;
+    return *root;
 }
 
 size_t mtlbx_node_child_count(mtlbx_file *f, mtlbx_node *n)

@@ -23,7 +23,15 @@ struct node_by_off {
     uint64_t off;
     uint32_t idx;
 };
-int node_by_off_cmp(const void *a, const void *b);
+/* (offset, index) pairs sorted by offset: the pieces each function points
+ * at (metadata groups, modules). Inline, for node.c and node_diags.c alike. */
+static inline int node_by_off_cmp(const void *a, const void *b)
+{
+    const struct node_by_off *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
 
 /* ---- node_diags.c ---- */
 
@@ -35,8 +43,6 @@ size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
                        uint64_t size, size_t *first, size_t *count);
 /* The k-th diagnostic of that sorted index. */
 const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k);
-/* Frees those indexes (with the node arena). */
-void node_diags_free(mtlbx_file *f);
 
 /* ---- node_arena.c ---- */
 
@@ -45,6 +51,8 @@ void node_diags_free(mtlbx_file *f);
  * or a node_forget_children() gives it back. */
 struct node_arena *node_arena_get(mtlbx_file *f);
 void *node_arena_alloc(struct node_arena *a, size_t size);
+/* Where the arena keeps the file's root node (node.c's mtlbx_root). */
+mtlbx_node **node_arena_root(struct node_arena *a);
 
 /* A point in the node arena, and giving back what was built since: n's
  * children (built after the mark) are forgotten and rebuilt on next need.

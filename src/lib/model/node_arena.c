@@ -19,14 +19,42 @@ struct arena_block {
 struct node_arena {
     struct arena_block *blocks;
     struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
+    mtlbx_node *root;          /* built on first mtlbx_root() */
 };
+
+/* The arena hangs off the file (file_attach.c) under this key. */
+static const char node_arena_key;
+
+static void node_arena_free(void *state)
+{
+    struct node_arena *a = state;
+    for (struct arena_block *b = a->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(a->spare);
+    free(a);
+}
+
+static struct node_arena *node_arena_of(const mtlbx_file *f)
+{
+    return file_attachment(f, &node_arena_key);
+}
 
 struct node_arena *node_arena_get(mtlbx_file *f)
 {
-    if (!f->arena) {
-        f->arena = calloc(1, sizeof *f->arena);
+    struct node_arena *a = node_arena_of(f);
+    if (!a) {
+        a = calloc(1, sizeof *a);
+        if (a)
+            a = file_attach(f, &node_arena_key, a, node_arena_free);
     }
-    return f->arena;
+    return a;
+}
+
+mtlbx_node **node_arena_root(struct node_arena *a)
+{
+    return &a->root;
 }
 
 void *node_arena_alloc(struct node_arena *a, size_t size)
@@ -62,22 +90,6 @@ void *node_arena_alloc(struct node_arena *a, size_t size)
     return p;
 }
 
-void nodes_free(mtlbx_file *f)
-{
-    node_diags_free(f);
-    if (!f || !f->arena)
-        return;
-    struct node_arena *a = f->arena;
-    for (struct arena_block *b = a->blocks, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
-    free(a->spare);
-    free(a);
-    f->arena = NULL;
-    f->root = NULL;
-}
-
 /* ------------------------------------------------ transient subtrees -- */
 
 /* The layout pass (layout.c) visits every node once. Subtrees it builds
@@ -98,7 +110,7 @@ struct node_mark node_mark(mtlbx_file *f)
 
 void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m)
 {
-    struct node_arena *a = f->arena;
+    struct node_arena *a = node_arena_of(f);
     if (!a || !m.head)
         return; /* nothing to give back safely without a mark */
     n->built = false;

@@ -29,16 +29,16 @@ static void diag_index_free(struct diag_index *d)
     *d = (struct diag_index){ 0 };
 }
 
-void node_diags_free(mtlbx_file *f)
+/* The indexes hang off the file (file_attach.c) under this key. */
+static const char node_diags_key;
+
+static void node_diags_free(void *state)
 {
-    struct node_diags *nd = f ? f->node_diags : NULL;
-    if (!nd)
-        return;
+    struct node_diags *nd = state;
     diag_index_free(&nd->file_diags);
     for (size_t i = 0; i < nd->n_libs; i++)
         diag_index_free(&nd->lib_diags[i]);
     free(nd);
-    f->node_diags = NULL;
 }
 
 static size_t diag_count_of(const mtlbx_file *f, const mtlbx_library *lib)
@@ -53,13 +53,15 @@ static const struct mtlbx_diag *diag_of(const mtlbx_file *f, const mtlbx_library
 
 static struct diag_index *diag_index_get(mtlbx_file *f, const mtlbx_library *lib)
 {
-    if (!f->node_diags) {
-        f->node_diags = calloc(1, sizeof *f->node_diags + f->n_libraries * sizeof f->node_diags->lib_diags[0]);
-        if (!f->node_diags)
+    struct node_diags *nd = file_attachment(f, &node_diags_key);
+    if (!nd) {
+        nd = calloc(1, sizeof *nd + f->n_libraries * sizeof nd->lib_diags[0]);
+        if (!nd)
             return NULL;
-        f->node_diags->n_libs = f->n_libraries;
+        nd->n_libs = f->n_libraries;
+        if (!(nd = file_attach(f, &node_diags_key, nd, node_diags_free)))
+            return NULL;
     }
-    struct node_diags *nd = f->node_diags;
     struct diag_index *d;
     if (!lib)
         d = &nd->file_diags;
