@@ -27,23 +27,6 @@ static const struct cli_option *find_key(const struct cli_option *opts, int key)
     return NULL;
 }
 
-bool cli_flag(const struct cli_args *a, int key)
-{
-    for (size_t i = 0; i < a->n_values; i++)
-        if (a->values[i].key == key)
-            return true;
-    return false;
-}
-
-const char *cli_value(const struct cli_args *a, int key)
-{
-    const char *v = NULL;
-    for (size_t i = 0; i < a->n_values; i++)
-        if (a->values[i].key == key)
-            v = a->values[i].value;
-    return v;
-}
-
 /* Appends to buf, always NUL-terminated, never past size. */
 static void append(char *buf, size_t size, const char *s)
 {
@@ -338,14 +321,4 @@ int cli_parse(int argc, char **argv, struct cli_args *out, int *status)
     if (rc != 0)
         cli_args_free(out);
     return rc;
-}
-
-void cli_args_free(struct cli_args *a)
-{
-    free(a->operands);
-    free(a->values);
-    a->operands = NULL;
-    a->values = NULL;
-    a->n_operands = 0;
-    a->n_values = 0;
 }

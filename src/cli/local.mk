@@ -8,6 +8,7 @@ noinst_LIBRARIES += src/cli/libmtlbxcli.a
 src_cli_libmtlbxcli_a_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
 src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/commands.h \
+	src/cli/cli_args.c \
 	src/cli/cmdline.c src/cli/cmdline.h \
 	src/cli/cmdtable.c \
 	src/cli/common.c \
