@@ -39,6 +39,11 @@ endif
 
 EXTRA_DIST += tests/lsan.supp
 
+# The README's Quick start, test command and textconv recipe, run as written
+# in a scratch clone (skips outside a git checkout).
+TESTS += tests/readme_quickstart.sh
+EXTRA_DIST += tests/readme_quickstart.sh
+
 # Damage a HASH does not see, built at test time by tools/mkcrafted.py.
 TESTS += tests/crafted.sh
 EXTRA_DIST += tests/crafted.sh tools/mkcrafted.py
