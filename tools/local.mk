@@ -43,3 +43,6 @@ EXTRA_DIST += $(fixture_metallibs) $(fixture_expected) $(fixture_generator) \
 	tests/fixtures/README.md tests/fixtures_reproducible.sh
 
 TESTS += tests/fixtures_reproducible.sh
+
+# The layer check CI runs on its build (needs ../shared/tools/layers.py).
+EXTRA_DIST += tools/check_layers.sh
