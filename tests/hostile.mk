@@ -58,6 +58,10 @@ check_SCRIPTS += tests/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
 # only without it).
 TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh
+# Metadata nodes that share children: every interface printer within a time
+# and memory bound (issue 23); the input is written by hostile_mkbitcode.py.
+TESTS += tests/hostile_interface_dag.sh
+EXTRA_DIST += tests/hostile_interface_dag.sh tests/hostile_mkbitcode.py
 
 EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \

@@ -40,6 +40,7 @@ static void value(const struct mtlbx_md_value *v, unsigned depth)
         broken("metadata nested past the limit");
     switch (v->kind) {
     case MTLBX_MD_STRING:
+    case MTLBX_MD_GLOBAL:
         touch(v->s);
         break;
     case MTLBX_MD_NODE:
