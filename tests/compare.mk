@@ -8,7 +8,7 @@
 if HAVE_CRITERION
 check_PROGRAMS += tests/test_compare tests/test_compare_corpus
 tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h \
-	src/cli/values_json.c src/cli/values_json.h
+	src/cli/values_json.c src/cli/values_json.h src/cli/interface_json.c src/cli/interface_json.h
 tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
 tests_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 

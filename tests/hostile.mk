@@ -46,8 +46,10 @@ endif
 # The harnesses built without libFuzzer: replay.c gives them a main() that
 # runs every file of the directories named on the command line.
 check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode
-tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c
-tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS)
+tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c \
+	src/cli/interface_json.c src/cli/interface_json.h
+tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
+tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
 	tests/fuzz/walk.c tests/fuzz/walk.h
 tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
@@ -58,6 +60,10 @@ check_SCRIPTS += tests/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
 # only without it).
 TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh
+# Metadata nodes that share children: every interface printer within a time
+# and memory bound (issue 23); the input is written by hostile_mkbitcode.py.
+TESTS += tests/hostile_interface_dag.sh
+EXTRA_DIST += tests/hostile_interface_dag.sh tests/hostile_mkbitcode.py
 
 EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \
@@ -74,7 +80,7 @@ FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	-include $(top_builddir)/config.h
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
-FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c \
+FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c $(top_srcdir)/src/cli/interface_json.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
 	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c wrap.c)
@@ -87,8 +93,9 @@ fuzz-build:
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
 	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
-	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_BITCODE_SRC) \
-	  -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/cli $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
+	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
+	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
 
 # Each run mutates a working copy of the seeds (never the committed
 # ones); new crashes land in tests/fuzz/artifacts/ for tests/fuzz/regress.

@@ -48,7 +48,8 @@ st=$?
 # --- JSON against the contract ----------------------------------------------------
 cat >"$WORK/check.py" <<'PY'
 import json, sys
-ARG = ["index", "kind", "name", "type", "location", "access", "properties"]
+ARG = ["index", "kind", "name", "type", "location", "location_expression", "function_constant", "access",
+       "properties"]
 IFACE = ["stage", "inputs", "outputs", "attributes", "module"]
 MODULE = ["air_version", "language_version", "compile_options", "compiler"]
 def check_iface(i, where):
@@ -60,6 +61,10 @@ def check_iface(i, where):
         assert list(a) == ARG, (where, list(a))
         assert a["index"] is None or isinstance(a["index"], int), where
         assert a["access"] in (None, "read", "write", "read_write", "sample"), (where, a["access"])
+        # A binding is a number or an expression, never both.
+        assert a["location"] is None or a["location_expression"] is None, where
+        for k in ("location_expression", "function_constant"):
+            assert a[k] is None or (isinstance(a[k], str) and a[k]), (where, k)
         assert isinstance(a["properties"], dict), where
         assert not any(k.startswith("air.") for k in a["properties"]), where
     if i["stage"] is None:
@@ -112,6 +117,31 @@ assert "air.compile.fast_math_enable" in c["module"]["compile_options"]
 PY
 "$MTLBX_BIN" dump --json --interfaces "$SAMPLE" >"$WORK/d.json" || fail "dump --interfaces sample"
 python3 "$WORK/check.py" dump "$WORK/d.json" >/dev/null || fail "dump --interfaces sample breaks the contract"
+
+# --- bindings computed from function constants, guards named (issue 23) --------
+# tests/hostile_mkbitcode.py writes the module bit by bit; what it holds:
+#   color0: air.render_target, @_ZL32__metal_implicit_attr_int_expr_0.96.126, i32 0
+#   color1: air.function_constant !{@pred, "bool", "kUseColor1"}, air.render_target, i32 1, i32 0
+#   tex:    air.function_constant (the same), air.texture, air.location_index, @..., i32 1
+#   params: air.buffer, air.location_index, i32 1, i32 1 (struct Params {float gain; uint count;})
+G=_ZL32__metal_implicit_attr_int_expr_0.96.126
+python3 "$SRC/tests/hostile_mkbitcode.py" "$WORK/expr.metallib" expr || fail "hostile_mkbitcode.py expr"
+"$MTLBX_BIN" sig --json "$WORK/expr.metallib" >"$WORK/expr.json" || fail "sig --json on computed bindings"
+python3 "$WORK/check.py" sig "$WORK/expr.json" >/dev/null || fail "sig --json on computed bindings breaks the contract"
+python3 - "$WORK/expr.json" "$G" <<'PY' || fail "sig --json: computed bindings or guards wrong"
+import json, sys
+o = json.load(open(sys.argv[1]))[0]
+g = sys.argv[2]
+got = [(a["name"], a["location"], a["location_expression"], a["function_constant"]) for a in o["inputs"] + o["outputs"]]
+assert got == [("tex", None, g, "kUseColor1"), ("params", 1, None, None),
+               ("color0", None, g, None), ("color1", 1, None, "kUseColor1")], got
+PY
+"$MTLBX_BIN" sig "$WORK/expr.metallib" >"$WORK/expr.out" || fail "sig on computed bindings"
+grep -q "color0 \[\[color(expr /\* $G \*/)\]\]" "$WORK/expr.out" || fail "sig: color0 not marked as an expression: $(cat "$WORK/expr.out")"
+grep -q "tex \[\[texture(expr /\* $G \*/), function_constant(kUseColor1)\]\]" "$WORK/expr.out" ||
+    fail "sig: tex not an expression guarded by kUseColor1: $(cat "$WORK/expr.out")"
+grep -q 'color(0)' "$WORK/expr.out" && fail "sig invented color(0) for a computed binding"
+grep -q 'function_constant(?)' "$WORK/expr.out" && fail "sig left a guard unnamed"
 
 # --- hostile: one module cut short ----------------------------------------------
 python3 - "$SAMPLE" "$WORK/d.json" "$WORK/cut.metallib" <<'PY'
@@ -197,6 +227,16 @@ for o in kernels:
 print(len(kernels), "kernels with buffers")
 PY
 "$MTLBX_BIN" sig "$CORPUS/candle-steel-gemm.metallib" | grep -q '\[\[buffer(0)\]\]' || fail "candle-steel-gemm: no [[buffer(0)]] in sig"
+
+# Function constants named (issue 23): angle's blit shaders guard their
+# textures and colour outputs with them.
+A=$CORPUS/angle-mac-msl21-v124.metallib
+"$MTLBX_BIN" sig "$A" >"$WORK/angle.out" || fail "sig angle-mac-msl21-v124"
+grep -q 'srcTexture2d \[\[texture(0), function_constant(kSourceTextureType2D)\]\]' "$WORK/angle.out" ||
+    fail "angle: srcTexture2d's guard not named kSourceTextureType2D"
+grep -q 'function_constant(kSourceTexture2Type2D)' "$WORK/angle.out" || fail "angle: kSourceTexture2Type2D not named"
+grep -q 'function_constant(kColorOutputAvailable0)' "$WORK/angle.out" || fail "angle: kColorOutputAvailable0 not named"
+grep -q 'function_constant(?)' "$WORK/angle.out" && fail "angle: a guard left unnamed: $(grep -m1 'function_constant(?)' "$WORK/angle.out")"
 
 # Argument names as llvm-dis prints them, on the first function of a few files.
 if command -v llvm-dis >/dev/null 2>&1; then

@@ -84,7 +84,10 @@ Test(interface, kernel_buffers_struct_and_attributes)
     cr_assert_eq(prop(lut, "arg_unused")->n_values, 0);
     const struct mtlbx_air_property *fc = prop(lut, "function_constant");
     cr_assert(fc->n_values == 1 && fc->values[0].kind == MTLBX_MD_NODE && fc->values[0].n_items == 3);
-    cr_assert(fc->values[0].items[0].kind == MTLBX_MD_NULL); /* the global @use_fast_path */
+    cr_assert(fc->values[0].items[0].kind == MTLBX_MD_GLOBAL && eq(fc->values[0].items[0].s, "use_fast_path"));
+    /* That entry has no name string (only the key): the guard stays unnamed
+     * here, and sig names it from the container's CNST list. */
+    cr_assert(!lut->has_function_constant && !lut->has_location_expression);
     cr_assert(eq(fc->values[0].items[1].s, "air.function_constant") && fc->values[0].items[2].i == 2);
     cr_assert(eq(gid->kind, "thread_position_in_grid") && !gid->has_location && !gid->access && eq(gid->name, "gid"));
     cr_assert_eq(it->n_attributes, 1);

@@ -2,7 +2,9 @@
  * corpus library: for each module, llvm-dis prints its LLVM assembly, an
  * independent text reader (llparse.c) takes the named AIR metadata out of
  * it, and the stage, every input and output argument's index, kind, name,
- * type, location and access, and the module facts must equal what
+ * type, location (or location_expression, a binding computed from function
+ * constants), function_constant (the guard's name) and access, and the
+ * module facts must equal what
  * mtlbx_function_interface() decoded. llvm-dis runs on batches of modules
  * (its start-up dominates), two batches at a time. Skips (77) without the
  * corpus or without llvm-dis. */
@@ -35,7 +37,7 @@ struct job {
 };
 
 struct counts {
-    size_t functions, staged, arguments, no_stage, compared_facts;
+    size_t functions, staged, arguments, no_stage, compared_facts, expressions, guarded;
 };
 
 static char *llvm_dis;
@@ -56,6 +58,8 @@ struct text_arg {
     const char *name, *type;
     bool has_location;
     int64_t location;
+    const char *location_expression;   /* the global named where the binding is */
+    const char *function_constant;     /* last string of the node it points at */
     const char *access;
 };
 
@@ -67,7 +71,27 @@ static int64_t first_int_after(const struct ll_tuple *t, size_t key)
     return -1;
 }
 
-static void text_argument(const struct ll_tuple *t, struct text_arg *a)
+/* CONTRACT "location": the operand right after `key` (air.location_index:
+ * its first integer) is the binding when an int, an expression when a
+ * global. True when it decided. */
+static bool binding_after(const struct ll_tuple *t, size_t key, bool any_int, struct text_arg *a)
+{
+    if (key + 1 >= t->n || key_is(&t->ops[key + 1]))
+        return false;
+    const struct ll_op *op = &t->ops[key + 1];
+    if (op->kind == LL_GLOBAL) {
+        a->location_expression = op->s;
+        return true;
+    }
+    int64_t at = any_int ? first_int_after(t, key) : op->kind == LL_INT ? (int64_t)key + 1 : -1;
+    if (at < 0)
+        return false;
+    a->has_location = true;
+    a->location = t->ops[at].i;
+    return true;
+}
+
+static void text_argument(const struct ll_module *m, const struct ll_tuple *t, struct text_arg *a)
 {
     memset(a, 0, sizeof *a);
     size_t start = 0;
@@ -77,7 +101,7 @@ static void text_argument(const struct ll_tuple *t, struct text_arg *a)
         start = 1;
     }
     size_t kind_at = 0;
-    bool loc_from_index = false;
+    bool loc_from_index = false, has_kind = false;
     for (size_t i = start; i < t->n; i++) {
         if (!key_is(&t->ops[i]))
             continue;
@@ -85,29 +109,27 @@ static void text_argument(const struct ll_tuple *t, struct text_arg *a)
         if (!a->kind && strcmp(k, "function_constant") != 0) {
             a->kind = k;
             kind_at = i;
+            has_kind = true;
+        }
+        if (strcmp(k, "function_constant") == 0 && !a->function_constant && i + 1 < t->n &&
+            t->ops[i + 1].kind == LL_REF) {
+            const struct ll_tuple *guard = ll_node(m, (long)t->ops[i + 1].i);
+            for (size_t g = guard ? guard->n : 0; g-- > 0 && !a->function_constant;)
+                if (guard->ops[g].kind == LL_STRING && !key_is(&guard->ops[g]))
+                    a->function_constant = guard->ops[g].s;
         }
         bool has_next = i + 1 < t->n && !key_is(&t->ops[i + 1]);
         if (strcmp(k, "arg_name") == 0 && !a->name && has_next && t->ops[i + 1].kind == LL_STRING)
             a->name = t->ops[i + 1].s;
         if (strcmp(k, "arg_type_name") == 0 && !a->type && has_next && t->ops[i + 1].kind == LL_STRING)
             a->type = t->ops[i + 1].s;
-        if (strcmp(k, "location_index") == 0 && !loc_from_index) {
-            int64_t at = first_int_after(t, i);
-            if (at >= 0) {
-                a->has_location = loc_from_index = true;
-                a->location = t->ops[at].i;
-            }
-        }
+        if (strcmp(k, "location_index") == 0 && !loc_from_index)
+            loc_from_index = binding_after(t, i, true, a);
         if (!a->access && (!strcmp(k, "read") || !strcmp(k, "write") || !strcmp(k, "read_write") || !strcmp(k, "sample")))
             a->access = k;
     }
-    if (!loc_from_index && a->kind) {
-        int64_t at = first_int_after(t, kind_at);
-        if (at >= 0) {
-            a->has_location = true;
-            a->location = t->ops[at].i;
-        }
-    }
+    if (!loc_from_index && has_kind)
+        binding_after(t, kind_at, false, a);
 }
 
 static bool bytes_is(struct mtlbx_bytes b, const char *s)
@@ -127,7 +149,7 @@ static void compare_args(const char *what, const struct job *j, const struct ll_
         const struct ll_tuple *t = list->ops[i].kind == LL_REF ? ll_node(m, (long)list->ops[i].i) : NULL;
         struct text_arg want;
         struct ll_tuple empty = { 0 };
-        text_argument(t ? t : &empty, &want);
+        text_argument(m, t ? t : &empty, &want);
         const struct mtlbx_air_argument *a = &got[i];
         char id[512];
         snprintf(id, sizeof id, "%s %.*s %s[%zu]", j->file, (int)fn->name.len, fn->name.ptr, what, i);
@@ -145,6 +167,18 @@ static void compare_args(const char *what, const struct job *j, const struct ll_
         if (a->has_location && want.has_location)
             cr_expect_eq(a->location, want.location, "%s: location %lld, want %lld", id, (long long)a->location,
                          (long long)want.location);
+        cr_expect(want.location_expression
+                      ? a->has_location_expression && bytes_is(a->location_expression, want.location_expression)
+                      : !a->has_location_expression,
+                  "%s: location_expression '%.*s', want '%s'", id, (int)a->location_expression.len,
+                  a->location_expression.ptr, want.location_expression ? want.location_expression : "(none)");
+        cr_expect(want.function_constant
+                      ? a->has_function_constant && bytes_is(a->function_constant, want.function_constant)
+                      : !a->has_function_constant,
+                  "%s: function_constant '%.*s', want '%s'", id, (int)a->function_constant.len,
+                  a->function_constant.ptr, want.function_constant ? want.function_constant : "(none)");
+        c->expressions += want.location_expression != NULL;
+        c->guarded += want.function_constant != NULL;
         cr_expect(want.access ? a->access && strcmp(a->access, want.access) == 0 : !a->access,
                   "%s: access %s, want %s", id, a->access ? a->access : "(none)", want.access ? want.access : "(none)");
         c->arguments++;
@@ -377,8 +411,9 @@ Test(interface_corpus, every_function_agrees_with_llvm_dis, .timeout = 1200)
     rmdir(workdir);
     fprintf(stderr,
             "interface_corpus: %zu functions in %zu files compared with llvm-dis: %zu with a stage entry "
-            "(%zu arguments and outputs), %zu without; module facts of %zu\n",
-            c.functions, n_files, c.staged, c.arguments, c.no_stage, c.compared_facts);
+            "(%zu arguments and outputs, %zu guarded by a function constant, %zu bindings computed), "
+            "%zu without; module facts of %zu\n",
+            c.functions, n_files, c.staged, c.arguments, c.guarded, c.expressions, c.no_stage, c.compared_facts);
     cr_expect_eq(c.functions, n_jobs);
     for (size_t i = 0; i < n_files; i++)
         mtlbx_close(files[i]);

@@ -91,8 +91,18 @@ Test(msl_decl, builtin_and_texture_with_function_constant_name)
     tex.has_location = true, tex.location = 0, tex.access = "sample";
     struct mtlbx_constant k = { .name = B("has_src"), .index = 7 };
     struct mtlbx_metadata md = { .n_constants = 1, .constants = &k };
-    cr_assert_str_eq(text_of(&tex, &md), "texture2d<float, sample> src [[texture(0), function_constant(has_src)]]");
-    cr_assert_str_eq(text_of(&tex, NULL), "texture2d<float, sample> src [[texture(0), function_constant(#7)]]");
+    cr_assert_str_eq(text_of(&tex, &md), "texture2d<float, access::sample> src [[texture(0), function_constant(has_src)]]");
+    cr_assert_str_eq(text_of(&tex, NULL), "texture2d<float, access::sample> src [[texture(0), function_constant(#7)]]");
+    /* The module's own name for the constant comes first. */
+    tex.has_function_constant = true;
+    tex.function_constant = (struct mtlbx_bytes){ (const uint8_t *)"kHasSrc", 7 };
+    cr_assert_str_eq(text_of(&tex, &md), "texture2d<float, access::sample> src [[texture(0), function_constant(kHasSrc)]]");
+    /* A binding computed from function constants: marked, no number made up. */
+    tex.has_location = false;
+    tex.has_location_expression = true;
+    tex.location_expression = (struct mtlbx_bytes){ (const uint8_t *)"_ZL3g*/x", 8 };
+    cr_assert_str_eq(text_of(&tex, NULL),
+                     "texture2d<float, access::sample> src [[texture(expr /* _ZL3g*|x */), function_constant(kHasSrc)]]");
 }
 
 Test(msl_decl, fragment_input_interpolation_and_render_target)

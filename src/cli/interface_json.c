@@ -67,7 +67,7 @@ static json_t *properties_json(const struct mtlbx_air_property *p, size_t n)
     return o;
 }
 
-static json_t *argument_json(const struct mtlbx_air_argument *a)
+json_t *interface_argument_json(const struct mtlbx_air_argument *a)
 {
     json_t *o = json_object();
     json_object_set_new(o, "index", a->has_index ? json_integer(a->index) : json_null());
@@ -75,6 +75,10 @@ static json_t *argument_json(const struct mtlbx_air_argument *a)
     json_object_set_new(o, "name", a->has_name ? json_bytes(a->name) : json_null());
     json_object_set_new(o, "type", a->has_type ? json_bytes(a->type) : json_null());
     json_object_set_new(o, "location", a->has_location ? json_integer((json_int_t)a->location) : json_null());
+    json_object_set_new(o, "location_expression",
+                        a->has_location_expression ? json_bytes(a->location_expression) : json_null());
+    json_object_set_new(o, "function_constant",
+                        a->has_function_constant ? json_bytes(a->function_constant) : json_null());
     json_object_set_new(o, "access", a->access ? json_string(a->access) : json_null());
     json_object_set_new(o, "properties", properties_json(a->properties, a->n_properties));
     return o;
@@ -84,7 +88,7 @@ static json_t *arguments_json(const struct mtlbx_air_argument *a, size_t n)
 {
     json_t *l = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(l, argument_json(&a[i]));
+        json_array_append_new(l, interface_argument_json(&a[i]));
     return l;
 }
 
@@ -133,24 +137,37 @@ json_t *interface_json(const struct mtlbx_interface *iface)
     return o;
 }
 
+void interface_cut_message(char *out, size_t size)
+{
+    snprintf(out, size, "interface cut: its metadata stands for more than %d values (nodes that share children); "
+             "the rest is left out", MTLBX_BC_MAX_INTERFACE_VALUES);
+}
+
 json_t *function_interface_json(const mtlbx_library *lib, size_t i, json_t **diag)
 {
     struct mtlbx_error err = { 0 };
     struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, &err);
     *diag = NULL;
-    const char *message = NULL;
+    const char *message = NULL, *severity = "error";
     uint64_t offset = 0;
+    char cut[160];
     if (!iface) {
         message = err.message;
         offset = err.has_offset ? err.offset : mtlbx_function_at(lib, i)->module.offset;
     } else if (iface->module.failed) {
         message = iface->module.error;
         offset = iface->module.error_offset;
+    } else if (iface->cut) {
+        interface_cut_message(cut, sizeof cut);
+        message = cut;
+        offset = iface->cut_offset;
+        severity = "warning";
     }
     if (message) {
         char text[320];
-        snprintf(text, sizeof text, "function %zu: interface not decoded: %s", i, message);
-        *diag = json_pack("{s:s,s:I,s:o}", "severity", "error", "offset", (json_int_t)offset, "message",
+        snprintf(text, sizeof text, "function %zu: %s%s", i, iface && iface->cut ? "" : "interface not decoded: ",
+                 message);
+        *diag = json_pack("{s:s,s:I,s:o}", "severity", severity, "offset", (json_int_t)offset, "message",
                           json_bytes((struct mtlbx_bytes){ (const uint8_t *)text, strlen(text) }));
     }
     json_t *j = interface_json(iface);

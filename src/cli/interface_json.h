@@ -10,10 +10,18 @@
  * did not decode (module.failed). A new reference. */
 json_t *interface_json(const struct mtlbx_interface *iface);
 
+/* One ARGUMENT object (inputs and outputs): `diff` shows the same. */
+json_t *interface_argument_json(const struct mtlbx_air_argument *a);
+
 /* Decodes function i of `lib` and returns its interface (JSON null when
  * there is none). When the module is missing, not bitcode or damaged,
  * `*diag` (else NULL) is set to a CONTRACT DIAGNOSTIC object naming the
  * offset, for the library's "diagnostics". */
 json_t *function_interface_json(const mtlbx_library *lib, size_t i, json_t **diag);
+/* Also when the interface was cut (mtlbx_interface.cut): then `*diag` is a
+ * warning at the cut's offset, and the interface the part kept. */
+
+/* "interface cut: ..." (no function, no offset), for every command. */
+void interface_cut_message(char *out, size_t size);
 
 #endif

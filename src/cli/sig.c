@@ -84,11 +84,12 @@ static bool wanted(struct sig_options *o, struct mtlbx_bytes name)
     return any;
 }
 
-/* The one-line error for a module that does not decode. */
-static void report(const struct sig_options *o, const struct mtlbx_function *fn, uint64_t offset, const char *why)
+/* The one-line error for a module that does not decode (or was cut). */
+static void report(const struct sig_options *o, const struct mtlbx_function *fn, uint64_t offset, const char *why,
+                   bool decoded)
 {
     char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
-    cli_error(o->path, &offset, "%s: interface not decoded: %s", name ? name : "?", why);
+    cli_error(o->path, &offset, "%s: %s%s", name ? name : "?", decoded ? "" : "interface not decoded: ", why);
     free(name);
 }
 
@@ -98,6 +99,7 @@ struct sig_result {
     size_t index;
     char *decl;                /* NULL: nothing to print */
     bool failed;
+    bool cut;                  /* printed, with a warning */
     uint64_t error_offset;
     char error[sizeof ((struct mtlbx_error *)0)->message];
 };
@@ -118,6 +120,11 @@ static void decode_one(const mtlbx_library *lib, struct sig_result *r)
         r->error_offset = iface->module.error_offset;
         snprintf(r->error, sizeof r->error, "%s", iface->module.error);
     } else {
+        if (iface->cut) {
+            r->cut = true;
+            r->error_offset = iface->cut_offset;
+            interface_cut_message(r->error, sizeof r->error);
+        }
         char tbuf[32];
         const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf)
                                                          : NULL;
@@ -181,8 +188,8 @@ static unsigned sig_threads(void)
 
 static bool print_result(const struct sig_options *o, const mtlbx_library *lib, struct sig_result *r)
 {
-    if (r->failed)
-        report(o, mtlbx_function_at(lib, r->index), r->error_offset, r->error);
+    if (r->failed || r->cut)
+        report(o, mtlbx_function_at(lib, r->index), r->error_offset, r->error, !r->failed);
     if (r->decl) {
         fputs(r->decl, stdout);
         /* A blank line after a declaration that spans several lines. */
@@ -190,7 +197,7 @@ static bool print_result(const struct sig_options *o, const mtlbx_library *lib, 
     }
     free(r->decl);
     r->decl = NULL;
-    return !r->failed;
+    return !r->failed && !r->cut;
 }
 
 static bool print_json(const struct sig_options *o, const mtlbx_library *lib, size_t l, size_t i, bool *first)

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "interface_json.h"
 #include "values_json.h"
 
 #include <fcntl.h>
@@ -108,6 +109,11 @@ static void print_interface(const mtlbx_library *lib, size_t i)
         printf("  stage %s\n", iface->stage ? iface->stage : "-");
         print_arguments("input", iface->inputs, iface->n_inputs);
         print_arguments("output", iface->outputs, iface->n_outputs);
+        if (iface->cut) {
+            char why[160];
+            interface_cut_message(why, sizeof why);
+            printf("  %s (at %llu)\n", why, (unsigned long long)iface->cut_offset);
+        }
     }
     mtlbx_interface_free(iface);
 }
@@ -118,10 +124,13 @@ static void print_function(mtlbx_library *lib, size_t i)
     cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
     putchar('\n');
     for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+        /* The interface gets a line per argument (below), so that git
+         * shows one changed line; its JSON is not even built. */
+        if (f == MTLBX_FF_INTERFACE)
+            continue;
         json_t *v = vj_function_field(lib, i, (enum mtlbx_function_field)f);
-        /* Empty lists say nothing: leave them out. The interface gets a
-         * line per argument (below), so that git shows one changed line. */
-        if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) || f == MTLBX_FF_INTERFACE)
+        /* Empty lists say nothing: leave them out. */
+        if (json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS)
             json_decref(v);
         else
             put_value("  ", mtlbx_function_field_name(f), v);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "values_json.h"
+#include "interface_json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,65 +115,11 @@ static json_t *vertex_attributes(const struct mtlbx_metadata *md)
     return a;
 }
 
-static json_t *opt_bytes(bool has, struct mtlbx_bytes b) { return has ? vj_bytes(b) : json_null(); }
-
-/* CONTRACT's spelling: an int, a string, a nested node as the list of its
- * operands, null. The reader bounds nesting, so recursion is bounded. */
-static json_t *md_json(const struct mtlbx_md_value *v)
-{
-    switch (v->kind) {
-    case MTLBX_MD_INT: return json_integer((json_int_t)v->i);
-    case MTLBX_MD_STRING: return vj_bytes(v->s);
-    case MTLBX_MD_NODE: {
-        json_t *list = json_array();
-        for (size_t i = 0; i < v->n_items; i++)
-            json_array_append_new(list, md_json(&v->items[i]));
-        return list;
-    }
-    case MTLBX_MD_NULL: break;
-    }
-    return json_null();
-}
-
-/* Every key: true with no value, the value alone, or a list of them. */
-static json_t *properties(const struct mtlbx_air_argument *a)
-{
-    json_t *o = json_object();
-    for (size_t k = 0; k < a->n_properties; k++) {
-        const struct mtlbx_air_property *p = &a->properties[k];
-        json_t *v;
-        if (p->n_values == 0) {
-            v = json_true();
-        } else if (p->n_values == 1) {
-            v = md_json(&p->values[0]);
-        } else {
-            v = json_array();
-            for (size_t i = 0; i < p->n_values; i++)
-                json_array_append_new(v, md_json(&p->values[i]));
-        }
-        json_t *key = vj_bytes(p->key);
-        if (key && !json_object_get(o, json_string_value(key)))
-            json_object_set_new(o, json_string_value(key), v);
-        else
-            json_decref(v);
-        json_decref(key);
-    }
-    return o;
-}
-
 static json_t *arguments(const struct mtlbx_air_argument *v, size_t n)
 {
     json_t *list = json_array();
-    for (size_t k = 0; k < n; k++) {
-        const struct mtlbx_air_argument *a = &v[k];
-        json_array_append_new(list, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "index",
-                                              a->has_index ? json_integer(a->index) : json_null(), "kind",
-                                              a->kind.len ? vj_bytes(a->kind) : json_null(), "name",
-                                              opt_bytes(a->has_name, a->name), "type", opt_bytes(a->has_type, a->type),
-                                              "location", a->has_location ? json_integer(a->location) : json_null(),
-                                              "access", a->access ? json_string(a->access) : json_null(),
-                                              "properties", properties(a)));
-    }
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(list, interface_argument_json(&v[k]));
     return list;
 }
 
@@ -191,8 +138,12 @@ static char *binding_text(const struct mtlbx_air_argument *a)
 {
     char *kind = a->kind.len ? esc(a->kind) : strdup("argument");
     char *s = NULL;
-    if (kind && (a->has_location ? asprintf(&s, "%s(%lld)", kind, (long long)a->location) : asprintf(&s, "%s", kind)) < 0)
+    char *expr = a->has_location_expression ? esc(a->location_expression) : NULL;
+    if (kind && (a->has_location                ? asprintf(&s, "%s(%lld)", kind, (long long)a->location)
+                 : a->has_location_expression ? asprintf(&s, "%s(expr %s)", kind, expr ? expr : "?")
+                                              : asprintf(&s, "%s", kind)) < 0)
         s = NULL;
+    free(expr);
     free(kind);
     return s;
 }

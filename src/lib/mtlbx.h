@@ -365,6 +365,10 @@ const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, s
 #define MTLBX_BC_MAX_RECORD_OPS 1000000  /* operands of one record */
 #define MTLBX_BC_MAX_MD_NESTING 32       /* nested metadata nodes in one value;
                                             deeper, or a node inside itself, fails */
+#define MTLBX_BC_MAX_INTERFACE_VALUES 200000 /* values one function's interface
+                                            stands for written out in full (a node
+                                            shared by many counts each time); the
+                                            rest is cut (mtlbx_interface.cut) */
 
 /* One block of a module's LLVM bitstream (IDENTIFICATION, MODULE, TYPE,
  * METADATA, FUNCTION, STRTAB, ...), for the explorer's module node. */
@@ -400,7 +404,9 @@ enum mtlbx_md_kind {
     MTLBX_MD_STRING,           /* MDString */
     MTLBX_MD_NODE,             /* nested MDNode / tuple: items */
     MTLBX_MD_NULL,             /* null operand, or a value that is neither
-                                  (a function pointer, a float ...) */
+                                  (a float, a constant expression ...) */
+    MTLBX_MD_GLOBAL,           /* a global value (variable or function): its
+                                  name in s (len 0 when it has none) */
 };
 struct mtlbx_md_value {
     enum mtlbx_md_kind kind;
@@ -410,6 +416,11 @@ struct mtlbx_md_value {
                                   interface (older per-string records) */
     size_t n_items;            /* MTLBX_MD_NODE */
     const struct mtlbx_md_value *items;
+    uint64_t n_expanded;       /* MTLBX_MD_NODE from the reader: how many values it
+                                  stands for with every shared child written out
+                                  in full, itself included (saturates); 0 unknown */
+    uint64_t offset;           /* MTLBX_MD_NODE from the reader: absolute offset
+                                  of the byte holding its record's start */
 };
 
 /* One "air.KEY" of an argument or an entry, with the values up to the next key. */
@@ -430,10 +441,19 @@ struct mtlbx_air_argument {
     struct mtlbx_bytes name;   /* air.arg_name */
     struct mtlbx_bytes type;   /* air.arg_type_name */
     bool has_location;
-    int64_t location;          /* air.location_index's first int, else first int after kind */
+    int64_t location;          /* air.location_index's first int, else the operand right
+                                  after the kind key when it is an int (CONTRACT) */
     const char *access;        /* "read" "write" "read_write" "sample" (static) or NULL */
     size_t n_properties;       /* every key, in order */
     const struct mtlbx_air_property *properties;
+    /* A binding the compiler computes from function constants: that operand
+     * names a global (_ZL32__metal_implicit_attr_int_expr_0.96.126) instead
+     * of being an int; then has_location is false. */
+    bool has_location_expression;
+    struct mtlbx_bytes location_expression;   /* the global's name */
+    /* air.function_constant's node {global, type, name}: the name. */
+    bool has_function_constant;
+    struct mtlbx_bytes function_constant;
 };
 
 struct mtlbx_interface {
@@ -458,6 +478,13 @@ struct mtlbx_interface {
     bool has_compiler;
     struct mtlbx_bytes compiler;           /* !llvm.ident */
     struct mtlbx_module_info module;       /* blocks of the module */
+    /* Metadata nodes that share children (a node holding the same child
+     * twice, 25 levels deep) stand for exponentially many values: past
+     * MTLBX_BC_MAX_INTERFACE_VALUES, charged level by level from the
+     * entry down, nodes are shortened and what is left out is gone (not a
+     * failure: the stage, names and bindings above the cut stay). */
+    bool cut;
+    uint64_t cut_offset;                   /* absolute offset of the first node shortened */
 };
 
 /* Reads function i's module: its bitstream blocks and its AIR interface.

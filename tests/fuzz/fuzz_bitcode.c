@@ -5,10 +5,14 @@
  * offset inside the module, children inside their parents, strings inside
  * the input or owned by the result, a finite value tree, an empty
  * interface when decoding failed) and every byte it points at is read, so
- * ASan sees any span that is not real. A broken promise aborts. */
+ * ASan sees any span that is not real. Then what prints it runs on it:
+ * the FUNCTION_INTERFACE JSON of sig and dump (interface_json.c), the
+ * declaration sig prints, and the comparison diff makes (an interface
+ * equals itself). A broken promise aborts. */
 #include "config.h"
 
 #include "mtlbx.h"
+#include "interface_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +44,7 @@ static void value(const struct mtlbx_md_value *v, unsigned depth)
         broken("metadata nested past the limit");
     switch (v->kind) {
     case MTLBX_MD_STRING:
+    case MTLBX_MD_GLOBAL:
         touch(v->s);
         break;
     case MTLBX_MD_NODE:
@@ -74,6 +79,34 @@ static void arguments(const struct mtlbx_air_argument *a, size_t n)
         if (a[i].access && strlen(a[i].access) > 10)
             broken("access is not one of the four words");
         properties(a[i].properties, a[i].n_properties);
+    }
+}
+
+/* What sig, dump and diff do with an interface. */
+static void printers(const struct mtlbx_interface *it)
+{
+    json_t *j = interface_json(it);
+    if (!j)
+        broken("no JSON for an interface");
+    char *text = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+    if (text)
+        sink += (unsigned)strlen(text);
+    free(text);
+    json_decref(j);
+    static const uint8_t name[] = "compute_main";
+    char *decl = mtlbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
+                                       MTLBX_MSL_MEMBERS);
+    if (decl) {
+        for (const char *p = decl; *p; p++)
+            if ((unsigned char)*p < 0x20 && *p != '\n')
+                broken("a control byte in the declaration");
+        free(decl);
+    }
+    struct mtlbx_interface_diff d;
+    if (mtlbx_interface_compare(it, it, &d)) {
+        if (d.stage_changed || d.n_changes)
+            broken("an interface differs from itself");
+        mtlbx_interface_diff_free(&d);
     }
 }
 
@@ -127,6 +160,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         touch(it->compile_options[i]);
     touch(it->language_name);
     touch(it->compiler);
+    if (it->cut && (it->cut_offset < BASE || it->cut_offset >= BASE + size))
+        broken("a cut outside the module");
+    printers(it);
     mtlbx_interface_free(it);
     return 0;
 }

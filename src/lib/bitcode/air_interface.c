@@ -100,6 +100,32 @@ static bool first_string(const struct mtlbx_air_property *p, struct mtlbx_bytes 
     return false;
 }
 
+/* The binding (CONTRACT "location"): air.location_index's first operand,
+ * else the one right after the kind key. An int is the location; a global
+ * is an index the compiler computes from function constants, named, never
+ * read as a number (the int after it is not the binding). */
+static void binding(const struct mtlbx_air_property *location_index, const struct mtlbx_air_property *kind,
+                    struct mtlbx_air_argument *arg)
+{
+    const struct mtlbx_air_property *from[2] = { location_index, kind };
+    for (size_t k = 0; k < 2; k++) {
+        const struct mtlbx_air_property *p = from[k];
+        if (!p || !p->n_values)
+            continue;
+        if (p->values[0].kind == MTLBX_MD_GLOBAL) {
+            arg->has_location_expression = true;
+            arg->location_expression = p->values[0].s;
+            return;
+        }
+        if (p == location_index ? first_int(p, &arg->location) : p->values[0].kind == MTLBX_MD_INT) {
+            if (p == kind)
+                arg->location = p->values[0].i;
+            arg->has_location = true;
+            return;
+        }
+    }
+}
+
 /* One argument or output descriptor node. */
 static bool parse_argument(struct arena *a, const struct mtlbx_md_value *node, struct mtlbx_air_argument *arg)
 {
@@ -125,8 +151,19 @@ static bool parse_argument(struct arena *a, const struct mtlbx_md_value *node, s
         arg->kind = kind->key;
     arg->has_name = first_string(find_property(props, arg->n_properties, "arg_name"), &arg->name);
     arg->has_type = first_string(find_property(props, arg->n_properties, "arg_type_name"), &arg->type);
-    arg->has_location = first_int(find_property(props, arg->n_properties, "location_index"), &arg->location) ||
-                        first_int(kind, &arg->location);
+    binding(find_property(props, arg->n_properties, "location_index"), kind, arg);
+    const struct mtlbx_air_property *fc = find_property(props, arg->n_properties, "function_constant");
+    if (fc && fc->n_values && fc->values[0].kind == MTLBX_MD_NODE) {
+        /* {predicate global, "bool", "kName"}: the name is the last string
+         * (that is not a key: older modules point at the air.function_constants
+         * entry {@global, "air.function_constant", i32 K}, which has none) */
+        const struct mtlbx_md_value *guard = &fc->values[0];
+        for (size_t i = guard->n_items; i-- > 0 && !arg->has_function_constant;)
+            if (guard->items[i].kind == MTLBX_MD_STRING && !is_key(&guard->items[i])) {
+                arg->has_function_constant = true;
+                arg->function_constant = guard->items[i].s;
+            }
+    }
     for (size_t i = 0; i < arg->n_properties && !arg->access; i++)
         for (size_t k = 0; k < sizeof ACCESS / sizeof *ACCESS; k++)
             if (bytes_eq(props[i].key, ACCESS[k]))
@@ -246,6 +283,70 @@ static bool module_facts(struct bc_module *m, struct mtlbx_interface *iface)
     return true;
 }
 
+/* --------------------------------------------------------------- budget -- */
+
+/* The entry as every printer will walk it: at most
+ * MTLBX_BC_MAX_INTERFACE_VALUES values written out. The reader keeps
+ * shared nodes shared, but JSON, comparison and the explorer expand them,
+ * so a DAG of a few hundred bytes would stand for 2^25 values. Charged
+ * breadth first, so that the lists, the arguments and their keys are kept
+ * before anything nested below them: a node that fits whole stays shared
+ * (no copy: the common case costs nothing), one that does not is copied
+ * with its items, shortened when even they do not fit, and its node items
+ * queued. False only when out of memory. */
+static bool fit_to_budget(struct arena *a, struct mtlbx_md_value *entry, struct mtlbx_interface *iface)
+{
+    uint64_t left = MTLBX_BC_MAX_INTERFACE_VALUES;
+    if (entry->kind != MTLBX_MD_NODE || (entry->n_expanded && entry->n_expanded <= left))
+        return true;
+    size_t head = 0, tail = 0, cap = 0;
+    struct mtlbx_md_value **queue = NULL;
+    bool ok = true;
+    left--; /* the entry itself */
+    for (struct mtlbx_md_value *d = entry; d && ok; d = head < tail ? queue[head++] : NULL) {
+        uint64_t rest = d->n_expanded ? d->n_expanded - 1 : UINT64_MAX;
+        if (rest <= left) {
+            left -= rest;
+            continue;
+        }
+        size_t n = d->n_items;
+        if (n > left) {
+            n = (size_t)left;
+            if (!iface->cut) {
+                iface->cut = true;
+                iface->cut_offset = d->offset;
+            }
+        }
+        left -= n;
+        struct mtlbx_md_value *copy = n ? arena_array(a, n, sizeof *copy) : NULL;
+        if (n && !copy) {
+            ok = false;
+            break;
+        }
+        if (n)
+            memcpy(copy, d->items, n * sizeof *copy);
+        d->items = copy;
+        d->n_items = n;
+        d->n_expanded = 0;
+        for (size_t i = 0; i < n && ok; i++) {
+            if (copy[i].kind != MTLBX_MD_NODE)
+                continue;
+            if (tail == cap) {
+                cap = cap ? cap * 2 : 64;
+                struct mtlbx_md_value **grown = realloc(queue, cap * sizeof *queue);
+                if (!grown)
+                    ok = false;
+                else
+                    queue = grown;
+            }
+            if (ok)
+                queue[tail++] = &copy[i];
+        }
+    }
+    free(queue);
+    return ok;
+}
+
 /* ---------------------------------------------------------------- entry -- */
 
 /* Finds the entry tuple naming `symbol` in every air.X list whose tuples
@@ -310,6 +411,8 @@ static bool decode_entry(struct bc_module *m, const uint8_t *symbol, size_t symb
         return false;
     iface->symbol = m->globals[g].name;
     static const struct mtlbx_md_value none = { .kind = MTLBX_MD_NULL };
+    if (!fit_to_budget(m->arena, &entry, iface))
+        return false;
     const struct mtlbx_md_value *outputs = entry.n_items > 1 ? &entry.items[1] : &none;
     const struct mtlbx_md_value *inputs = entry.n_items > 2 ? &entry.items[2] : &none;
     return parse_arguments(m->arena, outputs, &iface->outputs, &iface->n_outputs) &&

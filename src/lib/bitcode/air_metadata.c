@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 
+#define MD_EXPANDED_MAX ((uint64_t)1 << 62)
+
 /* Record codes (llvm/Bitcode/LLVMBitCodes.h, MetadataCodes) */
 enum {
     MD_STRING_OLD = 1, MD_VALUE = 2, MD_NODE = 3, MD_NAME = 4, MD_DISTINCT_NODE = 5, MD_KIND = 6,
@@ -250,12 +252,17 @@ long md_global(const struct bc_module *m, uint64_t id)
     return (long)m->slots[id].b;
 }
 
-/* A (type, value id) pair as an md value: an integer constant, or null. */
+/* A (type, value id) pair as an md value: an integer constant, a global
+ * (a function constant's predicate, a binding computed from function
+ * constants, an entry's function), or null. */
 static void value_of(const struct bc_module *m, uint64_t type, uint64_t value, struct mtlbx_md_value *out)
 {
     *out = (struct mtlbx_md_value){ .kind = MTLBX_MD_NULL };
     (void)type;
-    if (value >= m->n_globals && value - m->n_globals < m->n_consts) {
+    if (value < m->n_globals) {
+        out->kind = MTLBX_MD_GLOBAL;
+        out->s = m->globals[value].name;
+    } else if (value - m->n_globals < m->n_consts) {
         const struct bc_constant *c = &m->consts[value - m->n_globals];
         if (c->kind == CONST_INT) {
             out->kind = MTLBX_MD_INT;
@@ -300,6 +307,10 @@ static bool convert_node(struct bc_module *m, struct md_slot *s, unsigned depth)
         s->first_global = (int64_t)ops[1];
     uint64_t outer = m->md_context_bit;
     bool ok = true;
+    /* What it stands for written out in full: shared children counted
+     * each time (a DAG of shared nodes is small here, exponential there);
+     * saturates well below overflow. */
+    uint64_t expanded = 1;
     for (size_t i = 0; i < n && ok; i++) {
         m->md_context_bit = rec.bit;
         if (!old) {
@@ -316,11 +327,14 @@ static bool convert_node(struct bc_module *m, struct md_slot *s, unsigned depth)
             else
                 value_of(m, type, value, &items[i]);
         }
+        uint64_t child = items[i].kind == MTLBX_MD_NODE ? items[i].n_expanded : 1;
+        expanded = child > MD_EXPANDED_MAX - expanded ? MD_EXPANDED_MAX : expanded + child;
     }
     free(ops);
     m->md_context_bit = outer;
     s->items = items;
     s->n_items = (uint32_t)n;
+    s->n_expanded = expanded;
     s->state = 2;
     return ok;
 }
@@ -359,6 +373,8 @@ bool md_value(struct bc_module *m, uint64_t id, unsigned depth, struct mtlbx_md_
         out->kind = MTLBX_MD_NODE;
         out->items = s->items;
         out->n_items = s->n_items;
+        out->n_expanded = s->n_expanded;
+        out->offset = m->base + s->a / 8;
         return true;
     default:
         return true;

@@ -42,6 +42,7 @@ struct md_slot {
     uint8_t block;             /* which saved METADATA block (for re-reading) */
     uint8_t state;             /* node conversion: 0 not yet, 1 in progress, 2 done */
     uint32_t n_items;          /* node, once converted */
+    uint64_t n_expanded;       /* node, once converted: mtlbx_md_value.n_expanded */
     int64_t first_global;      /* node, once converted: the global value its
                                   first operand names (an entry's function), or -1 */
     uint64_t a, b;             /* STRING: index into strings; VALUE: type, value;

@@ -17,7 +17,8 @@ static bool md_eq(const struct mtlbx_md_value *x, const struct mtlbx_md_value *y
         return false;
     switch (x->kind) {
     case MTLBX_MD_INT: return x->i == y->i;
-    case MTLBX_MD_STRING: return span_eq(x->s, y->s);
+    case MTLBX_MD_STRING:
+    case MTLBX_MD_GLOBAL: return span_eq(x->s, y->s);
     case MTLBX_MD_NULL: return true;
     case MTLBX_MD_NODE:
         if (x->n_items != y->n_items)
@@ -55,7 +56,9 @@ static unsigned argument_change(const struct mtlbx_air_argument *x, const struct
 {
     unsigned what = 0;
     if (!span_eq(x->kind, y->kind) || x->has_location != y->has_location ||
-        (x->has_location && x->location != y->location))
+        (x->has_location && x->location != y->location) ||
+        x->has_location_expression != y->has_location_expression ||
+        (x->has_location_expression && !span_eq(x->location_expression, y->location_expression)))
         what |= MTLBX_ARG_REBOUND;
     if (x->has_type != y->has_type || (x->has_type && !span_eq(x->type, y->type)))
         what |= MTLBX_ARG_RETYPED;

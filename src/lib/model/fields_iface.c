@@ -105,6 +105,10 @@ static void value_text(char *out, size_t n, const struct mtlbx_md_value *v)
         field_esc(out, n, v->s.ptr, v->s.len);
     else if (v->kind == MTLBX_MD_NODE)
         snprintf(out, n, "{%zu items}", v->n_items);
+    else if (v->kind == MTLBX_MD_GLOBAL && n > 1) {
+        out[0] = '@';
+        field_esc(out + 1, n - 1, v->s.ptr, v->s.len);
+    }
     else
         snprintf(out, n, "null");
 }

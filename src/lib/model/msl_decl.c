@@ -208,6 +208,29 @@ static void put_value(struct sb *b, const struct mtlbx_md_value *v)
         sb_str(b, v->kind == MTLBX_MD_NODE ? "{...}" : "null");
 }
 
+/* Text inside a comment: escaped, and never one that ends it early. */
+static void sb_comment(struct sb *b, struct mtlbx_bytes s)
+{
+    size_t from = b->len;
+    sb_esc(b, s);
+    for (size_t i = from; !b->oom && i + 1 < b->len; i++)
+        if (b->p[i] == '*' && b->p[i + 1] == '/')
+            b->p[i + 1] = '|';
+}
+
+/* A binding the compiler computes from function constants: no number is
+ * known until the pipeline is built, so none is shown; the global that
+ * holds it is named. */
+static void put_expression(struct sb *b, struct mtlbx_bytes global)
+{
+    sb_str(b, "(expr /* ");
+    if (global.len)
+        sb_comment(b, global);
+    else
+        sb_str(b, "an unnamed global");
+    sb_str(b, " */)");
+}
+
 /* The [[...]] part: binding or builtin, interpolation, function constant. */
 static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
 {
@@ -229,6 +252,8 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
             sb_str(b, attr);
             if (a->has_location)
                 sb_fmt(b, "(%" PRId64 ")", a->location);
+            else if (a->has_location_expression)
+                put_expression(b, a->location_expression);
             int64_t second;
             /* Dual-source blending: render_target's second integer. */
             if (bytes_is(a->kind, "render_target") && kp && kp->n_values >= 2 && kp->values[1].kind == MTLBX_MD_INT &&
@@ -259,7 +284,9 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
         sb_str(b, "function_constant(");
         int64_t k;
         bool named = false;
-        if (constant_index(fc, &k)) {
+        if (a->has_function_constant) {
+            sb_esc(b, a->function_constant);
+        } else if (constant_index(fc, &k)) {
             for (size_t c = 0; md && c < md->n_constants && !named; c++)
                 if (md->constants[c].index == k) {
                     sb_esc(b, md->constants[c].name);
@@ -288,6 +315,26 @@ static const char *address_space_name(int64_t as)
     }
 }
 
+/* AIR writes a texture's access as "texture2d<uint, sample>"; MSL spells
+ * it access::sample. */
+static void put_type(struct sb *b, struct mtlbx_bytes t)
+{
+    static const char *const ACCESS[] = { "sample", "read", "write", "read_write" };
+    if (t.len > 2 && t.ptr[t.len - 1] == '>')
+        for (size_t k = 0; k < sizeof ACCESS / sizeof *ACCESS; k++) {
+            size_t n = strlen(ACCESS[k]);
+            if (t.len > n + 3 && memcmp(t.ptr + t.len - 1 - n, ACCESS[k], n) == 0 &&
+                memcmp(t.ptr + t.len - 3 - n, ", ", 2) == 0) {
+                sb_esc(b, (struct mtlbx_bytes){ t.ptr, t.len - 1 - n });
+                sb_str(b, "access::");
+                sb_str(b, ACCESS[k]);
+                sb_str(b, ">");
+                return;
+            }
+        }
+    sb_esc(b, t);
+}
+
 static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
 {
     if (prop(a, "arg_unused"))
@@ -305,7 +352,7 @@ static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const
             sb_str(b, "const ");
     }
     if (a->has_type)
-        sb_esc(b, a->type);
+        put_type(b, a->type);
     else
         sb_str(b, pointer ? "void" : "?");
     if (pointer)
