@@ -178,9 +178,65 @@ void action_extract(struct explorer *ex, bool all)
     action_write_bytes(ex, path, m.ptr, m.len);
 }
 
+/* llvm-dis outputs kept by the SHA-256 of the module they came from
+ * (computed, not the HASH tag, which a damaged file may get wrong): the
+ * same module is disassembled once however often d is pressed on it or on
+ * a function that shares it. A few entries, the oldest replaced. */
+#define IR_CACHE_ENTRIES 8
+#define IR_CACHE_MAX_BYTES ((size_t)256 << 20)
+
+struct ir_entry {
+    uint8_t key[32];
+    char *text;
+    size_t len;
+    bool truncated;
+};
+
+struct ir_cache {
+    struct ir_entry v[IR_CACHE_ENTRIES];
+    size_t next;
+};
+
+void action_ir_cache_free(struct explorer *ex)
+{
+    if (!ex->ir)
+        return;
+    for (size_t i = 0; i < IR_CACHE_ENTRIES; i++)
+        free(ex->ir->v[i].text);
+    free(ex->ir);
+    ex->ir = NULL;
+}
+
+static const struct ir_entry *ir_lookup(struct explorer *ex, const uint8_t key[32])
+{
+    for (size_t i = 0; ex->ir && i < IR_CACHE_ENTRIES; i++)
+        if (ex->ir->v[i].text && memcmp(ex->ir->v[i].key, key, 32) == 0)
+            return &ex->ir->v[i];
+    return NULL;
+}
+
+static void ir_store(struct explorer *ex, const uint8_t key[32], const char *text, size_t len, bool truncated)
+{
+    if (len > IR_CACHE_MAX_BYTES / IR_CACHE_ENTRIES)
+        return;
+    if (!ex->ir && !(ex->ir = calloc(1, sizeof *ex->ir)))
+        return;
+    struct ir_entry *e = &ex->ir->v[ex->ir->next];
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    free(e->text);
+    *e = (struct ir_entry){ .text = copy, .len = len, .truncated = truncated };
+    memcpy(e->key, key, 32);
+    ex->ir->next = (ex->ir->next + 1) % IR_CACHE_ENTRIES;
+}
+
 /* llvm-dis runs on the job worker: the UI keeps answering keys, shows
  * "llvm-dis... 2.1 s", and Esc kills and reaps the child. */
 struct dis_job {
+    uint8_t key[32];             /* the module's SHA-256, for the cache */
     char *llvm_dis;
     const uint8_t *module;       /* in the mapping, which outlives the job */
     size_t len;
@@ -204,6 +260,7 @@ static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
     } else if (d->rc != 0) {
         ex_error(ex, "llvm-dis failed: %s", d->res.message[0] ? d->res.message : "no reason given");
     } else {
+        ir_store(ex, d->key, d->res.output ? d->res.output : "", d->res.output_len, d->res.truncated);
         if (ex->screen == SCREEN_TEXT)
             textview_close(ex);
         textview_open(ex, d->title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
@@ -223,7 +280,12 @@ void action_disassemble(struct explorer *ex)
         ex_error(ex, "select a function first: d disassembles its module");
         return;
     }
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(n->lib, (size_t)fn);
+    action_disassemble_function(ex, n->lib, (size_t)fn);
+}
+
+void action_disassemble_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
+{
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, fn);
     if (m.len == 0) {
         ex_error(ex, "this function's module is missing or outside the module section");
         return;
@@ -240,13 +302,25 @@ void action_disassemble(struct explorer *ex)
         ex_error(ex, "out of memory");
         return;
     }
-    const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
+    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
     char *name = escaped(f->name);
     char *safe = safe_component(f->name.ptr, f->name.len);
     snprintf(d->title, sizeof d->title, "llvm-dis: %.300s", name);
     snprintf(d->save, sizeof d->save, "%s.ll", safe ? safe : "module");
     free(safe);
     free(name);
+    mtlbx_sha256(m.ptr, m.len, d->key);
+    const struct ir_entry *hit = ir_lookup(ex, d->key);
+    if (hit) {
+        if (ex->screen == SCREEN_TEXT)
+            textview_close(ex);
+        textview_open(ex, d->title, hit->text, hit->len, d->save);
+        ex_message(ex, "%s%s", hit->truncated ? "output cut at the size limit; " : "",
+                   "/ searches, w saves, q returns (cached)");
+        free(d->llvm_dis);
+        free(d);
+        return;
+    }
     d->module = m.ptr;
     d->len = m.len;
     if (!job_start(ex, "llvm-dis", dis_work, dis_finish, d, false)) {
