@@ -13,6 +13,7 @@
 #include "textfmt.h"
 #include "ui.h"
 #include "view.h"
+#include "wrap.h"
 
 #include <inttypes.h>
 #include <locale.h>
@@ -100,9 +101,34 @@ static void draw_title(struct explorer *ex)
         term_put_raw(r->y, r->x + r->w - rw, rw, right, term_attr(AT_TITLE));
 }
 
+/* In the byte explorer, a selection too long for the status line is
+ * also shown whole on up to this many lines just above it (over the
+ * panels' last rows), so a long name is readable without the status line
+ * ever wrapping into the key bar. */
+#define SELECTION_LINES_MAX 3
+
+static void draw_selection_whole(struct explorer *ex, const char *info)
+{
+    const struct rect *r = &ex->lay.status;
+    size_t starts[SELECTION_LINES_MAX + 1];
+    int n = wrap_text(info, r->w, starts, SELECTION_LINES_MAX);
+    int y = r->y - n;
+    for (int i = 0; i < n; i++, y++) {
+        if (y < 1)
+            continue;
+        char piece[1300];
+        size_t len = starts[i + 1] - starts[i];
+        if (len >= sizeof piece)
+            len = sizeof piece - 1;
+        memcpy(piece, info + starts[i], len);
+        piece[len] = '\0';
+        term_put(y, r->x, r->w, piece, term_attr(AT_STATUS), 0);
+    }
+}
+
 /* One line, never wrapped: the message first (an error highlighted on
  * its own), then what the view says of its selection, cut at its end.
- * Views that need a whole long name show it in their body. */
+ * The function views show a whole long name in their body. */
 static void draw_status(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.status;
@@ -121,6 +147,8 @@ static void draw_status(struct explorer *ex)
     else
         snprintf(line, sizeof line, "%s", info);
     rowfmt_cut(line, r->w, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+    if (ex->screen == SCREEN_MAIN && textfmt_width(info) > r->w)
+        draw_selection_whole(ex, info);
     term_put(r->y, r->x, r->w, cut, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
     if (ex->status_error && ex->status[0]) {
         /* Only the message itself is highlighted. */

@@ -33,21 +33,14 @@ void page_free(struct fpage *p)
     p->n_lines = 0;
 }
 
+/* Opening a page is only naming its function (history.c does the same
+ * to come back to one): the first draw builds the rest. */
 void page_open(struct explorer *ex, uint32_t lib, uint32_t fn)
 {
-    page_free(&ex->page);
     ex->page.lib = lib;
     ex->page.fn = fn;
     ex->page.top = 0;
-    ex->page.built_state = -2;
     ex->screen = SCREEN_PAGE;
-    mtlbx_library *l = page_lib(ex);
-    if (l && mtlbx_function_interface_cached(l, fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED)
-        ifacer_prioritise(ex->ifacer, l, fn);
-    /* The table follows the page, so Backspace lands on this function. */
-    long pos = ftable_find(&ex->funcs, l, fn);
-    if (pos >= 0)
-        ex->funcs.sel = (size_t)pos;
 }
 
 bool page_waiting(struct explorer *ex)
@@ -62,10 +55,22 @@ static void build(struct explorer *ex)
     mtlbx_library *l = page_lib(ex);
     if (!l)
         return;
+    bool other = !p->lines || p->built_lib != p->lib || p->built_fn != p->fn;
     int state = mtlbx_function_interface_cached(l, p->fn, NULL, NULL);
-    if (state == p->built_state && p->lines)
+    if (!other && state == p->built_state && p->lines)
         return;
+    if (other) {
+        /* A new function: its interface first in the worker's queue, and
+         * the table on it, so Backspace lands there. */
+        if (state == MTLBX_IFACE_NOT_DECODED)
+            ifacer_prioritise(ex->ifacer, l, p->fn);
+        long pos = ftable_find(&ex->funcs, l, p->fn);
+        if (pos >= 0)
+            ex->funcs.sel = (size_t)pos;
+    }
     page_free(p);
+    p->built_lib = p->lib;
+    p->built_fn = p->fn;
     p->built_state = iface_table_build(l, p->fn, &p->lines, &p->heading, &p->n_lines);
 }
 
@@ -221,10 +226,16 @@ void page_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
     }
     free(name);
     const struct mtlbx_member *mem = &ar->members[best];
-    char *path = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    /* The file name first: a long path is cut at its end. */
     const char *slash = strrchr(mem->name, '/');
-    textview_open(ex, path ? path : "source", (const char *)mem->data, mem->size, slash ? slash + 1 : mem->name);
+    const char *base = slash && slash[1] ? slash + 1 : mem->name;
+    char *path = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    char *file = mtlbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
+    char title[1200];
+    snprintf(title, sizeof title, "%.200s in %.900s", file ? file : "?", path ? path : "?");
+    textview_open(ex, title, (const char *)mem->data, mem->size, base);
     free(path);
+    free(file);
     if (ex->screen == SCREEN_TEXT) {
         textview_goto_line(ex, best_line);
         ex_message(ex, "line %zu%s; q returns", best_line + 1,

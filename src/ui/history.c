@@ -116,7 +116,11 @@ static bool restore_place(struct explorer *ex, const struct jump *j)
     case SCREEN_PAGE:
         if (j->page_lib >= ex->funcs.n_libs)
             return false;
-        page_open(ex, j->page_lib, j->page_fn);
+        /* As page_open does: the page builds itself when drawn. */
+        ex->page.lib = j->page_lib;
+        ex->page.fn = j->page_fn;
+        ex->page.top = 0;
+        ex->screen = SCREEN_PAGE;
         return true;
     default:
         ex->screen = SCREEN_MAIN;

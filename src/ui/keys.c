@@ -292,7 +292,8 @@ const char *const keys_legend =
     "Row markers: ! an error inside this node, or a field in error\n"
     "(yellow: warnings only), ? an unknown tag or value.\n"
     "A count before a move repeats it: 5j, 10G (1, 2 and 3 start a count\n"
-    "only in the panel they focus). Long names are cut in the middle.\n"
+    "only in the panel they focus). Long names are cut in the middle in\n"
+    "the tree, at their end in the function table (whole under its rows).\n"
     "Mouse: a click selects and focuses, the wheel scrolls (--no-mouse).\n";
 
 char *keys_help_text(unsigned context)

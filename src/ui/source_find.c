@@ -14,7 +14,7 @@ static bool ident_char(uint8_t c)
 static bool has_stage_word(const uint8_t *line, size_t len)
 {
     static const char *const words[] = { "kernel", "vertex", "fragment", "[[visible]]", "[[stitchable]]",
-                                         "object", "mesh", "intersection", "tile", "extern", "void" };
+                                         "object", "mesh", "intersection", "tile", "extern" };
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
         size_t n = strlen(words[w]);
         for (size_t i = 0; i + n <= len; i++)

@@ -78,6 +78,7 @@ struct fpage {
     unsigned char *heading;      /* per line: drawn as a heading */
     size_t n_lines;
     int built_state;             /* interface state the lines were built from */
+    uint32_t built_lib, built_fn;/* the function they were built for */
 };
 
 struct textview {
