@@ -117,12 +117,7 @@ static void draw_selection_whole(struct explorer *ex, const char *info)
         if (y < 1)
             continue;
         char piece[1300];
-        size_t len = starts[i + 1] - starts[i];
-        if (len >= sizeof piece)
-            len = sizeof piece - 1;
-        memcpy(piece, info + starts[i], len);
-        piece[len] = '\0';
-        term_put(y, r->x, r->w, piece, term_attr(AT_STATUS), 0);
+        term_put(y, r->x, r->w, wrap_line(info, starts, i, piece, sizeof piece), term_attr(AT_STATUS), 0);
     }
 }
 

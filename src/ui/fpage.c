@@ -122,10 +122,7 @@ void page_draw(struct explorer *ex)
     int y = r->y + 1;
     for (int k = 0; k < head_rows; k++, y++) {
         char piece[1600];
-        size_t len = hs[k + 1] - hs[k];
-        memcpy(piece, head + hs[k], len);
-        piece[len] = '\0';
-        term_put(y, r->x, r->w, piece, A_BOLD, 0);
+        term_put(y, r->x, r->w, wrap_line(head, hs, k, piece, sizeof piece), A_BOLD, 0);
     }
     int width = r->w - 1;
     int rows = r->y + r->h - y;
@@ -140,11 +137,7 @@ void page_draw(struct explorer *ex)
             if (row_no < p->top)
                 continue;
             char piece[4096];
-            size_t len = starts[k + 1] - starts[k];
-            if (len >= sizeof piece)
-                len = sizeof piece - 1;
-            memcpy(piece, p->lines[i] + starts[k], len);
-            piece[len] = '\0';
+            wrap_line(p->lines[i], starts, k, piece, sizeof piece);
             int indent = k ? WRAP_INDENT : 0;
             term_fill(y, r->x, r->w, A_NORMAL);
             term_put(y, r->x + indent, r->w - indent, piece, p->heading[i] ? term_attr(AT_HEADING) : A_NORMAL, 0);

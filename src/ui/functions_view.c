@@ -35,37 +35,6 @@ static int columns(const struct ftable *t, struct column *out)
     return n;
 }
 
-static long arg_count(void *ctx, const mtlbx_library *lib, size_t index)
-{
-    struct explorer *ex = ctx;
-    return ifacer_arg_count(ex->ifacer, lib, index);
-}
-
-void functions_home(struct explorer *ex)
-{
-    size_t n_libs = 0;
-    for (uint32_t i = 0; i < ex->n_files; i++)
-        n_libs += mtlbx_library_count(ex->files[i].f);
-    struct ft_lib *libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
-    if (!libs)
-        return;
-    size_t k = 0;
-    for (uint32_t i = 0; i < ex->n_files; i++)
-        for (size_t l = 0; l < mtlbx_library_count(ex->files[i].f); l++)
-            if (mtlbx_library_at(ex->files[i].f, l))
-                libs[k++] = (struct ft_lib){ mtlbx_library_at(ex->files[i].f, l), i };
-    page_free(&ex->page);
-    ftable_free(&ex->funcs);
-    bool ok = ftable_init(&ex->funcs, libs, k);
-    free(libs);
-    ex->funcs.arg_count = arg_count;
-    ex->funcs.arg_ctx = ex;
-    /* A file without functions (empty, damaged, a fat header only) opens
-     * on its bytes, as before. */
-    ex->screen = ok && ex->funcs.n_all ? SCREEN_FUNCTIONS : SCREEN_MAIN;
-    ex->n_forward = 0;
-}
-
 static const struct ft_row *selected(const struct explorer *ex)
 {
     return ftable_row(&ex->funcs, ex->funcs.sel);
@@ -206,11 +175,7 @@ void functions_draw(struct explorer *ex)
             continue;
         }
         char piece[1400];
-        size_t len = starts[k + 1] - starts[k];
-        if (len >= sizeof piece)
-            len = sizeof piece - 1;
-        memcpy(piece, full + starts[k], len);
-        piece[len] = '\0';
+        wrap_line(full, starts, k, piece, sizeof piece);
         if (k == name_h - 1 && starts[k + 1] < strlen(full))
             rowfmt_cut(full + starts[k], r->w, ell, piece, sizeof piece);
         term_put(y, r->x, r->w, piece, A_BOLD, 0);

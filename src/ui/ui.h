@@ -196,7 +196,11 @@ void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a);
 /* Geometry after a resize or zoom (bytes_view.c). */
 void bytes_relayout(struct explorer *ex);
 
-/* Back and forward through the places visited (views included). */
+/* history.c: the current place (the view's, or the byte explorer's), and
+ * a push onto a bounded stack of places. */
+struct jump ex_place_here(struct explorer *ex);
+void ex_push_jump(struct jump *stack, size_t *n, const struct jump *j);
+/* jumps.c: back and forward through the places visited (views included). */
 void ex_go_back(struct explorer *ex);
 void ex_go_forward(struct explorer *ex);
 
