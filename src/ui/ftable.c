@@ -232,12 +232,52 @@ static int cmp_name(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A name sort compares the first 24 bytes as three integers held in the
+ * array being sorted, and reads the names themselves (scattered over the
+ * mapping) only for the rows those bytes do not tell apart. */
+struct name_key { uint64_t k[3]; uint32_t pos; };
+
+static int cmp_name_key(const void *a, const void *b)
+{
+    const struct name_key *x = a, *y = b;
+    for (int i = 0; i < 3; i++)
+        if (x->k[i] != y->k[i])
+            return x->k[i] < y->k[i] ? -1 : 1;
+    return cmp_name(&x->pos, &y->pos);
+}
+
+static bool sort_by_name(struct ftable *t)
+{
+    size_t n = t->n_shown;
+    struct name_key *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_function *fn = ftable_row_function(t, &t->all[t->shown[i]]);
+        k[i].pos = t->shown[i];
+        for (int w = 0; w < 3; w++) {
+            uint64_t v = 0;
+            for (size_t b = 0; b < 8; b++) {
+                size_t at = (size_t)w * 8 + b;
+                v = v << 8 | (at < fn->name.len ? fn->name.ptr[at] : 0);
+            }
+            k[i].k[w] = v;
+        }
+    }
+    name_sort_table = t;
+    qsort(k, n, sizeof *k, cmp_name_key);
+    for (size_t i = 0; i < n; i++)
+        t->shown[i] = k[i].pos;
+    free(k);
+    return true;
+}
+
 static bool sort_shown(struct ftable *t)
 {
     size_t n = t->n_shown;
     if (t->sort == FT_COL_NAME) {
-        name_sort_table = t;
-        qsort(t->shown, n, sizeof *t->shown, cmp_name);
+        if (!sort_by_name(t))
+            return false;
     } else if (t->sort != FT_COL_ORDER) {
         struct keyed *k = malloc((n ? n : 1) * sizeof *k);
         if (!k)
