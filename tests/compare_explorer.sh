@@ -14,6 +14,7 @@ hashes=$(python3 "$SRC/tests/compare_rebuild.py" "$WORK/dump.json" "$SAMPLE" "$W
 new_hash8=$(echo "$hashes" | cut -d' ' -f2 | cut -c1-8)
 
 start 100 30 xterm-256color -- "$SAMPLE" "$WORK/b.metallib"
+to_bytes
 wait_for "b.metallib"
 keys D
 wait_for "Compare: "
@@ -68,6 +69,7 @@ quit_and_check
 
 # One file: D explains itself.
 start 100 30 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys D
 wait_for "open two files to compare them"
@@ -75,6 +77,7 @@ quit_and_check
 
 # A file against itself.
 start 100 30 xterm-256color -- "$SAMPLE" "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys D
 wait_for "0 changes (identical)"

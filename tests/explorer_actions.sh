@@ -7,6 +7,7 @@
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 
 # e on the first function: a prompt with a default name, then the file.
@@ -133,6 +134,7 @@ data[at + 10:at + 200] = bytes(190)   # wreck the first bzip2 block
 open(sys.argv[2], 'wb').write(data)
 PY
     start 80 24 xterm-256color -- "$WORK/badsrc.metallib"
+    to_bytes
     wait_for "Functions (8)"
     keys s
     wait_for "does not decode"
@@ -149,6 +151,7 @@ fi
 
 # Without llvm-dis, d says so in the status line and the explorer goes on.
 start 80 24 xterm-256color MTLBX_LLVM_DIS=/nonexistent/llvm-dis PATH=/nonexistent -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "llvm-dis not found"

@@ -33,6 +33,9 @@ wait_for "Search paths"
 type_text "Game.app/default"
 keys Enter
 keys Enter
+# A library opens on its function table; b shows the bytes.
+wait_for " Functions  8"
+to_bytes
 wait_for "Functions (8)"
 expect "vertex_main"
 keys e
@@ -53,6 +56,7 @@ screen | grep -q " 8  dist/Game.ipa!Payload/Game.app/default.metallib" || fail "
 # Another library, then back again.
 keys g j
 keys Enter
+to_bytes
 wait_for "Functions ("
 keys F
 wait_for "Folders and archives"
@@ -123,6 +127,8 @@ if [ -d "$CORPUS/expected" ]; then
     wait_for "Search paths"
     type_text "deeper/ggml-acorn-llama-default"
     keys Enter Enter
+    wait_for " Functions  179" 20
+    to_bytes
     wait_for "Functions (179)" 20
     keys e
     wait_for "Write module to:"

@@ -8,12 +8,14 @@
 
 # --- fixtures (always present) ----------------------------------------------
 start 100 30 xterm-256color -- "$FIXTURES/fat.metallib"
+to_bytes
 wait_for "Fat header"
 wait_for "1.2.5"
 expect "1.2.8"
 quit_and_check 0
 
 start 100 30 xterm-256color -- "$FIXTURES/unknown-tags.metallib"
+to_bytes
 wait_for "Functions"
 keys /
 wait_for "Search names/tags"
@@ -26,6 +28,7 @@ quit_and_check 0
 
 # Several files: one root per file, each named.
 start 100 30 xterm-256color -- "$SAMPLE" "$FIXTURES/empty.metallib" "$FIXTURES/hsrc-v125.metallib"
+to_bytes
 wait_for "sample.metallib | empty.metallib | hsrc-v125.metallib"
 wait_for "hsrc-v125.metallib"
 keys G
@@ -44,6 +47,7 @@ quit_and_check 0
 
 for f in "$FIXTURES"/*.metallib; do
     start 80 24 vt100 -- "$f"
+    to_bytes
     wait_for "1 Tree" || { echo "($f)"; continue; }
     keys G g j Tab j Tab G
     wait_for "3 Hex" || echo "($f)"
@@ -59,6 +63,7 @@ fi
 big=$CORPUS/mmbeauty-ios-default-v122-177fn.metallib
 if [ -f "$big" ]; then
     start 80 24 xterm-256color -- "$big"
+    to_bytes
     wait_for "Functions (177)"
     # To the end and back is instant; [ steps back to the last function.
     keys G
@@ -76,6 +81,7 @@ fi
 fat=$CORPUS/libtracepoint-rt-ios-fat.metallib
 if [ -f "$fat" ]; then
     start 100 30 xterm-256color -- "$fat"
+    to_bytes
     wait_for "Fat header"
     quit_and_check 0
 fi
@@ -83,6 +89,7 @@ fi
 hsrd=$CORPUS/gsm-gaussian-v129-hsrd-63fn.metallib
 if [ -f "$hsrd" ]; then
     start 100 30 xterm-256color -- "$hsrd"
+    to_bytes
     wait_for "Functions (63)"
     keys s
     wait_for "Source archive"
@@ -100,6 +107,7 @@ fi
 for f in "$CORPUS"/*.metallib "$CORPUS"/*.metallibsym; do
     [ -f "$f" ] || continue
     start 80 24 xterm-256color -- "$f"
+    to_bytes
     # Not a metallib at all: the explorer says so and exits 2, like info.
     if ! "$MTLBX_BIN" info "$f" >/dev/null 2>&1; then
         wait_for "EXITED:2" || echo "($f)"

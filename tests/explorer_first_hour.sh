@@ -35,6 +35,7 @@ for size in "80 24" "120 40"; do
         # ---- the damaged sample -------------------------------------------
         # shellcheck disable=SC2086
         start "$W" "$H" xterm-256color $env -- $opt "$WORK/bad.metallib"
+        to_bytes
         wait_for "Functions (8)"
         wait_for "hashes checked"
         # Hash digests on the HASH tag, marked "!" in the margin, and not
@@ -68,7 +69,7 @@ for size in "80 24" "120 40"; do
         wait_for "at 0x$(printf '%x' "0x$off")"
         expect "bad.metallib: HASH"
         keys BSpace
-        wait_for "back (0 more)"
+        wait_for "back (1 more)"
         # Backspace restores the detail cursor: Tab to the detail, down to a
         # field, jump away with :, come back.
         keys 1 "]" Tab
@@ -81,13 +82,14 @@ for size in "80 24" "120 40"; do
         keys Enter
         wait_for "at 0x4e62"
         keys BSpace
-        wait_for "back (0 more)"
+        wait_for "back (1 more)"
         wait_for "2 Detail  NAME"
         quit_and_check 0
 
         # ---- w: a name from the function; Tab completes paths; Up recalls -
         mkdir -p "$WORK/out/deep"
         start "$W" "$H" xterm-256color $env -- $opt "$SAMPLE"
+        to_bytes
         wait_for "Functions (8)"
         keys w
         wait_for "Write node bytes to: vertex_main.entry.bin"
@@ -125,6 +127,7 @@ if [ -f "$fat" ]; then
     for size in "80 24" "120 40"; do
         set -- $size
         start "$1" "$2" xterm-256color NO_COLOR=1 -- "$fat"
+        to_bytes
         wait_for "Functions ("
         i=0
         while [ $i -lt "$n0" ]; do keys ']'; i=$((i + 1)); done
@@ -147,6 +150,7 @@ if [ -f "$six" ]; then
     for size in "80 24" "120 40"; do
         set -- $size
         start "$1" "$2" xterm-256color NO_COLOR=1 -- --ascii "$six"
+        to_bytes
         wait_for "Functions ("
         keys s
         wait_for "Source archives: 6"

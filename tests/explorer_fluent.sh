@@ -36,6 +36,7 @@ gone() {
 }
 
 start 80 24 xterm-256color TMPDIR="$WORK/tmp" -- --llvm-dis "$WORK/slow-dis" "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "(Esc cancels)"
@@ -59,6 +60,7 @@ gone
 # shell in the pane gets the SIGINT as well, so this one runs last in
 # its session: the session is not reused after it.)
 start 80 24 xterm-256color TMPDIR="$WORK/tmp" -- --llvm-dis "$WORK/slow-dis" "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "(Esc cancels)"
@@ -72,6 +74,7 @@ wait_for "1 Tree  5/18"
 # *: expands everything below in the background, the selection staying
 # on its row; then the tree has more rows than the 18 it opened with.
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys g '*'
 wait_for "expanded everything below"
@@ -86,6 +89,7 @@ quit_and_check
 # Search: the count of matches, n steps through them and wraps.
 click() { T send-keys -t 0 -l "$(printf '\033[<%s;%s;%sM\033[<%s;%s;%sm' "$1" "$2" "$3" "$1" "$2" "$3")"; }
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys /
 wait_for "Search names/tags"
@@ -105,6 +109,7 @@ quit_and_check
 # Mouse: a click on a tree row selects it, one on the detail panel
 # focuses it; the wheel moves three rows.
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys g
 wait_for "1 Tree  1/18"
@@ -120,6 +125,7 @@ quit_and_check
 
 # --no-mouse: the same report is plain keys, not a click.
 start 80 24 xterm-256color -- --no-mouse "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys g
 click 0 10 8
@@ -133,6 +139,7 @@ quit_and_check
 cp "$SAMPLE" "$WORK/bad.metallib"
 printf 'Z' | dd of="$WORK/bad.metallib" bs=1 seek=$((0xc94 + 200)) conv=notrunc 2>/dev/null
 start 100 30 xterm-256color -- "$WORK/bad.metallib"
+to_bytes
 wait_for "1 hash mismatch"
 keys g p
 wait_for "hash mismatch (HASH does not match the module)"
@@ -142,6 +149,7 @@ quit_and_check
 # y: OSC 52 with the selected name; tmux with set-clipboard on turns it
 # into a paste buffer, so what arrives is decoded base64.
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 T set-option -g set-clipboard on
 wait_for "Functions (8)"
 keys j
@@ -159,6 +167,7 @@ if [ -f "$GEMM" ]; then
     last=$("$MTLBX_BIN" ls "$GEMM" | awk 'NR == 1 { print $NF }')
     tail20=$(printf '%s' "$last" | tail -c 20)
     start 80 24 xterm-256color -- "$GEMM"
+    to_bytes
     wait_for "Functions (240)"
     # Cut in the middle: the end that tells the kernels apart shows.
     keys '>' '>' '>'

@@ -24,6 +24,7 @@ to_interface() {
 
 # The sample opens with vertex_main selected; ] goes to compute_main.
 start 140 45 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "vertex_main"
 keys ']' ']'
 wait_for "compute_main"
@@ -48,6 +49,7 @@ quit_and_check 0
 
 # Search by an argument's type: ComputeParams is only in compute_main.
 start 140 45 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "vertex_main"
 # Until the background sweep has read every interface, the title counts
 # it (", interfaces 3/8") and a search by argument type may miss: wait for
@@ -71,6 +73,7 @@ quit_and_check 0
 # A real library: the first kernel's interface has buffer rows.
 if [ -f "$CORPUS/candle-steel-gemm.metallib" ]; then
     start 160 50 xterm-256color -- "$CORPUS/candle-steel-gemm.metallib"
+    to_bytes
     wait_for "kernel"
     keys l
     wait_for "NAME  \"steel_gemm"

@@ -12,6 +12,7 @@ fi
 PYTHONDONTWRITEBYTECODE=1 python3 "$SRC/tools/mkcrafted.py" "$WORK" "$SRC" || { echo "FAIL: mkcrafted.py"; exit 1; }
 
 start 100 30 vt100 NO_COLOR=1 -- --ascii "$WORK/fat-gap-unclaimed.metallib"
+to_bytes
 wait_for "Library 1"
 keys u
 wait_for "9 bytes unclaimed at 0x907"
@@ -25,6 +26,7 @@ quit_and_check
 GAINMAP=$CORPUS/gainmap-ci-chemharuka.metallib
 if [ -f "$GAINMAP" ]; then
     start 100 30 xterm-256color -- "$GAINMAP"
+    to_bytes
     wait_for "GainMapFilter"
     # 272 is inside the second argument of ARGR ("sdr", a float4).
     keys :

@@ -134,6 +134,31 @@ quit_and_check() {
     wait_for "STTY:same" 5
 }
 
+# to_bytes: the byte explorer (tree, detail and hex panels) on the first
+# function, from the function table that is a library's home (b); a file
+# without functions opens on its bytes already.
+to_bytes() {
+    _i=0
+    while [ $_i -lt 300 ]; do
+        _s=$(screen)
+        case $_s in
+            *" 1 Tree  "* | *EXITED:*) return 0 ;;
+            *" Functions  "*)
+                keys b
+                wait_for " 1 Tree  "
+                return $? ;;
+        esac
+        if ! T has-session >/dev/null 2>&1; then
+            fail "tmux session gone while waiting for the first screen"
+            return 1
+        fi
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    fail "neither the function table nor the tree showed"
+    return 1
+}
+
 finish() {
     if [ "$FAILED" -ne 0 ]; then
         exit 1

@@ -6,6 +6,11 @@
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 
 start 80 24 xterm-256color -- "$SAMPLE"
+# The home is the function table, with the first hint; b shows the bytes
+# of its first function, where this test goes on.
+wait_for " Functions  8"
+expect "? shows every key"
+to_bytes
 
 # First screen: the function list is open and the first function selected,
 # with its decoded tags in the detail panel and its bytes in the hex panel.
@@ -17,7 +22,6 @@ expect "HASH"
 expect "3 Hex"
 expect "node 0x5c+164"
 expect "00000060  4e 41 4d 45 0c 00 76 65"
-expect "? shows every key"
 # Hash status fills in from the background thread.
 wait_for "hashes checked"
 expect "ok  vertex"
@@ -39,7 +43,7 @@ wait_for "followed source archive to 0x5b52"
 expect "cursor 0x5b52"
 expect 'Archive "0"'
 keys BSpace
-wait_for "back (0 more)"
+wait_for "back (1 more)"
 expect "sample.metallib: vertex"
 expect "cursor 0x5c"
 
@@ -55,7 +59,7 @@ keys "'" a
 wait_for "at mark a"
 expect '2 Detail  source archive'
 keys BSpace
-wait_for "back (0 more)"
+wait_for "back (1 more)"
 expect "2 Detail  index"
 
 # The module offset field leads to the module's bytes.
@@ -68,7 +72,7 @@ keys Enter
 wait_for "followed module to 0xc94"
 expect "cursor 0xc94"
 keys BSpace
-wait_for "back (0 more)"
+wait_for "back (1 more)"
 
 # Search names (from the tree), then repeat with n and N.
 keys 1 /
@@ -133,7 +137,7 @@ wait_for "1 Tree"
 
 # Help is generated from the key table; q closes it, q again quits.
 keys '?'
-wait_for "Everywhere"
+wait_for "This view: Tree panel"
 keys /
 wait_for "Search text"
 type_text "follow an offset"
@@ -153,6 +157,7 @@ quit_and_check 0
 
 # No file at all: the bundled sample (the README's first command).
 start 80 24 xterm-256color --
+to_bytes
 wait_for "sample.metallib"
 wait_for "Functions (8)"
 quit_and_check 0
@@ -167,6 +172,7 @@ data[0xc94 + 100] ^= 0xff          # inside vertex_main's module
 open(sys.argv[2], 'wb').write(data)
 PY
     start 80 24 xterm-256color -- "$WORK/bad.metallib"
+    to_bytes
     wait_for "BAD vertex"
     screen | grep -q '^!    . BAD vertex' || fail "the mismatched function has no ! marker"
     wait_for "hashes checked"

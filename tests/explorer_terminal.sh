@@ -8,6 +8,7 @@
 
 # --- resize -------------------------------------------------------------
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 expect "00000010  70 9f 00 00"              # 16 bytes a row at 80 columns
 T resize-window -t 0 -x 160 -y 40
@@ -27,6 +28,7 @@ quit_and_check 0
 # --- TERM and colour ------------------------------------------------------
 for term in xterm-256color screen-256color vt100 linux; do
     start 80 24 "$term" -- "$SAMPLE"
+    to_bytes
     wait_for "Functions (8)" || { echo "(TERM=$term)"; continue; }
     keys j Tab j
     wait_for "2 Detail" || echo "(TERM=$term)"
@@ -35,10 +37,12 @@ done
 
 # A terminal that cannot draw the explorer is refused with a message.
 start 80 24 dumb -- "$SAMPLE"
+to_bytes
 wait_for "EXITED:2"
 expect "cannot position the cursor"
 wait_for "STTY:same"
 start 80 24 no-such-terminal -- "$SAMPLE"
+to_bytes
 wait_for "EXITED:2"
 expect "cannot use terminal type 'no-such-terminal'"
 
@@ -49,24 +53,28 @@ colour_codes() { T capture-pane -p -e -t 0 | grep -c "$(printf '\033')\[[0-9;]*3
 hex_row_0x60() { T capture-pane -p -e -t 0 | grep "00000060"; }
 
 start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 [ "$(colour_codes)" -gt 0 ] || fail "no colours by default on xterm-256color"
 hex_row_0x60 | grep -q "$(printf '\033')\[[0-9;]*4[0-7]m4e 41 4d 45" || fail "node bytes not highlighted in colour"
 quit_and_check 0
 
 start 80 24 xterm-256color NO_COLOR=1 -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 [ "$(colour_codes)" -eq 0 ] || fail "colours despite NO_COLOR"
 hex_row_0x60 | grep -q "$(printf '\033')\[[0-9;]*[14]m4e 41 4d 45" || fail "node bytes not highlighted without colour"
 quit_and_check 0
 
 start 80 24 xterm-256color -- --no-color "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 [ "$(colour_codes)" -eq 0 ] || fail "colours despite --no-color"
 quit_and_check 0
 
 # --- ASCII line drawing ---------------------------------------------------
 start 80 24 xterm-256color -- --ascii "$SAMPLE"
+to_bytes
 wait_for "- Functions (8)"
 wait_for "+ ok  vertex"
 expect "|"
@@ -74,6 +82,7 @@ screen | grep -q "$(printf '\342\226')" && fail "UTF-8 glyphs despite --ascii"
 quit_and_check 0
 
 TEST_LC_ALL=C start 80 24 vt100 -- "$SAMPLE"
+to_bytes
 wait_for "- Functions (8)"
 screen | grep -q "$(printf '\342\226')" && fail "UTF-8 glyphs in the C locale"
 quit_and_check 0
@@ -85,6 +94,7 @@ pid_of_explorer() {
 }
 for sig in TERM INT HUP; do
     start 80 24 xterm-256color -- "$SAMPLE"
+    to_bytes
     wait_for "Functions (8)"
     pid=$(pid_of_explorer)
     if [ -z "$pid" ]; then
@@ -109,6 +119,7 @@ data[at:at + 11] = b'\x1b[2J\xffrtex_m'
 open(sys.argv[2], 'wb').write(data)
 PY
     start 80 24 xterm-256color -- "$HOSTILE"
+    to_bytes
     wait_for "Functions (8)"
     wait_for '\x1b[2J\xffrtex_m'
     expect "3 Hex"                              # the screen was not cleared

@@ -27,6 +27,7 @@ usable() { # the panels still answer keys, then quit cleanly
 }
 
 start 120 30 xterm-256color MTLBX_LLVM_DIS="$WORK/failing" -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "llvm-dis failed" 30
@@ -38,6 +39,7 @@ expect "1 Tree"
 usable
 
 start 120 30 xterm-256color MTLBX_LLVM_DIS="$WORK/flooding" -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "llvm-dis output exceeds 67108864 bytes; stopped" 60
@@ -45,6 +47,7 @@ expect "1 Tree"
 usable
 
 start 120 30 xterm-256color MTLBX_LLVM_DIS="$WORK/hanging" -- "$SAMPLE"
+to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "(Esc cancels)" 10

@@ -10,6 +10,7 @@
 
 cp "$SAMPLE" "$WORK/shrinks.metallib"
 start 160 30 xterm -- "$WORK/shrinks.metallib"
+to_bytes
 wait_for "Functions (" 10 || finish
 # Truncate in place (not a rename: the mapping must see it).
 truncate -s 100 "$WORK/shrinks.metallib" 2>/dev/null || dd if=/dev/null of="$WORK/shrinks.metallib" bs=1 seek=100 2>/dev/null

@@ -75,7 +75,7 @@ Test(keys, no_key_is_bound_twice_in_one_context)
 
 Test(keys, every_binding_is_in_the_help)
 {
-    char *help = keys_help_text();
+    char *help = keys_help_text(0);
     cr_assert_not_null(help);
     for (size_t i = 0; i < key_table_len; i++)
         cr_assert_not_null(strstr(help, key_table[i].help), "missing: %s", key_table[i].help);

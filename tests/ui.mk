@@ -14,7 +14,8 @@ tests_test_ui_SOURCES = \
 	tests/test_ui_readable.c \
 	tests/test_ui_rowfmt.c \
 	tests/test_ui_rows.c \
-	tests/test_ui_textfmt.c
+	tests/test_ui_textfmt.c \
+	tests/test_ui_ftable.c
 tests_test_ui_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
 tests_test_ui_LDADD = src/ui/libmtlbxui.a $(MTLBX_LIBS) $(NCURSES_LIBS) $(CRITERION_LIBS)
 TESTS += tests/test_ui
@@ -28,6 +29,7 @@ EXPLORER_TESTS = \
 	tests/explorer_interface.sh \
 	tests/explorer_first_hour.sh \
 	tests/explorer_fluent.sh \
-	tests/explorer_layout.sh
+	tests/explorer_layout.sh \
+	tests/explorer_functions.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

@@ -14,122 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-long action_function_of(const mtlbx_node *n)
-{
-    for (; n; n = n->parent) {
-        if (n->kind == MTLBX_NODE_FUNCTION || n->kind == MTLBX_NODE_MODULE)
-            return n->index;
-        /* A metadata group belongs to the function it is indexed by, both
-         * under the function and under the metadata sections. */
-        if (n->kind == MTLBX_NODE_TAG_GROUP && n->parent &&
-            (n->parent->kind == MTLBX_NODE_FUNCTION || n->parent->kind == MTLBX_NODE_PUBLIC_MD ||
-             n->parent->kind == MTLBX_NODE_PRIVATE_MD))
-            return n->index;
-    }
-    return -1;
-}
-
-/* "~/x" means $HOME/x, as in a shell. */
-void action_expand_home(const char *in, char *out, size_t size)
-{
-    const char *home = getenv("HOME");
-    if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && *home)
-        snprintf(out, size, "%s%s", home, in + 1);
-    else
-        snprintf(out, size, "%s", in);
-}
-
-static void split_path(const char *path, char *dir, size_t dsize, char *name, size_t nsize)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        snprintf(dir, dsize, ".");
-        snprintf(name, nsize, "%s", path);
-    } else if (slash == path) {
-        snprintf(dir, dsize, "/");
-        snprintf(name, nsize, "%s", slash + 1);
-    } else {
-        snprintf(dir, dsize, "%.*s", (int)(slash - path), path);
-        snprintf(name, nsize, "%s", slash + 1);
-    }
-}
-
-bool action_write_bytes(struct explorer *ex, const char *typed, const void *data, size_t len)
-{
-    char path[2048], dir[2048], name[2048], err[256], final[4200];
-    action_expand_home(typed, path, sizeof path);
-    split_path(path, dir, sizeof dir, name, sizeof name);
-    if (!name[0]) {
-        ex_error(ex, "%s names a directory; give a file name", typed);
-        return false;
-    }
-    struct stat st;
-    bool force = false;
-    if (lstat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            ex_error(ex, "%s is a directory; give a file name", typed);
-            return false;
-        }
-        char q[600];
-        snprintf(q, sizeof q, "%.500s exists. Overwrite it?", typed);
-        if (!prompt_yes_no(ex, q)) {
-            ex_message(ex, "not written: %s exists", typed);
-            return false;
-        }
-        force = true;
-    }
-    if (safe_write_file(dir, name, data, len, force, err, sizeof err, final, sizeof final) != 0) {
-        ex_error(ex, "cannot write %s: %s", typed, err);
-        return false;
-    }
-    ex_message(ex, "wrote %zu %s to %s", len, mtlbx_noun(len, "byte", "bytes"), final);
-    return true;
-}
-
-bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir)
-{
-    if (existing == 0)
-        return false;
-    char q[400];
-    snprintf(q, sizeof q, "%zu of %zu files already exist in %.200s. Overwrite them?",
-             existing, total, dir);
-    return prompt_yes_no(ex, q);
-}
-
-/* mkdir -p, for the directory the user named. */
-bool action_make_dirs(const char *path, char *err, size_t err_size)
-{
-    char tmp[2048];
-    if (!path || !path[0]) {
-        snprintf(err, err_size, "no directory given: type a path (. for here)");
-        return false;
-    }
-    if (strlen(path) >= sizeof tmp) {
-        snprintf(err, err_size, "directory path too long");
-        return false;
-    }
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; ; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
-                snprintf(err, err_size, "cannot create %.200s: %s", tmp, strerror(errno));
-                return false;
-            }
-            *p = c;
-            if (!c)
-                break;
-        }
-    }
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "%.200s is not a directory", path);
-        return false;
-    }
-    return true;
-}
-
 static char *escaped(struct mtlbx_bytes b)
 {
     char *s = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
@@ -178,9 +62,65 @@ void action_extract(struct explorer *ex, bool all)
     action_write_bytes(ex, path, m.ptr, m.len);
 }
 
+/* llvm-dis outputs kept by the SHA-256 of the module they came from
+ * (computed, not the HASH tag, which a damaged file may get wrong): the
+ * same module is disassembled once however often d is pressed on it or on
+ * a function that shares it. A few entries, the oldest replaced. */
+#define IR_CACHE_ENTRIES 8
+#define IR_CACHE_MAX_BYTES ((size_t)256 << 20)
+
+struct ir_entry {
+    uint8_t key[32];
+    char *text;
+    size_t len;
+    bool truncated;
+};
+
+struct ir_cache {
+    struct ir_entry v[IR_CACHE_ENTRIES];
+    size_t next;
+};
+
+void action_ir_cache_free(struct explorer *ex)
+{
+    if (!ex->ir)
+        return;
+    for (size_t i = 0; i < IR_CACHE_ENTRIES; i++)
+        free(ex->ir->v[i].text);
+    free(ex->ir);
+    ex->ir = NULL;
+}
+
+static const struct ir_entry *ir_lookup(struct explorer *ex, const uint8_t key[32])
+{
+    for (size_t i = 0; ex->ir && i < IR_CACHE_ENTRIES; i++)
+        if (ex->ir->v[i].text && memcmp(ex->ir->v[i].key, key, 32) == 0)
+            return &ex->ir->v[i];
+    return NULL;
+}
+
+static void ir_store(struct explorer *ex, const uint8_t key[32], const char *text, size_t len, bool truncated)
+{
+    if (len > IR_CACHE_MAX_BYTES / IR_CACHE_ENTRIES)
+        return;
+    if (!ex->ir && !(ex->ir = calloc(1, sizeof *ex->ir)))
+        return;
+    struct ir_entry *e = &ex->ir->v[ex->ir->next];
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    free(e->text);
+    *e = (struct ir_entry){ .text = copy, .len = len, .truncated = truncated };
+    memcpy(e->key, key, 32);
+    ex->ir->next = (ex->ir->next + 1) % IR_CACHE_ENTRIES;
+}
+
 /* llvm-dis runs on the job worker: the UI keeps answering keys, shows
  * "llvm-dis... 2.1 s", and Esc kills and reaps the child. */
 struct dis_job {
+    uint8_t key[32];             /* the module's SHA-256, for the cache */
     char *llvm_dis;
     const uint8_t *module;       /* in the mapping, which outlives the job */
     size_t len;
@@ -204,6 +144,7 @@ static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
     } else if (d->rc != 0) {
         ex_error(ex, "llvm-dis failed: %s", d->res.message[0] ? d->res.message : "no reason given");
     } else {
+        ir_store(ex, d->key, d->res.output ? d->res.output : "", d->res.output_len, d->res.truncated);
         if (ex->screen == SCREEN_TEXT)
             textview_close(ex);
         textview_open(ex, d->title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
@@ -223,7 +164,12 @@ void action_disassemble(struct explorer *ex)
         ex_error(ex, "select a function first: d disassembles its module");
         return;
     }
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(n->lib, (size_t)fn);
+    action_disassemble_function(ex, n->lib, (size_t)fn);
+}
+
+void action_disassemble_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
+{
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, fn);
     if (m.len == 0) {
         ex_error(ex, "this function's module is missing or outside the module section");
         return;
@@ -240,13 +186,25 @@ void action_disassemble(struct explorer *ex)
         ex_error(ex, "out of memory");
         return;
     }
-    const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
+    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
     char *name = escaped(f->name);
     char *safe = safe_component(f->name.ptr, f->name.len);
     snprintf(d->title, sizeof d->title, "llvm-dis: %.300s", name);
     snprintf(d->save, sizeof d->save, "%s.ll", safe ? safe : "module");
     free(safe);
     free(name);
+    mtlbx_sha256(m.ptr, m.len, d->key);
+    const struct ir_entry *hit = ir_lookup(ex, d->key);
+    if (hit) {
+        if (ex->screen == SCREEN_TEXT)
+            textview_close(ex);
+        textview_open(ex, d->title, hit->text, hit->len, d->save);
+        ex_message(ex, "%s%s", hit->truncated ? "output cut at the size limit; " : "",
+                   "/ searches, w saves, q returns (cached)");
+        free(d->llvm_dis);
+        free(d);
+        return;
+    }
     d->module = m.ptr;
     d->len = m.len;
     if (!job_start(ex, "llvm-dis", dis_work, dis_finish, d, false)) {

@@ -11,8 +11,9 @@
 #include "term.h"
 #include "archive_members.h"
 #include "textfmt.h"
-#include "wrap.h"
 #include "ui.h"
+#include "view.h"
+#include "wrap.h"
 
 #include <inttypes.h>
 #include <locale.h>
@@ -30,132 +31,6 @@
 
 #define CTRL(c) ((c) & 0x1f)
 
-uint32_t ex_current_file_index(const struct explorer *ex)
-{
-    if (ex->rows.n && ex->tree_sel < ex->rows.n)
-        return ex->rows.v[ex->tree_sel].file;
-    return 0;
-}
-
-struct ex_file *ex_current_file(struct explorer *ex)
-{
-    return &ex->files[ex_current_file_index(ex)];
-}
-
-mtlbx_node *ex_selected_node(struct explorer *ex)
-{
-    if (ex->rows.n && ex->tree_sel < ex->rows.n)
-        return ex->rows.v[ex->tree_sel].node;
-    return NULL;
-}
-
-static void set_status(struct explorer *ex, bool error, const char *fmt, va_list ap)
-{
-    vsnprintf(ex->status, sizeof ex->status, fmt, ap);
-    ex->status_error = error;
-}
-
-void ex_message(struct explorer *ex, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_status(ex, false, fmt, ap);
-    va_end(ap);
-}
-
-void ex_error(struct explorer *ex, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_status(ex, true, fmt, ap);
-    va_end(ap);
-}
-
-bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool keep_hex)
-{
-    if (!node || file >= ex->n_files)
-        return false;
-    /* The chain from the top row down to the node. */
-    mtlbx_node *chain[64];
-    int depth = 0;
-    for (mtlbx_node *n = node; n && depth < 64; n = n->parent)
-        chain[depth++] = n;
-    /* With a single file its root is not a row: the libraries are. */
-    if (ex->n_files == 1) {
-        if (depth <= 1)
-            return false;
-        depth--;
-    }
-    long row = -1;
-    for (size_t i = 0; i < ex->rows.n; i++)
-        if (ex->rows.v[i].depth == 0 && ex->rows.v[i].file == file && ex->rows.v[i].node == chain[depth - 1]) {
-            row = (long)i;
-            break;
-        }
-    for (int d = depth - 2; d >= 0 && row >= 0; d--) {
-        if (!ex->rows.v[row].expanded && rows_expand(&ex->rows, (size_t)row, &ex->rows_src) < 0)
-            return false;
-        row = rows_find_child(&ex->rows, (size_t)row, chain[d]);
-    }
-    if (row < 0)
-        return false;
-    uint64_t keep_cursor = ex->hex.cursor;
-    uint32_t keep_file = ex->hex.file;
-    /* A jump: where the row was out of sight, it lands mid-panel. */
-    size_t keep_top = ex->tree_top;
-    ex->tree_sel = (size_t)row;
-    ex->tree_top = keep_top;
-    tree_center_selection(ex);
-    tree_set_selection(ex, (size_t)row);
-    if (keep_hex && keep_file == file)
-        hex_goto(ex, file, keep_cursor);
-    return true;
-}
-
-struct jump ex_here(struct explorer *ex)
-{
-    return (struct jump){ ex_current_file_index(ex), ex_selected_node(ex), ex->hex.cursor, ex->hex.top,
-                          ex->detail.sel, ex->detail.top };
-}
-
-void ex_push_history(struct explorer *ex)
-{
-    struct jump j = ex_here(ex);
-    if (!j.node)
-        return;
-    if (ex->n_history == HISTORY_MAX) {
-        memmove(&ex->history[0], &ex->history[1], (HISTORY_MAX - 1) * sizeof ex->history[0]);
-        ex->n_history--;
-    }
-    ex->history[ex->n_history++] = j;
-}
-
-bool ex_restore_jump(struct explorer *ex, const struct jump *j)
-{
-    if (!ex_select_node(ex, j->file, j->node, false))
-        return false;
-    /* The detail and hex cursors come back too, not only the node. */
-    detail_refresh(ex, true);
-    if (ex->detail.n) {
-        ex->detail.sel = j->detail_sel < ex->detail.n ? j->detail_sel : ex->detail.n - 1;
-        ex->detail.top = j->detail_top <= ex->detail.sel ? j->detail_top : ex->detail.sel;
-    }
-    hex_goto(ex, j->file, j->hex_cursor);
-    ex->hex.top = j->hex_top <= j->hex_cursor ? j->hex_top : ex->hex.top;
-    hex_goto(ex, j->file, j->hex_cursor);
-    return true;
-}
-
-static void go_back(struct explorer *ex)
-{
-    if (ex->n_history == 0) {
-        ex_message(ex, "no earlier position (Enter on an offset field, / and : make jumps)");
-        return;
-    }
-    struct jump j = ex->history[--ex->n_history];
-    ex_restore_jump(ex, &j);
-    ex_message(ex, "back (%zu more)", ex->n_history);
-}
 
 /* ----------------------------------------------------------- drawing -- */
 
@@ -226,89 +101,65 @@ static void draw_title(struct explorer *ex)
         term_put_raw(r->y, r->x + r->w - rw, rw, right, term_attr(AT_TITLE));
 }
 
-/* When the selection alone (a long name) does not fit on the status line,
- * the status grows upward over the bottom rows of the panels: any message
- * on a line of its own, then the selection whole on up to
- * STATUS_MAX_LINES - 1 more. A short selection with a long message stays
- * on one line, cut at its end with an ellipsis. */
-#define STATUS_MAX_LINES 3
+/* In the byte explorer, a selection too long for the status line is
+ * also shown whole on up to this many lines just above it (over the
+ * panels' last rows), so a long name is readable without the status line
+ * ever wrapping into the key bar. */
+#define SELECTION_LINES_MAX 3
 
-static void draw_status_wrapped(struct explorer *ex, const char *info)
+static void draw_selection_whole(struct explorer *ex, const char *info)
 {
     const struct rect *r = &ex->lay.status;
-    size_t starts[STATUS_MAX_LINES + 1];
-    int has_msg = ex->status[0] ? 1 : 0;
-    int n = wrap_text(info, r->w, starts, STATUS_MAX_LINES - has_msg);
-    int y = r->y - (n - 1) - has_msg;
-    if (y < 1)
-        y = 1;
-    if (has_msg)
-        term_put(y++, r->x, r->w, ex->status, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
-    for (int i = 0; i < n && y <= r->y; i++, y++) {
+    size_t starts[SELECTION_LINES_MAX + 1];
+    int n = wrap_text(info, r->w, starts, SELECTION_LINES_MAX);
+    int y = r->y - n;
+    for (int i = 0; i < n; i++, y++) {
+        if (y < 1)
+            continue;
         char piece[1300];
-        size_t len = starts[i + 1] - starts[i];
-        if (len >= sizeof piece)
-            len = sizeof piece - 1;
-        memcpy(piece, info + starts[i], len);
-        piece[len] = '\0';
-        term_put(y, r->x, r->w, piece, term_attr(AT_STATUS), 0);
+        term_put(y, r->x, r->w, wrap_line(info, starts, i, piece, sizeof piece), term_attr(AT_STATUS), 0);
     }
 }
 
+/* One line, never wrapped: the message first (an error highlighted on
+ * its own), then what the view says of its selection, cut at its end.
+ * The function views show a whole long name in their body. */
 static void draw_status(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.status;
     char info[700] = "";
-
-    mtlbx_node *n = ex_selected_node(ex);
-    if (n) {
-        char label[300];
-        uint32_t file = ex_current_file_index(ex);
-        tree_node_label(ex, file, n, label, sizeof label);
-        const char *b = base_name(ex->files[file].path);
-        char *safe = mtlbx_escape_dup((const uint8_t *)b, strlen(b), MTLBX_ESC_TERMINAL);
-        if (n->size)
-            snprintf(info, sizeof info, "%s: %s @0x%" PRIx64 " +%" PRIu64, safe ? safe : "?", label,
-                     n->offset, n->size);
-        else
-            snprintf(info, sizeof info, "%s: %s", safe ? safe : "?", label);
-        free(safe);
-    }
+    const struct view_ops *v = view_of(ex->screen);
+    if (v->status)
+        v->status(ex, info, sizeof info);
     if (job_running(ex)) {
         /* The job's progress is the message while it runs. */
         job_progress_text(ex, ex->status, sizeof ex->status);
         ex->status_error = false;
     }
-    if (ex->status[0]) {
-        char line[1300];
-        snprintf(line, sizeof line, "%s  | %s", ex->status, info);
-        if (textfmt_width(info) > r->w) {
-            draw_status_wrapped(ex, info);
-            return;
-        }
-        term_put(r->y, r->x, r->w, line, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
-        if (ex->status_error) {
-            /* Only the message itself is highlighted. */
-            term_put(r->y, r->x, r->w, line, A_NORMAL, 0);
-            term_put_raw(r->y, r->x, r->w, ex->status, term_attr(AT_STATUS_ERROR));
-        }
-    } else if (textfmt_width(info) > r->w) {
-        draw_status_wrapped(ex, info);
-    } else {
-        term_put(r->y, r->x, r->w, info, term_attr(AT_STATUS), 0);
+    char line[1300], cut[1300];
+    if (ex->status[0])
+        snprintf(line, sizeof line, "%s%s%s", ex->status, info[0] ? "  | " : "", info);
+    else
+        snprintf(line, sizeof line, "%s", info);
+    rowfmt_cut(line, r->w, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+    if (ex->screen == SCREEN_MAIN && textfmt_width(info) > r->w)
+        draw_selection_whole(ex, info);
+    term_put(r->y, r->x, r->w, cut, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
+    if (ex->status_error && ex->status[0]) {
+        /* Only the message itself is highlighted. */
+        term_put(r->y, r->x, r->w, cut, A_NORMAL, 0);
+        rowfmt_cut(ex->status, r->w, rowfmt_ellipsis(term_ascii()), line, sizeof line);
+        term_put_raw(r->y, r->x, r->w, line, term_attr(AT_STATUS_ERROR));
     }
 }
 
+/* The keys the current view offers; the byte explorer's depend on the
+ * focused panel. */
 static unsigned current_context(const struct explorer *ex)
 {
-    switch (ex->screen) {
-    case SCREEN_TEXT: return KC_TEXT;
-    case SCREEN_MEMBERS: return KC_MEMBERS;
-    case SCREEN_COMPARE: return KC_COMPARE;
-    case SCREEN_FOLDER: return KC_FOLDER;
-    default:
+    if (ex->screen == SCREEN_MAIN)
         return ex->focus == PANEL_DETAIL ? KC_DETAIL : ex->focus == PANEL_HEX ? KC_HEX : KC_TREE;
-    }
+    return view_of(ex->screen)->keys;
 }
 
 static void draw_footer(struct explorer *ex)
@@ -333,7 +184,7 @@ static void draw_too_small(struct explorer *ex)
         term_put_raw(y + 1, 0, ex->lay.cols, b, A_NORMAL);
 }
 
-void ex_draw(struct explorer *ex)
+static void draw_frame(struct explorer *ex)
 {
     erase();
     if (ex->lay.too_small) {
@@ -342,28 +193,7 @@ void ex_draw(struct explorer *ex)
         return;
     }
     draw_title(ex);
-    switch (ex->screen) {
-    case SCREEN_TEXT:
-        textview_draw(ex);
-        break;
-    case SCREEN_MEMBERS:
-        members_draw(ex);
-        break;
-    case SCREEN_COMPARE:
-        compare_draw(ex);
-        break;
-    case SCREEN_FOLDER:
-        folder_draw(ex);
-        break;
-    default:
-        detail_refresh(ex, false);
-        tree_draw(ex, &ex->lay.panel[PANEL_TREE], ex->focus == PANEL_TREE);
-        if (ex->lay.separator.h)
-            term_vline(ex->lay.separator.y, ex->lay.separator.x, ex->lay.separator.h);
-        detail_draw(ex, &ex->lay.panel[PANEL_DETAIL], ex->focus == PANEL_DETAIL);
-        hex_draw(ex, &ex->lay.panel[PANEL_HEX], ex->focus == PANEL_HEX);
-        break;
-    }
+    view_of(ex->screen)->draw(ex);
     draw_status(ex);
     draw_footer(ex);
     refresh();
@@ -371,109 +201,19 @@ void ex_draw(struct explorer *ex)
 
 /* ------------------------------------------------------------- input -- */
 
-static void relayout(struct explorer *ex)
-{
-    layout_compute(LINES, COLS, ex->zoom, &ex->lay);
-    if (!ex->lay.too_small && ex->screen == SCREEN_MAIN) {
-        tree_scroll_to_selection(ex);
-        hex_goto(ex, ex->hex.file, ex->hex.cursor);
-    }
-}
-
-static void set_focus(struct explorer *ex, enum panel_id p)
-{
-    ex->focus = p;
-    if (ex->zoom != PANEL_NONE) {
-        ex->zoom = p;
-        relayout(ex);
-    }
-}
-
 static void open_help(struct explorer *ex)
 {
     if (ex->screen == SCREEN_TEXT && ex->text.title && strcmp(ex->text.title, "Help") == 0)
         return;
-    char *help = keys_help_text();
+    char *help = keys_help_text(current_context(ex));
     if (!help)
         return;
-    bool from_members = ex->screen == SCREEN_MEMBERS, from_compare = ex->screen == SCREEN_COMPARE,
-         from_folder = ex->screen == SCREEN_FOLDER;
+    enum ex_screen from = ex->screen == SCREEN_TEXT ? ex->text_return : ex->screen;
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     textview_open(ex, "Help", help, strlen(help), "mtlbx-keys.txt");
-    ex->text_from_members = from_members;
-    ex->text_from_compare = from_compare;
-    ex->text_from_folder = from_folder;
+    ex->text_return = from;
     free(help);
-}
-
-void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a)
-{
-    if (p == PANEL_TREE)
-        tree_action(ex, a);
-    else if (p == PANEL_DETAIL)
-        detail_action(ex, a);
-    else
-        hex_action(ex, a);
-}
-
-static void main_action(struct explorer *ex, enum action a)
-{
-    switch (a) {
-    case ACT_QUIT: ex->quit = true; break;
-    case ACT_NEXT_PANEL: set_focus(ex, (enum panel_id)((ex->focus + 1) % PANEL_COUNT)); break;
-    case ACT_PREV_PANEL: set_focus(ex, (enum panel_id)((ex->focus + PANEL_COUNT - 1) % PANEL_COUNT)); break;
-    case ACT_FOCUS_TREE: set_focus(ex, PANEL_TREE); break;
-    case ACT_FOCUS_DETAIL: set_focus(ex, PANEL_DETAIL); break;
-    case ACT_FOCUS_HEX: set_focus(ex, PANEL_HEX); break;
-    case ACT_ZOOM:
-        ex->zoom = ex->zoom == PANEL_NONE ? ex->focus : PANEL_NONE;
-        relayout(ex);
-        break;
-    case ACT_BACK:
-        if (compare_back(ex)) {
-            go_back(ex);
-            ex->screen = SCREEN_COMPARE;
-        } else {
-            go_back(ex);
-        }
-        break;
-    case ACT_COMPARE: compare_open(ex); break;
-    case ACT_SEARCH: search_start(ex); break;
-    case ACT_SEARCH_NEXT: search_repeat(ex, true); break;
-    case ACT_SEARCH_PREV: search_repeat(ex, false); break;
-    case ACT_GOTO: goto_offset_prompt(ex); break;
-    case ACT_NEXT_UNCLAIMED: goto_next_unclaimed(ex); break;
-    case ACT_EXTRACT: action_extract(ex, false); break;
-    case ACT_EXTRACT_ALL: action_extract(ex, true); break;
-    case ACT_DISASSEMBLE: action_disassemble(ex); break;
-    case ACT_SOURCES: action_sources(ex); break;
-    case ACT_DIAGNOSTICS: diag_view_open(ex); break;
-    case ACT_WRITE: action_write_node(ex); break;
-    case ACT_FOLDER: folder_back(ex); break;
-    case ACT_TREE_WIDER:
-    case ACT_TREE_NARROWER: {
-        int delta = layout_adjust_tree_width(a == ACT_TREE_WIDER ? 4 : -4, COLS);
-        relayout(ex);
-        if (ex->zoom != PANEL_NONE)
-            ex_message(ex, "the tree's width shows when the panels are restored (z)");
-        else
-            ex_message(ex, "tree %d columns (%+d)", ex->lay.panel[PANEL_TREE].w, delta);
-        break;
-    }
-    case ACT_NEXT_PROBLEM: problems_step(ex, true); break;
-    case ACT_PREV_PROBLEM: problems_step(ex, false); break;
-    case ACT_FILTER: filter_prompt(ex); break;
-    case ACT_SORT: filter_cycle_sort(ex); break;
-    case ACT_CLEAR: filter_clear(ex); break;
-    case ACT_SET_MARK: marks_set(ex); break;
-    case ACT_GOTO_MARK: marks_jump(ex); break;
-    case ACT_NEXT_FUNCTION:
-    case ACT_PREV_FUNCTION:
-        tree_action(ex, a);
-        break;
-    default: ex_panel_action(ex, ex->focus, a); break;
-    }
 }
 
 /* Moves a count repeats (5j); a count before G or g goes to that row. */
@@ -513,16 +253,7 @@ static bool take_count_digit(struct explorer *ex, int key)
 
 static void dispatch(struct explorer *ex, enum action a)
 {
-    if (ex->screen == SCREEN_TEXT)
-        textview_action(ex, a);
-    else if (ex->screen == SCREEN_MEMBERS)
-        members_action(ex, a);
-    else if (ex->screen == SCREEN_COMPARE)
-        compare_action(ex, a);
-    else if (ex->screen == SCREEN_FOLDER)
-        folder_action(ex, a);
-    else
-        main_action(ex, a);
+    view_of(ex->screen)->action(ex, a);
 }
 
 /* 10G: row 10 of the tree (line 10 of the text view). */
@@ -574,7 +305,15 @@ static void handle_key(struct explorer *ex, int key)
     case ACT_QUIT_NOW: ex->quit = true; return;
     case ACT_HELP: open_help(ex); return;
     case ACT_REDRAW: clearok(curscr, TRUE); return;
-    case ACT_COPY: clipboard_copy(ex); return;
+    case ACT_COPY:
+        /* In the function views, the function's node is what is copied. */
+        if (ex->screen == SCREEN_FUNCTIONS || ex->screen == SCREEN_PAGE) {
+            const struct ft_row *row = ftable_row(&ex->funcs, ex->funcs.sel);
+            if (row)
+                bytes_select_function(ex, ftable_row_lib(&ex->funcs, row), row->index);
+        }
+        clipboard_copy(ex);
+        return;
     default: break;
     }
     dispatch(ex, a);
@@ -619,7 +358,8 @@ static bool waiting_for_interface(struct explorer *ex)
 {
     mtlbx_node *n = ex->ifacer ? ex_selected_node(ex) : NULL;
     long fn = n && n->lib ? action_function_of(n) : -1;
-    return fn >= 0 && mtlbx_function_interface_cached(n->lib, (size_t)fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED;
+    return (fn >= 0 && mtlbx_function_interface_cached(n->lib, (size_t)fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) ||
+           page_waiting(ex);
 }
 
 static void run(struct explorer *ex)
@@ -697,7 +437,7 @@ static void run(struct explorer *ex)
         w0 = term_waited_us();
         dirty = true;
         if (key == KEY_RESIZE) {
-            relayout(ex);
+            bytes_relayout(ex);
         } else if (job_running(ex) && (key == 27 || key == CTRL('C'))) {
             job_cancel(ex);
         } else {
@@ -723,6 +463,9 @@ static void free_all(struct explorer *ex)
     ex->ifacer = NULL;
     detail_free(&ex->detail);
     members_free(&ex->members);
+    page_free(&ex->page);
+    ftable_free(&ex->funcs);
+    action_ir_cache_free(ex);
     if (ex->screen == SCREEN_TEXT)
         textview_close(ex);
     compare_free(ex);
@@ -742,6 +485,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
     ex.opts = opts ? opts : &defaults;
     ex.focus = PANEL_TREE;
     ex.zoom = PANEL_NONE;
+    ex.repaint = draw_frame;
     setlocale(LC_ALL, "");
 
     ex.files = calloc(n_paths > 0 ? (size_t)n_paths : 1, sizeof *ex.files);
@@ -798,14 +542,18 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         free(libs);
     }
 
-    if (!folders)
+    if (!folders) {
         tree_init(&ex);
+        functions_home(&ex);
+    }
     if (first_error[0])
         ex_error(&ex, "could not open %s", first_error);
     else if (folders)
         ex_message(&ex, "? shows every key; Enter opens a library, Esc stops the scan, q quits");
     else
-        ex_message(&ex, "? shows every key; Enter opens, e extracts, d disassembles, q quits");
+        ex_message(&ex, ex.screen == SCREEN_FUNCTIONS
+                            ? "? shows every key; Enter opens a function, / searches, b shows the bytes, q quits"
+                            : "? shows every key; Enter opens, e extracts, d disassembles, q quits");
     keylog_open();
     job_model_ui_enter();
     run(&ex);

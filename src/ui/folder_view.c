@@ -102,6 +102,7 @@ static void show_file(struct explorer *ex, mtlbx_file *file, const char *path)
     ex->screen = SCREEN_MAIN;
     ex->focus = PANEL_TREE;
     tree_init(ex);
+    functions_home(ex);
 }
 
 static void open_entry(struct explorer *ex, size_t index)

@@ -19,6 +19,8 @@ struct ifacer {
     mtlbx_library **libs;
     size_t n_libs, total;
     _Atomic(char *) **texts;     /* [library][function] */
+    _Atomic int32_t **n_args;    /* [library][function]: 0 not swept yet, -1 no
+                                    entry, else 1 + the number of arguments */
     size_t *counts;
     atomic_size_t done, kept;
     atomic_bool stop;
@@ -67,6 +69,8 @@ static void sweep_one(struct ifacer *w, size_t l, size_t i)
         return;
     struct mtlbx_interface *iface = mtlbx_function_interface(w->libs[l], i, NULL);
     char *text = iface && !iface->module.failed ? search_text(iface) : strdup("");
+    bool entry = iface && !iface->module.failed && iface->stage;
+    atomic_store(&w->n_args[l][i], entry ? (int32_t)(iface->n_inputs < INT32_MAX - 1 ? iface->n_inputs + 1 : INT32_MAX) : -1);
     mtlbx_interface_free(iface);
     atomic_store(&w->texts[l][i], text);
 }
@@ -117,12 +121,14 @@ struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs)
     w->libs = calloc(n_libs ? n_libs : 1, sizeof *w->libs);
     w->texts = calloc(n_libs ? n_libs : 1, sizeof *w->texts);
     w->counts = calloc(n_libs ? n_libs : 1, sizeof *w->counts);
-    bool ok = w->libs && w->texts && w->counts;
+    w->n_args = calloc(n_libs ? n_libs : 1, sizeof *w->n_args);
+    bool ok = w->libs && w->texts && w->counts && w->n_args;
     for (size_t l = 0; ok && l < n_libs; l++) {
         w->libs[l] = libs[l];
         w->counts[l] = mtlbx_function_count(libs[l]);
         w->total += w->counts[l];
-        ok = (w->texts[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->texts)) != NULL;
+        ok = (w->texts[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->texts)) != NULL &&
+             (w->n_args[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->n_args)) != NULL;
     }
     w->n_libs = n_libs;
     atomic_init(&w->done, 0);
@@ -168,6 +174,16 @@ const char *ifacer_search_text(const struct ifacer *w, const mtlbx_library *lib,
     return NULL;
 }
 
+long ifacer_arg_count(const struct ifacer *w, const mtlbx_library *lib, size_t index)
+{
+    for (size_t l = 0; w && l < w->n_libs; l++)
+        if (w->libs[l] == lib) {
+            int32_t v = index < w->counts[l] ? atomic_load(&w->n_args[l][index]) : 0;
+            return v > 0 ? (long)v - 1 : v == 0 ? -1 : -2;
+        }
+    return -1;
+}
+
 void ifacer_stop(struct ifacer *w)
 {
     if (!w)
@@ -181,6 +197,9 @@ void ifacer_stop(struct ifacer *w)
             free(atomic_load(&w->texts[l][i]));
         free(w->texts[l]);
     }
+    for (size_t l = 0; w->n_args && l < w->n_libs; l++)
+        free(w->n_args[l]);
+    free(w->n_args);
     free(w->texts);
     free(w->counts);
     free(w->libs);

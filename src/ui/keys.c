@@ -24,7 +24,8 @@ const struct key_binding key_table[] = {
     { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
     { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
     { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE, "close this view", "close" },
-    { { 'q' }, ACT_QUIT, KC_MAIN | KC_FOLDER, "quit", "quit" },
+    { { 'q' }, ACT_QUIT, KC_MAIN | KC_FOLDER | KC_FUNCS, "quit", "quit" },
+    { { 'q', 27 }, ACT_QUIT, KC_PAGE, "close the page: back to the function table", NULL },
 
     /* Moving */
     { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },
@@ -41,6 +42,17 @@ const struct key_binding key_table[] = {
     { { CTRL('U') }, ACT_HALF_UP, KC_ALL, "half a page up", NULL },
     { { 'g', KEY_HOME }, ACT_TOP, KC_ALL, "go to the top", NULL },
     { { 'G', KEY_END }, ACT_BOTTOM, KC_ALL, "go to the bottom", NULL },
+
+    /* The function table and a function's page */
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_FUNCS, "open the function's page", "open" },
+    { { 'i' }, ACT_PANE_IFACE, KC_FN, "interface: the binding table (index, kind, access, type, name; struct members)", "iface" },
+    { { 's' }, ACT_SOURCES, KC_FN, "source: the embedded .metal member at the function's definition", "source" },
+    { { 'd' }, ACT_DISASSEMBLE, KC_FN, "IR: llvm-dis of the function's module (cached per module hash)", "IR" },
+    { { 'b' }, ACT_PANE_BYTES, KC_FN, "bytes: the tree, detail and hex panels on this function", "bytes" },
+    { { 'r' }, ACT_RAW_NAMES, KC_FN, "names as stored (mangled) or demangled", NULL },
+    { { KEY_BACKSPACE, 127, CTRL('H'), CTRL('O') }, ACT_BACK, KC_FN, "back to the previous place (view or jump)", "back" },
+    { { CTRL(']'), '\t' }, ACT_FORWARD, KC_FN, "forward again, after going back", NULL },
+    { { CTRL(']') }, ACT_FORWARD, KC_MAIN, "forward again, after going back", NULL },
 
     /* Panels */
     { { '\t', KEY_F(6) }, ACT_NEXT_PANEL, KC_MAIN, "next panel (tree, detail, hex)", "panel" },
@@ -71,6 +83,7 @@ const struct key_binding key_table[] = {
     { { '/' }, ACT_SEARCH, KC_TEXT, "search the text", "search" },
     { { '/' }, ACT_SEARCH, KC_MEMBERS, "search member names", "search" },
     { { '/' }, ACT_SEARCH, KC_COMPARE, "search the changes (names, fields)", "search" },
+    { { '/' }, ACT_SEARCH, KC_FUNCS, "search the functions: names, argument names and types; says match i/N", "search" },
     { { 'n' }, ACT_SEARCH_NEXT, KC_ALL, "next match", NULL },
     { { 'N' }, ACT_SEARCH_PREV, KC_ALL, "previous match", NULL },
     { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
@@ -92,7 +105,7 @@ const struct key_binding key_table[] = {
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_TEXT, "in the problem list: go to the finding's offset", NULL },
 
     /* Comparing two files */
-    { { 'D' }, ACT_COMPARE, KC_MAIN, "compare the two open files: what changed, one row per change", "compare" },
+    { { 'D' }, ACT_COMPARE, KC_MAIN | KC_FUNCS, "compare the two open files: what changed, one row per change", "compare" },
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_COMPARE, "jump to the change in file A (in B when only B has it)", "jump A" },
     { { 'b' }, ACT_JUMP_B, KC_COMPARE, "jump to the change in file B", "jump B" },
     { { 'd' }, ACT_DISASSEMBLE, KC_COMPARE, "on a changed function, diff -u of its two llvm-dis outputs", "llvm-dis diff" },
@@ -101,13 +114,19 @@ const struct key_binding key_table[] = {
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_FOLDER, "open the library (an archive member is decompressed now)", "open" },
     { { 27 }, ACT_CANCEL, KC_FOLDER, "stop the scan (what was found stays)", "stop scan" },
     { { '/' }, ACT_SEARCH, KC_FOLDER, "search the paths", "search" },
-    { { 'F' }, ACT_FOLDER, KC_MAIN, "back to the folder or archive list (mtlbx DIR)", NULL },
+    { { 'F' }, ACT_FOLDER, KC_MAIN | KC_FUNCS, "back to the folder or archive list (mtlbx DIR)", NULL },
 
     /* Readable names, filter and sort, marks, copy */
     { { '>' }, ACT_TREE_WIDER, KC_MAIN, "widen the tree panel", NULL },
     { { '<' }, ACT_TREE_NARROWER, KC_MAIN, "narrow the tree panel", NULL },
     { { 'L' }, ACT_SCROLL_RIGHT, KC_TREE, "scroll the tree's names right", NULL },
     { { 'H' }, ACT_SCROLL_LEFT, KC_TREE, "scroll the tree's names back left", NULL },
+    { { 'e' }, ACT_EXTRACT, KC_FN, "extract the function's module (.air)", NULL },
+    { { '!' }, ACT_DIAGNOSTICS, KC_FUNCS, "list every problem of the file in full, by offset", NULL },
+    { { 'f', '|' }, ACT_FILTER, KC_FUNCS, "filter the functions: name, kernel/vertex/fragment, air 2.6", "filter" },
+    { { 'S' }, ACT_SORT, KC_FUNCS, "sort by the next column: stage, args, msl, size, hash, src, name, file order", "sort" },
+    { { 27 }, ACT_CLEAR, KC_FUNCS, "clear the filter and the search", NULL },
+    { { 'y' }, ACT_COPY, KC_FN, "copy the function's name to the clipboard (OSC 52)", NULL },
     { { 'p' }, ACT_NEXT_PROBLEM, KC_MAIN, "next problem: a hash mismatch or a diagnostic (! lists them all)", NULL },
     { { 'P' }, ACT_PREV_PROBLEM, KC_MAIN, "previous problem", NULL },
     { { 'f', '|' }, ACT_FILTER, KC_MAIN, "filter the functions: name, kernel/vertex/fragment, air 2.6", "filter" },
@@ -196,6 +215,8 @@ const char *key_context_title(unsigned context)
     case KC_MEMBERS: return "Source member list";
     case KC_COMPARE: return "Compare view";
     case KC_FOLDER: return "Folder and archive list";
+    case KC_FUNCS: return "Function table";
+    case KC_PAGE: return "Function page";
     default: return "Keys";
     }
 }
@@ -232,6 +253,9 @@ static void tb_add(struct text_buf *t, const char *fmt, ...)
 
 const struct key_section key_sections[] = {
     { KC_ALL, "Everywhere" },
+    { KC_FN, "Function table and function page" },
+    { KC_FUNCS, "Function table (the home of a library)" },
+    { KC_PAGE, "Function page (Enter on a function)" },
     { KC_MAIN, "Tree, detail and hex panels" },
     { KC_TREE, "Tree panel" },
     { KC_DETAIL, "Detail panel" },
@@ -253,9 +277,13 @@ bool key_in_section(const struct key_binding *b, unsigned mask)
         return c == KC_ALL;
     if (c == KC_ALL)
         return false;
-    if (mask == KC_MAIN)
-        return (c & KC_MAIN) == KC_MAIN;
-    return (c & mask) && !((mask & KC_MAIN) && (c & KC_MAIN) == KC_MAIN);
+    if (mask == KC_MAIN || mask == KC_FN)
+        return (c & mask) == mask;
+    if ((mask & KC_MAIN) && (c & KC_MAIN) == KC_MAIN)
+        return false;
+    if ((mask & KC_FN) && (c & KC_FN) == KC_FN)
+        return false;
+    return (c & mask) != 0;
 }
 
 const char *const keys_legend =
@@ -264,13 +292,27 @@ const char *const keys_legend =
     "Row markers: ! an error inside this node, or a field in error\n"
     "(yellow: warnings only), ? an unknown tag or value.\n"
     "A count before a move repeats it: 5j, 10G (1, 2 and 3 start a count\n"
-    "only in the panel they focus). Long names are cut in the middle.\n"
+    "only in the panel they focus). Long names are cut in the middle in\n"
+    "the tree, at their end in the function table (whole under its rows).\n"
     "Mouse: a click selects and focuses, the wheel scrolls (--no-mouse).\n";
 
-char *keys_help_text(void)
+char *keys_help_text(unsigned context)
 {
     struct text_buf t = { 0 };
     tb_add(&t, "mtlbx explorer keys  (q closes this help; / searches it)\n");
+    /* What works where the user is comes first (htop, tig). */
+    if (context) {
+        tb_add(&t, "\nThis view: %s\n", key_context_title(context));
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            if (!(b->contexts & context))
+                continue;
+            char names[96];
+            key_binding_names(b, names, sizeof names);
+            tb_add(&t, "  %-22s %s\n", names, b->help);
+        }
+        tb_add(&t, "\nAll keys, by view\n");
+    }
     for (size_t s = 0; s < key_sections_len; s++) {
         int shown = 0;
         for (size_t i = 0; i < key_table_len; i++) {
@@ -296,7 +338,8 @@ char *keys_help_text(void)
 void keys_footer(unsigned context, int width, char *buf, size_t size)
 {
     static const enum action order[] = {
-        ACT_ENTER, ACT_EXTRACT, ACT_DISASSEMBLE, ACT_SOURCES, ACT_SEARCH, ACT_HELP, ACT_QUIT,
+        ACT_ENTER, ACT_PANE_IFACE, ACT_SOURCES, ACT_DISASSEMBLE, ACT_PANE_BYTES, ACT_EXTRACT,
+        ACT_SEARCH, ACT_HELP, ACT_QUIT, ACT_FILTER, ACT_SORT,
         ACT_WRITE, ACT_WRITE_ALL, ACT_JUMP_B, ACT_GOTO, ACT_NEXT_PANEL, ACT_BACK, ACT_CANCEL,
     };
     size_t used = 0;

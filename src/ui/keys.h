@@ -26,6 +26,7 @@ enum action {
     ACT_NEXT_PROBLEM, ACT_PREV_PROBLEM, ACT_FILTER, ACT_SORT, ACT_CLEAR,
     ACT_SET_MARK, ACT_GOTO_MARK, ACT_COPY,
     ACT_NEXT_UNCLAIMED,
+    ACT_FORWARD, ACT_PANE_IFACE, ACT_PANE_BYTES, ACT_RAW_NAMES,
     ACT_COUNT
 };
 
@@ -38,8 +39,11 @@ enum key_context {
     KC_MEMBERS = 1u << 4,  /* the member list of a source archive */
     KC_COMPARE = 1u << 5,  /* the compare view of two files (D) */
     KC_FOLDER = 1u << 6,   /* the folder and archive list (mtlbx DIR) */
+    KC_FUNCS = 1u << 7,    /* the function table, home of a library */
+    KC_PAGE = 1u << 8,     /* one function's page */
     KC_MAIN = KC_TREE | KC_DETAIL | KC_HEX,
-    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_FOLDER,
+    KC_FN = KC_FUNCS | KC_PAGE,
+    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_FOLDER | KC_FN,
 };
 
 #define KEYS_PER_BINDING 4
@@ -78,8 +82,9 @@ bool key_in_section(const struct key_binding *b, unsigned mask);
 /* What the tree's badges and markers mean, for help and docs. */
 extern const char *const keys_legend;
 
-/* The help screen as plain text (one section per context), malloc'd. */
-char *keys_help_text(void);
+/* The help screen as plain text, malloc'd: the keys of `context` (the
+ * view it was asked from; 0: none) first, then one section per context. */
+char *keys_help_text(unsigned context);
 
 /* A footer line of hints for a context ("Tab panel  / search  q quit"),
  * cut to fit `width` columns at a hint boundary. */

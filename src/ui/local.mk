@@ -7,20 +7,29 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
 	src/ui/ui.h \
 	src/ui/actions.c \
+	src/ui/bytes_view.c \
 	src/ui/clipboard.c \
 	src/ui/detail_panel.c \
 	src/ui/diag_view.c \
 	src/ui/expand_all.c \
 	src/ui/explorer.c \
+	src/ui/exstate.c \
 	src/ui/extract_all.c \
 	src/ui/filter.c \
 	src/ui/function_step.c \
 	src/ui/folder_scan.c src/ui/folder_scan.h \
 	src/ui/folder_view.c \
+	src/ui/fpage.c \
+	src/ui/ftable.c src/ui/ftable.h \
+	src/ui/functions_home.c \
+	src/ui/functions_view.c \
 	src/ui/funcview.c src/ui/funcview.h \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/hexfmt.c src/ui/hexfmt.h \
+	src/ui/history.c \
+	src/ui/jumps.c \
+	src/ui/iface_table.c src/ui/iface_table.h \
 	src/ui/ifacer.c src/ui/ifacer.h \
 	src/ui/job.c src/ui/job.h \
 	src/ui/keylog.c src/ui/keylog.h \
@@ -40,11 +49,15 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/rows.c src/ui/rows.h \
 	src/ui/rows_expand_all.c \
 	src/ui/search.c src/ui/search.h \
+	src/ui/select_node.c \
+	src/ui/source_find.c src/ui/source_find.h \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \
 	src/ui/textview.c \
 	src/ui/tree_panel.c \
-	src/ui/wrap.c src/ui/wrap.h
+	src/ui/view.h src/ui/views.c \
+	src/ui/wrap.c src/ui/wrap.h \
+	src/ui/write_file.c
 
 # What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
 MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)

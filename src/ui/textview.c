@@ -27,7 +27,8 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
                    const char *save_name)
 {
     struct textview *t = &ex->text;
-    bool from_members = ex->screen == SCREEN_MEMBERS, from_compare = ex->screen == SCREEN_COMPARE;
+    /* q returns to the view it was opened from. */
+    enum ex_screen from = ex->screen == SCREEN_TEXT ? ex->text_return : ex->screen;
     free_text(t);
     t->title = strdup(title ? title : "");
     t->data = malloc(len + 1);
@@ -54,19 +55,15 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
     t->n_lines = n;
     t->line_start[n] = len;
     snprintf(t->save_name, sizeof t->save_name, "%s", save_name ? save_name : "text.txt");
-    ex->text_from_members = from_members;
-    ex->text_from_compare = from_compare;
+    ex->text_return = from;
     ex->screen = SCREEN_TEXT;
 }
 
 void textview_close(struct explorer *ex)
 {
     free_text(&ex->text);
-    ex->screen = ex->text_from_members ? SCREEN_MEMBERS
-                 : ex->text_from_compare ? SCREEN_COMPARE
-                 : ex->text_from_folder  ? SCREEN_FOLDER
-                                         : SCREEN_MAIN;
-    ex->text_from_members = ex->text_from_compare = ex->text_from_folder = false;
+    ex->screen = ex->text_return;
+    ex->text_return = SCREEN_MAIN;
 }
 
 /* Bytes of line i without its newline. */
@@ -263,4 +260,11 @@ void textview_draw(struct explorer *ex)
         if (text_w > 0)
             term_put(y, r->x + gutter, text_w, buf, a, t->hscroll);
     }
+}
+
+void textview_goto_line(struct explorer *ex, size_t line)
+{
+    /* At the top of the page, as less +N shows it. */
+    ex->text.top = line;
+    set_cur(ex, (long)line);
 }

@@ -9,6 +9,7 @@
 
 #include "mtlbx.h"
 #include "explorer.h"
+#include "ftable.h"
 #include "funcview.h"
 #include "hasher.h"
 #include "ifacer.h"
@@ -46,6 +47,11 @@ struct hex_state {
 };
 
 struct jump {
+    /* The view it was in: the byte explorer (SCREEN_MAIN), the function
+     * table or a function page. */
+    int screen;
+    size_t table_sel;            /* SCREEN_FUNCTIONS: the selected row */
+    uint32_t page_lib, page_fn;  /* SCREEN_PAGE: ftable lib index, function */
     uint32_t file;
     mtlbx_node *node;
     uint64_t hex_cursor, hex_top;
@@ -54,7 +60,26 @@ struct jump {
 
 #define HISTORY_MAX 256
 
-enum ex_screen { SCREEN_MAIN, SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE, SCREEN_FOLDER };
+/* The views; each is one entry of the view table (view.h). */
+enum ex_screen {
+    SCREEN_MAIN,                 /* the byte explorer: tree, detail, hex */
+    SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE, SCREEN_FOLDER,
+    SCREEN_FUNCTIONS,            /* the function table: a library's home */
+    SCREEN_PAGE,                 /* one function's page */
+    SCREEN_COUNT
+};
+
+/* A function's page (fpage.c): the interface pane is drawn here; source
+ * and IR open the text view, bytes the byte explorer. */
+struct fpage {
+    uint32_t lib, fn;            /* ftable lib index, function index */
+    size_t top;                  /* first wrapped row shown */
+    char **lines;                /* the interface pane's logical lines */
+    unsigned char *heading;      /* per line: drawn as a heading */
+    size_t n_lines;
+    int built_state;             /* interface state the lines were built from */
+    uint32_t built_lib, built_fn;/* the function they were built for */
+};
 
 struct textview {
     char *title;
@@ -110,14 +135,17 @@ struct explorer {
     enum panel_id focus, zoom;
     struct layout lay;
     enum ex_screen screen;
-    bool text_from_members;      /* q in the text view returns to the member list */
-    bool text_from_compare;      /* ... or to the compare view */
+    enum ex_screen text_return;  /* q in the text view returns to this view */
     struct compare_view *compare; /* compare_view.c, NULL until D */
-    bool text_from_folder;       /* ... or to the folder list */
     struct textview text;
     struct members_view members;
     struct jump history[HISTORY_MAX];
     size_t n_history;
+    struct jump forward[HISTORY_MAX]; /* undone by Backspace; a new jump clears it */
+    size_t n_forward;
+    struct ftable funcs;         /* the function table's rows */
+    struct fpage page;
+    struct ir_cache *ir;         /* llvm-dis outputs by module hash */
     struct query query;
     bool have_query;
     char status[512];
@@ -139,9 +167,12 @@ struct explorer {
     struct jump marks[26];       /* m a..z; node NULL: unset */
     bool mouse;                  /* the terminal reports mouse events */
     size_t count;                /* a count typed before a move (5j), 0: none */
+    /* The main loop's full repaint (explorer.c installs it): views call
+     * ex_draw before slow work without calling up into the loop. */
+    void (*repaint)(struct explorer *ex);
 };
 
-/* ---- explorer.c: selection and navigation shared by panels ---- */
+/* ---- exstate.c and history.c: selection and navigation shared by views ---- */
 struct ex_file *ex_current_file(struct explorer *ex);
 uint32_t ex_current_file_index(const struct explorer *ex);
 mtlbx_node *ex_selected_node(struct explorer *ex);
@@ -152,15 +183,54 @@ void ex_error(struct explorer *ex, const char *fmt, ...) __attribute__((format(p
 bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool keep_hex);
 /* Where we are: the selected node (NULL: none), detail row, hex cursor. */
 struct jump ex_here(struct explorer *ex);
-/* Remember where we are before a jump (Enter on an offset, search, :). */
+/* Remember where we are before a jump (Enter on an offset, search, :,
+ * Enter on a function, b): the view too. A new jump forgets forward. */
 void ex_push_history(struct explorer *ex);
 /* Back to a remembered place, the detail row and hex cursor included;
  * false when its node is not in the tree (hidden by the filter). */
 bool ex_restore_jump(struct explorer *ex, const struct jump *j);
 void ex_draw(struct explorer *ex);   /* full repaint, used before slow work */
 /* An action for one panel of the main screen (the focused one, or the
- * one under the mouse). */
+ * one under the mouse): bytes_view.c. */
 void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a);
+/* Geometry after a resize or zoom (bytes_view.c). */
+void bytes_relayout(struct explorer *ex);
+
+/* history.c: the current place (the view's, or the byte explorer's), and
+ * a push onto a bounded stack of places. */
+struct jump ex_place_here(struct explorer *ex);
+void ex_push_jump(struct jump *stack, size_t *n, const struct jump *j);
+/* jumps.c: back and forward through the places visited (views included). */
+void ex_go_back(struct explorer *ex);
+void ex_go_forward(struct explorer *ex);
+
+/* ---- bytes_view.c: the byte explorer as a view (tree, detail, hex) ---- */
+void bytes_draw(struct explorer *ex);
+void bytes_action(struct explorer *ex, enum action a);
+void bytes_status(struct explorer *ex, char *buf, size_t size);
+/* The function's node selected in the tree (ancestors expanded); false
+ * when the tree cannot show it (its list filtered, say). */
+bool bytes_select_function(struct explorer *ex, mtlbx_library *lib, size_t fn);
+
+/* ---- functions_view.c: the function table, home of a library ---- */
+/* Builds the table over every open library and makes it the view when
+ * there is any function (else the byte explorer stays). */
+void functions_home(struct explorer *ex);
+void functions_draw(struct explorer *ex);
+void functions_action(struct explorer *ex, enum action a);
+void functions_status(struct explorer *ex, char *buf, size_t size);
+
+/* ---- fpage.c: one function's page ---- */
+void page_open(struct explorer *ex, uint32_t lib, uint32_t fn);
+void page_draw(struct explorer *ex);
+void page_action(struct explorer *ex, enum action a);
+void page_status(struct explorer *ex, char *buf, size_t size);
+void page_free(struct fpage *p);
+/* s, d and b of a function (from the table or its page). */
+void page_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn);
+void page_show_bytes(struct explorer *ex, mtlbx_library *lib, size_t fn);
+/* Whether the page waits for its function's interface (keep polling). */
+bool page_waiting(struct explorer *ex);
 
 /* ---- tree_panel.c ---- */
 void tree_init(struct explorer *ex);
@@ -199,6 +269,8 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
 void textview_close(struct explorer *ex);
 void textview_draw(struct explorer *ex);
 void textview_action(struct explorer *ex, enum action a);
+/* Puts line `line` (0-based) of the open text at the cursor. */
+void textview_goto_line(struct explorer *ex, size_t line);
 
 /* ---- members_view.c ---- */
 void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive);
@@ -234,6 +306,9 @@ void goto_next_unclaimed(struct explorer *ex);
 /* ---- actions.c: e, E, d, s, w ---- */
 void action_extract(struct explorer *ex, bool all);
 void action_disassemble(struct explorer *ex);
+/* llvm-dis of one function into the text view, cached per module hash. */
+void action_disassemble_function(struct explorer *ex, mtlbx_library *lib, size_t fn);
+void action_ir_cache_free(struct explorer *ex);
 void action_sources(struct explorer *ex);
 void action_write_node(struct explorer *ex);
 /* Writes bytes to a path the user chose, asking before overwriting. */

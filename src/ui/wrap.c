@@ -40,3 +40,13 @@ int wrap_text(const char *utf8, int width, size_t *starts, int max_lines)
     starts[lines] = len;
     return lines;
 }
+
+const char *wrap_line(const char *utf8, const size_t *starts, int i, char *out, size_t size)
+{
+    size_t len = starts[i + 1] - starts[i];
+    if (len >= size)
+        len = size - 1;
+    memcpy(out, utf8 + starts[i], len);
+    out[len] = '\0';
+    return out;
+}

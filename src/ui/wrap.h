@@ -14,4 +14,8 @@
  * the last line holds everything left (the caller cuts it). */
 int wrap_text(const char *utf8, int width, size_t *starts, int max_lines);
 
+/* Line i of a wrap_text result copied into out (cut to size - 1 bytes,
+ * NUL-terminated); returns out. */
+const char *wrap_line(const char *utf8, const size_t *starts, int i, char *out, size_t size);
+
 #endif

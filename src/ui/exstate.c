@@ -1,0 +1,57 @@
+/* The explorer's shared state as the views read it: which file and node
+ * are current, the status message, and a repaint. Calls nothing else in
+ * src/ui, so every view may use it without reaching back up into the
+ * main loop (explorer.c), which installs the repaint as a callback. */
+#include "config.h"
+
+#include "ui.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+uint32_t ex_current_file_index(const struct explorer *ex)
+{
+    if (ex->rows.n && ex->tree_sel < ex->rows.n)
+        return ex->rows.v[ex->tree_sel].file;
+    return 0;
+}
+
+struct ex_file *ex_current_file(struct explorer *ex)
+{
+    return &ex->files[ex_current_file_index(ex)];
+}
+
+mtlbx_node *ex_selected_node(struct explorer *ex)
+{
+    if (ex->rows.n && ex->tree_sel < ex->rows.n)
+        return ex->rows.v[ex->tree_sel].node;
+    return NULL;
+}
+
+static void set_status(struct explorer *ex, bool error, const char *fmt, va_list ap)
+{
+    vsnprintf(ex->status, sizeof ex->status, fmt, ap);
+    ex->status_error = error;
+}
+
+void ex_message(struct explorer *ex, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_status(ex, false, fmt, ap);
+    va_end(ap);
+}
+
+void ex_error(struct explorer *ex, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_status(ex, true, fmt, ap);
+    va_end(ap);
+}
+
+void ex_draw(struct explorer *ex)
+{
+    if (ex->repaint)
+        ex->repaint(ex);
+}

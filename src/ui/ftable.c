@@ -1,0 +1,415 @@
+/* See ftable.h. A sort first reads one 64-bit key per shown row (the
+ * column's value, the row's position breaking ties so the order is
+ * total and repeatable) and sorts those pairs, so it touches each
+ * function once rather than at every comparison: 200,000 rows sort in a
+ * few tens of milliseconds. Names sort by their bytes. */
+#include "config.h"
+
+#include "ftable.h"
+#include "funcview.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
+{
+    memset(t, 0, sizeof *t);
+    t->sort = FT_COL_ORDER;
+    size_t total = 0;
+    for (size_t l = 0; l < n_libs; l++)
+        total += libs[l].lib ? mtlbx_function_count(libs[l].lib) : 0;
+    t->libs = malloc((n_libs ? n_libs : 1) * sizeof *t->libs);
+    t->all = malloc((total ? total : 1) * sizeof *t->all);
+    t->shown = malloc((total ? total : 1) * sizeof *t->shown);
+    if (!t->libs || !t->all || !t->shown) {
+        ftable_free(t);
+        return false;
+    }
+    memcpy(t->libs, libs, n_libs * sizeof *libs);
+    t->n_libs = n_libs;
+    for (size_t l = 0; l < n_libs; l++) {
+        size_t n = libs[l].lib ? mtlbx_function_count(libs[l].lib) : 0;
+        for (size_t i = 0; i < n; i++)
+            t->all[t->n_all++] = (struct ft_row){ (uint32_t)l, (uint32_t)i };
+    }
+    /* Stages are few: the column is as wide as the longest one present. */
+    t->stage_width = 5;
+    bool seen[256] = { false };
+    for (size_t i = 0; i < t->n_all; i++) {
+        t->shown[i] = (uint32_t)i;
+        const struct mtlbx_function *fn = ftable_row_function(t, &t->all[i]);
+        if ((fn->present & MTLBX_F_TYPE) && !seen[fn->type]) {
+            char name[32];
+            seen[fn->type] = true;
+            int w = (int)strlen(mtlbx_function_type_name(fn->type, name, sizeof name));
+            if (w > t->stage_width)
+                t->stage_width = w < 12 ? w : 12;
+        }
+    }
+    t->n_shown = t->n_all;
+    return true;
+}
+
+void ftable_free(struct ftable *t)
+{
+    free(t->libs);
+    free(t->all);
+    free(t->shown);
+    free(t->hits);
+    memset(t, 0, sizeof *t);
+}
+
+const struct ft_row *ftable_row(const struct ftable *t, size_t pos)
+{
+    return pos < t->n_shown ? &t->all[t->shown[pos]] : NULL;
+}
+
+mtlbx_library *ftable_row_lib(const struct ftable *t, const struct ft_row *r)
+{
+    return t->libs[r->lib].lib;
+}
+
+const struct mtlbx_function *ftable_row_function(const struct ftable *t, const struct ft_row *r)
+{
+    return mtlbx_function_at(t->libs[r->lib].lib, r->index);
+}
+
+const char *ftable_col_title(enum ft_col c)
+{
+    switch (c) {
+    case FT_COL_STAGE: return "stage";
+    case FT_COL_ARGS: return "args";
+    case FT_COL_MSL: return "msl";
+    case FT_COL_SIZE: return "size";
+    case FT_COL_HASH: return "hash";
+    case FT_COL_SRC: return "src";
+    case FT_COL_NAME: return "name";
+    default: return "file order";
+    }
+}
+
+static long arg_count(const struct ftable *t, const mtlbx_library *lib, size_t i)
+{
+    if (t->arg_count) {
+        long n = t->arg_count(t->arg_ctx, lib, i);
+        if (n != -1)
+            return n;
+    }
+    const struct mtlbx_interface *iface = NULL;
+    enum mtlbx_iface_state s = mtlbx_function_interface_cached(lib, i, &iface, NULL);
+    if (s == MTLBX_IFACE_NOT_DECODED)
+        return -1;
+    if (s != MTLBX_IFACE_OK || !iface || !iface->stage)
+        return -2;
+    return (long)iface->n_inputs;
+}
+
+/* "999", "12.3K", "4.0M": at most 5 columns. */
+static void short_size(uint64_t v, char *out, size_t size)
+{
+    if (v < 10000)
+        snprintf(out, size, "%llu", (unsigned long long)v);
+    else if (v < 1000ull * 1024)
+        snprintf(out, size, "%.1fK", (double)v / 1024);
+    else if (v < 1000ull * 1024 * 1024)
+        snprintf(out, size, "%.1fM", (double)v / (1024.0 * 1024));
+    else
+        snprintf(out, size, "%.1fG", (double)v / (1024.0 * 1024 * 1024));
+}
+
+void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size)
+{
+    const mtlbx_library *lib = t->libs[r->lib].lib;
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
+    out[0] = '\0';
+    switch (c) {
+    case FT_COL_STAGE:
+        if (fn->present & MTLBX_F_TYPE) {
+            char type[32];
+            snprintf(out, size, "%s", mtlbx_function_type_name(fn->type, type, sizeof type));
+        } else
+            snprintf(out, size, "-");
+        break;
+    case FT_COL_ARGS: {
+        long n = arg_count(t, lib, r->index);
+        if (n == -1)
+            snprintf(out, size, "...");
+        else if (n < 0)
+            snprintf(out, size, "-");
+        else
+            snprintf(out, size, "%ld", n);
+        break;
+    }
+    case FT_COL_MSL:
+        if (fn->present & MTLBX_F_VERS)
+            snprintf(out, size, "%u.%u", fn->msl_major, fn->msl_minor);
+        else
+            snprintf(out, size, "-");
+        break;
+    case FT_COL_SIZE:
+        if (fn->module_valid)
+            short_size(fn->module.size, out, size);
+        else
+            snprintf(out, size, "-");
+        break;
+    case FT_COL_HASH:
+        switch (mtlbx_function_hash_state(lib, r->index)) {
+        case MTLBX_HASH_OK: snprintf(out, size, "ok"); break;
+        case MTLBX_HASH_MISMATCH: snprintf(out, size, "BAD"); break;
+        case MTLBX_HASH_UNAVAILABLE: snprintf(out, size, "--"); break;
+        default: snprintf(out, size, "..."); break;
+        }
+        break;
+    case FT_COL_SRC:
+        snprintf(out, size, "%s", mtlbx_function_archive(lib, r->index) >= 0 ? "S" : "");
+        break;
+    default: break;
+    }
+}
+
+char *ftable_display_name(const struct ftable *t, const struct ft_row *r)
+{
+    const struct mtlbx_function *fn = ftable_row_function(t, r);
+    char *demangled = t->raw_names ? NULL : mtlbx_demangle(fn->name);
+    char *safe = demangled ? mtlbx_escape_dup((const uint8_t *)demangled, strlen(demangled), MTLBX_ESC_TERMINAL)
+                           : mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    free(demangled);
+    return safe;
+}
+
+/* ------------------------------------------------------------ sorting -- */
+
+struct keyed { uint64_t key; uint32_t pos; };
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
+{
+    const struct ft_row *r = &t->all[pos];
+    const mtlbx_library *lib = t->libs[r->lib].lib;
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
+    switch (c) {
+    case FT_COL_STAGE: return (fn->present & MTLBX_F_TYPE) ? fn->type : 0x100;
+    case FT_COL_ARGS: {
+        long n = arg_count(t, lib, r->index);
+        return n >= 0 ? (uint64_t)n : UINT64_MAX - 1 + (n == -1);   /* unknown last */
+    }
+    case FT_COL_MSL:
+        return (fn->present & MTLBX_F_VERS) ? ((uint64_t)fn->msl_major << 16 | fn->msl_minor) : UINT64_MAX;
+    case FT_COL_SIZE: return fn->module_valid ? fn->module.size : 0;
+    case FT_COL_HASH: {
+        /* Problems first: a mismatch is what one sorts by hash to find. */
+        enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, r->index);
+        return s == MTLBX_HASH_MISMATCH ? 0 : s == MTLBX_HASH_UNAVAILABLE ? 1 : s == MTLBX_HASH_OK ? 3 : 2;
+    }
+    case FT_COL_SRC: return mtlbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
+    default: return pos;
+    }
+}
+
+/* qsort has no context argument: the table being sorted by name. */
+static __thread const struct ftable *name_sort_table;
+
+static int cmp_name(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const struct ftable *t = name_sort_table;
+    const struct mtlbx_function *fa = ftable_row_function(t, &t->all[x]), *fb = ftable_row_function(t, &t->all[y]);
+    size_t n = fa->name.len < fb->name.len ? fa->name.len : fb->name.len;
+    int c = memcmp(fa->name.ptr, fb->name.ptr, n);
+    if (c)
+        return c;
+    if (fa->name.len != fb->name.len)
+        return fa->name.len < fb->name.len ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* A name sort compares the first 24 bytes as three integers held in the
+ * array being sorted, and reads the names themselves (scattered over the
+ * mapping) only for the rows those bytes do not tell apart. */
+struct name_key { uint64_t k[3]; uint32_t pos; };
+
+static int cmp_name_key(const void *a, const void *b)
+{
+    const struct name_key *x = a, *y = b;
+    for (int i = 0; i < 3; i++)
+        if (x->k[i] != y->k[i])
+            return x->k[i] < y->k[i] ? -1 : 1;
+    return cmp_name(&x->pos, &y->pos);
+}
+
+static bool sort_by_name(struct ftable *t)
+{
+    size_t n = t->n_shown;
+    struct name_key *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_function *fn = ftable_row_function(t, &t->all[t->shown[i]]);
+        k[i].pos = t->shown[i];
+        for (int w = 0; w < 3; w++) {
+            uint64_t v = 0;
+            for (size_t b = 0; b < 8; b++) {
+                size_t at = (size_t)w * 8 + b;
+                v = v << 8 | (at < fn->name.len ? fn->name.ptr[at] : 0);
+            }
+            k[i].k[w] = v;
+        }
+    }
+    name_sort_table = t;
+    qsort(k, n, sizeof *k, cmp_name_key);
+    for (size_t i = 0; i < n; i++)
+        t->shown[i] = k[i].pos;
+    free(k);
+    return true;
+}
+
+static bool sort_shown(struct ftable *t)
+{
+    size_t n = t->n_shown;
+    if (t->sort == FT_COL_NAME) {
+        if (!sort_by_name(t))
+            return false;
+    } else if (t->sort != FT_COL_ORDER) {
+        struct keyed *k = malloc((n ? n : 1) * sizeof *k);
+        if (!k)
+            return false;
+        /* Biggest modules first (ncdu); every other column ascending. */
+        bool big_first = t->sort == FT_COL_SIZE;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = key_of(t, t->shown[i], t->sort);
+            k[i] = (struct keyed){ big_first ? ~v : v, t->shown[i] };
+        }
+        qsort(k, n, sizeof *k, cmp_keyed);
+        for (size_t i = 0; i < n; i++)
+            t->shown[i] = k[i].pos;
+        free(k);
+    }
+    if (t->descending)
+        for (size_t i = 0; i < n / 2; i++) {
+            uint32_t s = t->shown[i];
+            t->shown[i] = t->shown[n - 1 - i];
+            t->shown[n - 1 - i] = s;
+        }
+    return true;
+}
+
+bool ftable_apply(struct ftable *t)
+{
+    const struct ft_row *keep = ftable_row(t, t->sel);
+    uint32_t keep_pos = keep ? (uint32_t)(keep - t->all) : UINT32_MAX;
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_all; i++) {
+        if (t->filter[0] && !funcview_matches(ftable_row_function(t, &t->all[i]), t->filter))
+            continue;
+        t->shown[n++] = (uint32_t)i;
+    }
+    t->n_shown = n;
+    bool ok = sort_shown(t);
+    t->sel = 0;
+    for (size_t i = 0; keep_pos != UINT32_MAX && i < n; i++)
+        if (t->shown[i] == keep_pos) {
+            t->sel = i;
+            break;
+        }
+    t->n_hits = 0;
+    return ok;
+}
+
+/* ------------------------------------------------------------ search -- */
+
+static bool contains_nocase(const uint8_t *hay, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return true;
+    int first = tolower((unsigned char)needle[0]);
+    for (size_t i = 0; i + n <= len; i++) {
+        if (tolower(hay[i]) != first)
+            continue;
+        size_t j = 1;
+        while (j < n && tolower(hay[i + j]) == tolower((unsigned char)needle[j]))
+            j++;
+        if (j == n)
+            return true;
+    }
+    return false;
+}
+
+size_t ftable_search(struct ftable *t, const char *text, ftable_extra_fn extra, void *ctx)
+{
+    snprintf(t->query, sizeof t->query, "%s", text);
+    free(t->hits);
+    t->hits = malloc((t->n_shown ? t->n_shown : 1) * sizeof *t->hits);
+    t->n_hits = t->hit_cur = 0;
+    if (!t->hits)
+        return 0;
+    for (size_t i = 0; i < t->n_shown; i++) {
+        const struct ft_row *r = &t->all[t->shown[i]];
+        const struct mtlbx_function *fn = ftable_row_function(t, r);
+        bool hit = contains_nocase(fn->name.ptr, fn->name.len, text);
+        if (!hit && extra) {
+            const char *more = extra(ctx, t->libs[r->lib].lib, r->index);
+            hit = more && contains_nocase((const uint8_t *)more, strlen(more), text);
+        }
+        if (hit)
+            t->hits[t->n_hits++] = (uint32_t)i;
+    }
+    return t->n_hits;
+}
+
+bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped)
+{
+    *wrapped = false;
+    if (!t->n_hits)
+        return false;
+    /* The first hit after (or before) the selection. */
+    size_t lo = 0, hi = t->n_hits;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->hits[mid] <= t->sel)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t k;
+    if (forward) {
+        k = lo;
+        if (k == t->n_hits) {
+            k = 0;
+            *wrapped = true;
+        }
+    } else {
+        /* lo - 1 is the last hit at or before sel; skip sel itself. */
+        size_t at_or_before = lo;
+        if (at_or_before && t->hits[at_or_before - 1] == t->sel)
+            at_or_before--;
+        if (at_or_before == 0) {
+            k = t->n_hits - 1;
+            *wrapped = true;
+        } else {
+            k = at_or_before - 1;
+        }
+    }
+    t->hit_cur = k;
+    t->sel = t->hits[k];
+    return true;
+}
+
+long ftable_find(const struct ftable *t, const mtlbx_library *lib, size_t index)
+{
+    for (size_t i = 0; i < t->n_shown; i++) {
+        const struct ft_row *r = &t->all[t->shown[i]];
+        if (r->index == index && t->libs[r->lib].lib == lib)
+            return (long)i;
+    }
+    return -1;
+}

@@ -1,0 +1,89 @@
+/* The function table's model: one row per function of every open library,
+ * filtered and sorted by any column, as htop's process list. Rows are
+ * three small integers; every column is read from the library when it is
+ * drawn or sorted, so 200,000 functions cost 2.4 MB and a sort only the
+ * keys it compares. No curses: the bench and the tests drive it directly. */
+#ifndef MTLBX_UI_FTABLE_H
+#define MTLBX_UI_FTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mtlbx.h"
+
+/* Columns in screen order; FT_COL_ORDER is the file's own order. */
+enum ft_col {
+    FT_COL_ORDER, FT_COL_STAGE, FT_COL_ARGS, FT_COL_MSL, FT_COL_SIZE, FT_COL_HASH, FT_COL_SRC,
+    FT_COL_NAME, FT_COL_COUNT
+};
+
+struct ft_lib {
+    mtlbx_library *lib;
+    uint32_t file;               /* which open file it belongs to */
+};
+
+struct ft_row {
+    uint32_t lib;                /* index into ftable.libs */
+    uint32_t index;              /* function index in that library */
+};
+
+struct ftable {
+    struct ft_lib *libs;
+    size_t n_libs;
+    struct ft_row *all;          /* every function, in file order */
+    size_t n_all;
+    uint32_t *shown;             /* positions into all: filtered, sorted */
+    size_t n_shown;
+    enum ft_col sort;
+    bool descending;
+    char filter[128];            /* "" : every function */
+    size_t sel, top;             /* in shown */
+    bool raw_names;              /* names as stored, not demangled */
+    int stage_width;             /* the longest stage name of any row */
+    /* Where the args column comes from: -1 not known yet, -2 no entry.
+     * NULL: the interfaces the library keeps. */
+    long (*arg_count)(void *ctx, const mtlbx_library *lib, size_t index);
+    void *arg_ctx;
+    /* The last `/`: matching positions into shown, in order. */
+    char query[256];
+    uint32_t *hits;
+    size_t n_hits, hit_cur;
+};
+
+/* Builds the rows of these libraries (file order, no filter). False when
+ * out of memory (the table is then empty but valid). */
+bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs);
+void ftable_free(struct ftable *t);
+
+const struct ft_row *ftable_row(const struct ftable *t, size_t shown_pos);
+mtlbx_library *ftable_row_lib(const struct ftable *t, const struct ft_row *r);
+const struct mtlbx_function *ftable_row_function(const struct ftable *t, const struct ft_row *r);
+
+/* Re-applies the filter and the sort (after either changed, or when the
+ * interfaces behind the args column arrived); the selection stays on its
+ * function when that is still shown. */
+bool ftable_apply(struct ftable *t);
+
+/* Column text of one row, without padding ("kernel", "4", "3.1", "12.3K",
+ * "ok", "S"). The args column says "..." until the interface is decoded. */
+void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size);
+const char *ftable_col_title(enum ft_col c);
+
+/* The name as shown: demangled unless raw_names, made terminal-safe,
+ * malloc'd (NULL only when out of memory). */
+char *ftable_display_name(const struct ftable *t, const struct ft_row *r);
+
+/* `/`: every shown function whose name (or, once decoded, an argument's
+ * name or type, through `extra`) contains the text, ignoring case.
+ * Returns the number of matching functions. */
+typedef const char *(*ftable_extra_fn)(void *ctx, const mtlbx_library *lib, size_t index);
+size_t ftable_search(struct ftable *t, const char *text, ftable_extra_fn extra, void *ctx);
+/* The next (or previous) hit from the selection, wrapping; false if none.
+ * *wrapped says whether it went round. */
+bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped);
+
+/* Where a function of a library stands in the shown rows, or -1. */
+long ftable_find(const struct ftable *t, const mtlbx_library *lib, size_t index);
+
+#endif

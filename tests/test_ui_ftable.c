@@ -1,0 +1,144 @@
+/* The function table's model (ftable.c) on the bundled sample: file
+ * order, a sort by every column (total and repeatable), a filter, and a
+ * search that counts functions; and finding a function's definition in a
+ * source text (source_find.c). */
+#include "config.h"
+
+#include "ftable.h"
+#include "source_find.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static mtlbx_file *open_sample(void)
+{
+    const char *src = getenv("MTLBX_SRCDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/data/sample.metallib", src ? src : ".");
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_OK, "%s: %s", path, err.message);
+    return f;
+}
+
+static void name_of(const struct ftable *t, size_t pos, char *out, size_t size)
+{
+    const struct mtlbx_function *fn = ftable_row_function(t, ftable_row(t, pos));
+    snprintf(out, size, "%.*s", (int)fn->name.len, (const char *)fn->name.ptr);
+}
+
+Test(ftable, rows_in_file_order_then_sorted_by_every_column)
+{
+    mtlbx_file *f = open_sample();
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0 };
+    struct ftable t;
+    cr_assert(ftable_init(&t, &lib, 1));
+    cr_assert_eq(t.n_all, 8);
+    cr_assert_eq(t.n_shown, 8);
+    char a[64], b[64];
+    name_of(&t, 0, a, sizeof a);
+    cr_expect_str_eq(a, "vertex_main");
+    /* Name order: ascending bytes. */
+    t.sort = FT_COL_NAME;
+    cr_assert(ftable_apply(&t));
+    for (size_t i = 1; i < t.n_shown; i++) {
+        name_of(&t, i - 1, a, sizeof a);
+        name_of(&t, i, b, sizeof b);
+        cr_expect_lt(strcmp(a, b), 0, "%s before %s", a, b);
+    }
+    /* Size: biggest module first. */
+    t.sort = FT_COL_SIZE;
+    cr_assert(ftable_apply(&t));
+    for (size_t i = 1; i < t.n_shown; i++)
+        cr_expect_geq(ftable_row_function(&t, ftable_row(&t, i - 1))->module.size,
+                      ftable_row_function(&t, ftable_row(&t, i))->module.size);
+    /* Every column sorts all rows, each once, and the selection stays on
+     * its function. */
+    t.sel = 3;
+    const struct ft_row *kept = ftable_row(&t, t.sel);
+    uint32_t kept_index = kept->index;
+    for (int c = 0; c < FT_COL_COUNT; c++) {
+        t.sort = (enum ft_col)c;
+        cr_assert(ftable_apply(&t));
+        cr_assert_eq(t.n_shown, 8);
+        unsigned seen = 0;
+        for (size_t i = 0; i < t.n_shown; i++)
+            seen |= 1u << ftable_row(&t, i)->index;
+        cr_expect_eq(seen, 0xffu, "column %d", c);
+        cr_expect_eq(ftable_row(&t, t.sel)->index, kept_index, "column %d", c);
+    }
+    /* The cells say what the library says. */
+    t.sort = FT_COL_ORDER;
+    ftable_apply(&t);
+    char cell[32];
+    ftable_cell(&t, ftable_row(&t, 0), FT_COL_STAGE, cell, sizeof cell);
+    cr_expect_str_eq(cell, "vertex");
+    ftable_cell(&t, ftable_row(&t, 0), FT_COL_MSL, cell, sizeof cell);
+    cr_expect_str_eq(cell, "3.2");
+    ftable_cell(&t, ftable_row(&t, 0), FT_COL_SRC, cell, sizeof cell);
+    cr_expect_str_eq(cell, "S");
+    ftable_free(&t);
+    mtlbx_close(f);
+}
+
+Test(ftable, filter_and_search_count_functions)
+{
+    mtlbx_file *f = open_sample();
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0 };
+    struct ftable t;
+    cr_assert(ftable_init(&t, &lib, 1));
+    /* "_main" is in five names; the search counts them, not rows. */
+    cr_expect_eq(ftable_search(&t, "_MAIN", NULL, NULL), 5);
+    bool wrapped;
+    t.sel = 0;
+    cr_assert(ftable_search_step(&t, true, &wrapped));
+    cr_expect_eq(t.hit_cur, 1);
+    cr_expect_not(wrapped);
+    t.sel = t.hits[t.n_hits - 1];
+    cr_assert(ftable_search_step(&t, true, &wrapped));
+    cr_expect(wrapped);
+    cr_expect_eq(t.hit_cur, 0);
+    cr_assert(ftable_search_step(&t, false, &wrapped));
+    cr_expect(wrapped);
+    cr_expect_eq(t.hit_cur, t.n_hits - 1);
+    /* A filter keeps the kernels only. */
+    snprintf(t.filter, sizeof t.filter, "kernel");
+    cr_assert(ftable_apply(&t));
+    cr_expect_eq(t.n_shown, 1);
+    char a[64];
+    name_of(&t, 0, a, sizeof a);
+    cr_expect_str_eq(a, "compute_main");
+    cr_expect_eq(ftable_find(&t, lib.lib, 2), 0);
+    cr_expect_eq(ftable_find(&t, lib.lib, 0), -1);
+    ftable_free(&t);
+    mtlbx_close(f);
+}
+
+static const char source[] =
+    "#include <metal_stdlib>\n"                                          /* 0 */
+    "// calls radixKernel(x) somewhere\n"                                /* 1 */
+    "static void helper() { radixKernel(1); }\n"                         /* 2 */
+    "kernel void radixKernel(device uint* x [[buffer(0)]]) {}\n"         /* 3 */
+    "template <typename T> kernel void project(device T* p) {}\n"        /* 4 */
+    "template [[host_name(\"project_float_half\")]] kernel void project<half>(device half*);\n" /* 5 */
+    "vertex float4 vs_main(uint id [[vertex_id]]) { return 0; }\n";      /* 6 */
+
+Test(source_find, the_defining_line_beats_calls_and_strings)
+{
+    const uint8_t *p = (const uint8_t *)source;
+    size_t len = strlen(source), line = 99;
+    cr_expect_eq(source_find_definition(p, len, "radixKernel", &line), 3);
+    cr_expect_eq(line, 3);
+    /* A template instance: its base name's definition, not the string. */
+    cr_expect_eq(source_find_definition(p, len, "project_float_half", &line), 3);
+    cr_expect_eq(line, 4);
+    /* A demangled C++ name. */
+    cr_expect_eq(source_find_definition(p, len, "ns::vs_main(unsigned int)", &line), 3);
+    cr_expect_eq(line, 6);
+    /* Not there at all. */
+    cr_expect_eq(source_find_definition(p, len, "absent", &line), 0);
+    /* No part of a longer identifier. */
+    cr_expect_eq(source_find_definition(p, len, "radix", &line), 0);
+}
