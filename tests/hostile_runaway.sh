@@ -54,4 +54,37 @@ bounded "sig --json, 2000 functions on one module" 0 10 400 "$BIN" sig --json "$
     [ "$(grep -o '"name":"a[0-9]*_7_' "$WORK/out" | sort -u | wc -l)" -eq 2000 ] ||
     fail "sig --json does not give each function its own arguments"
 
+# Item 9: an llvm-dis that exits at once but leaves a child holding its
+# output open. The old code waited for the pipe to close: 30 s, then "timed
+# out". Now it stops on the exit, drains briefly, kills what is left, and
+# says so; the output is llvm-dis's and the exit status its verdict.
+cp "$(command -v sleep)" "$WORK/lingering-sleep"
+stand_in() {
+    printf '#!/bin/sh\n"%s" 1000 &\ncat >/dev/null\n%s\n' "$WORK/lingering-sleep" "$2" >"$WORK/$1"
+    chmod +x "$WORK/$1"
+}
+stand_in forking-llvm-dis "echo '; ModuleID = <stand-in>'; exit 0"
+stand_in forking-failing-llvm-dis "echo 'error: Invalid record' >&2; exit 1"
+if bounded "dis, llvm-dis exits 0 leaving a child on its output" 0 10 200 \
+    "$BIN" --llvm-dis "$WORK/forking-llvm-dis" dis "$WORK/valid.metallib" first; then
+    grep -q '^; ModuleID = <stand-in>$' "$WORK/out" || fail "dis lost llvm-dis's output"
+    grep -q 'kept its output open' "$WORK/err" || fail "dis did not say why it stopped reading: $(cat "$WORK/err")"
+fi
+if bounded "dis, llvm-dis exits 1 leaving a child on its output" 2 10 200 \
+    "$BIN" --llvm-dis "$WORK/forking-failing-llvm-dis" dis "$WORK/valid.metallib" first; then
+    grep -q 'exited with status 1: error: Invalid record' "$WORK/err" ||
+        fail "dis did not report the failure: $(cat "$WORK/err")"
+fi
+# The process group is killed: no lingering child outlives the command.
+for _i in 1 2 3 4 5 6 7 8 9 10; do
+    pgrep -f "$WORK/lingering-sleep" >/dev/null || break
+    sleep 1
+done
+if pgrep -f "$WORK/lingering-sleep" >/dev/null; then
+    fail "llvm-dis's child was left running"
+    for _pid in $(pgrep -f "$WORK/lingering-sleep"); do kill "$_pid"; done
+else
+    ok "llvm-dis's child was killed"
+fi
+
 finish

@@ -86,6 +86,9 @@ int cmd_dis(const struct cli_args *args)
     } else {
         put_filtered(res.output, res.output_len);
         status = cli_complete(file, f);
+        /* It finished; what it left behind is worth a line, not a failure. */
+        if (res.left_running)
+            cli_error(file, NULL, "function %s: note: %s", shown ? shown : "?", res.message);
     }
     tool_result_free(&res);
     free(tool);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,6 +165,8 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
 
 /* How often a cancellable run looks at its flag while waiting. */
 #define CANCEL_POLL_MS 20
+/* How often a run without a pidfd looks whether the child has exited. */
+#define EXIT_POLL_MS 20
 
 static bool cancel_requested(const atomic_bool *cancel)
 {
@@ -193,6 +196,32 @@ int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t
              unsigned timeout_ms, size_t max_output, struct tool_result *res)
 {
     return run_tool_cancellable(label, argv, input, len, timeout_ms, max_output, NULL, res);
+}
+
+/* Whether the child has exited, leaving it a zombie (WNOWAIT): its pid and
+ * process group id cannot be reused while leftover grandchildren are
+ * killed. */
+static bool child_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    int w;
+    while ((w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG)) < 0 && errno == EINTR)
+        ;
+    return w < 0 || si.si_pid == pid;
+}
+
+/* A descriptor that polls readable when the child exits (Linux 5.3), so
+ * the loop wakes at once; -1 where there is none, and then the loop looks
+ * every EXIT_POLL_MS. */
+static int exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
 }
 
 static int run_tool_cancellable(const char *label, char *const argv[], const uint8_t *input, size_t len,
@@ -270,6 +299,12 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
     int fd_in = in[1], fd_out = out[0], fd_err = err[0];
     uint64_t deadline = now_ms() + timeout_ms;
     bool killed = false;
+    /* Once the child has exited, its pipes get TOOL_DRAIN_MS more: a
+     * process it left behind may hold them open (a wrapper's `sleep &`),
+     * and waiting for that would turn a finished run into a time-out. */
+    int pidfd = exit_fd(pid);
+    bool exited = false;
+    uint64_t drain_deadline = 0;
     if (!obuf) {
         snprintf(res->message, sizeof res->message, "out of memory");
         kill_group(pid);
@@ -281,6 +316,20 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
     }
     while (!killed && (fd_out >= 0 || fd_err >= 0)) {
         uint64_t now = now_ms();
+        if (!exited && child_exited(pid)) {
+            exited = true;
+            drain_deadline = now + TOOL_DRAIN_MS;
+            if (pidfd >= 0) {
+                close(pidfd);
+                pidfd = -1;
+            }
+        }
+        if (exited && now >= drain_deadline) {
+            /* What it wrote before exiting has been read; the rest of its
+             * process group is killed below (it is still a zombie). */
+            res->left_running = true;
+            break;
+        }
         if (cancel_requested(cancel)) {
             res->cancelled = true;
             snprintf(res->message, sizeof res->message, "%s cancelled", label);
@@ -295,13 +344,18 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
             killed = true;
             break;
         }
-        struct pollfd pfd[3];
+        struct pollfd pfd[4];
         int np = 0, iin = -1, iout = -1, ierr = -1;
         if (fd_in >= 0) { iin = np; pfd[np++] = (struct pollfd){ .fd = fd_in, .events = POLLOUT }; }
         if (fd_out >= 0) { iout = np; pfd[np++] = (struct pollfd){ .fd = fd_out, .events = POLLIN }; }
         if (fd_err >= 0) { ierr = np; pfd[np++] = (struct pollfd){ .fd = fd_err, .events = POLLIN }; }
-        uint64_t wait = deadline - now;
+        if (pidfd >= 0)
+            pfd[np++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+        uint64_t until = exited ? drain_deadline : deadline;
+        uint64_t wait = until > now ? until - now : 0;
         uint64_t slice = cancel ? CANCEL_POLL_MS : 1000;
+        if (!exited && pidfd < 0 && slice > EXIT_POLL_MS)
+            slice = EXIT_POLL_MS;
         int pr = poll(pfd, (nfds_t)np, wait > slice ? (int)slice : (int)wait);
         if (pr < 0) {
             if (errno == EINTR)
@@ -368,6 +422,8 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
             }
         }
     }
+    if (pidfd >= 0)
+        close(pidfd);
     if (fd_in >= 0)
         close(fd_in);
     if (fd_out >= 0)
@@ -441,6 +497,11 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
         res->exit_status = WEXITSTATUS(status);
     if (killed)
         return -1;
+    if (res->left_running)
+        snprintf(res->message, sizeof res->message,
+                 "%s exited, but a process it started kept its output open; stopped reading %u ms after the "
+                 "exit and killed that process",
+                 label, TOOL_DRAIN_MS);
     if (res->exit_status != 0) {
         char line[sizeof res->message];
         first_line(line, sizeof line, ebuf, elen);

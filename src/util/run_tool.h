@@ -10,6 +10,9 @@
 
 #define LLVM_DIS_TIMEOUT_MS 30000
 #define LLVM_DIS_MAX_OUTPUT ((size_t)64 << 20)
+/* After the tool exits, how long its pipes may stay open (a process it
+ * started and left running) before that process is killed. */
+#define TOOL_DRAIN_MS 500
 
 /* The llvm-dis to run: `explicit_path` (--llvm-dis), else $MTLBX_LLVM_DIS,
  * else the first llvm-dis or llvm-dis-N found on PATH. Returns a malloc'd
@@ -21,6 +24,9 @@ struct tool_result {
     bool timed_out;
     bool truncated;            /* output hit max_output */
     bool cancelled;            /* *cancel became true: killed, output dropped */
+    bool left_running;         /* it exited, but something it started held its output
+                                  open past TOOL_DRAIN_MS and was killed; the output
+                                  is what it wrote, message says so (even on success) */
     char *output;              /* malloc'd stdout, NUL-terminated */
     size_t output_len;
     char message[512];         /* first line of stderr or our own reason */
