@@ -31,6 +31,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/header.c \
 	src/lib/header_ext.c \
 	src/lib/iface_cache.c \
+	src/lib/interface_check.c \
 	src/lib/layout.c \
 	src/lib/library.c \
 	src/lib/metadata.c \
