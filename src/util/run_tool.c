@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -177,6 +178,126 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
                                 unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
                                 struct tool_result *res);
 
+/* ------------------------------------------- a newer llvm-dis as fallback -- */
+
+/* What LLVM's bitcode reader says when the module is bitcode it does not
+ * understand, as an older LLVM says of newer bitcode (Debian 12's LLVM 14
+ * on some Xcode modules: "Invalid record"). Not "Invalid bitcode
+ * signature": that is no bitcode at all, which no llvm-dis reads. */
+static const char *const REJECTIONS[] = {
+    "Invalid record", "Unknown attribute kind", "Invalid type", "Invalid value", "Malformed block",
+    "Invalid abbrev", "Unknown metadata", "Invalid bitcode version", "Unsupported",
+};
+
+static bool rejected(const struct tool_result *res)
+{
+    if (res->exit_status <= 0 || res->timed_out || res->truncated || res->cancelled || res->left_running)
+        return false;
+    for (size_t k = 0; k < sizeof REJECTIONS / sizeof *REJECTIONS; k++)
+        if (strstr(res->message, REJECTIONS[k]))
+            return true;
+    return false;
+}
+
+struct candidate {
+    long version;
+    char *path;
+    char *real;
+};
+
+static int by_version_down(const void *p, const void *q)
+{
+    const struct candidate *a = p, *b = q;
+    return (a->version < b->version) - (a->version > b->version);
+}
+
+/* Adds `path` (an executable) unless its file is one already listed. */
+static void add_candidate(struct candidate *c, size_t *n, size_t max, const char *path, long version)
+{
+    if (*n >= max || !is_executable(path))
+        return;
+    char *real = realpath(path, NULL);
+    if (!real)
+        return;
+    for (size_t k = 0; k < *n; k++)
+        if (strcmp(c[k].real, real) == 0) {
+            free(real);
+            return;
+        }
+    char *copy = strdup(path);
+    if (!copy) {
+        free(real);
+        return;
+    }
+    c[(*n)++] = (struct candidate){ version, copy, real };
+}
+
+/* The number after "llvm-dis-" or "llvm-" in a name, or -1. */
+static long version_after(const char *name, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(name, prefix, pl) != 0 || name[pl] < '0' || name[pl] > '9')
+        return -1;
+    char *end;
+    long v = strtol(name + pl, &end, 10);
+    return *end ? -1 : v;
+}
+
+#define MAX_CANDIDATES 16
+
+size_t find_other_llvm_dis(const char *chosen, char **out, size_t max)
+{
+    struct candidate c[MAX_CANDIDATES + 1];
+    size_t n = 0;
+    /* The chosen one first, so that nothing equal to it is listed. */
+    if (chosen)
+        add_candidate(c, &n, MAX_CANDIDATES, chosen, LONG_MAX);
+    size_t skip = n;
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", dl ? (int)dl : 1, dl ? p : ".");
+        DIR *d = dl < sizeof dir ? opendir(dir) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            long v = version_after(e->d_name, "llvm-dis-");
+            char cand[4352];
+            if (v >= 0 && snprintf(cand, sizeof cand, "%s/%s", dir, e->d_name) < (int)sizeof cand)
+                add_candidate(c, &n, MAX_CANDIDATES, cand, v);
+        }
+        if (d)
+            closedir(d);
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    /* Debian's versioned LLVM packages, whether or not on PATH. */
+    DIR *d = opendir("/usr/lib");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        long v = version_after(e->d_name, "llvm-");
+        char cand[600];
+        if (v >= 0 && snprintf(cand, sizeof cand, "/usr/lib/%s/bin/llvm-dis", e->d_name) < (int)sizeof cand)
+            add_candidate(c, &n, MAX_CANDIDATES, cand, v);
+    }
+    if (d)
+        closedir(d);
+    qsort(c + skip, n - skip, sizeof *c, by_version_down);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i >= skip && k < max)
+            out[k++] = c[i].path;
+        else
+            free(c[i].path);
+        free(c[i].real);
+    }
+    return k;
+}
+
 int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t len,
                              unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
                              struct tool_result *res)
@@ -189,7 +310,32 @@ int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t
     }
     /* "-o -" keeps the output on stdout whatever the input name. */
     char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
-    return run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res);
+    int rc = run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res);
+    if (rc == 0 || !rejected(res))
+        return rc;
+    /* Rejected: another llvm-dis installed (the newest first) may read it. */
+    char *others[MAX_CANDIDATES];
+    size_t n = find_other_llvm_dis(llvm_dis, others, MAX_CANDIDATES);
+    for (size_t k = 0; k < n; k++) {
+        if (rc == 0 || cancel_requested(cancel)) {
+            free(others[k]);
+            continue;
+        }
+        struct tool_result alt;
+        argv[0] = others[k];
+        if (run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, &alt) == 0) {
+            snprintf(alt.read_by, sizeof alt.read_by, "%s", others[k]);
+            snprintf(alt.message, sizeof alt.message, "%.150s rejected the module (%.120s); read by %.150s",
+                     llvm_dis, res->message, others[k]);
+            tool_result_free(res);
+            *res = alt;
+            rc = 0;
+        } else {
+            tool_result_free(&alt);
+        }
+        free(others[k]);
+    }
+    return rc;
 }
 
 int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t len,
