@@ -13,3 +13,8 @@ COMPLETION_TESTS = \
 	tests/completion_zsh.sh
 TESTS += $(COMPLETION_TESTS)
 EXTRA_DIST += $(COMPLETION_TESTS)
+
+# dis (and the explorer's d) falling back on a newer llvm-dis when the
+# chosen one rejects a module.
+TESTS += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh
+EXTRA_DIST += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh

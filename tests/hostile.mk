@@ -16,6 +16,8 @@
 #   tests/hostile_explorer_sigbus.sh  the explorer when its file shrinks
 #   tests/hostile_explorer_dis.sh     the explorer with an llvm-dis that
 #                               fails, floods or hangs
+#   tests/hostile_runaway.sh    issue 23's regression inputs, each with its
+#                               exit status and a time and memory bound
 #
 # make fuzz builds the two libFuzzer harnesses with clang and runs each for
 # FUZZ_SECONDS (default 60) on a copy of the seed corpus; it is not part of
@@ -64,6 +66,11 @@ TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_
 # and memory bound (issue 23); the input is written by hostile_mkbitcode.py.
 TESTS += tests/hostile_interface_dag.sh
 EXTRA_DIST += tests/hostile_interface_dag.sh tests/hostile_mkbitcode.py
+# Issue 23: small inputs that ran away or passed silently, each with its
+# exit status and a time and memory bound (libraries from
+# tests/hostile_mkrunaway.py).
+TESTS += tests/hostile_runaway.sh
+EXTRA_DIST += tests/hostile_runaway.sh tests/hostile_mkrunaway.py
 
 EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \

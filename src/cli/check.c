@@ -1,7 +1,8 @@
 /* `mtlbx check`: everything that can be checked, one finding per line as
  * FILE:OFFSET: error|warning: message. It hashes every module, checks
- * that each is LLVM bitcode, walks the byte layout and decompresses every
- * source archive, so each lazily found problem shows. Findings of a file
+ * that each is LLVM bitcode and that its interface decodes, walks the byte
+ * layout and decompresses every source archive, so each lazily found
+ * problem shows. Findings of a file
  * come sorted by offset, identical on every run. */
 #include "config.h"
 
@@ -48,6 +49,8 @@ static long check_file(const char *path, mtlbx_file *f)
     for (size_t l = 0; l < mtlbx_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         mtlbx_library_validate_modules(lib);
+        /* What sig and dump --interfaces would fail on. */
+        mtlbx_library_check_interfaces(lib, 0);
         const struct mtlbx_sources *src = mtlbx_library_sources(lib);
         for (size_t k = 0; src && k < src->n_archives; k++)
             mtlbx_archive_load(lib, k);

@@ -32,6 +32,11 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
 /* Opens `path`; on failure prints "mtlbx: PATH: message" (with the offset
  * where one applies) and returns NULL. */
 mtlbx_file *cli_open(const char *path);
+/* The same open without the message: the mtlbx_open_path status, *err
+ * filled on failure. Every command opens through one of these two, which
+ * install the SIGBUS guard (a file that shrinks while mapped ends the
+ * command with one line naming it and exit 2, never a signal death). */
+int cli_open_quiet(const char *path, mtlbx_file **out, struct mtlbx_error *err);
 /* "mtlbx: PATH: message" or "mtlbx: PATH:OFFSET: message" on stderr. */
 void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -55,7 +55,7 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
     free(msg);
 }
 
-mtlbx_file *cli_open(const char *path)
+int cli_open_quiet(const char *path, mtlbx_file **out, struct mtlbx_error *err)
 {
     static bool guard_installed;
     fatal_cleanup_install_handlers();
@@ -65,10 +65,17 @@ mtlbx_file *cli_open(const char *path)
         sigaction(SIGBUS, &sa, NULL);
         guard_installed = true;
     }
+    /* Named by the guard from here on, also for whatever the caller maps
+     * of this path itself (textconv's "not a metallib" digest). */
+    current_path = path;
+    return open_any(path, out, err);
+}
+
+mtlbx_file *cli_open(const char *path)
+{
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    current_path = path;
-    if (open_any(path, &f, &err) != MTLBX_OK) {
+    if (cli_open_quiet(path, &f, &err) != MTLBX_OK) {
         cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);
         return NULL;
     }

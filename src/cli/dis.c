@@ -3,7 +3,9 @@
  * it, FORMAT.md §20 W10) and prints the LLVM assembly.
  *
  * llvm-dis comes from --llvm-dis PATH, else $MTLBX_LLVM_DIS, else PATH
- * (llvm-dis, or the highest llvm-dis-N). It runs without a shell, with a
+ * (llvm-dis, or the highest llvm-dis-N). When it rejects the module as an
+ * older LLVM rejects newer bitcode, the other llvm-dis installed are tried,
+ * newest first, and a note on stderr says which one read it. It runs without a shell, with a
  * deadline and an output cap (run_tool.c). The first function with that
  * exact name is used; in a fat file, the first slice that has it.
  *
@@ -86,6 +88,9 @@ int cmd_dis(const struct cli_args *args)
     } else {
         put_filtered(res.output, res.output_len);
         status = cli_complete(file, f);
+        /* It finished; what it left behind is worth a line, not a failure. */
+        if (res.left_running || res.read_by[0])
+            cli_error(file, NULL, "function %s: note: %s", shown ? shown : "?", res.message);
     }
     tool_result_free(&res);
     free(tool);

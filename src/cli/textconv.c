@@ -198,7 +198,7 @@ int cmd_textconv(const struct cli_args *args)
     const char *path = args->operands[0];
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_path(path, &f, &err) != MTLBX_OK) {
+    if (cli_open_quiet(path, &f, &err) != MTLBX_OK) {
         if (err.status == MTLBX_E_NOT_METALLIB)
             return print_not_metallib(path, err.message) == 0 && fflush(stdout) == 0 ? 0 : 2;
         cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);

@@ -181,6 +181,21 @@ bool file_current_size(const mtlbx_file *f, uint64_t *size);
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
+/* air_interface.c: a module's bitstream read once (blocks, facts, the
+ * metadata index), referenced by every interface made from it; decoding an
+ * entry from it is thread-safe. new: NULL (with *err) when the bytes are
+ * not bitcode or out of memory; the caller holds one reference. */
+struct module_read;
+struct module_read *module_read_new(const uint8_t *data, size_t len, uint64_t base, struct mtlbx_error *err);
+struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8_t *symbol, size_t symbol_len,
+                                              struct mtlbx_error *err);
+void module_read_retain(struct module_read *r);
+void module_read_release(struct module_read *r);
+/* iface_cache.c: function i's module read once for every function of the
+ * library with the same (offset, size), with a reference for the caller;
+ * NULL when no other function shares it (or it is not bitcode, or out of
+ * memory): then the caller decodes on its own. */
+struct module_read *module_read_shared(const mtlbx_library *lib, size_t i);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);

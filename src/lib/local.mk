@@ -41,6 +41,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitstream.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/checks/hash.c \
+	src/lib/checks/interface_check.c \
 	src/lib/checks/module_check.c \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \

@@ -259,6 +259,13 @@ struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t 
  * returns how many are not bitcode. */
 bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
 size_t mtlbx_library_validate_modules(mtlbx_library *lib);
+/* Decodes every function's interface (as mtlbx_function_interface does)
+ * on up to `threads` threads (0 = number of CPUs); each module that is
+ * bitcode but does not decode becomes an error diagnostic of the library
+ * at the module's offset (the message says where reading stopped).
+ * Returns how many functions failed. For `check`: it costs what `sig`
+ * costs. */
+size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
 
 /* -------------------------------------------------------------- metadata -- */
 

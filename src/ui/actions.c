@@ -147,7 +147,21 @@ static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
         ir_store(ex, d->key, d->res.output ? d->res.output : "", d->res.output_len, d->res.truncated);
         if (ex->screen == SCREEN_TEXT)
             textview_close(ex);
-        textview_open(ex, d->title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
+        /* The chosen llvm-dis rejected it and a newer one read it: say which. */
+        char title[sizeof d->title + 600];
+        char *by = d->res.read_by[0] ? escaped((struct mtlbx_bytes){ (const uint8_t *)d->res.read_by,
+                                                                     strlen(d->res.read_by) })
+                                     : NULL;
+        char *chosen = by ? escaped((struct mtlbx_bytes){ (const uint8_t *)d->llvm_dis, strlen(d->llvm_dis) })
+                          : NULL;
+        if (by)
+            snprintf(title, sizeof title, "%s (read by %.250s; %.250s rejected it)", d->title, by,
+                     chosen ? chosen : "?");
+        else
+            snprintf(title, sizeof title, "%s", d->title);
+        free(by);
+        free(chosen);
+        textview_open(ex, title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
         ex_message(ex, "%s%s", d->res.truncated ? "output cut at the size limit; " : "",
                    "/ searches, w saves, q returns");
     }

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,6 +166,8 @@ int run_llvm_dis(const char *llvm_dis, const uint8_t *module, size_t len,
 
 /* How often a cancellable run looks at its flag while waiting. */
 #define CANCEL_POLL_MS 20
+/* How often a run without a pidfd looks whether the child has exited. */
+#define EXIT_POLL_MS 20
 
 static bool cancel_requested(const atomic_bool *cancel)
 {
@@ -173,6 +177,126 @@ static bool cancel_requested(const atomic_bool *cancel)
 static int run_tool_cancellable(const char *label, char *const argv[], const uint8_t *input, size_t len,
                                 unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
                                 struct tool_result *res);
+
+/* ------------------------------------------- a newer llvm-dis as fallback -- */
+
+/* What LLVM's bitcode reader says when the module is bitcode it does not
+ * understand, as an older LLVM says of newer bitcode (Debian 12's LLVM 14
+ * on some Xcode modules: "Invalid record"). Not "Invalid bitcode
+ * signature": that is no bitcode at all, which no llvm-dis reads. */
+static const char *const REJECTIONS[] = {
+    "Invalid record", "Unknown attribute kind", "Invalid type", "Invalid value", "Malformed block",
+    "Invalid abbrev", "Unknown metadata", "Invalid bitcode version", "Unsupported",
+};
+
+static bool rejected(const struct tool_result *res)
+{
+    if (res->exit_status <= 0 || res->timed_out || res->truncated || res->cancelled || res->left_running)
+        return false;
+    for (size_t k = 0; k < sizeof REJECTIONS / sizeof *REJECTIONS; k++)
+        if (strstr(res->message, REJECTIONS[k]))
+            return true;
+    return false;
+}
+
+struct candidate {
+    long version;
+    char *path;
+    char *real;
+};
+
+static int by_version_down(const void *p, const void *q)
+{
+    const struct candidate *a = p, *b = q;
+    return (a->version < b->version) - (a->version > b->version);
+}
+
+/* Adds `path` (an executable) unless its file is one already listed. */
+static void add_candidate(struct candidate *c, size_t *n, size_t max, const char *path, long version)
+{
+    if (*n >= max || !is_executable(path))
+        return;
+    char *real = realpath(path, NULL);
+    if (!real)
+        return;
+    for (size_t k = 0; k < *n; k++)
+        if (strcmp(c[k].real, real) == 0) {
+            free(real);
+            return;
+        }
+    char *copy = strdup(path);
+    if (!copy) {
+        free(real);
+        return;
+    }
+    c[(*n)++] = (struct candidate){ version, copy, real };
+}
+
+/* The number after "llvm-dis-" or "llvm-" in a name, or -1. */
+static long version_after(const char *name, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(name, prefix, pl) != 0 || name[pl] < '0' || name[pl] > '9')
+        return -1;
+    char *end;
+    long v = strtol(name + pl, &end, 10);
+    return *end ? -1 : v;
+}
+
+#define MAX_CANDIDATES 16
+
+size_t find_other_llvm_dis(const char *chosen, char **out, size_t max)
+{
+    struct candidate c[MAX_CANDIDATES + 1];
+    size_t n = 0;
+    /* The chosen one first, so that nothing equal to it is listed. */
+    if (chosen)
+        add_candidate(c, &n, MAX_CANDIDATES, chosen, LONG_MAX);
+    size_t skip = n;
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", dl ? (int)dl : 1, dl ? p : ".");
+        DIR *d = dl < sizeof dir ? opendir(dir) : NULL;
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            long v = version_after(e->d_name, "llvm-dis-");
+            char cand[4352];
+            if (v >= 0 && snprintf(cand, sizeof cand, "%s/%s", dir, e->d_name) < (int)sizeof cand)
+                add_candidate(c, &n, MAX_CANDIDATES, cand, v);
+        }
+        if (d)
+            closedir(d);
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    /* Debian's versioned LLVM packages, whether or not on PATH. */
+    DIR *d = opendir("/usr/lib");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        long v = version_after(e->d_name, "llvm-");
+        char cand[600];
+        if (v >= 0 && snprintf(cand, sizeof cand, "/usr/lib/%s/bin/llvm-dis", e->d_name) < (int)sizeof cand)
+            add_candidate(c, &n, MAX_CANDIDATES, cand, v);
+    }
+    if (d)
+        closedir(d);
+    qsort(c + skip, n - skip, sizeof *c, by_version_down);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i >= skip && k < max)
+            out[k++] = c[i].path;
+        else
+            free(c[i].path);
+        free(c[i].real);
+    }
+    return k;
+}
 
 int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t len,
                              unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
@@ -186,13 +310,64 @@ int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t
     }
     /* "-o -" keeps the output on stdout whatever the input name. */
     char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
-    return run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res);
+    int rc = run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res);
+    if (rc == 0 || !rejected(res))
+        return rc;
+    /* Rejected: another llvm-dis installed (the newest first) may read it. */
+    char *others[MAX_CANDIDATES];
+    size_t n = find_other_llvm_dis(llvm_dis, others, MAX_CANDIDATES);
+    for (size_t k = 0; k < n; k++) {
+        if (rc == 0 || cancel_requested(cancel)) {
+            free(others[k]);
+            continue;
+        }
+        struct tool_result alt;
+        argv[0] = others[k];
+        if (run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, &alt) == 0) {
+            snprintf(alt.read_by, sizeof alt.read_by, "%s", others[k]);
+            snprintf(alt.message, sizeof alt.message, "%.150s rejected the module (%.120s); read by %.150s",
+                     llvm_dis, res->message, others[k]);
+            tool_result_free(res);
+            *res = alt;
+            rc = 0;
+        } else {
+            tool_result_free(&alt);
+        }
+        free(others[k]);
+    }
+    return rc;
 }
 
 int run_tool(const char *label, char *const argv[], const uint8_t *input, size_t len,
              unsigned timeout_ms, size_t max_output, struct tool_result *res)
 {
     return run_tool_cancellable(label, argv, input, len, timeout_ms, max_output, NULL, res);
+}
+
+/* Whether the child has exited, leaving it a zombie (WNOWAIT): its pid and
+ * process group id cannot be reused while leftover grandchildren are
+ * killed. */
+static bool child_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    int w;
+    while ((w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | WNOHANG)) < 0 && errno == EINTR)
+        ;
+    return w < 0 || si.si_pid == pid;
+}
+
+/* A descriptor that polls readable when the child exits (Linux 5.3), so
+ * the loop wakes at once; -1 where there is none, and then the loop looks
+ * every EXIT_POLL_MS. */
+static int exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
 }
 
 static int run_tool_cancellable(const char *label, char *const argv[], const uint8_t *input, size_t len,
@@ -270,6 +445,12 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
     int fd_in = in[1], fd_out = out[0], fd_err = err[0];
     uint64_t deadline = now_ms() + timeout_ms;
     bool killed = false;
+    /* Once the child has exited, its pipes get TOOL_DRAIN_MS more: a
+     * process it left behind may hold them open (a wrapper's `sleep &`),
+     * and waiting for that would turn a finished run into a time-out. */
+    int pidfd = exit_fd(pid);
+    bool exited = false;
+    uint64_t drain_deadline = 0;
     if (!obuf) {
         snprintf(res->message, sizeof res->message, "out of memory");
         kill_group(pid);
@@ -281,6 +462,20 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
     }
     while (!killed && (fd_out >= 0 || fd_err >= 0)) {
         uint64_t now = now_ms();
+        if (!exited && child_exited(pid)) {
+            exited = true;
+            drain_deadline = now + TOOL_DRAIN_MS;
+            if (pidfd >= 0) {
+                close(pidfd);
+                pidfd = -1;
+            }
+        }
+        if (exited && now >= drain_deadline) {
+            /* What it wrote before exiting has been read; the rest of its
+             * process group is killed below (it is still a zombie). */
+            res->left_running = true;
+            break;
+        }
         if (cancel_requested(cancel)) {
             res->cancelled = true;
             snprintf(res->message, sizeof res->message, "%s cancelled", label);
@@ -295,13 +490,18 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
             killed = true;
             break;
         }
-        struct pollfd pfd[3];
+        struct pollfd pfd[4];
         int np = 0, iin = -1, iout = -1, ierr = -1;
         if (fd_in >= 0) { iin = np; pfd[np++] = (struct pollfd){ .fd = fd_in, .events = POLLOUT }; }
         if (fd_out >= 0) { iout = np; pfd[np++] = (struct pollfd){ .fd = fd_out, .events = POLLIN }; }
         if (fd_err >= 0) { ierr = np; pfd[np++] = (struct pollfd){ .fd = fd_err, .events = POLLIN }; }
-        uint64_t wait = deadline - now;
+        if (pidfd >= 0)
+            pfd[np++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+        uint64_t until = exited ? drain_deadline : deadline;
+        uint64_t wait = until > now ? until - now : 0;
         uint64_t slice = cancel ? CANCEL_POLL_MS : 1000;
+        if (!exited && pidfd < 0 && slice > EXIT_POLL_MS)
+            slice = EXIT_POLL_MS;
         int pr = poll(pfd, (nfds_t)np, wait > slice ? (int)slice : (int)wait);
         if (pr < 0) {
             if (errno == EINTR)
@@ -368,6 +568,8 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
             }
         }
     }
+    if (pidfd >= 0)
+        close(pidfd);
     if (fd_in >= 0)
         close(fd_in);
     if (fd_out >= 0)
@@ -441,6 +643,11 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
         res->exit_status = WEXITSTATUS(status);
     if (killed)
         return -1;
+    if (res->left_running)
+        snprintf(res->message, sizeof res->message,
+                 "%s exited, but a process it started kept its output open; stopped reading %u ms after the "
+                 "exit and killed that process",
+                 label, TOOL_DRAIN_MS);
     if (res->exit_status != 0) {
         char line[sizeof res->message];
         first_line(line, sizeof line, ebuf, elen);

@@ -7,15 +7,32 @@
 #include "bitcode.h"
 #include "internal.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define WRAPPER_MAGIC 0x0B17C0DEu
 
-/* The result and everything it points at (bar the mapping). */
+/* One module's bitstream, read once: its blocks, its module facts, and the
+ * metadata index that entries are decoded from. Several functions may
+ * share one module (same offset and size); each of their interfaces holds
+ * a reference, so the module is read once for all of them (iface_cache.c
+ * keeps it while its functions are decoded). */
+struct module_read {
+    pthread_mutex_t lock;      /* entry decoding memoises into m */
+    atomic_uint refs;
+    struct arena arena;        /* m's: names, strings, metadata values */
+    struct bc_module m;
+    bool ok;                   /* read and facts decoded; else facts.module says why */
+    struct mtlbx_interface facts; /* module info and facts, no entry */
+};
+
+/* The result: the entry's own allocations, and the module it points into. */
 struct interface_owned {
     struct mtlbx_interface pub; /* first: the public pointer is this one */
     struct arena arena;
+    struct module_read *module;
 };
 
 static void set_err(struct mtlbx_error *err, enum mtlbx_status status, uint64_t offset, const char *msg)
@@ -393,7 +410,10 @@ static bool find_entry(struct bc_module *m, const uint8_t *symbol, size_t symbol
     return true;
 }
 
-static bool decode_entry(struct bc_module *m, const uint8_t *symbol, size_t symbol_len, struct mtlbx_interface *iface)
+/* Node conversions go to m->arena (memoised, shared by every entry of the
+ * module); what belongs to this entry alone goes to `a`. */
+static bool decode_entry(struct bc_module *m, struct arena *a, const uint8_t *symbol, size_t symbol_len,
+                         struct mtlbx_interface *iface)
 {
     struct mtlbx_md_value entry;
     const char *stage;
@@ -406,7 +426,7 @@ static bool decode_entry(struct bc_module *m, const uint8_t *symbol, size_t symb
      * terminal-safe UTF-8 (escaped), as every label and JSON string needs. */
     char safe[256];
     mtlbx_escape((const uint8_t *)stage, strlen(stage), MTLBX_ESC_TERMINAL, safe, sizeof safe);
-    iface->stage = arena_dup(m->arena, safe, strlen(safe) + 1);
+    iface->stage = arena_dup(a, safe, strlen(safe) + 1);
     if (!iface->stage)
         return false;
     iface->symbol = m->globals[g].name;
@@ -415,9 +435,8 @@ static bool decode_entry(struct bc_module *m, const uint8_t *symbol, size_t symb
         return false;
     const struct mtlbx_md_value *outputs = entry.n_items > 1 ? &entry.items[1] : &none;
     const struct mtlbx_md_value *inputs = entry.n_items > 2 ? &entry.items[2] : &none;
-    return parse_arguments(m->arena, outputs, &iface->outputs, &iface->n_outputs) &&
-           parse_arguments(m->arena, inputs, &iface->inputs, &iface->n_inputs) &&
-           parse_attributes(m->arena, &entry, iface);
+    return parse_arguments(a, outputs, &iface->outputs, &iface->n_outputs) &&
+           parse_arguments(a, inputs, &iface->inputs, &iface->n_inputs) && parse_attributes(a, &entry, iface);
 }
 
 /* ------------------------------------------------------------------ API -- */
@@ -432,9 +451,19 @@ static void fail_module(struct mtlbx_interface *iface, uint64_t offset, const ch
     snprintf(iface->module.error, sizeof iface->module.error, "%s", msg);
 }
 
-struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
-                                               const uint8_t *symbol, size_t symbol_len,
-                                               struct mtlbx_error *err)
+void module_read_retain(struct module_read *r) { atomic_fetch_add(&r->refs, 1); }
+
+void module_read_release(struct module_read *r)
+{
+    if (!r || atomic_fetch_sub(&r->refs, 1) != 1)
+        return;
+    bc_module_free(&r->m);
+    arena_free(&r->arena);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}
+
+struct module_read *module_read_new(const uint8_t *data, size_t len, uint64_t base, struct mtlbx_error *err)
 {
     size_t bc_off = 0, bc_len = len;
     bool wrapper = false;
@@ -460,26 +489,28 @@ struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, 
         set_err(err, MTLBX_E_NOT_METALLIB, base + bc_off, "module is not LLVM bitcode (no BC C0 DE magic)");
         return NULL;
     }
-    struct interface_owned *own = calloc(1, sizeof *own);
-    if (!own) {
+    struct module_read *r = calloc(1, sizeof *r);
+    if (!r) {
         set_err(err, MTLBX_E_NOMEM, base, "out of memory");
         return NULL;
     }
-    struct mtlbx_interface *iface = &own->pub;
-    struct arena *a = &own->arena;
+    pthread_mutex_init(&r->lock, NULL);
+    atomic_init(&r->refs, 1);
+    struct mtlbx_interface *iface = &r->facts;
+    struct arena *a = &r->arena;
     const uint64_t bc_base = base + bc_off;
     iface->module.wrapper = wrapper;
     iface->module.bitcode_offset = bc_base;
     iface->module.bitcode_size = bc_len;
 
-    struct bc_module m;
-    bool ok = bc_module_read(&m, data + bc_off, bc_len, bc_base, a);
+    struct bc_module *m = &r->m;
+    bool ok = bc_module_read(m, data + bc_off, bc_len, bc_base, a);
     /* The blocks read, even when reading stopped early */
-    if (m.rd.n_blocks) {
-        struct mtlbx_bc_block *blocks = arena_array(a, m.rd.n_blocks, sizeof *blocks);
+    if (m->rd.n_blocks) {
+        struct mtlbx_bc_block *blocks = arena_array(a, m->rd.n_blocks, sizeof *blocks);
         if (blocks) {
-            for (size_t i = 0; i < m.rd.n_blocks; i++) {
-                const struct bc_block_info *b = &m.rd.blocks[i];
+            for (size_t i = 0; i < m->rd.n_blocks; i++) {
+                const struct bc_block_info *b = &m->rd.blocks[i];
                 blocks[i] = (struct mtlbx_bc_block){
                     .block_id = b->block_id, .name = bc_block_name(b->block_id),
                     .offset = bc_base + b->offset, .size = b->size, .n_records = b->n_records,
@@ -487,17 +518,68 @@ struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, 
                 };
             }
             iface->module.blocks = blocks;
-            iface->module.n_blocks = m.rd.n_blocks;
+            iface->module.n_blocks = m->rd.n_blocks;
         } else if (ok) {
-            bc_fail(&m.rd, 0, "out of memory");
+            bc_fail(&m->rd, 0, "out of memory");
             ok = false;
         }
     }
-    if (ok && !(module_facts(&m, iface) && decode_entry(&m, symbol, symbol_len, iface)) && !m.rd.failed)
-        bc_fail(&m.rd, m.md_context_bit, "out of memory");
-    if (m.rd.failed)
-        fail_module(iface, bc_base + m.rd.error_byte, m.rd.error);
-    bc_module_free(&m);
+    if (ok && !module_facts(m, iface) && !m->rd.failed)
+        bc_fail(&m->rd, m->md_context_bit, "out of memory");
+    if (m->rd.failed)
+        fail_module(iface, bc_base + m->rd.error_byte, m->rd.error);
+    r->ok = !m->rd.failed;
+    return r;
+}
+
+/* After an entry failed to decode: the nodes it left half converted are
+ * unconverted again and the reader's error is cleared, so the next entry
+ * of this module is decoded as it would be from a fresh read (the same
+ * result, the same error where it meets the same node). */
+static void module_read_recover(struct bc_module *m)
+{
+    for (size_t k = 0; k < m->n_slots; k++)
+        if (m->slots[k].state == 1)
+            m->slots[k].state = 0;
+    m->rd.failed = false;
+    m->rd.error[0] = 0;
+}
+
+struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8_t *symbol, size_t symbol_len,
+                                              struct mtlbx_error *err)
+{
+    struct interface_owned *own = calloc(1, sizeof *own);
+    if (!own) {
+        set_err(err, MTLBX_E_NOMEM, r->facts.module.bitcode_offset, "out of memory");
+        return NULL;
+    }
+    module_read_retain(r);
+    own->module = r;
+    struct mtlbx_interface *iface = &own->pub;
+    *iface = r->facts;
+    if (!r->ok)
+        return iface;
+    pthread_mutex_lock(&r->lock);
+    struct bc_module *m = &r->m;
+    if (!decode_entry(m, &own->arena, symbol, symbol_len, iface) && !m->rd.failed)
+        bc_fail(&m->rd, m->md_context_bit, "out of memory");
+    if (m->rd.failed) {
+        fail_module(iface, m->base + m->rd.error_byte, m->rd.error);
+        module_read_recover(m);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return iface;
+}
+
+struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
+                                               const uint8_t *symbol, size_t symbol_len,
+                                               struct mtlbx_error *err)
+{
+    struct module_read *r = module_read_new(data, len, base, err);
+    if (!r)
+        return NULL;
+    struct mtlbx_interface *iface = module_read_interface(r, symbol, symbol_len, err);
+    module_read_release(r);
     return iface;
 }
 
@@ -509,7 +591,13 @@ struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_
         set_err(err, MTLBX_E_NOT_METALLIB, fn ? fn->entry_offset : 0, "function has no module bytes");
         return NULL;
     }
-    return mtlbx_interface_decode(m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len, err);
+    /* A module that other functions share is read once for all of them. */
+    struct module_read *r = module_read_shared(lib, i);
+    if (!r)
+        return mtlbx_interface_decode(m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len, err);
+    struct mtlbx_interface *iface = module_read_interface(r, fn->name.ptr, fn->name.len, err);
+    module_read_release(r);
+    return iface;
 }
 
 void mtlbx_interface_free(struct mtlbx_interface *iface)
@@ -518,5 +606,6 @@ void mtlbx_interface_free(struct mtlbx_interface *iface)
         return;
     struct interface_owned *own = (struct interface_owned *)iface;
     arena_free(&own->arena);
+    module_read_release(own->module);
     free(own);
 }

@@ -51,12 +51,33 @@ struct hash_reader {
     size_t len;                /* valid bytes in buf */
     int fd;                    /* the file opened again, on the first read; -1 before */
     bool no_fd;                /* reopening failed: hash from the mapping */
+    /* The last module hashed: functions that share one module (same
+     * offset and size) come in a row and are hashed once. */
+    bool has_last;
+    struct mtlbx_range last;
+    uint8_t last_digest[32];
 };
 
 #define WINDOW_BYTES ((size_t)1 << 20)   /* verify_all's threads */
 #define STREAM_BYTES ((size_t)64 << 10)  /* one function at a time */
 
+static bool hash_module_bytes(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32]);
+
 static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32])
+{
+    if (r->has_last && r->last.offset == m.offset && r->last.size == m.size) {
+        memcpy(out, r->last_digest, 32);
+        return true;
+    }
+    r->has_last = hash_module_bytes(r, f, m, out);
+    if (r->has_last) {
+        r->last = m;
+        memcpy(r->last_digest, out, 32);
+    }
+    return r->has_last;
+}
+
+static bool hash_module_bytes(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32])
 {
     /* The buffer is taken on the first read, so an answer that was
      * already cached costs no allocation. */

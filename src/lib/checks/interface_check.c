@@ -1,0 +1,108 @@
+/* `check`'s interface pass: every function's interface decoded as sig and
+ * dump --interfaces decode it (mtlbx_function_interface), and each one
+ * that does not decode (bitstream truncated, blocks nested past the
+ * limits, metadata that does not resolve ...) becomes an error of the
+ * library at the module's offset, naming where reading stopped. Without
+ * it, check called a library clean that sig could not read.
+ *
+ * Modules that are not bitcode at all are left to module_check.c, which
+ * reports them already. This is the decode that sig does (about the cost
+ * of hashing the file): it runs on every CPU, each thread on runs of
+ * consecutive functions (their modules are usually back to back), with a
+ * module shared by several functions read once (iface_cache.c), and the
+ * pages read are let go as it goes so that memory stays flat. */
+#include "config.h"
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define CHECK_RUN 64            /* functions a thread takes at a time */
+#define MAX_THREADS 16
+
+struct interface_job {
+    mtlbx_library *lib;
+    atomic_size_t next;
+    atomic_size_t failed;
+};
+
+static bool check_one(mtlbx_library *lib, size_t i)
+{
+    const struct mtlbx_function *fn = &lib->functions[i];
+    if (!fn->module_valid || fn->module.size == 0)
+        return true; /* no module bytes: reported by the parser */
+    struct mtlbx_error err = { 0 };
+    struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, &err);
+    if (!iface) {
+        /* Not bitcode: module_check.c says so. Out of memory is not a
+         * finding about the file, but it must not pass as clean. */
+        if (err.status == MTLBX_E_NOMEM)
+            lib_out_of_memory(lib, fn->module.offset, "function %zu: out of memory decoding its interface", i);
+        return err.status != MTLBX_E_NOMEM;
+    }
+    bool ok = !iface->module.failed;
+    if (!ok)
+        lib_error(lib, fn->module.offset, "function %zu: interface not decoded: %s (at %llu)", i,
+                  iface->module.error, (unsigned long long)iface->module.error_offset);
+    mtlbx_interface_free(iface);
+    return ok;
+}
+
+static void *interface_worker(void *arg)
+{
+    struct interface_job *job = arg;
+    mtlbx_library *lib = job->lib;
+    size_t n = lib->n_functions, first;
+    while ((first = atomic_fetch_add(&job->next, CHECK_RUN)) < n) {
+        size_t last = first + CHECK_RUN < n ? first + CHECK_RUN : n;
+        for (size_t i = first; i < last; i++)
+            if (!check_one(lib, i))
+                atomic_fetch_add(&job->failed, 1);
+        /* The run's modules were read through the mapping: let them go,
+         * in one call when they lie together (as they usually do). */
+        uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+        for (size_t i = first; i < last; i++) {
+            const struct mtlbx_range *m = &lib->functions[i].module;
+            if (!lib->functions[i].module_valid)
+                continue;
+            lo = m->offset < lo ? m->offset : lo;
+            hi = m->offset + m->size > hi ? m->offset + m->size : hi;
+            sum += m->size;
+        }
+        if (lo < hi && hi - lo <= 2 * sum)
+            file_release_pages(lib->file, lo, hi - lo);
+        else
+            for (size_t i = first; i < last; i++)
+                if (lib->functions[i].module_valid)
+                    file_release_pages(lib->file, lib->functions[i].module.offset, lib->functions[i].module.size);
+    }
+    return NULL;
+}
+
+size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
+{
+    if (threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (unsigned)cpus : 1;
+    }
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    size_t runs = (lib->n_functions + CHECK_RUN - 1) / CHECK_RUN;
+    if (threads > runs)
+        threads = runs ? (unsigned)runs : 1;
+    struct interface_job job = { .lib = lib };
+    atomic_init(&job.next, 0);
+    atomic_init(&job.failed, 0);
+    pthread_t tids[MAX_THREADS];
+    unsigned started = 0;
+    for (unsigned t = 1; t < threads; t++)
+        if (pthread_create(&tids[started], NULL, interface_worker, &job) == 0)
+            started++;
+    interface_worker(&job); /* this thread works too */
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    return atomic_load(&job.failed);
+}

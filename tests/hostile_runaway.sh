@@ -1,0 +1,115 @@
+#!/bin/sh
+# Small inputs that made mtlbx run away or say nothing (issue 23), each run
+# with its expected exit status and a bound on time and peak memory. The
+# bounds are generous (CI is a loaded 2-core machine running ASan); what
+# they catch is the old behaviour, which was many times over them.
+# The libraries come from tests/hostile_mkrunaway.py.
+. "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
+need python3
+python3 "$SRC/tests/hostile_mkrunaway.py" "$WORK" || exit 1
+
+# bounded NAME STATUS SECONDS MB CMD...: CMD exits STATUS within SECONDS
+# (it is killed at twice that) and its peak RSS stays under MB (when GNU
+# time is there to say). Output in $WORK/out and $WORK/err.
+bounded() {
+    _name=$1 _want=$2 _secs=$3 _mb=$4
+    shift 4
+    _t0=$(date +%s%N)
+    if [ -x /usr/bin/time ]; then
+        timeout -s KILL $((_secs * 2)) /usr/bin/time -f %M -o "$WORK/rss" "$@" >"$WORK/out" 2>"$WORK/err"
+    else
+        echo 0 >"$WORK/rss"
+        timeout -s KILL $((_secs * 2)) "$@" >"$WORK/out" 2>"$WORK/err"
+    fi
+    _st=$?
+    _ms=$((($(date +%s%N) - _t0) / 1000000))
+    _kb=$(tail -1 "$WORK/rss" 2>/dev/null)
+    case $_kb in '' | *[!0-9]*) _kb=0 ;; esac
+    if [ "$_st" -ne "$_want" ]; then
+        fail "$_name: exit $_st, expected $_want (${_ms} ms)"
+        head -3 "$WORK/err"
+        return 1
+    fi
+    if [ "$_ms" -gt $((_secs * 1000)) ]; then
+        fail "$_name: took ${_ms} ms, the bound is ${_secs} s"
+        return 1
+    fi
+    if [ "$_kb" -gt $((_mb * 1024)) ]; then
+        fail "$_name: peak RSS $((_kb / 1024)) MB, the bound is ${_mb} MB"
+        return 1
+    fi
+    ok "$_name: exit $_st in ${_ms} ms, peak RSS $((_kb / 1024)) MB"
+}
+
+# Item 5: modules whose bitcode is truncated or nested past the reader's
+# limits. sig and dump --interfaces could not read them, yet check printed
+# nothing and exited 0. Now one error each, at the module's offset.
+bounded "check, a valid library" 0 10 200 "$BIN" check "$WORK/valid.metallib" &&
+    { [ ! -s "$WORK/out" ] || fail "check reports a valid library: $(cat "$WORK/out")"; }
+for damage in truncated nested; do
+    lib=$WORK/$damage.metallib
+    off=$("$BIN" dump --json "$lib" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["libraries"][0]["functions"][1]["module"]["offset"])')
+    if bounded "check, a $damage module" 1 10 200 "$BIN" check "$lib"; then
+        if [ "$(wc -l <"$WORK/out")" -eq 1 ] &&
+            grep -q "^$lib:$off: error: function 1: interface not decoded: " "$WORK/out"; then
+            ok "check names the $damage module at its offset $off: $(cat "$WORK/out")"
+        else
+            fail "check on the $damage module said: $(cat "$WORK/out")"
+        fi
+    fi
+    "$BIN" sig "$lib" >/dev/null 2>&1
+    [ $? -eq 1 ] || fail "sig on the $damage module does not fail: the library is no regression input"
+done
+
+# Item 7: 2,000 functions on one 1.5 MB module. Each function read the
+# whole module again: minutes under load, 4 to 19 s on an idle machine.
+# Read once, it is well under a second (a few under ASan).
+SHARED=$WORK/shared.metallib
+if bounded "sig, 2000 functions on one module" 0 10 400 "$BIN" sig "$SHARED"; then
+    n=$(grep -c '^kernel void kernel_' "$WORK/out")
+    [ "$n" -eq 2000 ] && grep -q 'kernel void kernel_01999(' "$WORK/out" &&
+        grep -q 'a1999_7_x*' "$WORK/out" || fail "sig printed $n declarations, not each function's own 2000"
+fi
+# check reads the module once to hash it (each function has the same HASH)
+# and once to decode it: the old hash pass read 3 GB.
+bounded "check, 2000 functions on one module" 0 10 400 "$BIN" check "$SHARED" &&
+    { [ ! -s "$WORK/out" ] || fail "check reports the shared module: $(head -3 "$WORK/out")"; }
+bounded "sig --json, 2000 functions on one module" 0 10 400 "$BIN" sig --json "$SHARED" &&
+    [ "$(grep -o '"name":"a[0-9]*_7_' "$WORK/out" | sort -u | wc -l)" -eq 2000 ] ||
+    fail "sig --json does not give each function its own arguments"
+
+# Item 9: an llvm-dis that exits at once but leaves a child holding its
+# output open. The old code waited for the pipe to close: 30 s, then "timed
+# out". Now it stops on the exit, drains briefly, kills what is left, and
+# says so; the output is llvm-dis's and the exit status its verdict.
+cp "$(command -v sleep)" "$WORK/lingering-sleep"
+stand_in() {
+    printf '#!/bin/sh\n"%s" 1000 &\ncat >/dev/null\n%s\n' "$WORK/lingering-sleep" "$2" >"$WORK/$1"
+    chmod +x "$WORK/$1"
+}
+stand_in forking-llvm-dis "echo '; ModuleID = <stand-in>'; exit 0"
+stand_in forking-failing-llvm-dis "echo 'error: Invalid record' >&2; exit 1"
+if bounded "dis, llvm-dis exits 0 leaving a child on its output" 0 10 200 \
+    "$BIN" --llvm-dis "$WORK/forking-llvm-dis" dis "$WORK/valid.metallib" first; then
+    grep -q '^; ModuleID = <stand-in>$' "$WORK/out" || fail "dis lost llvm-dis's output"
+    grep -q 'kept its output open' "$WORK/err" || fail "dis did not say why it stopped reading: $(cat "$WORK/err")"
+fi
+if bounded "dis, llvm-dis exits 1 leaving a child on its output" 2 10 200 \
+    "$BIN" --llvm-dis "$WORK/forking-failing-llvm-dis" dis "$WORK/valid.metallib" first; then
+    grep -q 'exited with status 1: error: Invalid record' "$WORK/err" ||
+        fail "dis did not report the failure: $(cat "$WORK/err")"
+fi
+# The process group is killed: no lingering child outlives the command.
+for _i in 1 2 3 4 5 6 7 8 9 10; do
+    pgrep -f "$WORK/lingering-sleep" >/dev/null || break
+    sleep 1
+done
+if pgrep -f "$WORK/lingering-sleep" >/dev/null; then
+    fail "llvm-dis's child was left running"
+    for _pid in $(pgrep -f "$WORK/lingering-sleep"); do kill "$_pid"; done
+else
+    ok "llvm-dis's child was killed"
+fi
+
+finish
