@@ -191,7 +191,7 @@ struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8
                                               struct mtlbx_error *err);
 void module_read_retain(struct module_read *r);
 void module_read_release(struct module_read *r);
-/* iface_cache.c: function i's module read once for every function of the
+/* module_share.c: function i's module read once for every function of the
  * library with the same (offset, size), with a reference for the caller;
  * NULL when no other function shares it (or it is not bitcode, or out of
  * memory): then the caller decodes on its own. */

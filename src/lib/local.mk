@@ -40,6 +40,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitcode.c \
 	src/lib/bitcode/bitstream.c \
 	src/lib/bitcode/demangle.c \
+	src/lib/bitcode/module_share.c \
 	src/lib/checks/hash.c \
 	src/lib/checks/interface_check.c \
 	src/lib/checks/module_check.c \

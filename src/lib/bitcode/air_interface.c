@@ -583,23 +583,6 @@ struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, 
     return iface;
 }
 
-struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
-{
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
-    if (!fn || !m.ptr) {
-        set_err(err, MTLBX_E_NOT_METALLIB, fn ? fn->entry_offset : 0, "function has no module bytes");
-        return NULL;
-    }
-    /* A module that other functions share is read once for all of them. */
-    struct module_read *r = module_read_shared(lib, i);
-    if (!r)
-        return mtlbx_interface_decode(m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len, err);
-    struct mtlbx_interface *iface = module_read_interface(r, fn->name.ptr, fn->name.len, err);
-    module_read_release(r);
-    return iface;
-}
-
 void mtlbx_interface_free(struct mtlbx_interface *iface)
 {
     if (!iface)

@@ -1,0 +1,213 @@
+/* Modules that several functions share (one offset and size): their
+ * bitstream is read once and each function's entry decoded from it (2,000
+ * functions on one 1.5 MB module read it 2,000 times). A shared module
+ * stays until each of its functions has been decoded from it once, and at
+ * most SHARED_KEEP of them at a time (least recently used goes first), so
+ * memory stays bounded; a module used by one function only is never kept.
+ * The state hangs off the file (file_attach.c); one mutex guards it.
+ * mtlbx_function_interface, the library's way to a function's interface,
+ * lives here too: it is the one caller of the shared reads. */
+#include "config.h"
+
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SHARED_KEEP 8
+
+struct shared_module {
+    bool in_use;
+    uint64_t offset, size;
+    struct module_read *r;     /* NULL while a thread reads it */
+    size_t left;               /* its functions not yet decoded from it */
+    uint64_t last_used;
+};
+
+struct module_share {
+    size_t n_libs;
+    uint32_t **sharers;           /* [library][function]: functions with its module's
+                                     offset and size (itself included), made on first use */
+    struct shared_module shared[SHARED_KEEP];
+    uint64_t tick;
+};
+
+static pthread_mutex_t share_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t shared_ready = PTHREAD_COND_INITIALIZER;
+
+static const char module_share_key;
+
+static void module_share_free(void *state)
+{
+    struct module_share *c = state;
+    for (size_t k = 0; k < SHARED_KEEP; k++)
+        module_read_release(c->shared[k].r);
+    for (size_t l = 0; l < c->n_libs; l++)
+        free(c->sharers[l]);
+    free(c->sharers);
+    free(c);
+}
+
+/* The state of f, made on first use; NULL when out of memory. Called with
+ * share_lock held. */
+static struct module_share *share_of(mtlbx_file *f)
+{
+    struct module_share *c = file_attachment(f, &module_share_key);
+    if (c)
+        return c;
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->n_libs = f->n_libraries;
+    c->sharers = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->sharers);
+    if (!c->sharers) {
+        free(c);
+        return NULL;
+    }
+    return file_attach(f, &module_share_key, c, module_share_free);
+}
+
+static const mtlbx_library *order_lib;
+
+static int by_module(const void *p, const void *q)
+{
+    const struct mtlbx_range *a = &order_lib->functions[*(const size_t *)p].module;
+    const struct mtlbx_range *b = &order_lib->functions[*(const size_t *)q].module;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return (a->size > b->size) - (a->size < b->size);
+}
+
+/* For each function of lib, how many functions have its module's offset
+ * and size: sorted once by module, then counted run by run. Called with
+ * share_lock held (which also guards order_lib). NULL when out of memory. */
+static uint32_t *count_sharers(const mtlbx_library *lib)
+{
+    size_t n = lib->n_functions;
+    uint32_t *count = calloc(n ? n : 1, sizeof *count);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!count || !order) {
+        free(count);
+        free(order);
+        return NULL;
+    }
+    for (size_t k = 0; k < n; k++)
+        order[k] = k;
+    order_lib = lib;
+    qsort(order, n, sizeof *order, by_module);
+    for (size_t k = 0; k < n;) {
+        size_t run = k + 1;
+        while (run < n && by_module(&order[k], &order[run]) == 0)
+            run++;
+        for (size_t j = k; j < run; j++)
+            count[order[j]] = (uint32_t)(run - k > UINT32_MAX ? UINT32_MAX : run - k);
+        k = run;
+    }
+    free(order);
+    return count;
+}
+
+static void drop_shared(struct shared_module *e, struct module_read **release)
+{
+    *release = e->r;
+    *e = (struct shared_module){ 0 };
+}
+
+struct module_read *module_read_shared(const mtlbx_library *lib, size_t i)
+{
+    struct mtlbx_bytes bytes = mtlbx_function_module_bytes(lib, i);
+    if (!bytes.ptr)
+        return NULL;
+    const struct mtlbx_range key = lib->functions[i].module;
+    struct module_read *result = NULL, *release = NULL;
+    pthread_mutex_lock(&share_lock);
+    struct module_share *c = share_of(lib->file);
+    size_t l = lib->index;
+    if (!c || l >= c->n_libs)
+        goto out;
+    if (!c->sharers[l] && !(c->sharers[l] = count_sharers(lib)))
+        goto out;
+    uint32_t sharers = c->sharers[l][i];
+    if (sharers < 2)
+        goto out;
+    for (;;) {
+        struct shared_module *e = NULL;
+        for (size_t k = 0; k < SHARED_KEEP && !e; k++)
+            if (c->shared[k].in_use && c->shared[k].offset == key.offset && c->shared[k].size == key.size)
+                e = &c->shared[k];
+        if (!e)
+            break;
+        if (!e->r) { /* another thread is reading it */
+            pthread_cond_wait(&shared_ready, &share_lock);
+            continue;
+        }
+        module_read_retain(e->r);
+        result = e->r;
+        e->last_used = ++c->tick;
+        if (e->left <= 1)
+            drop_shared(e, &release); /* every function has had it */
+        else
+            e->left--;
+        goto out;
+    }
+    /* Not kept: take a free place, or the least recently used module
+     * (not one being read); with none, read it alone. */
+    struct shared_module *place = NULL;
+    for (size_t k = 0; k < SHARED_KEEP; k++) {
+        struct shared_module *e = &c->shared[k];
+        if (!e->in_use) {
+            place = e;
+            break;
+        }
+        if (e->r && (!place || e->last_used < place->last_used))
+            place = e;
+    }
+    if (!place)
+        goto out;
+    if (place->in_use)
+        drop_shared(place, &release);
+    *place = (struct shared_module){ .in_use = true, .offset = key.offset, .size = key.size,
+                                     .left = sharers - 1, .last_used = ++c->tick };
+    pthread_mutex_unlock(&share_lock);
+    module_read_release(release);
+    release = NULL;
+    struct module_read *r = module_read_new(bytes.ptr, bytes.len, key.offset, NULL);
+    pthread_mutex_lock(&share_lock);
+    /* Nobody evicts or drops a place while it is being read. */
+    if (r) {
+        place->r = r;
+        module_read_retain(r);
+        result = r;
+    } else {
+        *place = (struct shared_module){ 0 };
+    }
+    pthread_cond_broadcast(&shared_ready);
+out:
+    pthread_mutex_unlock(&share_lock);
+    module_read_release(release);
+    return result;
+}
+
+/* ---------------------------------------------- a function's interface -- */
+
+struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    if (!fn || !m.ptr) {
+        if (err) {
+            *err = (struct mtlbx_error){ .status = MTLBX_E_NOT_METALLIB, .has_offset = true,
+                                         .offset = fn ? fn->entry_offset : 0 };
+            snprintf(err->message, sizeof err->message, "function has no module bytes");
+        }
+        return NULL;
+    }
+    /* A module that other functions share is read once for all of them. */
+    struct module_read *r = module_read_shared(lib, i);
+    if (!r)
+        return mtlbx_interface_decode(m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len, err);
+    struct mtlbx_interface *iface = module_read_interface(r, fn->name.ptr, fn->name.len, err);
+    module_read_release(r);
+    return iface;
+}
