@@ -13,3 +13,9 @@ COMPLETION_TESTS = \
 	tests/completion_zsh.sh
 TESTS += $(COMPLETION_TESTS)
 EXTRA_DIST += $(COMPLETION_TESTS)
+
+# Requirements ("will it load here?"), the --os gate of check and find, and
+# --slice, against values computed from data/requirements.tsv.
+REQUIREMENTS_TESTS = tests/requirements.sh
+TESTS += $(REQUIREMENTS_TESTS)
+EXTRA_DIST += $(REQUIREMENTS_TESTS)

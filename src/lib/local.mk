@@ -1,6 +1,6 @@
 # The parser library: no curses, no printing, no exit.
 noinst_LIBRARIES += src/lib/libmtlbx.a
-src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
+src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
 src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
@@ -10,6 +10,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/arena.h \
 	src/lib/archive.c \
 	src/lib/bitcode.c \
+	src/lib/bitcode_triple.c \
 	src/lib/bitcode.h \
 	src/lib/bitstream.c \
 	src/lib/bitstream.h \
@@ -43,9 +44,21 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/node.h \
 	src/lib/nouns.c \
 	src/lib/reflection.c \
+	src/lib/requirements.c \
 	src/lib/sources.c \
 	src/lib/tags.c \
 	src/lib/values.c
+
+# The requirement tables are data/requirements.tsv, the one copy of them:
+# compiled in through this generated header (tools/requirements-table.awk).
+nodist_src_lib_libmtlbx_a_SOURCES = src/lib/requirements_table.h
+BUILT_SOURCES = src/lib/requirements_table.h
+CLEANFILES += src/lib/requirements_table.h
+EXTRA_DIST += data/requirements.tsv tools/requirements-table.awk
+src/lib/requirements_table.h: $(top_srcdir)/data/requirements.tsv $(top_srcdir)/tools/requirements-table.awk
+	$(AM_V_GEN)$(MKDIR_P) src/lib && \
+	$(AWK) -f $(top_srcdir)/tools/requirements-table.awk $(top_srcdir)/data/requirements.tsv > $@.tmp && \
+	mv $@.tmp $@
 
 # What every program linking the parser needs after libmtlbx.a
 MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)
