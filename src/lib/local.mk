@@ -59,6 +59,8 @@ src/lib/requirements_table.h: $(top_srcdir)/data/requirements.tsv $(top_srcdir)/
 	$(AM_V_GEN)$(MKDIR_P) src/lib && \
 	$(AWK) -f $(top_srcdir)/tools/requirements-table.awk $(top_srcdir)/data/requirements.tsv > $@.tmp && \
 	mv $@.tmp $@
+# Also for a build of one target (BUILT_SOURCES covers all, check, install).
+src/lib/libmtlbx_a-requirements.$(OBJEXT): src/lib/requirements_table.h
 
 # What every program linking the parser needs after libmtlbx.a
 MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)

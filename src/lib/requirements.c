@@ -210,10 +210,19 @@ static bool deployment_target(const mtlbx_library *lib, struct mtlbx_os_version 
     return true;
 }
 
+/* Empties *out without clearing its arrays: a library's requirement asks
+ * for every function's twice, and the arrays are most of the struct. */
+static void requires_reset(struct mtlbx_requires *out, enum mtlbx_os os)
+{
+    out->os = os;
+    out->has_version = false;
+    out->version = (struct mtlbx_os_version){ 0, 0 };
+    out->n_reasons = out->n_unknown = out->unknown_dropped = out->n_functions = 0;
+}
+
 void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
 {
-    memset(out, 0, sizeof *out);
-    out->os = mtlbx_library_os(lib);
+    requires_reset(out, mtlbx_library_os(lib));
     struct mtlbx_os_version dt;
     if (deployment_target(lib, &dt))
         add_reason(out, MTLBX_REQ_DEPLOYMENT, dt, dt);
@@ -282,7 +291,7 @@ void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out
 static void library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
 {
     memset(out, 0, sizeof *out);
-    out->os = mtlbx_library_os(lib);
+    requires_reset(out, mtlbx_library_os(lib));
     struct mtlbx_requires fr;
     struct mtlbx_os_version dt;
     bool has_dt = deployment_target(lib, &dt);
