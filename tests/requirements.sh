@@ -237,6 +237,21 @@ for bad in macos 15.0 plan9:1.0 macos:x macos:15.0.1.2 ""; do
     [ $st -eq 2 ] && [ "$(wc -l <"$WORK/usage")" = 1 ] || fail "check --os '$bad' exited $st: $(cat "$WORK/usage")"
 done
 
+# --- diff: the requirement as a header change, listed first ---------------------------
+A13=$CORPUS/metaljl-kernel.13.metallib A26=$CORPUS/metaljl-kernel.26.metallib
+if [ -f "$A13" ] && [ -f "$A26" ]; then
+    "$MTLBX_BIN" diff --no-color "$A13" "$A26" >"$WORK/diff" 2>&1
+    [ "$(sed -n 2p "$WORK/diff")" = "~ header    requires macOS 13.0 (MSL 3.0, AIR 2.5) -> macOS 26.0 (MSL 4.0, AIR 2.8)" ] &&
+        ok "diff: requires is the first header change" || { fail "diff of metaljl-kernel 13 and 26:"; cat "$WORK/diff"; }
+    "$MTLBX_BIN" find --json --os macos:13.0 "$A13" "$A26" >"$WORK/fj" 2>"$WORK/fj.err"
+    st=$?
+    [ $st -eq 1 ] && python3 -c 'import json, sys
+[json.loads(l) for l in open(sys.argv[1])]' "$WORK/fj" && [ "$(wc -l <"$WORK/fj")" = 2 ] &&
+        grep -q "metaljl-kernel.26.metallib:0: error: library needs macOS 26.0" "$WORK/fj.err" &&
+        ok "find --json --os: JSON Lines on stdout, the verdict on stderr" ||
+        { fail "find --json --os ($st):"; cat "$WORK/fj.err"; }
+fi
+
 # --- --slice on the fat fixture -------------------------------------------------------
 "$MTLBX_BIN" sig --slice 1 "$FAT" >"$WORK/sig1" 2>&1 || fail "sig --slice 1 failed: $(cat "$WORK/sig1")"
 grep -q compute_main "$WORK/sig1" && ! grep -q blur_kernel "$WORK/sig1" && ok "sig --slice 1: slice 1 only" ||

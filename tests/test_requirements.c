@@ -72,6 +72,15 @@ Test(requirements, damaged_module_triple)
     mtlbx_library_requires(lib, &r);
     cr_assert_eq(r.os, MTLBX_OS_MACOS);
     cr_assert(r.has_version && r.version.major == 11 && r.version.minor == 0);
+    /* The explorer shows it in the library's label. */
+    mtlbx_node *root = mtlbx_root(f), *node = NULL;
+    for (size_t i = 0; i < mtlbx_node_child_count(f, root) && !node; i++)
+        if (mtlbx_node_child(f, root, i)->kind == MTLBX_NODE_LIBRARY)
+            node = mtlbx_node_child(f, root, i);
+    cr_assert(node);
+    char label[256];
+    mtlbx_node_label(f, node, label, sizeof label);
+    cr_assert(strstr(label, "loads on macOS 11.0+"), "library label: %s", label);
     const struct mtlbx_function *fn = mtlbx_function_at(lib, 0);
     uint64_t start = fn->module.offset, size = fn->module.size;
     mtlbx_close(f);
