@@ -9,7 +9,7 @@
 # Options that take an argument: the next word is not an operand.
 _mtlbx_takes_arg() {
     case $1 in
-        --llvm-dis | -o | --output | -f | --function) return 0 ;;
+        --llvm-dis | -o | --output | -f | --function | --os | --slice) return 0 ;;
     esac
     return 1
 }
@@ -66,6 +66,13 @@ _mtlbx() {
             ;;
         -f | --function)
             _mtlbx_functions "$prog" "${ops[0]}" "$cur"
+            ;;
+        --os)
+            # PLATFORM:VERSION; the platforms, the version typed by hand.
+            COMPREPLY=($(compgen -W "macos: ios: tvos: maccatalyst: visionos: watchos:" -- "$cur"))
+            compopt -o nospace 2>/dev/null
+            ;;
+        --slice)
             ;;
         *)
             if [[ -z $dashdash && $cur == -* ]]; then

@@ -18,3 +18,9 @@ EXTRA_DIST += $(COMPLETION_TESTS)
 # chosen one rejects a module.
 TESTS += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh
 EXTRA_DIST += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh
+
+# Requirements ("will it load here?"), the --os gate of check and find, and
+# --slice, against values computed from data/requirements.tsv.
+REQUIREMENTS_TESTS = tests/requirements.sh
+TESTS += $(REQUIREMENTS_TESTS)
+EXTRA_DIST += $(REQUIREMENTS_TESTS)

@@ -56,7 +56,7 @@ found = [r[0] for r in rows]
 if sorted(found) != sorted(where):
     print("FAIL: the tree walk found", len(found), "of", len(where))
     failed = 1
-for path, version, target, functions, problems in rows:
+for path, version, target, functions, problems, requires in rows:
     ref = expected(where[path])
     want_v = ",".join(l["container_version"] for l in ref["libraries"])
     want_f = sum(len(l["functions"]) for l in ref["libraries"])

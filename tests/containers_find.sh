@@ -59,9 +59,10 @@ cmp -s "$W/paths" "$W/want" && ok "found by magic, in name order, no link follow
     { fail "find listed:"; cat "$W/paths"; }
 grep -q secret "$W/out" && fail "a link out of the tree was followed"
 [ -s "$W/err" ] && { fail "find wrote to stderr on a clean tree"; cat "$W/err"; }
-# The columns: path, container version, target, functions, problems.
+# The columns: path, container version, target, functions, problems,
+# requires (the OS version it loads on, CONTRACT.md "Requirements").
 line=$(grep deep.metallib "$W/out")
-[ "$(echo "$line" | awk -F'\t' '{print NF}')" = 5 ] && ok "five tab-separated columns" || fail "columns: $line"
+[ "$(echo "$line" | awk -F'\t' '{print NF}')" = 6 ] && ok "six tab-separated columns" || fail "columns: $line"
 fns=$("$M" ls "$T/a/b/c/deep.metallib" | wc -l)
 [ "$(echo "$line" | cut -f4)" = "$fns" ] && ok "function count matches ls" || fail "function count in: $line"
 grep -q "$T/a/no_extension	[0-9.]*,[0-9.]*	" "$W/out" && ok "fat file lists each slice's version" ||

@@ -35,6 +35,13 @@ tests_test_reflection_SOURCES = tests/test_reflection.c tests/imagebuf.c tests/i
 tests_test_reflection_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_reflection_LDADD = $(TEST_LIBS)
 TESTS += tests/test_reflection
+
+# Requirements in the library: platform names, triples, a damaged module.
+check_PROGRAMS += tests/test_requirements
+tests_test_requirements_SOURCES = tests/test_requirements.c tests/testenv.c tests/testenv.h
+tests_test_requirements_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_requirements_LDADD = $(TEST_LIBS)
+TESTS += tests/test_requirements
 endif
 
 EXTRA_DIST += tests/lsan.supp

@@ -35,7 +35,7 @@ static const char *const pairs[][2] = {
     { "yuao-test", "yuao-empty" },
 };
 
-static const char *const header_keys[] = { "container_version", "platform", "file_type", "stub", "target_os",
+static const char *const header_keys[] = { "requires", "container_version", "platform", "file_type", "stub", "target_os",
                                            "os_version", "uuid", "header_extension", "dynamic_header" };
 static const char *const function_keys[] = { "hash", "hash_ok", "type", "air_version", "language_version",
                                              "tags", "constants", "vertex_attributes" };

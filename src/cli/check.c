@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "cli/requires_cli.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -29,8 +30,8 @@ static void *layout_check_thread(void *f)
 }
 
 /* Checks one open file; returns the number of findings, or -1 when out
- * of memory. */
-static long check_file(const char *path, mtlbx_file *f)
+ * of memory. With --os (gate->on), the requirement findings join them. */
+static long check_file(const char *path, mtlbx_file *f, const struct os_gate *gate)
 {
     /* The byte layout is walked beside the hashing, which reads other
      * bytes on the other threads (the explorer builds nodes while it
@@ -56,10 +57,26 @@ static long check_file(const char *path, mtlbx_file *f)
             mtlbx_archive_load(lib, k);
         n += mtlbx_library_diag_count(lib);
     }
-    const struct mtlbx_diag **all = malloc((n + 1) * sizeof *all);
-    if (!all)
+    struct gate_finding *gf = NULL;
+    size_t n_gate = 0;
+    bool gate_ok = true;
+    for (size_t l = 0; gate->on && gate_ok && l < mtlbx_library_count(f); l++)
+        gate_ok = os_gate_library(gate, mtlbx_library_at(f, l), true, &gf, &n_gate);
+    struct mtlbx_diag *gate_diags = malloc((n_gate + 1) * sizeof *gate_diags);
+    const struct mtlbx_diag **all = malloc((n + n_gate + 1) * sizeof *all);
+    if (!all || !gate_diags || !gate_ok) {
+        for (size_t i = 0; i < n_gate; i++)
+            free(gf[i].message);
+        free(gf);
+        free(gate_diags);
+        free(all);
         return -1;
+    }
     size_t k = 0;
+    for (size_t i = 0; i < n_gate; i++) {
+        gate_diags[i] = (struct mtlbx_diag){ gf[i].severity, gf[i].offset, gf[i].message };
+        all[k++] = &gate_diags[i];
+    }
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
         all[k++] = mtlbx_file_diag(f, i);
     for (size_t l = 0; l < mtlbx_library_count(f); l++) {
@@ -72,12 +89,19 @@ static long check_file(const char *path, mtlbx_file *f)
     for (size_t i = 0; i < k; i++)
         print_diag(path, all[i]);
     free(all);
+    for (size_t i = 0; i < n_gate; i++)
+        free(gf[i].message);
+    free(gf);
+    free(gate_diags);
     return (long)k;
 }
 
 int cmd_check(const struct cli_args *args)
 {
     bool any_finding = false, any_unopened = false;
+    struct os_gate gate;
+    if (!os_gate_parse(args, &gate))
+        return 2;
     for (int a = 0; a < args->n_operands; a++) {
         const char *path = args->operands[a];
         mtlbx_file *f = cli_open(path);
@@ -85,7 +109,7 @@ int cmd_check(const struct cli_args *args)
             any_unopened = true;
             continue;
         }
-        long found = check_file(path, f);
+        long found = check_file(path, f, &gate);
         if (found < 0) {
             cli_error(path, NULL, "out of memory");
             any_unopened = true;

@@ -28,6 +28,8 @@ enum cli_option_key {
     OPT_INTERFACES,
     OPT_NO_MOUSE,
     OPT_LAYOUT,
+    OPT_OS,
+    OPT_SLICE,
 };
 
 enum cli_option_flags {

@@ -46,6 +46,7 @@ static const struct cli_option diff_options[] = {
 
 static const struct cli_option sig_options[] = {
     { OPT_JSON, "json", NULL, 0, "print the FUNCTION_INTERFACE objects as a JSON array" },
+    { OPT_SLICE, "slice", "N", 0, "only library N of a fat file (its slice N; 0 is the first)" },
     { 0 },
 };
 
@@ -53,6 +54,7 @@ static const struct cli_option extract_options[] = {
     { 'o', "output", "DIR", 0,
       "directory to write to (default: the current one; created with its parents if missing)" },
     { 'f', "function", "NAME", CLI_OPT_REPEAT, "only this function (repeatable)" },
+    { OPT_SLICE, "slice", "N", 0, "only library N of a fat file (its slice N; 0 is the first)" },
     { OPT_FORCE, "force", NULL, 0, "replace existing files" },
     { 0 },
 };
@@ -69,11 +71,22 @@ static const struct cli_option sources_options[] = {
 
 static const struct cli_option dis_options[] = {
     { OPT_LLVM_DIS, "llvm-dis", "PATH", 0, "the llvm-dis to run (default: $MTLBX_LLVM_DIS, then PATH)" },
+    { OPT_SLICE, "slice", "N", 0, "only library N of a fat file (its slice N; 0 is the first)" },
     { 0 },
 };
 
 static const struct cli_option find_options[] = {
     { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
+    { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
+      "the deployment gate: report each library that needs more than this OS version (macos:15.0, "
+      "ios:17.0, ...; repeatable)" },
+    { 0 },
+};
+
+static const struct cli_option check_options[] = {
+    { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
+      "also report each function and library that needs more than this OS version (macos:15.0, ios:17.0, "
+      "tvos, maccatalyst, visionos, watchos; repeatable), and a library for a platform not named" },
     { 0 },
 };
 
@@ -90,9 +103,12 @@ const struct cli_command cli_commands[] = {
     { "dump", "FILE", 1, 1, "the whole parsed structure as one JSON document (the CONTRACT.md schema, plus extra keys)", dump_options,
       "The schema is documented in CONTRACT.md.\nExit status: 0 ok, 2 the file could not be read.",
       cmd_dump },
-    { "check", "FILE...", 1, -1, "one finding per line, FILE:OFFSET: error|warning: message, sorted by offset", no_options,
+    { "check", "FILE...", 1, -1, "one finding per line, FILE:OFFSET: error|warning: message, sorted by offset", check_options,
       "Each finding: FILE:OFFSET: error|warning: message, sorted by offset within\n"
       "each file. Every module is hashed and every source archive decompressed.\n"
+      "With --os PLATFORM:VERSION, also one error per function and library that\n"
+      "needs a newer OS (from the deployment target, MSL and AIR versions), and\n"
+      "one warning for a library whose platform no --os names.\n"
       "Exit status: 0 clean, 1 findings, 2 a file could not be read.",
       cmd_check },
     { "extract", "FILE", 1, 1, "writes each function's module (exactly the bytes HASH covers) to DIR/NAME.air", extract_options,
@@ -106,13 +122,15 @@ const struct cli_command cli_commands[] = {
       "Exit status: 0 ok, 1 no embedded sources, 2 error.",
       cmd_sources },
     { "dis", "FILE NAME", 2, 2, "runs llvm-dis on that function's module and prints the LLVM assembly", dis_options,
-      "Runs llvm-dis on the module of the first function named NAME.\n"
+      "Runs llvm-dis on the module of the first function named NAME (in slice N\n"
+      "with --slice N).\n"
       "Exit status: 0 ok, 1 no such function, 2 llvm-dis missing or failed.",
       cmd_dis },
     { "sig", "FILE [NAME...]", 1, -1, "each function's interface (from its AIR metadata) as an MSL-style declaration", sig_options,
       "Each function (or each one named) as an MSL-style declaration: stage, name,\n"
       "one line per argument with its type, name and binding ([[buffer(3)]], ...),\n"
-      "struct members with offsets and sizes, outputs and function attributes.\n"
+      "struct members with offsets and sizes, outputs and function attributes,\n"
+      "under a comment line with the OS version it needs to load and why.\n"
       "Exit status: 0 ok, 1 no such function or a module that does not decode,\n"
       "2 the file could not be read.",
       cmd_sig },
@@ -127,8 +145,10 @@ const struct cli_command cli_commands[] = {
       "  git config diff.metallib.textconv 'mtlbx textconv'\n"
       "A file that is not a metallib prints one line and exits 0.",
       cmd_textconv },
-    { "find", "PATH...", 1, -1, "every metallib under folders and inside .ipa/.zip archives: one line each (path, container version, target OS, functions, problems), or JSON Lines of dump --json documents", find_options,
-      "Each line: PATH, VERSION, TARGET, FUNCTIONS, PROBLEMS, tab-separated; a member\n"
+    { "find", "PATH...", 1, -1, "every metallib under folders and inside .ipa/.zip archives: one line each (path, container version, target OS, functions, problems, requires), or JSON Lines of dump --json documents", find_options,
+      "Each line: PATH, VERSION, TARGET, FUNCTIONS, PROBLEMS, REQUIRES (the OS version\n"
+      "it loads on), tab-separated; with --os, each library that needs more follows\n"
+      "as a check finding (exit 1). A member\n"
       "of an archive is named ARCHIVE!MEMBER. Folders are walked without following\n"
       "links.\n"
       "Exit status: 0 ok, 1 an entry could not be read (reported; the survey goes on),\n2 error.",

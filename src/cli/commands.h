@@ -55,6 +55,9 @@ int cli_complete(const char *path, const mtlbx_file *f);
  * error) prints a message and ends the process with status 2 instead of
  * the one it was exiting with. */
 void cli_close_stdout(void);
+/* --slice N (the commands that take a function name): *slice is N, or -1
+ * when not given. False after a one-line error when f has no library N. */
+bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, long *slice);
 /* Parses "-o DIR", "--force" style options shared by extract/sources. */
 const char *cli_program_name(void);
 

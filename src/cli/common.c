@@ -141,3 +141,24 @@ void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
         fputs(s, out);
     free(s);
 }
+
+bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, long *slice)
+{
+    *slice = -1;
+    const char *v = cli_value(a, OPT_SLICE);
+    if (!v)
+        return true;
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    size_t count = mtlbx_library_count(f);
+    if (!*v || *end || errno || v[0] == '-' || n >= count) {
+        char *safe = mtlbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
+        cli_error(path, NULL, "--slice %s: the file has %zu %s (0 to %zu)", safe ? safe : "?", count,
+                  mtlbx_noun(count, "library", "libraries"), count ? count - 1 : 0);
+        free(safe);
+        return false;
+    }
+    *slice = (long)n;
+    return true;
+}

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "values_json.h"
+#include "cli/requires_cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,20 @@ static const struct palette plain = { "", "", "", "", "" };
 /* ------------------------------------------------------------- values -- */
 
 static json_t *header_value(mtlbx_library *lib, unsigned f) { return vj_header_field(lib, (enum mtlbx_header_field)f); }
+/* The text form of a header field: requires as "macOS 26.0 (MSL 4.0, AIR
+ * 2.8)", so its change reads "requires macOS 15.0 (...) -> macOS 26.0 (...)". */
+static json_t *header_text(mtlbx_library *lib, unsigned f)
+{
+    if (f != MTLBX_HF_REQUIRES)
+        return header_value(lib, f);
+    struct mtlbx_requires r;
+    char target[64], cause[160], text[240];
+    mtlbx_library_requires(lib, &r);
+    req_target_text(&r, target, sizeof target);
+    req_cause_text(&r, cause, sizeof cause);
+    snprintf(text, sizeof text, cause[0] ? "%s (%s)" : "%s", target, cause);
+    return json_string(text);
+}
 
 static json_t *function_value(mtlbx_library *lib, size_t i, unsigned f)
 {
@@ -236,7 +251,7 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const s
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
         if (d->header_fields & (1u << f)) {
             printf("%s%s~ header%s    ", prefix, p->chg, p->off);
-            print_field_change(mtlbx_header_field_name(f), header_value(d->a, f), header_value(d->b, f), p);
+            print_field_change(mtlbx_header_field_name(f), header_text(d->a, f), header_text(d->b, f), p);
             putchar('\n');
         }
     for (size_t k = 0; k < d->n_removed; k++) {

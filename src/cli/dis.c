@@ -49,9 +49,16 @@ int cmd_dis(const struct cli_args *args)
     if (!f)
         return 2;
 
+    long slice;
+    if (!cli_slice(args, file, f, &slice)) {
+        mtlbx_close(f);
+        return 2;
+    }
     mtlbx_library *lib = NULL;
     long fi = -1;
     for (size_t li = 0; li < mtlbx_library_count(f) && fi < 0; li++) {
+        if (slice >= 0 && li != (size_t)slice)
+            continue;
         lib = mtlbx_library_at(f, li);
         fi = mtlbx_function_find(lib, name);
     }

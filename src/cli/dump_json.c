@@ -109,6 +109,9 @@ static json_t *function_json(mtlbx_library *lib, size_t i)
 
     json_object_set_new(o, "constants", vj_function_field(lib, i, MTLBX_FF_CONSTANTS));
     json_object_set_new(o, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
+    struct mtlbx_requires req;
+    mtlbx_function_requires(lib, i, &req);
+    json_object_set_new(o, "requires", vj_requires(&req));
     /* Extra keys, beyond the contract. */
     json_object_set_new(o, "entry", json_pack("{s:o,s:o}", "offset", jint(fn->entry_offset), "size",
                                               jint(fn->entry_size)));
@@ -179,6 +182,7 @@ static json_t *library_head_json(mtlbx_library *lib)
     } else {
         json_object_set_new(o, "header_extension", json_null());
     }
+    json_object_set_new(o, "requires", vj_header_field(lib, MTLBX_HF_REQUIRES));
     return o;
 }
 

@@ -170,13 +170,21 @@ int cmd_extract(const struct cli_args *args)
     if (have_st)
         input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
                                            .input_ino = (uint64_t)st.st_ino };
+    long slice;
+    if (!cli_slice(args, file, f, &slice)) {
+        mtlbx_close(f);
+        free(want);
+        return 2;
+    }
     bool *matched = calloc(n_want + 1, sizeof *matched);
     bool ok = matched != NULL;
     size_t n_selected = 0;
-    bool fat = mtlbx_file_is_fat(f);
+    /* One slice chosen: its modules go to DIR itself. */
+    bool fat = mtlbx_file_is_fat(f) && slice < 0;
     for (size_t li = 0; matched && li < mtlbx_library_count(f); li++)
-        ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, want, n_want, matched,
-                             force, &input, have_st ? &st : NULL, &n_selected) && ok;
+        if (slice < 0 || li == (size_t)slice)
+            ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, want, n_want, matched,
+                                 force, &input, have_st ? &st : NULL, &n_selected) && ok;
     for (size_t k = 0; matched && k < n_want; k++)
         if (!matched[k]) {
             char *s = mtlbx_escape_dup((const uint8_t *)want[k], strlen(want[k]), MTLBX_ESC_TERMINAL);

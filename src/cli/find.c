@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "cli/requires_cli.h"
 #include "util/archive_members.h"
 #include "util/tree_walk.h"
 
@@ -42,6 +43,7 @@ struct job {
 
 struct finder {
     bool json;
+    struct os_gate gate;       /* --os: the deployment gate's verdict per library */
     pthread_mutex_t lock;
     pthread_cond_t can_take, can_put, progress_wake;
     struct job queue[QUEUE_CAP];
@@ -132,14 +134,15 @@ static void text_add(struct text *t, const char *s)
     t->len += n;
 }
 
-/* PATH \t VERSION \t TARGET \t FUNCTIONS \t PROBLEMS; a fat file lists
- * each slice's version and target, separated by commas. */
+/* PATH \t VERSION \t TARGET \t FUNCTIONS \t PROBLEMS \t REQUIRES; a fat
+ * file lists each slice's version, target and requirement, separated by
+ * commas. */
 static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
 {
     char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
     text_add(t, safe ? safe : "?");
     free(safe);
-    char versions[256] = "", targets[512] = "", buf[96];
+    char versions[256] = "", targets[512] = "", requires[512] = "", buf[96];
     size_t functions = 0, problems = mtlbx_file_diag_count(f);
     for (size_t l = 0; l < mtlbx_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
@@ -150,10 +153,14 @@ static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
                  mtlbx_target_os_name(h->platform_byte, buf, sizeof buf), h->os_major, h->os_minor, h->os_patch);
         functions += mtlbx_function_count(lib);
         problems += mtlbx_library_diag_count(lib);
+        struct mtlbx_requires req;
+        mtlbx_library_requires(lib, &req);
+        size_t rl = strlen(requires);
+        snprintf(requires + rl, sizeof requires - rl, "%s%s", l ? "," : "", req_target_text(&req, buf, sizeof buf));
     }
-    char tail[900];
-    snprintf(tail, sizeof tail, "\t%s\t%s\t%zu\t%zu\n", versions[0] ? versions : "-", targets[0] ? targets : "-",
-             functions, problems);
+    char tail[1400];
+    snprintf(tail, sizeof tail, "\t%s\t%s\t%zu\t%zu\t%s\n", versions[0] ? versions : "-",
+             targets[0] ? targets : "-", functions, problems, requires[0] ? requires : "-");
     text_add(t, tail);
 }
 
@@ -185,12 +192,55 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
     free(s);
 }
 
+/* --os: each library's verdict as `check --os` words it (library level),
+ * after the file's line; on stderr with --json, to keep JSON Lines whole. */
+static void describe_gate(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
+{
+    struct gate_finding *g = NULL;
+    size_t n = 0;
+    bool ok = true;
+    for (size_t l = 0; ok && l < mtlbx_library_count(f); l++)
+        ok = os_gate_library(&fd->gate, mtlbx_library_at(f, l), false, &g, &n);
+    char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    for (size_t i = 0; i < n; i++) {
+        char *msg = mtlbx_escape_dup((const uint8_t *)g[i].message, strlen(g[i].message), MTLBX_ESC_TERMINAL);
+        char *line = NULL;
+        if (asprintf(&line, "%s:%llu: %s: %s\n", safe ? safe : "?", (unsigned long long)g[i].offset,
+                     g[i].severity == MTLBX_ERROR ? "error" : "warning", msg ? msg : "?") < 0)
+            line = NULL;
+        if (!line || !msg) {
+            t->oom = true;
+        } else if (fd->json) {
+            pthread_mutex_lock(&fd->lock);
+            clear_progress_locked(fd);
+            fputs(line, stderr);
+            pthread_mutex_unlock(&fd->lock);
+        } else {
+            text_add(t, line);
+        }
+        free(line);
+        free(msg);
+        free(g[i].message);
+    }
+    free(g);
+    free(safe);
+    if (!ok)
+        t->oom = true;
+    if (n) {
+        pthread_mutex_lock(&fd->lock);
+        fd->failed = true;
+        pthread_mutex_unlock(&fd->lock);
+    }
+}
+
 static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
 {
     if (fd->json)
         describe_json(fd, t, name, f);
     else
         describe_line(t, name, f);
+    if (fd->gate.on)
+        describe_gate(fd, t, name, f);
     if (mtlbx_file_changed(f))
         report(fd, name, "the file changed or shrank while it was being read");
 }
@@ -401,6 +451,8 @@ int cmd_find(const struct cli_args *args)
     /* The table checked the options and that there is a PATH. */
     struct finder fd = { 0 };
     fd.json = cli_flag(args, OPT_JSON);
+    if (!os_gate_parse(args, &fd.gate))
+        return 2;
     fd.stdout_tty = isatty(STDOUT_FILENO);
     int n_paths = args->n_operands;
     char **paths = args->operands;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "cli/requires_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -114,6 +115,12 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
         sep = ", ";
     }
     printf("%s\n", n ? ")" : "");
+    /* CONTRACT.md's wording: "Loads on  macOS 26.0 or later (MSL 4.0, ...)". */
+    struct mtlbx_requires req;
+    char loads[512];
+    mtlbx_library_requires(lib, &req);
+    req_loads_on_text(&req, loads, sizeof loads);
+    printf("Loads on  %s\n", loads);
     print_module_facts(lib);
     if (dyn->present) {
         printf("Dynamic header         ");

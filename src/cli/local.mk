@@ -25,6 +25,8 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/layout_json.c \
 	src/cli/layout_json.h \
 	src/cli/ls.c \
+	src/cli/requires_cli.c \
+	src/cli/requires_cli.h \
 	src/cli/sig.c \
 	src/cli/diff.c \
 	src/cli/textconv.c \

@@ -8,6 +8,8 @@
 
 #include "commands.h"
 #include "interface_json.h"
+#include "cli/requires_cli.h"
+#include "values_json.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -191,6 +193,13 @@ static bool print_result(const struct sig_options *o, const mtlbx_library *lib, 
     if (r->failed || r->cut)
         report(o, mtlbx_function_at(lib, r->index), r->error_offset, r->error, !r->failed);
     if (r->decl) {
+        /* What the function needs to load, as a comment above it. */
+        struct mtlbx_requires req;
+        char target[64], reasons[512];
+        mtlbx_function_requires(lib, r->index, &req);
+        req_reasons_text(&req, reasons, sizeof reasons);
+        printf("// requires %s%s%s\n", req_target_text(&req, target, sizeof target), reasons[0] ? ": " : "",
+               reasons);
         fputs(r->decl, stdout);
         /* A blank line after a declaration that spans several lines. */
         fputs(strchr(r->decl, '\n') ? "\n\n" : "\n", stdout);
@@ -227,6 +236,11 @@ static bool print_json(const struct sig_options *o, const mtlbx_library *lib, si
         obj = NULL;
     }
     json_decref(from);
+    if (obj) {
+        struct mtlbx_requires req;
+        mtlbx_function_requires(lib, i, &req);
+        json_object_set_new(obj, "requires", vj_requires(&req));
+    }
     if (obj && diag)
         json_object_set_new(obj, "error", diag);
     else
@@ -268,6 +282,12 @@ int cmd_sig(const struct cli_args *args)
     mtlbx_file *f = status ? NULL : cli_open(o.path);
     if (!status && !f)
         status = 2;
+    long slice = -1;
+    if (f && !cli_slice(args, o.path, f, &slice)) {
+        mtlbx_close(f);
+        f = NULL;
+        status = 2;
+    }
     bool all_ok = true, first = true;
     unsigned threads = sig_threads();
     struct sig_result *batch = o.json ? NULL : calloc(SIG_BATCH, sizeof *batch);
@@ -283,6 +303,8 @@ int cmd_sig(const struct cli_args *args)
             fputs("[", stdout);
         size_t nlib = mtlbx_library_count(f);
         for (size_t l = 0; l < nlib; l++) {
+            if (slice >= 0 && l != (size_t)slice)
+                continue;
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
                 printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);

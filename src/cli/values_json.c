@@ -50,12 +50,35 @@ static json_t *dynamic_header(const mtlbx_library *lib)
     return json_pack("{s:o,s:o}", "name", dyn->has_name ? vj_bytes(dyn->name) : json_null(), "linked", linked);
 }
 
+json_t *vj_requires(const struct mtlbx_requires *r)
+{
+    char buf[128];
+    const char *os = mtlbx_os_name(r->os);
+    json_t *reasons = json_array(), *unknown = json_array();
+    for (size_t i = 0; i < r->n_reasons; i++)
+        json_array_append_new(reasons, json_string(mtlbx_req_reason_text(r->os, &r->reasons[i], buf, sizeof buf)));
+    for (size_t i = 0; i < r->n_unknown; i++)
+        json_array_append_new(unknown, json_string(mtlbx_req_unknown_text(&r->unknown[i], buf, sizeof buf)));
+    json_t *version = json_null();
+    if (r->has_version) {
+        snprintf(buf, sizeof buf, "%u.%u", r->version.major, r->version.minor);
+        version = json_string(buf);
+    }
+    return json_pack("{s:o,s:o,s:o,s:o}", "os", os ? json_string(os) : json_null(), "version", version, "reasons",
+                     reasons, "unknown", unknown);
+}
+
 json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f)
 {
     const struct mtlbx_header *h = mtlbx_library_header(lib);
     const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
     char buf[48];
     switch (f) {
+    case MTLBX_HF_REQUIRES: {
+        struct mtlbx_requires r;
+        mtlbx_library_requires(lib, &r);
+        return vj_requires(&r);
+    }
     case MTLBX_HF_CONTAINER_VERSION: return version3(h->major, h->minor, h->patch);
     case MTLBX_HF_PLATFORM: return json_string(h->macos ? "macOS" : "iOS");
     case MTLBX_HF_FILE_TYPE: return json_string(mtlbx_file_type_name(h->file_type, buf, sizeof buf));

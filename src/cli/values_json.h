@@ -13,6 +13,9 @@
 json_t *vj_bytes(struct mtlbx_bytes b);
 json_t *vj_hex(const uint8_t *p, size_t n);
 
+/* CONTRACT.md's FUNCTION.requires / LIBRARY.requires object. */
+json_t *vj_requires(const struct mtlbx_requires *r);
+
 json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f);
 /* hash_ok reads the cached hash state: verify first. MTLBX_FF_INTERFACE
  * decodes the module (vj_interface). */

@@ -97,6 +97,13 @@ struct mtlbx_library {
     struct mtlbx_bytes *dyn_linked;
     struct mtlbx_list lists[MTLBX_LIST_COUNT];
     struct mtlbx_range *list_groups[MTLBX_LIST_COUNT];
+    /* requirements.c: the platform requirements are computed for, found
+     * once (0: not yet, else enum mtlbx_os + 1) */
+    _Atomic int req_os;
+    /* and the library's requirement, computed once under `lock` (the
+     * explorer's library label asks on every redraw) */
+    bool req_cached;
+    struct mtlbx_requires req;
 };
 
 /* One higher layer's per-file state (file_attach.c). `key` is the address

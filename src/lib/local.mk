@@ -8,7 +8,7 @@
 #   compare    the comparison of two libraries
 
 noinst_LIBRARIES += src/lib/libmtlbx.a
-src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
+src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
 src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
@@ -38,12 +38,14 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/air_metadata.c \
 	src/lib/bitcode/arena.c \
 	src/lib/bitcode/bitcode.c \
+	src/lib/bitcode/bitcode_triple.c \
 	src/lib/bitcode/bitstream.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/module_share.c \
 	src/lib/checks/hash.c \
 	src/lib/checks/interface_check.c \
 	src/lib/checks/module_check.c \
+	src/lib/checks/requirements.c \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \
@@ -58,6 +60,19 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/node_diags.c \
 	src/lib/compare/compare.c \
 	src/lib/compare/compare_iface.c
+
+# The requirement tables are data/requirements.tsv, the one copy of them:
+# compiled in through this generated header (tools/requirements-table.awk).
+nodist_src_lib_libmtlbx_a_SOURCES = src/lib/requirements_table.h
+BUILT_SOURCES = src/lib/requirements_table.h
+CLEANFILES += src/lib/requirements_table.h
+EXTRA_DIST += data/requirements.tsv tools/requirements-table.awk
+src/lib/requirements_table.h: $(top_srcdir)/data/requirements.tsv $(top_srcdir)/tools/requirements-table.awk
+	$(AM_V_GEN)$(MKDIR_P) src/lib && \
+	$(AWK) -f $(top_srcdir)/tools/requirements-table.awk $(top_srcdir)/data/requirements.tsv > $@.tmp && \
+	mv $@.tmp $@
+# Also for a build of one target (BUILT_SOURCES covers all, check, install).
+src/lib/checks/libmtlbx_a-requirements.$(OBJEXT): src/lib/requirements_table.h
 
 # What every program linking the parser needs after libmtlbx.a
 MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)

@@ -97,6 +97,11 @@ bool bc_module_read(struct bc_module *m, const uint8_t *data, size_t len, uint64
                     struct arena *arena);
 void bc_module_free(struct bc_module *m);
 const char *bc_block_name(uint32_t block_id);
+/* bitcode_triple.c: the module's target triple (the MODULE block's TRIPLE
+ * record) as printable ASCII into out; `data` is the module, with or
+ * without its wrapper. False when there is none or the bytes do not read;
+ * reports nothing (the interface decoder names bitstream problems). */
+bool bc_module_triple(const uint8_t *data, size_t len, char *out, size_t size);
 
 /* air_metadata.c */
 /* Whether the walk needs the operands of a METADATA record with this code

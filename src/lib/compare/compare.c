@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {
-    "container_version", "platform", "file_type", "stub", "target_os",
+    "requires", "container_version", "platform", "file_type", "stub", "target_os",
     "os_version", "uuid", "header_extension", "dynamic_header",
 };
 static const char *const function_field_names[MTLBX_FF_COUNT] = {
@@ -68,6 +68,11 @@ static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
     const struct mtlbx_header *x = mtlbx_library_header(a), *y = mtlbx_library_header(b);
     const struct mtlbx_header_ext *ex = mtlbx_library_header_ext(a), *ey = mtlbx_library_header_ext(b);
     unsigned d = 0;
+    struct mtlbx_requires ra, rb;
+    mtlbx_library_requires(a, &ra);
+    mtlbx_library_requires(b, &rb);
+    if (!mtlbx_requires_equal(&ra, &rb))
+        d |= 1u << MTLBX_HF_REQUIRES;
     if (x->major != y->major || x->minor != y->minor || x->patch != y->patch)
         d |= 1u << MTLBX_HF_CONTAINER_VERSION;
     if (x->macos != y->macos)

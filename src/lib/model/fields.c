@@ -128,8 +128,16 @@ static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t 
     char os[24] = "";
     if (h->platform_byte || h->os_major)
         snprintf(os, sizeof os, " %u.%u", h->os_major, h->os_minor);
-    snprintf(buf, size, "Library%s  %u.%u.%u %s%s  %s %s", at, h->major, h->minor, h->patch,
-             platform(h, p, sizeof p), os, mtlbx_format_count(b, sizeof b, nf), nf == 1 ? "function" : "functions");
+    /* What it needs to load (requirements.c), when that is known. */
+    struct mtlbx_requires req;
+    char needs[48] = "";
+    mtlbx_library_requires(n->lib, &req);
+    if (req.has_version && mtlbx_os_name(req.os))
+        snprintf(needs, sizeof needs, "  loads on %s %u.%u+", mtlbx_os_name(req.os), req.version.major,
+                 req.version.minor);
+    snprintf(buf, size, "Library%s  %u.%u.%u %s%s  %s %s%s", at, h->major, h->minor, h->patch,
+             platform(h, p, sizeof p), os, mtlbx_format_count(b, sizeof b, nf), nf == 1 ? "function" : "functions",
+             needs);
 }
 
 static void label_archive(const mtlbx_node *n, char *buf, size_t size)

@@ -1,0 +1,377 @@
+/* Requirements: the first OS version that accepts a function or a library
+ * (CONTRACT.md "Requirements", FORMAT.md §23). Three rules, each with its
+ * reason: the header's deployment target, the OS that first accepts the
+ * function's MSL version (VERS) and the one that first reads its AIR
+ * version. The tables are data/requirements.tsv, compiled in through the
+ * generated requirements_table.h; a version newer than them (or missing
+ * from them) is named as unknown, never guessed, and one older than their
+ * first row adds no constraint. */
+#include "config.h"
+#include "bitcode/bitcode.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+struct req_msl_row {
+    uint16_t major, minor;
+    struct mtlbx_os_version os[5];   /* macOS, iOS, tvOS, macCatalyst, visionOS */
+};
+struct req_air_row {
+    uint16_t major, minor, msl_major, msl_minor;
+};
+#include "requirements_table.h"
+
+#define N_MSL (sizeof REQ_MSL / sizeof *REQ_MSL)
+#define N_AIR (sizeof REQ_AIR / sizeof *REQ_AIR)
+
+static const char *const OS_NAMES[MTLBX_OS_COUNT] = {
+    [MTLBX_OS_MACOS] = "macOS", [MTLBX_OS_IOS] = "iOS", [MTLBX_OS_TVOS] = "tvOS",
+    [MTLBX_OS_MACCATALYST] = "macCatalyst", [MTLBX_OS_VISIONOS] = "visionOS", [MTLBX_OS_WATCHOS] = "watchOS",
+};
+
+const char *mtlbx_os_name(enum mtlbx_os os)
+{
+    return os > MTLBX_OS_NONE && os < MTLBX_OS_COUNT ? OS_NAMES[os] : NULL;
+}
+
+enum mtlbx_os mtlbx_os_parse(const char *name, size_t len)
+{
+    static const struct { const char *name; enum mtlbx_os os; } names[] = {
+        { "macos", MTLBX_OS_MACOS }, { "macosx", MTLBX_OS_MACOS }, { "osx", MTLBX_OS_MACOS },
+        { "ios", MTLBX_OS_IOS }, { "ipados", MTLBX_OS_IOS }, { "tvos", MTLBX_OS_TVOS },
+        { "maccatalyst", MTLBX_OS_MACCATALYST }, { "visionos", MTLBX_OS_VISIONOS },
+        { "xros", MTLBX_OS_VISIONOS }, { "watchos", MTLBX_OS_WATCHOS },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i].name) == len && strncasecmp(name, names[i].name, len) == 0)
+            return names[i].os;
+    return MTLBX_OS_NONE;
+}
+
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+enum mtlbx_os mtlbx_os_of_triple(const char *triple)
+{
+    /* ARCH-VENDOR-OS[-ENVIRONMENT] */
+    const char *os = strchr(triple, '-');
+    os = os ? strchr(os + 1, '-') : NULL;
+    if (!os)
+        return MTLBX_OS_NONE;
+    os++;
+    const char *env = strchr(os, '-');
+    size_t len = env ? (size_t)(env - os) : strlen(os);
+    if (env && strncmp(env + 1, "macabi", 6) == 0)
+        return MTLBX_OS_MACCATALYST;
+    if (starts(os, len, "macos"))
+        return MTLBX_OS_MACOS;
+    if (starts(os, len, "ios"))
+        return MTLBX_OS_IOS;
+    if (starts(os, len, "tvos"))
+        return MTLBX_OS_TVOS;
+    if (starts(os, len, "watchos"))
+        return MTLBX_OS_WATCHOS;
+    if (starts(os, len, "xros") || starts(os, len, "visionos"))
+        return MTLBX_OS_VISIONOS;
+    return MTLBX_OS_NONE;
+}
+
+int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b)
+{
+    if (a.major != b.major)
+        return a.major < b.major ? -1 : 1;
+    return (a.minor > b.minor) - (a.minor < b.minor);
+}
+
+/* The header's byte 11 as a platform, a simulator as its OS; NONE for
+ * unknown, bridgeOS, DriverKit and values no table covers. */
+static enum mtlbx_os header_os(uint8_t platform_byte)
+{
+    switch (platform_byte) {
+    case 0x81: return MTLBX_OS_MACOS;
+    case 0x82: case 0x87: return MTLBX_OS_IOS;
+    case 0x83: case 0x88: return MTLBX_OS_TVOS;
+    case 0x84: case 0x89: return MTLBX_OS_WATCHOS;
+    case 0x86: return MTLBX_OS_MACCATALYST;
+    case 0x8B: case 0x8C: return MTLBX_OS_VISIONOS;
+    default: return MTLBX_OS_NONE;
+    }
+}
+
+/* Every module of a library is built for one target; the first few are
+ * asked, so one damaged module does not lose the platform. */
+#define TRIPLE_TRIES 4
+
+bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size)
+{
+    for (size_t i = 0; i < lib->n_functions && i < TRIPLE_TRIES; i++) {
+        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+        if (m.len && bc_module_triple(m.ptr, m.len, buf, size))
+            return true;
+    }
+    return false;
+}
+
+enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib)
+{
+    mtlbx_library *mut = (mtlbx_library *)lib; /* a cache only: computing it twice is harmless */
+    int cached = mut->req_os;
+    if (cached)
+        return (enum mtlbx_os)(cached - 1);
+    enum mtlbx_os os = header_os(lib->header.platform_byte);
+    char triple[128];
+    if (os == MTLBX_OS_NONE && mtlbx_library_triple(lib, triple, sizeof triple))
+        os = mtlbx_os_of_triple(triple);
+    mut->req_os = (int)os + 1;
+    return os;
+}
+
+/* ---------------------------------------------------------- the rules -- */
+
+enum lookup { FOUND, OLDER, NOT_IN_TABLE };
+
+static int msl_column(enum mtlbx_os os)
+{
+    switch (os) {
+    case MTLBX_OS_MACOS: return 0;
+    case MTLBX_OS_IOS: return 1;
+    case MTLBX_OS_TVOS: return 2;
+    case MTLBX_OS_MACCATALYST: return 3;
+    case MTLBX_OS_VISIONOS: return 4;
+    default: return -1; /* watchOS and unknown: no table */
+    }
+}
+
+static struct mtlbx_os_version ver(uint16_t major, uint16_t minor)
+{
+    return (struct mtlbx_os_version){ major, minor };
+}
+
+static enum lookup msl_row(struct mtlbx_os_version v, size_t *row)
+{
+    bool older = true;
+    for (size_t i = 0; i < N_MSL; i++) {
+        int c = mtlbx_os_version_cmp(v, ver(REQ_MSL[i].major, REQ_MSL[i].minor));
+        if (c == 0) {
+            *row = i;
+            return FOUND;
+        }
+        older &= c < 0;
+    }
+    return older ? OLDER : NOT_IN_TABLE;
+}
+
+/* The MSL version that introduced an AIR version. */
+static enum lookup air_msl(struct mtlbx_os_version v, struct mtlbx_os_version *msl)
+{
+    bool older = true;
+    for (size_t i = 0; i < N_AIR; i++) {
+        int c = mtlbx_os_version_cmp(v, ver(REQ_AIR[i].major, REQ_AIR[i].minor));
+        if (c == 0) {
+            *msl = ver(REQ_AIR[i].msl_major, REQ_AIR[i].msl_minor);
+            return FOUND;
+        }
+        older &= c < 0;
+    }
+    return older ? OLDER : NOT_IN_TABLE;
+}
+
+static void add_reason(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struct mtlbx_os_version of,
+                       struct mtlbx_os_version needs)
+{
+    if (r->n_reasons < MTLBX_REQ_MAX_REASONS)
+        r->reasons[r->n_reasons++] = (struct mtlbx_req_reason){ rule, of, needs, 0 };
+    if (!r->has_version || mtlbx_os_version_cmp(needs, r->version) > 0)
+        r->version = needs;
+    r->has_version = true;
+}
+
+static void add_unknown(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struct mtlbx_os_version v)
+{
+    for (size_t i = 0; i < r->n_unknown; i++)
+        if (r->unknown[i].rule == rule && mtlbx_os_version_cmp(r->unknown[i].version, v) == 0)
+            return;
+    if (r->n_unknown < MTLBX_REQ_MAX_UNKNOWN)
+        r->unknown[r->n_unknown++] = (struct mtlbx_req_unknown){ rule, v };
+    else
+        r->unknown_dropped++;
+}
+
+static bool deployment_target(const mtlbx_library *lib, struct mtlbx_os_version *v)
+{
+    if (header_os(lib->header.platform_byte) == MTLBX_OS_NONE)
+        return false;
+    *v = ver(lib->header.os_major, lib->header.os_minor);
+    return true;
+}
+
+/* Empties *out without clearing its arrays: a library's requirement asks
+ * for every function's twice, and the arrays are most of the struct. */
+static void requires_reset(struct mtlbx_requires *out, enum mtlbx_os os)
+{
+    out->os = os;
+    out->has_version = false;
+    out->version = (struct mtlbx_os_version){ 0, 0 };
+    out->n_reasons = out->n_unknown = out->unknown_dropped = out->n_functions = 0;
+}
+
+void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
+{
+    requires_reset(out, mtlbx_library_os(lib));
+    struct mtlbx_os_version dt;
+    if (deployment_target(lib, &dt))
+        add_reason(out, MTLBX_REQ_DEPLOYMENT, dt, dt);
+    if (i >= lib->n_functions)
+        return;
+    const struct mtlbx_function *fn = &lib->functions[i];
+    int col = msl_column(out->os);
+    struct mtlbx_os_version msl = ver(fn->msl_major, fn->msl_minor), air = ver(fn->air_major, fn->air_minor);
+    size_t row;
+    switch (msl_row(msl, &row)) {
+    case FOUND:
+        if (col >= 0)
+            add_reason(out, MTLBX_REQ_MSL, msl, REQ_MSL[row].os[col]);
+        break;
+    case NOT_IN_TABLE:
+        add_unknown(out, MTLBX_REQ_MSL, msl);
+        break;
+    case OLDER:
+        break;
+    }
+    struct mtlbx_os_version air_lang;
+    switch (air_msl(air, &air_lang)) {
+    case FOUND:
+        if (col >= 0 && msl_row(air_lang, &row) == FOUND)
+            add_reason(out, MTLBX_REQ_AIR, air, REQ_MSL[row].os[col]);
+        break;
+    case NOT_IN_TABLE:
+        add_unknown(out, MTLBX_REQ_AIR, air);
+        break;
+    case OLDER:
+        break;
+    }
+}
+
+/* Deployment first, then MSL, then AIR, each by version. */
+static int reason_cmp(const void *a, const void *b)
+{
+    const struct mtlbx_req_reason *x = a, *y = b;
+    if (x->rule != y->rule)
+        return x->rule < y->rule ? -1 : 1;
+    return mtlbx_os_version_cmp(x->of, y->of);
+}
+
+static int unknown_cmp(const void *a, const void *b)
+{
+    const struct mtlbx_req_unknown *x = a, *y = b;
+    if (x->rule != y->rule)
+        return x->rule < y->rule ? -1 : 1;
+    return mtlbx_os_version_cmp(x->version, y->version);
+}
+
+static void library_requires(const mtlbx_library *lib, struct mtlbx_requires *out);
+
+void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
+{
+    mtlbx_library *mut = (mtlbx_library *)lib; /* a cache of immutable facts */
+    pthread_mutex_lock(&mut->lock);
+    if (!mut->req_cached) {
+        library_requires(lib, &mut->req);
+        mut->req_cached = true;
+    }
+    *out = mut->req;
+    pthread_mutex_unlock(&mut->lock);
+}
+
+static void library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
+{
+    memset(out, 0, sizeof *out);
+    requires_reset(out, mtlbx_library_os(lib));
+    struct mtlbx_requires fr;
+    struct mtlbx_os_version dt;
+    bool has_dt = deployment_target(lib, &dt);
+    /* The highest version first, then the reasons that give it */
+    if (has_dt) {
+        out->has_version = true;
+        out->version = dt;
+    }
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        mtlbx_function_requires(lib, i, &fr);
+        for (size_t k = 0; k < fr.n_unknown; k++)
+            add_unknown(out, fr.unknown[k].rule, fr.unknown[k].version);
+        if (fr.has_version && (!out->has_version || mtlbx_os_version_cmp(fr.version, out->version) > 0)) {
+            out->version = fr.version;
+            out->has_version = true;
+        }
+    }
+    if (!out->has_version)
+        return;
+    if (has_dt && mtlbx_os_version_cmp(dt, out->version) == 0)
+        out->reasons[out->n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, dt, dt, 0 };
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        mtlbx_function_requires(lib, i, &fr);
+        if (!fr.has_version || mtlbx_os_version_cmp(fr.version, out->version) != 0)
+            continue;
+        out->n_functions++;
+        for (size_t k = 0; k < fr.n_reasons; k++) {
+            const struct mtlbx_req_reason *r = &fr.reasons[k];
+            if (r->rule == MTLBX_REQ_DEPLOYMENT || mtlbx_os_version_cmp(r->needs, out->version) != 0)
+                continue;
+            size_t j = 0;
+            while (j < out->n_reasons &&
+                   !(out->reasons[j].rule == r->rule && mtlbx_os_version_cmp(out->reasons[j].of, r->of) == 0))
+                j++;
+            if (j == out->n_reasons) {
+                if (j == MTLBX_REQ_MAX_REASONS)
+                    continue; /* cannot happen: reasons are rows of the tables */
+                out->reasons[out->n_reasons++] = *r;
+            }
+            out->reasons[j].n_functions++;
+        }
+    }
+    qsort(out->reasons, out->n_reasons, sizeof *out->reasons, reason_cmp);
+    qsort(out->unknown, out->n_unknown, sizeof *out->unknown, unknown_cmp);
+}
+
+bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b)
+{
+    if (a->os != b->os || a->has_version != b->has_version || a->n_reasons != b->n_reasons ||
+        a->n_unknown != b->n_unknown || a->unknown_dropped != b->unknown_dropped ||
+        (a->has_version && mtlbx_os_version_cmp(a->version, b->version) != 0))
+        return false;
+    for (size_t i = 0; i < a->n_reasons; i++)
+        if (a->reasons[i].rule != b->reasons[i].rule ||
+            mtlbx_os_version_cmp(a->reasons[i].of, b->reasons[i].of) != 0 ||
+            mtlbx_os_version_cmp(a->reasons[i].needs, b->reasons[i].needs) != 0)
+            return false;
+    for (size_t i = 0; i < a->n_unknown; i++)
+        if (a->unknown[i].rule != b->unknown[i].rule ||
+            mtlbx_os_version_cmp(a->unknown[i].version, b->unknown[i].version) != 0)
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------ text -- */
+
+const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size)
+{
+    const char *name = mtlbx_os_name(os) ? mtlbx_os_name(os) : "unknown OS";
+    if (r->rule == MTLBX_REQ_DEPLOYMENT)
+        snprintf(buf, size, "deployment target %s %u.%u", name, r->needs.major, r->needs.minor);
+    else
+        snprintf(buf, size, "%s %u.%u needs %s %u.%u", r->rule == MTLBX_REQ_MSL ? "MSL" : "AIR", r->of.major,
+                 r->of.minor, name, r->needs.major, r->needs.minor);
+    return buf;
+}
+
+const char *mtlbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %u.%u", u->rule == MTLBX_REQ_AIR ? "AIR" : "MSL", u->version.major,
+             u->version.minor);
+    return buf;
+}
