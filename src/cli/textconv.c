@@ -121,7 +121,8 @@ static void print_function(mtlbx_library *lib, size_t i)
         json_t *v = vj_function_field(lib, i, (enum mtlbx_function_field)f);
         /* Empty lists say nothing: leave them out. The interface gets a
          * line per argument (below), so that git shows one changed line. */
-        if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) || f == MTLBX_FF_INTERFACE)
+        if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) || f == MTLBX_FF_INTERFACE ||
+            f == MTLBX_FF_MODULE_HASH)   /* hash_ok says it; no second hash of every module */
             json_decref(v);
         else
             put_value("  ", mtlbx_function_field_name(f), v);

@@ -6,10 +6,14 @@
  * Cost: functions are matched through a hash table of names, and a pair
  * whose stored HASH is equal is not read any further than its function
  * entry and metadata, so comparing two 20,000-function libraries costs
- * about what listing both does. Modules are hashed and their interfaces
- * decoded only where the stored hashes differ (on a few threads), hashed
- * where the module spans' sizes differ, or everywhere with options.verify. Source archives are decompressed only when their
- * compressed bytes differ. */
+ * about what listing both does. Where the stored hashes are equal the
+ * modules' bytes are still compared (a patched module behind an unchanged
+ * HASH is never "identical"): first the two whole files, as cmp does, and
+ * only when they differ module by module. Modules are hashed and their
+ * interfaces decoded only where the stored hashes or the bytes differ (on
+ * a few threads), hashed where the module spans' sizes differ, or
+ * everywhere with options.verify. Source archives are decompressed only
+ * when their compressed bytes differ. */
 #include "config.h"
 #include "internal.h"
 
@@ -23,7 +27,7 @@ static const char *const header_field_names[MTLBX_HF_COUNT] = {
 };
 static const char *const function_field_names[MTLBX_FF_COUNT] = {
     "hash", "hash_ok", "type", "air_version", "language_version",
-    "tags", "constants", "vertex_attributes", "interface",
+    "tags", "constants", "vertex_attributes", "interface", "module_hash",
 };
 
 const char *mtlbx_header_field_name(enum mtlbx_header_field f)
@@ -214,13 +218,63 @@ static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_libr
     return differ;
 }
 
+/* ------------------------------------------------------ module bytes -- */
+
+/* Bytes compared per step: big enough for memcmp to run at memory speed,
+ * small enough that the pages behind can go as the comparison moves on. */
+#define COMPARE_WINDOW ((uint64_t)16 << 20)
+
+/* Whether len bytes at oa of a equal those at ob of b. The whole pages
+ * compared are let go (mapped files only; they stay readable), so that
+ * comparing two large files keeps memory flat. */
+static bool bytes_equal(const mtlbx_file *a, uint64_t oa, const mtlbx_file *b, uint64_t ob, uint64_t len)
+{
+    for (uint64_t done = 0; done < len;) {
+        uint64_t n = len - done < COMPARE_WINDOW ? len - done : COMPARE_WINDOW;
+        bool eq = memcmp(a->data + oa + done, b->data + ob + done, (size_t)n) == 0;
+        file_release_pages(a, oa + done, n);
+        file_release_pages(b, ob + done, n);
+        if (!eq)
+            return false;
+        done += n;
+    }
+    return true;
+}
+
+/* What the module comparisons of one library pair share: whether the two
+ * files are the same bytes (then a module at the same offset on both sides
+ * is too), and the last pair of spans compared (many functions may point
+ * at one module: it is compared once, not once per function). */
+struct bytes_memo {
+    bool files_identical;
+    bool have_last, last_equal;
+    uint64_t last_a, last_b, last_size;
+};
+
+/* The modules of x (in a) and y (in b), both valid and of one size. */
+static bool modules_equal(struct bytes_memo *m, const mtlbx_library *a, const struct mtlbx_function *x,
+                          const mtlbx_library *b, const struct mtlbx_function *y)
+{
+    uint64_t oa = x->module.offset, ob = y->module.offset, size = x->module.size;
+    if (m->files_identical && oa == ob)
+        return true;
+    if (m->have_last && m->last_a == oa && m->last_b == ob && m->last_size == size)
+        return m->last_equal;
+    const mtlbx_file *fa = mtlbx_library_file(a), *fb = mtlbx_library_file(b);
+    if (oa > fa->size || size > fa->size - oa || ob > fb->size || size > fb->size - ob)
+        return true;               /* cannot be read: the diagnostics say so */
+    *m = (struct bytes_memo){ m->files_identical, true, bytes_equal(fa, oa, fb, ob, size), oa, ob, size };
+    return m->last_equal;
+}
+
 static bool hash_ok(mtlbx_library *lib, size_t i)
 {
     return mtlbx_function_verify(lib, i, NULL) == MTLBX_HASH_OK;
 }
 
 /* The MTLBX_FF_* bits in which function i of a and j of b differ. */
-static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, bool verify)
+static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, bool verify,
+                                 struct bytes_memo *memo)
 {
     const struct mtlbx_function *x = mtlbx_function_at(a, i), *y = mtlbx_function_at(b, j);
     unsigned d = 0;
@@ -250,18 +304,23 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
     /* With verify both libraries were hashed already, so this reads the
      * cached states; without it, pairs whose module spans differ in size
      * or presence are hashed here (a cut file: then the equal stored hash
-     * cannot hold on both sides). Pairs whose stored hashes differ are
+     * cannot hold on both sides). Where the spans agree, the bytes are
+     * compared: bytes that differ behind an equal stored HASH are a
+     * module_hash change. Pairs whose stored hashes or bytes differ are
      * hashed, and their interfaces compared, by compare_modules(). */
     bool spans_differ = x->module_valid != y->module_valid || x->module.size != y->module.size;
-    if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
+    if (same_hash && !spans_differ && x->module_valid && !modules_equal(memo, a, x, b, y))
+        d |= 1u << MTLBX_FF_MODULE_HASH;
+    else if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
         d |= 1u << MTLBX_FF_HASH_OK;
     return d;
 }
 
 /* ------------------------------------------------- changed modules -- */
 
-/* The pairs whose stored hashes differ (already in d->changed with the
- * hash bit): their hash_ok and interfaces, which read the modules. The
+/* The pairs whose stored hashes differ, or whose bytes differ behind equal
+ * ones (already in d->changed with the hash or module_hash bit): their
+ * hash_ok and interfaces, which read the modules. The
  * library is read-only here and both calls are thread-safe, so the pairs
  * are shared out among a few threads; each writes only its own entries. */
 struct module_job {
@@ -271,10 +330,13 @@ struct module_job {
 
 static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_function_change *c)
 {
-    if (!(c->fields & (1u << MTLBX_FF_HASH)))
+    if (!(c->fields & ((1u << MTLBX_FF_HASH) | (1u << MTLBX_FF_MODULE_HASH))))
         return;
+    /* Bytes changed behind an equal HASH say so as hash_ok when that
+     * changed (true -> false: the usual patched module), else as the
+     * hash the bytes have now (both sides damaged, differently). */
     if (hash_ok(d->a, c->a) != hash_ok(d->b, c->b))
-        c->fields |= 1u << MTLBX_FF_HASH_OK;
+        c->fields = (c->fields & ~(1u << MTLBX_FF_MODULE_HASH)) | 1u << MTLBX_FF_HASH_OK;
     if (interfaces_differ(d->a, c->a, d->b, c->b))
         c->fields |= 1u << MTLBX_FF_INTERFACE;
 }
@@ -342,8 +404,9 @@ static bool is_first(const struct name_index *ix, size_t i)
     return index_find(ix, mtlbx_function_at(ix->lib, i)->name) == (long)i;
 }
 
-static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
+static bool compare_functions(struct mtlbx_library_diff *d, bool verify, bool files_identical)
 {
+    struct bytes_memo memo = { .files_identical = files_identical };
     struct name_index ia = { 0 }, ib = { 0 };
     size_t na = d->a ? mtlbx_function_count(d->a) : 0, nb = d->b ? mtlbx_function_count(d->b) : 0;
     bool *paired = calloc(nb ? nb : 1, sizeof *paired);
@@ -360,7 +423,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
             continue;
         }
         paired[j] = true;
-        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify);
+        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify, &memo);
         if (fields)
             d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields };
     }
@@ -517,6 +580,9 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
         return MTLBX_E_NOMEM;
     }
     d->identical = true;
+    /* One pass over both files, as cmp makes: a byte-identical copy needs
+     * no module compared on its own. */
+    bool files_identical = a->size == b->size && bytes_equal(a, 0, b, 0, a->size);
     for (size_t l = 0; l < d->n_libraries; l++) {
         struct mtlbx_library_diff *ld = &d->libraries[l];
         ld->index = l;
@@ -530,7 +596,7 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
         }
         if (ld->a && ld->b)
             ld->header_fields = compare_header(ld->a, ld->b);
-        if (!compare_functions(ld, verify) || !compare_sources(ld)) {
+        if (!compare_functions(ld, verify, files_identical) || !compare_sources(ld)) {
             mtlbx_diff_free(d);
             return MTLBX_E_NOMEM;
         }

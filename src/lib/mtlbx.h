@@ -713,7 +713,10 @@ enum mtlbx_header_field {
 enum mtlbx_function_field {
     MTLBX_FF_HASH, MTLBX_FF_HASH_OK, MTLBX_FF_TYPE, MTLBX_FF_AIR_VERSION,
     MTLBX_FF_LANGUAGE_VERSION, MTLBX_FF_TAGS, MTLBX_FF_CONSTANTS,
-    MTLBX_FF_VERTEX_ATTRIBUTES, MTLBX_FF_INTERFACE, MTLBX_FF_COUNT,
+    MTLBX_FF_VERTEX_ATTRIBUTES, MTLBX_FF_INTERFACE,
+    MTLBX_FF_MODULE_HASH,      /* SHA-256 of the module's bytes: set when the bytes
+                                  differ behind an equal stored HASH */
+    MTLBX_FF_COUNT,
 };
 /* The JSON key of CONTRACT.md ("container_version", "hash_ok", ...). */
 const char *mtlbx_header_field_name(enum mtlbx_header_field f);
@@ -755,13 +758,11 @@ struct mtlbx_diff {
 };
 
 struct mtlbx_diff_options {
-    /* Hash every module on both sides, so that a module whose bytes no
-     * longer match its HASH shows as a hash_ok change even where the two
-     * stored hashes are equal. Without it, a function whose stored HASH is
-     * the same on both sides is taken as unchanged in its module without
-     * reading it (that is what keeps a diff of two 300 MB libraries as
-     * cheap as listing them), and hash_ok is checked only where the stored
-     * hashes differ or the module spans differ in size or presence. */
+    /* Hash every module on both sides (the explorer's and `diff --verify`'s
+     * "every module hashed"). Without it, where the two stored hashes are
+     * equal the modules' bytes are compared (memcmp, as cmp does) and only
+     * modules whose bytes differ are hashed: such a module is a change of
+     * hash_ok, and of module_hash, never "identical". */
     bool verify;
 };
 
