@@ -53,6 +53,9 @@ struct mtlbx_error {
  * why. Refuses non-regular files without reading them, so a FIFO never
  * blocks and /dev/zero never maps. */
 int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err);
+/* What a file that is not a regular one is, for "not a regular file (a
+ * FIFO)": "a directory", "a FIFO", "a device", "a socket" (st_mode). */
+const char *mtlbx_special_file_kind(unsigned mode);
 
 /* Parse a caller-owned buffer (tests, fuzzing). The buffer must outlive the
  * handle. `name` is used in messages and may be NULL. */

@@ -18,14 +18,15 @@ bool folder_scan_wants(const char *path)
         return false;
     if (S_ISDIR(st.st_mode))
         return true;
-    if (!S_ISREG(st.st_mode) || !archive_name_wanted(path))
+    if (!S_ISREG(st.st_mode))
         return false;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    uint8_t magic[4];
-    bool zip = fd >= 0 && pread(fd, magic, 4, 0) == 4 && archive_magic(magic);
+    uint8_t head[ARCHIVE_HEAD];
+    ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
+    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) && archive_content(head, (size_t)n);
     if (fd >= 0)
         close(fd);
-    return zip;
+    return archive;
 }
 
 /* Appends one entry (copies the strings). */
@@ -104,7 +105,10 @@ static int on_entry(void *ctx, const struct walk_entry *e)
     case WALK_ARCHIVE: {
         char err[300];
         c->archive = e;
-        if (archive_list_metallibs(e->path, on_member, c, &c->s->cancel, err, sizeof err) != 0) {
+        int rc = archive_list_metallibs(e->path, on_member, c, &c->s->cancel, err, sizeof err);
+        /* Compressed bytes without an archive inside, met in a folder: not
+         * a problem (a folder of .gz man pages). Named by the user: said. */
+        if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || !e->rel[0])) {
             atomic_fetch_add(&c->s->progress.problems, 1);
             add(c->s, c->root, label, e->path, 0, err);
         }
