@@ -304,7 +304,7 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
     if (d->identical) {
         printf("identical (%zu %s, %zu functions, %s)%s\n", d->n_libraries,
                d->n_libraries == 1 ? "library" : "libraries", functions,
-               verified ? "every module hashed" : "modules by stored hash", p->off);
+               verified ? "every module hashed" : "modules compared byte for byte", p->off);
         return;
     }
     const char *sep = "";

@@ -220,25 +220,44 @@ static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_libr
 
 /* ------------------------------------------------------ module bytes -- */
 
-/* Bytes compared per step: big enough for memcmp to run at memory speed,
- * small enough that the pages behind can go as the comparison moves on. */
-#define COMPARE_WINDOW ((uint64_t)16 << 20)
+/* Bytes compared per step: big enough for few system calls, small enough
+ * to stay in the CPU's cache (cmp reads the same way). */
+#define COMPARE_WINDOW ((size_t)1 << 20)
 
-/* Whether len bytes at oa of a equal those at ob of b. The whole pages
- * compared are let go (mapped files only; they stay readable), so that
- * comparing two large files keeps memory flat. */
-static bool bytes_equal(const mtlbx_file *a, uint64_t oa, const mtlbx_file *b, uint64_t ob, uint64_t len)
+/* Mapped files are compared through pread into two buffers, as cmp does:
+ * touching the mappings instead costs a page fault per few pages, and on
+ * a large file that is most of the time. Returns -1 when the files cannot
+ * be read that way (then the mappings are compared), else 0/1. */
+static int read_equal(const mtlbx_file *a, uint64_t oa, const mtlbx_file *b, uint64_t ob, uint64_t len)
 {
-    for (uint64_t done = 0; done < len;) {
-        uint64_t n = len - done < COMPARE_WINDOW ? len - done : COMPARE_WINDOW;
-        bool eq = memcmp(a->data + oa + done, b->data + ob + done, (size_t)n) == 0;
-        file_release_pages(a, oa + done, n);
-        file_release_pages(b, ob + done, n);
-        if (!eq)
-            return false;
+    int fa = file_reopen(a), fb = fa >= 0 ? file_reopen(b) : -1;
+    uint8_t *x = fb >= 0 ? malloc(2 * COMPARE_WINDOW) : NULL;
+    int eq = x ? 1 : -1;
+    for (uint64_t done = 0; eq == 1 && done < len;) {
+        size_t n = len - done < COMPARE_WINDOW ? (size_t)(len - done) : COMPARE_WINDOW;
+        if (file_pread(fa, x, n, oa + done) != (ssize_t)n || file_pread(fb, x + COMPARE_WINDOW, n, ob + done) != (ssize_t)n)
+            eq = -1;           /* shrunk meanwhile: the mappings decide */
+        else if (memcmp(x, x + COMPARE_WINDOW, n) != 0)
+            eq = 0;
         done += n;
     }
-    return true;
+    free(x);
+    if (fa >= 0)
+        close(fa);
+    if (fb >= 0)
+        close(fb);
+    return eq;
+}
+
+/* Whether len bytes at oa of a equal those at ob of b. */
+static bool bytes_equal(const mtlbx_file *a, uint64_t oa, const mtlbx_file *b, uint64_t ob, uint64_t len)
+{
+    if (len >= COMPARE_WINDOW) {
+        int eq = read_equal(a, oa, b, ob, len);
+        if (eq >= 0)
+            return eq == 1;
+    }
+    return memcmp(a->data + oa, b->data + ob, (size_t)len) == 0;
 }
 
 /* What the module comparisons of one library pair share: whether the two
