@@ -224,65 +224,100 @@ static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_libr
  * to stay in the CPU's cache (cmp reads the same way). */
 #define COMPARE_WINDOW ((size_t)1 << 20)
 
-/* Mapped files are compared through pread into two buffers, as cmp does:
- * touching the mappings instead costs a page fault per few pages, and on
- * a large file that is most of the time. Returns -1 when the files cannot
- * be read that way (then the mappings are compared), else 0/1. */
-static int read_equal(const mtlbx_file *a, uint64_t oa, const mtlbx_file *b, uint64_t ob, uint64_t len)
-{
-    int fa = file_reopen(a), fb = fa >= 0 ? file_reopen(b) : -1;
-    uint8_t *x = fb >= 0 ? malloc(2 * COMPARE_WINDOW) : NULL;
-    int eq = x ? 1 : -1;
-    for (uint64_t done = 0; eq == 1 && done < len;) {
-        size_t n = len - done < COMPARE_WINDOW ? (size_t)(len - done) : COMPARE_WINDOW;
-        if (file_pread(fa, x, n, oa + done) != (ssize_t)n || file_pread(fb, x + COMPARE_WINDOW, n, ob + done) != (ssize_t)n)
-            eq = -1;           /* shrunk meanwhile: the mappings decide */
-        else if (memcmp(x, x + COMPARE_WINDOW, n) != 0)
-            eq = 0;
-        done += n;
-    }
-    free(x);
-    if (fa >= 0)
-        close(fa);
-    if (fb >= 0)
-        close(fb);
-    return eq;
-}
-
-/* Whether len bytes at oa of a equal those at ob of b. */
-static bool bytes_equal(const mtlbx_file *a, uint64_t oa, const mtlbx_file *b, uint64_t ob, uint64_t len)
-{
-    if (len >= COMPARE_WINDOW) {
-        int eq = read_equal(a, oa, b, ob, len);
-        if (eq >= 0)
-            return eq == 1;
-    }
-    return memcmp(a->data + oa, b->data + ob, (size_t)len) == 0;
-}
-
-/* What the module comparisons of one library pair share: whether the two
- * files are the same bytes (then a module at the same offset on both sides
- * is too), and the last pair of spans compared (many functions may point
- * at one module: it is compared once, not once per function). */
+/* What the byte comparisons of one diff share. Mapped files are compared
+ * through pread into two buffers, as cmp does: touching the mappings
+ * instead costs a page fault every few pages and keeps every page it
+ * touched (660 MB for two 330 MB libraries); this way memory stays flat.
+ * Then whether the two files are the same bytes (so a module at the same
+ * offset on both sides is too), and the last pair of spans compared (many
+ * functions may point at one module: it is compared once). */
 struct bytes_memo {
+    const mtlbx_file *a, *b;
+    bool tried;                /* the descriptors were asked for */
+    int fa, fb;                /* -1: compare the memory instead */
+    uint8_t *buf;              /* 2 * COMPARE_WINDOW: a's window, then b's */
+    /* What the windows hold: modules lie one after another, so most are
+     * compared from windows read for an earlier one (a pread or two per
+     * megabyte, not per module). */
+    uint64_t win_a, win_b;
+    size_t have_a, have_b;
     bool files_identical;
     bool have_last, last_equal;
     uint64_t last_a, last_b, last_size;
 };
 
+static void memo_close(struct bytes_memo *m)
+{
+    if (m->fa >= 0)
+        close(m->fa);
+    if (m->fb >= 0)
+        close(m->fb);
+    free(m->buf);
+    m->fa = m->fb = -1;
+    m->buf = NULL;
+}
+
+/* Makes the window of fd hold the n bytes at off (n <= COMPARE_WINDOW);
+ * false when the file ends before them. */
+static bool window(int fd, uint8_t *buf, uint64_t *at, size_t *have, uint64_t off, size_t n)
+{
+    if (off >= *at && off - *at <= *have && n <= *have - (off - *at))
+        return true;
+    ssize_t got = file_pread(fd, buf, COMPARE_WINDOW, off);
+    *at = off;
+    *have = got > 0 ? (size_t)got : 0;
+    return *have >= n;
+}
+
+/* Through the descriptors: -1 when they are not there or a read came up
+ * short (the file shrank: the memory decides), else 0 or 1. */
+static int read_equal(struct bytes_memo *m, uint64_t oa, uint64_t ob, uint64_t len)
+{
+    if (!m->tried) {
+        m->tried = true;
+        m->fa = file_reopen(m->a);
+        m->fb = file_reopen(m->b);
+        m->buf = malloc(2 * COMPARE_WINDOW);
+        if (m->fa < 0 || m->fb < 0 || !m->buf)
+            memo_close(m);
+    }
+    if (m->fa < 0)
+        return -1;
+    uint8_t *x = m->buf, *y = m->buf + COMPARE_WINDOW;
+    for (uint64_t done = 0; done < len;) {
+        size_t n = len - done < COMPARE_WINDOW ? (size_t)(len - done) : COMPARE_WINDOW;
+        if (!window(m->fa, x, &m->win_a, &m->have_a, oa + done, n) ||
+            !window(m->fb, y, &m->win_b, &m->have_b, ob + done, n))
+            return -1;
+        if (memcmp(x + (oa + done - m->win_a), y + (ob + done - m->win_b), n) != 0)
+            return 0;
+        done += n;
+    }
+    return 1;
+}
+
+/* Whether len bytes at oa of file a equal those at ob of file b. */
+static bool bytes_equal(struct bytes_memo *m, uint64_t oa, uint64_t ob, uint64_t len)
+{
+    int eq = read_equal(m, oa, ob, len);
+    if (eq >= 0)
+        return eq == 1;
+    return memcmp(m->a->data + oa, m->b->data + ob, (size_t)len) == 0;
+}
+
 /* The modules of x (in a) and y (in b), both valid and of one size. */
-static bool modules_equal(struct bytes_memo *m, const mtlbx_library *a, const struct mtlbx_function *x,
-                          const mtlbx_library *b, const struct mtlbx_function *y)
+static bool modules_equal(struct bytes_memo *m, const struct mtlbx_function *x, const struct mtlbx_function *y)
 {
     uint64_t oa = x->module.offset, ob = y->module.offset, size = x->module.size;
     if (m->files_identical && oa == ob)
         return true;
     if (m->have_last && m->last_a == oa && m->last_b == ob && m->last_size == size)
         return m->last_equal;
-    const mtlbx_file *fa = mtlbx_library_file(a), *fb = mtlbx_library_file(b);
-    if (oa > fa->size || size > fa->size - oa || ob > fb->size || size > fb->size - ob)
+    if (oa > m->a->size || size > m->a->size - oa || ob > m->b->size || size > m->b->size - ob)
         return true;               /* cannot be read: the diagnostics say so */
-    *m = (struct bytes_memo){ m->files_identical, true, bytes_equal(fa, oa, fb, ob, size), oa, ob, size };
+    m->have_last = true;
+    m->last_a = oa, m->last_b = ob, m->last_size = size;
+    m->last_equal = bytes_equal(m, oa, ob, size);
     return m->last_equal;
 }
 
@@ -328,7 +363,7 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
      * module_hash change. Pairs whose stored hashes or bytes differ are
      * hashed, and their interfaces compared, by compare_modules(). */
     bool spans_differ = x->module_valid != y->module_valid || x->module.size != y->module.size;
-    if (same_hash && !spans_differ && x->module_valid && !modules_equal(memo, a, x, b, y))
+    if (same_hash && !spans_differ && x->module_valid && !modules_equal(memo, x, y))
         d |= 1u << MTLBX_FF_MODULE_HASH;
     else if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
         d |= 1u << MTLBX_FF_HASH_OK;
@@ -423,9 +458,8 @@ static bool is_first(const struct name_index *ix, size_t i)
     return index_find(ix, mtlbx_function_at(ix->lib, i)->name) == (long)i;
 }
 
-static bool compare_functions(struct mtlbx_library_diff *d, bool verify, bool files_identical)
+static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct bytes_memo *memo)
 {
-    struct bytes_memo memo = { .files_identical = files_identical };
     struct name_index ia = { 0 }, ib = { 0 };
     size_t na = d->a ? mtlbx_function_count(d->a) : 0, nb = d->b ? mtlbx_function_count(d->b) : 0;
     bool *paired = calloc(nb ? nb : 1, sizeof *paired);
@@ -442,7 +476,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, bool fi
             continue;
         }
         paired[j] = true;
-        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify, &memo);
+        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify, memo);
         if (fields)
             d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields };
     }
@@ -601,7 +635,8 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
     d->identical = true;
     /* One pass over both files, as cmp makes: a byte-identical copy needs
      * no module compared on its own. */
-    bool files_identical = a->size == b->size && bytes_equal(a, 0, b, 0, a->size);
+    struct bytes_memo memo = { .a = a, .b = b, .fa = -1, .fb = -1 };
+    memo.files_identical = a->size == b->size && bytes_equal(&memo, 0, 0, a->size);
     for (size_t l = 0; l < d->n_libraries; l++) {
         struct mtlbx_library_diff *ld = &d->libraries[l];
         ld->index = l;
@@ -615,13 +650,15 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
         }
         if (ld->a && ld->b)
             ld->header_fields = compare_header(ld->a, ld->b);
-        if (!compare_functions(ld, verify, files_identical) || !compare_sources(ld)) {
+        if (!compare_functions(ld, verify, &memo) || !compare_sources(ld)) {
+            memo_close(&memo);
             mtlbx_diff_free(d);
             return MTLBX_E_NOMEM;
         }
         if (!library_is_empty(ld))
             d->identical = false;
     }
+    memo_close(&memo);
     *out = d;
     return MTLBX_OK;
 }
