@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "diff_render.h"
 #include "values_json.h"
 
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
     return o;
 }
 
-static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
+json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
 {
     json_t *libs = json_array();
     for (size_t l = 0; l < d->n_libraries; l++)
@@ -102,6 +103,12 @@ static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb
     json_t *root = json_pack("{s:o,s:o,s:b,s:o}", "a", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pa, strlen(pa) }),
                              "b", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pb, strlen(pb) }), "identical",
                              d->identical, "libraries", libs);
+    return root;
+}
+
+static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
+{
+    json_t *root = diff_json(d, pa, pb);
     if (!root)
         return -1;
     int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
@@ -224,11 +231,12 @@ static void print_member_line(char mark, const char *colour, mtlbx_library *lib,
     printf("%s\n", p->off);
 }
 
-static void print_library(const struct mtlbx_library_diff *d, bool many, const struct palette *p)
+static void print_library(const struct mtlbx_library_diff *d, bool many, const char *indent, const struct palette *p)
 {
-    char prefix[32] = "";
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "%.16s", indent);
     if (many)
-        snprintf(prefix, sizeof prefix, "[%zu] ", d->index);
+        snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "[%zu] ", d->index);
     if (!d->a || !d->b)
         printf("%s%s%c library   %zu only in %s (%zu functions)%s\n", prefix, d->a ? p->del : p->add,
                d->a ? '-' : '+', d->index, d->a ? "A" : "B",
@@ -283,7 +291,7 @@ static void count_up(size_t n, const char *what, const char **sep)
 }
 
 static void print_summary(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified,
-                          const struct palette *p)
+                          const char *indent, const struct palette *p)
 {
     size_t added = 0, removed = 0, changed = 0, header = 0, members = 0, only = 0, functions = 0;
     for (size_t l = 0; l < d->n_libraries; l++) {
@@ -298,7 +306,7 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
     }
     char *sa = mtlbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
     char *sb = mtlbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
-    printf("%s%s -> %s: ", p->bold, sa ? sa : "?", sb ? sb : "?");
+    printf("%s%s%s -> %s: ", indent, p->bold, sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);
     if (d->identical) {
@@ -317,6 +325,15 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
     if (!*sep)
         fputs("different", stdout);
     printf("%s\n", p->off);
+}
+
+void diff_print_text(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified, bool colour,
+                     const char *indent)
+{
+    const struct palette *p = colour ? &colours : &plain;
+    print_summary(d, pa, pb, verified, indent, p);
+    for (size_t l = 0; l < d->n_libraries; l++)
+        print_library(&d->libraries[l], d->n_libraries > 1, indent, p);
 }
 
 /* ------------------------------------------------------------- command -- */
@@ -345,6 +362,9 @@ int cmd_diff(const struct cli_args *args)
     struct mtlbx_diff_options opt = { 0 };
     opt.verify = cli_flag(args, OPT_VERIFY);
     const char *path[2] = { args->operands[0], args->operands[1] };
+    /* Two folders or two archives: a release inventory (diff_tree.c). */
+    if (diff_is_release(path[0]) || diff_is_release(path[1]))
+        return diff_releases(path[0], path[1], json, opt.verify, !no_color && isatty(STDOUT_FILENO));
     mtlbx_file *fa = cli_open(path[0]);
     mtlbx_file *fb = fa ? cli_open(path[1]) : NULL;
     if (!fb) {
@@ -362,10 +382,7 @@ int cmd_diff(const struct cli_args *args)
         if (json) {
             rc = print_json(d, path[0], path[1]);
         } else {
-            const struct palette *p = !no_color && isatty(STDOUT_FILENO) ? &colours : &plain;
-            print_summary(d, path[0], path[1], opt.verify, p);
-            for (size_t l = 0; l < d->n_libraries; l++)
-                print_library(&d->libraries[l], d->n_libraries > 1, p);
+            diff_print_text(d, path[0], path[1], opt.verify, !no_color && isatty(STDOUT_FILENO), "");
         }
         if (rc == 0 && fflush(stdout) == 0 && !ferror(stdout))
             status = d->identical ? 0 : 1;

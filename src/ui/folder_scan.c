@@ -65,15 +65,6 @@ struct scan_ctx {
     const struct walk_entry *archive;   /* while listing one */
 };
 
-static char *joined(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s!%s", a, b);
-    return s;
-}
-
 static int on_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
 {
     (void)rd;
@@ -81,7 +72,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     const struct walk_entry *a = c->archive;
     /* The archive named as a root has no relative name: use its own. */
     const char *base = a->rel[0] ? a->rel : strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
-    char *label = joined(base, name), *open_path = joined(a->path, name);
+    char *label = archive_join(base, name), *open_path = archive_join(a->path, name);
     if (label && open_path) {
         add(c->s, c->root, label, open_path, size, NULL);
         atomic_fetch_add(&c->s->members, 1);

@@ -208,7 +208,7 @@ static void problem(struct lister *L, const char *where, const char *what)
     L->status = -1;
 }
 
-static char *join(const char *prefix, const char *name)
+char *archive_join(const char *prefix, const char *name)
 {
     size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(name) + 1;
     char *s = malloc(n);
@@ -279,7 +279,7 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
         const char *name = archive_entry_pathname(e);
         if (!name)
             name = archive_entry_pathname_utf8(e);
-        char *joined = join(prefix, name ? name : "");
+        char *joined = archive_join(prefix, name ? name : "");
         if (!joined) {
             problem(L, prefix, "out of memory");
             break;

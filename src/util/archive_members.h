@@ -63,6 +63,9 @@ typedef int (*member_fn)(void *ctx, const char *name, uint64_t size, struct memb
 int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
                            char *err, size_t err_size);
 
+/* "PREFIX!NAME" (just NAME when prefix is NULL), malloc'd; NULL on no memory. */
+char *archive_join(const char *prefix, const char *name);
+
 /* Decompresses the current member whole. Returns a malloc'd buffer (freed
  * by the caller, or handed to mtlbx_open_memory_owned) or NULL with err
  * set: too large, damaged, or out of memory. */
