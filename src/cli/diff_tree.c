@@ -24,19 +24,7 @@
 
 bool diff_is_release(const char *path)
 {
-    struct stat st;
-    if (member_path_split(path) || stat(path, &st) != 0)
-        return false;
-    if (S_ISDIR(st.st_mode))
-        return true;
-    if (!S_ISREG(st.st_mode))
-        return false;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    uint8_t head[ARCHIVE_HEAD];
-    ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
-    if (fd >= 0)
-        close(fd);
-    return n > 0 && !(n >= 4 && metallib_magic(head)) && archive_content(head, (size_t)n);
+    return !member_path_split(path) && folder_or_archive(path);
 }
 
 /* ----------------------------------------------------------- one side -- */

@@ -13,20 +13,7 @@
 
 bool folder_scan_wants(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return false;
-    if (S_ISDIR(st.st_mode))
-        return true;
-    if (!S_ISREG(st.st_mode))
-        return false;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    uint8_t head[ARCHIVE_HEAD];
-    ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
-    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) && archive_content(head, (size_t)n);
-    if (fd >= 0)
-        close(fd);
-    return archive;
+    return folder_or_archive(path);
 }
 
 /* Appends one entry (copies the strings). */

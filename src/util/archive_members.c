@@ -9,11 +9,13 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct member_reader {
     struct archive *a;
@@ -341,6 +343,24 @@ int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const vola
                            char *err, size_t err_size)
 {
     return walk_members(path, NULL, fn, ctx, cancel, err, err_size);
+}
+
+bool folder_or_archive(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    if (S_ISDIR(st.st_mode))
+        return true;
+    if (!S_ISREG(st.st_mode))
+        return false;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    uint8_t head[ARCHIVE_HEAD];
+    ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
+    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) && archive_content(head, (size_t)n);
+    if (fd >= 0)
+        close(fd);
+    return archive;
 }
 
 size_t member_path_split(const char *arg)

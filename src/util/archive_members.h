@@ -71,6 +71,10 @@ char *archive_join(const char *prefix, const char *name);
  * set: too large, damaged, or out of memory. */
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size);
 
+/* True for a folder, or a regular file whose content is an archive (not
+ * a metallib): what the explorer scans and `diff` compares as releases. */
+bool folder_or_archive(const char *path);
+
 /* Splits "ARCHIVE!MEMBER" at the first '!' whose left part is an existing
  * regular file. Returns the length of the archive part, or 0 when `arg`
  * names no archive member (then it is an ordinary path). */
