@@ -120,4 +120,27 @@ ch = json.load(open(sys.argv[1]))["libraries"][0]["functions"]["changed"]
 f = {x["field"]: x for x in ch[0]["fields"]}
 assert "module_hash" in f and f["module_hash"]["a"] != f["module_hash"]["b"], ch' out &&
     ok "module_hash tells them apart" || fail "$(cat out)"
+# ---- a renamed function and a renamed library ------------------------------
+# LA-renamed: function 1's NAME with its last byte changed (same HASH).
+python3 - "$LA" a.json <<'PY' || exit 1
+import json, sys
+src, dump = sys.argv[1:3]
+doc = json.load(open(dump))
+fn = doc["libraries"][0]["functions"][1]
+data = bytearray(open(src, "rb").read())
+e = fn["entry"]
+name = fn["name"].encode()
+at = data.index(name + b"\0", e["offset"], e["offset"] + e["size"]) + len(name) - 1
+data[at] = ord("Z") if data[at] != ord("Z") else ord("Y")
+open("LA-renamed.metallib", "wb").write(data)
+PY
+expect 1 "a renamed function" -- "$M" diff --json "$LA" LA-renamed.metallib
+python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["libraries"][0]["functions"]
+assert f["added"] == [] and f["removed"] == [], f
+assert [r["a"] for r in f["renamed"]] == [sys.argv[2]], f["renamed"]' out "$NAME" &&
+    ok "recognised by its hash, not removed and added" || fail "$(head -c 800 out)"
+expect 1 "the same as text" -- "$M" diff "$LA" LA-renamed.metallib
+grep -q "^> .*$NAME -> .*(renamed: same hash)$" out && ok "a > line" || fail "$(cat out)"
 exit $FAILED

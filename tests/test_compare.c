@@ -199,7 +199,7 @@ Test(compare, a_changed_hash_is_hash_and_hash_ok)
     free(c.data);
 }
 
-Test(compare, a_renamed_function_is_one_added_and_one_removed)
+Test(compare, a_renamed_function_is_recognised_by_its_hash)
 {
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
@@ -212,11 +212,13 @@ Test(compare, a_renamed_function_is_one_added_and_one_removed)
     struct mtlbx_diff *d = diff(fa, fb, true);
     const struct mtlbx_library_diff *l = &d->libraries[0];
     cr_assert_not(d->identical);
-    cr_assert_eq(l->n_removed, 1);
-    cr_assert_eq(l->n_added, 1);
+    /* Same stored HASH: renamed, not one removed and one added. */
+    cr_assert_eq(l->n_removed, 0);
+    cr_assert_eq(l->n_added, 0);
     cr_assert_eq(l->n_changed, 0);
-    cr_assert(name_is(la, l->removed[0], "compute_main"));
-    cr_assert(name_is(mtlbx_library_at(fb, 0), l->added[0], "Xompute_main"));
+    cr_assert_eq(l->n_renamed, 1);
+    cr_assert(name_is(la, l->renamed[0].a, "compute_main"));
+    cr_assert(name_is(mtlbx_library_at(fb, 0), l->renamed[0].b, "Xompute_main"));
     mtlbx_diff_free(d);
     mtlbx_close(fa);
     mtlbx_close(fb);
@@ -372,9 +374,8 @@ Test(compare_cli, exit_status_text_and_json)
     char *renamed = write_temp(&b);
 
     cr_assert_eq(run_diff(sample, renamed, false, &out, &err), 1, "%s", err);
-    cr_assert(strstr(out, "1 function added, 1 function removed"), "%s", out);
-    cr_assert(strstr(out, "\n- vertex    vertex_main\n"), "%s", out);
-    cr_assert(strstr(out, "\n+ vertex    Zertex_main\n"), "%s", out);
+    cr_assert(strstr(out, ": 1 function renamed\n"), "%s", out);
+    cr_assert(strstr(out, "\n> vertex    vertex_main -> Zertex_main (renamed: same hash)\n"), "%s", out);
     cr_assert_null(strchr(out, '\033'), "no colour into a pipe");
     free(out), free(err);
 
@@ -384,8 +385,11 @@ Test(compare_cli, exit_status_text_and_json)
     cr_assert(j, "%s", je.text);
     cr_assert(json_is_false(json_object_get(j, "identical")));
     json_t *fns = json_object_get(json_array_get(json_object_get(j, "libraries"), 0), "functions");
-    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(fns, "added"), 0)), "Zertex_main");
-    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(fns, "removed"), 0)), "vertex_main");
+    cr_assert_eq(json_array_size(json_object_get(fns, "added")), 0);
+    cr_assert_eq(json_array_size(json_object_get(fns, "removed")), 0);
+    json_t *ren = json_array_get(json_object_get(fns, "renamed"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(ren, "a")), "vertex_main");
+    cr_assert_str_eq(json_string_value(json_object_get(ren, "b")), "Zertex_main");
     cr_assert_eq(json_array_size(json_object_get(fns, "changed")), 0);
     json_decref(j);
     free(out), free(err);

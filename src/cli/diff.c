@@ -87,7 +87,22 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
                           members_json(d->b, d->members_added, d->n_members_added), "removed",
                           members_json(d->a, d->members_removed, d->n_members_removed), "changed",
                           members_changed);
-    /* Extra keys, beyond the contract. */
+    /* Extra keys, beyond the contract: renamed or moved functions (same
+     * stored HASH) and source members (same bytes). */
+    json_t *renamed = json_array(), *members_renamed = json_array();
+    for (size_t k = 0; k < d->n_renamed; k++)
+        json_array_append_new(renamed, json_pack("{s:o,s:o}", "a", vj_bytes(mtlbx_function_at(d->a, d->renamed[k].a)->name),
+                                                 "b", vj_bytes(mtlbx_function_at(d->b, d->renamed[k].b)->name)));
+    for (size_t k = 0; k < d->n_members_renamed; k++)
+        json_array_append_new(members_renamed, json_pack("{s:o,s:o}", "a", member_name_json(d->a, d->members_renamed[k].a),
+                                                         "b", member_name_json(d->b, d->members_renamed[k].b)));
+    /* Only when there are some: the contract's objects stay as they were. */
+    if (o && json_array_size(renamed))
+        json_object_set(json_object_get(o, "functions"), "renamed", renamed);
+    if (o && json_array_size(members_renamed))
+        json_object_set(json_object_get(o, "sources"), "renamed", members_renamed);
+    json_decref(renamed);
+    json_decref(members_renamed);
     if (o && (!d->a || !d->b))
         json_object_set_new(o, "only_in", json_string(d->a ? "a" : "b"));
     if (o && d->sources_incomplete)
@@ -222,12 +237,19 @@ static void print_function_line(char mark, const char *colour, mtlbx_library *li
     fputs(p->off, stdout);
 }
 
-static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
-                              const char *prefix, const struct palette *p)
+/* "PREFIX~ source    NAME" without the end of the line. */
+static void print_member_line_open(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                                   const char *prefix)
 {
     const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
     printf("%s%s%c source    ", prefix, colour, mark);
     cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+}
+
+static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                              const char *prefix, const struct palette *p)
+{
+    print_member_line_open(mark, colour, lib, r, prefix);
     printf("%s\n", p->off);
 }
 
@@ -272,6 +294,20 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
         }
         putchar('\n');
     }
+    for (size_t k = 0; k < d->n_renamed; k++) {
+        print_function_line('>', p->chg, d->a, d->renamed[k].a, prefix, p);
+        fputs(" -> ", stdout);
+        cli_put_escaped(stdout, mtlbx_function_at(d->b, d->renamed[k].b)->name);
+        puts(" (renamed: same hash)");
+    }
+    for (size_t k = 0; k < d->n_members_renamed; k++) {
+        const char *to = mtlbx_library_sources(d->b)->archives[d->members_renamed[k].b.archive]
+                             .members[d->members_renamed[k].b.member].name;
+        print_member_line_open('>', p->chg, d->a, d->members_renamed[k].a, prefix);
+        fputs(" -> ", stdout);
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)to, strlen(to) });
+        printf(" (renamed: same bytes)%s\n", p->off);
+    }
     for (size_t k = 0; k < d->n_members_removed; k++)
         print_member_line('-', p->del, d->a, d->members_removed[k], prefix, p);
     for (size_t k = 0; k < d->n_members_added; k++)
@@ -293,11 +329,11 @@ static void count_up(size_t n, const char *what, const char **sep)
 static void print_summary(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified,
                           const char *indent, const struct palette *p)
 {
-    size_t added = 0, removed = 0, changed = 0, header = 0, members = 0, only = 0, functions = 0;
+    size_t added = 0, removed = 0, changed = 0, renamed = 0, header = 0, members = 0, only = 0, functions = 0;
     for (size_t l = 0; l < d->n_libraries; l++) {
         const struct mtlbx_library_diff *ld = &d->libraries[l];
-        added += ld->n_added, removed += ld->n_removed, changed += ld->n_changed;
-        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed;
+        added += ld->n_added, removed += ld->n_removed, changed += ld->n_changed, renamed += ld->n_renamed;
+        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed + ld->n_members_renamed;
         only += !ld->a || !ld->b;
         for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
             header += (ld->header_fields >> f) & 1u;
@@ -319,6 +355,7 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
     count_up(changed, changed == 1 ? "function changed" : "functions changed", &sep);
     count_up(added, added == 1 ? "function added" : "functions added", &sep);
     count_up(removed, removed == 1 ? "function removed" : "functions removed", &sep);
+    count_up(renamed, renamed == 1 ? "function renamed" : "functions renamed", &sep);
     count_up(header, header == 1 ? "header field" : "header fields", &sep);
     count_up(members, members == 1 ? "source member" : "source members", &sep);
     count_up(only, only == 1 ? "library in one file only" : "libraries in one file only", &sep);

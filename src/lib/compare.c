@@ -452,6 +452,81 @@ static void sort_indexes(size_t *v, size_t n, const mtlbx_library *lib)
         qsort(v, n, sizeof *v, by_name);
 }
 
+/* Pairs each removed function with an added one of the same stored HASH
+ * (the first such, each used once): a renamed or moved function, not a
+ * removal and an addition. Quadratic in the two lists only through a sort. */
+static const uint8_t *const *hash_sort_base;
+
+static int by_hash(const void *p, const void *q)
+{
+    const uint8_t *x = hash_sort_base[*(const size_t *)p], *y = hash_sort_base[*(const size_t *)q];
+    int c = memcmp(x, y, 32);
+    return c ? c : (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);
+}
+
+static bool pair_renamed_functions(struct mtlbx_library_diff *d)
+{
+    if (!d->n_added || !d->n_removed)
+        return true;
+    size_t nb = mtlbx_function_count(d->b);
+    const uint8_t **hb = calloc(nb, sizeof *hb);
+    size_t *order = malloc(d->n_added * sizeof *order);
+    bool *used = calloc(d->n_added, sizeof *used);
+    d->renamed = malloc(d->n_removed * sizeof *d->renamed);
+    if (!hb || !order || !used || !d->renamed) {
+        free(hb), free(order), free(used);
+        return false;
+    }
+    size_t n_order = 0;
+    for (size_t k = 0; k < d->n_added; k++) {
+        const uint8_t *h = mtlbx_function_at(d->b, d->added[k])->hash;
+        if (h) {
+            hb[d->added[k]] = h;
+            order[n_order++] = k;
+        }
+    }
+    /* order: positions in d->added, sorted by their function's hash. */
+    for (size_t k = 0; k < n_order; k++)
+        order[k] = d->added[order[k]];
+    hash_sort_base = hb;
+    qsort(order, n_order, sizeof *order, by_hash);
+    size_t kept = 0;
+    for (size_t k = 0; k < d->n_removed; k++) {
+        size_t i = d->removed[k];
+        const uint8_t *h = mtlbx_function_at(d->a, i)->hash;
+        long found = -1;
+        for (size_t lo = 0, hi = n_order; h && lo < hi;) {
+            size_t mid = lo + (hi - lo) / 2;
+            int c = memcmp(hb[order[mid]], h, 32);
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid, found = c == 0 ? (long)mid : found;
+        }
+        /* the first unused one of that hash */
+        while (found >= 0 && (size_t)found < n_order && used[found] && memcmp(hb[order[found]], h, 32) == 0)
+            found++;
+        if (found >= 0 && (size_t)found < n_order && !used[found] && memcmp(hb[order[found]], h, 32) == 0) {
+            used[found] = true;
+            d->renamed[d->n_renamed++] = (struct mtlbx_function_change){ i, order[found], 0 };
+        } else {
+            d->removed[kept++] = i;
+        }
+    }
+    d->n_removed = kept;
+    for (size_t r = 0; r < d->n_renamed; r++)
+        hb[d->renamed[r].b] = NULL;          /* taken: no longer added */
+    kept = 0;
+    for (size_t k = 0; k < d->n_added; k++)
+        if (hb[d->added[k]] || !mtlbx_function_at(d->b, d->added[k])->hash)
+            d->added[kept++] = d->added[k];
+    d->n_added = kept;
+    free(hb);
+    free(order);
+    free(used);
+    return true;
+}
+
 /* Function i of lib is the first of its name (later duplicates are not compared). */
 static bool is_first(const struct name_index *ix, size_t i)
 {
@@ -486,7 +561,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct 
     free(paired);
     free(ia.slot);
     free(ib.slot);
-    if (!ok)
+    if (!ok || !pair_renamed_functions(d))
         return false;
     compare_modules(d);
     sort_indexes(d->removed, d->n_removed, d->a);
@@ -494,6 +569,8 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct 
     sort_lib = d->a;
     if (d->n_changed > 1)
         qsort(d->changed, d->n_changed, sizeof *d->changed, change_by_name);
+    if (d->n_renamed > 1)
+        qsort(d->renamed, d->n_renamed, sizeof *d->renamed, change_by_name);
     return true;
 }
 
@@ -566,6 +643,46 @@ static bool archives_identical(const mtlbx_library *a, const mtlbx_library *b)
     return true;
 }
 
+/* A removed member whose bytes are those of an added one (same type and
+ * size, equal content): renamed or moved, not a removal and an addition.
+ * Members are few; the pairs are found by comparing sizes first. */
+static bool pair_renamed_members(struct mtlbx_library_diff *d)
+{
+    /* Pairwise: a hostile archive of many members is left as it is. */
+    if (!d->n_members_added || !d->n_members_removed || d->n_members_added > 100000 / d->n_members_removed)
+        return true;
+    if (!(d->members_renamed = malloc(d->n_members_removed * sizeof *d->members_renamed)))
+        return false;
+    bool *used = calloc(d->n_members_added, sizeof *used);
+    if (!used)
+        return false;
+    size_t kept = 0;
+    for (size_t k = 0; k < d->n_members_removed; k++) {
+        const struct mtlbx_member *x = member_at(d->a, d->members_removed[k]);
+        size_t found = d->n_members_added;
+        for (size_t j = 0; j < d->n_members_added && found == d->n_members_added; j++) {
+            const struct mtlbx_member *y = member_at(d->b, d->members_added[j]);
+            if (!used[j] && x->data && y->data && x->size && members_eq(x, y))
+                found = j;
+        }
+        if (found < d->n_members_added) {
+            used[found] = true;
+            d->members_renamed[d->n_members_renamed++] =
+                (struct mtlbx_member_change){ d->members_removed[k], d->members_added[found] };
+        } else {
+            d->members_removed[kept++] = d->members_removed[k];
+        }
+    }
+    d->n_members_removed = kept;
+    kept = 0;
+    for (size_t j = 0; j < d->n_members_added; j++)
+        if (!used[j])
+            d->members_added[kept++] = d->members_added[j];
+    d->n_members_added = kept;
+    free(used);
+    return true;
+}
+
 /* Sorted by name, then a merge walk: first of each name on each side. */
 static bool compare_sources(struct mtlbx_library_diff *d)
 {
@@ -606,15 +723,15 @@ static bool compare_sources(struct mtlbx_library_diff *d)
     }
     free(ma);
     free(mb);
-    return ok;
+    return ok && pair_renamed_members(d);
 }
 
 /* ------------------------------------------------------------ results -- */
 
 static bool library_is_empty(const struct mtlbx_library_diff *d)
 {
-    return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed &&
-           !d->n_members_added && !d->n_members_removed && !d->n_members_changed;
+    return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed && !d->n_renamed &&
+           !d->n_members_added && !d->n_members_removed && !d->n_members_changed && !d->n_members_renamed;
 }
 
 int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
@@ -675,6 +792,8 @@ void mtlbx_diff_free(struct mtlbx_diff *d)
         free(ld->members_added);
         free(ld->members_removed);
         free(ld->members_changed);
+        free(ld->renamed);
+        free(ld->members_renamed);
     }
     free(d->libraries);
     free(d);

@@ -746,6 +746,13 @@ struct mtlbx_library_diff {
     size_t n_added, n_removed, n_changed;
     size_t *added, *removed;
     struct mtlbx_function_change *changed;
+    /* Renamed or moved: a function removed from A whose stored HASH is that
+     * of a function added in B (a: index in A, b: in B; fields 0), and a
+     * source member removed whose bytes are those of one added. They are
+     * not in the added and removed lists. */
+    size_t n_renamed, n_members_renamed;
+    struct mtlbx_function_change *renamed;
+    struct mtlbx_member_change *members_renamed;
     size_t n_members_added, n_members_removed, n_members_changed;
     struct mtlbx_member_ref *members_added, *members_removed;
     struct mtlbx_member_change *members_changed;

@@ -72,6 +72,13 @@ static bool build_rows(struct compare_view *cv)
         for (size_t k = 0; k < d->n_changed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '~', d, d->changed[k].a, d->changed[k].b,
                                                          { 0, 0 }, { 0, 0 }, d->changed[k].fields });
+        /* Renamed (same hash, or same member bytes): '>' rows, under A's name. */
+        for (size_t k = 0; k < d->n_renamed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '>', d, d->renamed[k].a, d->renamed[k].b,
+                                                         { 0, 0 }, { 0, 0 }, 0 });
+        for (size_t k = 0; k < d->n_members_renamed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '>', d, 0, 0, d->members_renamed[k].a,
+                                                         d->members_renamed[k].b, 0 });
         for (size_t k = 0; k < d->n_members_removed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '-', d, 0, 0, d->members_removed[k], { 0, 0 }, 0 });
         for (size_t k = 0; k < d->n_members_added; k++)
