@@ -143,4 +143,18 @@ assert [r["a"] for r in f["renamed"]] == [sys.argv[2]], f["renamed"]' out "$NAME
     ok "recognised by its hash, not removed and added" || fail "$(head -c 800 out)"
 expect 1 "the same as text" -- "$M" diff "$LA" LA-renamed.metallib
 grep -q "^> .*$NAME -> .*(renamed: same hash)$" out && ok "a > line" || fail "$(cat out)"
+# ---- the content of a changed source member, as diff -u ---------------------
+S12=$CORPUS/metaljl-sources.12.metallib S26=$CORPUS/metaljl-sources.26.metallib
+if [ -f "$S12" ] && [ -f "$S26" ] && command -v diff >/dev/null 2>&1; then
+    expect 1 "two libraries with changed source members" -- "$M" diff "$S12" "$S26"
+    grep -qx "~ source    metal-working-dir.txt" out &&
+        grep -A6 -x "~ source    metal-working-dir.txt" out | grep -qx "    -/Users/tim/Julia/pkg/Metal/test/metallib" &&
+        grep -A6 -x "~ source    metal-working-dir.txt" out | grep -qx "    +/Users/tim/Julia/pkg/Metal-14/test/metallib" &&
+        ok "the member's content change shown as diff -u lines" || fail "$(cat out)"
+    LC_ALL=C grep -q "$(printf '\033')" out && fail "a raw ESC reached the output"
+    grep -q "^> source .*sources.metal -> .*sources.metal (renamed: same bytes)$" out &&
+        ok "a moved member recognised by its bytes" || fail "$(cat out)"
+else
+    echo "SKIP (some checks): no corpus or no diff(1) for the source member diff"
+fi
 exit $FAILED

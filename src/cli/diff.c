@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "diff_render.h"
 #include "values_json.h"
+#include "util/run_tool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,41 @@ static void print_member_line(char mark, const char *colour, mtlbx_library *lib,
     printf("%s\n", p->off);
 }
 
+/* The content of a changed source member as `diff -u` gives it (diffutils),
+ * every line escaped and indented under the member's line. */
+static void print_member_content_diff(const struct mtlbx_library_diff *d, const struct mtlbx_member_change *c,
+                                      const char *prefix)
+{
+    const struct mtlbx_member *x = &mtlbx_library_sources(d->a)->archives[c->a.archive].members[c->a.member];
+    const struct mtlbx_member *y = &mtlbx_library_sources(d->b)->archives[c->b.archive].members[c->b.member];
+    if (!x->data || !y->data)
+        return;
+    char *diff_path = find_tool("diff");
+    if (!diff_path) {
+        printf("%s    (install diffutils to see the content change)\n", prefix);
+        return;
+    }
+    struct tool_result r;
+    if (!run_unified_diff(diff_path, x->data, (size_t)x->size, y->data, (size_t)y->size, "A", "B", &r)) {
+        printf("%s    (diff failed: ", prefix);
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)r.message, strlen(r.message) });
+        puts(")");
+    } else {
+        for (size_t at = 0; at < r.output_len;) {
+            const char *nl = memchr(r.output + at, '\n', r.output_len - at);
+            size_t len = nl ? (size_t)(nl - (r.output + at)) : r.output_len - at;
+            printf("%s    ", prefix);
+            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)r.output + at, len });
+            putchar('\n');
+            at += len + 1;
+        }
+        if (r.truncated)
+            printf("%s    (diff output cut at its size limit)\n", prefix);
+    }
+    tool_result_free(&r);
+    free(diff_path);
+}
+
 static void print_library(const struct mtlbx_library_diff *d, bool many, const char *indent, const struct palette *p)
 {
     char prefix[48];
@@ -312,8 +348,10 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
         print_member_line('-', p->del, d->a, d->members_removed[k], prefix, p);
     for (size_t k = 0; k < d->n_members_added; k++)
         print_member_line('+', p->add, d->b, d->members_added[k], prefix, p);
-    for (size_t k = 0; k < d->n_members_changed; k++)
+    for (size_t k = 0; k < d->n_members_changed; k++) {
         print_member_line('~', p->chg, d->a, d->members_changed[k].a, prefix, p);
+        print_member_content_diff(d, &d->members_changed[k], prefix);
+    }
     if (d->sources_incomplete)
         printf("%s? sources   an embedded source archive did not decode; its members were not compared\n", prefix);
 }
