@@ -21,6 +21,13 @@ _mtlbx_files() {
     compopt -o filenames 2>/dev/null
 }
 
+# find and diff also read archives (by content; these are the usual names).
+_mtlbx_releases() {
+    local IFS=$'\n'
+    COMPREPLY+=($(compgen -f -X '!*.@(metallib|metallibsym|METALLIB|zip|ipa|whl|jar|tar|tgz|gz|xz|zst|bz2)' -- "$1") $(compgen -d -- "$1"))
+    compopt -o filenames 2>/dev/null
+}
+
 # Function names of FILE starting with PREFIX, one per line.
 _mtlbx_functions() {
     local prog=$1 file=$2 prefix=$3 IFS=$'\n'
@@ -90,6 +97,8 @@ _mtlbx() {
                 :
             elif [[ ( $cmd == dump || $cmd == extract || $cmd == sources ) && ${#ops[@]} -ge 1 ]]; then
                 :
+            elif [[ $cmd == find || $cmd == diff ]]; then
+                _mtlbx_releases "$cur"
             else
                 _mtlbx_files "$cur"
             fi

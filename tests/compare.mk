@@ -18,6 +18,10 @@ tests_test_compare_corpus_LDADD = $(CRITERION_LIBS) $(JANSSON_LIBS)
 TESTS += tests/test_compare tests/test_compare_corpus
 endif
 
-COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh
+# tests/textconv_rebound.sh: git diff shows a rebound buffer as sig lines.
+# tests/diff_release.sh: two folders, wheels and tars (issue 21 item 4)
+# and modules changed behind an unchanged HASH (issue 23 item 4).
+COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh tests/diff_release.sh \
+	tests/textconv_rebound.sh
 TESTS += $(COMPARE_SHELL_TESTS)
 EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py

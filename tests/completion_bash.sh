@@ -77,6 +77,15 @@ grep -qx a.metallib "$WORK/got" || fail "info <Tab> lacks a.metallib"
 grep -qx dir "$WORK/got" || fail "info <Tab> lacks the directory"
 grep -qx notes.txt "$WORK/got" && fail "info <Tab> offers notes.txt"
 [ "$(complete_words "$MTLBX_BIN" extract a.metallib -o "" | tr '\n' ' ')" = "dir " ] || fail "-o <Tab> is not the directory"
+# find and diff: archives too (wheels, tars), still no text file.
+: >"$WORK/mlx-0.1.whl"
+: >"$WORK/rel.tar.gz"
+complete_words "$MTLBX_BIN" find "" >"$WORK/got"
+grep -qx mlx-0.1.whl "$WORK/got" && grep -qx rel.tar.gz "$WORK/got" || fail "find <Tab> lacks the archives"
+grep -qx notes.txt "$WORK/got" && fail "find <Tab> offers notes.txt"
+complete_words "$MTLBX_BIN" diff a.metallib "" >"$WORK/got"
+grep -qx mlx-0.1.whl "$WORK/got" || fail "diff A <Tab> lacks the wheel"
+complete_words "$MTLBX_BIN" info "" | grep -qx mlx-0.1.whl && fail "info <Tab> offers the wheel"
 
 [ $FAILED -eq 0 ] && echo "ok: bash completion"
 exit $FAILED

@@ -5,10 +5,13 @@
 #   tests/containers_corpus.sh  the whole corpus rearranged (skips without it)
 #   tests/explorer_containers.sh  the explorer on a folder of the corpus (tmux)
 #   tests/find_terminal.sh      find's progress line and results on one terminal
+#   tests/find_archives.sh      archives by content (wheels, tars, nested) and
+#                               special operands; archives from tests/mkrelease.py
 CONTAINER_TESTS = \
 	tests/containers_find.sh \
 	tests/containers_corpus.sh \
 	tests/find_terminal.sh \
+	tests/find_archives.sh \
 	tests/explorer_containers.sh
 TESTS += $(CONTAINER_TESTS)
-EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py
+EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py tests/mkrelease.py tests/expect_lib.sh

@@ -25,7 +25,7 @@ corpus, work, mtlbx, mkzip = sys.argv[1:5]
 def expected(n):
     return json.load(open(os.path.join(corpus, "expected", n + ".json")))
 # The libraries; a file the reference parser refuses (its magic is wrong)
-# must not be found, and goes in too.
+# must not be listed but reported (its name says .metallib), and goes in too.
 names = sorted(n for n in os.listdir(corpus) if n.endswith(".metallib") and "libraries" in expected(n))
 refused = sorted(n for n in os.listdir(corpus) if n.endswith(".metallib") and "libraries" not in expected(n))
 tree = os.path.join(work, "tree")
@@ -44,14 +44,17 @@ with open(os.path.join(tree, "level0", "notes.metallib"), "w") as f:
 ipa = os.path.join(work, "Corpus.ipa")
 subprocess.run([sys.executable, mkzip, ipa] + specs, check=True)
 
-def find(path):
+def find(path, misnamed=()):
     r = subprocess.run([mtlbx, "find", path], capture_output=True)
-    assert r.returncode == 0, (path, r.returncode, r.stderr)
-    assert r.stderr == b"", r.stderr
+    assert r.returncode == (1 if misnamed else 0), (path, r.returncode, r.stderr)
+    reported = sorted(l.split(": ")[1] for l in r.stderr.decode().splitlines() if ": not a metallib: " in l)
+    assert reported == sorted(misnamed), r.stderr
+    assert len(r.stderr.decode().splitlines()) == len(misnamed), r.stderr
     return [l.split("\t") for l in r.stdout.decode().splitlines()]
 
 failed = 0
-rows = find(tree)
+misnamed = [os.path.join(tree, "level1", n) for n in refused] + [os.path.join(tree, "level0", "notes.metallib")]
+rows = find(tree, misnamed)
 found = [r[0] for r in rows]
 if sorted(found) != sorted(where):
     print("FAIL: the tree walk found", len(found), "of", len(where))

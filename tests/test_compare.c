@@ -121,17 +121,57 @@ Test(compare, a_flipped_module_byte_changes_hash_ok_of_that_function_only)
     cr_assert_eq(l->n_added + l->n_removed, 0);
     cr_assert_eq(l->changed[0].a, 2);
     cr_assert_eq(l->changed[0].b, 2);
-    cr_assert_eq(l->changed[0].fields, 1u << MTLBX_FF_HASH_OK);
+    /* (and the interface, when the flipped byte lands in its metadata) */
+    cr_assert_eq(l->changed[0].fields & ~(1u << MTLBX_FF_INTERFACE), 1u << MTLBX_FF_HASH_OK);
     cr_assert_str_eq(mtlbx_function_field_name(MTLBX_FF_HASH_OK), "hash_ok");
     mtlbx_diff_free(d);
 
-    /* Without verify the equal stored HASH is trusted and the module is not
-     * read (the documented trade-off that keeps diff as cheap as ls). */
+    /* Without verify the equal stored HASH is not trusted either: the
+     * modules' bytes are compared, and only the pair that differs is
+     * hashed (issue 23 item 4: never "identical" for different bytes). */
     mtlbx_close(fb);
     fb = open_blob(&c, "b");
     d = diff(fa, fb, false);
-    cr_assert(d->identical);
-    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fb, 0), 2), MTLBX_HASH_UNCHECKED);
+    cr_assert_not(d->identical);
+    l = &d->libraries[0];
+    cr_assert_eq(l->n_changed, 1);
+    cr_assert_eq(l->changed[0].a, 2);
+    cr_assert_eq(l->changed[0].fields & ~(1u << MTLBX_FF_INTERFACE), 1u << MTLBX_FF_HASH_OK);
+    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fb, 0), 2), MTLBX_HASH_MISMATCH);
+    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fb, 0), 1), MTLBX_HASH_UNCHECKED);
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    free(b.data);
+    free(c.data);
+}
+
+Test(compare, modules_damaged_differently_behind_one_hash_are_a_module_hash_change)
+{
+    /* Both sides fail their HASH (hash_ok false on both), in different
+     * bytes: still a change, named by the hash the bytes have now. */
+    struct blob b = load("data/sample.metallib");
+    mtlbx_file *f0 = open_blob(&b, "a");
+    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(f0, 0), 1);
+    size_t at = fn->module.offset + fn->module.size / 2;
+    mtlbx_close(f0);
+    struct blob c = copy(&b);
+    b.data[at] ^= 0x01;
+    c.data[at] ^= 0x02;
+    mtlbx_file *fa = open_blob(&b, "a"), *fb = open_blob(&c, "b");
+    struct mtlbx_diff *d = diff(fa, fb, false);
+    cr_assert_not(d->identical);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_eq(l->n_changed, 1);
+    cr_assert_eq(l->changed[0].a, 1);
+    cr_assert_eq(l->changed[0].fields & ~(1u << MTLBX_FF_INTERFACE), 1u << MTLBX_FF_MODULE_HASH);
+    cr_assert_str_eq(mtlbx_function_field_name(MTLBX_FF_MODULE_HASH), "module_hash");
+    json_t *va = vj_function_field(mtlbx_library_at(fa, 0), 1, MTLBX_FF_MODULE_HASH);
+    json_t *vb = vj_function_field(mtlbx_library_at(fb, 0), 1, MTLBX_FF_MODULE_HASH);
+    cr_assert(json_is_string(va) && json_is_string(vb));
+    cr_assert_str_neq(json_string_value(va), json_string_value(vb));
+    json_decref(va);
+    json_decref(vb);
     mtlbx_diff_free(d);
     mtlbx_close(fa);
     mtlbx_close(fb);
@@ -159,7 +199,7 @@ Test(compare, a_changed_hash_is_hash_and_hash_ok)
     free(c.data);
 }
 
-Test(compare, a_renamed_function_is_one_added_and_one_removed)
+Test(compare, a_renamed_function_is_recognised_by_its_hash)
 {
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
@@ -172,11 +212,13 @@ Test(compare, a_renamed_function_is_one_added_and_one_removed)
     struct mtlbx_diff *d = diff(fa, fb, true);
     const struct mtlbx_library_diff *l = &d->libraries[0];
     cr_assert_not(d->identical);
-    cr_assert_eq(l->n_removed, 1);
-    cr_assert_eq(l->n_added, 1);
+    /* Same stored HASH: renamed, not one removed and one added. */
+    cr_assert_eq(l->n_removed, 0);
+    cr_assert_eq(l->n_added, 0);
     cr_assert_eq(l->n_changed, 0);
-    cr_assert(name_is(la, l->removed[0], "compute_main"));
-    cr_assert(name_is(mtlbx_library_at(fb, 0), l->added[0], "Xompute_main"));
+    cr_assert_eq(l->n_renamed, 1);
+    cr_assert(name_is(la, l->renamed[0].a, "compute_main"));
+    cr_assert(name_is(mtlbx_library_at(fb, 0), l->renamed[0].b, "Xompute_main"));
     mtlbx_diff_free(d);
     mtlbx_close(fa);
     mtlbx_close(fb);
@@ -334,9 +376,8 @@ Test(compare_cli, exit_status_text_and_json)
     char *renamed = write_temp(&b);
 
     cr_assert_eq(run_diff(sample, renamed, false, &out, &err), 1, "%s", err);
-    cr_assert(strstr(out, "1 function added, 1 function removed"), "%s", out);
-    cr_assert(strstr(out, "\n- vertex    vertex_main\n"), "%s", out);
-    cr_assert(strstr(out, "\n+ vertex    Zertex_main\n"), "%s", out);
+    cr_assert(strstr(out, ": 1 function renamed\n"), "%s", out);
+    cr_assert(strstr(out, "\n> vertex    vertex_main -> Zertex_main (renamed: same hash)\n"), "%s", out);
     cr_assert_null(strchr(out, '\033'), "no colour into a pipe");
     free(out), free(err);
 
@@ -346,8 +387,11 @@ Test(compare_cli, exit_status_text_and_json)
     cr_assert(j, "%s", je.text);
     cr_assert(json_is_false(json_object_get(j, "identical")));
     json_t *fns = json_object_get(json_array_get(json_object_get(j, "libraries"), 0), "functions");
-    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(fns, "added"), 0)), "Zertex_main");
-    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(fns, "removed"), 0)), "vertex_main");
+    cr_assert_eq(json_array_size(json_object_get(fns, "added")), 0);
+    cr_assert_eq(json_array_size(json_object_get(fns, "removed")), 0);
+    json_t *ren = json_array_get(json_object_get(fns, "renamed"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(ren, "a")), "vertex_main");
+    cr_assert_str_eq(json_string_value(json_object_get(ren, "b")), "Zertex_main");
     cr_assert_eq(json_array_size(json_object_get(fns, "changed")), 0);
     json_decref(j);
     free(out), free(err);

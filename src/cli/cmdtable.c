@@ -134,9 +134,12 @@ const struct cli_command cli_commands[] = {
       "Exit status: 0 ok, 1 no such function or a module that does not decode,\n"
       "2 the file could not be read.",
       cmd_sig },
-    { "diff", "A B", 2, 2, "what differs between two metallibs: header, functions added, removed and changed, sources", diff_options,
-      "Libraries are paired by position, functions by name. A function whose stored\n"
-      "HASH is the same in both files is unchanged unless --verify finds otherwise.\n"
+    { "diff", "A B", 2, 2, "what differs between two metallibs (header, functions added, removed and changed, sources), or between two folders or archives (libraries added, removed and changed)", diff_options,
+      "Libraries are paired by position, functions by name. Where the stored HASH is\n"
+      "the same, the module bytes are compared (a change behind it is hash_ok or\n"
+      "module_hash); --verify hashes every module.\n"
+      "Two folders or archives (wheels, .ipa, tars): libraries paired by their path\n"
+      "inside each, each changed one with its library diff.\n"
       "Text: a summary line, then one line per change (coloured on a terminal).\n"
       "Exit status: 0 no difference, 1 differences, 2 a file could not be read.",
       cmd_diff },
@@ -145,12 +148,13 @@ const struct cli_command cli_commands[] = {
       "  git config diff.metallib.textconv 'mtlbx textconv'\n"
       "A file that is not a metallib prints one line and exits 0.",
       cmd_textconv },
-    { "find", "PATH...", 1, -1, "every metallib under folders and inside .ipa/.zip archives: one line each (path, container version, target OS, functions, problems, requires), or JSON Lines of dump --json documents", find_options,
+    { "find", "PATH...", 1, -1, "every metallib under folders and inside archives (zip, .whl, .ipa, tar, .tar.gz, ..., by content): one line each (path, container version, target OS, functions, problems, requires), or JSON Lines of dump --json documents", find_options,
       "Each line: PATH, VERSION, TARGET, FUNCTIONS, PROBLEMS, REQUIRES (the OS version\n"
-      "it loads on), tab-separated; with --os, each library that needs more follows\n"
-      "as a check finding (exit 1). A member\n"
-      "of an archive is named ARCHIVE!MEMBER. Folders are walked without following\n"
-      "links.\n"
+      "it loads on), tab-separated (a header row first on a terminal); with --os,\n"
+      "each library that needs more follows as a check finding (exit 1). A member of\n"
+      "an archive is named ARCHIVE!MEMBER, nested archives ARCHIVE!INNER!MEMBER\n"
+      "(4 levels). Folders are walked without following links. A .metallib that is\n"
+      "not one, and a FIFO or device named as PATH, are reported.\n"
       "Exit status: 0 ok, 1 an entry could not be read (reported; the survey goes on),\n2 error.",
       cmd_find },
 };

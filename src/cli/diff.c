@@ -7,8 +7,10 @@
 #include "config.h"
 
 #include "commands.h"
+#include "diff_render.h"
 #include "values_json.h"
 #include "cli/requires_cli.h"
+#include "util/run_tool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +103,22 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
                           members_json(d->b, d->members_added, d->n_members_added), "removed",
                           members_json(d->a, d->members_removed, d->n_members_removed), "changed",
                           members_changed);
-    /* Extra keys, beyond the contract. */
+    /* Extra keys, beyond the contract: renamed or moved functions (same
+     * stored HASH) and source members (same bytes). */
+    json_t *renamed = json_array(), *members_renamed = json_array();
+    for (size_t k = 0; k < d->n_renamed; k++)
+        json_array_append_new(renamed, json_pack("{s:o,s:o}", "a", vj_bytes(mtlbx_function_at(d->a, d->renamed[k].a)->name),
+                                                 "b", vj_bytes(mtlbx_function_at(d->b, d->renamed[k].b)->name)));
+    for (size_t k = 0; k < d->n_members_renamed; k++)
+        json_array_append_new(members_renamed, json_pack("{s:o,s:o}", "a", member_name_json(d->a, d->members_renamed[k].a),
+                                                         "b", member_name_json(d->b, d->members_renamed[k].b)));
+    /* Only when there are some: the contract's objects stay as they were. */
+    if (o && json_array_size(renamed))
+        json_object_set(json_object_get(o, "functions"), "renamed", renamed);
+    if (o && json_array_size(members_renamed))
+        json_object_set(json_object_get(o, "sources"), "renamed", members_renamed);
+    json_decref(renamed);
+    json_decref(members_renamed);
     if (o && (!d->a || !d->b))
         json_object_set_new(o, "only_in", json_string(d->a ? "a" : "b"));
     if (o && d->sources_incomplete)
@@ -109,7 +126,7 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
     return o;
 }
 
-static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
+json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
 {
     json_t *libs = json_array();
     for (size_t l = 0; l < d->n_libraries; l++)
@@ -117,6 +134,12 @@ static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb
     json_t *root = json_pack("{s:o,s:o,s:b,s:o}", "a", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pa, strlen(pa) }),
                              "b", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pb, strlen(pb) }), "identical",
                              d->identical, "libraries", libs);
+    return root;
+}
+
+static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
+{
+    json_t *root = diff_json(d, pa, pb);
     if (!root)
         return -1;
     int rc = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
@@ -230,20 +253,63 @@ static void print_function_line(char mark, const char *colour, mtlbx_library *li
     fputs(p->off, stdout);
 }
 
-static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
-                              const char *prefix, const struct palette *p)
+/* "PREFIX~ source    NAME" without the end of the line. */
+static void print_member_line_open(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                                   const char *prefix)
 {
     const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
     printf("%s%s%c source    ", prefix, colour, mark);
     cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+}
+
+static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                              const char *prefix, const struct palette *p)
+{
+    print_member_line_open(mark, colour, lib, r, prefix);
     printf("%s\n", p->off);
 }
 
-static void print_library(const struct mtlbx_library_diff *d, bool many, const struct palette *p)
+/* The content of a changed source member as `diff -u` gives it (diffutils),
+ * every line escaped and indented under the member's line. */
+static void print_member_content_diff(const struct mtlbx_library_diff *d, const struct mtlbx_member_change *c,
+                                      const char *prefix)
 {
-    char prefix[32] = "";
+    const struct mtlbx_member *x = &mtlbx_library_sources(d->a)->archives[c->a.archive].members[c->a.member];
+    const struct mtlbx_member *y = &mtlbx_library_sources(d->b)->archives[c->b.archive].members[c->b.member];
+    if (!x->data || !y->data)
+        return;
+    char *diff_path = find_tool("diff");
+    if (!diff_path) {
+        printf("%s    (install diffutils to see the content change)\n", prefix);
+        return;
+    }
+    struct tool_result r;
+    if (!run_unified_diff(diff_path, x->data, (size_t)x->size, y->data, (size_t)y->size, "A", "B", &r)) {
+        printf("%s    (diff failed: ", prefix);
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)r.message, strlen(r.message) });
+        puts(")");
+    } else {
+        for (size_t at = 0; at < r.output_len;) {
+            const char *nl = memchr(r.output + at, '\n', r.output_len - at);
+            size_t len = nl ? (size_t)(nl - (r.output + at)) : r.output_len - at;
+            printf("%s    ", prefix);
+            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)r.output + at, len });
+            putchar('\n');
+            at += len + 1;
+        }
+        if (r.truncated)
+            printf("%s    (diff output cut at its size limit)\n", prefix);
+    }
+    tool_result_free(&r);
+    free(diff_path);
+}
+
+static void print_library(const struct mtlbx_library_diff *d, bool many, const char *indent, const struct palette *p)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "%.16s", indent);
     if (many)
-        snprintf(prefix, sizeof prefix, "[%zu] ", d->index);
+        snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "[%zu] ", d->index);
     if (!d->a || !d->b)
         printf("%s%s%c library   %zu only in %s (%zu functions)%s\n", prefix, d->a ? p->del : p->add,
                d->a ? '-' : '+', d->index, d->a ? "A" : "B",
@@ -279,12 +345,28 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const s
         }
         putchar('\n');
     }
+    for (size_t k = 0; k < d->n_renamed; k++) {
+        print_function_line('>', p->chg, d->a, d->renamed[k].a, prefix, p);
+        fputs(" -> ", stdout);
+        cli_put_escaped(stdout, mtlbx_function_at(d->b, d->renamed[k].b)->name);
+        puts(" (renamed: same hash)");
+    }
+    for (size_t k = 0; k < d->n_members_renamed; k++) {
+        const char *to = mtlbx_library_sources(d->b)->archives[d->members_renamed[k].b.archive]
+                             .members[d->members_renamed[k].b.member].name;
+        print_member_line_open('>', p->chg, d->a, d->members_renamed[k].a, prefix);
+        fputs(" -> ", stdout);
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)to, strlen(to) });
+        printf(" (renamed: same bytes)%s\n", p->off);
+    }
     for (size_t k = 0; k < d->n_members_removed; k++)
         print_member_line('-', p->del, d->a, d->members_removed[k], prefix, p);
     for (size_t k = 0; k < d->n_members_added; k++)
         print_member_line('+', p->add, d->b, d->members_added[k], prefix, p);
-    for (size_t k = 0; k < d->n_members_changed; k++)
+    for (size_t k = 0; k < d->n_members_changed; k++) {
         print_member_line('~', p->chg, d->a, d->members_changed[k].a, prefix, p);
+        print_member_content_diff(d, &d->members_changed[k], prefix);
+    }
     if (d->sources_incomplete)
         printf("%s? sources   an embedded source archive did not decode; its members were not compared\n", prefix);
 }
@@ -298,13 +380,13 @@ static void count_up(size_t n, const char *what, const char **sep)
 }
 
 static void print_summary(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified,
-                          const struct palette *p)
+                          const char *indent, const struct palette *p)
 {
-    size_t added = 0, removed = 0, changed = 0, header = 0, members = 0, only = 0, functions = 0;
+    size_t added = 0, removed = 0, changed = 0, renamed = 0, header = 0, members = 0, only = 0, functions = 0;
     for (size_t l = 0; l < d->n_libraries; l++) {
         const struct mtlbx_library_diff *ld = &d->libraries[l];
-        added += ld->n_added, removed += ld->n_removed, changed += ld->n_changed;
-        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed;
+        added += ld->n_added, removed += ld->n_removed, changed += ld->n_changed, renamed += ld->n_renamed;
+        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed + ld->n_members_renamed;
         only += !ld->a || !ld->b;
         for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
             header += (ld->header_fields >> f) & 1u;
@@ -313,25 +395,35 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
     }
     char *sa = mtlbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
     char *sb = mtlbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
-    printf("%s%s -> %s: ", p->bold, sa ? sa : "?", sb ? sb : "?");
+    printf("%s%s%s -> %s: ", indent, p->bold, sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);
     if (d->identical) {
         printf("identical (%zu %s, %zu functions, %s)%s\n", d->n_libraries,
                d->n_libraries == 1 ? "library" : "libraries", functions,
-               verified ? "every module hashed" : "modules by stored hash", p->off);
+               verified ? "every module hashed" : "modules compared byte for byte", p->off);
         return;
     }
     const char *sep = "";
     count_up(changed, changed == 1 ? "function changed" : "functions changed", &sep);
     count_up(added, added == 1 ? "function added" : "functions added", &sep);
     count_up(removed, removed == 1 ? "function removed" : "functions removed", &sep);
+    count_up(renamed, renamed == 1 ? "function renamed" : "functions renamed", &sep);
     count_up(header, header == 1 ? "header field" : "header fields", &sep);
     count_up(members, members == 1 ? "source member" : "source members", &sep);
     count_up(only, only == 1 ? "library in one file only" : "libraries in one file only", &sep);
     if (!*sep)
         fputs("different", stdout);
     printf("%s\n", p->off);
+}
+
+void diff_print_text(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified, bool colour,
+                     const char *indent)
+{
+    const struct palette *p = colour ? &colours : &plain;
+    print_summary(d, pa, pb, verified, indent, p);
+    for (size_t l = 0; l < d->n_libraries; l++)
+        print_library(&d->libraries[l], d->n_libraries > 1, indent, p);
 }
 
 /* ------------------------------------------------------------- command -- */
@@ -360,6 +452,9 @@ int cmd_diff(const struct cli_args *args)
     struct mtlbx_diff_options opt = { 0 };
     opt.verify = cli_flag(args, OPT_VERIFY);
     const char *path[2] = { args->operands[0], args->operands[1] };
+    /* Two folders or two archives: a release inventory (diff_tree.c). */
+    if (diff_is_release(path[0]) || diff_is_release(path[1]))
+        return diff_releases(path[0], path[1], json, opt.verify, !no_color && isatty(STDOUT_FILENO));
     mtlbx_file *fa = cli_open(path[0]);
     mtlbx_file *fb = fa ? cli_open(path[1]) : NULL;
     if (!fb) {
@@ -377,10 +472,7 @@ int cmd_diff(const struct cli_args *args)
         if (json) {
             rc = print_json(d, path[0], path[1]);
         } else {
-            const struct palette *p = !no_color && isatty(STDOUT_FILENO) ? &colours : &plain;
-            print_summary(d, path[0], path[1], opt.verify, p);
-            for (size_t l = 0; l < d->n_libraries; l++)
-                print_library(&d->libraries[l], d->n_libraries > 1, p);
+            diff_print_text(d, path[0], path[1], opt.verify, !no_color && isatty(STDOUT_FILENO), "");
         }
         if (rc == 0 && fflush(stdout) == 0 && !ferror(stdout))
             status = d->identical ? 0 : 1;

@@ -1,5 +1,6 @@
 /* `mtlbx find PATH... [--json]`: a survey of every metallib under some
- * folders and inside the .ipa/.zip archives found there.
+ * folders and inside the archives found there (by content: zip, tar,
+ * compressed tar, ..., nested; see archive_members.h).
  *
  * The walk (src/util/tree_walk.c) runs on the main thread and only reads
  * each file's magic; what it finds goes through a bounded queue to one
@@ -39,6 +40,7 @@ struct job {
     enum walk_kind kind;
     char *path;
     size_t seq;
+    bool named;                /* the user named it: a non-archive is said */
 };
 
 struct finder {
@@ -133,6 +135,10 @@ static void text_add(struct text *t, const char *s)
     memcpy(t->s + t->len, s, n + 1);
     t->len += n;
 }
+
+/* The columns of describe_line, printed first when the output is a
+ * terminal (a pipe gets the bare rows, for cut and awk). */
+static const char header_row[] = "PATH\tVERSION\tTARGET\tFUNCTIONS\tPROBLEMS\tREQUIRES\n";
 
 /* PATH \t VERSION \t TARGET \t FUNCTIONS \t PROBLEMS \t REQUIRES; a fat
  * file lists each slice's version, target and requirement, separated by
@@ -331,7 +337,10 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
     } else {
         struct member_ctx mc = { fd, &t, j->path };
         char err[300];
-        if (archive_list_metallibs(j->path, on_member, &mc, NULL, err, sizeof err) != 0)
+        int rc = archive_list_metallibs(j->path, on_member, &mc, NULL, err, sizeof err);
+        /* Compressed bytes with no archive inside, met in a folder, are
+         * just not an archive; named on the command line, they are said. */
+        if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || j->named))
             report(fd, j->path, err);
     }
     if (t.oom) {
@@ -394,7 +403,7 @@ static int on_entry(void *ctx, const struct walk_entry *e)
     }
     while (fd->q_count == QUEUE_CAP)
         pthread_cond_wait(&fd->can_put, &fd->lock);
-    fd->queue[(fd->q_head + fd->q_count++) % QUEUE_CAP] = (struct job){ e->kind, path, fd->n_results++ };
+    fd->queue[(fd->q_head + fd->q_count++) % QUEUE_CAP] = (struct job){ e->kind, path, fd->n_results++, !e->rel[0] };
     pthread_cond_signal(&fd->can_take);
     pthread_mutex_unlock(&fd->lock);
     return 0;
@@ -482,6 +491,8 @@ int cmd_find(const struct cli_args *args)
     if (fd.progress_on && pthread_create(&progress, NULL, progress_thread, &fd) != 0)
         fd.progress_on = false;
     bool progress_started = fd.progress_on;
+    if (fd.stdout_tty && !fd.json && started && fputs(header_row, stdout) == EOF)
+        fd.output_error = true;
     for (int p = 0; p < n_paths && started; p++)
         tree_walk(paths[p], on_entry, &fd, &fd.walk, NULL);
 

@@ -29,6 +29,8 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/requires_cli.h \
 	src/cli/sig.c \
 	src/cli/diff.c \
+	src/cli/diff_render.h \
+	src/cli/diff_tree.c \
 	src/cli/textconv.c \
 	src/cli/values_json.c \
 	src/cli/values_json.h \

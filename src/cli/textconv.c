@@ -98,8 +98,29 @@ static void print_arguments(const char *what, const struct mtlbx_air_argument *v
     }
 }
 
-/* "  stage kernel", then "  input buffer(0) a: device float*" per argument;
- * "  interface -" when the module does not decode. */
+/* The declaration `mtlbx sig` prints, one argument a line and each line
+ * as "  sig ...", so that git diff shows the one argument that was
+ * rebound (device float* a [[buffer(0)]] -> [[buffer(1)]]) in MSL. */
+static void print_declaration(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    char tbuf[32];
+    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : NULL;
+    char *decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, i),
+                                       MTLBX_MSL_ONE_PER_LINE);
+    for (char *line = decl, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        printf("  sig %s\n", line);
+        if (!next)
+            break;
+    }
+    free(decl);
+}
+
+/* "  stage kernel", then "  input buffer(0) a: device float*" per argument
+ * and the sig lines; "  interface -" when the module does not decode. */
 static void print_interface(const mtlbx_library *lib, size_t i)
 {
     struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, NULL);
@@ -114,6 +135,7 @@ static void print_interface(const mtlbx_library *lib, size_t i)
             interface_cut_message(why, sizeof why);
             printf("  %s (at %llu)\n", why, (unsigned long long)iface->cut_offset);
         }
+        print_declaration(lib, i, iface);
     }
     mtlbx_interface_free(iface);
 }
@@ -129,8 +151,9 @@ static void print_function(mtlbx_library *lib, size_t i)
         if (f == MTLBX_FF_INTERFACE)
             continue;
         json_t *v = vj_function_field(lib, i, (enum mtlbx_function_field)f);
-        /* Empty lists say nothing: leave them out. */
-        if (json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS)
+        /* Empty lists say nothing: leave them out. hash_ok says what
+         * module_hash would: no second hash of every module. */
+        if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) || f == MTLBX_FF_MODULE_HASH)
             json_decref(v);
         else
             put_value("  ", mtlbx_function_field_name(f), v);

@@ -307,6 +307,12 @@ json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_fiel
         mtlbx_interface_free(iface);
         return v;
     }
+    case MTLBX_FF_MODULE_HASH: {
+        /* What the bytes hash to now (the stored HASH is "hash"). */
+        uint8_t actual[32];
+        enum mtlbx_hash_state st = mtlbx_function_verify(lib, i, actual);
+        return st == MTLBX_HASH_OK || st == MTLBX_HASH_MISMATCH ? vj_hex(actual, 32) : json_null();
+    }
     case MTLBX_FF_COUNT: break;
     }
     return json_null();

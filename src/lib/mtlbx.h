@@ -53,6 +53,9 @@ struct mtlbx_error {
  * why. Refuses non-regular files without reading them, so a FIFO never
  * blocks and /dev/zero never maps. */
 int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err);
+/* What a file that is not a regular one is, for "not a regular file (a
+ * FIFO)": "a directory", "a FIFO", "a device", "a socket" (st_mode). */
+const char *mtlbx_special_file_kind(unsigned mode);
 
 /* Parse a caller-owned buffer (tests, fuzzing). The buffer must outlive the
  * handle. `name` is used in messages and may be NULL. */
@@ -823,7 +826,10 @@ enum mtlbx_header_field {
 enum mtlbx_function_field {
     MTLBX_FF_HASH, MTLBX_FF_HASH_OK, MTLBX_FF_TYPE, MTLBX_FF_AIR_VERSION,
     MTLBX_FF_LANGUAGE_VERSION, MTLBX_FF_TAGS, MTLBX_FF_CONSTANTS,
-    MTLBX_FF_VERTEX_ATTRIBUTES, MTLBX_FF_INTERFACE, MTLBX_FF_COUNT,
+    MTLBX_FF_VERTEX_ATTRIBUTES, MTLBX_FF_INTERFACE,
+    MTLBX_FF_MODULE_HASH,      /* SHA-256 of the module's bytes: set when the bytes
+                                  differ behind an equal stored HASH */
+    MTLBX_FF_COUNT,
 };
 /* The JSON key of CONTRACT.md ("container_version", "hash_ok", ...). */
 const char *mtlbx_header_field_name(enum mtlbx_header_field f);
@@ -850,6 +856,13 @@ struct mtlbx_library_diff {
     size_t n_added, n_removed, n_changed;
     size_t *added, *removed;
     struct mtlbx_function_change *changed;
+    /* Renamed or moved: a function removed from A whose stored HASH is that
+     * of a function added in B (a: index in A, b: in B; fields 0), and a
+     * source member removed whose bytes are those of one added. They are
+     * not in the added and removed lists. */
+    size_t n_renamed, n_members_renamed;
+    struct mtlbx_function_change *renamed;
+    struct mtlbx_member_change *members_renamed;
     size_t n_members_added, n_members_removed, n_members_changed;
     struct mtlbx_member_ref *members_added, *members_removed;
     struct mtlbx_member_change *members_changed;
@@ -865,13 +878,11 @@ struct mtlbx_diff {
 };
 
 struct mtlbx_diff_options {
-    /* Hash every module on both sides, so that a module whose bytes no
-     * longer match its HASH shows as a hash_ok change even where the two
-     * stored hashes are equal. Without it, a function whose stored HASH is
-     * the same on both sides is taken as unchanged in its module without
-     * reading it (that is what keeps a diff of two 300 MB libraries as
-     * cheap as listing them), and hash_ok is checked only where the stored
-     * hashes differ or the module spans differ in size or presence. */
+    /* Hash every module on both sides (the explorer's and `diff --verify`'s
+     * "every module hashed"). Without it, where the two stored hashes are
+     * equal the modules' bytes are compared (memcmp, as cmp does) and only
+     * modules whose bytes differ are hashed: such a module is a change of
+     * hash_ok, and of module_hash, never "identical". */
     bool verify;
 };
 

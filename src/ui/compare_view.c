@@ -72,6 +72,13 @@ static bool build_rows(struct compare_view *cv)
         for (size_t k = 0; k < d->n_changed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '~', d, d->changed[k].a, d->changed[k].b,
                                                          { 0, 0 }, { 0, 0 }, d->changed[k].fields });
+        /* Renamed (same hash, or same member bytes): '>' rows, under A's name. */
+        for (size_t k = 0; k < d->n_renamed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '>', d, d->renamed[k].a, d->renamed[k].b,
+                                                         { 0, 0 }, { 0, 0 }, 0 });
+        for (size_t k = 0; k < d->n_members_renamed; k++)
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '>', d, 0, 0, d->members_renamed[k].a,
+                                                         d->members_renamed[k].b, 0 });
         for (size_t k = 0; k < d->n_members_removed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '-', d, 0, 0, d->members_removed[k], { 0, 0 }, 0 });
         for (size_t k = 0; k < d->n_members_added; k++)
@@ -228,45 +235,6 @@ static bool disassemble(struct explorer *ex, mtlbx_library *lib, size_t i, struc
     return run_llvm_dis(ex->llvm_dis, m.ptr, m.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, res) == 0;
 }
 
-/* `diff -u` of two texts: A goes through an unlinked temporary file (named
- * /dev/fd/N for diff, so nothing is left behind whatever happens), B on
- * stdin. Exit 0 (same) and 1 (different) are both answers. */
-static bool unified_diff(const char *diff_path, const struct tool_result *a, const struct tool_result *b,
-                         const char *label_a, const char *label_b, struct tool_result *out)
-{
-    memset(out, 0, sizeof *out);
-    const char *tmp = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/mtlbx-compare.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        snprintf(out->message, sizeof out->message, "cannot make a temporary file in %s", tmp && *tmp ? tmp : "/tmp");
-        return false;
-    }
-    unlink(path);
-    bool ok = true;
-    for (size_t done = 0; ok && done < a->output_len;) {
-        ssize_t w = write(fd, a->output + done, a->output_len - done);
-        if (w <= 0)
-            ok = false;
-        else
-            done += (size_t)w;
-    }
-    if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
-        close(fd);
-        snprintf(out->message, sizeof out->message, "cannot write a temporary file (disk full?)");
-        return false;
-    }
-    char fd_path[32];
-    snprintf(fd_path, sizeof fd_path, "/dev/fd/%d", fd);
-    char *argv[] = { (char *)diff_path, "-u", "--label", (char *)label_a, "--label", (char *)label_b, fd_path, "-",
-                     NULL };
-    int rc = run_tool("diff", argv, (const uint8_t *)b->output, b->output_len, LLVM_DIS_TIMEOUT_MS,
-                      LLVM_DIS_MAX_OUTPUT, out);
-    close(fd);
-    return rc == 0 || (out->exit_status == 1 && !out->timed_out && !out->truncated);
-}
-
 static void show_disassembly_diff(struct explorer *ex)
 {
     struct compare_view *cv = ex->compare;
@@ -298,7 +266,8 @@ static void show_disassembly_diff(struct explorer *ex)
         char la[600], lb[600];
         snprintf(la, sizeof la, "A/%.500s", shown ? shown : "?");
         snprintf(lb, sizeof lb, "B/%.500s", shown ? shown : "?");
-        if (!unified_diff(diff_path, &da, &db, la, lb, &dd)) {
+        if (!run_unified_diff(diff_path, (const uint8_t *)da.output, da.output_len, (const uint8_t *)db.output,
+                               db.output_len, la, lb, &dd)) {
             ex_error(ex, "diff failed: %s", dd.message[0] ? dd.message : "no reason given");
         } else if (dd.output_len == 0) {
             ex_message(ex, "the two disassemblies are the same text (the modules differ only in bytes llvm-dis does not show)");

@@ -13,19 +13,7 @@
 
 bool folder_scan_wants(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return false;
-    if (S_ISDIR(st.st_mode))
-        return true;
-    if (!S_ISREG(st.st_mode) || !archive_name_wanted(path))
-        return false;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    uint8_t magic[4];
-    bool zip = fd >= 0 && pread(fd, magic, 4, 0) == 4 && archive_magic(magic);
-    if (fd >= 0)
-        close(fd);
-    return zip;
+    return folder_or_archive(path);
 }
 
 /* Appends one entry (copies the strings). */
@@ -64,15 +52,6 @@ struct scan_ctx {
     const struct walk_entry *archive;   /* while listing one */
 };
 
-static char *joined(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s!%s", a, b);
-    return s;
-}
-
 static int on_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
 {
     (void)rd;
@@ -80,7 +59,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     const struct walk_entry *a = c->archive;
     /* The archive named as a root has no relative name: use its own. */
     const char *base = a->rel[0] ? a->rel : strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
-    char *label = joined(base, name), *open_path = joined(a->path, name);
+    char *label = archive_join(base, name), *open_path = archive_join(a->path, name);
     if (label && open_path) {
         add(c->s, c->root, label, open_path, size, NULL);
         atomic_fetch_add(&c->s->members, 1);
@@ -104,7 +83,10 @@ static int on_entry(void *ctx, const struct walk_entry *e)
     case WALK_ARCHIVE: {
         char err[300];
         c->archive = e;
-        if (archive_list_metallibs(e->path, on_member, c, &c->s->cancel, err, sizeof err) != 0) {
+        int rc = archive_list_metallibs(e->path, on_member, c, &c->s->cancel, err, sizeof err);
+        /* Compressed bytes without an archive inside, met in a folder: not
+         * a problem (a folder of .gz man pages). Named by the user: said. */
+        if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || !e->rel[0])) {
             atomic_fetch_add(&c->s->progress.problems, 1);
             add(c->s, c->root, label, e->path, 0, err);
         }

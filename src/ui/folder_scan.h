@@ -1,5 +1,4 @@
-/* The explorer's background scan of folders, app bundles and .ipa/.zip
- * archives (`mtlbx DIR`, `mtlbx App.ipa`): one thread walks the roots in
+/* The explorer's background scan of folders, app bundles and archives (`mtlbx DIR`, `mtlbx App.ipa`): one thread walks the roots in
  * order (src/util/tree_walk.c) and lists the archives it meets, appending
  * what it finds to a list the UI reads while the scan goes on. No curses
  * here. */
@@ -40,8 +39,8 @@ struct folder_scan {
     pthread_t thread;
 };
 
-/* True when `path` is something the scan opens: a folder, or a .ipa/.zip
- * archive (a zip signature in the first bytes). */
+/* True when `path` is something the scan opens: a folder, or an archive
+ * by its content (archive_content(): zip, tar, compressed tar, ...). */
 bool folder_scan_wants(const char *path);
 
 /* Sets up a scan of copies of the roots; NULL on no memory. */

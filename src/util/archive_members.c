@@ -1,21 +1,25 @@
-/* Reading metallibs out of .ipa/.zip archives with libarchive: list the
- * members by magic, decompress one into memory under a size limit, and
- * open "ARCHIVE!MEMBER" paths. See archive_members.h. */
+/* Reading metallibs out of archives with libarchive: list the members by
+ * magic (descending into archives inside archives), decompress one into
+ * memory under a size limit, and open "ARCHIVE!MEMBER[!MEMBER...]" paths.
+ * See archive_members.h. */
 #include "config.h"
 
 #include "archive_members.h"
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct member_reader {
     struct archive *a;
-    uint8_t head[4];           /* the bytes already read to see the magic */
+    uint8_t head[ARCHIVE_HEAD];  /* the bytes already read to see what it is */
     size_t head_len;
     uint64_t declared;         /* size in the archive's directory, 0 unknown */
     bool size_known;
@@ -39,16 +43,31 @@ bool metallib_magic(const uint8_t m[4])
            (m[0] == 0xCB && m[1] == 0xFE && m[2] == 0xBA && m[3] == 0xBE);
 }
 
-bool archive_magic(const uint8_t m[4])
-{
-    /* A local file header, or the end record of an empty archive. */
-    return m[0] == 'P' && m[1] == 'K' && ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6));
-}
-
-bool archive_name_wanted(const char *name)
+bool metallib_name(const char *name)
 {
     size_t n = strlen(name);
-    return n > 4 && (strcasecmp(name + n - 4, ".ipa") == 0 || strcasecmp(name + n - 4, ".zip") == 0);
+    return n >= 9 && strcasecmp(name + n - 9, ".metallib") == 0;
+}
+
+static bool starts(const uint8_t *head, size_t n, const char *magic, size_t len)
+{
+    return n >= len && memcmp(head, magic, len) == 0;
+}
+
+bool archive_content(const uint8_t *h, size_t n)
+{
+    /* Containers: zip (a local header, or the end record of an empty one),
+     * ustar/GNU tar, 7-Zip, xar, cpio (odc, newc, crc), ar, RAR 4 and 5. */
+    if (starts(h, n, "PK\3\4", 4) || starts(h, n, "PK\5\6", 4) || (n >= 262 && memcmp(h + 257, "ustar", 5) == 0) ||
+        starts(h, n, "7z\xBC\xAF\x27\x1C", 6) || starts(h, n, "xar!", 4) || starts(h, n, "070707", 6) ||
+        starts(h, n, "070701", 6) || starts(h, n, "070702", 6) || starts(h, n, "!<arch>\n", 8) ||
+        starts(h, n, "Rar!\x1A\x07", 6))
+        return true;
+    /* Compressed streams, which may hold a tar (libarchive decides): gzip,
+     * bzip2, xz, lzma-alone is left out (no magic), zstd, lz4, lzip, compress. */
+    return starts(h, n, "\x1F\x8B", 2) || starts(h, n, "BZh", 3) || starts(h, n, "\xFD" "7zXZ\0", 6) ||
+           starts(h, n, "\x28\xB5\x2F\xFD", 4) || starts(h, n, "\x04\x22\x4D\x18", 4) ||
+           starts(h, n, "LZIP", 4) || starts(h, n, "\x1F\x9D", 2);
 }
 
 static void say(char *err, size_t size, const char *fmt, const char *a)
@@ -131,38 +150,130 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
     return buf;
 }
 
-/* Every regular member (only_metallibs: those with a metallib magic) goes
- * to fn, after its first four bytes have been read. */
-static int walk_members(const char *path, bool only_metallibs, member_fn fn, void *ctx,
-                        const volatile int *cancel, char *err, size_t err_size)
+/* A reader for every archive format and compression libarchive has that
+ * archive_content() recognises. (Not mtree: its entries name files on
+ * disk, which libarchive would then open.) */
+static struct archive *new_reader(void)
 {
     struct archive *a = archive_read_new();
-    if (!a) {
-        say(err, err_size, "%s", "out of memory");
-        return -1;
-    }
+    if (!a)
+        return NULL;
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_filter_xz(a);
+    archive_read_support_filter_zstd(a);
+    archive_read_support_filter_lz4(a);
+    archive_read_support_filter_lzip(a);
+    archive_read_support_filter_compress(a);
     archive_read_support_format_zip(a);
-    if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-        say(err, err_size, "cannot read the archive: %s", archive_error_string(a));
-        archive_read_free(a);
-        return -1;
+    archive_read_support_format_tar(a);
+    archive_read_support_format_gnutar(a);
+    archive_read_support_format_7zip(a);
+    archive_read_support_format_xar(a);
+    archive_read_support_format_cpio(a);
+    archive_read_support_format_ar(a);
+    archive_read_support_format_rar(a);
+    archive_read_support_format_rar5(a);
+    return a;
+}
+
+/* An open that failed because no format bid on the bytes ("Unrecognized
+ * archive format"): libarchive's ARCHIVE_ERRNO_FILE_FORMAT, which its
+ * private header defines as EILSEQ on Linux (EFTYPE where that exists). */
+static bool unrecognised(struct archive *a)
+{
+#ifdef EFTYPE
+    return archive_errno(a) == EFTYPE;
+#else
+    return archive_errno(a) == EILSEQ;
+#endif
+}
+
+/* One listing, through every nesting level. */
+struct lister {
+    member_fn fn;
+    void *ctx;
+    const char *want;          /* open_any: only this joined name, else NULL */
+    const volatile int *cancel;
+    char *err;
+    size_t err_size;
+    int status;                /* 0, or -1 once a problem is in err */
+    bool stop;
+};
+
+/* The first problem goes to err (with the member it is about); the
+ * listing goes on. */
+static void problem(struct lister *L, const char *where, const char *what)
+{
+    if (L->status == 0 && L->err && L->err_size)
+        snprintf(L->err, L->err_size, "%s%s%s", where ? where : "", where ? ": " : "", what ? what : "unknown error");
+    L->status = -1;
+}
+
+char *archive_join(const char *prefix, const char *name)
+{
+    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(name) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", name);
+    return s;
+}
+
+static void list_entries(struct lister *L, struct archive *a, const char *prefix, int depth);
+
+/* The member at hand is an archive itself: list it from memory. */
+static void list_nested(struct lister *L, struct member_reader *rd, const char *joined, int depth)
+{
+    if (depth >= ARCHIVE_MAX_NESTING) {
+        char what[80];
+        snprintf(what, sizeof what, "archives nested more than %d deep: not opened", ARCHIVE_MAX_NESTING);
+        problem(L, joined, what);
+        return;
     }
-    int status = 0;
+    char err[256];
+    size_t len;
+    void *data = member_read_all(rd, &len, err, sizeof err);
+    if (!data) {
+        problem(L, joined, err);
+        return;
+    }
+    struct archive *inner = new_reader();
+    if (!inner) {
+        problem(L, joined, "out of memory");
+    } else if (archive_read_open_memory(inner, data, len) != ARCHIVE_OK) {
+        /* Compressed bytes that hold no archive (a .gz of a text file)
+         * are not an archive: nothing to say. */
+        if (!unrecognised(inner))
+            problem(L, joined, archive_error_string(inner));
+    } else {
+        list_entries(L, inner, joined, depth + 1);
+    }
+    if (inner)
+        archive_read_free(inner);
+    free(data);
+}
+
+static void list_entries(struct lister *L, struct archive *a, const char *prefix, int depth)
+{
     struct archive_entry *e;
-    for (size_t count = 0;; count++) {
-        if (cancel && *cancel)
+    for (size_t count = 0; !L->stop; count++) {
+        if (L->cancel && *L->cancel) {
+            L->stop = true;
             break;
+        }
         if (count == ARCHIVE_MAX_ENTRIES) {
-            snprintf(err, err_size, "more than %d entries: the rest is not read", ARCHIVE_MAX_ENTRIES);
-            status = -1;
+            char what[80];
+            snprintf(what, sizeof what, "more than %d entries: the rest is not read", ARCHIVE_MAX_ENTRIES);
+            problem(L, prefix, what);
             break;
         }
         int r = archive_read_next_header(a, &e);
         if (r == ARCHIVE_EOF)
             break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-            say(err, err_size, "damaged archive: %s", archive_error_string(a));
-            status = -1;
+            char what[300];
+            snprintf(what, sizeof what, "damaged archive: %s", archive_error_string(a));
+            problem(L, prefix, what);
             break;
         }
         if (archive_entry_filetype(e) != AE_IFREG)
@@ -170,31 +281,86 @@ static int walk_members(const char *path, bool only_metallibs, member_fn fn, voi
         const char *name = archive_entry_pathname(e);
         if (!name)
             name = archive_entry_pathname_utf8(e);
+        char *joined = archive_join(prefix, name ? name : "");
+        if (!joined) {
+            problem(L, prefix, "out of memory");
+            break;
+        }
+        size_t jl = strlen(joined);
+        bool wanted = L->want && strcmp(joined, L->want) == 0;
+        bool on_the_way = L->want && strncmp(L->want, joined, jl) == 0 && L->want[jl] == '!';
+        if (L->want && !wanted && !on_the_way) {
+            free(joined);
+            continue;
+        }
         struct member_reader rd = { .a = a, .size_known = archive_entry_size_is_set(e) != 0 };
         if (rd.size_known && archive_entry_size(e) >= 0)
             rd.declared = (uint64_t)archive_entry_size(e);
         ssize_t got = read_some(a, rd.head, sizeof rd.head);
         if (got < 0) {
             char what[300];
-            snprintf(what, sizeof what, "%.200s", name ? name : "?");
-            snprintf(err, err_size, "damaged member %s: %s", what, archive_error_string(a));
-            status = -1;
+            snprintf(what, sizeof what, "damaged member: %s", archive_error_string(a));
+            problem(L, joined, what);
+            free(joined);
             break;
         }
         rd.head_len = (size_t)got;
-        if (only_metallibs && (got < 4 || !metallib_magic(rd.head)))
-            continue;
-        if (fn(ctx, name ? name : "", rd.declared, &rd))
-            break;
+        bool lib = got >= 4 && metallib_magic(rd.head);
+        if (wanted || (!L->want && (lib || metallib_name(joined)))) {
+            /* A .metallib that is not one goes to fn too: opening it says
+             * so, rather than the member passing in silence. */
+            if (L->fn(L->ctx, joined, rd.declared, &rd) || wanted)
+                L->stop = true;
+        } else if (!lib && archive_content(rd.head, rd.head_len)) {
+            list_nested(L, &rd, joined, depth);
+        }
+        free(joined);
     }
+}
+
+static int walk_members(const char *path, const char *want, member_fn fn, void *ctx, const volatile int *cancel,
+                        char *err, size_t err_size)
+{
+    struct lister L = { fn, ctx, want, cancel, err, err_size, 0, false };
+    struct archive *a = new_reader();
+    if (!a) {
+        say(err, err_size, "%s", "out of memory");
+        return -1;
+    }
+    if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+        bool format = unrecognised(a);
+        say(err, err_size, format ? "not a metallib, nor an archive libarchive reads (%s)" : "cannot read the archive: %s",
+            archive_error_string(a));
+        archive_read_free(a);
+        return format ? ARCHIVE_NOT_ARCHIVE : -1;
+    }
+    list_entries(&L, a, NULL, 1);
     archive_read_free(a);
-    return status;
+    return L.status;
 }
 
 int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
                            char *err, size_t err_size)
 {
-    return walk_members(path, true, fn, ctx, cancel, err, err_size);
+    return walk_members(path, NULL, fn, ctx, cancel, err, err_size);
+}
+
+bool folder_or_archive(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    if (S_ISDIR(st.st_mode))
+        return true;
+    if (!S_ISREG(st.st_mode))
+        return false;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    uint8_t head[ARCHIVE_HEAD];
+    ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
+    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) && archive_content(head, (size_t)n);
+    if (fd >= 0)
+        close(fd);
+    return archive;
 }
 
 size_t member_path_split(const char *arg)
@@ -231,9 +397,8 @@ struct open_member {
 static int take_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
 {
     (void)size;
+    (void)name;                /* walk_members calls only for om->want */
     struct open_member *om = ctx;
-    if (strcmp(name, om->want) != 0)
-        return 0;
     om->found = true;
     om->data = member_read_all(rd, &om->len, om->err, sizeof om->err);
     return 1;
@@ -261,7 +426,7 @@ int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
         return fail(err, MTLBX_E_NOMEM, "out of memory");
     struct open_member om = { .want = arg + cut + 1 };
     char list_err[256] = "";
-    int rc = walk_members(archive, false, take_member, &om, NULL, list_err, sizeof list_err);
+    int rc = walk_members(archive, om.want, take_member, &om, NULL, list_err, sizeof list_err);
     free(archive);
     if (!om.found)
         return fail(err, MTLBX_E_IO, rc ? list_err : "no such member in the archive");

@@ -1,10 +1,16 @@
-/* The metallibs inside a .ipa or .zip archive, read with libarchive without
- * unpacking anything to disk. Listing an archive reads each member's first
- * four bytes (its magic); a member is decompressed into memory only when
- * asked for, and never past MEMBER_LIMIT bytes, so a zip bomb or an
- * oversized member is a clear error rather than an exhausted machine.
- * Member names are archive bytes: callers show them escaped and never use
- * them as a path to write to. No printing here. */
+/* The metallibs inside archives, read with libarchive without unpacking
+ * anything to disk. An archive is recognised by its content, never its
+ * name: zip (.zip, .ipa, .whl, .jar, .apk, ...), tar, tar compressed with
+ * gzip, bzip2, xz, zstd, lz4, lzip or compress (.tar.gz, .tgz, .tar.xz,
+ * .tar.zst, ...), 7-Zip, xar, cpio, ar and RAR; archives inside archives
+ * are opened too, up to ARCHIVE_MAX_NESTING levels (an .ipa inside a .zip
+ * is two), and their members are named OUTER!INNER!MEMBER. Listing an
+ * archive reads each member's first bytes; a member is decompressed into
+ * memory only when asked for (or when it is an archive to look inside),
+ * and never past MEMBER_LIMIT bytes, so a zip bomb or an oversized member
+ * is a clear error rather than an exhausted machine. Member names are
+ * archive bytes: callers show them escaped and never use them as a path
+ * to write to. No printing here. */
 #ifndef MTLBX_ARCHIVE_MEMBERS_H
 #define MTLBX_ARCHIVE_MEMBERS_H
 
@@ -23,29 +29,51 @@
 
 uint64_t member_limit(void);
 
-/* True for a name ending in .ipa or .zip (any case) whose first bytes are a
- * zip signature: the archives the explorer and `find` look inside. */
-bool archive_name_wanted(const char *name);
-bool archive_magic(const uint8_t magic[4]);
+/* Levels of archives opened one inside another (the outer one is 1). */
+#define ARCHIVE_MAX_NESTING 4
+/* Bytes of a file or member read to tell what it is (a tar's magic is at
+ * offset 257). */
+#define ARCHIVE_HEAD 512
+
+/* True when the first bytes (n of them, up to ARCHIVE_HEAD) are those of
+ * an archive or a compressed stream that libarchive may read. */
+bool archive_content(const uint8_t *head, size_t n);
 /* The metallib magics: MTLB, or the fat CB FE BA BE. */
 bool metallib_magic(const uint8_t magic[4]);
+/* A name ending in .metallib (any case): one that is not a metallib is
+ * reported, never passed over in silence. */
+bool metallib_name(const char *name);
 
 struct member_reader;
-/* Called once per regular-file member that holds a metallib magic. `size`
- * is the size the archive declares (0 when unknown). The callback may call
- * member_read_all(); returning nonzero stops the listing. */
+/* Called once per regular-file member that holds a metallib magic or whose
+ * name ends in .metallib, at any nesting level; `name` is the member path,
+ * nested ones joined with '!'. `size` is the size the archive declares (0
+ * when unknown). The callback may call member_read_all(); returning
+ * nonzero stops the listing. */
 typedef int (*member_fn)(void *ctx, const char *name, uint64_t size, struct member_reader *rd);
 
-/* Lists `path`. Returns 0 when the whole archive was read, else -1 with a
- * one-line reason in err (entries before the damage were still reported).
- * `cancel`, if not NULL, is polled between entries. */
+/* What archive_list_metallibs returns for a file that holds no archive
+ * libarchive reads (a compressed text file, say): err says so. */
+#define ARCHIVE_NOT_ARCHIVE (-2)
+
+/* Lists `path`. Returns 0 when the whole archive (and those inside it)
+ * was read, ARCHIVE_NOT_ARCHIVE, or -1 with a one-line reason in err: the
+ * first problem met, naming the member (entries around it were still
+ * reported). `cancel`, if not NULL, is polled between entries. */
 int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
                            char *err, size_t err_size);
+
+/* "PREFIX!NAME" (just NAME when prefix is NULL), malloc'd; NULL on no memory. */
+char *archive_join(const char *prefix, const char *name);
 
 /* Decompresses the current member whole. Returns a malloc'd buffer (freed
  * by the caller, or handed to mtlbx_open_memory_owned) or NULL with err
  * set: too large, damaged, or out of memory. */
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size);
+
+/* True for a folder, or a regular file whose content is an archive (not
+ * a metallib): what the explorer scans and `diff` compares as releases. */
+bool folder_or_archive(const char *path);
 
 /* Splits "ARCHIVE!MEMBER" at the first '!' whose left part is an existing
  * regular file. Returns the length of the archive part, or 0 when `arg`
@@ -53,7 +81,7 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
 size_t member_path_split(const char *arg);
 
 /* Opens `arg` as a metallib: an ordinary path through mtlbx_open_path, or
- * "ARCHIVE!MEMBER" decompressed into memory (named by `arg`). This is the
+ * "ARCHIVE!MEMBER[!MEMBER...]" decompressed into memory (named by `arg`). This is the
  * one place every command and the explorer open what the user names. */
 int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err);
 

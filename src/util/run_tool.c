@@ -661,3 +661,42 @@ static int run_tool_cancellable(const char *label, char *const argv[], const uin
     }
     return 0;
 }
+
+/* `diff -u` of two texts: A goes through an unlinked temporary file (named
+ * /dev/fd/N for diff, so nothing is left behind whatever happens), B on
+ * stdin. Exit 0 (same) and 1 (different) are both answers. */
+bool run_unified_diff(const char *diff_path, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len,
+                      const char *label_a, const char *label_b, struct tool_result *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mtlbx-compare.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(out->message, sizeof out->message, "cannot make a temporary file in %s", tmp && *tmp ? tmp : "/tmp");
+        return false;
+    }
+    unlink(path);
+    bool ok = true;
+    for (size_t done = 0; ok && done < a_len;) {
+        ssize_t w = write(fd, a + done, a_len - done);
+        if (w <= 0)
+            ok = false;
+        else
+            done += (size_t)w;
+    }
+    if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        snprintf(out->message, sizeof out->message, "cannot write a temporary file (disk full?)");
+        return false;
+    }
+    char fd_path[32];
+    snprintf(fd_path, sizeof fd_path, "/dev/fd/%d", fd);
+    char *argv[] = { (char *)diff_path, "-u", "--label", (char *)label_a, "--label", (char *)label_b, fd_path, "-",
+                     NULL };
+    int rc = run_tool("diff", argv, b, b_len, LLVM_DIS_TIMEOUT_MS,
+                      LLVM_DIS_MAX_OUTPUT, out);
+    close(fd);
+    return rc == 0 || (out->exit_status == 1 && !out->timed_out && !out->truncated);
+}

@@ -63,5 +63,11 @@ int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t
                              unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
                              struct tool_result *res);
 void tool_result_free(struct tool_result *res);
+/* `diff -u` (diff_path, see find_tool) of two texts: A through an unlinked
+ * temporary file (/dev/fd/N for diff, so nothing is left behind whatever
+ * happens), B on stdin. True when diff answered (exit 0 same, 1 different:
+ * out->output holds the unified diff, raw bytes for the caller to escape). */
+bool run_unified_diff(const char *diff_path, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len,
+                      const char *label_a, const char *label_b, struct tool_result *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* The folder walk of tree_walk.h: directories are opened relative to
  * their parent with O_NOFOLLOW, files are opened with O_NOFOLLOW |
- * O_NONBLOCK (a FIFO never blocks) and only their first four bytes are
- * read. */
+ * O_NONBLOCK (a FIFO never blocks) and only their first ARCHIVE_HEAD bytes
+ * are read. */
 #include "config.h"
 
 #include "tree_walk.h"
@@ -103,27 +103,30 @@ static size_t push_name(struct walk *w, const char *name, bool *ok)
     return old - slash;
 }
 
-/* A regular file already open: read its magic and report what it is. */
-static void classify_file(struct walk *w, int fd, const struct stat *st, const char *name)
+/* A regular file already open: read its first bytes and report what it
+ * is. `named`: the user named it (the root), so a file that is neither a
+ * metallib nor an archive is reported rather than passed over. */
+static void classify_file(struct walk *w, int fd, const struct stat *st, const char *name, bool named)
 {
-    uint8_t magic[4];
+    uint8_t head[ARCHIVE_HEAD];
     ssize_t n;
     do
-        n = pread(fd, magic, sizeof magic, 0);
+        n = pread(fd, head, sizeof head, 0);
     while (n < 0 && errno == EINTR);
     atomic_fetch_add(&w->progress->files, 1);
     if (n < 0) {
         emit(w, WALK_PROBLEM, 0, strerror(errno));
         return;
     }
-    if (n < 4)
-        return;
-    if (metallib_magic(magic)) {
+    if (n >= 4 && metallib_magic(head)) {
         atomic_fetch_add(&w->progress->metallibs, 1);
         emit(w, WALK_METALLIB, (uint64_t)st->st_size, NULL);
-    } else if (archive_magic(magic) && archive_name_wanted(name)) {
+    } else if (archive_content(head, (size_t)n)) {
         atomic_fetch_add(&w->progress->archives, 1);
         emit(w, WALK_ARCHIVE, (uint64_t)st->st_size, NULL);
+    } else if (named || metallib_name(name)) {
+        /* Opening it says what it is not ("not a metallib: magic ..."). */
+        emit(w, WALK_METALLIB, (uint64_t)st->st_size, NULL);
     }
 }
 
@@ -208,7 +211,7 @@ static void walk_entry_at(struct walk *w, int dfd, const struct name_entry *ne, 
         else if (seen_add(w, (struct dir_id){ st.st_dev, st.st_ino }))
             walk_dir(w, fd, depth + 1);
     } else if (S_ISREG(st.st_mode)) {
-        classify_file(w, fd, &st, ne->name);
+        classify_file(w, fd, &st, ne->name, false);
     }
     close(fd);
 }
@@ -254,7 +257,12 @@ int tree_walk(const char *root, walk_fn fn, void *ctx, struct walk_progress *pro
         walk_dir(&w, fd, 0);
     } else if (S_ISREG(st.st_mode)) {
         const char *slash = strrchr(root, '/');
-        classify_file(&w, fd, &st, slash ? slash + 1 : root);
+        classify_file(&w, fd, &st, slash ? slash + 1 : root, true);
+    } else {
+        /* A FIFO or a device named by the user: said, not skipped. */
+        char why[80];
+        snprintf(why, sizeof why, "not a regular file or folder (%s)", mtlbx_special_file_kind(st.st_mode));
+        emit(&w, WALK_PROBLEM, 0, why);
     }
     if (fd >= 0)
         close(fd);

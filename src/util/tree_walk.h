@@ -1,7 +1,9 @@
 /* Walking a folder for metallibs and the archives that may hold them, the
  * way `mtlbx find` and the explorer's folder view need it:
  * - a file is a metallib by its magic (MTLB or CB FE BA BE), never by its
- *   name; an archive is a .ipa/.zip name with a zip signature;
+ *   name, and an archive by its content (archive_content()); a file named
+ *   .metallib that is neither is still a WALK_METALLIB, so that opening it
+ *   reports it; a root that is not a regular file or folder is a problem;
  * - symbolic links below the root are never followed (so nothing outside
  *   the tree is reached and no link cycle can loop), and every directory's
  *   device and inode are remembered so a bind mount cannot loop either;
@@ -20,8 +22,8 @@
 #define TREE_WALK_MAX_DEPTH 128
 
 enum walk_kind {
-    WALK_METALLIB,             /* a file with a metallib magic */
-    WALK_ARCHIVE,              /* a .ipa/.zip to look inside */
+    WALK_METALLIB,             /* a file with a metallib magic (or named so) */
+    WALK_ARCHIVE,              /* an archive (by content) to look inside */
     WALK_PROBLEM,              /* could not be read: `problem` says why */
 };
 

@@ -6,10 +6,14 @@
  * Cost: functions are matched through a hash table of names, and a pair
  * whose stored HASH is equal is not read any further than its function
  * entry and metadata, so comparing two 20,000-function libraries costs
- * about what listing both does. Modules are hashed and their interfaces
- * decoded only where the stored hashes differ (on a few threads), hashed
- * where the module spans' sizes differ, or everywhere with options.verify. Source archives are decompressed only when their
- * compressed bytes differ. */
+ * about what listing both does. Where the stored hashes are equal the
+ * modules' bytes are still compared (a patched module behind an unchanged
+ * HASH is never "identical"): first the two whole files, as cmp does, and
+ * only when they differ module by module. Modules are hashed and their
+ * interfaces decoded only where the stored hashes or the bytes differ (on
+ * a few threads), hashed where the module spans' sizes differ, or
+ * everywhere with options.verify. Source archives are decompressed only
+ * when their compressed bytes differ. */
 #include "config.h"
 #include "internal.h"
 
@@ -23,7 +27,7 @@ static const char *const header_field_names[MTLBX_HF_COUNT] = {
 };
 static const char *const function_field_names[MTLBX_FF_COUNT] = {
     "hash", "hash_ok", "type", "air_version", "language_version",
-    "tags", "constants", "vertex_attributes", "interface",
+    "tags", "constants", "vertex_attributes", "interface", "module_hash",
 };
 
 const char *mtlbx_header_field_name(enum mtlbx_header_field f)
@@ -219,13 +223,117 @@ static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_libr
     return differ;
 }
 
+/* ------------------------------------------------------ module bytes -- */
+
+/* Bytes compared per step: big enough for few system calls, small enough
+ * to stay in the CPU's cache (cmp reads the same way). */
+#define COMPARE_WINDOW ((size_t)1 << 20)
+
+/* What the byte comparisons of one diff share. Mapped files are compared
+ * through pread into two buffers, as cmp does: touching the mappings
+ * instead costs a page fault every few pages and keeps every page it
+ * touched (660 MB for two 330 MB libraries); this way memory stays flat.
+ * Then whether the two files are the same bytes (so a module at the same
+ * offset on both sides is too), and the last pair of spans compared (many
+ * functions may point at one module: it is compared once). */
+struct bytes_memo {
+    const mtlbx_file *a, *b;
+    bool tried;                /* the descriptors were asked for */
+    int fa, fb;                /* -1: compare the memory instead */
+    uint8_t *buf;              /* 2 * COMPARE_WINDOW: a's window, then b's */
+    /* What the windows hold: modules lie one after another, so most are
+     * compared from windows read for an earlier one (a pread or two per
+     * megabyte, not per module). */
+    uint64_t win_a, win_b;
+    size_t have_a, have_b;
+    bool files_identical;
+    bool have_last, last_equal;
+    uint64_t last_a, last_b, last_size;
+};
+
+static void memo_close(struct bytes_memo *m)
+{
+    if (m->fa >= 0)
+        close(m->fa);
+    if (m->fb >= 0)
+        close(m->fb);
+    free(m->buf);
+    m->fa = m->fb = -1;
+    m->buf = NULL;
+}
+
+/* Makes the window of fd hold the n bytes at off (n <= COMPARE_WINDOW);
+ * false when the file ends before them. */
+static bool window(int fd, uint8_t *buf, uint64_t *at, size_t *have, uint64_t off, size_t n)
+{
+    if (off >= *at && off - *at <= *have && n <= *have - (off - *at))
+        return true;
+    ssize_t got = file_pread(fd, buf, COMPARE_WINDOW, off);
+    *at = off;
+    *have = got > 0 ? (size_t)got : 0;
+    return *have >= n;
+}
+
+/* Through the descriptors: -1 when they are not there or a read came up
+ * short (the file shrank: the memory decides), else 0 or 1. */
+static int read_equal(struct bytes_memo *m, uint64_t oa, uint64_t ob, uint64_t len)
+{
+    if (!m->tried) {
+        m->tried = true;
+        m->fa = file_reopen(m->a);
+        m->fb = file_reopen(m->b);
+        m->buf = malloc(2 * COMPARE_WINDOW);
+        if (m->fa < 0 || m->fb < 0 || !m->buf)
+            memo_close(m);
+    }
+    if (m->fa < 0)
+        return -1;
+    uint8_t *x = m->buf, *y = m->buf + COMPARE_WINDOW;
+    for (uint64_t done = 0; done < len;) {
+        size_t n = len - done < COMPARE_WINDOW ? (size_t)(len - done) : COMPARE_WINDOW;
+        if (!window(m->fa, x, &m->win_a, &m->have_a, oa + done, n) ||
+            !window(m->fb, y, &m->win_b, &m->have_b, ob + done, n))
+            return -1;
+        if (memcmp(x + (oa + done - m->win_a), y + (ob + done - m->win_b), n) != 0)
+            return 0;
+        done += n;
+    }
+    return 1;
+}
+
+/* Whether len bytes at oa of file a equal those at ob of file b. */
+static bool bytes_equal(struct bytes_memo *m, uint64_t oa, uint64_t ob, uint64_t len)
+{
+    int eq = read_equal(m, oa, ob, len);
+    if (eq >= 0)
+        return eq == 1;
+    return memcmp(m->a->data + oa, m->b->data + ob, (size_t)len) == 0;
+}
+
+/* The modules of x (in a) and y (in b), both valid and of one size. */
+static bool modules_equal(struct bytes_memo *m, const struct mtlbx_function *x, const struct mtlbx_function *y)
+{
+    uint64_t oa = x->module.offset, ob = y->module.offset, size = x->module.size;
+    if (m->files_identical && oa == ob)
+        return true;
+    if (m->have_last && m->last_a == oa && m->last_b == ob && m->last_size == size)
+        return m->last_equal;
+    if (oa > m->a->size || size > m->a->size - oa || ob > m->b->size || size > m->b->size - ob)
+        return true;               /* cannot be read: the diagnostics say so */
+    m->have_last = true;
+    m->last_a = oa, m->last_b = ob, m->last_size = size;
+    m->last_equal = bytes_equal(m, oa, ob, size);
+    return m->last_equal;
+}
+
 static bool hash_ok(mtlbx_library *lib, size_t i)
 {
     return mtlbx_function_verify(lib, i, NULL) == MTLBX_HASH_OK;
 }
 
 /* The MTLBX_FF_* bits in which function i of a and j of b differ. */
-static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, bool verify)
+static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, bool verify,
+                                 struct bytes_memo *memo)
 {
     const struct mtlbx_function *x = mtlbx_function_at(a, i), *y = mtlbx_function_at(b, j);
     unsigned d = 0;
@@ -255,18 +363,23 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
     /* With verify both libraries were hashed already, so this reads the
      * cached states; without it, pairs whose module spans differ in size
      * or presence are hashed here (a cut file: then the equal stored hash
-     * cannot hold on both sides). Pairs whose stored hashes differ are
+     * cannot hold on both sides). Where the spans agree, the bytes are
+     * compared: bytes that differ behind an equal stored HASH are a
+     * module_hash change. Pairs whose stored hashes or bytes differ are
      * hashed, and their interfaces compared, by compare_modules(). */
     bool spans_differ = x->module_valid != y->module_valid || x->module.size != y->module.size;
-    if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
+    if (same_hash && !spans_differ && x->module_valid && !modules_equal(memo, x, y))
+        d |= 1u << MTLBX_FF_MODULE_HASH;
+    else if (same_hash && (verify || spans_differ) && hash_ok(a, i) != hash_ok(b, j))
         d |= 1u << MTLBX_FF_HASH_OK;
     return d;
 }
 
 /* ------------------------------------------------- changed modules -- */
 
-/* The pairs whose stored hashes differ (already in d->changed with the
- * hash bit): their hash_ok and interfaces, which read the modules. The
+/* The pairs whose stored hashes differ, or whose bytes differ behind equal
+ * ones (already in d->changed with the hash or module_hash bit): their
+ * hash_ok and interfaces, which read the modules. The
  * library is read-only here and both calls are thread-safe, so the pairs
  * are shared out among a few threads; each writes only its own entries. */
 struct module_job {
@@ -276,10 +389,13 @@ struct module_job {
 
 static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_function_change *c)
 {
-    if (!(c->fields & (1u << MTLBX_FF_HASH)))
+    if (!(c->fields & ((1u << MTLBX_FF_HASH) | (1u << MTLBX_FF_MODULE_HASH))))
         return;
+    /* Bytes changed behind an equal HASH say so as hash_ok when that
+     * changed (true -> false: the usual patched module), else as the
+     * hash the bytes have now (both sides damaged, differently). */
     if (hash_ok(d->a, c->a) != hash_ok(d->b, c->b))
-        c->fields |= 1u << MTLBX_FF_HASH_OK;
+        c->fields = (c->fields & ~(1u << MTLBX_FF_MODULE_HASH)) | 1u << MTLBX_FF_HASH_OK;
     if (interfaces_differ(d->a, c->a, d->b, c->b))
         c->fields |= 1u << MTLBX_FF_INTERFACE;
 }
@@ -341,13 +457,88 @@ static void sort_indexes(size_t *v, size_t n, const mtlbx_library *lib)
         qsort(v, n, sizeof *v, by_name);
 }
 
+/* Pairs each removed function with an added one of the same stored HASH
+ * (the first such, each used once): a renamed or moved function, not a
+ * removal and an addition. Quadratic in the two lists only through a sort. */
+static const uint8_t *const *hash_sort_base;
+
+static int by_hash(const void *p, const void *q)
+{
+    const uint8_t *x = hash_sort_base[*(const size_t *)p], *y = hash_sort_base[*(const size_t *)q];
+    int c = memcmp(x, y, 32);
+    return c ? c : (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);
+}
+
+static bool pair_renamed_functions(struct mtlbx_library_diff *d)
+{
+    if (!d->n_added || !d->n_removed)
+        return true;
+    size_t nb = mtlbx_function_count(d->b);
+    const uint8_t **hb = calloc(nb, sizeof *hb);
+    size_t *order = malloc(d->n_added * sizeof *order);
+    bool *used = calloc(d->n_added, sizeof *used);
+    d->renamed = malloc(d->n_removed * sizeof *d->renamed);
+    if (!hb || !order || !used || !d->renamed) {
+        free(hb), free(order), free(used);
+        return false;
+    }
+    size_t n_order = 0;
+    for (size_t k = 0; k < d->n_added; k++) {
+        const uint8_t *h = mtlbx_function_at(d->b, d->added[k])->hash;
+        if (h) {
+            hb[d->added[k]] = h;
+            order[n_order++] = k;
+        }
+    }
+    /* order: positions in d->added, sorted by their function's hash. */
+    for (size_t k = 0; k < n_order; k++)
+        order[k] = d->added[order[k]];
+    hash_sort_base = hb;
+    qsort(order, n_order, sizeof *order, by_hash);
+    size_t kept = 0;
+    for (size_t k = 0; k < d->n_removed; k++) {
+        size_t i = d->removed[k];
+        const uint8_t *h = mtlbx_function_at(d->a, i)->hash;
+        long found = -1;
+        for (size_t lo = 0, hi = n_order; h && lo < hi;) {
+            size_t mid = lo + (hi - lo) / 2;
+            int c = memcmp(hb[order[mid]], h, 32);
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid, found = c == 0 ? (long)mid : found;
+        }
+        /* the first unused one of that hash */
+        while (found >= 0 && (size_t)found < n_order && used[found] && memcmp(hb[order[found]], h, 32) == 0)
+            found++;
+        if (found >= 0 && (size_t)found < n_order && !used[found] && memcmp(hb[order[found]], h, 32) == 0) {
+            used[found] = true;
+            d->renamed[d->n_renamed++] = (struct mtlbx_function_change){ i, order[found], 0 };
+        } else {
+            d->removed[kept++] = i;
+        }
+    }
+    d->n_removed = kept;
+    for (size_t r = 0; r < d->n_renamed; r++)
+        hb[d->renamed[r].b] = NULL;          /* taken: no longer added */
+    kept = 0;
+    for (size_t k = 0; k < d->n_added; k++)
+        if (hb[d->added[k]] || !mtlbx_function_at(d->b, d->added[k])->hash)
+            d->added[kept++] = d->added[k];
+    d->n_added = kept;
+    free(hb);
+    free(order);
+    free(used);
+    return true;
+}
+
 /* Function i of lib is the first of its name (later duplicates are not compared). */
 static bool is_first(const struct name_index *ix, size_t i)
 {
     return index_find(ix, mtlbx_function_at(ix->lib, i)->name) == (long)i;
 }
 
-static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
+static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct bytes_memo *memo)
 {
     struct name_index ia = { 0 }, ib = { 0 };
     size_t na = d->a ? mtlbx_function_count(d->a) : 0, nb = d->b ? mtlbx_function_count(d->b) : 0;
@@ -365,7 +556,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
             continue;
         }
         paired[j] = true;
-        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify);
+        unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify, memo);
         if (fields)
             d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields };
     }
@@ -375,7 +566,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
     free(paired);
     free(ia.slot);
     free(ib.slot);
-    if (!ok)
+    if (!ok || !pair_renamed_functions(d))
         return false;
     compare_modules(d);
     sort_indexes(d->removed, d->n_removed, d->a);
@@ -383,6 +574,8 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify)
     sort_lib = d->a;
     if (d->n_changed > 1)
         qsort(d->changed, d->n_changed, sizeof *d->changed, change_by_name);
+    if (d->n_renamed > 1)
+        qsort(d->renamed, d->n_renamed, sizeof *d->renamed, change_by_name);
     return true;
 }
 
@@ -455,6 +648,46 @@ static bool archives_identical(const mtlbx_library *a, const mtlbx_library *b)
     return true;
 }
 
+/* A removed member whose bytes are those of an added one (same type and
+ * size, equal content): renamed or moved, not a removal and an addition.
+ * Members are few; the pairs are found by comparing sizes first. */
+static bool pair_renamed_members(struct mtlbx_library_diff *d)
+{
+    /* Pairwise: a hostile archive of many members is left as it is. */
+    if (!d->n_members_added || !d->n_members_removed || d->n_members_added > 100000 / d->n_members_removed)
+        return true;
+    if (!(d->members_renamed = malloc(d->n_members_removed * sizeof *d->members_renamed)))
+        return false;
+    bool *used = calloc(d->n_members_added, sizeof *used);
+    if (!used)
+        return false;
+    size_t kept = 0;
+    for (size_t k = 0; k < d->n_members_removed; k++) {
+        const struct mtlbx_member *x = member_at(d->a, d->members_removed[k]);
+        size_t found = d->n_members_added;
+        for (size_t j = 0; j < d->n_members_added && found == d->n_members_added; j++) {
+            const struct mtlbx_member *y = member_at(d->b, d->members_added[j]);
+            if (!used[j] && x->data && y->data && x->size && members_eq(x, y))
+                found = j;
+        }
+        if (found < d->n_members_added) {
+            used[found] = true;
+            d->members_renamed[d->n_members_renamed++] =
+                (struct mtlbx_member_change){ d->members_removed[k], d->members_added[found] };
+        } else {
+            d->members_removed[kept++] = d->members_removed[k];
+        }
+    }
+    d->n_members_removed = kept;
+    kept = 0;
+    for (size_t j = 0; j < d->n_members_added; j++)
+        if (!used[j])
+            d->members_added[kept++] = d->members_added[j];
+    d->n_members_added = kept;
+    free(used);
+    return true;
+}
+
 /* Sorted by name, then a merge walk: first of each name on each side. */
 static bool compare_sources(struct mtlbx_library_diff *d)
 {
@@ -495,15 +728,15 @@ static bool compare_sources(struct mtlbx_library_diff *d)
     }
     free(ma);
     free(mb);
-    return ok;
+    return ok && pair_renamed_members(d);
 }
 
 /* ------------------------------------------------------------ results -- */
 
 static bool library_is_empty(const struct mtlbx_library_diff *d)
 {
-    return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed &&
-           !d->n_members_added && !d->n_members_removed && !d->n_members_changed;
+    return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed && !d->n_renamed &&
+           !d->n_members_added && !d->n_members_removed && !d->n_members_changed && !d->n_members_renamed;
 }
 
 int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
@@ -522,6 +755,10 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
         return MTLBX_E_NOMEM;
     }
     d->identical = true;
+    /* One pass over both files, as cmp makes: a byte-identical copy needs
+     * no module compared on its own. */
+    struct bytes_memo memo = { .a = a, .b = b, .fa = -1, .fb = -1 };
+    memo.files_identical = a->size == b->size && bytes_equal(&memo, 0, 0, a->size);
     for (size_t l = 0; l < d->n_libraries; l++) {
         struct mtlbx_library_diff *ld = &d->libraries[l];
         ld->index = l;
@@ -535,13 +772,15 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
         }
         if (ld->a && ld->b)
             ld->header_fields = compare_header(ld->a, ld->b);
-        if (!compare_functions(ld, verify) || !compare_sources(ld)) {
+        if (!compare_functions(ld, verify, &memo) || !compare_sources(ld)) {
+            memo_close(&memo);
             mtlbx_diff_free(d);
             return MTLBX_E_NOMEM;
         }
         if (!library_is_empty(ld))
             d->identical = false;
     }
+    memo_close(&memo);
     *out = d;
     return MTLBX_OK;
 }
@@ -558,6 +797,8 @@ void mtlbx_diff_free(struct mtlbx_diff *d)
         free(ld->members_added);
         free(ld->members_removed);
         free(ld->members_changed);
+        free(ld->renamed);
+        free(ld->members_renamed);
     }
     free(d->libraries);
     free(d);

@@ -93,6 +93,12 @@ int mtlbx_open_memory_owned(void *data, size_t len, const char *name, mtlbx_file
     return rc;
 }
 
+const char *mtlbx_special_file_kind(unsigned mode)
+{
+    return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : S_ISSOCK(mode) ? "a socket" : "special file";
+}
+
 int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
 {
     *out = NULL;
@@ -110,10 +116,7 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
         return MTLBX_E_IO;
     }
     if (!S_ISREG(st.st_mode)) {
-        set_error(err, MTLBX_E_NOT_REGULAR, "not a regular file (%s)",
-                  S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
-                  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket"
-                  : "special file");
+        set_error(err, MTLBX_E_NOT_REGULAR, "not a regular file (%s)", mtlbx_special_file_kind(st.st_mode));
         close(fd);
         return MTLBX_E_NOT_REGULAR;
     }
