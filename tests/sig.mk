@@ -3,4 +3,4 @@
 # declaration text itself. Included by tests/local.mk.
 SIG_TESTS = tests/sig_cli.sh
 TESTS += $(SIG_TESTS)
-EXTRA_DIST += $(SIG_TESTS) tests/sig_sample.expected
+EXTRA_DIST += $(SIG_TESTS) tests/sig_sample.expected tests/msl_grammar.py

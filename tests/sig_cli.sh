@@ -30,6 +30,8 @@ fail() { echo "FAIL: $*"; FAILED=1; }
 st=$?
 [ $st -eq 0 ] || fail "sig sample exited $st: $(cat "$WORK/sample.err")"
 diff -u "$SRC/tests/sig_sample.expected" "$WORK/sample.out" || fail "sig sample differs from tests/sig_sample.expected"
+# MSL a person could paste (issue 23): tests/msl_grammar.py checks the shape.
+python3 "$SRC/tests/msl_grammar.py" "$WORK/sample.out" || fail "sig sample: not MSL declarations"
 
 # One function by name, and a demangled name.
 "$MTLBX_BIN" sig "$SAMPLE" compute_main >"$WORK/one.out" || fail "sig sample compute_main"
@@ -144,6 +146,10 @@ grep -q "tex \[\[texture(expr /\* $G \*/), function_constant(kUseColor1)\]\]" "$
     fail "sig: tex not an expression guarded by kUseColor1: $(cat "$WORK/expr.out")"
 grep -q 'color(0)' "$WORK/expr.out" && fail "sig invented color(0) for a computed binding"
 grep -q 'function_constant(?)' "$WORK/expr.out" && fail "sig left a guard unnamed"
+grep -q '^struct F_out {' "$WORK/expr.out" && grep -q '^fragment F_out F($' "$WORK/expr.out" ||
+    fail "sig: two outputs are not a return struct: $(cat "$WORK/expr.out")"
+grep -q '^    float gain;  // offset 0, size 4$' "$WORK/expr.out" || fail "sig: struct Params not declared"
+python3 "$SRC/tests/msl_grammar.py" "$WORK/expr.out" || fail "sig on computed bindings: not MSL declarations"
 
 # --- hostile: one module cut short ----------------------------------------------
 python3 - "$SAMPLE" "$WORK/d.json" "$WORK/cut.metallib" <<'PY'
@@ -183,15 +189,15 @@ K='kernel_thread_tracepoint(unsigned int const MTLconstant*, unsigned int, unsig
     kernel_thread_tracepoint no_such_function >"$WORK/cxx.out" 2>"$WORK/cxx.err"
 st=$?
 [ $st -eq 1 ] || fail "sig with C++ names and one unknown exited $st, not 1"
-[ "$(grep -c '^unqualified kernel_thread_tracepoint(' "$WORK/cxx.out")" -ge 1 ] ||
+[ "$(grep -c '^// unqualified kernel_thread_tracepoint(' "$WORK/cxx.out")" -ge 1 ] ||
     fail "sig did not find kernel_thread_tracepoint by its demangled name: $(cat "$WORK/cxx.out")"
-[ "$(grep -c '^unqualified vertex_thread_tracepoint(' "$WORK/cxx.out")" -ge 1 ] ||
+[ "$(grep -c '^// unqualified vertex_thread_tracepoint(' "$WORK/cxx.out")" -ge 1 ] ||
     fail "sig did not find vertex_thread_tracepoint by its mangled name"
-[ "$(grep -vc 'thread_tracepoint\|^#\|^// requires \|^$' "$WORK/cxx.out")" -eq 0 ] || fail "sig printed other functions: $(cat "$WORK/cxx.out")"
+[ "$(grep -vc 'thread_tracepoint\|^// library\|^// requires \|^$' "$WORK/cxx.out")" -eq 0 ] || fail "sig printed other functions: $(cat "$WORK/cxx.out")"
 [ "$(wc -l <"$WORK/cxx.err")" -eq 1 ] && grep -q "no function named 'no_such_function'" "$WORK/cxx.err" ||
     fail "sig's errors for C++ names: $(cat "$WORK/cxx.err")"
 
-total=0
+total=0 grammar=0
 for f in "$CORPUS"/*.metallib "$CORPUS"/*.metallibsym; do
     [ -f "$f" ] || continue
     b=$(basename "$f")
@@ -208,13 +214,17 @@ for f in "$CORPUS"/*.metallib "$CORPUS"/*.metallibsym; do
     "$MTLBX_BIN" sig "$f" >"$WORK/c.sig" 2>"$WORK/c.err"
     st=$?
     [ $st -le 1 ] || fail "$b: sig exited $st"
+    # MSL declarations: brackets, structs, no member line outside one.
+    python3 "$SRC/tests/msl_grammar.py" "$WORK/c.sig" >"$WORK/g.txt" || fail "$b: sig is not MSL declarations: $(head -3 "$WORK/g.txt")"
+    grammar=$((grammar + 1))
     # Nothing but printable text and newlines on the terminal.
     if cat "$WORK/c.sig" "$WORK/c.err" | LC_ALL=C tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'; then
         fail "$b: a control byte in sig's output"
     fi
     total=$((total + n))
 done
-echo "dump --interfaces and sig on every corpus file: $total functions"
+echo "dump --interfaces and sig on every corpus file: $total functions; sig output of $grammar libraries checked as MSL"
+[ "$grammar" -ge 3 ] || fail "fewer than three corpus libraries' sig output checked as MSL"
 
 # Every kernel of candle-steel-gemm has its buffer bindings.
 "$MTLBX_BIN" sig --json "$CORPUS/candle-steel-gemm.metallib" >"$WORK/gemm.json" || fail "sig --json candle-steel-gemm"

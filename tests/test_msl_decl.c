@@ -204,6 +204,49 @@ Test(msl_decl, fragment_output_and_struct_members)
                                                              "    // output: float4 color0 [[color(0)]]");
 }
 
+/* MTLBX_MSL_SOURCE (sig): MSL to paste. The struct argument is declared
+ * first, two outputs become the return struct, the declaration ends in
+ * ';', a stage that is no keyword is an attribute, and a type whose name
+ * MSL cannot read is declared as comments. */
+Test(msl_decl, source_structs_return_struct_and_semicolon)
+{
+    static const struct mtlbx_md_value members[] = { I(0), I(4), I(0), S("int"), S("M"),
+                                                     I(16), I(32), I(2), S("float4"), S("v") };
+    static const struct mtlbx_md_value sti[] = { { .kind = MTLBX_MD_NODE, .n_items = 10, .items = members } };
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("address_space"), 1, v2 },
+                                      { B("buffer_size"), 1, v52 }, { B("struct_type_info"), 1, sti } };
+    struct mtlbx_air_argument in[2] = { arg("buffer", "Params", "params", p, 4), arg("buffer", "Params", "again", p, 4) };
+    in[0].has_location = true, in[0].location = 0, in[0].access = "read";
+    in[1].has_location = true, in[1].location = 1, in[1].access = "read";
+    struct mtlbx_air_property r[] = { { B("render_target"), 2, v00 } };
+    struct mtlbx_air_property pos[] = { { B("position"), 0, NULL } };
+    struct mtlbx_air_argument out[2] = { arg("render_target", "float4", "color0", r, 1), arg("position", "float4", "", pos, 1) };
+    out[0].has_location = true, out[0].location = 0;
+    out[1].has_name = false;
+    struct mtlbx_interface iface = { .stage = "fragment", .n_inputs = 2, .inputs = in, .n_outputs = 2, .outputs = out };
+    cr_assert_str_eq(decl(&iface, "ns::frag", MTLBX_MSL_SOURCE),
+                     "struct Params {\n"
+                     "    int M;  // offset 0, size 4\n"
+                     "    float4 v[2];  // offset 16, size 32\n"
+                     "};\n\n"
+                     "struct ns__frag_out {  // the return type (AIR does not record its name)\n"
+                     "    float4 color0 [[color(0)]];\n"
+                     "    float4 out1 [[position]];\n"
+                     "};\n\n"
+                     "fragment ns__frag_out ns::frag(\n"
+                     "    constant Params& params [[buffer(0)]],\n"
+                     "    constant Params& again [[buffer(1)]]);");
+    iface.stage = "mesh", iface.n_outputs = 0, iface.n_inputs = 1;
+    in[0].type = B("imageblock<T>");
+    cr_assert_str_eq(decl(&iface, "m", MTLBX_MSL_SOURCE),
+                     "// struct imageblock<T> {  (names MSL cannot read)\n"
+                     "//     int M;  // offset 0, size 4\n"
+                     "//     float4 v[2];  // offset 16, size 32\n"
+                     "// };\n\n"
+                     "[[mesh]] void m(constant imageblock<T>& params [[buffer(0)]]);");
+    cr_assert_str_eq(decl(NULL, "plain", MTLBX_MSL_SOURCE), "// visible plain  // no AIR stage entry");
+}
+
 Test(msl_decl, no_stage_entry_demangled)
 {
     struct mtlbx_interface iface = { 0 };

@@ -131,7 +131,7 @@ static void decode_one(const mtlbx_library *lib, struct sig_result *r)
         const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf)
                                                          : NULL;
         r->decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, r->index),
-                                        MTLBX_MSL_MEMBERS);
+                                        MTLBX_MSL_SOURCE);
         if (!r->decl) {
             r->failed = true;
             r->error_offset = fn->module.offset;
@@ -307,7 +307,7 @@ int cmd_sig(const struct cli_args *args)
                 continue;
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
-                printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
+                printf("// library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
             size_t n_fn = mtlbx_function_count(lib), batched = 0;
             /* Decoded once here, not raced for by the workers. */
             (void)mtlbx_function_metadata(lib, 0);

@@ -548,6 +548,11 @@ bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i,
 enum {
     MTLBX_MSL_ONE_PER_LINE = 1u << 0, /* one argument per line even when short */
     MTLBX_MSL_MEMBERS = 1u << 1,      /* struct members under their argument */
+    MTLBX_MSL_SOURCE = 1u << 2,       /* MSL to paste (sig): struct arguments as struct
+                                         declarations first, several outputs as one
+                                         return struct, a ';' at the end, a stage that
+                                         is no MSL keyword as an attribute ([[mesh]]),
+                                         anything else as a comment */
 };
 #define MTLBX_MSL_WRAP 100             /* longer declarations wrap, one argument a line */
 /* "device const half* A [[buffer(0)]]" */

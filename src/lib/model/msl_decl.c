@@ -23,6 +23,7 @@
 
 #include "mtlbx.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -335,7 +336,10 @@ static void put_type(struct sb *b, struct mtlbx_bytes t)
     sb_esc(b, t);
 }
 
-static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
+/* `member`: the output's place, for a name when it has none ("out1"), a
+ * member needs one; SIZE_MAX for an argument. */
+static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md,
+                         size_t member)
 {
     if (prop(a, "arg_unused"))
         sb_str(b, "[[maybe_unused]] ");
@@ -362,6 +366,8 @@ static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const
         sb_esc(b, a->name);
     } else if (a->has_index) {
         sb_fmt(b, " arg%" PRIu32, a->index);
+    } else if (member != SIZE_MAX) {
+        sb_fmt(b, " out%zu", member);
     }
     put_attributes(b, a, md);
 }
@@ -369,7 +375,7 @@ static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const
 char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
 {
     struct sb b = { 0 };
-    put_argument(&b, a, md);
+    put_argument(&b, a, md, SIZE_MAX);
     return sb_done(&b);
 }
 
@@ -410,6 +416,91 @@ static void put_members(struct sb *b, const struct mtlbx_air_argument *a, const 
     }
 }
 
+static bool is_identifier(struct mtlbx_bytes s)
+{
+    if (!s.len || !(isalpha(s.ptr[0]) || s.ptr[0] == '_'))
+        return false;
+    for (size_t i = 1; i < s.len; i++)
+        if (!(isalnum(s.ptr[i]) || s.ptr[i] == '_'))
+            return false;
+    return true;
+}
+
+/* A member's type may be any MSL type but must not end the declaration. */
+static bool is_member_type(struct mtlbx_bytes s)
+{
+    for (size_t i = 0; i < s.len; i++)
+        if (s.ptr[i] < 0x20 || s.ptr[i] >= 0x7F || strchr(";{}/\\\"'#", s.ptr[i]))
+            return false;
+    return s.len > 0;
+}
+
+/* "struct Params {" ... "};" for each struct argument, once per type name;
+ * one whose names MSL could not read is the same text as comments. */
+static void put_structs(struct sb *b, const struct mtlbx_interface *iface)
+{
+    for (size_t i = 0; i < iface->n_inputs; i++) {
+        const struct mtlbx_air_argument *a = &iface->inputs[i];
+        struct mtlbx_struct_member m;
+        if (!a->has_type || !mtlbx_argument_member(a, 0, &m))
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = iface->inputs[k].has_type && iface->inputs[k].type.len == a->type.len &&
+                   memcmp(iface->inputs[k].type.ptr, a->type.ptr, a->type.len) == 0 &&
+                   mtlbx_argument_member(&iface->inputs[k], 0, &m);
+        if (seen)
+            continue;
+        bool valid = is_identifier(a->type);
+        for (size_t k = 0; valid && mtlbx_argument_member(a, k, &m); k++)
+            valid = is_identifier(m.name) && is_member_type(m.type);
+        const char *lead = valid ? "" : "// ";
+        sb_str(b, lead);
+        sb_str(b, "struct ");
+        sb_esc(b, a->type);
+        sb_str(b, valid ? " {\n" : " {  (names MSL cannot read)\n");
+        for (size_t k = 0; mtlbx_argument_member(a, k, &m); k++) {
+            sb_str(b, lead);
+            sb_str(b, "    ");
+            sb_esc(b, m.type);
+            sb_str(b, " ");
+            sb_esc(b, m.name);
+            if (m.count > 0)
+                sb_fmt(b, "[%" PRId64 "]", m.count);
+            sb_fmt(b, ";  // offset %" PRId64 ", size %" PRId64 "\n", m.offset, m.size);
+        }
+        sb_str(b, lead);
+        sb_str(b, "};\n\n");
+    }
+}
+
+/* The name as an identifier, for the return struct: other bytes become _. */
+static void put_identifier(struct sb *b, struct mtlbx_bytes name)
+{
+    if (!name.len || isdigit(name.ptr[0]))
+        sb_str(b, "_");
+    for (size_t i = 0; i < name.len && !b->oom; i++) {
+        char c = isalnum(name.ptr[i]) ? (char)name.ptr[i] : '_';
+        sb_put(b, &c, 1);
+    }
+}
+
+/* Several outputs: the struct the function returns (its name is not in AIR). */
+static void put_return_struct(struct sb *b, const struct mtlbx_interface *iface, struct mtlbx_bytes name,
+                              const struct mtlbx_metadata *md)
+{
+    sb_str(b, "struct ");
+    put_identifier(b, name);
+    sb_str(b, "_out {  // the return type (AIR does not record its name)\n");
+    for (size_t i = 0; i < iface->n_outputs; i++) {
+        const struct mtlbx_air_argument *o = &iface->outputs[i];
+        sb_str(b, "    ");
+        put_argument(b, o, md, i);
+        sb_str(b, ";\n");
+    }
+    sb_str(b, "};\n\n");
+}
+
 /* Attributes other than max_work_group_size, as one comment line. */
 static void put_other_attributes(struct sb *b, const struct mtlbx_interface *iface)
 {
@@ -444,8 +535,11 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
                             const struct mtlbx_metadata *md, unsigned flags)
 {
     struct sb b = { 0 };
+    const bool source = flags & MTLBX_MSL_SOURCE;
     if (!iface || !iface->stage) {
         /* No AIR entry: only the container's word for it and the name. */
+        if (source)
+            sb_str(&b, "// ");
         sb_str(&b, fallback_stage && *fallback_stage ? fallback_stage : "function");
         sb_str(&b, " ");
         put_name(&b, name);
@@ -463,11 +557,26 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     for (size_t i = 0; i < iface->n_inputs; i++)
         any_members |= mtlbx_argument_member(&iface->inputs[i], 0, &m);
 
+    if (source) {
+        put_structs(&b, iface);
+        if (iface->n_outputs > 1)
+            put_return_struct(&b, iface, name, md);
+        flags &= ~(unsigned)MTLBX_MSL_MEMBERS;
+        any_members = false;
+    }
     /* Head and arguments on one line first; wrap if it is too long. */
     struct sb head = { 0 };
+    bool keyword = !source || !strcmp(iface->stage, "kernel") || !strcmp(iface->stage, "vertex") ||
+                   !strcmp(iface->stage, "fragment");
+    sb_str(&head, keyword ? "" : "[[");
     sb_str(&head, iface->stage);
-    sb_str(&head, " ");
-    put_return_type(&head, iface);
+    sb_str(&head, keyword ? " " : "]] ");
+    if (source && iface->n_outputs > 1) {
+        put_identifier(&head, name);
+        sb_str(&head, "_out");
+    } else {
+        put_return_type(&head, iface);
+    }
     sb_str(&head, " ");
     put_name(&head, name);
     sb_str(&head, "(");
@@ -503,8 +612,8 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
         if (wrap && (flags & MTLBX_MSL_MEMBERS))
             put_members(&b, &iface->inputs[i], "        ");
     }
-    sb_str(&b, ")");
-    for (size_t i = 0; i < iface->n_outputs; i++) {
+    sb_str(&b, source ? ");" : ")");
+    for (size_t i = 0; i < iface->n_outputs && !(source && iface->n_outputs > 1); i++) {
         sb_str(&b, "\n    // output: ");
         char *o = mtlbx_msl_argument(&iface->outputs[i], md);
         if (!o)
