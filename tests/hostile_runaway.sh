@@ -64,7 +64,8 @@ done
 
 # Item 7: 2,000 functions on one 1.5 MB module. Each function read the
 # whole module again: minutes under load, 4 to 19 s on an idle machine.
-# Read once, it is well under a second (a few under ASan).
+# Read once, it is well under a second (4 s for sig and 8 s for sig --json
+# under ASan on a loaded 2-core machine).
 SHARED=$WORK/shared.metallib
 if bounded "sig, 2000 functions on one module" 0 10 400 "$BIN" sig "$SHARED"; then
     n=$(grep -c '^kernel void kernel_' "$WORK/out")
@@ -75,7 +76,7 @@ fi
 # and once to decode it: the old hash pass read 3 GB.
 bounded "check, 2000 functions on one module" 0 10 400 "$BIN" check "$SHARED" &&
     { [ ! -s "$WORK/out" ] || fail "check reports the shared module: $(head -3 "$WORK/out")"; }
-bounded "sig --json, 2000 functions on one module" 0 10 400 "$BIN" sig --json "$SHARED" &&
+bounded "sig --json, 2000 functions on one module" 0 30 400 "$BIN" sig --json "$SHARED" &&
     [ "$(grep -o '"name":"a[0-9]*_7_' "$WORK/out" | sort -u | wc -l)" -eq 2000 ] ||
     fail "sig --json does not give each function its own arguments"
 
