@@ -1,8 +1,10 @@
-/* See ftable.h. A sort first reads one 64-bit key per shown row (the
- * column's value, the row's position breaking ties so the order is
- * total and repeatable) and sorts those pairs, so it touches each
- * function once rather than at every comparison: 200,000 rows sort in a
- * few tens of milliseconds. Names sort by their bytes. */
+/* See ftable.h. A sort first reads one key per shown row (the column's
+ * value; for names their first 24 bytes) and sorts those with a stable
+ * byte-wise radix sort (LSD, passes over bytes that never differ
+ * skipped), so it touches each function once and never compares: the
+ * rows' file order breaks ties, and names longer than the key that tie
+ * are compared whole afterwards. 200,000 rows sort in a few
+ * milliseconds per byte that differs. */
 #include "config.h"
 
 #include "ftable.h"
@@ -181,16 +183,6 @@ char *ftable_display_name(const struct ftable *t, const struct ft_row *r)
 
 /* ------------------------------------------------------------ sorting -- */
 
-struct keyed { uint64_t key; uint32_t pos; };
-
-static int cmp_keyed(const void *a, const void *b)
-{
-    const struct keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
 {
     const struct ft_row *r = &t->all[pos];
@@ -232,29 +224,65 @@ static int cmp_name(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A name sort compares the first 24 bytes as three integers held in the
- * array being sorted, and reads the names themselves (scattered over the
- * mapping) only for the rows those bytes do not tell apart. */
-struct name_key { uint64_t k[3]; uint32_t pos; };
+struct sort_key { uint64_t k[3]; uint32_t pos; };
 
-static int cmp_name_key(const void *a, const void *b)
+static int cmp_sort_key(const void *a, const void *b)
 {
-    const struct name_key *x = a, *y = b;
+    const struct sort_key *x = a, *y = b;
     for (int i = 0; i < 3; i++)
         if (x->k[i] != y->k[i])
             return x->k[i] < y->k[i] ? -1 : 1;
     return cmp_name(&x->pos, &y->pos);
 }
 
-static bool sort_by_name(struct ftable *t)
+/* Stable LSD radix sort on k[0] (most significant) .. k[2], one byte a
+ * pass; a pass where every row has the same byte changes nothing and is
+ * skipped. `tmp` holds n entries. Returns where the result is. */
+static struct sort_key *radix(struct sort_key *v, struct sort_key *tmp, size_t n)
+{
+    for (int w = 2; w >= 0; w--)
+        for (int byte = 0; byte < 8; byte++) {
+            size_t count[256] = { 0 };
+            int shift = byte * 8;
+            for (size_t i = 0; i < n; i++)
+                count[(v[i].k[w] >> shift) & 0xff]++;
+            if (n == 0 || count[(v[0].k[w] >> shift) & 0xff] == n)
+                continue;
+            size_t at = 0;
+            for (int d = 0; d < 256; d++) {
+                size_t c = count[d];
+                count[d] = at;
+                at += c;
+            }
+            for (size_t i = 0; i < n; i++)
+                tmp[count[(v[i].k[w] >> shift) & 0xff]++] = v[i];
+            struct sort_key *swap = v;
+            v = tmp;
+            tmp = swap;
+        }
+    return v;
+}
+
+static bool sort_shown_by_key(struct ftable *t)
 {
     size_t n = t->n_shown;
-    struct name_key *k = malloc((n ? n : 1) * sizeof *k);
-    if (!k)
+    struct sort_key *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!k || !tmp) {
+        free(k);
+        free(tmp);
         return false;
+    }
+    bool names = t->sort == FT_COL_NAME;
+    /* Biggest modules first (ncdu); every other column ascending. */
+    bool big_first = t->sort == FT_COL_SIZE;
     for (size_t i = 0; i < n; i++) {
+        k[i] = (struct sort_key){ { 0, 0, 0 }, t->shown[i] };
+        if (!names) {
+            uint64_t v = key_of(t, t->shown[i], t->sort);
+            k[i].k[0] = big_first ? ~v : v;
+            continue;
+        }
         const struct mtlbx_function *fn = ftable_row_function(t, &t->all[t->shown[i]]);
-        k[i].pos = t->shown[i];
         for (int w = 0; w < 3; w++) {
             uint64_t v = 0;
             for (size_t b = 0; b < 8; b++) {
@@ -264,35 +292,30 @@ static bool sort_by_name(struct ftable *t)
             k[i].k[w] = v;
         }
     }
+    /* shown is in file order, and the sort is stable: ties stay so. */
+    struct sort_key *out = radix(k, tmp, n);
+    /* Names that tie on their first 24 bytes: compared whole. */
     name_sort_table = t;
-    qsort(k, n, sizeof *k, cmp_name_key);
+    for (size_t i = 0; names && i < n;) {
+        size_t e = i + 1;
+        while (e < n && memcmp(out[e].k, out[i].k, sizeof out[i].k) == 0)
+            e++;
+        if (e - i > 1)
+            qsort(out + i, e - i, sizeof *out, cmp_sort_key);
+        i = e;
+    }
     for (size_t i = 0; i < n; i++)
-        t->shown[i] = k[i].pos;
+        t->shown[i] = out[i].pos;
     free(k);
+    free(tmp);
     return true;
 }
 
 static bool sort_shown(struct ftable *t)
 {
     size_t n = t->n_shown;
-    if (t->sort == FT_COL_NAME) {
-        if (!sort_by_name(t))
-            return false;
-    } else if (t->sort != FT_COL_ORDER) {
-        struct keyed *k = malloc((n ? n : 1) * sizeof *k);
-        if (!k)
-            return false;
-        /* Biggest modules first (ncdu); every other column ascending. */
-        bool big_first = t->sort == FT_COL_SIZE;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t v = key_of(t, t->shown[i], t->sort);
-            k[i] = (struct keyed){ big_first ? ~v : v, t->shown[i] };
-        }
-        qsort(k, n, sizeof *k, cmp_keyed);
-        for (size_t i = 0; i < n; i++)
-            t->shown[i] = k[i].pos;
-        free(k);
-    }
+    if (t->sort != FT_COL_ORDER && !sort_shown_by_key(t))
+        return false;
     if (t->descending)
         for (size_t i = 0; i < n / 2; i++) {
             uint32_t s = t->shown[i];

@@ -7,6 +7,7 @@
 #include "hexfmt.h"
 #include "term.h"
 #include "ui.h"
+#include "view.h"
 
 #define WHEEL_ROWS 3
 
@@ -83,10 +84,9 @@ static void wheel(struct explorer *ex, int y, int x, bool down)
 {
     enum action a = down ? ACT_DOWN : ACT_UP;
     for (int i = 0; i < WHEEL_ROWS; i++) {
-        if (ex->screen == SCREEN_TEXT) {
-            textview_action(ex, a);
-        } else if (ex->screen == SCREEN_MEMBERS) {
-            members_action(ex, a);
+        if (ex->screen != SCREEN_MAIN) {
+            /* A full-screen view scrolls as its own keys do. */
+            view_of(ex->screen)->action(ex, a);
         } else {
             enum panel_id p = panel_at(ex, y, x);
             ex_panel_action(ex, p == PANEL_NONE ? ex->focus : p, a);
@@ -101,7 +101,12 @@ static void click_view(struct explorer *ex, int y)
         int row = y - ex->lay.body.y - 1;
         if (row >= 0 && ex->text.top + (size_t)row < ex->text.n_lines)
             ex->text.cur = ex->text.top + (size_t)row;
-    } else {
+    } else if (ex->screen == SCREEN_FUNCTIONS) {
+        /* The table: its title and headings, then rows. */
+        int row = y - ex->lay.body.y - 2;
+        if (row >= 0 && ex->funcs.top + (size_t)row < ex->funcs.n_shown)
+            ex->funcs.sel = ex->funcs.top + (size_t)row;
+    } else if (ex->screen == SCREEN_MEMBERS) {
         int row = y - ex->lay.body.y - 2;
         if (row >= 0 && ex->members.top + (size_t)row < ex->members.n_rows)
             ex->members.sel = ex->members.top + (size_t)row;
