@@ -35,6 +35,12 @@ tests_test_reflection_SOURCES = tests/test_reflection.c tests/imagebuf.c tests/i
 tests_test_reflection_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_reflection_LDADD = $(TEST_LIBS)
 TESTS += tests/test_reflection
+
+check_PROGRAMS += tests/test_names
+tests_test_names_SOURCES = tests/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_test_names_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_names_LDADD = $(TEST_LIBS)
+TESTS += tests/test_names
 endif
 
 EXTRA_DIST += tests/lsan.supp

@@ -28,6 +28,7 @@ enum cli_option_key {
     OPT_INTERFACES,
     OPT_NO_MOUSE,
     OPT_LAYOUT,
+    OPT_ALL,
 };
 
 enum cli_option_flags {

@@ -24,6 +24,7 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/layout_json.c \
 	src/cli/layout_json.h \
 	src/cli/ls.c \
+	src/cli/names.c \
 	src/cli/sig.c \
 	src/cli/diff.c \
 	src/cli/textconv.c \

@@ -37,6 +37,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/module_check.c \
 	src/lib/modules.c \
 	src/lib/msl_decl.c \
+	src/lib/name_resolve.c \
 	src/lib/node.c \
 	src/lib/node_arena.c \
 	src/lib/node_diags.c \
@@ -44,6 +45,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/nouns.c \
 	src/lib/reflection.c \
 	src/lib/sources.c \
+	src/lib/source_locate.c \
 	src/lib/tags.c \
 	src/lib/values.c
 
