@@ -6,6 +6,7 @@ if HAVE_CRITERION
 check_PROGRAMS += tests/test_ui
 tests_test_ui_SOURCES = \
 	tests/test_ui_hexfmt.c \
+	tests/test_ui_hl.c \
 	tests/test_ui_keys.c \
 	tests/test_ui_layout.c \
 	tests/test_ui_lineedit.c \
@@ -28,6 +29,7 @@ EXPLORER_TESTS = \
 	tests/explorer_interface.sh \
 	tests/explorer_first_hour.sh \
 	tests/explorer_fluent.sh \
-	tests/explorer_layout.sh
+	tests/explorer_layout.sh \
+	tests/explorer_textview.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

@@ -260,7 +260,11 @@ static void draw_status(struct explorer *ex)
     const struct rect *r = &ex->lay.status;
     char info[700] = "";
 
-    mtlbx_node *n = ex_selected_node(ex);
+    /* A full-screen text view has its own status (match i/N), never the
+     * tree's selection, which could wrap over the view's last rows. */
+    mtlbx_node *n = ex->screen == SCREEN_TEXT ? NULL : ex_selected_node(ex);
+    if (ex->screen == SCREEN_TEXT)
+        textview_status(ex, info, sizeof info);
     if (n) {
         char label[300];
         uint32_t file = ex_current_file_index(ex);

@@ -75,6 +75,8 @@ const struct key_binding key_table[] = {
     { { 'N' }, ACT_SEARCH_PREV, KC_ALL, "previous match", NULL },
     { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
     { { ':' }, ACT_GOTO, KC_TEXT, "go to a line number", NULL },
+    { { '&' }, ACT_FILTER, KC_TEXT, "show only the lines that match the search (& again: all lines)", "only matches" },
+    { { '#' }, ACT_LINE_NUMBERS, KC_TEXT, "hide or show the line numbers", NULL },
     { { 'u' }, ACT_NEXT_UNCLAIMED, KC_MAIN, "go to the next run of unclaimed bytes (no structure explains them)",
       NULL },
 

@@ -21,6 +21,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/hasher.c src/ui/hasher.h \
 	src/ui/hex_panel.c \
 	src/ui/hexfmt.c src/ui/hexfmt.h \
+	src/ui/hl.h src/ui/hl_llvm.c src/ui/hl_msl.c \
 	src/ui/ifacer.c src/ui/ifacer.h \
 	src/ui/job.c src/ui/job.h \
 	src/ui/keylog.c src/ui/keylog.h \
@@ -42,6 +43,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/search.c src/ui/search.h \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \
+	src/ui/textsearch.c src/ui/textsearch.h \
 	src/ui/textview.c \
 	src/ui/tree_panel.c \
 	src/ui/wrap.c src/ui/wrap.h

@@ -70,6 +70,11 @@ struct textview {
     bool follow_offsets;         /* the diagnostics view: Enter follows a line's offset */
     uint32_t follow_file;
     bool diff_colours;           /* colour + - @@ lines (a unified diff) */
+    enum text_syntax { TEXT_PLAIN, TEXT_LLVM, TEXT_MSL } syntax; /* from save_name's suffix */
+    bool *comment_in;            /* MSL: line i starts inside a block comment */
+    size_t *matches, n_matches;  /* lines holding the query (textsearch.c) */
+    bool only_matches;           /* &: only those lines are shown */
+    bool hide_numbers;           /* #: no line-number gutter */
 };
 
 struct member_row {
@@ -199,6 +204,8 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
 void textview_close(struct explorer *ex);
 void textview_draw(struct explorer *ex);
 void textview_action(struct explorer *ex, enum action a);
+/* The status line's text for the view: "match 3/17", the filter. */
+void textview_status(const struct explorer *ex, char *buf, size_t size);
 
 /* ---- members_view.c ---- */
 void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive);
