@@ -30,6 +30,7 @@ EXPLORER_TESTS = \
 	tests/explorer_first_hour.sh \
 	tests/explorer_fluent.sh \
 	tests/explorer_layout.sh \
-	tests/explorer_textview.sh
+	tests/explorer_textview.sh \
+	tests/explorer_folder_survey.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

@@ -102,7 +102,8 @@ const struct key_binding key_table[] = {
     /* Folders and archives (mtlbx DIR, mtlbx App.ipa) */
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_FOLDER, "open the library (an archive member is decompressed now)", "open" },
     { { 27 }, ACT_CANCEL, KC_FOLDER, "stop the scan (what was found stays)", "stop scan" },
-    { { '/' }, ACT_SEARCH, KC_FOLDER, "search the paths", "search" },
+    { { '/' }, ACT_SEARCH, KC_FOLDER, "search every library: paths, function names, argument names and types", "search" },
+    { { 'S' }, ACT_SORT, KC_FOLDER, "sort by the next column: size, functions, version, target, MSL, problems, path", "sort" },
     { { 'F' }, ACT_FOLDER, KC_MAIN, "back to the folder or archive list (mtlbx DIR)", NULL },
 
     /* Readable names, filter and sort, marks, copy */

@@ -16,6 +16,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/filter.c \
 	src/ui/function_step.c \
 	src/ui/folder_scan.c src/ui/folder_scan.h \
+	src/ui/folder_survey.c \
 	src/ui/folder_view.c \
 	src/ui/funcview.c src/ui/funcview.h \
 	src/ui/hasher.c src/ui/hasher.h \

@@ -101,6 +101,9 @@ struct folder_view {
     struct query query;
     bool have_query;
     bool was_scanning;           /* one more frame when the scan ends */
+    int sort;                    /* S: the column rows are sorted by (folder_view.c) */
+    size_t search_entry;         /* the entry the last / or n stopped on */
+    bool surveying;              /* redraw while the survey fills the table */
 };
 
 struct explorer {
@@ -267,6 +270,8 @@ void folder_action(struct explorer *ex, enum action a);
 /* F in the panels: back to the folder list. */
 void folder_back(struct explorer *ex);
 bool folder_scanning(const struct explorer *ex);
+/* The title bar's text while the folder list shows: what is open. */
+void folder_title(const struct explorer *ex, char *buf, size_t size);
 /* After a frame is out: starts the scan the first time. */
 void folder_after_frame(struct explorer *ex);
 void folder_free(struct explorer *ex);
