@@ -229,7 +229,8 @@ long mtlbx_function_find(const mtlbx_library *lib, const char *name);
  * and extract -f mean by NAME). Each function is looked at as stored,
  * demangled, and demangled without its parameters. The pattern is tried
  * as an exact name, then as a shell glob (fnmatch) if it holds * ? or [,
- * then as a prefix. */
+ * then as a prefix (demangled forms are tried only when no stored name
+ * matches exactly, or as a prefix). */
 enum mtlbx_name_how {
     MTLBX_NAME_EXACT,          /* v: every function of that name */
     MTLBX_NAME_GLOB,           /* v: every function the glob matches */
