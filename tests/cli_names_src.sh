@@ -103,6 +103,10 @@ else
             "$MTLBX_BIN" src "$lib" "$n" >/dev/null 2>"$WORK/err" || fail "src $(basename "$lib") $n: $(cat "$WORK/err")"
         done <"$WORK/names"
     done
+    # A typo in the start of a long name still finds it.
+    M sig "$CORPUS/candle-steel-gemm.metallib" steel_gemm_nn_flot16
+    [ $? -eq 1 ] && grep -q "did you mean steel_gemm_nn_float16_float16_" "$WORK/err" ||
+        fail "no did-you-mean for a typo in a long name: $(cat "$WORK/err")"
     M src "$CORPUS/candle-steel-gemm.metallib" 'steel_gemm_nt_float32*bm32_bn32*MN_taligned_K_taligned'
     [ $? -eq 1 ] && grep -q "no embedded sources" "$WORK/err" || fail "candle (no sources): $(cat "$WORK/err")"
 fi

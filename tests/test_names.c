@@ -98,6 +98,12 @@ Test(names, a_miss_suggests_the_closest_first)
     cr_assert_geq(m.n, 1);
     cr_assert_eq(m.v[0].function, 2);
     mtlbx_name_matches_free(&m);
+    /* A typo in the start of a longer name. */
+    m = resolve(f, "gemm_nt_flaot");
+    cr_assert_eq(m.how, MTLBX_NAME_MISSING);
+    cr_assert_geq(m.n, 1);
+    cr_assert_eq(m.v[0].function, 0);
+    mtlbx_name_matches_free(&m);
     /* A part of the name (not its start), any case. */
     m = resolve(f, "MAIN");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);

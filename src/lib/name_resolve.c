@@ -235,6 +235,11 @@ static void suggest(const mtlbx_file *f, const char *p, struct scored *best, siz
                 keep_best(best, n_best, ref, extra > 1000 ? 1000 : extra);
             } else {
                 size_t d = distance(s, len, p, plen, limit);
+                /* A typo in the start of a longer name ("steel_gemm_nn_flot16"). */
+                if (len > plen) {
+                    size_t d_start = distance(s, plen, p, plen, limit);
+                    d = d_start < d ? d_start : d;
+                }
                 if (d <= limit)
                     keep_best(best, n_best, ref, 1001 + d);
             }
