@@ -1,8 +1,8 @@
 # bash completion for mtlbx                                  -*- shell-script -*-
 #
 # Commands and options are read from the program's own --help (so they
-# follow its command table); function names after `dis FILE` and
-# `extract FILE -f` from `mtlbx ls --names FILE`. Files offered are
+# follow its command table); function names after `dis FILE`, `src FILE`,
+# `sig FILE` and `extract FILE -f` from `mtlbx ls --names FILE`. Files offered are
 # directories and names that look like metallibs.
 # Installed as .../bash-completion/completions/mtlbx, loaded on first use.
 
@@ -91,9 +91,11 @@ _mtlbx() {
             elif [[ -z $cmd && -z $dashdash && ${#ops[@]} -eq 0 ]]; then
                 COMPREPLY=($(compgen -W "$cmds" -- "$cur"))
                 _mtlbx_files "$cur"
-            elif [[ $cmd == dis && ${#ops[@]} -eq 1 ]]; then
+            elif [[ ( $cmd == dis || $cmd == src ) && ${#ops[@]} -eq 1 ]]; then
                 _mtlbx_functions "$prog" "${ops[0]}" "$cur"
-            elif [[ $cmd == dis && ${#ops[@]} -ge 2 ]]; then
+            elif [[ $cmd == sig && ${#ops[@]} -ge 1 ]]; then
+                _mtlbx_functions "$prog" "${ops[0]}" "$cur"
+            elif [[ ( $cmd == dis || $cmd == src ) && ${#ops[@]} -ge 2 ]]; then
                 :
             elif [[ ( $cmd == dump || $cmd == extract || $cmd == sources ) && ${#ops[@]} -ge 1 ]]; then
                 :

@@ -3,6 +3,7 @@
 # (cli_doc.sh, against src/cli/cmddoc).
 CLI_TESTS = \
 	tests/cli_usage.sh \
+	tests/cli_names_src.sh \
 	tests/cli_doc.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)

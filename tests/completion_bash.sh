@@ -54,6 +54,9 @@ grep -v "^$prefix" "$WORK/got" && fail "dis FILE $prefix<Tab> offers names witho
 # extract FILE -f <Tab>: the names again.
 complete_words "$MTLBX_BIN" extract "$FILE" -f "" >"$WORK/got"
 cmp -s "$WORK/got" "$WORK/want" || fail "extract FILE -f <Tab> is not the function names"
+# src FILE <Tab> and sig FILE NAME <Tab>: function names too.
+complete_words "$MTLBX_BIN" src "$FILE" "" | cmp -s - "$WORK/want" || fail "src FILE <Tab> is not the function names"
+complete_words "$MTLBX_BIN" sig "$FILE" "$first" "" | cmp -s - "$WORK/want" || fail "sig FILE NAME <Tab> is not the function names"
 # After dis FILE NAME nothing more.
 [ -z "$(complete_words "$MTLBX_BIN" dis "$FILE" "$first" "")" ] || fail "dis FILE NAME <Tab> offers more"
 

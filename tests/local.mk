@@ -42,6 +42,12 @@ tests_test_requirements_SOURCES = tests/test_requirements.c tests/testenv.c test
 tests_test_requirements_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_requirements_LDADD = $(TEST_LIBS)
 TESTS += tests/test_requirements
+
+check_PROGRAMS += tests/test_names
+tests_test_names_SOURCES = tests/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_test_names_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_names_LDADD = $(TEST_LIBS)
+TESTS += tests/test_names
 endif
 
 EXTRA_DIST += tests/lsan.supp

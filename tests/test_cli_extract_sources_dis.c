@@ -341,7 +341,7 @@ Test(cli_extract, selection_refusal_and_force)
     free(err);
     char *none[] = { (char *)bin(), "extract", file, "-o", d, "-f", "no_such_function", NULL };
     cr_expect_eq(run(none, &out, &err), 1);
-    cr_expect(strstr(err, "no function named no_such_function") != NULL, "%s", err);
+    cr_expect(strstr(err, "no function named 'no_such_function'") != NULL, "%s", err);
     free(out);
     free(err);
     char *bad[] = { (char *)bin(), "extract", file, "--bogus", NULL };

@@ -6,6 +6,7 @@ if HAVE_CRITERION
 check_PROGRAMS += tests/test_ui
 tests_test_ui_SOURCES = \
 	tests/test_ui_hexfmt.c \
+	tests/test_ui_hl.c \
 	tests/test_ui_keys.c \
 	tests/test_ui_layout.c \
 	tests/test_ui_lineedit.c \
@@ -30,6 +31,8 @@ EXPLORER_TESTS = \
 	tests/explorer_first_hour.sh \
 	tests/explorer_fluent.sh \
 	tests/explorer_layout.sh \
-	tests/explorer_functions.sh
+	tests/explorer_functions.sh \
+	tests/explorer_textview.sh \
+	tests/explorer_folder_survey.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh

@@ -30,6 +30,7 @@ enum cli_option_key {
     OPT_LAYOUT,
     OPT_OS,
     OPT_SLICE,
+    OPT_ALL,
 };
 
 enum cli_option_flags {

@@ -75,6 +75,11 @@ static const struct cli_option dis_options[] = {
     { 0 },
 };
 
+static const struct cli_option src_options[] = {
+    { OPT_ALL, "all", NULL, 0, "the whole member, not only the function's definition" },
+    { 0 },
+};
+
 static const struct cli_option find_options[] = {
     { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
     { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
@@ -122,10 +127,17 @@ const struct cli_command cli_commands[] = {
       "Exit status: 0 ok, 1 no embedded sources, 2 error.",
       cmd_sources },
     { "dis", "FILE NAME", 2, 2, "runs llvm-dis on that function's module and prints the LLVM assembly", dis_options,
-      "Runs llvm-dis on the module of the first function named NAME (in slice N\n"
-      "with --slice N).\n"
+      "Runs llvm-dis on the module of the first function named NAME (a name, a\n"
+      "unique prefix, or a glob matching one function; in slice N with --slice N).\n"
       "Exit status: 0 ok, 1 no such function, 2 llvm-dis missing or failed.",
       cmd_dis },
+    { "src", "FILE NAME", 2, 2, "prints the embedded source of a function, from the line that defines it to the end of its body", src_options,
+      "The definition is found by the function's name in the embedded source\n"
+      "members (the archive its SOFF names first). A first line \"// PATH:LINE\"\n"
+      "names the member and line. NAME is a name, a unique prefix or a glob.\n"
+      "Exit status: 0 ok, 1 no such function, no embedded sources, or no member\n"
+      "defines it, 2 the file could not be read.",
+      cmd_src },
     { "sig", "FILE [NAME...]", 1, -1, "each function's interface (from its AIR metadata) as an MSL-style declaration", sig_options,
       "Each function (or each one named) as an MSL-style declaration: stage, name,\n"
       "one line per argument with its type, name and binding ([[buffer(3)]], ...),\n"

@@ -21,6 +21,7 @@ int cmd_diff(const struct cli_args *a);
 int cmd_textconv(const struct cli_args *a);
 
 int cmd_find(const struct cli_args *a);
+int cmd_src(const struct cli_args *a);
 
 /* dump_json.c: the `dump --json` document of an open file, streamed to
  * `out` and ended by a newline; on one line for `find --json` (one_line).
@@ -58,6 +59,19 @@ void cli_close_stdout(void);
 /* --slice N (the commands that take a function name): *slice is N, or -1
  * when not given. False after a one-line error when f has no library N. */
 bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, long *slice);
+/* names.c: a function NAME operand (exact, glob or unique prefix; see
+ * mtlbx_resolve_function_name). 0: *out holds the functions (one: the
+ * caller wants a single function, so a glob matching several is refused;
+ * an exact name used by several functions gives them all, first first);
+ * 1: no such function, or several, reported on one line naming the
+ * closest ones (out is empty); 2: out of memory, reported. */
+int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *name, bool one,
+                          struct mtlbx_name_matches *out);
+/* Opens `path` and resolves NAME to one function (as above, one = true),
+ * in slice N when args has --slice N (args may be NULL): 0 with *f open,
+ * or the status (1 or 2, reported) with *f NULL. */
+int cli_open_function(const struct cli_args *args, const char *path, const char *name, mtlbx_file **f,
+                      mtlbx_library **lib, size_t *fi);
 /* Parses "-o DIR", "--force" style options shared by extract/sources. */
 const char *cli_program_name(void);
 

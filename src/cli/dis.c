@@ -5,9 +5,11 @@
  * llvm-dis comes from --llvm-dis PATH, else $MTLBX_LLVM_DIS, else PATH
  * (llvm-dis, or the highest llvm-dis-N). When it rejects the module as an
  * older LLVM rejects newer bitcode, the other llvm-dis installed are tried,
- * newest first, and a note on stderr says which one read it. It runs without a shell, with a
- * deadline and an output cap (run_tool.c). The first function with that
- * exact name is used; in a fat file, the first slice that has it.
+ * newest first, and a note on stderr says which one read it. It runs
+ * without a shell, with a deadline and an output cap (run_tool.c). NAME is
+ * resolved as every command resolves it (names.c: exact, glob, unique
+ * prefix); of several functions with that exact name the first is used (in
+ * a fat file, the first slice that has it, or slice N with --slice N).
  *
  * LLVM escapes unprintable bytes of names and strings itself, but its
  * output is still filtered: anything but printable ASCII, TAB and newline
@@ -45,32 +47,16 @@ int cmd_dis(const struct cli_args *args)
 {
     const struct global_options *g = &args->g;
     const char *file = args->operands[0], *name = args->operands[1];
-    mtlbx_file *f = cli_open(file);
-    if (!f)
-        return 2;
-
-    long slice;
-    if (!cli_slice(args, file, f, &slice)) {
-        mtlbx_close(f);
-        return 2;
-    }
-    mtlbx_library *lib = NULL;
-    long fi = -1;
-    for (size_t li = 0; li < mtlbx_library_count(f) && fi < 0; li++) {
-        if (slice >= 0 && li != (size_t)slice)
-            continue;
-        lib = mtlbx_library_at(f, li);
-        fi = mtlbx_function_find(lib, name);
-    }
-    char *shown = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
-    int status = 2;
-    if (fi < 0) {
-        cli_error(file, NULL, "no function named %s", shown ? shown : "?");
-        status = 1;
-        goto done;
-    }
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, (size_t)fi);
-    struct mtlbx_bytes mod = mtlbx_function_module_bytes(lib, (size_t)fi);
+    mtlbx_file *f;
+    mtlbx_library *lib;
+    size_t fi;
+    int status = cli_open_function(args, file, name, &f, &lib, &fi);
+    if (status)
+        return status;
+    status = 2;
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, fi);
+    char *shown = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    struct mtlbx_bytes mod = mtlbx_function_module_bytes(lib, fi);
     if (!fn->module_valid || !mod.ptr || !mod.len) {
         cli_error(file, &fn->entry_offset, "function %s: its module lies outside the module section",
                   shown ? shown : "?");

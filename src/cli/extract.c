@@ -16,6 +16,8 @@
  * under DIR/sliceK/ (K = library index, from 0), since slices usually carry
  * the same function names.
  *
+ * -f NAME is a name, a glob or a unique prefix (names.c, as dis and sig).
+ *
  * Exit: 0 all written; 1 nothing matched (no -f name matched, or the file
  * has no functions); 2 the file cannot be opened, or any write failed
  * (existing file without --force, unreadable module, I/O error).
@@ -29,12 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static bool name_is(const struct mtlbx_bytes *n, const char *want)
-{
-    size_t l = strlen(want);
-    return n->len == l && memcmp(n->ptr, want, l) == 0;
-}
 
 static void put_cstr(FILE *out, const char *s)
 {
@@ -63,8 +59,7 @@ static bool modified_since(const char *path, const struct stat *at_open)
 
 /* Writes one library's selected functions. Returns false if any failed. */
 static bool extract_library(const char *path, mtlbx_library *lib, size_t li, bool fat,
-                            const char *dir, char **want, size_t n_want, bool *matched,
-                            bool force, const struct safe_write_guard *input, const struct stat *at_open,
+                            const char *dir, const bool *selected, bool force, const struct safe_write_guard *input, const struct stat *at_open,
                             size_t *n_selected)
 {
     bool ok = true;
@@ -79,13 +74,7 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
             ok = false;
             break;
         }
-        bool sel = n_want == 0;
-        for (size_t k = 0; k < n_want; k++)
-            if (name_is(&fn->name, want[k])) {
-                matched[k] = true;
-                sel = true;
-            }
-        if (!sel) {
+        if (selected && !selected[i]) {
             free(file);
             continue;
         }
@@ -176,32 +165,46 @@ int cmd_extract(const struct cli_args *args)
         free(want);
         return 2;
     }
-    bool *matched = calloc(n_want + 1, sizeof *matched);
-    bool ok = matched != NULL;
-    size_t n_selected = 0;
-    /* One slice chosen: its modules go to DIR itself. */
-    bool fat = mtlbx_file_is_fat(f) && slice < 0;
-    for (size_t li = 0; matched && li < mtlbx_library_count(f); li++)
-        if (slice < 0 || li == (size_t)slice)
-            ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, want, n_want, matched,
-                                 force, &input, have_st ? &st : NULL, &n_selected) && ok;
-    for (size_t k = 0; matched && k < n_want; k++)
-        if (!matched[k]) {
-            char *s = mtlbx_escape_dup((const uint8_t *)want[k], strlen(want[k]), MTLBX_ESC_TERMINAL);
-            cli_error(file, NULL, "no function named %s", s ? s : "?");
-            free(s);
-        }
-    int status = !ok ? 2 : 0;
-    if (!matched)
+    /* Each -f NAME as every command reads it (names.c): a name, a glob or
+     * a unique prefix; what it does not find is reported and the others
+     * are still written. */
+    size_t n_libs = mtlbx_library_count(f);
+    bool **selected = calloc(n_libs + 1, sizeof *selected);
+    bool ok = selected != NULL;
+    int status = 0;
+    for (size_t li = 0; ok && n_want && li < n_libs; li++)
+        ok = (selected[li] = calloc(mtlbx_function_count(mtlbx_library_at(f, li)) + 1, sizeof **selected)) != NULL;
+    for (size_t k = 0; ok && k < n_want; k++) {
+        struct mtlbx_name_matches m;
+        int rc = cli_resolve_functions(file, f, want[k], false, &m);
+        if (rc == 2)
+            status = 2;
+        for (size_t j = 0; rc == 0 && j < m.n; j++)
+            if (slice < 0 || m.v[j].library == (size_t)slice)
+                selected[m.v[j].library][m.v[j].function] = true;
+        mtlbx_name_matches_free(&m);
+    }
+    if (!ok)
         cli_error(file, NULL, "out of memory");
-    if (ok && n_selected == 0) {
+    size_t n_selected = 0;
+    /* One slice chosen (--slice N): its modules go to DIR itself. */
+    bool fat = mtlbx_file_is_fat(f) && slice < 0;
+    for (size_t li = 0; ok && status == 0 && li < n_libs; li++)
+        if (slice < 0 || li == (size_t)slice)
+            ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, n_want ? selected[li] : NULL,
+                                 force, &input, have_st ? &st : NULL, &n_selected) && ok;
+    if (!ok)
+        status = 2;
+    if (ok && status == 0 && n_selected == 0) {
         if (n_want == 0)
             cli_error(file, NULL, "the library has no functions");
         status = 1;
     }
     if (cli_complete(file, f))
         status = 2;
-    free(matched);
+    for (size_t li = 0; selected && li < n_libs; li++)
+        free(selected[li]);
+    free(selected);
     free(want);
     mtlbx_close(f);
     return status;

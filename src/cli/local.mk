@@ -27,8 +27,10 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/ls.c \
 	src/cli/requires_cli.c \
 	src/cli/requires_cli.h \
+	src/cli/names.c \
 	src/cli/sig.c \
 	src/cli/diff.c \
+	src/cli/diff_render.c \
 	src/cli/diff_render.h \
 	src/cli/diff_tree.c \
 	src/cli/textconv.c \

@@ -4,4 +4,5 @@
 MTLBX_PULLOUT_SOURCES = \
 	src/cli/dis.c \
 	src/cli/extract.c \
-	src/cli/sources_cmd.c
+	src/cli/sources_cmd.c \
+	src/cli/src_cmd.c

@@ -35,6 +35,7 @@ struct sig_options {
     char **names;
     struct wanted_name *sorted;
     bool *found;
+    bool **extra;              /* [library][function]: picked by a glob or prefix */
 };
 
 static int span_order(const char *a, size_t alen, const char *b, size_t blen)
@@ -68,9 +69,9 @@ static bool look_up(struct sig_options *o, const char *s, size_t len)
 
 /* A NAME matches the raw name, the demangled name, or the demangled name
  * without its parameter list ("utils::scale" for _ZN5utils5scaleEDv3_ff). */
-static bool wanted(struct sig_options *o, struct mtlbx_bytes name)
+static bool wanted(struct sig_options *o, size_t l, size_t i, struct mtlbx_bytes name)
 {
-    if (o->n_names == 0)
+    if (o->n_names == 0 || (o->extra && o->extra[l] && o->extra[l][i]))
         return true;
     bool any = look_up(o, (const char *)name.ptr, name.len);
     if (name.len > 2 && name.ptr[0] == '_' && name.ptr[1] == 'Z') {
@@ -256,6 +257,44 @@ static bool print_json(const struct sig_options *o, const mtlbx_library *lib, si
     return diag == NULL;
 }
 
+/* NAME operands that are not a function's stored name: a demangled name
+ * (the loop below finds it), a glob or a unique prefix (names.c), whose
+ * functions are marked in o->extra. What resolves to nothing is reported
+ * here, once, with the closest names. False if any did not resolve. */
+static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
+{
+    size_t n_libs = mtlbx_library_count(f);
+    bool ok = true;
+    for (int k = 0; k < o->n_names; k++) {
+        bool stored = false;
+        for (size_t l = 0; l < n_libs && !stored; l++)
+            stored = mtlbx_function_find(mtlbx_library_at(f, l), o->names[k]) >= 0;
+        if (stored)
+            continue;
+        struct mtlbx_name_matches m;
+        int rc = cli_resolve_functions(o->path, f, o->names[k], false, &m);
+        if (rc != 0) {
+            o->found[k] = true; /* reported already */
+            ok = false;
+            continue;
+        }
+        if (m.how != MTLBX_NAME_EXACT) {
+            if (!o->extra)
+                o->extra = calloc(n_libs + 1, sizeof *o->extra);
+            for (size_t j = 0; o->extra && j < m.n; j++) {
+                size_t l = m.v[j].library;
+                if (!o->extra[l])
+                    o->extra[l] = calloc(mtlbx_function_count(mtlbx_library_at(f, l)) + 1, sizeof **o->extra);
+                if (o->extra[l])
+                    o->extra[l][m.v[j].function] = true;
+            }
+            o->found[k] = true;
+        }
+        mtlbx_name_matches_free(&m);
+    }
+    return ok;
+}
+
 int cmd_sig(const struct cli_args *args)
 {
     /* The table (cmdtable.c) checked the options and that FILE is there. */
@@ -280,6 +319,7 @@ int cmd_sig(const struct cli_args *args)
     qsort(o.sorted, (size_t)o.n_names, sizeof *o.sorted, by_name);
     int status = 0;
     mtlbx_file *f = status ? NULL : cli_open(o.path);
+    size_t f_libs = f ? mtlbx_library_count(f) : 0;
     if (!status && !f)
         status = 2;
     long slice = -1;
@@ -297,6 +337,8 @@ int cmd_sig(const struct cli_args *args)
         f = NULL;
         status = 2;
     }
+    if (f && !resolve_patterns(&o, f))
+        all_ok = false;
     uint64_t released = 0;
     if (f) {
         if (o.json)
@@ -312,7 +354,7 @@ int cmd_sig(const struct cli_args *args)
             /* Decoded once here, not raced for by the workers. */
             (void)mtlbx_function_metadata(lib, 0);
             for (size_t i = 0; i < n_fn; i++) {
-                bool want = wanted(&o, mtlbx_function_at(lib, i)->name);
+                bool want = wanted(&o, l, i, mtlbx_function_at(lib, i)->name);
                 if (want && o.json)
                     all_ok &= print_json(&o, lib, l, i, &first);
                 else if (want)
@@ -351,6 +393,9 @@ int cmd_sig(const struct cli_args *args)
             status = 1;
     }
     free(batch);
+    for (size_t l = 0; o.extra && f_libs && l < f_libs; l++)
+        free(o.extra[l]);
+    free(o.extra);
     free(o.names);
     free(o.sorted);
     free(o.found);

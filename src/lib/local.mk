@@ -55,9 +55,11 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/iface_cache.c \
 	src/lib/model/layout.c \
 	src/lib/model/msl_decl.c \
+	src/lib/model/name_resolve.c \
 	src/lib/model/node.c \
 	src/lib/model/node_arena.c \
 	src/lib/model/node_diags.c \
+	src/lib/model/source_locate.c \
 	src/lib/compare/compare.c \
 	src/lib/compare/compare_iface.c
 

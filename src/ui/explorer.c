@@ -62,6 +62,14 @@ static void draw_title(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.title;
     char left[512], right[200] = "", cut[512];
+    if (ex->screen == SCREEN_FOLDER) {
+        /* The folder list names the folders, not the library last opened. */
+        folder_title(ex, left, sizeof left);
+        rowfmt_cut_middle(left, r->w, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+        term_fill(r->y, r->x, r->w, term_attr(AT_TITLE));
+        term_put_raw(r->y, r->x, r->w, cut, term_attr(AT_TITLE));
+        return;
+    }
     size_t used = (size_t)snprintf(left, sizeof left, " mtlbx ");
     for (uint32_t i = 0; i < ex->n_files && used < sizeof left; i++) {
         const char *b = base_name(ex->files[i].path);

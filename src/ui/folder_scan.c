@@ -131,6 +131,9 @@ void folder_scan_begin(struct folder_scan *s)
         s->thread_started = true;
     else
         scan_thread(s); /* no thread: scan now */
+    s->survey_started = pthread_create(&s->survey_thread, NULL, folder_survey_thread, s) == 0;
+    if (!s->survey_started)
+        atomic_store(&s->survey_done, true);
 }
 
 void folder_scan_cancel(struct folder_scan *s)
@@ -146,11 +149,14 @@ void folder_scan_free(struct folder_scan *s)
     s->cancel = 1;
     if (s->thread_started)
         pthread_join(s->thread, NULL);
+    if (s->survey_started)
+        pthread_join(s->survey_thread, NULL);
     for (size_t i = 0; i < s->n; i++) {
         mtlbx_close(s->v[i].file);
         free(s->v[i].label);
         free(s->v[i].open_path);
         free(s->v[i].problem);
+        free(s->v[i].index);
     }
     free(s->v);
     for (uint32_t i = 0; i < s->n_roots; i++)

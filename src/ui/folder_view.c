@@ -4,12 +4,19 @@
  * background scan (folder_scan.c) runs. Enter parses the selected library
  * (an archive member is decompressed only then) and shows it in the three
  * panels exactly as `mtlbx FILE` would; F comes back here. Opened files
- * stay open, so going back and forth costs nothing. */
+ * stay open, so going back and forth costs nothing.
+ *
+ * The list is a survey table, as `mtlbx find` prints: a background pass
+ * (folder_survey.c) fills each library's function count, container
+ * version, target, MSL range and problems, then indexes function,
+ * argument and type names, so that `/` finds which library takes
+ * GEMMParams. S sorts by each column in turn. */
 #include "config.h"
 
 #include "archive_members.h"
 #include "folder_scan.h"
 #include "term.h"
+#include "textfmt.h"
 #include "ui.h"
 
 #include <inttypes.h>
@@ -23,22 +30,75 @@ struct folder_row {
     long entry;
 };
 
-/* The rows as they stand (the scan may have added entries since the last
- * call). Entries arrive root by root, so each root's run is contiguous. */
-static struct folder_row *build_rows(struct folder_scan *s, size_t *n_rows)
+/* The columns S sorts by, in the order it cycles through them. */
+enum folder_sort {
+    FSORT_FOUND, FSORT_SIZE, FSORT_FUNCTIONS, FSORT_VERSION, FSORT_TARGET, FSORT_MSL, FSORT_PROBLEMS, FSORT_PATH,
+    FSORT_COUNT
+};
+static const char *const sort_names[FSORT_COUNT] = {
+    "the order found", "size", "functions", "container version", "target", "MSL version", "problems", "path",
+};
+
+/* qsort has no context: the entries being sorted (UI thread, under the
+ * scan's lock) and the column. */
+static const struct folder_entry *sort_entries;
+static int sort_column;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
+    return (a < b) - (a > b);
+}
+
+static int by_column(const void *x, const void *y)
+{
+    const struct folder_row *p = x, *q = y;
+    const struct folder_entry *a = &sort_entries[p->entry], *b = &sort_entries[q->entry];
+    int c = 0;
+    switch (sort_column) {
+    case FSORT_SIZE: c = cmp_u64_desc(a->size, b->size); break;
+    case FSORT_FUNCTIONS: c = cmp_u64_desc(a->functions, b->functions); break;
+    case FSORT_VERSION: c = strverscmp(b->version, a->version); break;
+    case FSORT_TARGET: c = strcmp(a->target, b->target); break;
+    case FSORT_MSL: c = strverscmp(b->msl, a->msl); break;
+    case FSORT_PROBLEMS: c = cmp_u64_desc(a->problems + (a->problem != NULL), b->problems + (b->problem != NULL)); break;
+    case FSORT_PATH: c = strcmp(a->label, b->label); break;
+    default: break;
+    }
+    return c ? c : (p->entry > q->entry) - (p->entry < q->entry);
+}
+
+/* The rows as they stand (the scan may have added entries since the last
+ * call). Entries arrive root by root, so each root's run is contiguous;
+ * S sorts each run by a column. */
+static struct folder_row *build_rows(struct explorer *ex, size_t *n_rows)
+{
+    struct folder_scan *s = ex->folder.scan;
     pthread_mutex_lock(&s->lock);
     size_t n = s->n + s->n_roots;
     struct folder_row *v = malloc((n ? n : 1) * sizeof *v);
     size_t k = 0, e = 0;
+    sort_entries = s->v;
+    sort_column = ex->folder.sort;
     for (uint32_t r = 0; v && r < s->n_roots; r++) {
         v[k++] = (struct folder_row){ r, -1 };
+        size_t first = k;
         for (; e < s->n && s->v[e].root == r; e++)
             v[k++] = (struct folder_row){ r, (long)e };
+        if (sort_column != FSORT_FOUND)
+            qsort(v + first, k - first, sizeof *v, by_column);
     }
     pthread_mutex_unlock(&s->lock);
     *n_rows = v ? k : 0;
     return v;
+}
+
+/* The row showing entry `entry`, or n when it is not listed. */
+static size_t row_of_entry(const struct folder_row *rows, size_t n, size_t entry)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].entry == (long)entry)
+            return i;
+    return n;
 }
 
 static int page_rows(const struct explorer *ex)
@@ -62,9 +122,21 @@ static void select_row(struct explorer *ex, long i, size_t n_rows)
         f->top = f->sel - page + 1;
 }
 
+/* The walk or the survey is still running. */
 bool folder_scanning(const struct explorer *ex)
 {
-    return ex->folder.scan && !atomic_load(&ex->folder.scan->done);
+    return ex->folder.scan && (!atomic_load(&ex->folder.scan->done) || !atomic_load(&ex->folder.scan->survey_done));
+}
+
+void folder_title(const struct explorer *ex, char *buf, size_t size)
+{
+    struct folder_scan *s = ex->folder.scan;
+    size_t used = (size_t)snprintf(buf, size, " mtlbx  ");
+    for (uint32_t r = 0; r < s->n_roots && used < size; r++) {
+        char *safe = mtlbx_escape_dup((const uint8_t *)s->roots[r], strlen(s->roots[r]), MTLBX_ESC_TERMINAL);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", r ? " | " : "", safe ? safe : "?");
+        free(safe);
+    }
 }
 
 void folder_after_frame(struct explorer *ex)
@@ -143,32 +215,70 @@ static void open_entry(struct explorer *ex, size_t index)
 
 /* ------------------------------------------------------------ actions -- */
 
+/* The first line of `index` holding the query, copied into `what`. */
+static bool index_hit(const struct query *q, const char *index, char *what, size_t size)
+{
+    if (!index)
+        return false;
+    for (const char *line = index; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (textfmt_find((const uint8_t *)line, len, q->text) >= 0) {
+            snprintf(what, size, "%.*s", (int)(len < 400 ? len : 400), line);
+            return true;
+        }
+        line += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+/* `/` in the folder list: the next library whose path, or one of whose
+ * function names, argument names or argument types, holds the query
+ * ("which library takes GEMMParams"). The status line says what matched. */
 static void search(struct explorer *ex, bool forward, const struct folder_row *rows, size_t n)
 {
     struct folder_view *f = &ex->folder;
     if (!f->have_query || !n)
         return;
     struct folder_scan *s = f->scan;
+    size_t libs = 0;
+    for (size_t i = 0; i < n; i++)
+        libs += rows[i].entry >= 0;
+    size_t indexed = atomic_load(&s->indexed);
+    bool partial = !atomic_load(&s->survey_done);
     for (size_t k = 1; k <= n; k++) {
         size_t i = forward ? (f->sel + k) % n : (f->sel + n - k % n) % n;
         if (rows[i].entry < 0)
             continue;
+        char what[420] = "";
         pthread_mutex_lock(&s->lock);
-        bool hit = query_label_matches(&f->query, s->v[rows[i].entry].label);
+        const struct folder_entry *e = &s->v[rows[i].entry];
+        bool hit = query_label_matches(&f->query, e->label) || index_hit(&f->query, e->index, what, sizeof what);
+        char *label = hit ? mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL) : NULL;
         pthread_mutex_unlock(&s->lock);
         if (hit) {
             select_row(ex, (long)i, n);
+            f->search_entry = (size_t)rows[i].entry;
+            if (what[0])
+                ex_message(ex, "%s: %s%s", label ? label : "?", what,
+                           partial ? "  (still indexing: n may find more)" : "");
+            else
+                ex_message(ex, "%s", label ? label : "?");
+            free(label);
             return;
         }
     }
-    ex_error(ex, "no path matches %s", f->query.text);
+    if (partial)
+        ex_error(ex, "no library matches %s yet: %zu of %zu indexed so far", f->query.text, indexed, libs);
+    else
+        ex_error(ex, "no library matches %s (paths, function names, argument names and types)", f->query.text);
 }
 
 void folder_action(struct explorer *ex, enum action a)
 {
     struct folder_view *f = &ex->folder;
     size_t n;
-    struct folder_row *rows = build_rows(f->scan, &n);
+    struct folder_row *rows = build_rows(ex, &n);
     if (!rows)
         return;
     long page = page_rows(ex);
@@ -198,7 +308,7 @@ void folder_action(struct explorer *ex, enum action a)
         break;
     case ACT_SEARCH: {
         char q[QUERY_MAX], why[128];
-        if (!prompt_line(ex, "Search paths", f->have_query ? f->query.text : "", q, sizeof q))
+        if (!prompt_line(ex, "Search paths, function, argument and type names", "", q, sizeof q))
             break;
         if (!query_parse(q, false, &f->query, why, sizeof why)) {
             ex_error(ex, "%s", why);
@@ -210,6 +320,19 @@ void folder_action(struct explorer *ex, enum action a)
     }
     case ACT_SEARCH_NEXT: search(ex, true, rows, n); break;
     case ACT_SEARCH_PREV: search(ex, false, rows, n); break;
+    case ACT_SORT: {
+        /* Keep the selected library selected under the new order. */
+        long entry = f->sel < n ? rows[f->sel].entry : -1;
+        f->sort = (f->sort + 1) % FSORT_COUNT;
+        free(rows);
+        rows = build_rows(ex, &n);
+        if (!rows)
+            return;
+        if (entry >= 0)
+            select_row(ex, (long)row_of_entry(rows, n, (size_t)entry), n);
+        ex_message(ex, "sorted by %s (S: next column)", sort_names[f->sort]);
+        break;
+    }
     default: break;
     }
     free(rows);
@@ -242,11 +365,18 @@ static void progress_text(const struct explorer *ex, char *buf, size_t size)
         snprintf(buf + n, size - (size_t)n, ", %zu unreadable", problems);
 }
 
+/* Columns of the table; the path takes what is left. Below WIDE_COLS
+ * columns only size and functions come before the path, so that paths
+ * stay readable at 80 and 100 columns (the others show when wider). */
+#define WIDE_COLS 120
+#define HEADER_WIDE "            size  functions  version  target          MSL       problems  path"
+#define HEADER_NARROW "            size  functions  path"
+
 static void draw_row(struct explorer *ex, int y, const struct folder_row *row, bool selected)
 {
     struct folder_scan *s = ex->folder.scan;
     const struct rect *r = &ex->lay.body;
-    char line[1400];
+    char line[1600];
     attr_t attr = selected ? term_attr(AT_SELECT) : A_NORMAL;
     if (row->entry < 0) {
         const char *root = s->roots[row->root];
@@ -262,18 +392,37 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     char *problem = e->problem ? mtlbx_escape_dup((const uint8_t *)e->problem, strlen(e->problem),
                                                   MTLBX_ESC_TERMINAL) : NULL;
     uint64_t size = e->size;
-    bool parsed = e->file != NULL;
-    size_t functions = e->functions;
+    bool known = e->file != NULL || e->surveyed, unreadable = e->unreadable && !e->file;
+    size_t functions = e->functions, problems = e->problems;
+    char version[40], target[64], msl[24];
+    memcpy(version, e->version, sizeof version);
+    memcpy(target, e->target, sizeof target);
+    memcpy(msl, e->msl, sizeof msl);
     pthread_mutex_unlock(&s->lock);
+    char sz[32], fn[32] = "...", pr[32] = "";
+    mtlbx_format_count(sz, sizeof sz, size);
     if (problem) {
-        snprintf(line, sizeof line, "  %12s  %9s  %.600s: %.500s", "", "", label ? label : "?", problem);
+        if (r->w >= WIDE_COLS)
+            snprintf(line, sizeof line, "  %14s  %9s  %-7s  %-14s  %-8s  %8s  %.600s: %.500s", "", "", "", "", "",
+                     "", label ? label : "?", problem);
+        else
+            snprintf(line, sizeof line, "  %14s  %9s  %.600s: %.500s", "", "", label ? label : "?", problem);
         if (!selected)
             attr = term_attr(AT_BAD);
     } else {
-        char fn[32] = "-";
-        if (parsed)
-            snprintf(fn, sizeof fn, "%zu", functions);
-        snprintf(line, sizeof line, "  %12" PRIu64 "  %9s  %.1200s", size, fn, label ? label : "?");
+        if (unreadable)
+            snprintf(fn, sizeof fn, "?");
+        else if (known)
+            mtlbx_format_count(fn, sizeof fn, functions);
+        if (known && !unreadable)
+            mtlbx_format_count(pr, sizeof pr, problems);
+        if (r->w >= WIDE_COLS)
+            snprintf(line, sizeof line, "  %14s  %9s  %-7.20s  %-14.40s  %-8.20s  %8s  %.1200s", sz, fn,
+                     known ? version : "", known ? target : "", known ? msl : "", pr, label ? label : "?");
+        else
+            snprintf(line, sizeof line, "  %14s  %9s  %.1200s", sz, fn, label ? label : "?");
+        if (!selected && known && !unreadable && problems)
+            attr = term_attr(AT_WARN);
     }
     free(label);
     free(problem);
@@ -283,15 +432,24 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
 void folder_draw(struct explorer *ex)
 {
     struct folder_view *f = &ex->folder;
+    struct folder_scan *s = f->scan;
     const struct rect *r = &ex->lay.body;
-    char title[300], progress[160];
+    char title[400], progress[160], survey[96] = "";
     progress_text(ex, progress, sizeof progress);
-    snprintf(title, sizeof title, " Folders and archives: %s%s", progress,
-             folder_scanning(ex) ? "   Esc stops the scan" : "");
+    size_t found = atomic_load(&s->progress.metallibs) + atomic_load(&s->members);
+    size_t surveyed = atomic_load(&s->surveyed), indexed = atomic_load(&s->indexed);
+    if (!atomic_load(&s->survey_done) && surveyed < found)
+        snprintf(survey, sizeof survey, "; counting %zu/%zu", surveyed, found);
+    else if (!atomic_load(&s->survey_done))
+        snprintf(survey, sizeof survey, "; indexing names %zu/%zu", indexed, found);
+    else if (!s->cancel)
+        snprintf(survey, sizeof survey, "; names indexed");
+    snprintf(title, sizeof title, " Folders and archives: %s%s%s   sorted by %s", progress, survey,
+             folder_scanning(ex) ? "   Esc stops the scan" : "", sort_names[f->sort]);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
-    term_put(r->y + 1, r->x, r->w, "          size  functions  path", A_BOLD, 0);
+    term_put(r->y + 1, r->x, r->w, r->w >= WIDE_COLS ? HEADER_WIDE : HEADER_NARROW, A_BOLD, 0);
     size_t n;
-    struct folder_row *rows = build_rows(f->scan, &n);
+    struct folder_row *rows = build_rows(ex, &n);
     if (!rows)
         return;
     select_row(ex, (long)f->sel, n);

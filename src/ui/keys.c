@@ -88,6 +88,8 @@ const struct key_binding key_table[] = {
     { { 'N' }, ACT_SEARCH_PREV, KC_ALL, "previous match", NULL },
     { { ':', 'o' }, ACT_GOTO, KC_MAIN, "go to an offset: 0x58, 1234, +16, -0x10, $ (end)", "offset" },
     { { ':' }, ACT_GOTO, KC_TEXT, "go to a line number", NULL },
+    { { '&' }, ACT_FILTER, KC_TEXT, "show only the lines that match the search (& again: all lines)", "only matches" },
+    { { '#' }, ACT_LINE_NUMBERS, KC_TEXT, "hide or show the line numbers", NULL },
     { { 'u' }, ACT_NEXT_UNCLAIMED, KC_MAIN, "go to the next run of unclaimed bytes (no structure explains them)",
       NULL },
 
@@ -113,7 +115,8 @@ const struct key_binding key_table[] = {
     /* Folders and archives (mtlbx DIR, mtlbx App.ipa) */
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_FOLDER, "open the library (an archive member is decompressed now)", "open" },
     { { 27 }, ACT_CANCEL, KC_FOLDER, "stop the scan (what was found stays)", "stop scan" },
-    { { '/' }, ACT_SEARCH, KC_FOLDER, "search the paths", "search" },
+    { { '/' }, ACT_SEARCH, KC_FOLDER, "search every library: paths, function names, argument names and types", "search" },
+    { { 'S' }, ACT_SORT, KC_FOLDER, "sort by the next column: size, functions, version, target, MSL, problems, path", "sort" },
     { { 'F' }, ACT_FOLDER, KC_MAIN | KC_FUNCS, "back to the folder or archive list (mtlbx DIR)", NULL },
 
     /* Readable names, filter and sort, marks, copy */

@@ -18,6 +18,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/filter.c \
 	src/ui/function_step.c \
 	src/ui/folder_scan.c src/ui/folder_scan.h \
+	src/ui/folder_survey.c \
 	src/ui/folder_view.c \
 	src/ui/fpage.c \
 	src/ui/ftable.c src/ui/ftable.h \
@@ -30,6 +31,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/history.c \
 	src/ui/jumps.c \
 	src/ui/iface_table.c src/ui/iface_table.h \
+	src/ui/hl.h src/ui/hl_llvm.c src/ui/hl_msl.c \
 	src/ui/ifacer.c src/ui/ifacer.h \
 	src/ui/job.c src/ui/job.h \
 	src/ui/keylog.c src/ui/keylog.h \
@@ -53,6 +55,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/source_find.c src/ui/source_find.h \
 	src/ui/term.c src/ui/term.h \
 	src/ui/textfmt.c src/ui/textfmt.h \
+	src/ui/textsearch.c src/ui/textsearch.h \
 	src/ui/textview.c \
 	src/ui/tree_panel.c \
 	src/ui/view.h src/ui/views.c \

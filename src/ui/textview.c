@@ -1,11 +1,16 @@
 /* The pager: a scrollable, searchable view of text from outside the
  * parser (llvm-dis output, source members) or of generated text (help).
  * Lines are made safe only when drawn, so a 60 MB disassembly costs only
- * the lines on screen. */
+ * the lines on screen. As in less: matches are highlighted, the status
+ * line says "match i/N", n and N wrap with a message, & shows only the
+ * matching lines, the title gives a percentage, # hides line numbers.
+ * LLVM IR and MSL are coloured by hl_llvm.c and hl_msl.c. */
 #include "config.h"
 
+#include "hl.h"
 #include "term.h"
 #include "textfmt.h"
+#include "textsearch.h"
 #include "ui.h"
 
 #include <stdio.h>
@@ -20,7 +25,42 @@ static void free_text(struct textview *t)
     free(t->title);
     free(t->data);
     free(t->line_start);
+    free(t->comment_in);
+    free(t->matches);
     memset(t, 0, sizeof *t);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* What the text is, from the name it would be saved under. */
+static enum text_syntax syntax_of(const char *save_name)
+{
+    if (ends_with(save_name, ".ll"))
+        return TEXT_LLVM;
+    static const char *const msl[] = { ".metal", ".h", ".hpp", ".hh", ".metalh", ".inc", ".cpp", ".cc", ".c" };
+    for (size_t i = 0; i < sizeof msl / sizeof msl[0]; i++)
+        if (ends_with(save_name, msl[i]))
+            return TEXT_MSL;
+    return TEXT_PLAIN;
+}
+
+/* Block comments run across lines: where each line starts, computed
+ * once (a source member is small; IR needs none). */
+static void find_comment_states(struct textview *t)
+{
+    t->comment_in = calloc(t->n_lines + 1, sizeof *t->comment_in);
+    if (!t->comment_in)
+        return; /* colour without multi-line comments */
+    bool in = false;
+    for (size_t i = 0; i < t->n_lines; i++) {
+        t->comment_in[i] = in;
+        size_t s = t->line_start[i], e = t->line_start[i + 1];
+        in = hl_msl_comment_after(t->data + s, e - s, in);
+    }
 }
 
 void textview_open(struct explorer *ex, const char *title, const char *data, size_t len,
@@ -55,6 +95,9 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
     t->n_lines = n;
     t->line_start[n] = len;
     snprintf(t->save_name, sizeof t->save_name, "%s", save_name ? save_name : "text.txt");
+    t->syntax = syntax_of(t->save_name);
+    if (t->syntax == TEXT_MSL)
+        find_comment_states(t);
     ex->text_return = from;
     ex->screen = SCREEN_TEXT;
 }
@@ -82,16 +125,56 @@ static int page_rows(const struct explorer *ex)
     return rows > 0 ? rows : 1;
 }
 
+/* The lines shown: all of them, or with & only the matching ones. Lines
+ * are named by their index in the text; a rank is a place among the
+ * shown lines. */
+static size_t shown_count(const struct textview *t)
+{
+    return t->only_matches ? t->n_matches : t->n_lines;
+}
+
+static size_t rank_of(const struct textview *t, size_t line)
+{
+    return t->only_matches ? textsearch_rank(t->matches, t->n_matches, line) : line;
+}
+
+static size_t line_at(const struct textview *t, size_t rank)
+{
+    return t->only_matches ? t->matches[rank] : rank;
+}
+
 static void scroll_to_cur(struct explorer *ex)
 {
     struct textview *t = &ex->text;
-    size_t page = (size_t)page_rows(ex);
-    if (t->cur < t->top)
-        t->top = t->cur;
-    else if (t->cur >= t->top + page)
-        t->top = t->cur - page + 1;
-    if (t->top + page > t->n_lines)
-        t->top = t->n_lines > page ? t->n_lines - page : 0;
+    size_t page = (size_t)page_rows(ex), n = shown_count(t);
+    if (n == 0) {
+        t->top = 0;
+        return;
+    }
+    size_t cur = rank_of(t, t->cur), top = rank_of(t, t->top);
+    if (cur < top)
+        top = cur;
+    else if (cur >= top + page)
+        top = cur - page + 1;
+    if (top + page > n)
+        top = n > page ? n - page : 0;
+    t->top = line_at(t, top);
+}
+
+/* The shown line `delta` shown lines away from the current one. */
+static void move_cur(struct explorer *ex, long delta)
+{
+    struct textview *t = &ex->text;
+    size_t n = shown_count(t);
+    if (n == 0)
+        return;
+    long r = (long)rank_of(t, t->cur) + delta;
+    if (r < 0)
+        r = 0;
+    if (r >= (long)n)
+        r = (long)n - 1;
+    t->cur = line_at(t, (size_t)r);
+    scroll_to_cur(ex);
 }
 
 static void set_cur(struct explorer *ex, long line)
@@ -102,36 +185,109 @@ static void set_cur(struct explorer *ex, long line)
     if (t->n_lines && line >= (long)t->n_lines)
         line = (long)t->n_lines - 1;
     t->cur = (size_t)line;
+    if (t->only_matches && t->n_matches) {
+        /* The nearest matching line at or after it. */
+        size_t r = textsearch_rank(t->matches, t->n_matches, t->cur);
+        t->cur = t->matches[r < t->n_matches ? r : t->n_matches - 1];
+    }
     scroll_to_cur(ex);
 }
 
-static bool find(struct explorer *ex, bool forward)
+/* A match found by a search sits a third of the way down the page, with
+ * context above it (less puts it at the top), unless it already shows. */
+static void show_match(struct explorer *ex, size_t line)
+{
+    struct textview *t = &ex->text;
+    size_t page = (size_t)page_rows(ex);
+    size_t r = rank_of(t, line), top = rank_of(t, t->top);
+    t->cur = line;
+    if (r < top || r >= top + page)
+        t->top = line_at(t, r > page / 3 ? r - page / 3 : 0);
+    scroll_to_cur(ex);
+    /* Bring the match into view horizontally too. */
+    const uint8_t *p;
+    size_t len;
+    line_bytes(t, line, &p, &len);
+    long at = textfmt_find(p, len, t->query.text);
+    int w = ex->lay.body.w - 8;
+    t->hscroll = at > w ? (int)at - w / 2 : 0;
+}
+
+/* n / N: the next or previous matching line, wrapping with a message. */
+static void find(struct explorer *ex, bool forward)
 {
     struct textview *t = &ex->text;
     if (!t->have_query || t->n_lines == 0)
-        return false;
-    for (size_t k = 1; k <= t->n_lines; k++) {
-        size_t i = forward ? (t->cur + k) % t->n_lines
-                           : (t->cur + t->n_lines - k % t->n_lines) % t->n_lines;
-        const uint8_t *p;
-        size_t len;
-        line_bytes(t, i, &p, &len);
-        if (textfmt_find(p, len, t->query.text) >= 0) {
-            if ((forward && i <= t->cur) || (!forward && i >= t->cur))
-                ex_message(ex, "search wrapped");
-            set_cur(ex, (long)i);
-            /* Bring the match into view horizontally too. */
-            long at = textfmt_find(p, len, t->query.text);
-            int w = ex->lay.body.w - 8;
-            if (at > w)
-                t->hscroll = (int)at - w / 2;
-            else
-                t->hscroll = 0;
-            return true;
-        }
+        return;
+    if (t->n_matches == 0) {
+        ex_error(ex, "not found: %s", t->query.text);
+        return;
     }
-    ex_error(ex, "not found: %s", t->query.text);
-    return false;
+    bool wrapped;
+    size_t k = textsearch_step(t->matches, t->n_matches, t->cur, forward, &wrapped);
+    show_match(ex, t->matches[k]);
+    if (wrapped)
+        ex_message(ex, forward ? "search hit the bottom, continued at the top"
+                               : "search hit the top, continued at the bottom");
+}
+
+/* Finds every line holding the new query, then the first match after the
+ * current line. */
+static void search_new(struct explorer *ex, const struct query *q)
+{
+    struct textview *t = &ex->text;
+    size_t n;
+    size_t *lines = textsearch_lines(t->data, t->line_start, t->n_lines, q->text, &n);
+    if (n == (size_t)-1) {
+        ex_error(ex, "out of memory searching the text");
+        return;
+    }
+    free(t->matches);
+    t->matches = lines;
+    t->n_matches = n;
+    t->query = *q;
+    t->have_query = true;
+    if (n == 0) {
+        /* & with nothing to show would leave an empty page. */
+        t->only_matches = false;
+        ex_error(ex, "not found: %s", q->text);
+        return;
+    }
+    /* The current line itself counts, as in less: step from the one before. */
+    bool wrapped;
+    size_t k = t->cur == 0 ? 0 : textsearch_step(t->matches, n, t->cur - 1, true, &wrapped);
+    if (t->cur == 0 && t->matches[0] != 0)
+        k = 0;
+    show_match(ex, t->matches[k]);
+}
+
+static void toggle_filter(struct explorer *ex)
+{
+    struct textview *t = &ex->text;
+    if (!t->only_matches && (!t->have_query || t->n_matches == 0)) {
+        ex_message(ex, "& shows only the lines that match a search: search with / first");
+        return;
+    }
+    t->only_matches = !t->only_matches;
+    set_cur(ex, (long)t->cur);
+    ex_message(ex, t->only_matches ? "only the %zu matching lines (& again: all lines)" : "all lines",
+               t->n_matches);
+}
+
+void textview_status(struct explorer *ex, char *buf, size_t size)
+{
+    const struct textview *t = &ex->text;
+    buf[0] = '\0';
+    if (!t->have_query)
+        return;
+    size_t r = textsearch_rank(t->matches, t->n_matches, t->cur);
+    bool on = r < t->n_matches && t->matches[r] == t->cur;
+    char where[48];
+    if (on)
+        snprintf(where, sizeof where, "%zu/%zu", r + 1, t->n_matches);
+    else
+        snprintf(where, sizeof where, "-/%zu", t->n_matches);
+    snprintf(buf, size, "/%.60s: match %s%s", t->query.text, where, t->only_matches ? "  (& only matching lines)" : "");
 }
 
 static void save_text(struct explorer *ex)
@@ -152,20 +308,32 @@ void textview_action(struct explorer *ex, enum action a)
         if (!diag_view_follow(ex))
             ex_message(ex, "Enter follows offsets only in the problem list (!)");
         break;
-    case ACT_DOWN: set_cur(ex, (long)t->cur + 1); break;
-    case ACT_UP: set_cur(ex, (long)t->cur - 1); break;
-    case ACT_PAGE_DOWN:
-        t->top += (size_t)page;
-        set_cur(ex, (long)t->cur + page);
+    case ACT_DOWN: move_cur(ex, 1); break;
+    case ACT_UP: move_cur(ex, -1); break;
+    case ACT_PAGE_DOWN: {
+        /* A page down shows the next page, as in less. */
+        size_t n = shown_count(t), top = rank_of(t, t->top) + (size_t)page;
+        if (n && top < n)
+            t->top = line_at(t, top);
+        move_cur(ex, page);
         break;
-    case ACT_PAGE_UP:
-        t->top = t->top > (size_t)page ? t->top - (size_t)page : 0;
-        set_cur(ex, (long)t->cur - page);
+    }
+    case ACT_PAGE_UP: {
+        size_t top = rank_of(t, t->top);
+        if (shown_count(t))
+            t->top = line_at(t, top > (size_t)page ? top - (size_t)page : 0);
+        move_cur(ex, -page);
         break;
-    case ACT_HALF_DOWN: set_cur(ex, (long)t->cur + page / 2); break;
-    case ACT_HALF_UP: set_cur(ex, (long)t->cur - page / 2); break;
-    case ACT_TOP: set_cur(ex, 0); break;
-    case ACT_BOTTOM: set_cur(ex, (long)t->n_lines - 1); break;
+    }
+    case ACT_HALF_DOWN: move_cur(ex, page / 2); break;
+    case ACT_HALF_UP: move_cur(ex, -page / 2); break;
+    case ACT_TOP: move_cur(ex, -(long)shown_count(t)); break;
+    case ACT_BOTTOM: move_cur(ex, (long)shown_count(t)); break;
+    case ACT_FILTER: toggle_filter(ex); break;
+    case ACT_LINE_NUMBERS:
+        t->hide_numbers = !t->hide_numbers;
+        ex_message(ex, t->hide_numbers ? "line numbers hidden (# shows them)" : "line numbers shown");
+        break;
     case ACT_LEFT: t->hscroll = t->hscroll > HSCROLL_STEP ? t->hscroll - HSCROLL_STEP : 0; break;
     case ACT_RIGHT:
         if (t->hscroll + HSCROLL_STEP <= HSCROLL_MAX)
@@ -181,9 +349,7 @@ void textview_action(struct explorer *ex, enum action a)
             ex_error(ex, "%s", why);
             break;
         }
-        t->query = parsed;
-        t->have_query = true;
-        find(ex, true);
+        search_new(ex, &parsed);
         break;
     }
     case ACT_SEARCH_NEXT:
@@ -199,10 +365,12 @@ void textview_action(struct explorer *ex, enum action a)
             break;
         char *end;
         long line = strtol(in, &end, 10);
-        if (end == in || line < 1)
+        if (end == in || line < 1) {
             ex_error(ex, "not a line number: %s", in);
-        else
+        } else {
+            t->only_matches = false; /* the line asked for may not match */
             set_cur(ex, line - 1);
+        }
         break;
     }
     case ACT_WRITE: save_text(ex); break;
@@ -225,40 +393,122 @@ static attr_t diff_line_attr(const uint8_t *p, size_t len)
     return A_NORMAL;
 }
 
+/* Syntax kinds as attributes that read without colour too: keywords
+ * and attributes bold, comments dim. */
+static attr_t kind_attr(enum hl_kind k)
+{
+    switch (k) {
+    case HL_COMMENT: return term_attr(AT_DIM);
+    case HL_STRING: return term_attr(AT_OK);
+    case HL_NUMBER: return term_attr(AT_FOLLOW);
+    case HL_KEYWORD: return term_attr(AT_HEADING);
+    case HL_TYPE: return term_attr(AT_OK);
+    case HL_GLOBAL: return term_attr(AT_UNKNOWN);
+    case HL_META: return term_attr(AT_DIM);
+    case HL_ATTR: return term_attr(AT_WARN);
+    case HL_PREPROC: return term_attr(AT_UNKNOWN);
+    default: return A_NORMAL;
+    }
+}
+
+/* Columns of the first n bytes of safe text. */
+static int cols_of(const char *s, size_t n)
+{
+    int cols = 0;
+    for (size_t i = 0; i < n;) {
+        int w;
+        i += textfmt_step((const uint8_t *)s + i, n - i, &w);
+        cols += w;
+    }
+    return cols;
+}
+
+/* Draws spans of a line already drawn plain at (y, x), `width` columns
+ * shown from column `skip`. */
+static void overdraw(int y, int x, int width, int skip, const char *buf, const struct hl_span *sp, size_t n,
+                     bool syntax)
+{
+    char piece[(HSCROLL_MAX + 1100) * 4];
+    size_t done = 0;
+    int col = 0;
+    for (size_t k = 0; k < n; k++) {
+        col += cols_of(buf + done, sp[k].start - done);
+        size_t len = sp[k].len < sizeof piece ? sp[k].len : sizeof piece - 1;
+        memcpy(piece, buf + sp[k].start, len);
+        piece[len] = '\0';
+        int w = cols_of(piece, len);
+        done = sp[k].start + sp[k].len;
+        int c0 = col;
+        col += w;
+        if (c0 + w <= skip || c0 >= skip + width)
+            continue;
+        int cut = skip > c0 ? skip - c0 : 0, at = c0 > skip ? c0 - skip : 0;
+        int room = width - at < w - cut ? width - at : w - cut;
+        attr_t a = syntax ? kind_attr(sp[k].kind) : term_attr(AT_MATCH) | A_UNDERLINE | A_BOLD;
+        if (room > 0 && a != A_NORMAL)
+            term_put(y, x + at, room, piece, a, cut);
+    }
+}
+
+#define SPANS_MAX 256
+
 void textview_draw(struct explorer *ex)
 {
     struct textview *t = &ex->text;
     const struct rect *r = &ex->lay.body;
+    int rows = page_rows(ex);
+    scroll_to_cur(ex);
+    size_t n_shown = shown_count(t), top = n_shown ? rank_of(t, t->top) : 0;
+    size_t last = top + (size_t)rows < n_shown ? top + (size_t)rows : n_shown;
+    /* As less: how far the bottom of the page is through the text. */
+    unsigned pct = n_shown ? (unsigned)(last * 100 / n_shown) : 100;
     char title[512];
-    snprintf(title, sizeof title, " %s   line %zu/%zu%s", t->title, t->n_lines ? t->cur + 1 : 0,
-             t->n_lines, t->hscroll ? "  (scrolled right)" : "");
+    snprintf(title, sizeof title, " %s   line %zu/%zu  %u%%%s%s", t->title, t->n_lines ? t->cur + 1 : 0,
+             t->n_lines, pct, t->only_matches ? "  [& matching lines]" : "",
+             t->hscroll ? "  (scrolled right)" : "");
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     int digits = 1;
     for (size_t n = t->n_lines; n >= 10; n /= 10)
         digits++;
-    int gutter = digits + 1;
+    int gutter = t->hide_numbers ? 0 : digits + 1;
     int text_w = r->w - gutter;
     static char buf[(HSCROLL_MAX + 1100) * 4];
-    int rows = page_rows(ex);
-    scroll_to_cur(ex);
+    struct hl_span spans[SPANS_MAX];
     for (int k = 0; k < rows; k++) {
-        size_t i = t->top + (size_t)k;
+        size_t rank = top + (size_t)k;
         int y = r->y + 1 + k;
-        if (i >= t->n_lines) {
+        if (rank >= n_shown) {
             term_fill(y, r->x, r->w, A_NORMAL);
             continue;
         }
+        size_t i = line_at(t, rank);
         const uint8_t *p;
         size_t len;
         line_bytes(t, i, &p, &len);
-        char num[48];
-        snprintf(num, sizeof num, "%*zu ", digits & 31, i + 1);
-        term_put(y, r->x, gutter, num, term_attr(AT_DIM), 0);
+        if (gutter) {
+            char num[48];
+            snprintf(num, sizeof num, "%*zu ", digits & 31, i + 1);
+            term_put(y, r->x, gutter, num, term_attr(AT_DIM), 0);
+        }
         int max_cols = t->hscroll + (text_w > 1000 ? 1000 : text_w) + 4;
-        textfmt_sanitize(p, len, buf, sizeof buf, 8, max_cols);
+        size_t blen = textfmt_sanitize(p, len, buf, sizeof buf, 8, max_cols);
         attr_t a = i == t->cur ? term_attr(AT_SELECT) : t->diff_colours ? diff_line_attr(p, len) : A_NORMAL;
-        if (text_w > 0)
-            term_put(y, r->x + gutter, text_w, buf, a, t->hscroll);
+        if (text_w <= 0)
+            continue;
+        term_put(y, r->x + gutter, text_w, buf, a, t->hscroll);
+        /* The selected line keeps its one colour; others get syntax. */
+        size_t n = 0;
+        if (i != t->cur && t->syntax == TEXT_LLVM) {
+            n = hl_llvm_line(buf, blen, spans, SPANS_MAX);
+        } else if (i != t->cur && t->syntax == TEXT_MSL) {
+            bool in = t->comment_in && t->comment_in[i];
+            n = hl_msl_line(buf, blen, &in, spans, SPANS_MAX);
+        }
+        overdraw(y, r->x + gutter, text_w, t->hscroll, buf, spans, n, true);
+        if (t->have_query && t->n_matches) {
+            n = textsearch_spans(buf, blen, t->query.text, spans, SPANS_MAX);
+            overdraw(y, r->x + gutter, text_w, t->hscroll, buf, spans, n, false);
+        }
     }
 }
 

@@ -95,6 +95,11 @@ struct textview {
     bool follow_offsets;         /* the diagnostics view: Enter follows a line's offset */
     uint32_t follow_file;
     bool diff_colours;           /* colour + - @@ lines (a unified diff) */
+    enum text_syntax { TEXT_PLAIN, TEXT_LLVM, TEXT_MSL } syntax; /* from save_name's suffix */
+    bool *comment_in;            /* MSL: line i starts inside a block comment */
+    size_t *matches, n_matches;  /* lines holding the query (textsearch.c) */
+    bool only_matches;           /* &: only those lines are shown */
+    bool hide_numbers;           /* #: no line-number gutter */
 };
 
 struct member_row {
@@ -121,6 +126,9 @@ struct folder_view {
     struct query query;
     bool have_query;
     bool was_scanning;           /* one more frame when the scan ends */
+    int sort;                    /* S: the column rows are sorted by (folder_view.c) */
+    size_t search_entry;         /* the entry the last / or n stopped on */
+    bool surveying;              /* redraw while the survey fills the table */
 };
 
 struct explorer {
@@ -271,6 +279,8 @@ void textview_draw(struct explorer *ex);
 void textview_action(struct explorer *ex, enum action a);
 /* Puts line `line` (0-based) of the open text at the cursor. */
 void textview_goto_line(struct explorer *ex, size_t line);
+/* The status line's text for the view: "match 3/17", the filter. */
+void textview_status(struct explorer *ex, char *buf, size_t size);
 
 /* ---- members_view.c ---- */
 void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive);
@@ -335,6 +345,8 @@ void folder_action(struct explorer *ex, enum action a);
 /* F in the panels: back to the folder list. */
 void folder_back(struct explorer *ex);
 bool folder_scanning(const struct explorer *ex);
+/* The title bar's text while the folder list shows: what is open. */
+void folder_title(const struct explorer *ex, char *buf, size_t size);
 /* After a frame is out: starts the scan the first time. */
 void folder_after_frame(struct explorer *ex);
 void folder_free(struct explorer *ex);

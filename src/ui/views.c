@@ -6,7 +6,7 @@
 
 static const struct view_ops views[SCREEN_COUNT] = {
     [SCREEN_MAIN] = { "byte explorer", KC_TREE, bytes_draw, bytes_action, bytes_status },
-    [SCREEN_TEXT] = { "text view", KC_TEXT, textview_draw, textview_action, bytes_status },
+    [SCREEN_TEXT] = { "text view", KC_TEXT, textview_draw, textview_action, textview_status },
     [SCREEN_MEMBERS] = { "source members", KC_MEMBERS, members_draw, members_action, bytes_status },
     [SCREEN_COMPARE] = { "compare", KC_COMPARE, compare_draw, compare_action, bytes_status },
     [SCREEN_FOLDER] = { "folder survey", KC_FOLDER, folder_draw, folder_action, bytes_status },

@@ -1,0 +1,414 @@
+/* How `mtlbx diff` shows one comparison of two libraries: the JSON object
+ * of CONTRACT.md "Comparing two libraries", and the text review (a summary
+ * line, then one line per change, coloured on a terminal). Used by diff.c
+ * for two libraries and by diff_tree.c for each changed library of two
+ * releases, so neither calls into the other. */
+#include "config.h"
+
+#include "commands.h"
+#include "diff_render.h"
+#include "values_json.h"
+#include "cli/requires_cli.h"
+#include "util/run_tool.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct palette {
+    const char *add, *del, *chg, *bold, *off;
+};
+static const struct palette colours = { "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[0m" };
+static const struct palette plain = { "", "", "", "", "" };
+
+/* ------------------------------------------------------------- values -- */
+
+static json_t *header_value(mtlbx_library *lib, unsigned f) { return vj_header_field(lib, (enum mtlbx_header_field)f); }
+/* The text form of a header field: requires as "macOS 26.0 (MSL 4.0, AIR
+ * 2.8)", so its change reads "requires macOS 15.0 (...) -> macOS 26.0 (...)". */
+static json_t *header_text(mtlbx_library *lib, unsigned f)
+{
+    if (f != MTLBX_HF_REQUIRES)
+        return header_value(lib, f);
+    struct mtlbx_requires r;
+    char target[64], cause[160], text[240];
+    mtlbx_library_requires(lib, &r);
+    req_target_text(&r, target, sizeof target);
+    req_cause_text(&r, cause, sizeof cause);
+    snprintf(text, sizeof text, cause[0] ? "%s (%s)" : "%s", target, cause);
+    return json_string(text);
+}
+
+static json_t *function_value(mtlbx_library *lib, size_t i, unsigned f)
+{
+    return vj_function_field(lib, i, (enum mtlbx_function_field)f);
+}
+
+static json_t *member_name_json(mtlbx_library *lib, struct mtlbx_member_ref r)
+{
+    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    return vj_bytes((struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+}
+
+/* ----------------------------------------------------------------- JSON -- */
+
+static json_t *names_json(mtlbx_library *lib, const size_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(a, vj_bytes(mtlbx_function_at(lib, v[k])->name));
+    return a;
+}
+
+static json_t *members_json(mtlbx_library *lib, const struct mtlbx_member_ref *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(a, member_name_json(lib, v[k]));
+    return a;
+}
+
+static json_t *library_json(const struct mtlbx_library_diff *d)
+{
+    json_t *header = json_array();
+    for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+        if (d->header_fields & (1u << f))
+            json_array_append_new(header, json_pack("{s:s,s:o,s:o}", "field", mtlbx_header_field_name(f), "a",
+                                                    header_value(d->a, f), "b", header_value(d->b, f)));
+    json_t *changed = json_array();
+    for (size_t k = 0; k < d->n_changed; k++) {
+        const struct mtlbx_function_change *c = &d->changed[k];
+        json_t *fields = json_array();
+        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+            if (!(c->fields & (1u << f)))
+                continue;
+            json_t *field = json_pack("{s:s,s:o,s:o}", "field", mtlbx_function_field_name(f), "a",
+                                      function_value(d->a, c->a, f), "b", function_value(d->b, c->b, f));
+            /* Extra key: what changed in the interface, one line each. */
+            if (field && f == MTLBX_FF_INTERFACE)
+                json_object_set_new(field, "changes", vj_interface_changes(d->a, c->a, d->b, c->b));
+            json_array_append_new(fields, field);
+        }
+        json_array_append_new(changed, json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name),
+                                                 "fields", fields));
+    }
+    json_t *members_changed = json_array();
+    for (size_t k = 0; k < d->n_members_changed; k++)
+        json_array_append_new(members_changed, member_name_json(d->a, d->members_changed[k].a));
+    json_t *o = json_pack("{s:i,s:o,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o}}", "index", (int)d->index, "header", header,
+                          "functions", "added", names_json(d->b, d->added, d->n_added), "removed",
+                          names_json(d->a, d->removed, d->n_removed), "changed", changed, "sources", "added",
+                          members_json(d->b, d->members_added, d->n_members_added), "removed",
+                          members_json(d->a, d->members_removed, d->n_members_removed), "changed",
+                          members_changed);
+    /* Extra keys, beyond the contract: renamed or moved functions (same
+     * stored HASH) and source members (same bytes). */
+    json_t *renamed = json_array(), *members_renamed = json_array();
+    for (size_t k = 0; k < d->n_renamed; k++)
+        json_array_append_new(renamed, json_pack("{s:o,s:o}", "a", vj_bytes(mtlbx_function_at(d->a, d->renamed[k].a)->name),
+                                                 "b", vj_bytes(mtlbx_function_at(d->b, d->renamed[k].b)->name)));
+    for (size_t k = 0; k < d->n_members_renamed; k++)
+        json_array_append_new(members_renamed, json_pack("{s:o,s:o}", "a", member_name_json(d->a, d->members_renamed[k].a),
+                                                         "b", member_name_json(d->b, d->members_renamed[k].b)));
+    /* Only when there are some: the contract's objects stay as they were. */
+    if (o && json_array_size(renamed))
+        json_object_set(json_object_get(o, "functions"), "renamed", renamed);
+    if (o && json_array_size(members_renamed))
+        json_object_set(json_object_get(o, "sources"), "renamed", members_renamed);
+    json_decref(renamed);
+    json_decref(members_renamed);
+    if (o && (!d->a || !d->b))
+        json_object_set_new(o, "only_in", json_string(d->a ? "a" : "b"));
+    if (o && d->sources_incomplete)
+        json_object_set_new(o, "sources_incomplete", json_true());
+    return o;
+}
+
+json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
+{
+    json_t *libs = json_array();
+    for (size_t l = 0; l < d->n_libraries; l++)
+        json_array_append_new(libs, library_json(&d->libraries[l]));
+    json_t *root = json_pack("{s:o,s:o,s:b,s:o}", "a", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pa, strlen(pa) }),
+                             "b", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pb, strlen(pb) }), "identical",
+                             d->identical, "libraries", libs);
+    return root;
+}
+
+/* ----------------------------------------------------------------- text -- */
+
+/* What identifies an item of a list value: the item itself when it is a
+ * string, its "name" when it is an object with one, else its JSON. */
+static char *item_key(const json_t *item)
+{
+    const json_t *name = json_is_object(item) ? json_object_get(item, "name") : NULL;
+    return vj_text(name ? name : item);
+}
+
+static bool has_key(const json_t *list, const char *key, const json_t **match)
+{
+    size_t k;
+    const json_t *item;
+    json_array_foreach(list, k, item) {
+        char *s = item_key(item);
+        bool eq = s && strcmp(s, key) == 0;
+        free(s);
+        if (eq) {
+            *match = item;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Lists longer than this are summarised by their lengths: comparing items
+ * pairwise is quadratic, and a hostile entry may hold thousands of tags. */
+#define LIST_DETAIL_MAX 64
+
+/* "+x -y ~z": items added, removed and changed, for list values. */
+static void print_list_change(const json_t *a, const json_t *b, const struct palette *p)
+{
+    if (json_array_size(a) > LIST_DETAIL_MAX || json_array_size(b) > LIST_DETAIL_MAX) {
+        printf("%zu items -> %zu items", json_array_size(a), json_array_size(b));
+        return;
+    }
+    bool any = false;
+    size_t k;
+    const json_t *item, *other;
+    json_array_foreach(b, k, item) {
+        char *s = item_key(item);
+        if (s && !has_key(a, s, &other))
+            printf("%s%s+%s%s", any ? " " : "", p->add, s, p->off), any = true;
+        else if (s && !json_equal(item, other))
+            printf("%s%s~%s%s", any ? " " : "", p->chg, s, p->off), any = true;
+        free(s);
+    }
+    json_array_foreach(a, k, item) {
+        char *s = item_key(item);
+        if (s && !has_key(b, s, &other))
+            printf("%s%s-%s%s", any ? " " : "", p->del, s, p->off), any = true;
+        free(s);
+    }
+    if (!any)
+        fputs("reordered", stdout);
+}
+
+/* "field a -> b" for one changed field. */
+static void print_field_change(const char *field, json_t *a, json_t *b, const struct palette *p)
+{
+    printf("%s ", field);
+    if (json_is_array(a) && json_is_array(b)) {
+        print_list_change(a, b, p);
+    } else {
+        char *x = vj_text(a), *y = vj_text(b);
+        /* A whole SHA-256 per side makes the line unreadable; 16 digits
+         * tell two hashes apart (--json has them whole). */
+        if (strcmp(field, "hash") == 0 && x && y && strlen(x) > 16 && strlen(y) > 16)
+            x[16] = y[16] = '\0';
+        printf("%s%s%s -> %s%s%s", p->del, x ? x : "?", p->off, p->add, y ? y : "?", p->off);
+        free(x);
+        free(y);
+    }
+    json_decref(a);
+    json_decref(b);
+}
+
+/* "interface buffer(3) params: constant GEMMParams& -> buffer(4), +texture(0) t" */
+static void print_interface_change(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j,
+                                   const struct palette *p)
+{
+    json_t *changes = vj_interface_changes(a, i, b, j);
+    size_t k;
+    json_t *line;
+    fputs("interface ", stdout);
+    json_array_foreach(changes, k, line) {
+        const char *s = json_string_value(line);
+        const char *colour = s[0] == '+' ? p->add : s[0] == '-' ? p->del : p->chg;
+        printf("%s%s%s%s", k ? ", " : "", colour, s, p->off);
+    }
+    json_decref(changes);
+}
+
+static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, const char *prefix,
+                                const struct palette *p)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    char tbuf[24];
+    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-";
+    printf("%s%s%c %-9s ", prefix, colour, mark, type);
+    cli_put_escaped(stdout, fn->name);
+    fputs(p->off, stdout);
+}
+
+/* "PREFIX~ source    NAME" without the end of the line. */
+static void print_member_line_open(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                                   const char *prefix)
+{
+    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    printf("%s%s%c source    ", prefix, colour, mark);
+    cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+}
+
+static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
+                              const char *prefix, const struct palette *p)
+{
+    print_member_line_open(mark, colour, lib, r, prefix);
+    printf("%s\n", p->off);
+}
+
+/* The content of a changed source member as `diff -u` gives it (diffutils),
+ * every line escaped and indented under the member's line. */
+static void print_member_content_diff(const struct mtlbx_library_diff *d, const struct mtlbx_member_change *c,
+                                      const char *prefix)
+{
+    const struct mtlbx_member *x = &mtlbx_library_sources(d->a)->archives[c->a.archive].members[c->a.member];
+    const struct mtlbx_member *y = &mtlbx_library_sources(d->b)->archives[c->b.archive].members[c->b.member];
+    if (!x->data || !y->data)
+        return;
+    char *diff_path = find_tool("diff");
+    if (!diff_path) {
+        printf("%s    (install diffutils to see the content change)\n", prefix);
+        return;
+    }
+    struct tool_result r;
+    if (!run_unified_diff(diff_path, x->data, (size_t)x->size, y->data, (size_t)y->size, "A", "B", &r)) {
+        printf("%s    (diff failed: ", prefix);
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)r.message, strlen(r.message) });
+        puts(")");
+    } else {
+        for (size_t at = 0; at < r.output_len;) {
+            const char *nl = memchr(r.output + at, '\n', r.output_len - at);
+            size_t len = nl ? (size_t)(nl - (r.output + at)) : r.output_len - at;
+            printf("%s    ", prefix);
+            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)r.output + at, len });
+            putchar('\n');
+            at += len + 1;
+        }
+        if (r.truncated)
+            printf("%s    (diff output cut at its size limit)\n", prefix);
+    }
+    tool_result_free(&r);
+    free(diff_path);
+}
+
+static void print_library(const struct mtlbx_library_diff *d, bool many, const char *indent, const struct palette *p)
+{
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "%.16s", indent);
+    if (many)
+        snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "[%zu] ", d->index);
+    if (!d->a || !d->b)
+        printf("%s%s%c library   %zu only in %s (%zu functions)%s\n", prefix, d->a ? p->del : p->add,
+               d->a ? '-' : '+', d->index, d->a ? "A" : "B",
+               mtlbx_function_count(d->a ? d->a : d->b), p->off);
+    for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+        if (d->header_fields & (1u << f)) {
+            printf("%s%s~ header%s    ", prefix, p->chg, p->off);
+            print_field_change(mtlbx_header_field_name(f), header_text(d->a, f), header_text(d->b, f), p);
+            putchar('\n');
+        }
+    for (size_t k = 0; k < d->n_removed; k++) {
+        print_function_line('-', p->del, d->a, d->removed[k], prefix, p);
+        putchar('\n');
+    }
+    for (size_t k = 0; k < d->n_added; k++) {
+        print_function_line('+', p->add, d->b, d->added[k], prefix, p);
+        putchar('\n');
+    }
+    for (size_t k = 0; k < d->n_changed; k++) {
+        const struct mtlbx_function_change *c = &d->changed[k];
+        print_function_line('~', p->chg, d->a, c->a, prefix, p);
+        const char *sep = ": ";
+        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
+            if (!(c->fields & (1u << f)))
+                continue;
+            fputs(sep, stdout);
+            sep = "; ";
+            if (f == MTLBX_FF_INTERFACE)
+                print_interface_change(d->a, c->a, d->b, c->b, p);
+            else
+                print_field_change(mtlbx_function_field_name(f), function_value(d->a, c->a, f),
+                                   function_value(d->b, c->b, f), p);
+        }
+        putchar('\n');
+    }
+    for (size_t k = 0; k < d->n_renamed; k++) {
+        print_function_line('>', p->chg, d->a, d->renamed[k].a, prefix, p);
+        fputs(" -> ", stdout);
+        cli_put_escaped(stdout, mtlbx_function_at(d->b, d->renamed[k].b)->name);
+        puts(" (renamed: same hash)");
+    }
+    for (size_t k = 0; k < d->n_members_renamed; k++) {
+        const char *to = mtlbx_library_sources(d->b)->archives[d->members_renamed[k].b.archive]
+                             .members[d->members_renamed[k].b.member].name;
+        print_member_line_open('>', p->chg, d->a, d->members_renamed[k].a, prefix);
+        fputs(" -> ", stdout);
+        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)to, strlen(to) });
+        printf(" (renamed: same bytes)%s\n", p->off);
+    }
+    for (size_t k = 0; k < d->n_members_removed; k++)
+        print_member_line('-', p->del, d->a, d->members_removed[k], prefix, p);
+    for (size_t k = 0; k < d->n_members_added; k++)
+        print_member_line('+', p->add, d->b, d->members_added[k], prefix, p);
+    for (size_t k = 0; k < d->n_members_changed; k++) {
+        print_member_line('~', p->chg, d->a, d->members_changed[k].a, prefix, p);
+        print_member_content_diff(d, &d->members_changed[k], prefix);
+    }
+    if (d->sources_incomplete)
+        printf("%s? sources   an embedded source archive did not decode; its members were not compared\n", prefix);
+}
+
+static void count_up(size_t n, const char *what, const char **sep)
+{
+    if (n) {
+        printf("%s%zu %s", *sep, n, what);
+        *sep = ", ";
+    }
+}
+
+static void print_summary(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified,
+                          const char *indent, const struct palette *p)
+{
+    size_t added = 0, removed = 0, changed = 0, renamed = 0, header = 0, members = 0, only = 0, functions = 0;
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        const struct mtlbx_library_diff *ld = &d->libraries[l];
+        added += ld->n_added, removed += ld->n_removed, changed += ld->n_changed, renamed += ld->n_renamed;
+        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed + ld->n_members_renamed;
+        only += !ld->a || !ld->b;
+        for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+            header += (ld->header_fields >> f) & 1u;
+        if (ld->a)
+            functions += mtlbx_function_count(ld->a);
+    }
+    char *sa = mtlbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
+    char *sb = mtlbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
+    printf("%s%s%s -> %s: ", indent, p->bold, sa ? sa : "?", sb ? sb : "?");
+    free(sa);
+    free(sb);
+    if (d->identical) {
+        printf("identical (%zu %s, %zu functions, %s)%s\n", d->n_libraries,
+               d->n_libraries == 1 ? "library" : "libraries", functions,
+               verified ? "every module hashed" : "modules compared byte for byte", p->off);
+        return;
+    }
+    const char *sep = "";
+    count_up(changed, changed == 1 ? "function changed" : "functions changed", &sep);
+    count_up(added, added == 1 ? "function added" : "functions added", &sep);
+    count_up(removed, removed == 1 ? "function removed" : "functions removed", &sep);
+    count_up(renamed, renamed == 1 ? "function renamed" : "functions renamed", &sep);
+    count_up(header, header == 1 ? "header field" : "header fields", &sep);
+    count_up(members, members == 1 ? "source member" : "source members", &sep);
+    count_up(only, only == 1 ? "library in one file only" : "libraries in one file only", &sep);
+    if (!*sep)
+        fputs("different", stdout);
+    printf("%s\n", p->off);
+}
+
+void diff_print_text(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified, bool colour,
+                     const char *indent)
+{
+    const struct palette *p = colour ? &colours : &plain;
+    print_summary(d, pa, pb, verified, indent, p);
+    for (size_t l = 0; l < d->n_libraries; l++)
+        print_library(&d->libraries[l], d->n_libraries > 1, indent, p);
+}

@@ -1,0 +1,197 @@
+/* The folder list's survey (folder_scan.h): a thread that opens each
+ * library the walk found, in order, and notes what `mtlbx find` reports
+ * (functions, container version, target, problems) plus the range of MSL
+ * versions; once every library has its counts, it goes over them again
+ * decoding interfaces, so that `/` can find a function, argument or type
+ * name in any of them. Each file is closed before the next is opened:
+ * memory stays flat however many libraries there are. No curses here. */
+#include "config.h"
+
+#include "archive_members.h"
+#include "folder_scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* While the walk is still finding entries: how long to wait for more. */
+#define WAIT_NS 20000000L
+
+struct text {
+    char *s;
+    size_t len, cap;
+    bool failed;
+};
+
+static void add(struct text *t, const char *p, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        while (cap < t->len + n + 2)
+            cap *= 2;
+        char *g = realloc(t->s, cap);
+        if (!g) {
+            t->failed = true;
+            return;
+        }
+        t->s = g;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, p, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+/* Bytes from the file, made safe for the screen (they are shown in the
+ * status line when found). */
+static void add_safe(struct text *t, struct mtlbx_bytes b)
+{
+    char *e = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    if (e)
+        add(t, e, strlen(e));
+    free(e);
+}
+
+/* Entry i's open path, copied (entries move when the list grows); NULL
+ * when it is not there yet or has nothing to open. */
+static char *path_of(struct folder_scan *s, size_t i, bool *past_end)
+{
+    char *p = NULL;
+    pthread_mutex_lock(&s->lock);
+    *past_end = i >= s->n;
+    if (!*past_end && !s->v[i].problem)
+        p = strdup(s->v[i].open_path);
+    pthread_mutex_unlock(&s->lock);
+    return p;
+}
+
+static void summarize(struct folder_scan *s, size_t i, const char *path)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    bool ok = open_any(path, &f, &err) == MTLBX_OK && f;
+    char version[40] = "", target[64] = "", msl[24] = "", buf[64];
+    size_t functions = 0, problems = ok ? mtlbx_file_diag_count(f) : 0;
+    unsigned lo = ~0u, hi = 0;
+    for (size_t l = 0; ok && l < mtlbx_library_count(f); l++) {
+        mtlbx_library *lib = mtlbx_library_at(f, l);
+        const struct mtlbx_header *h = mtlbx_library_header(lib);
+        size_t vl = strlen(version), tl = strlen(target);
+        snprintf(version + vl, sizeof version - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
+        snprintf(target + tl, sizeof target - tl, "%s%s", l ? "," : "", mtlbx_target_text(h, buf, sizeof buf));
+        functions += mtlbx_function_count(lib);
+        problems += mtlbx_library_diag_count(lib);
+        for (size_t k = 0; k < mtlbx_function_count(lib); k++) {
+            const struct mtlbx_function *fn = mtlbx_function_at(lib, k);
+            if (!(fn->present & MTLBX_F_VERS))
+                continue;
+            unsigned v = (unsigned)fn->msl_major * 1000 + fn->msl_minor;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    }
+    if (hi && lo == hi)
+        snprintf(msl, sizeof msl, "%u.%u", lo / 1000, lo % 1000);
+    else if (hi)
+        snprintf(msl, sizeof msl, "%u.%u-%u.%u", lo / 1000, lo % 1000, hi / 1000, hi % 1000);
+    mtlbx_close(f);
+    pthread_mutex_lock(&s->lock);
+    struct folder_entry *e = &s->v[i];
+    e->surveyed = true;
+    e->unreadable = !ok;
+    if (ok) {
+        e->functions = functions;
+        e->problems = problems;
+        memcpy(e->version, version, sizeof version);
+        memcpy(e->target, target, sizeof target);
+        memcpy(e->msl, msl, sizeof msl);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Every function's name, and each argument's type and name with its
+ * function's ("TYPE ARG in NAME"), one a line: the line found is what
+ * the status line shows, the part that matched first. */
+static void index_entry(struct folder_scan *s, size_t i, const char *path)
+{
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    struct text t = { 0 };
+    add(&t, "", 0);
+    if (open_any(path, &f, &err) == MTLBX_OK && f) {
+        for (size_t l = 0; l < mtlbx_library_count(f) && !s->cancel; l++) {
+            mtlbx_library *lib = mtlbx_library_at(f, l);
+            for (size_t k = 0; k < mtlbx_function_count(lib) && !s->cancel; k++) {
+                struct mtlbx_bytes name = mtlbx_function_at(lib, k)->name;
+                add_safe(&t, name);
+                add(&t, "\n", 1);
+                struct mtlbx_interface *iface = mtlbx_function_interface(lib, k, NULL);
+                for (size_t a = 0; iface && a < iface->n_inputs; a++) {
+                    const struct mtlbx_air_argument *arg = &iface->inputs[a];
+                    if (!arg->has_name && !arg->has_type)
+                        continue;
+                    if (arg->has_type)
+                        add_safe(&t, arg->type);
+                    add(&t, " ", 1);
+                    if (arg->has_name)
+                        add_safe(&t, arg->name);
+                    add(&t, " in ", 4);
+                    add_safe(&t, name);
+                    add(&t, "\n", 1);
+                }
+                mtlbx_interface_free(iface);
+            }
+        }
+        mtlbx_close(f);
+    }
+    pthread_mutex_lock(&s->lock);
+    if (!t.failed && !s->v[i].index) {
+        s->v[i].index = t.s;
+        t.s = NULL;
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(t.s);
+}
+
+void *folder_survey_thread(void *arg)
+{
+    struct folder_scan *s = arg;
+    /* Counts first, following the walk. */
+    for (size_t i = 0; !s->cancel;) {
+        bool past_end;
+        char *path = path_of(s, i, &past_end);
+        if (past_end) {
+            if (atomic_load(&s->done)) {
+                /* The walk is over: nothing more will come. */
+                pthread_mutex_lock(&s->lock);
+                past_end = i >= s->n;
+                pthread_mutex_unlock(&s->lock);
+                if (past_end)
+                    break;
+                continue;
+            }
+            nanosleep(&(struct timespec){ 0, WAIT_NS }, NULL);
+            continue;
+        }
+        if (path)
+            summarize(s, i, path);
+        free(path);
+        atomic_store(&s->surveyed, ++i);
+    }
+    /* Then the index for `/`. */
+    for (size_t i = 0; !s->cancel; i++) {
+        bool past_end;
+        char *path = path_of(s, i, &past_end);
+        if (past_end)
+            break;
+        if (path)
+            index_entry(s, i, path);
+        free(path);
+        atomic_store(&s->indexed, i + 1);
+    }
+    atomic_store(&s->survey_done, true);
+    return NULL;
+}
