@@ -4,11 +4,13 @@
   L20k        20,000 functions, about 300 MB
   L20k-small  the same 20,000 functions, each with a tiny module
   L200k       200,000 functions, about 1 GB
+  S1k ... S1M 1,000 to 1,000,000 functions with small modules (scaling
+              table; S1M is about 2.4 GB)
 
 Usage: python3 bench/mklarge.py [--out DIR] [--force] [NAME...]
 
 DIR defaults to $MTLBX_BENCH_DIR or /tmp/mtlbx-bench (never the source
-tree: these files are never committed). Without NAMEs all three are
+tree: these files are never committed). Without NAMEs L20k, L20k-small and L200k are
 written; existing files are kept unless --force.
 
 They are valid libraries written by the fixture builder's writer
@@ -61,7 +63,16 @@ LIBRARIES = {
     "L20k": (20000, [500, 700, 900, 1100, 1300]),
     "L20k-small": (20000, [1]),
     "L200k": (200000, [80, 140, 200, 260, 320]),
+    # The scaling table (issue 22): the same small modules as L20k-small
+    # (~2.4 KB a function, so 1M functions is ~2.4 GB), 1k to 1M.
+    "S1k": (1000, [1]),
+    "S10k": (10000, [1]),
+    "S100k": (100000, [1]),
+    "S200k": (200000, [1]),  # tests/memory_flat.sh
+    "S1M": (1000000, [1]),
 }
+
+DEFAULT = ["L20k", "L20k-small", "L200k"]
 
 METAL_PATH = "/Users/mtlbx/bench/Shaders/generated_shaders.metal"
 AIR_PATH = "/var/folders/mt/lbx0bench/T/generated_shaders-0b1c2d.air"
@@ -242,7 +253,7 @@ def main():
                      % (name, ", ".join(LIBRARIES)))
     llvm_as = os.environ.get("LLVM_AS", "llvm-as")
     os.makedirs(args.out, exist_ok=True)
-    for name in args.names or list(LIBRARIES):
+    for name in args.names or DEFAULT:
         path = os.path.join(args.out, name + ".metallib")
         if os.path.exists(path) and not args.force:
             print("%s exists" % path)

@@ -139,6 +139,10 @@ EXTRA_DIST += tests/dump_golden.sh tests/golden tests/hostile_mklib.py
 # limit under every command's standard output.
 TESTS += tests/hostile_memory.sh tests/hostile_write_errors.sh
 EXTRA_DIST += tests/hostile_lib.sh tests/hostile_memory.sh tests/hostile_write_errors.sh
+# tests/memory_flat.sh: every command on 200,000 real modules under
+# ulimit -v and a peak-RSS bound, with complete output (issue 22).
+TESTS += tests/memory_flat.sh
+EXTRA_DIST += tests/memory_flat.sh
 # tests/hostile_signals.sh: signals at random moments of a large
 # extraction and under dis, the input rewritten or truncated while it is
 # extracted, extract --force onto its own input.

@@ -290,7 +290,10 @@ Test(hostile_bitstream, array_longer_than_its_block) { expect_failure(ARRAY_PAST
 Test(hostile_bitstream, metadata_node_cycle) { expect_failure(MD_CYCLE, "contains itself"); }
 Test(hostile_bitstream, metadata_reference_past_the_end) { expect_failure(MD_FORWARD_PAST_END, "past the end"); }
 Test(hostile_bitstream, string_outside_the_bulk_blob) { expect_failure(STRING_OUTSIDE_BLOB, "past the end of the blob"); }
-Test(hostile_bitstream, blocks_nested_10000_deep, .timeout = 20) { expect_failure(NESTING_10000, "nested"); }
+/* MODULE blocks nested 10,000 deep inside the MODULE block: the reader
+ * enters only the blocks the interface needs (issue 22), so the nest is
+ * stepped over by its length word, not recursed into. */
+Test(hostile_bitstream, blocks_nested_10000_deep_are_stepped_over, .timeout = 20) { expect_valid(NESTING_10000); }
 Test(hostile_bitstream, blockinfo_abbrev_before_setbid) { expect_failure(BLOCKINFO_ABBREV_BEFORE_SETBID, "SETBID"); }
 Test(hostile_bitstream, block_length_past_its_parent) { expect_failure(LENGTH_PAST_PARENT, "more than its enclosing"); }
 

@@ -243,8 +243,19 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     if (with_interfaces && !(interface_diags = json_array()))
         dump_out_of_memory = true;
     size_t n = mtlbx_function_count(lib);
+    /* The span of the modules decoded since their pages were last let go
+     * (as `sig` does): otherwise every page the decoder touched stays
+     * resident, the size of the module section at a million functions. */
+    uint64_t touched_lo = UINT64_MAX, touched_hi = 0;
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
         json_t *fo = function_json(lib, i);
+        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        if (with_interfaces && fn->module_valid) {
+            if (fn->module.offset < touched_lo)
+                touched_lo = fn->module.offset;
+            if (fn->module.offset + fn->module.size > touched_hi)
+                touched_hi = fn->module.offset + fn->module.size;
+        }
         if (with_interfaces && fo) {
             json_t *d = NULL;
             json_object_set_new(fo, "interface", function_interface_json(lib, i, &d));
@@ -259,6 +270,12 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
         /* The entries and metadata written so far are not read again. */
         if (i % 4096 == 4095)
             mtlbx_library_release_pages(lib);
+        /* 8 MB at a time, like sig: 4,096 modules can be 64 MB. */
+        if (touched_hi > touched_lo && (touched_hi - touched_lo >= ((uint64_t)8 << 20) || i + 1 == n)) {
+            mtlbx_file_release(mtlbx_library_file(lib), touched_lo, touched_hi - touched_lo);
+            touched_lo = UINT64_MAX;
+            touched_hi = 0;
+        }
     }
     mtlbx_library_release_pages(lib);
     json_stream_close(js);

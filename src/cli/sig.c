@@ -370,6 +370,10 @@ int cmd_sig(const struct cli_args *args)
                  * time, to keep memory flat on 20,000. */
                 const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
                 uint64_t end = fn->module.offset + fn->module.size;
+                /* Names and metadata groups are read from their sections'
+                 * pages too. */
+                if (!batched && i % 4096 == 4095)
+                    mtlbx_library_release_pages(lib);
                 if (!batched && fn->module_valid && end > released + RELEASE_BATCH) {
                     mtlbx_file_release(f, released, end - released);
                     released = end;

@@ -4,6 +4,7 @@
 
 #include "mtlbx.h"
 
+#include <endian.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -12,12 +13,27 @@
 
 /* Little-endian readers over the mapping. Callers check bounds first with
  * mtlbx_in_file()/span helpers; these never fail. */
-static inline uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+/* One unaligned load each (memcpy), whatever the optimisation level: the
+ * bitstream reader's fast paths load 64 bits per field, and the byte-wise
+ * form was four to eight loads at -O1. */
+static inline uint16_t rd16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return le16toh(v);
+}
 static inline uint32_t rd32(const uint8_t *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return le32toh(v);
 }
-static inline uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+static inline uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return le64toh(v);
+}
 static inline uint32_t rd32be(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];

@@ -418,6 +418,8 @@ struct mtlbx_bc_block {
                                   0 for blocks skipped by length (FUNCTION ...) */
     uint32_t depth;            /* 0 for top-level blocks */
     uint32_t parent;           /* index of the enclosing block, UINT32_MAX at top */
+    bool skipped;              /* stepped over by its length word: the interface
+                                  does not need it (records and sub-blocks unread) */
 };
 
 /* What was read of one module's bitstream. */

@@ -514,7 +514,7 @@ struct module_read *module_read_new(const uint8_t *data, size_t len, uint64_t ba
                 blocks[i] = (struct mtlbx_bc_block){
                     .block_id = b->block_id, .name = bc_block_name(b->block_id),
                     .offset = bc_base + b->offset, .size = b->size, .n_records = b->n_records,
-                    .depth = b->depth, .parent = b->parent,
+                    .depth = b->depth, .parent = b->parent, .skipped = b->skipped,
                 };
             }
             iface->module.blocks = blocks;

@@ -1,7 +1,8 @@
 /* Module level of an LLVM bitcode module (bitcode.h): the walk over its
  * blocks, the records the interface needs (types, global values, module
  * constants, symbol names), and the metadata block handed to
- * air_metadata.c. FUNCTION blocks are skipped by their length word. */
+ * air_metadata.c. Every other block (FUNCTION bodies first of all) is
+ * skipped by its length word. */
 #include "config.h"
 #include "bitcode.h"
 #include "internal.h"
@@ -201,7 +202,13 @@ static bool walk(struct bc_module *m, enum walk_ctx ctx)
             if (id == BLK_BLOCKINFO) {
                 if (!bc_read_blockinfo(r))
                     return false;
-            } else if (id == BLK_FUNCTION) {
+            } else if (child_ctx(ctx, id) == CTX_OTHER) {
+                /* FUNCTION bodies, PARAMATTR(_GROUP), METADATA_KIND,
+                 * METADATA_ATTACHMENT, OPERAND_BUNDLE_TAGS, SYMTAB,
+                 * IDENTIFICATION, sync scopes, nested or unknown blocks:
+                 * nothing of the interface is in them, so they are
+                 * stepped over by their length word, unread (a fifth of
+                 * a module's bytes besides function bodies). */
                 if (!bc_skip_block(r, id))
                     return false;
             } else {

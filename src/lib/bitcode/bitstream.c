@@ -686,6 +686,7 @@ bool bc_skip_block(struct bc_reader *r, uint32_t block_id)
     uint64_t end = block_header(r, block_id, r->pending_start, &width);
     if (!end)
         return false;
+    r->blocks[r->n_blocks - 1].skipped = true;
     r->bit = end;
     return true;
 }

@@ -47,6 +47,7 @@ struct bc_scope {
 struct bc_block_info {
     uint32_t block_id, n_records, depth, parent;
     uint64_t offset, size;
+    bool skipped;              /* stepped over by its length word, records unread */
 };
 
 enum bc_entry_kind { BC_ENTRY_END_BLOCK, BC_ENTRY_SUBBLOCK, BC_ENTRY_RECORD, BC_ENTRY_EOF, BC_ENTRY_ERROR };

@@ -134,7 +134,14 @@ void parse_function_list(mtlbx_library *lib)
     if (cap && (!lib->functions || !lib->hash_states))
         cap = states_cap = 0; /* grow_array will try again, smaller */
     size_t n = 0;
+    uint64_t released = r.offset;
     for (uint32_t i = 0; i < count; i++) {
+        /* Entries are read once: let their pages go every 4,096, or a
+         * million of them (~150 MB) are resident on top of the table. */
+        if (i % 4096 == 4095) {
+            file_release_pages(lib->file, released, pos - released);
+            released = pos;
+        }
         if (end - pos < 8) {
             lib_error(lib, pos, "function list ends after %u of %u %s", i, count,
                       mtlbx_noun(count, "entry", "entries"));

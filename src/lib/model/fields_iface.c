@@ -210,7 +210,9 @@ static void block_fields(struct field_out *o)
     field_emit(o, "offset", b->offset, 0, MTLBX_FIELD_FOLLOW, b->offset, "0x%" PRIx64, b->offset);
     field_emit(o, "size", b->offset, b->size, 0, 0, "%s bytes", mtlbx_format_count(num, sizeof num, b->size));
     field_emit(o, "records", b->offset, 0, 0, 0, "%u%s", b->n_records,
-               b->n_records == 0 && b->block_id == 12 ? " (function body, skipped)" : "");
+               b->n_records == 0 && b->block_id == 12 ? " (function body, skipped)"
+               : b->skipped                           ? " (not read: the interface does not need it)"
+                                                      : "");
     field_emit(o, "depth", b->offset, 0, 0, 0, "%u", b->depth);
 }
 

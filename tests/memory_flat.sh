@@ -1,0 +1,61 @@
+#!/bin/sh
+# Memory stays flat on 200,000 functions (issue 22): ls, sig, sig --json,
+# dump --json, dump --json --interfaces and check on a library of 200,000
+# real bitcode modules (bench/mklarge.py S200k, ~530 MB), each
+#   - under `ulimit -v` of the file's size plus VM_ALLOWANCE MB (the file
+#     is mapped whole; the rest is the heap, libraries and thread stacks),
+#     giving exactly the output and status of a run without the limit;
+#   - with a peak resident set (getrusage of the child) of at most
+#     RSS_LIMIT MB: the module and function-list pages a command has read
+#     must be let go behind it (dump --json --interfaces kept every module
+#     page it decoded: ~600 MB here).
+# A sanitizer build reserves terabytes of address space, so `ulimit -v`
+# cannot apply and its shadow memory inflates the resident set: skipped.
+. "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
+need python3 llvm-as
+if asan_build; then
+    echo "SKIP: sanitizer build (its address space cannot be limited with ulimit -v)"
+    exit 77
+fi
+VM_ALLOWANCE=${VM_ALLOWANCE:-400}
+RSS_LIMIT=${RSS_LIMIT:-160}
+# MTLBX_S200K names one already written (bench/mklarge.py S200k), to save
+# the minute it takes.
+LIB=${MTLBX_S200K:-$WORK/S200k.metallib}
+if [ -z "${MTLBX_S200K:-}" ]; then
+    python3 "$SRC/bench/mklarge.py" --out "$WORK" S200k >/dev/null || { fail "mklarge.py S200k"; finish; }
+fi
+size_mb=$(( $(wc -c <"$LIB") / 1048576 ))
+limit_mb=$((size_mb + VM_ALLOWANCE))
+# peak_rss_kb CMD...: runs CMD (stdout to $WORK/out, stderr to $WORK/err),
+# prints its exit status and peak RSS in KB.
+peak_rss_kb() {
+    python3 -c 'import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out, open(sys.argv[2], "wb") as err:
+    rc = subprocess.call(sys.argv[3:], stdout=out, stderr=err)
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$WORK/out" "$WORK/err" "$@"
+}
+for cmd in "ls" "sig" "sig --json" "dump --json" "dump --json --interfaces" "check"; do
+    # shellcheck disable=SC2086 # the command's words
+    set -- $cmd
+    read -r status kb <<EOR
+$(peak_rss_kb "$BIN" "$@" "$LIB")
+EOR
+    mv "$WORK/out" "$WORK/full"
+    lines=$(wc -l <"$WORK/full")
+    [ "$cmd" = check ] || [ "$lines" -ge 200000 ] || fail "$cmd: only $lines lines without a limit"
+    if [ "$kb" -le $((RSS_LIMIT * 1024)) ]; then
+        ok "$cmd: peak RSS $((kb / 1024)) MB (limit $RSS_LIMIT)"
+    else
+        fail "$cmd: peak RSS $((kb / 1024)) MB, more than $RSS_LIMIT MB"
+    fi
+    (ulimit -v $((limit_mb * 1024)) && exec "$BIN" "$@" "$LIB") >"$WORK/out" 2>"$WORK/err"
+    limited=$?
+    if [ "$limited" -eq "$status" ] && cmp -s "$WORK/out" "$WORK/full"; then
+        ok "$cmd under ulimit -v $limit_mb MB: complete ($lines lines), exit $status"
+    else
+        fail "$cmd under ulimit -v $limit_mb MB: exit $limited (not $status), $(wc -l <"$WORK/out") of $lines lines"
+        head -3 "$WORK/err"
+    fi
+done
+finish
