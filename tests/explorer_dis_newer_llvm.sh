@@ -18,7 +18,7 @@ printf '#!/bin/sh\ncat >/dev/null\necho "llvm-dis: error: Invalid record" >&2\ne
 chmod +x "$WORK/as14"
 
 start 200 30 xterm-256color MTLBX_LLVM_DIS="$WORK/as14" -- "$SAMPLE"
-wait_for "Functions (8)"
+to_bytes && wait_for "Functions (8)"
 keys d
 wait_for "as14 rejected it)" 30
 expect "(read by "

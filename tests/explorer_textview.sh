@@ -51,7 +51,7 @@ check_run() {
     label=$1
     shift
     start 80 24 "$@"
-    wait_for "Functions (8)" 20 || return
+    to_bytes && wait_for "Functions (8)" 20 || return
     keys d
     wait_for "llvm-dis: vertex_main" 30 || return
     wait_for "ModuleID"
@@ -110,7 +110,7 @@ check_run ascii xterm-256color -- --ascii
 
 # Syntax colour: IR keywords bold in every mode (colour adds a hue).
 start 80 24 xterm-256color NO_COLOR=1 -- "$SAMPLE"
-wait_for "Functions (8)" 20
+to_bytes && wait_for "Functions (8)" 20
 keys d
 wait_for "ModuleID" 30
 r=$(row_of "entry:")

@@ -125,7 +125,7 @@ expect 0 "find into a pipe" -- "$M" find mlx-0.1-py3-none-any.whl
 grep -q "^PATH" out && fail "a header row went into a pipe"
 if command -v script >/dev/null 2>&1; then
     script -qec "$M find mlx-0.1-py3-none-any.whl 2>/dev/null" /dev/null </dev/null >tty.out 2>&1
-    tr -d '\r' <tty.out | head -1 | grep -q "^PATH	VERSION	TARGET	FUNCTIONS	PROBLEMS$" &&
+    tr -d '\r' <tty.out | head -1 | grep -q "^PATH	VERSION	TARGET	FUNCTIONS	PROBLEMS	REQUIRES$" &&
         ok "a header row on a terminal" || { fail "no header row on a terminal:"; cat tty.out; }
 else
     echo "SKIP (one check): script(1) is not installed"

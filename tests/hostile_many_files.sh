@@ -31,7 +31,7 @@ SCRIPT
 chmod +x "$WORK/limited.sh"
 MTLBX_BIN=$WORK/limited.sh
 start 120 40 xterm --
-if wait_for "$((N * 8)) functions, hashes checked" 20; then
+if wait_for "$((N * 8)) functions, hashes checked" 20 && to_bytes; then
     keys G
     wait_for "copy$N.metallib" 5
     expect_not "EXITED"

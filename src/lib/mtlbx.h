@@ -227,6 +227,8 @@ size_t mtlbx_function_count(const mtlbx_library *lib);
 const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i);
 /* First function with this exact name, or -1. */
 long mtlbx_function_find(const mtlbx_library *lib, const char *name);
+/* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */
+int mtlbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
 
 /* A function NAME as a user types it (name_resolve.c: what dis, sig, src
  * and extract -f mean by NAME). Each function is looked at as stored,
@@ -294,6 +296,9 @@ size_t mtlbx_library_validate_modules(mtlbx_library *lib);
  * Returns how many functions failed. For `check`: it costs what `sig`
  * costs. */
 size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
+/* The same for function i alone (the explorer's background check calls it
+ * once per function). False when its interface did not decode. */
+bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i);
 
 /* -------------------------------------------------------------- metadata -- */
 
@@ -1049,6 +1054,8 @@ struct mtlbx_node {
 mtlbx_node *mtlbx_root(mtlbx_file *f);
 size_t mtlbx_node_child_count(mtlbx_file *f, mtlbx_node *n);
 mtlbx_node *mtlbx_node_child(mtlbx_file *f, mtlbx_node *n, size_t i);
+/* n's first child of that kind (building n's children), or NULL. */
+mtlbx_node *mtlbx_node_child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind);
 /* Whether n has (or, not built yet, may have) children, without building
  * them: for drawing expand markers. Asking an ARCHIVE for its children
  * decompresses it; asking this does not. */

@@ -73,18 +73,6 @@ void bytes_status(struct explorer *ex, char *info, size_t size)
     free(safe);
 }
 
-/* The child of `n` of that kind, or NULL. */
-static mtlbx_node *child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind)
-{
-    size_t c = mtlbx_node_child_count(f, n);
-    for (size_t i = 0; i < c; i++) {
-        mtlbx_node *k = mtlbx_node_child(f, n, i);
-        if (k && k->kind == kind)
-            return k;
-    }
-    return NULL;
-}
-
 bool bytes_select_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
     mtlbx_file *f = mtlbx_library_file(lib);
@@ -97,7 +85,7 @@ bool bytes_select_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
             mtlbx_node *l = mtlbx_node_child(f, root, c);
             if (!l || l->kind != MTLBX_NODE_LIBRARY || l->lib != lib)
                 continue;
-            mtlbx_node *list = child_of_kind(f, l, MTLBX_NODE_FUNCTION_LIST);
+            mtlbx_node *list = mtlbx_node_child_of_kind(f, l, MTLBX_NODE_FUNCTION_LIST);
             mtlbx_node *node = list && fn < mtlbx_node_child_count(f, list) ? mtlbx_node_child(f, list, fn) : NULL;
             return node && ex_select_node(ex, i, node, false);
         }

@@ -215,12 +215,9 @@ static int cmp_name(const void *a, const void *b)
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const struct ftable *t = name_sort_table;
     const struct mtlbx_function *fa = ftable_row_function(t, &t->all[x]), *fb = ftable_row_function(t, &t->all[y]);
-    size_t n = fa->name.len < fb->name.len ? fa->name.len : fb->name.len;
-    int c = memcmp(fa->name.ptr, fb->name.ptr, n);
+    int c = mtlbx_name_cmp(fa->name, fb->name);
     if (c)
         return c;
-    if (fa->name.len != fb->name.len)
-        return fa->name.len < fb->name.len ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 

@@ -7,28 +7,16 @@
 
 #include "ui.h"
 
-/* The child of `n` of that kind, or NULL. */
-static mtlbx_node *child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind)
-{
-    size_t c = mtlbx_node_child_count(f, n);
-    for (size_t i = 0; i < c; i++) {
-        mtlbx_node *k = mtlbx_node_child(f, n, i);
-        if (k && k->kind == kind)
-            return k;
-    }
-    return NULL;
-}
-
 /* Functions as the tree shows them: through the filter and sort (f, S). */
 static size_t function_count(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib)
 {
-    mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *list = mtlbx_node_child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
     return list ? funcview_child_count(&ex->fview, f, list) : 0;
 }
 
 static mtlbx_node *function_node(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, size_t i)
 {
-    mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *list = mtlbx_node_child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
     mtlbx_node *fn = list ? funcview_child(&ex->fview, f, list, i) : NULL;
     return fn && fn->kind == MTLBX_NODE_FUNCTION ? fn : NULL;
 }
@@ -39,7 +27,7 @@ static long view_position(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, l
 {
     if (index < 0 || !funcview_active(&ex->fview))
         return index;
-    mtlbx_node *list = child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *list = mtlbx_node_child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
     mtlbx_node *fn = list ? mtlbx_node_child(f, list, (size_t)index) : NULL;
     size_t count = list ? funcview_child_count(&ex->fview, f, list) : 0;
     for (size_t i = 0; fn && i < count; i++)

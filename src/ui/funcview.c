@@ -92,12 +92,9 @@ static int cmp_name(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     const struct mtlbx_function *fa = fn_of(x), *fb = fn_of(y);
-    size_t n = fa->name.len < fb->name.len ? fa->name.len : fb->name.len;
-    int c = memcmp(fa->name.ptr, fb->name.ptr, n);
+    int c = mtlbx_name_cmp(fa->name, fb->name);
     if (c)
         return c;
-    if (fa->name.len != fb->name.len)
-        return fa->name.len < fb->name.len ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 

@@ -107,6 +107,10 @@ static void *worker(void *arg)
                 return NULL;
             take_priority(h);
             check(h, h->libs[l], i);
+            /* A module whose interface does not decode is a finding, as
+             * in `mtlbx check`; once per function, here and not in the
+             * priority path, so that it is never reported twice. */
+            mtlbx_function_check_interface(h->libs[l], i);
             atomic_fetch_add(&h->done, 1);
         }
     }

@@ -29,7 +29,7 @@ struct interface_job {
     atomic_size_t failed;
 };
 
-static bool check_one(mtlbx_library *lib, size_t i)
+bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i)
 {
     const struct mtlbx_function *fn = &lib->functions[i];
     if (!fn->module_valid || fn->module.size == 0)
@@ -59,7 +59,7 @@ static void *interface_worker(void *arg)
     while ((first = atomic_fetch_add(&job->next, CHECK_RUN)) < n) {
         size_t last = first + CHECK_RUN < n ? first + CHECK_RUN : n;
         for (size_t i = first; i < last; i++)
-            if (!check_one(lib, i))
+            if (!mtlbx_function_check_interface(lib, i))
                 atomic_fetch_add(&job->failed, 1);
         /* The run's modules were read through the mapping: let them go,
          * in one call when they lie together (as they usually do). */

@@ -206,3 +206,12 @@ long mtlbx_function_find(const mtlbx_library *lib, const char *name)
     }
     return -1;
 }
+
+int mtlbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+    if (c)
+        return c;
+    return a.len < b.len ? -1 : a.len > b.len;
+}

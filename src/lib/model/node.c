@@ -724,6 +724,17 @@ mtlbx_node *mtlbx_node_child(mtlbx_file *f, mtlbx_node *n, size_t i)
     return i < n->n_children ? n->children[i] : NULL;
 }
 
+mtlbx_node *mtlbx_node_child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind)
+{
+    size_t c = mtlbx_node_child_count(f, n);
+    for (size_t i = 0; i < c; i++) {
+        mtlbx_node *k = mtlbx_node_child(f, n, i);
+        if (k && k->kind == kind)
+            return k;
+    }
+    return NULL;
+}
+
 bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
 {
     if (!f || !n)
