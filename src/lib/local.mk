@@ -46,6 +46,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/checks/interface_check.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
+	src/lib/model/model.h \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \
@@ -60,6 +61,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/node_arena.c \
 	src/lib/model/node_diags.c \
 	src/lib/model/source_locate.c \
+	src/lib/compare/compare.h \
 	src/lib/compare/compare.c \
 	src/lib/compare/compare_iface.c
 

@@ -1,0 +1,127 @@
+/* The comparison layer's face (src/lib/compare): what differs between two
+ * opened libraries, field by field, function by function, source member by
+ * member. It knows every layer below it (container, bitcode, checks,
+ * model) and is known by none of them; only the command line and the
+ * explorer call it. It reads, decodes and hashes through the layers
+ * below, and never prints. Included by mtlbx.h, whose types it uses. */
+#ifndef MTLBX_COMPARE_H
+#define MTLBX_COMPARE_H
+
+#include "mtlbx.h"
+
+/* ------------------------------------------------------------- compare -- */
+
+/* What differs between two opened files (compare.c). Libraries are paired
+ * by position, functions by name (the first of a duplicated name; later
+ * ones with that name are not compared), embedded source members by name
+ * and content. The result holds indexes only: a caller renders values from
+ * the two libraries with the accessors above, so nothing is copied. */
+
+enum mtlbx_header_field {
+    MTLBX_HF_REQUIRES,         /* first: what a release job asks first (requirements.c) */
+    MTLBX_HF_CONTAINER_VERSION, MTLBX_HF_PLATFORM, MTLBX_HF_FILE_TYPE, MTLBX_HF_STUB,
+    MTLBX_HF_TARGET_OS, MTLBX_HF_OS_VERSION, MTLBX_HF_UUID, MTLBX_HF_HEADER_EXTENSION,
+    MTLBX_HF_DYNAMIC_HEADER, MTLBX_HF_COUNT,
+};
+enum mtlbx_function_field {
+    MTLBX_FF_HASH, MTLBX_FF_HASH_OK, MTLBX_FF_TYPE, MTLBX_FF_AIR_VERSION,
+    MTLBX_FF_LANGUAGE_VERSION, MTLBX_FF_TAGS, MTLBX_FF_CONSTANTS,
+    MTLBX_FF_VERTEX_ATTRIBUTES, MTLBX_FF_INTERFACE,
+    MTLBX_FF_MODULE_HASH,      /* SHA-256 of the module's bytes: set when the bytes
+                                  differ behind an equal stored HASH */
+    MTLBX_FF_COUNT,
+};
+/* The JSON key of CONTRACT.md ("container_version", "hash_ok", ...). */
+const char *mtlbx_header_field_name(enum mtlbx_header_field f);
+const char *mtlbx_function_field_name(enum mtlbx_function_field f);
+
+struct mtlbx_function_change {
+    size_t a, b;               /* function indexes in library A and in B */
+    unsigned fields;           /* 1u << MTLBX_FF_* */
+};
+
+/* A source member: archive index and member index in its library. */
+struct mtlbx_member_ref {
+    size_t archive, member;
+};
+struct mtlbx_member_change {
+    struct mtlbx_member_ref a, b;
+};
+
+struct mtlbx_library_diff {
+    size_t index;
+    mtlbx_library *a, *b;      /* one is NULL when only one file has library `index` */
+    unsigned header_fields;    /* 1u << MTLBX_HF_*; 0 when a or b is NULL */
+    /* Sorted by name (bytewise). added: indexes in b; removed: in a. */
+    size_t n_added, n_removed, n_changed;
+    size_t *added, *removed;
+    struct mtlbx_function_change *changed;
+    /* Renamed or moved: a function removed from A whose stored HASH is that
+     * of a function added in B (a: index in A, b: in B; fields 0), and a
+     * source member removed whose bytes are those of one added. They are
+     * not in the added and removed lists. */
+    size_t n_renamed, n_members_renamed;
+    struct mtlbx_function_change *renamed;
+    struct mtlbx_member_change *members_renamed;
+    size_t n_members_added, n_members_removed, n_members_changed;
+    struct mtlbx_member_ref *members_added, *members_removed;
+    struct mtlbx_member_change *members_changed;
+    /* An archive on either side that did not decode: its members are not
+     * compared (the diagnostics say why). */
+    bool sources_incomplete;
+};
+
+struct mtlbx_diff {
+    bool identical;            /* no change at all, libraries paired one to one */
+    size_t n_libraries;        /* the larger of the two library counts */
+    struct mtlbx_library_diff *libraries;
+};
+
+struct mtlbx_diff_options {
+    /* Hash every module on both sides (the explorer's and `diff --verify`'s
+     * "every module hashed"). Without it, where the two stored hashes are
+     * equal the modules' bytes are compared (memcmp, as cmp does) and only
+     * modules whose bytes differ are hashed: such a module is a change of
+     * hash_ok, and of module_hash, never "identical". */
+    bool verify;
+};
+
+/* How two function interfaces differ (compare_iface.c). Arguments are
+ * paired by name (air.arg_name; by index when unnamed), inputs with inputs
+ * and outputs with outputs, the first of a duplicated name. */
+enum {
+    MTLBX_ARG_ADDED = 1u << 0,
+    MTLBX_ARG_REMOVED = 1u << 1,
+    MTLBX_ARG_REBOUND = 1u << 2,   /* its kind or location changed: buffer(3) -> buffer(4) */
+    MTLBX_ARG_RETYPED = 1u << 3,   /* air.arg_type_name changed */
+    MTLBX_ARG_CHANGED = 1u << 4,   /* any other property (access, index, ...) changed */
+};
+struct mtlbx_argument_change {
+    unsigned what;                 /* MTLBX_ARG_* bits */
+    bool output;                   /* from the outputs lists */
+    const struct mtlbx_air_argument *a, *b;  /* NULL on the side without it */
+};
+struct mtlbx_interface_diff {
+    bool stage_changed;
+    size_t n_changes;              /* inputs in A's order, then added ones; then outputs */
+    struct mtlbx_argument_change *changes;
+};
+/* Fills *out (free with mtlbx_interface_diff_free); false only when out of
+ * memory. Nothing differs when !stage_changed && n_changes == 0. */
+bool mtlbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx_interface *b,
+                             struct mtlbx_interface_diff *out);
+void mtlbx_interface_diff_free(struct mtlbx_interface_diff *d);
+/* Same key and the same values (for naming what MTLBX_ARG_CHANGED was). */
+bool mtlbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q);
+
+/* Compares a with b. Returns MTLBX_OK with *out set (free with
+ * mtlbx_diff_free), or MTLBX_E_NOMEM. The interface field: where the
+ * stored hashes differ, both modules' interfaces are decoded (only there,
+ * so unchanged functions cost no bitcode reading) and compared when both
+ * decode. Reads modules only as said above;
+ * decompresses source archives only when their compressed bytes differ. */
+int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
+                     struct mtlbx_diff **out);
+void mtlbx_diff_free(struct mtlbx_diff *d);
+
+#endif

@@ -1,0 +1,157 @@
+/* The model layer's face (src/lib/model): what the views share. The node
+ * tree (every structure of the file as a node with its label, fields and
+ * bytes), its byte layout, and the MSL declarations of interfaces. It
+ * knows the container, the bitcode reader and the checks; nothing below
+ * it calls into it (their per-file caches hang off the file through
+ * container/file_attach.c). It never prints and knows nothing of curses:
+ * the explorer and the JSON writers draw what it says. Included by
+ * mtlbx.h, whose types it uses. */
+#ifndef MTLBX_MODEL_H
+#define MTLBX_MODEL_H
+
+#include "mtlbx.h"
+
+/* ---------------------------------------------------------------- nodes -- */
+
+/* The one model every view walks: the explorer's tree, detail and hex
+ * panels. Children are built on first request, so opening a library with
+ * 200,000 functions builds nothing per function until it is expanded. */
+enum mtlbx_node_kind {
+    MTLBX_NODE_FILE,
+    MTLBX_NODE_FAT_HEADER,
+    MTLBX_NODE_FAT_SLICE,
+    MTLBX_NODE_LIBRARY,
+    MTLBX_NODE_HEADER,
+    MTLBX_NODE_FUNCTION_LIST,
+    MTLBX_NODE_FUNCTION,
+    MTLBX_NODE_TAG,            /* one tag inside any group */
+    MTLBX_NODE_TAG_GROUP,      /* a size-prefixed group (metadata, list entry) */
+    MTLBX_NODE_HEADER_EXT,
+    MTLBX_NODE_PUBLIC_MD,
+    MTLBX_NODE_PRIVATE_MD,
+    MTLBX_NODE_MODULE_LIST,
+    MTLBX_NODE_MODULE,
+    MTLBX_NODE_SOURCES,
+    MTLBX_NODE_ARCHIVE,
+    MTLBX_NODE_MEMBER,         /* span: the archive payload (members are compressed) */
+    MTLBX_NODE_DYNAMIC_HEADER,
+    MTLBX_NODE_LIST,           /* VLST ILST RLST SLST */
+    MTLBX_NODE_DIAGNOSTICS,
+    /* A module's LLVM bitstream block (nested blocks are its children);
+     * index: function, sub: block index in module.blocks. Built once the
+     * interface is kept (mtlbx_function_interface_keep). */
+    MTLBX_NODE_BC_BLOCK,
+    /* A function's interface: children are its arguments then outputs;
+     * no bytes of its own (index: function). */
+    MTLBX_NODE_INTERFACE,
+    /* One argument or output (sub: MTLBX_NODE_ARG_OUTPUT | k << 16) and
+     * one struct member of it (sub: that | member), no bytes of their own. */
+    MTLBX_NODE_ARGUMENT,
+    MTLBX_NODE_STRUCT_MEMBER,
+    MTLBX_NODE_CI_ARGUMENT,    /* one ARGR argument (Core Image reflection) */
+    MTLBX_NODE_CI_MEMBER,      /* a struct member of an ARGR pointer argument */
+    MTLBX_NODE_KIND_COUNT,
+};
+
+#define MTLBX_NODE_ARG_OUTPUT 0x80000000u
+#define MTLBX_NODE_ARG_MAX 0x7FFF      /* arguments shown per list */
+#define MTLBX_NODE_MEMBER_MAX 0xFFFF   /* struct members shown per argument */
+
+enum {
+    MTLBX_NODE_UNKNOWN = 1u << 0,   /* unknown tag or value */
+    MTLBX_NODE_PROBLEM = 1u << 1,   /* a diagnostic falls inside its span */
+    MTLBX_NODE_WARNING = 1u << 2,   /* only warnings fall inside */
+};
+
+struct mtlbx_node {
+    enum mtlbx_node_kind kind;
+    uint64_t offset, size;     /* absolute byte span (size 0: no bytes) */
+    mtlbx_node *parent;
+    mtlbx_library *lib;        /* NULL above the library level */
+    uint32_t index;            /* function / archive / member / slice / group index */
+    uint32_t sub;              /* archive index for members, list kind for lists */
+    struct mtlbx_tag tag;      /* for MTLBX_NODE_TAG */
+    unsigned flags;
+    /* private: children, built lazily */
+    bool built;
+    bool sorted;               /* children ordered by offset (bisectable) */
+    uint32_t n_children;
+    mtlbx_node **children;
+};
+
+/* The root: one FILE node whose children are the libraries (and the fat
+ * header for a fat file). */
+mtlbx_node *mtlbx_root(mtlbx_file *f);
+size_t mtlbx_node_child_count(mtlbx_file *f, mtlbx_node *n);
+mtlbx_node *mtlbx_node_child(mtlbx_file *f, mtlbx_node *n, size_t i);
+/* n's first child of that kind (building n's children), or NULL. */
+mtlbx_node *mtlbx_node_child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind);
+/* Whether n has (or, not built yet, may have) children, without building
+ * them: for drawing expand markers. Asking an ARCHIVE for its children
+ * decompresses it; asking this does not. */
+bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n);
+/* A short, terminal-safe label ("kernel  foo", "TAG NAME", ...). */
+void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size);
+/* Innermost node whose span contains `offset` (building children as
+ * needed). Returns the root if nothing smaller contains it. */
+mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset);
+/* Flags of n: unknown, problem (computed from the diagnostics). */
+unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n);
+
+/* One decoded field of a node, for the detail panel. Text is terminal-safe. */
+enum {
+    MTLBX_FIELD_FOLLOW = 1u << 0,   /* `target` is a file offset worth following */
+    MTLBX_FIELD_ERROR = 1u << 1,
+    MTLBX_FIELD_WARNING = 1u << 2,
+    MTLBX_FIELD_HEADING = 1u << 3,  /* a sub-heading line, no bytes */
+};
+struct mtlbx_field {
+    const char *name;
+    const char *value;
+    uint64_t offset, size;     /* the bytes this field was decoded from */
+    unsigned flags;
+    uint64_t target;
+};
+typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
+/* Calls fn once per field, in display order. Never blocks on hashing:
+ * a hash not yet checked reads "pending" or "not checked". */
+void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
+
+/* --------------------------------------------------------------- layout -- */
+
+/* Which node claims every byte of the file: leaf regions in file order that
+ * tile [0, size) exactly. Bytes no structure explains are UNCLAIMED; runs
+ * that exist only to align something and should be zero are PADDING. */
+enum mtlbx_region_kind { MTLBX_REGION_CLAIMED, MTLBX_REGION_PADDING, MTLBX_REGION_UNCLAIMED };
+
+struct mtlbx_region {
+    uint64_t offset, size;
+    enum mtlbx_region_kind kind;
+    /* Path of the claiming node, "library[0]/function_list/function[3]/NAME",
+     * or "unclaimed". Valid during the callback only. */
+    const char *what;
+    bool nonzero;              /* PADDING that holds a non-zero byte */
+};
+/* Return false to stop the walk. */
+typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
+
+/* Calls fn for every region, in file order, never holding more than one
+ * section's nodes at a time. Returns false when fn stopped it or memory ran
+ * out (then the regions seen so far do not cover the file). */
+bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
+
+struct mtlbx_layout_summary {
+    uint64_t claimed, padding, unclaimed;      /* bytes */
+    size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
+    bool complete;                             /* the walk covered the file */
+};
+/* One walk, cached: the totals, the unclaimed runs (for the views) and, the
+ * first time, a warning diagnostic for every unclaimed run and every dirty
+ * padding run, at the run's offset (in the library that holds it, else in
+ * the file's list). */
+const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f);
+/* After mtlbx_layout_check: the unclaimed run containing `offset`, or the
+ * first one after it (`after`); false if there is none. */
+bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run);
+
+#endif
