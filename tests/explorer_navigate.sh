@@ -177,7 +177,9 @@ PY
     screen | grep -q '^!    . BAD vertex' || fail "the mismatched function has no ! marker"
     wait_for "hashes checked"
     keys G
-    wait_for "bad.metallib: Diagnostics  1 error"
+    # Two errors, as `mtlbx check` reports: the HASH mismatch, and the
+    # flipped byte leaves the module's interface undecodable.
+    wait_for "bad.metallib: Diagnostics  2 error"
     keys g
     wait_for "bad.metallib: Library"
     keys j j j
