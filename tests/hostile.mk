@@ -83,7 +83,7 @@ EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hos
 CLANG ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I$(top_builddir) -I$(top_srcdir)/src/lib -I$(top_srcdir)/src -I$(top_srcdir)/src/ui \
+	-I$(top_builddir) -I$(top_builddir)/src/lib -I$(top_srcdir)/src/lib -I$(top_srcdir)/src -I$(top_srcdir)/src/ui \
 	-include $(top_builddir)/config.h
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
