@@ -17,8 +17,11 @@ if ! command -v git >/dev/null 2>&1; then
     echo "SKIP: git is not installed"
     exit 77
 fi
-if ! git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    echo "SKIP: $SRC is not a git checkout (a release tarball): nothing to clone"
+# The top of a checkout, not a folder inside one: make distcheck unpacks
+# the release tarball inside the checkout it was made from.
+top=$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)
+if [ -z "$top" ] || [ "$(cd "$top" && pwd -P)" != "$(cd "$SRC" && pwd -P)" ]; then
+    echo "SKIP: $SRC is not the top of a git checkout (a release tarball): nothing to clone"
     exit 77
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtlbx-readme.XXXXXX") || exit 1
