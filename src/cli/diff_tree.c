@@ -12,7 +12,7 @@
 
 #include "commands.h"
 #include "diff_render.h"
-#include "values_json.h"
+#include "util/values_json.h"
 #include "util/archive_members.h"
 #include "util/tree_walk.h"
 

@@ -23,7 +23,8 @@ const struct key_binding key_table[] = {
     { { '?', KEY_F(1) }, ACT_HELP, KC_ALL, "this help screen", "help" },
     { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
     { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
-    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE, "close this view", "close" },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS, "close this view", "close" },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_COMPARE, "close: back to the function table", "close" },
     { { 'q' }, ACT_QUIT, KC_MAIN | KC_FOLDER | KC_FUNCS, "quit", "quit" },
     { { 'q', 27 }, ACT_QUIT, KC_PAGE, "close the page: back to the function table", NULL },
 
