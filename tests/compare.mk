@@ -20,9 +20,11 @@ endif
 
 # tests/textconv_rebound.sh: git diff shows a rebound buffer as sig lines.
 # tests/compare_values.sh: the compare view shows old -> new as diff does.
+# tests/compare_releases.sh: the explorer compares two folders or wheels.
 # tests/diff_release.sh: two folders, wheels and tars (issue 21 item 4)
 # and modules changed behind an unchanged HASH (issue 23 item 4).
-COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh tests/compare_values.sh tests/diff_release.sh \
+COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh tests/compare_values.sh tests/compare_releases.sh \
+	tests/diff_release.sh \
 	tests/textconv_rebound.sh
 TESTS += $(COMPARE_SHELL_TESTS)
 EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py tests/mkrebound.py

@@ -21,6 +21,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/run_tool.h \
 	src/util/safe_write.c \
 	src/util/safe_write.h \
+	src/util/release_pairs.c \
+	src/util/release_pairs.h \
 	src/util/requires_text.c \
 	src/util/requires_text.h \
 	src/util/tree_walk.c \
