@@ -8,8 +8,8 @@
 if HAVE_CRITERION
 check_PROGRAMS += tests/test_compare tests/test_compare_corpus
 tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h \
-	src/cli/values_json.c src/cli/values_json.h src/cli/interface_json.c src/cli/interface_json.h
-tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
+	src/util/values_json.c src/util/values_json.h src/util/interface_json.c src/util/interface_json.h
+tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
 tests_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
 tests_test_compare_corpus_SOURCES = tests/test_compare_corpus.c tests/testenv.c tests/testenv.h
@@ -19,9 +19,12 @@ TESTS += tests/test_compare tests/test_compare_corpus
 endif
 
 # tests/textconv_rebound.sh: git diff shows a rebound buffer as sig lines.
+# tests/compare_values.sh: the compare view shows old -> new as diff does.
+# tests/compare_releases.sh: the explorer compares two folders or wheels.
 # tests/diff_release.sh: two folders, wheels and tars (issue 21 item 4)
 # and modules changed behind an unchanged HASH (issue 23 item 4).
-COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh tests/diff_release.sh \
+COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh tests/compare_values.sh tests/compare_releases.sh \
+	tests/diff_release.sh \
 	tests/textconv_rebound.sh
 TESTS += $(COMPARE_SHELL_TESTS)
-EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py
+EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py tests/mkrebound.py

@@ -3,7 +3,8 @@
 # compute_main changed (tests/compare_rebuild.py). D lists the change,
 # Enter jumps to the function in A, Backspace comes back, b jumps to it in
 # B, d shows the coloured diff -u of the two llvm-dis outputs, q returns to
-# the list and then to the panels. Also: D with one file says why it does
+# the list and then home, to the function table (not to the panels D was
+# pressed in). Each changed field reads old -> new, as `mtlbx diff` says. Also: D with one file says why it does
 # nothing, and a file against itself is identical.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
@@ -11,7 +12,9 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; e
 "$MTLBX_BIN" dump --json "$SAMPLE" >"$WORK/dump.json" || { echo "FAIL: dump"; exit 1; }
 hashes=$(python3 "$SRC/tests/compare_rebuild.py" "$WORK/dump.json" "$SAMPLE" "$WORK/b.metallib" compute_main) ||
     { echo "FAIL: compare_rebuild.py"; exit 1; }
-new_hash8=$(echo "$hashes" | cut -d' ' -f2 | cut -c1-8)
+old_hash16=$(echo "$hashes" | cut -d' ' -f1)
+new_hash16=$(echo "$hashes" | cut -d' ' -f2)
+new_hash8=$(echo "$new_hash16" | cut -c1-8)
 
 start 100 30 xterm-256color -- "$SAMPLE" "$WORK/b.metallib"
 to_bytes
@@ -19,7 +22,7 @@ wait_for "b.metallib"
 keys D
 wait_for "Compare: "
 expect "1 change"
-expect "~ kernel    compute_main  (hash)"
+expect "~ kernel    compute_main: hash $old_hash16 -> $new_hash16"
 
 # Enter: the function in A, its detail on screen; Backspace: the list again.
 keys Enter
@@ -28,7 +31,7 @@ expect '"compute_main"'
 expect "sample.metallib: kern"  # the status may cut the rest
 keys BSpace
 wait_for "Compare: "
-expect "~ kernel    compute_main  (hash)"
+expect "~ kernel    compute_main: hash $old_hash16 -> $new_hash16"
 
 # b: the same function in B.
 keys b
@@ -64,7 +67,8 @@ wait_for "no change matches"
 
 keys q
 wait_gone "Compare: "
-expect "1 Tree"
+expect "Functions  16"
+expect_not "1 Tree"
 quit_and_check
 
 # One file: D explains itself.

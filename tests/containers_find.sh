@@ -61,6 +61,26 @@ fns=$("$M" ls "$T/a/b/c/deep.metallib" | wc -l)
 [ "$(echo "$line" | cut -f4)" = "$fns" ] && ok "function count matches ls" || fail "function count in: $line"
 grep -q "$T/a/no_extension	[0-9.]*,[0-9.]*	" "$W/out" && ok "fat file lists each slice's version" ||
     fail "fat line: $(grep no_extension "$W/out")"
+# TARGET: the header's target OS and version; an older container with none
+# names the platform of its module triple instead of "unknown 0.0.0"
+# (the platform the requirements use: dump --json's requires.os).
+python3 - "$M" "$W/out" <<'EOF' && ok "TARGET from the header, else the module triple" || fail "TARGET column: $(cut -f1,3 "$W/out")"
+import json, subprocess, sys
+m, out = sys.argv[1:3]
+triple = 0
+for line in open(out).read().splitlines():
+    path, target = line.split("\t")[0], line.split("\t")[2]
+    doc = json.loads(subprocess.run([m, "dump", "--json", path], capture_output=True).stdout)
+    want = []
+    for lib in doc["libraries"]:
+        if lib["target_os"] == "unknown" and lib["os_version"] == "0.0.0" and lib["requires"]["os"]:
+            want.append(lib["requires"]["os"] + " (triple)")
+            triple += 1
+        else:
+            want.append("%s %s" % (lib["target_os"], lib["os_version"]))
+    assert target == ",".join(want), (path, target, want)
+assert triple >= 2, "no library without a target OS was listed"
+EOF
 
 # JSON Lines: each line is the dump --json document of that path.
 expect 1 "find --json" -- "$M" find --json "$T"

@@ -49,8 +49,8 @@ endif
 # runs every file of the directories named on the command line.
 check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode
 tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c \
-	src/cli/interface_json.c src/cli/interface_json.h
-tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
+	src/util/interface_json.c src/util/interface_json.h
+tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
 tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
 	tests/fuzz/walk.c tests/fuzz/walk.h
@@ -87,7 +87,7 @@ FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	-include $(top_builddir)/config.h
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
-FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c $(top_srcdir)/src/cli/interface_json.c \
+FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c $(top_srcdir)/src/util/interface_json.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
 	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c wrap.c)
@@ -100,7 +100,7 @@ fuzz-build:
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
 	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
-	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/cli $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
+	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/util $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
 	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # git diff through `mtlbx textconv` shows a rebound buffer in MSL (issue 21
-# item 5): the sample is rebuilt by tools/mkfixtures.py with compute_main's
+# item 5): the sample is rebuilt (tests/mkrebound.py) with compute_main's
 # `data` argument moved from [[buffer(0)]] to [[buffer(4)]] in its LLVM IR
 # (llvm-as assembles it), both versions are committed, and git diff must
 # show the old and new sig line of that argument and no other sig line.
@@ -13,26 +13,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mtlbx-rebound.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-python3 - "$MTLBX_SRCDIR/tools" "$work" <<'PY' || exit 2
-import os, re, sys
-tools, work = sys.argv[1:3]
-sys.path.insert(0, tools)
-import mkfixtures as F
-W = F.W
-ll = open(os.path.join(tools, "fixtures", "compute_main.ll")).read()
-moved, n = re.subn(r'(!\{i32 0, !"air\.buffer", !"air\.location_index", )i32 0(, i32 1,[^\n]*!"data"\})',
-                   r"\g<1>i32 4\g<2>", ll)
-assert n == 1, "the data argument's metadata was not found"
-open(os.path.join(work, "compute_main.ll"), "w").write(moved)
-llvm_as = os.environ.get("LLVM_AS", "llvm-as")
-for name, cache in (("old.metallib", {}), ("new.metallib", {
-        "compute_main": W.assemble(os.path.join(work, "compute_main.ll"), llvm_as)})):
-    mod = F.Modules(llvm_as)
-    mod.cache.update(cache)
-    chunks, _ = W.build(F.sample(mod))
-    with open(os.path.join(work, name), "wb") as f:
-        f.writelines(chunks)
-PY
+python3 "$MTLBX_SRCDIR/tests/mkrebound.py" "$MTLBX_SRCDIR/tools" "$work" 4 || exit 2
 
 repo=$work/repo
 git init -q "$repo" && cd "$repo" || exit 2

@@ -7,38 +7,17 @@
 
 #include "commands.h"
 #include "diff_render.h"
-#include "values_json.h"
-#include "cli/requires_cli.h"
+#include "util/values_json.h"
+#include "util/diff_text.h"
 #include "util/run_tool.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct palette {
-    const char *add, *del, *chg, *bold, *off;
-};
-static const struct palette colours = { "\033[32m", "\033[31m", "\033[33m", "\033[1m", "\033[0m" };
-static const struct palette plain = { "", "", "", "", "" };
-
 /* ------------------------------------------------------------- values -- */
 
 static json_t *header_value(mtlbx_library *lib, unsigned f) { return vj_header_field(lib, (enum mtlbx_header_field)f); }
-/* The text form of a header field: requires as "macOS 26.0 (MSL 4.0, AIR
- * 2.8)", so its change reads "requires macOS 15.0 (...) -> macOS 26.0 (...)". */
-static json_t *header_text(mtlbx_library *lib, unsigned f)
-{
-    if (f != MTLBX_HF_REQUIRES)
-        return header_value(lib, f);
-    struct mtlbx_requires r;
-    char target[64], cause[160], text[240];
-    mtlbx_library_requires(lib, &r);
-    req_target_text(&r, target, sizeof target);
-    req_cause_text(&r, cause, sizeof cause);
-    snprintf(text, sizeof text, cause[0] ? "%s (%s)" : "%s", target, cause);
-    return json_string(text);
-}
-
 static json_t *function_value(mtlbx_library *lib, size_t i, unsigned f)
 {
     return vj_function_field(lib, i, (enum mtlbx_function_field)f);
@@ -137,100 +116,8 @@ json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
 
 /* ----------------------------------------------------------------- text -- */
 
-/* What identifies an item of a list value: the item itself when it is a
- * string, its "name" when it is an object with one, else its JSON. */
-static char *item_key(const json_t *item)
-{
-    const json_t *name = json_is_object(item) ? json_object_get(item, "name") : NULL;
-    return vj_text(name ? name : item);
-}
-
-static bool has_key(const json_t *list, const char *key, const json_t **match)
-{
-    size_t k;
-    const json_t *item;
-    json_array_foreach(list, k, item) {
-        char *s = item_key(item);
-        bool eq = s && strcmp(s, key) == 0;
-        free(s);
-        if (eq) {
-            *match = item;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Lists longer than this are summarised by their lengths: comparing items
- * pairwise is quadratic, and a hostile entry may hold thousands of tags. */
-#define LIST_DETAIL_MAX 64
-
-/* "+x -y ~z": items added, removed and changed, for list values. */
-static void print_list_change(const json_t *a, const json_t *b, const struct palette *p)
-{
-    if (json_array_size(a) > LIST_DETAIL_MAX || json_array_size(b) > LIST_DETAIL_MAX) {
-        printf("%zu items -> %zu items", json_array_size(a), json_array_size(b));
-        return;
-    }
-    bool any = false;
-    size_t k;
-    const json_t *item, *other;
-    json_array_foreach(b, k, item) {
-        char *s = item_key(item);
-        if (s && !has_key(a, s, &other))
-            printf("%s%s+%s%s", any ? " " : "", p->add, s, p->off), any = true;
-        else if (s && !json_equal(item, other))
-            printf("%s%s~%s%s", any ? " " : "", p->chg, s, p->off), any = true;
-        free(s);
-    }
-    json_array_foreach(a, k, item) {
-        char *s = item_key(item);
-        if (s && !has_key(b, s, &other))
-            printf("%s%s-%s%s", any ? " " : "", p->del, s, p->off), any = true;
-        free(s);
-    }
-    if (!any)
-        fputs("reordered", stdout);
-}
-
-/* "field a -> b" for one changed field. */
-static void print_field_change(const char *field, json_t *a, json_t *b, const struct palette *p)
-{
-    printf("%s ", field);
-    if (json_is_array(a) && json_is_array(b)) {
-        print_list_change(a, b, p);
-    } else {
-        char *x = vj_text(a), *y = vj_text(b);
-        /* A whole SHA-256 per side makes the line unreadable; 16 digits
-         * tell two hashes apart (--json has them whole). */
-        if (strcmp(field, "hash") == 0 && x && y && strlen(x) > 16 && strlen(y) > 16)
-            x[16] = y[16] = '\0';
-        printf("%s%s%s -> %s%s%s", p->del, x ? x : "?", p->off, p->add, y ? y : "?", p->off);
-        free(x);
-        free(y);
-    }
-    json_decref(a);
-    json_decref(b);
-}
-
-/* "interface buffer(3) params: constant GEMMParams& -> buffer(4), +texture(0) t" */
-static void print_interface_change(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j,
-                                   const struct palette *p)
-{
-    json_t *changes = vj_interface_changes(a, i, b, j);
-    size_t k;
-    json_t *line;
-    fputs("interface ", stdout);
-    json_array_foreach(changes, k, line) {
-        const char *s = json_string_value(line);
-        const char *colour = s[0] == '+' ? p->add : s[0] == '-' ? p->del : p->chg;
-        printf("%s%s%s%s", k ? ", " : "", colour, s, p->off);
-    }
-    json_decref(changes);
-}
-
 static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, const char *prefix,
-                                const struct palette *p)
+                                const struct diff_palette *p)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     char tbuf[24];
@@ -250,7 +137,7 @@ static void print_member_line_open(char mark, const char *colour, mtlbx_library 
 }
 
 static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
-                              const char *prefix, const struct palette *p)
+                              const char *prefix, const struct diff_palette *p)
 {
     print_member_line_open(mark, colour, lib, r, prefix);
     printf("%s\n", p->off);
@@ -291,7 +178,7 @@ static void print_member_content_diff(const struct mtlbx_library_diff *d, const 
     free(diff_path);
 }
 
-static void print_library(const struct mtlbx_library_diff *d, bool many, const char *indent, const struct palette *p)
+static void print_library(const struct mtlbx_library_diff *d, bool many, const char *indent, const struct diff_palette *p)
 {
     char prefix[48];
     snprintf(prefix, sizeof prefix, "%.16s", indent);
@@ -303,9 +190,9 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
                mtlbx_function_count(d->a ? d->a : d->b), p->off);
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
         if (d->header_fields & (1u << f)) {
-            printf("%s%s~ header%s    ", prefix, p->chg, p->off);
-            print_field_change(mtlbx_header_field_name(f), header_text(d->a, f), header_text(d->b, f), p);
-            putchar('\n');
+            char *text = diff_header_change_text(d->a, d->b, f, p);
+            printf("%s%s~ header%s    %s\n", prefix, p->chg, p->off, text ? text : "(out of memory)");
+            free(text);
         }
     for (size_t k = 0; k < d->n_removed; k++) {
         print_function_line('-', p->del, d->a, d->removed[k], prefix, p);
@@ -318,19 +205,9 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
         print_function_line('~', p->chg, d->a, c->a, prefix, p);
-        const char *sep = ": ";
-        for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
-            if (!(c->fields & (1u << f)))
-                continue;
-            fputs(sep, stdout);
-            sep = "; ";
-            if (f == MTLBX_FF_INTERFACE)
-                print_interface_change(d->a, c->a, d->b, c->b, p);
-            else
-                print_field_change(mtlbx_function_field_name(f), function_value(d->a, c->a, f),
-                                   function_value(d->b, c->b, f), p);
-        }
-        putchar('\n');
+        char *text = diff_function_change_text(d->a, c->a, d->b, c->b, c->fields, p);
+        printf(": %s\n", text ? text : "(out of memory)");
+        free(text);
     }
     for (size_t k = 0; k < d->n_renamed; k++) {
         print_function_line('>', p->chg, d->a, d->renamed[k].a, prefix, p);
@@ -367,7 +244,7 @@ static void count_up(size_t n, const char *what, const char **sep)
 }
 
 static void print_summary(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified,
-                          const char *indent, const struct palette *p)
+                          const char *indent, const struct diff_palette *p)
 {
     size_t added = 0, removed = 0, changed = 0, renamed = 0, header = 0, members = 0, only = 0, functions = 0;
     for (size_t l = 0; l < d->n_libraries; l++) {
@@ -407,7 +284,7 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
 void diff_print_text(const struct mtlbx_diff *d, const char *pa, const char *pb, bool verified, bool colour,
                      const char *indent)
 {
-    const struct palette *p = colour ? &colours : &plain;
+    const struct diff_palette *p = colour ? &diff_colours : &diff_plain;
     print_summary(d, pa, pb, verified, indent, p);
     for (size_t l = 0; l < d->n_libraries; l++)
         print_library(&d->libraries[l], d->n_libraries > 1, indent, p);

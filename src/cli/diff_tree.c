@@ -1,9 +1,9 @@
 /* Release inventories: `mtlbx diff OLD NEW` on two folders or two archives
  * (two wheels, two .ipa, two SDK folders), CONTRACT.md "Archives, folders
- * and releases". Each side is walked the way `find` walks it (tree_walk,
- * archives by content, nested ones joined with '!'); the libraries are
- * paired by their path inside each side, and each pair is compared by the
- * library diff (compare.c) and shown the way `diff A B` shows it.
+ * and releases". The libraries are found and paired by their path inside
+ * each side by util/release_pairs.c (shared with the explorer), and each
+ * pair is compared by the library diff (compare.c) and shown the way
+ * `diff A B` shows it.
  *
  * Only the list of paths is kept: a pair's two libraries are opened,
  * compared, rendered and closed before the next pair, so memory does not
@@ -12,114 +12,18 @@
 
 #include "commands.h"
 #include "diff_render.h"
-#include "values_json.h"
-#include "util/archive_members.h"
-#include "util/tree_walk.h"
+#include "util/values_json.h"
+#include "util/release_pairs.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-bool diff_is_release(const char *path)
+bool diff_is_release(const char *path) { return release_is_release(path); }
+
+static void on_problem(void *ctx, const char *path, const char *message)
 {
-    return !member_path_split(path) && folder_or_archive(path);
-}
-
-/* ----------------------------------------------------------- one side -- */
-
-struct item {
-    char *key;                 /* the path inside the side: what pairs */
-    char *open;                /* what open_any() takes */
-    size_t seq;                /* walk order, to keep the first of a key */
-};
-
-struct inventory {
-    struct item *v;
-    size_t n, cap;
-    bool failed;               /* something could not be read (reported) */
-    const struct walk_entry *archive;   /* while listing one */
-};
-
-/* Takes ownership of key and open. */
-static void add(struct inventory *inv, char *key, char *open)
-{
-    if (key && open && inv->n == inv->cap) {
-        size_t cap = inv->cap ? 2 * inv->cap : 64;
-        struct item *g = realloc(inv->v, cap * sizeof *g);
-        if (g)
-            inv->v = g, inv->cap = cap;
-    }
-    if (!key || !open || inv->n == inv->cap) {
-        free(key);
-        free(open);
-        cli_error("diff", NULL, "out of memory");
-        inv->failed = true;
-        return;
-    }
-    inv->v[inv->n] = (struct item){ key, open, inv->n };
-    inv->n++;
-}
-
-static int on_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
-{
-    (void)size;
-    (void)rd;
-    struct inventory *inv = ctx;
-    const struct walk_entry *e = inv->archive;
-    add(inv, e->rel[0] ? archive_join(e->rel, name) : strdup(name), archive_join(e->path, name));
-    return 0;
-}
-
-static int on_entry(void *ctx, const struct walk_entry *e)
-{
-    struct inventory *inv = ctx;
-    switch (e->kind) {
-    case WALK_PROBLEM:
-        cli_error(e->path, NULL, "%s", e->problem);
-        inv->failed = true;
-        break;
-    case WALK_METALLIB:
-        add(inv, strdup(e->rel[0] ? e->rel : e->path), strdup(e->path));
-        break;
-    case WALK_ARCHIVE: {
-        char err[300];
-        inv->archive = e;
-        int rc = archive_list_metallibs(e->path, on_member, inv, NULL, err, sizeof err);
-        if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || !e->rel[0])) {
-            cli_error(e->path, NULL, "%s", err);
-            inv->failed = true;
-        }
-        inv->archive = NULL;
-        break;
-    }
-    }
-    return 0;
-}
-
-static int by_key(const void *p, const void *q)
-{
-    const struct item *x = p, *y = q;
-    int c = strcmp(x->key, y->key);
-    return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void collect(const char *root, struct inventory *inv)
-{
-    struct walk_progress progress = { 0 };
-    tree_walk(root, on_entry, inv, &progress, NULL);
-    if (inv->n > 1)
-        qsort(inv->v, inv->n, sizeof *inv->v, by_key);
-}
-
-static void inventory_free(struct inventory *inv)
-{
-    for (size_t i = 0; i < inv->n; i++) {
-        free(inv->v[i].key);
-        free(inv->v[i].open);
-    }
-    free(inv->v);
+    (void)ctx;
+    cli_error(path, NULL, "%s", message);
 }
 
 /* ------------------------------------------------------------- output -- */
@@ -140,7 +44,7 @@ static void put_line(const struct report *r, char mark, const char *colour, cons
     printf("%s\n", r->colour ? "\033[0m" : "");
 }
 
-static void only_one_side(struct report *r, const struct item *it, bool in_new)
+static void only_one_side(struct report *r, const struct release_item *it, bool in_new)
 {
     if (in_new)
         r->n_added++;
@@ -153,7 +57,7 @@ static void only_one_side(struct report *r, const struct item *it, bool in_new)
 }
 
 /* Both sides have the path: the library diff. */
-static void compare_pair(struct report *r, const struct item *x, const struct item *y)
+static void compare_pair(struct report *r, const struct release_item *x, const struct release_item *y)
 {
     mtlbx_file *fa = cli_open(x->open);
     mtlbx_file *fb = fa ? cli_open(y->open) : NULL;
@@ -181,6 +85,17 @@ static void compare_pair(struct report *r, const struct item *x, const struct it
     mtlbx_diff_free(d);
     mtlbx_close(fa);
     mtlbx_close(fb);
+}
+
+static void on_pair(void *ctx, const struct release_item *x, const struct release_item *y)
+{
+    struct report *r = ctx;
+    if (!y)
+        only_one_side(r, x, false);
+    else if (!x)
+        only_one_side(r, y, true);
+    else
+        compare_pair(r, x, y);
 }
 
 static void count_up(size_t n, const char *one, const char *many, const char **sep)
@@ -214,34 +129,16 @@ int diff_releases(const char *old_path, const char *new_path, bool json, bool ve
                   "a single library: diff compares two libraries, or two folders or archives");
         return 2;
     }
-    struct inventory a = { 0 }, b = { 0 };
-    collect(old_path, &a);
-    collect(new_path, &b);
+    struct release_side a = { .problem = on_problem }, b = { .problem = on_problem };
+    release_side_collect(old_path, &a);
+    release_side_collect(new_path, &b);
     struct report r = { .json = json, .verify = verify, .colour = colour };
     if (json) {
         r.added = json_array();
         r.removed = json_array();
         r.changed = json_array();
     }
-    size_t i = 0, j = 0;
-    while (i < a.n || j < b.n) {
-        int c = i == a.n ? 1 : j == b.n ? -1 : strcmp(a.v[i].key, b.v[j].key);
-        const char *key = c <= 0 ? a.v[i].key : b.v[j].key;
-        if (c < 0)
-            only_one_side(&r, &a.v[i], false);
-        else if (c > 0)
-            only_one_side(&r, &b.v[j], true);
-        else
-            compare_pair(&r, &a.v[i], &b.v[j]);
-        /* A path twice on one side (an archive may hold it twice): the
-         * first is compared, as diff pairs the first of a function name. */
-        if (c <= 0)
-            while (++i < a.n && strcmp(a.v[i].key, key) == 0)
-                ;
-        if (c >= 0)
-            while (++j < b.n && strcmp(b.v[j].key, key) == 0)
-                ;
-    }
+    release_pair(&a, &b, on_pair, &r);
     bool identical = !r.n_added && !r.n_removed && !r.n_changed;
     int rc = 0;
     if (json) {
@@ -253,8 +150,8 @@ int diff_releases(const char *old_path, const char *new_path, bool json, bool ve
     } else {
         print_summary(&r, old_path, new_path);
     }
-    inventory_free(&a);
-    inventory_free(&b);
+    release_side_free(&a);
+    release_side_free(&b);
     if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("(standard output)", NULL, "write failed");
         return 2;

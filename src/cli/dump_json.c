@@ -8,10 +8,10 @@
 #include "config.h"
 
 #include "commands.h"
-#include "interface_json.h"
+#include "util/interface_json.h"
 #include "json_more.h"
 #include "json_stream.h"
-#include "values_json.h"
+#include "util/values_json.h"
 #include "layout_json.h"
 
 #include <jansson.h>

@@ -140,6 +140,23 @@ static void text_add(struct text *t, const char *s)
  * terminal (a pipe gets the bare rows, for cut and awk). */
 static const char header_row[] = "PATH\tVERSION\tTARGET\tFUNCTIONS\tPROBLEMS\tREQUIRES\n";
 
+/* TARGET of one library: the header's target OS and version; where an
+ * older container has none (byte 11 and the version all zero), the
+ * platform its modules' target triple names, "macOS (triple)", as the
+ * requirements take it (mtlbx_library_os); "unknown" when neither says. */
+static void target_text(const mtlbx_library *lib, const struct mtlbx_header *h, char *buf, size_t size)
+{
+    char os[32];
+    const char *from_triple = NULL;
+    if (!h->platform_byte && !h->os_major && !h->os_minor && !h->os_patch)
+        from_triple = mtlbx_os_name(mtlbx_library_os(lib));
+    if (from_triple)
+        snprintf(buf, size, "%s (triple)", from_triple);
+    else
+        snprintf(buf, size, "%s %u.%u.%u", mtlbx_target_os_name(h->platform_byte, os, sizeof os), h->os_major,
+                 h->os_minor, h->os_patch);
+}
+
 /* PATH \t VERSION \t TARGET \t FUNCTIONS \t PROBLEMS \t REQUIRES; a fat
  * file lists each slice's version, target and requirement, separated by
  * commas. */
@@ -155,8 +172,8 @@ static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
         const struct mtlbx_header *h = mtlbx_library_header(lib);
         size_t vl = strlen(versions), tl = strlen(targets);
         snprintf(versions + vl, sizeof versions - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
-        snprintf(targets + tl, sizeof targets - tl, "%s%s %u.%u.%u", l ? "," : "",
-                 mtlbx_target_os_name(h->platform_byte, buf, sizeof buf), h->os_major, h->os_minor, h->os_patch);
+        target_text(lib, h, buf, sizeof buf);
+        snprintf(targets + tl, sizeof targets - tl, "%s%s", l ? "," : "", buf);
         functions += mtlbx_function_count(lib);
         problems += mtlbx_library_diag_count(lib);
         struct mtlbx_requires req;

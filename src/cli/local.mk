@@ -18,8 +18,6 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/json_stream.h \
 	src/cli/find.c \
 	src/cli/info.c \
-	src/cli/interface_json.c \
-	src/cli/interface_json.h \
 	src/cli/json_more.c \
 	src/cli/json_more.h \
 	src/cli/layout_json.c \
@@ -34,8 +32,6 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/diff_render.h \
 	src/cli/diff_tree.c \
 	src/cli/textconv.c \
-	src/cli/values_json.c \
-	src/cli/values_json.h \
 	$(MTLBX_PULLOUT_SOURCES)
 MTLBX_CLI_LIBS = src/cli/libmtlbxcli.a
 

@@ -1,4 +1,5 @@
-/* The wording of requirements (requires_cli.h) and the --os gate. */
+/* The --os gate of check and find (requires_cli.h); the wording of
+ * requirements is util/requires_text.c's. */
 #include "config.h"
 
 #include "cli/requires_cli.h"
@@ -8,92 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Appends to buf (always NUL-terminated, truncated when full). */
-static void add(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add(char *buf, size_t size, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, size - len, fmt, ap);
-    va_end(ap);
-}
-
-const char *req_target_text(const struct mtlbx_requires *r, char *buf, size_t size)
-{
-    const char *os = mtlbx_os_name(r->os);
-    if (!os)
-        snprintf(buf, size, "unknown");
-    else if (!r->has_version)
-        snprintf(buf, size, "%s (version not known)", os);
-    else
-        snprintf(buf, size, "%s %u.%u", os, r->version.major, r->version.minor);
-    return buf;
-}
-
-void req_cause_text(const struct mtlbx_requires *r, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    bool deployment = false;
-    for (size_t i = 0; i < r->n_reasons; i++) {
-        const struct mtlbx_req_reason *x = &r->reasons[i];
-        if (mtlbx_os_version_cmp(x->needs, r->version) != 0)
-            continue;
-        if (x->rule == MTLBX_REQ_DEPLOYMENT)
-            deployment = true;
-        else
-            add(buf, size, "%s%s %u.%u", buf[0] ? ", " : "", x->rule == MTLBX_REQ_MSL ? "MSL" : "AIR", x->of.major,
-                x->of.minor);
-    }
-    if (!buf[0] && deployment)
-        add(buf, size, "deployment target");
-}
-
-static void add_unknown(const struct mtlbx_requires *r, char *buf, size_t size)
-{
-    char u[32];
-    for (size_t i = 0; i < r->n_unknown; i++)
-        add(buf, size, "%s%s", i ? ", " : "", mtlbx_req_unknown_text(&r->unknown[i], u, sizeof u));
-    if (r->unknown_dropped)
-        add(buf, size, " and %zu more", r->unknown_dropped);
-}
-
-void req_loads_on_text(const struct mtlbx_requires *r, char *buf, size_t size)
-{
-    char cause[160], n[48];
-    buf[0] = '\0';
-    if (r->os == MTLBX_OS_NONE) {
-        add(buf, size, "unknown (no target OS in the header, no target triple in the modules)");
-    } else if (!r->has_version) {
-        add(buf, size, "%s, version not known", mtlbx_os_name(r->os));
-    } else {
-        add(buf, size, "%s %u.%u or later", mtlbx_os_name(r->os), r->version.major, r->version.minor);
-        req_cause_text(r, cause, sizeof cause);
-        if (strcmp(cause, "deployment target") == 0 || !r->n_functions)
-            add(buf, size, " (%s)", cause);
-        else
-            add(buf, size, " (%s: %s)", cause, mtlbx_count_noun(r->n_functions, "function", "functions", n, sizeof n));
-    }
-    if (r->n_unknown) {
-        add(buf, size, "; newer than the tables, not known: ");
-        add_unknown(r, buf, size);
-    }
-}
-
-void req_reasons_text(const struct mtlbx_requires *r, char *buf, size_t size)
-{
-    char one[96];
-    buf[0] = '\0';
-    for (size_t i = 0; i < r->n_reasons; i++)
-        add(buf, size, "%s%s", i ? ", " : "", mtlbx_req_reason_text(r->os, &r->reasons[i], one, sizeof one));
-    if (r->n_unknown) {
-        add(buf, size, "%snot known: ", r->n_reasons ? "; " : "");
-        add_unknown(r, buf, size);
-    }
-}
 
 /* ----------------------------------------------------------- the gate -- */
 
@@ -196,7 +111,7 @@ bool os_gate_library(const struct os_gate *g, const mtlbx_library *lib, bool fun
     }
     if (r.n_unknown) {
         unknown[0] = '\0';
-        add_unknown(&r, unknown, sizeof unknown);
+        req_unknown_text(&r, unknown, sizeof unknown);
         if (!push(out, n, MTLBX_WARNING, at, "library uses %s, newer than the requirement tables: whether %s %u.%u "
                   "loads it is not known", unknown, os, limit.major, limit.minor))
             return false;

@@ -7,20 +7,9 @@
 
 #include "cli/cmdline.h"
 #include "mtlbx.h"
+#include "util/requires_text.h"
 
 #include <stddef.h>
-
-/* "macOS 26.0", "macOS (version not known)" or "unknown". Returns buf. */
-const char *req_target_text(const struct mtlbx_requires *r, char *buf, size_t size);
-/* What gives the version, short: "MSL 4.0, AIR 2.8" (the MSL and AIR
- * reasons), else "deployment target"; "" when nothing does. */
-void req_cause_text(const struct mtlbx_requires *r, char *buf, size_t size);
-/* info's line after "Loads on  ": "macOS 26.0 or later (MSL 4.0, AIR 2.8:
- * 619 functions)", with the unknown versions named. */
-void req_loads_on_text(const struct mtlbx_requires *r, char *buf, size_t size);
-/* Every reason, then the unknown versions: "deployment target macOS 14.0,
- * MSL 3.1 needs macOS 14.0; unknown: MSL 4.2". */
-void req_reasons_text(const struct mtlbx_requires *r, char *buf, size_t size);
 
 /* --os PLATFORM:VERSION, repeatable (at most one per platform). */
 struct os_gate {

@@ -7,9 +7,9 @@
 #include "config.h"
 
 #include "commands.h"
-#include "interface_json.h"
+#include "util/interface_json.h"
 #include "cli/requires_cli.h"
-#include "values_json.h"
+#include "util/values_json.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,16 +1,20 @@
 /* The compare view (D with two files open): what differs between the two
  * libraries, one row per change, from the parser's comparison (compare.c,
- * the same answer as `mtlbx diff`). Enter jumps to the changed node in file
+ * the same answer as `mtlbx diff`), each changed field with its old and new
+ * value in the words `mtlbx diff` prints (util/diff_text.c); the selected
+ * row is shown whole, wrapped, at the bottom. Enter jumps to the changed node in file
  * A (in B when only B has it), b to it in file B; Backspace in the panels
  * comes back here. d on a changed function shows the unified diff of the
  * two llvm-dis outputs, computed by `diff -u` (diffutils) through the tool
  * runner, coloured in the text view. */
 #include "config.h"
 
+#include "diff_text.h"
 #include "run_tool.h"
 #include "safe_write.h"
 #include "term.h"
 #include "ui.h"
+#include "wrap.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,6 +31,7 @@ struct compare_row {
     size_t a, b;               /* function indexes, header field, or member refs by position */
     struct mtlbx_member_ref ma, mb;
     unsigned fields;
+    char *text;                /* row_text's line, made when first shown */
 };
 
 struct compare_view {
@@ -61,31 +66,31 @@ static bool build_rows(struct compare_view *cv)
     for (size_t l = 0; l < cv->diff->n_libraries; l++) {
         const struct mtlbx_library_diff *d = &cv->diff->libraries[l];
         if (!d->a || !d->b)
-            ok = ok && add_row(cv, (struct compare_row){ ROW_LIBRARY, d->a ? '-' : '+', d, 0, 0, { 0, 0 }, { 0, 0 }, 0 });
+            ok = ok && add_row(cv, (struct compare_row){ ROW_LIBRARY, d->a ? '-' : '+', d, 0, 0, { 0, 0 }, { 0, 0 }, 0, NULL });
         for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
             if (d->header_fields & (1u << f))
-                ok = ok && add_row(cv, (struct compare_row){ ROW_HEADER, '~', d, f, f, { 0, 0 }, { 0, 0 }, 0 });
+                ok = ok && add_row(cv, (struct compare_row){ ROW_HEADER, '~', d, f, f, { 0, 0 }, { 0, 0 }, 0, NULL });
         for (size_t k = 0; k < d->n_removed; k++)
-            ok = ok && add_row(cv, (struct compare_row){ ROW_REMOVED, '-', d, d->removed[k], 0, { 0, 0 }, { 0, 0 }, 0 });
+            ok = ok && add_row(cv, (struct compare_row){ ROW_REMOVED, '-', d, d->removed[k], 0, { 0, 0 }, { 0, 0 }, 0, NULL });
         for (size_t k = 0; k < d->n_added; k++)
-            ok = ok && add_row(cv, (struct compare_row){ ROW_ADDED, '+', d, 0, d->added[k], { 0, 0 }, { 0, 0 }, 0 });
+            ok = ok && add_row(cv, (struct compare_row){ ROW_ADDED, '+', d, 0, d->added[k], { 0, 0 }, { 0, 0 }, 0, NULL });
         for (size_t k = 0; k < d->n_changed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '~', d, d->changed[k].a, d->changed[k].b,
-                                                         { 0, 0 }, { 0, 0 }, d->changed[k].fields });
+                                                         { 0, 0 }, { 0, 0 }, d->changed[k].fields, NULL });
         /* Renamed (same hash, or same member bytes): '>' rows, under A's name. */
         for (size_t k = 0; k < d->n_renamed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_CHANGED, '>', d, d->renamed[k].a, d->renamed[k].b,
-                                                         { 0, 0 }, { 0, 0 }, 0 });
+                                                         { 0, 0 }, { 0, 0 }, 0, NULL });
         for (size_t k = 0; k < d->n_members_renamed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '>', d, 0, 0, d->members_renamed[k].a,
-                                                         d->members_renamed[k].b, 0 });
+                                                         d->members_renamed[k].b, 0, NULL });
         for (size_t k = 0; k < d->n_members_removed; k++)
-            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '-', d, 0, 0, d->members_removed[k], { 0, 0 }, 0 });
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '-', d, 0, 0, d->members_removed[k], { 0, 0 }, 0, NULL });
         for (size_t k = 0; k < d->n_members_added; k++)
-            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '+', d, 0, 0, { 0, 0 }, d->members_added[k], 0 });
+            ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '+', d, 0, 0, { 0, 0 }, d->members_added[k], 0, NULL });
         for (size_t k = 0; k < d->n_members_changed; k++)
             ok = ok && add_row(cv, (struct compare_row){ ROW_MEMBER, '~', d, 0, 0, d->members_changed[k].a,
-                                                         d->members_changed[k].b, 0 });
+                                                         d->members_changed[k].b, 0, NULL });
     }
     return ok;
 }
@@ -96,6 +101,8 @@ void compare_free(struct explorer *ex)
     if (!cv)
         return;
     mtlbx_diff_free(cv->diff);
+    for (size_t i = 0; i < cv->n_rows; i++)
+        free(cv->rows[i].text);
     free(cv->rows);
     free(cv);
     ex->compare = NULL;
@@ -293,10 +300,38 @@ static void show_disassembly_diff(struct explorer *ex)
 
 /* ------------------------------------------------------------ drawing -- */
 
+static const char *row_text(struct compare_row *r);
+
+/* Lines under the list for the selected row whole (a heading, then up to
+ * three wrapped lines), when the body has room for them. */
+#define DETAIL_LINES 3
+static int detail_lines(const struct explorer *ex) { return ex->lay.body.h >= 10 ? DETAIL_LINES + 1 : 0; }
+
 static int page_rows(const struct explorer *ex)
 {
-    int rows = ex->lay.body.h - 1;
+    int rows = ex->lay.body.h - 1 - detail_lines(ex);
     return rows > 0 ? rows : 1;
+}
+
+/* The selected row whole: a hash or an interface change is often wider
+ * than the list's line. */
+static void draw_detail(struct explorer *ex)
+{
+    struct compare_view *cv = ex->compare;
+    const struct rect *r = &ex->lay.body;
+    int lines = detail_lines(ex);
+    if (!lines || r->w < 8)
+        return;
+    int y = r->y + r->h - lines;
+    term_put(y, r->x, r->w, " The selected change", term_attr(AT_HEADING), 0);
+    if (cv->sel >= cv->n_rows)
+        return;
+    const char *text = row_text(&cv->rows[cv->sel]);
+    size_t starts[DETAIL_LINES + 1];
+    int n = wrap_text(text, r->w, starts, DETAIL_LINES);
+    char line[1200];
+    for (int k = 0; k < n; k++)
+        term_put(y + 1 + k, r->x, r->w, wrap_line(text, starts, k, line, sizeof line), term_attr(AT_NORMAL), 0);
 }
 
 static void select_row(struct explorer *ex, long i)
@@ -316,44 +351,74 @@ static void select_row(struct explorer *ex, long i)
         cv->top = cv->sel - page + 1;
 }
 
-static void row_text(const struct compare_row *r, char *buf, size_t size)
+/* "NAME" of a source member, escaped (malloc'd). */
+static char *member_name(mtlbx_library *lib, struct mtlbx_member_ref m)
 {
-    char what[32] = "";
-    char *name = NULL;
+    const char *s = mtlbx_library_sources(lib)->archives[m.archive].members[m.member].name;
+    return mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL);
+}
+
+/* A row as `mtlbx diff` prints its line: "~ header    requires macOS 15.0
+ * (MSL 3.2) -> macOS 26.0 (MSL 4.0)", "~ kernel    f: hash 1f.. -> 9a..". */
+static char *row_text_make(const struct compare_row *r)
+{
+    char *buf = NULL, *name = NULL, *more = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        return NULL;
     switch (r->kind) {
     case ROW_LIBRARY:
-        snprintf(buf, size, "%c library   %zu only in %s (%zu functions)", r->mark, r->ld->index, r->ld->a ? "A" : "B",
-                 mtlbx_function_count(r->ld->a ? r->ld->a : r->ld->b));
-        return;
+        fprintf(out, "%c library   %zu only in %s (%zu functions)", r->mark, r->ld->index, r->ld->a ? "A" : "B",
+                mtlbx_function_count(r->ld->a ? r->ld->a : r->ld->b));
+        break;
     case ROW_HEADER:
-        snprintf(buf, size, "~ header    %s", mtlbx_header_field_name((enum mtlbx_header_field)r->a));
-        return;
-    case ROW_MEMBER: {
-        mtlbx_library *lib = r->mark == '+' ? r->ld->b : r->ld->a;
-        struct mtlbx_member_ref m = r->mark == '+' ? r->mb : r->ma;
-        const char *s = mtlbx_library_sources(lib)->archives[m.archive].members[m.member].name;
-        name = mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL);
-        snprintf(buf, size, "%c source    %s", r->mark, name ? name : "?");
-        free(name);
-        return;
-    }
-    default: break;
-    }
-    mtlbx_library *lib = r->kind == ROW_ADDED ? r->ld->b : r->ld->a;
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->kind == ROW_ADDED ? r->b : r->a);
-    char tbuf[24];
-    snprintf(what, sizeof what, "%s", (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-");
-    name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
-    size_t used = (size_t)snprintf(buf, size, "%c %-9s %s", r->mark, what, name ? name : "?");
-    free(name);
-    const char *sep = "  (";
-    for (unsigned f = 0; f < MTLBX_FF_COUNT && used < size; f++)
-        if (r->fields & (1u << f)) {
-            used += (size_t)snprintf(buf + used, size - used, "%s%s", sep, mtlbx_function_field_name((enum mtlbx_function_field)f));
-            sep = ", ";
+        more = diff_header_change_text(r->ld->a, r->ld->b, (enum mtlbx_header_field)r->a, &diff_plain);
+        fprintf(out, "~ header    %s", more ? more : "?");
+        break;
+    case ROW_MEMBER:
+        name = member_name(r->mark == '+' ? r->ld->b : r->ld->a, r->mark == '+' ? r->mb : r->ma);
+        fprintf(out, "%c source    %s", r->mark, name ? name : "?");
+        if (r->mark == '>') {
+            more = member_name(r->ld->b, r->mb);
+            fprintf(out, " -> %s (renamed: same bytes)", more ? more : "?");
         }
-    if (r->fields && used < size)
-        snprintf(buf + used, size - used, ")");
+        break;
+    default: {
+        mtlbx_library *lib = r->kind == ROW_ADDED ? r->ld->b : r->ld->a;
+        const struct mtlbx_function *fn = mtlbx_function_at(lib, r->kind == ROW_ADDED ? r->b : r->a);
+        char tbuf[24];
+        name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        fprintf(out, "%c %-9s %s", r->mark,
+                (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-",
+                name ? name : "?");
+        if (r->mark == '>') {
+            const struct mtlbx_function *to = mtlbx_function_at(r->ld->b, r->b);
+            more = mtlbx_escape_dup(to->name.ptr, to->name.len, MTLBX_ESC_TERMINAL);
+            fprintf(out, " -> %s (renamed: same hash)", more ? more : "?");
+        } else if (r->fields) {
+            more = diff_function_change_text(r->ld->a, r->a, r->ld->b, r->b, r->fields, &diff_plain);
+            fprintf(out, ": %s", more ? more : "?");
+        }
+        break;
+    }
+    }
+    free(name);
+    free(more);
+    bool ok = !ferror(out);
+    if (fclose(out) != 0 || !ok) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The row's line, made once: a changed interface decodes both modules. */
+static const char *row_text(struct compare_row *r)
+{
+    if (!r->text)
+        r->text = row_text_make(r);
+    return r->text ? r->text : "(out of memory)";
 }
 
 void compare_draw(struct explorer *ex)
@@ -372,11 +437,11 @@ void compare_draw(struct explorer *ex)
         size_t i = cv->top + (size_t)k;
         if (i >= cv->n_rows)
             break;
-        char line[1200];
-        row_text(&cv->rows[i], line, sizeof line);
+        const char *line = row_text(&cv->rows[i]);
         enum ui_attr at = cv->rows[i].mark == '+' ? AT_OK : cv->rows[i].mark == '-' ? AT_BAD : AT_WARN;
         term_put(r->y + 1 + k, r->x, r->w, line, i == cv->sel ? term_attr(AT_SELECT) : term_attr(at), 0);
     }
+    draw_detail(ex);
 }
 
 static void find(struct explorer *ex, bool forward)
@@ -389,8 +454,7 @@ static void find(struct explorer *ex, bool forward)
     size_t n = cv->n_rows;
     for (size_t k = 1; k <= n; k++) {
         size_t i = forward ? (cv->sel + k) % n : (cv->sel + n - k % n) % n;
-        char line[1200];
-        row_text(&cv->rows[i], line, sizeof line);
+        const char *line = row_text(&cv->rows[i]);
         if (query_label_matches(&cv->query, line)) {
             select_row(ex, (long)i);
             return;
@@ -418,7 +482,9 @@ void compare_action(struct explorer *ex, enum action a)
     struct compare_view *cv = ex->compare;
     long page = page_rows(ex);
     switch (a) {
-    case ACT_QUIT: ex->screen = SCREEN_MAIN; break;
+    /* Home: the function table (the panels when there is none), wherever
+     * D was pressed. */
+    case ACT_QUIT: ex->screen = ex->funcs.n_all ? SCREEN_FUNCTIONS : SCREEN_MAIN; break;
     case ACT_DOWN: select_row(ex, (long)cv->sel + 1); break;
     case ACT_UP: select_row(ex, (long)cv->sel - 1); break;
     case ACT_PAGE_DOWN: select_row(ex, (long)cv->sel + page); break;

@@ -62,8 +62,9 @@ static void draw_title(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.title;
     char left[512], right[200] = "", cut[512];
-    if (ex->screen == SCREEN_FOLDER) {
-        /* The folder list names the folders, not the library last opened. */
+    if (ex->screen == SCREEN_FOLDER || ex->screen == SCREEN_RELEASE) {
+        /* The folder list (and the release compare) names the folders, not
+         * the library last opened. */
         folder_title(ex, left, sizeof left);
         rowfmt_cut_middle(left, r->w, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
         term_fill(r->y, r->x, r->w, term_attr(AT_TITLE));
@@ -479,6 +480,7 @@ static void free_all(struct explorer *ex)
     compare_free(ex);
     rows_free(&ex->rows);
     folder_free(ex);
+    release_free(ex);
     for (uint32_t i = 0; i < ex->n_files; i++)
         mtlbx_close(ex->files[i].f);
     free(ex->files);

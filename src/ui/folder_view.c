@@ -147,36 +147,6 @@ void folder_after_frame(struct explorer *ex)
 
 /* ------------------------------------------------------------ opening -- */
 
-/* Shows `file` in the three panels in place of whatever was there, as
- * `mtlbx FILE` starts: same tree, selection, hashing. */
-static void show_file(struct explorer *ex, mtlbx_file *file, const char *path)
-{
-    hasher_stop(ex->hasher);
-    ex->hasher = NULL;
-    ex->hash_done_seen = 0;
-    detail_free(&ex->detail);
-    memset(&ex->detail, 0, sizeof ex->detail);
-    rows_free(&ex->rows);
-    ex->tree_sel = ex->tree_top = 0;
-    ex->n_history = 0;
-    ex->hex.file = 0;
-    ex->hex.cursor = ex->hex.top = 0;
-    ex->files[0] = (struct ex_file){ file, path, mtlbx_root(file) };
-    ex->n_files = 1;
-    size_t n_libs = mtlbx_library_count(file);
-    mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
-    if (libs) {
-        for (size_t l = 0; l < n_libs; l++)
-            libs[l] = mtlbx_library_at(file, l);
-        ex->hasher = hasher_start(libs, n_libs);
-        free(libs);
-    }
-    ex->screen = SCREEN_MAIN;
-    ex->focus = PANEL_TREE;
-    tree_init(ex);
-    functions_home(ex);
-}
-
 static void open_entry(struct explorer *ex, size_t index)
 {
     struct folder_scan *s = ex->folder.scan;
@@ -208,7 +178,8 @@ static void open_entry(struct explorer *ex, size_t index)
         s->v[index].functions = e.functions;
         pthread_mutex_unlock(&s->lock);
     }
-    show_file(ex, e.file, e.open_path);
+    const char *path = e.open_path;
+    ex_show_files(ex, &e.file, &path, 1);
     ex_message(ex, "%s: %zu functions; F goes back to the list", label ? label : "?", e.functions);
     free(label);
 }
@@ -284,6 +255,7 @@ void folder_action(struct explorer *ex, enum action a)
     long page = page_rows(ex);
     switch (a) {
     case ACT_QUIT: ex->quit = true; break;
+    case ACT_COMPARE: release_open(ex); break;
     case ACT_DOWN: select_row(ex, (long)f->sel + 1, n); break;
     case ACT_UP: select_row(ex, (long)f->sel - 1, n); break;
     case ACT_PAGE_DOWN: select_row(ex, (long)f->sel + page, n); break;

@@ -23,9 +23,11 @@ const struct key_binding key_table[] = {
     { { '?', KEY_F(1) }, ACT_HELP, KC_ALL, "this help screen", "help" },
     { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
     { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
-    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE, "close this view", "close" },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS, "close this view", "close" },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_COMPARE, "close: back to the function table", "close" },
     { { 'q' }, ACT_QUIT, KC_MAIN | KC_FOLDER | KC_FUNCS, "quit", "quit" },
     { { 'q', 27 }, ACT_QUIT, KC_PAGE, "close the page: back to the function table", NULL },
+    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_RELEASE, "close: back to the folder list", "close" },
 
     /* Moving */
     { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },
@@ -113,7 +115,9 @@ const struct key_binding key_table[] = {
     { { 'd' }, ACT_DISASSEMBLE, KC_COMPARE, "on a changed function, diff -u of its two llvm-dis outputs", "llvm-dis diff" },
 
     /* Folders and archives (mtlbx DIR, mtlbx App.ipa) */
+    { { 'D' }, ACT_COMPARE, KC_FOLDER, "compare two folders or archives: libraries added, removed, changed", "compare" },
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_FOLDER, "open the library (an archive member is decompressed now)", "open" },
+    { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_RELEASE, "compare the changed pair's two libraries (the compare view)", "compare" },
     { { 27 }, ACT_CANCEL, KC_FOLDER, "stop the scan (what was found stays)", "stop scan" },
     { { '/' }, ACT_SEARCH, KC_FOLDER, "search every library: paths, function names, argument names and types", "search" },
     { { 'S' }, ACT_SORT, KC_FOLDER, "sort by the next column: size, functions, version, target, MSL, problems, path", "sort" },
@@ -218,6 +222,7 @@ const char *key_context_title(unsigned context)
     case KC_MEMBERS: return "Source member list";
     case KC_COMPARE: return "Compare view";
     case KC_FOLDER: return "Folder and archive list";
+    case KC_RELEASE: return "Release compare";
     case KC_FUNCS: return "Function table";
     case KC_PAGE: return "Function page";
     default: return "Keys";
@@ -267,6 +272,7 @@ const struct key_section key_sections[] = {
     { KC_MEMBERS, "Source member list" },
     { KC_COMPARE, "Compare view (D with two files open; Backspace in the panels returns to it)" },
     { KC_FOLDER, "Folder and archive list (mtlbx DIR, mtlbx App.ipa)" },
+    { KC_RELEASE, "Release compare (D in the list of two folders or archives)" },
 };
 const size_t key_sections_len = sizeof key_sections / sizeof key_sections[0];
 

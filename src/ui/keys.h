@@ -42,9 +42,10 @@ enum key_context {
     KC_FOLDER = 1u << 6,   /* the folder and archive list (mtlbx DIR) */
     KC_FUNCS = 1u << 7,    /* the function table, home of a library */
     KC_PAGE = 1u << 8,     /* one function's page */
+    KC_RELEASE = 1u << 9,  /* two folders or archives compared (D in the folder list) */
     KC_MAIN = KC_TREE | KC_DETAIL | KC_HEX,
     KC_FN = KC_FUNCS | KC_PAGE,
-    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_FOLDER | KC_FN,
+    KC_ALL = KC_MAIN | KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_FOLDER | KC_FN | KC_RELEASE,
 };
 
 #define KEYS_PER_BINDING 4

@@ -44,6 +44,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/osc52.c src/ui/osc52.h \
 	src/ui/pathcomplete.c src/ui/pathcomplete.h \
 	src/ui/compare_view.c \
+	src/ui/release_view.c \
+	src/ui/show_files.c \
 	src/ui/problems.c \
 	src/ui/prompt.c \
 	src/ui/query.c src/ui/query.h \

@@ -64,6 +64,7 @@ struct jump {
 enum ex_screen {
     SCREEN_MAIN,                 /* the byte explorer: tree, detail, hex */
     SCREEN_TEXT, SCREEN_MEMBERS, SCREEN_COMPARE, SCREEN_FOLDER,
+    SCREEN_RELEASE,              /* two folders or archives compared (D) */
     SCREEN_FUNCTIONS,            /* the function table: a library's home */
     SCREEN_PAGE,                 /* one function's page */
     SCREEN_COUNT
@@ -145,6 +146,7 @@ struct explorer {
     enum ex_screen screen;
     enum ex_screen text_return;  /* q in the text view returns to this view */
     struct compare_view *compare; /* compare_view.c, NULL until D */
+    struct release_view *release; /* release_view.c, NULL until D on two folders */
     struct textview text;
     struct members_view members;
     struct jump history[HISTORY_MAX];
@@ -302,6 +304,13 @@ void compare_open(struct explorer *ex);
 void compare_draw(struct explorer *ex);
 void compare_action(struct explorer *ex, enum action a);
 void compare_free(struct explorer *ex);
+/* ---- release_view.c: D on two folders or archives, paired by path ---- */
+void release_open(struct explorer *ex);
+void release_draw(struct explorer *ex);
+void release_action(struct explorer *ex, enum action a);
+void release_free(struct explorer *ex);
+/* show_files.c: files shown in the panels, as `mtlbx FILE...` starts. */
+void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *const *paths, uint32_t n);
 /* Backspace in the panels right after a jump from the compare view: true
  * when it should go back there. */
 bool compare_back(struct explorer *ex);

@@ -10,6 +10,7 @@ static const struct view_ops views[SCREEN_COUNT] = {
     [SCREEN_MEMBERS] = { "source members", KC_MEMBERS, members_draw, members_action, bytes_status },
     [SCREEN_COMPARE] = { "compare", KC_COMPARE, compare_draw, compare_action, bytes_status },
     [SCREEN_FOLDER] = { "folder survey", KC_FOLDER, folder_draw, folder_action, bytes_status },
+    [SCREEN_RELEASE] = { "release compare", KC_RELEASE, release_draw, release_action, bytes_status },
     [SCREEN_FUNCTIONS] = { "function table", KC_FUNCS, functions_draw, functions_action, functions_status },
     [SCREEN_PAGE] = { "function page", KC_PAGE, page_draw, page_action, page_status },
 };

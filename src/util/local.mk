@@ -1,5 +1,6 @@
 # Shared helpers for the command line and the explorer: safe file writing
-# and running llvm-dis. No curses, no parser internals.
+# and running llvm-dis, field values as JSON and changes in words (diff_text).
+# No curses, no parser internals.
 noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
@@ -8,6 +9,10 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/docfmt.h \
 	src/util/archive_members.c \
 	src/util/archive_members.h \
+	src/util/diff_text.c \
+	src/util/diff_text.h \
+	src/util/interface_json.c \
+	src/util/interface_json.h \
 	src/util/member_plan.c \
 	src/util/member_plan.h \
 	src/util/name_set.c \
@@ -16,9 +21,15 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/run_tool.h \
 	src/util/safe_write.c \
 	src/util/safe_write.h \
+	src/util/release_pairs.c \
+	src/util/release_pairs.h \
+	src/util/requires_text.c \
+	src/util/requires_text.h \
 	src/util/tree_walk.c \
-	src/util/tree_walk.h
-src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS)
+	src/util/tree_walk.h \
+	src/util/values_json.c \
+	src/util/values_json.h
+src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS)
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers.
-MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBARCHIVE_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS)
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(LIBARCHIVE_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS) $(JANSSON_LIBS)

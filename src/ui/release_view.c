@@ -1,0 +1,275 @@
+/* The release compare (D in the list of two folders or two archives:
+ * `mtlbx OLD NEW`): the libraries of both paired by their path inside each
+ * side, by the pairing `mtlbx diff OLD NEW` uses (util/release_pairs.c),
+ * one row per library added, removed or changed, a changed one with its
+ * requirement change first ("requires macOS 15.0 (MSL 3.2) -> macOS 26.0
+ * (MSL 4.0)", util/diff_text.c) and its counts. Enter on a changed pair
+ * shows its two libraries and their compare view (compare_view.c); the
+ * pair's files stay open, as the folder list's do, until the explorer
+ * ends. q comes back to the folder list. */
+#include "config.h"
+
+#include "archive_members.h"
+#include "diff_text.h"
+#include "folder_scan.h"
+#include "release_pairs.h"
+#include "term.h"
+#include "ui.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct release_row {
+    char mark;                 /* + - ~ */
+    char *open_a, *open_b;     /* for open_any; NULL on the side without it */
+    char *text;                /* the row as shown (terminal-safe) */
+    mtlbx_file *fa, *fb;       /* opened by Enter, kept */
+};
+
+struct release_view {
+    struct release_row *rows;
+    size_t n_rows, cap;
+    size_t n_same, n_problems;
+    size_t sel, top;
+    bool failed;               /* out of memory while building */
+};
+
+static void on_problem(void *ctx, const char *path, const char *message)
+{
+    (void)path;
+    (void)message;
+    ((struct release_view *)ctx)->n_problems++;
+}
+
+static char *escaped(const char *s) { return mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL); }
+
+/* "requires A -> B; 2 functions changed, 1 added, 3 header fields". */
+static void change_summary(const struct mtlbx_diff *d, FILE *out)
+{
+    size_t changed = 0, added = 0, removed = 0, header = 0, members = 0;
+    const char *sep = "";
+    for (size_t l = 0; l < d->n_libraries; l++) {
+        const struct mtlbx_library_diff *ld = &d->libraries[l];
+        changed += ld->n_changed + ld->n_renamed, added += ld->n_added, removed += ld->n_removed;
+        members += ld->n_members_added + ld->n_members_removed + ld->n_members_changed + ld->n_members_renamed;
+        for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
+            header += (ld->header_fields >> f) & 1u;
+        if (ld->header_fields & (1u << MTLBX_HF_REQUIRES)) {
+            char *req = diff_header_change_text(ld->a, ld->b, MTLBX_HF_REQUIRES, &diff_plain);
+            fprintf(out, "%s%s", sep, req ? req : "requires changed");
+            free(req);
+            sep = "; ";
+        }
+    }
+    if (changed)
+        fprintf(out, "%s%zu %s changed", sep, changed, changed == 1 ? "function" : "functions"), sep = ", ";
+    if (added)
+        fprintf(out, "%s%zu added", sep, added), sep = ", ";
+    if (removed)
+        fprintf(out, "%s%zu removed", sep, removed), sep = ", ";
+    if (header)
+        fprintf(out, "%s%zu header %s", sep, header, header == 1 ? "field" : "fields"), sep = ", ";
+    if (members)
+        fprintf(out, "%s%zu source %s", sep, members, members == 1 ? "member" : "members");
+}
+
+/* The row of one pair, or none when the two libraries are the same. */
+static void on_pair(void *ctx, const struct release_item *x, const struct release_item *y)
+{
+    struct release_view *rv = ctx;
+    char *buf = NULL, *key = escaped((x ? x : y)->key);
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    struct release_row row = { x && y ? '~' : x ? '-' : '+', NULL, NULL, NULL, NULL, NULL };
+    bool keep = true;
+    if (out)
+        fprintf(out, "%c %s", row.mark, key ? key : "?");
+    if (out && x && y) {
+        mtlbx_file *fa = NULL, *fb = NULL;
+        struct mtlbx_error err;
+        struct mtlbx_diff *d = NULL;
+        struct mtlbx_diff_options opt = { .verify = false };
+        if (open_any(x->open, &fa, &err) != MTLBX_OK || open_any(y->open, &fb, &err) != MTLBX_OK) {
+            char *why = escaped(err.message);
+            fprintf(out, ": %s", why ? why : "cannot be opened");
+            free(why);
+            row.mark = '?';
+        } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
+            rv->failed = true;
+        } else if (d->identical) {
+            keep = false;
+            rv->n_same++;
+        } else {
+            fputs(": ", out);
+            change_summary(d, out);
+        }
+        mtlbx_diff_free(d);
+        mtlbx_close(fa);
+        mtlbx_close(fb);
+    }
+    free(key);
+    bool ok = out && !ferror(out);
+    if (out && fclose(out) != 0)
+        ok = false;
+    if (!ok || !keep) {
+        free(buf);
+        rv->failed |= !ok;
+        return;
+    }
+    row.text = buf;
+    row.open_a = x ? strdup(x->open) : NULL;
+    row.open_b = y ? strdup(y->open) : NULL;
+    if (rv->n_rows == rv->cap) {
+        size_t cap = rv->cap ? rv->cap * 2 : 32;
+        struct release_row *v = realloc(rv->rows, cap * sizeof *v);
+        if (v)
+            rv->rows = v, rv->cap = cap;
+    }
+    if (rv->n_rows == rv->cap || (x && !row.open_a) || (y && !row.open_b)) {
+        free(row.text), free(row.open_a), free(row.open_b);
+        rv->failed = true;
+        return;
+    }
+    rv->rows[rv->n_rows++] = row;
+}
+
+void release_free(struct explorer *ex)
+{
+    struct release_view *rv = ex->release;
+    if (!rv)
+        return;
+    for (size_t i = 0; i < rv->n_rows; i++) {
+        struct release_row *r = &rv->rows[i];
+        free(r->text), free(r->open_a), free(r->open_b);
+        mtlbx_close(r->fa);
+        mtlbx_close(r->fb);
+    }
+    free(rv->rows);
+    free(rv);
+    ex->release = NULL;
+}
+
+void release_open(struct explorer *ex)
+{
+    struct folder_scan *s = ex->folder.scan;
+    if (!s || s->n_roots != 2 || !release_is_release(s->roots[0]) || !release_is_release(s->roots[1])) {
+        ex_error(ex, "D compares two folders or archives: mtlbx OLD NEW (two folders, wheels, .ipa...)");
+        return;
+    }
+    if (ex->release) {
+        ex->screen = SCREEN_RELEASE;
+        return;
+    }
+    ex_message(ex, "pairing and comparing the libraries of the two...");
+    ex_draw(ex);
+    struct release_view *rv = calloc(1, sizeof *rv);
+    if (!rv) {
+        ex_error(ex, "out of memory");
+        return;
+    }
+    struct release_side a = { .problem = on_problem, .ctx = rv }, b = { .problem = on_problem, .ctx = rv };
+    release_side_collect(s->roots[0], &a);
+    release_side_collect(s->roots[1], &b);
+    release_pair(&a, &b, on_pair, rv);
+    release_side_free(&a);
+    release_side_free(&b);
+    ex->release = rv;
+    ex->screen = SCREEN_RELEASE;
+    if (rv->failed)
+        ex_error(ex, "out of memory: some libraries are not listed");
+    else if (rv->n_problems)
+        ex_error(ex, "%zu %s could not be read (mtlbx diff names them)", rv->n_problems,
+                 rv->n_problems == 1 ? "entry" : "entries");
+    else
+        ex_message(ex, "Enter on a changed library compares its two versions; q goes back to the list");
+}
+
+/* Enter: the pair's two libraries in the panels, and their compare view. */
+static void open_pair(struct explorer *ex)
+{
+    struct release_view *rv = ex->release;
+    struct release_row *r = rv->sel < rv->n_rows ? &rv->rows[rv->sel] : NULL;
+    if (!r || r->mark != '~') {
+        ex_error(ex, "select a changed library (~): added and removed ones are in one release only");
+        return;
+    }
+    struct mtlbx_error err;
+    if ((!r->fa && open_any(r->open_a, &r->fa, &err) != MTLBX_OK) ||
+        (!r->fb && open_any(r->open_b, &r->fb, &err) != MTLBX_OK)) {
+        ex_error(ex, "%s", err.message);
+        return;
+    }
+    compare_free(ex);
+    mtlbx_file *files[2] = { r->fa, r->fb };
+    const char *paths[2] = { r->open_a, r->open_b };
+    ex_show_files(ex, files, paths, 2);
+    compare_open(ex);
+}
+
+/* ------------------------------------------------------------ drawing -- */
+
+static int page_rows(const struct explorer *ex)
+{
+    int rows = ex->lay.body.h - 1;
+    return rows > 0 ? rows : 1;
+}
+
+static void select_row(struct explorer *ex, long i)
+{
+    struct release_view *rv = ex->release;
+    if (rv->n_rows == 0)
+        return;
+    if (i < 0)
+        i = 0;
+    if (i >= (long)rv->n_rows)
+        i = (long)rv->n_rows - 1;
+    rv->sel = (size_t)i;
+    size_t page = (size_t)page_rows(ex);
+    if (rv->sel < rv->top)
+        rv->top = rv->sel;
+    else if (rv->sel >= rv->top + page)
+        rv->top = rv->sel - page + 1;
+}
+
+void release_draw(struct explorer *ex)
+{
+    struct release_view *rv = ex->release;
+    const struct rect *r = &ex->lay.body;
+    size_t added = 0, removed = 0, changed = 0;
+    for (size_t i = 0; i < rv->n_rows; i++)
+        added += rv->rows[i].mark == '+', removed += rv->rows[i].mark == '-', changed += rv->rows[i].mark == '~';
+    char title[256];
+    snprintf(title, sizeof title, " Releases: %zu changed, %zu added, %zu removed, %zu the same", changed, added,
+             removed, rv->n_same);
+    term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
+    select_row(ex, (long)rv->sel);
+    int rows = page_rows(ex);
+    for (int k = 0; k < rows; k++) {
+        size_t i = rv->top + (size_t)k;
+        if (i >= rv->n_rows)
+            break;
+        char mark = rv->rows[i].mark;
+        enum ui_attr at = mark == '+' ? AT_OK : mark == '-' || mark == '?' ? AT_BAD : AT_WARN;
+        term_put(r->y + 1 + k, r->x, r->w, rv->rows[i].text, i == rv->sel ? term_attr(AT_SELECT) : term_attr(at), 0);
+    }
+}
+
+void release_action(struct explorer *ex, enum action a)
+{
+    struct release_view *rv = ex->release;
+    long page = page_rows(ex);
+    switch (a) {
+    case ACT_QUIT: ex->screen = SCREEN_FOLDER; break;
+    case ACT_DOWN: select_row(ex, (long)rv->sel + 1); break;
+    case ACT_UP: select_row(ex, (long)rv->sel - 1); break;
+    case ACT_PAGE_DOWN: select_row(ex, (long)rv->sel + page); break;
+    case ACT_PAGE_UP: select_row(ex, (long)rv->sel - page); break;
+    case ACT_HALF_DOWN: select_row(ex, (long)rv->sel + page / 2); break;
+    case ACT_HALF_UP: select_row(ex, (long)rv->sel - page / 2); break;
+    case ACT_TOP: select_row(ex, 0); break;
+    case ACT_BOTTOM: select_row(ex, (long)rv->n_rows - 1); break;
+    case ACT_ENTER: open_pair(ex); break;
+    default: break;
+    }
+}
