@@ -15,6 +15,11 @@ COMPLETION_TESTS = \
 TESTS += $(COMPLETION_TESTS)
 EXTRA_DIST += $(COMPLETION_TESTS)
 
+# Start-up: libarchive and libstdc++ are loaded on first use, not linked,
+# and a libarchive that cannot be loaded is one clear line (issue 22).
+TESTS += tests/startup_libs.sh
+EXTRA_DIST += tests/startup_libs.sh
+
 # dis (and the explorer's d) falling back on a newer llvm-dis when the
 # chosen one rejects a module.
 TESTS += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh

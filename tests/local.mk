@@ -13,7 +13,8 @@ AM_TESTS_ENVIRONMENT = \
 
 if HAVE_CRITERION
 TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
-TEST_LIBS = $(MTLBX_LIBS) $(CRITERION_LIBS)
+# libarchive itself (mtlbx loads it with dlopen): tests write archives.
+TEST_LIBS = $(MTLBX_LIBS) $(LIBARCHIVE_LIBS) $(CRITERION_LIBS)
 
 check_PROGRAMS += tests/test_lib tests/test_corpus tests/test_fixtures
 tests_test_lib_SOURCES = tests/test_lib.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h

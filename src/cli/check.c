@@ -42,16 +42,16 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
     bool layout_threaded = pthread_create(&layout, NULL, layout_check_thread, f) == 0;
     if (!layout_threaded)
         mtlbx_layout_check(f);
+    /* Each module's interface (what sig and dump --interfaces would fail
+     * on) is decoded right after its hash, from the bytes just read. */
     for (size_t l = 0; l < mtlbx_library_count(f); l++)
-        mtlbx_library_verify_all(mtlbx_library_at(f, l), 0);
+        mtlbx_library_verify_and_check_interfaces(mtlbx_library_at(f, l), 0, NULL);
     if (layout_threaded)
         pthread_join(layout, NULL);
     size_t n = mtlbx_file_diag_count(f);
     for (size_t l = 0; l < mtlbx_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         mtlbx_library_validate_modules(lib);
-        /* What sig and dump --interfaces would fail on. */
-        mtlbx_library_check_interfaces(lib, 0);
         const struct mtlbx_sources *src = mtlbx_library_sources(lib);
         for (size_t k = 0; src && k < src->n_archives; k++)
             mtlbx_archive_load(lib, k);

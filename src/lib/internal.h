@@ -219,6 +219,13 @@ void module_read_release(struct module_read *r);
  * NULL when no other function shares it (or it is not bitcode, or out of
  * memory): then the caller decodes on its own. */
 struct module_read *module_read_shared(const mtlbx_library *lib, size_t i);
+/* module_share.c: mtlbx_function_interface, decoded from `copy` (the
+ * module's bytes as read by the hash) unless it is NULL or the module is
+ * shared; *mapped (may be NULL) says whether the mapping was read. The
+ * interface points into `copy` (names, strings): free it before `copy`
+ * is reused. */
+struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t i, const uint8_t *copy,
+                                                struct mtlbx_error *err, bool *mapped);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);
@@ -280,5 +287,14 @@ bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n);
 
 /* hash.c */
 void sha256(const uint8_t *data, size_t len, uint8_t out[32]);
+/* mtlbx_library_verify_all, handing each module to visit->fn right after
+ * its hash, on the same thread: `bytes` are its module.size bytes where
+ * the hash read them (valid only during the call), or NULL when they are
+ * not at hand (then read them through the mapping, or not at all). */
+struct module_visitor {
+    void (*fn)(mtlbx_library *lib, size_t i, const uint8_t *bytes, void *ctx);
+    void *ctx;
+};
+size_t library_verify_visiting(mtlbx_library *lib, unsigned threads, const struct module_visitor *visit);
 
 #endif

@@ -13,6 +13,8 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
 	src/lib/container/archive.c \
+	src/lib/container/archive_dl.c \
+	src/lib/container/archive_dl.h \
 	src/lib/container/diag.c \
 	src/lib/container/dynamic.c \
 	src/lib/container/escape.c \
@@ -79,4 +81,4 @@ src/lib/requirements_table.h: $(top_srcdir)/data/requirements.tsv $(top_srcdir)/
 src/lib/checks/libmtlbx_a-requirements.$(OBJEXT): src/lib/requirements_table.h
 
 # What every program linking the parser needs after libmtlbx.a
-MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)
+MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)

@@ -299,6 +299,12 @@ size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
 /* The same for function i alone (the explorer's background check calls it
  * once per function). False when its interface did not decode. */
 bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i);
+/* mtlbx_library_verify_all and mtlbx_library_check_interfaces in one pass:
+ * each module is decoded on the thread that hashed it, from the bytes the
+ * hash has just read, so the file is read once and the decode costs a
+ * fraction of the hash. Returns the mismatches; *failed (may be NULL) gets
+ * how many interfaces did not decode. */
+size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
 
 /* -------------------------------------------------------------- metadata -- */
 

@@ -6,8 +6,8 @@
 
 #include "archive_members.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "container/archive_dl.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -239,7 +239,7 @@ static void list_nested(struct lister *L, struct member_reader *rd, const char *
     }
     struct archive *inner = new_reader();
     if (!inner) {
-        problem(L, joined, "out of memory");
+        problem(L, joined, archive_dl_error() ? archive_dl_error() : "out of memory");
     } else if (archive_read_open_memory(inner, data, len) != ARCHIVE_OK) {
         /* Compressed bytes that hold no archive (a .gz of a text file)
          * are not an archive: nothing to say. */
@@ -324,7 +324,7 @@ static int walk_members(const char *path, const char *want, member_fn fn, void *
     struct lister L = { fn, ctx, want, cancel, err, err_size, 0, false };
     struct archive *a = new_reader();
     if (!a) {
-        say(err, err_size, "%s", "out of memory");
+        say(err, err_size, "%s", archive_dl_error() ? archive_dl_error() : "out of memory");
         return -1;
     }
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {

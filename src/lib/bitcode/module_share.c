@@ -193,8 +193,16 @@ out:
 
 struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
 {
+    return function_interface_from(lib, i, NULL, err, NULL);
+}
+
+struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t i, const uint8_t *copy,
+                                                struct mtlbx_error *err, bool *mapped)
+{
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    if (mapped)
+        *mapped = false;
     if (!fn || !m.ptr) {
         if (err) {
             *err = (struct mtlbx_error){ .status = MTLBX_E_NOT_METALLIB, .has_offset = true,
@@ -203,10 +211,14 @@ struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_
         }
         return NULL;
     }
-    /* A module that other functions share is read once for all of them. */
+    /* A module that other functions share is read once for all of them,
+     * through the mapping (it is kept beyond the caller's copy). */
     struct module_read *r = module_read_shared(lib, i);
+    if (mapped)
+        *mapped = r || !copy;
     if (!r)
-        return mtlbx_interface_decode(m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len, err);
+        return mtlbx_interface_decode(copy ? copy : m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len,
+                                      err);
     struct mtlbx_interface *iface = module_read_interface(r, fn->name.ptr, fn->name.len, err);
     module_read_release(r);
     return iface;

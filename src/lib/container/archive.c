@@ -15,8 +15,8 @@
 #include "config.h"
 #include "internal.h"
 
-#include <archive.h>
-#include <archive_entry.h>
+#include "container/archive_dl.h"
+
 #include <bzlib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +294,10 @@ static char *dup_or_empty(const char *s)
  * after one error diagnostic. */
 static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
 {
+    if (!archive_dl_load()) {
+        lib_error(lib, a->payload_offset, "source archive not listed: %s", archive_dl_error());
+        return false;
+    }
     struct archive *ar = archive_read_new();
     if (!ar) {
         lib_out_of_memory(lib, a->payload_offset, "out of memory listing a source archive");

@@ -1,0 +1,75 @@
+/* libarchive through dlopen (archive_dl.h says why). The soname is the one
+ * configure found beside the development files (LIBARCHIVE_SONAME, e.g.
+ * libarchive.so.13 on Debian 12); MTLBX_LIBARCHIVE names another file,
+ * which the tests use to see what happens when it is missing. Each
+ * function is looked up once, with the rest, on the first call. */
+#include "config.h"
+#include "container/archive_dl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static bool loaded;
+static char load_error[256];
+
+#define ARCHIVE_DL_POINTER(ret, name, params, args, unloaded) ret(*name) params;
+static struct {
+    ARCHIVE_DL_FUNCTIONS(ARCHIVE_DL_POINTER)
+} fn;
+#undef ARCHIVE_DL_POINTER
+
+static void load(void)
+{
+    const char *soname = getenv("MTLBX_LIBARCHIVE");
+    if (!soname || !*soname)
+        soname = LIBARCHIVE_SONAME;
+    void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        snprintf(load_error, sizeof load_error, "libarchive could not be loaded: %s", why ? why : soname);
+        return;
+    }
+    const char *missing = NULL;
+    /* dlsym gives a void *; POSIX guarantees it converts to a function
+     * pointer (the memcpy keeps -Wpedantic quiet about it). */
+#define ARCHIVE_DL_LOOKUP(ret, name, params, args, unloaded) \
+    do { \
+        void *p = dlsym(h, #name); \
+        if (!p && !missing) \
+            missing = #name; \
+        memcpy(&fn.name, &p, sizeof p); \
+    } while (0);
+    ARCHIVE_DL_FUNCTIONS(ARCHIVE_DL_LOOKUP)
+#undef ARCHIVE_DL_LOOKUP
+    if (missing) {
+        snprintf(load_error, sizeof load_error, "libarchive could not be loaded: %s has no %s", soname, missing);
+        dlclose(h);
+        return;
+    }
+    loaded = true; /* the handle stays open until the process ends */
+}
+
+bool archive_dl_load(void)
+{
+    pthread_once(&load_once, load);
+    return loaded;
+}
+
+const char *archive_dl_error(void)
+{
+    return load_error[0] ? load_error : NULL;
+}
+
+#define ARCHIVE_DL_DEFINE(ret, name, params, args, unloaded) \
+    ret dl_##name params \
+    { \
+        if (!archive_dl_load()) \
+            return unloaded; \
+        return fn.name args; \
+    }
+ARCHIVE_DL_FUNCTIONS(ARCHIVE_DL_DEFINE)
+#undef ARCHIVE_DL_DEFINE
