@@ -60,6 +60,8 @@ void ftable_free(struct ftable *t)
     free(t->all);
     free(t->shown);
     free(t->hits);
+    free(t->keys);
+    free(t->keys_tmp);
     memset(t, 0, sizeof *t);
 }
 
@@ -233,26 +235,49 @@ static int cmp_sort_key(const void *a, const void *b)
 }
 
 /* Stable LSD radix sort on k[0] (most significant) .. k[2], one byte a
- * pass; a pass where every row has the same byte changes nothing and is
- * skipped. `tmp` holds n entries. Returns where the result is. */
+ * pass. One read of the keys counts all 24 bytes at once; a byte where
+ * every row has the same value changes nothing and has no pass, so a
+ * column whose key is one small number costs two passes over the rows,
+ * not 24. `tmp` holds n entries. Returns where the result is. */
 static struct sort_key *radix(struct sort_key *v, struct sort_key *tmp, size_t n)
 {
+    if (n == 0)
+        return v;
+    static __thread size_t count[3][8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++)
+        for (int w = 0; w < 3; w++) {
+            uint64_t k = v[i].k[w];
+            if (k == 0) {
+                count[w][0][0]++; /* the common case: an unused word */
+                continue;
+            }
+            for (int byte = 0; byte < 8; byte++)
+                count[w][byte][(k >> (byte * 8)) & 0xff]++;
+        }
+    /* A word that was zero for a row counted only its byte 0 (right
+     * already): its other bytes are zeros too. */
+    for (int w = 0; w < 3; w++)
+        for (int byte = 1; byte < 8; byte++) {
+            size_t seen = 0;
+            for (int d = 0; d < 256; d++)
+                seen += count[w][byte][d];
+            count[w][byte][0] += n - seen;
+        }
     for (int w = 2; w >= 0; w--)
         for (int byte = 0; byte < 8; byte++) {
-            size_t count[256] = { 0 };
+            size_t *c = count[w][byte];
             int shift = byte * 8;
-            for (size_t i = 0; i < n; i++)
-                count[(v[i].k[w] >> shift) & 0xff]++;
-            if (n == 0 || count[(v[0].k[w] >> shift) & 0xff] == n)
+            if (c[(v[0].k[w] >> shift) & 0xff] == n)
                 continue;
             size_t at = 0;
             for (int d = 0; d < 256; d++) {
-                size_t c = count[d];
-                count[d] = at;
-                at += c;
+                size_t k = c[d];
+                c[d] = at;
+                at += k;
             }
             for (size_t i = 0; i < n; i++)
-                tmp[count[(v[i].k[w] >> shift) & 0xff]++] = v[i];
+                tmp[c[(v[i].k[w] >> shift) & 0xff]++] = v[i];
             struct sort_key *swap = v;
             v = tmp;
             tmp = swap;
@@ -263,12 +288,14 @@ static struct sort_key *radix(struct sort_key *v, struct sort_key *tmp, size_t n
 static bool sort_shown_by_key(struct ftable *t)
 {
     size_t n = t->n_shown;
-    struct sort_key *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!k || !tmp) {
-        free(k);
-        free(tmp);
+    /* Sized for every row once: a filter only shortens what is sorted. */
+    if (!t->keys)
+        t->keys = malloc((t->n_all ? t->n_all : 1) * sizeof *t->keys);
+    if (!t->keys_tmp)
+        t->keys_tmp = malloc((t->n_all ? t->n_all : 1) * sizeof *t->keys_tmp);
+    if (!t->keys || !t->keys_tmp)
         return false;
-    }
+    struct sort_key *k = t->keys, *tmp = t->keys_tmp;
     bool names = t->sort == FT_COL_NAME;
     /* Biggest modules first (ncdu); every other column ascending. */
     bool big_first = t->sort == FT_COL_SIZE;
@@ -303,8 +330,6 @@ static bool sort_shown_by_key(struct ftable *t)
     }
     for (size_t i = 0; i < n; i++)
         t->shown[i] = out[i].pos;
-    free(k);
-    free(tmp);
     return true;
 }
 

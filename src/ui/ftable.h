@@ -45,6 +45,9 @@ struct ftable {
      * NULL: the interfaces the library keeps. */
     long (*arg_count)(void *ctx, const mtlbx_library *lib, size_t index);
     void *arg_ctx;
+    /* The sort's key arrays, kept from one sort to the next: fresh
+     * pages for 200,000 keys cost more than the sort itself. */
+    struct sort_key *keys, *keys_tmp;
     /* The last `/`: matching positions into shown, in order. */
     char query[256];
     uint32_t *hits;
