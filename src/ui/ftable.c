@@ -31,6 +31,30 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
     }
     memcpy(t->libs, libs, n_libs * sizeof *libs);
     t->n_libs = n_libs;
+    t->show_file = n_libs > 1;
+    t->requires_width = 8;   /* "requires" */
+    for (size_t l = 0; l < n_libs; l++) {
+        struct ft_lib *fl = &t->libs[l];
+        fl->in_file = fl->file_libs = 0;
+        for (size_t m = 0; m < n_libs; m++)
+            if (libs[m].file == fl->file) {
+                fl->in_file += m < l;
+                fl->file_libs++;
+            }
+        const char *os = fl->lib ? mtlbx_os_name(mtlbx_library_os(fl->lib)) : NULL;
+        int rw = os ? (int)strlen(os) + 5 : 1;   /* "macOS 26.0" */
+        if (rw > t->requires_width)
+            t->requires_width = rw;
+    }
+    t->file_width = 4;
+    for (size_t l = 0; t->show_file && l < n_libs; l++) {
+        struct ft_row r = { (uint32_t)l, 0 };
+        char cell[256];
+        ftable_cell(t, &r, FT_COL_FILE, cell, sizeof cell);
+        int w = (int)strlen(cell);
+        if (w > t->file_width)
+            t->file_width = w < FT_FILE_WIDTH_MAX ? w : FT_FILE_WIDTH_MAX;
+    }
     for (size_t l = 0; l < n_libs; l++) {
         size_t n = libs[l].lib ? mtlbx_function_count(libs[l].lib) : 0;
         for (size_t i = 0; i < n; i++)
@@ -90,6 +114,8 @@ const char *ftable_col_title(enum ft_col c)
     case FT_COL_HASH: return "hash";
     case FT_COL_SRC: return "src";
     case FT_COL_NAME: return "name";
+    case FT_COL_FILE: return "file";
+    case FT_COL_REQUIRES: return "requires";
     default: return "file order";
     }
 }
@@ -121,6 +147,39 @@ static void short_size(uint64_t v, char *out, size_t size)
         snprintf(out, size, "%.1fM", (double)v / (1024.0 * 1024));
     else
         snprintf(out, size, "%.1fG", (double)v / (1024.0 * 1024 * 1024));
+}
+
+/* The short name of a row's library: its file's base name without
+ * ".metallib", after "#N " (first, where a cut cannot hide it)
+ * when that file holds several (a fat file). */
+static void file_cell(const struct ft_lib *fl, char *out, size_t size)
+{
+    const char *path = fl->path ? fl->path : "";
+    const char *base = strrchr(path, '/');
+    base = base && base[1] ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 9 && strcmp(base + len - 9, ".metallib") == 0)
+        len -= 9;                /* the name, not the suffix every row has */
+    char *safe = mtlbx_escape_dup((const uint8_t *)base, len, MTLBX_ESC_TERMINAL);
+    if (fl->file_libs > 1)
+        snprintf(out, size, "#%u%s%s", fl->in_file, safe && safe[0] ? " " : "", safe ? safe : "");
+    else
+        snprintf(out, size, "%s", safe ? safe : "?");
+    free(safe);
+}
+
+/* "macOS 14.0": the first version of its platform that loads it. */
+static void requires_cell(const mtlbx_library *lib, size_t index, char *out, size_t size)
+{
+    struct mtlbx_requires req;
+    mtlbx_function_requires(lib, index, &req);
+    const char *os = mtlbx_os_name(req.os);
+    if (!os)
+        snprintf(out, size, "-");
+    else if (!req.has_version)
+        snprintf(out, size, "%s ?", os);
+    else
+        snprintf(out, size, "%s %u.%u", os, req.version.major, req.version.minor);
 }
 
 void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size)
@@ -169,6 +228,8 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
     case FT_COL_SRC:
         snprintf(out, size, "%s", mtlbx_function_archive(lib, r->index) >= 0 ? "S" : "");
         break;
+    case FT_COL_FILE: file_cell(&t->libs[r->lib], out, size); break;
+    case FT_COL_REQUIRES: requires_cell(lib, r->index, out, size); break;
     default: break;
     }
 }
@@ -205,6 +266,14 @@ static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
         return s == MTLBX_HASH_MISMATCH ? 0 : s == MTLBX_HASH_UNAVAILABLE ? 1 : s == MTLBX_HASH_OK ? 3 : 2;
     }
     case FT_COL_SRC: return mtlbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
+    case FT_COL_FILE: return r->lib;
+    case FT_COL_REQUIRES: {
+        /* By platform, then version; no version known last. */
+        struct mtlbx_requires req;
+        mtlbx_function_requires(lib, r->index, &req);
+        uint64_t v = req.has_version ? (uint64_t)req.version.major << 16 | req.version.minor : 0xffffffffu;
+        return (uint64_t)req.os << 40 | v;
+    }
     default: return pos;
     }
 }
