@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void file_cell(const struct ft_lib *fl, char *out, size_t size);
+
 bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
 {
     memset(t, 0, sizeof *t);
@@ -48,9 +50,8 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
     }
     t->file_width = 4;
     for (size_t l = 0; t->show_file && l < n_libs; l++) {
-        struct ft_row r = { (uint32_t)l, 0 };
         char cell[256];
-        ftable_cell(t, &r, FT_COL_FILE, cell, sizeof cell);
+        file_cell(&t->libs[l], cell, sizeof cell);
         int w = (int)strlen(cell);
         if (w > t->file_width)
             t->file_width = w < FT_FILE_WIDTH_MAX ? w : FT_FILE_WIDTH_MAX;
