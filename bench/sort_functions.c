@@ -30,7 +30,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sort_functions: %s: %s\n", argv[1], err.message);
         return 2;
     }
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0 };
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     if (!lib.lib || !ftable_init(&t, &lib, 1)) {
         fprintf(stderr, "sort_functions: %s: no library, or out of memory\n", argv[1]);

@@ -32,7 +32,7 @@ static void name_of(const struct ftable *t, size_t pos, char *out, size_t size)
 Test(ftable, rows_in_file_order_then_sorted_by_every_column)
 {
     mtlbx_file *f = open_sample();
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0 };
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     cr_assert(ftable_init(&t, &lib, 1));
     cr_assert_eq(t.n_all, 8);
@@ -86,7 +86,7 @@ Test(ftable, rows_in_file_order_then_sorted_by_every_column)
 Test(ftable, filter_and_search_count_functions)
 {
     mtlbx_file *f = open_sample();
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0 };
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     cr_assert(ftable_init(&t, &lib, 1));
     /* "_main" is in five names; the search counts them, not rows. */

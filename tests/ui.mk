@@ -32,6 +32,7 @@ EXPLORER_TESTS = \
 	tests/explorer_fluent.sh \
 	tests/explorer_layout.sh \
 	tests/explorer_functions.sh \
+	tests/explorer_columns.sh \
 	tests/explorer_textview.sh \
 	tests/explorer_folder_survey.sh
 TESTS += $(EXPLORER_TESTS)

@@ -35,10 +35,38 @@ static void set_focus(struct explorer *ex, enum panel_id p)
     }
 }
 
+/* The tree's verbs that start work of their own: `*` (a background
+ * job), ] and [ (through the model, past collapsed rows) and Enter on a
+ * source member (the text view). They are the view's, so that the tree
+ * panel only moves and opens rows. False: not one of them. */
+static bool tree_verb(struct explorer *ex, enum action a)
+{
+    mtlbx_node *n = ex_selected_node(ex);
+    switch (a) {
+    case ACT_EXPAND_ALL:
+        if (n)
+            expand_all_start(ex, ex->tree_sel);
+        return true;
+    case ACT_NEXT_FUNCTION:
+    case ACT_PREV_FUNCTION:
+        tree_step_function(ex, a == ACT_NEXT_FUNCTION);
+        return true;
+    case ACT_ENTER:
+        if (!n || n->kind != MTLBX_NODE_MEMBER)
+            return false;
+        members_show(ex, n->lib, n->sub, n->index);
+        return true;
+    default:
+        return false;
+    }
+}
+
 void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a)
 {
-    if (p == PANEL_TREE)
-        tree_action(ex, a);
+    if (p == PANEL_TREE) {
+        if (!tree_verb(ex, a))
+            tree_action(ex, a);
+    }
     else if (p == PANEL_DETAIL)
         detail_action(ex, a);
     else
@@ -147,7 +175,7 @@ void bytes_action(struct explorer *ex, enum action a)
     case ACT_GOTO_MARK: marks_jump(ex); break;
     case ACT_NEXT_FUNCTION:
     case ACT_PREV_FUNCTION:
-        tree_action(ex, a);
+        tree_verb(ex, a);
         break;
     default: ex_panel_action(ex, ex->focus, a); break;
     }

@@ -130,12 +130,6 @@ void detail_refresh(struct explorer *ex, bool force)
     d->top = keep_top;
 }
 
-const struct field_row *detail_selected_field(const struct explorer *ex)
-{
-    const struct detail_state *d = &ex->detail;
-    return d->sel < d->n ? &d->v[d->sel] : NULL;
-}
-
 static int detail_page(const struct explorer *ex)
 {
     int rows = layout_rows(&ex->lay.panel[PANEL_DETAIL]);

@@ -77,6 +77,35 @@ static void put_finding(struct text_out *t, const struct mtlbx_diag *d, int widt
     put(t, "\n", 1);
 }
 
+/* Enter in the text view on the findings: follows the selected
+ * finding's offset. */
+static void follow(struct explorer *ex)
+{
+    struct textview *t = &ex->text;
+    if (t->n_lines == 0)
+        return;
+    /* A finding's first line starts with its offset; continuations with
+     * spaces: walk up to the first line. */
+    size_t line = t->cur < t->n_lines ? t->cur : t->n_lines - 1;
+    while (line > 0 && t->data[t->line_start[line]] == ' ')
+        line--;
+    const char *s = t->data + t->line_start[line];
+    char *end;
+    unsigned long long off = strtoull(s, &end, 16);
+    if (end == s) {
+        ex_error(ex, "no offset on this line");
+        return;
+    }
+    uint32_t file = t->follow_file;
+    textview_close(ex);
+    if (file >= ex->n_files)
+        return;
+    ex_push_history(ex);
+    hex_goto(ex, file, (uint64_t)off);
+    hex_sync_tree(ex);
+    ex_message(ex, "at 0x%llx (Backspace goes back; ! lists the problems again)", off);
+}
+
 void diag_view_open(struct explorer *ex)
 {
     uint32_t file = ex_current_file_index(ex);
@@ -120,33 +149,5 @@ void diag_view_open(struct explorer *ex)
     textview_open(ex, title, t.s, t.len, "diagnostics.txt");
     free(t.s);
     ex->text.follow_file = file;
-    ex->text.follow_offsets = ex->screen == SCREEN_TEXT;
-}
-
-bool diag_view_follow(struct explorer *ex)
-{
-    struct textview *t = &ex->text;
-    if (!t->follow_offsets || t->n_lines == 0)
-        return false;
-    /* A finding's first line starts with its offset; continuations with
-     * spaces: walk up to the first line. */
-    size_t line = t->cur < t->n_lines ? t->cur : t->n_lines - 1;
-    while (line > 0 && t->data[t->line_start[line]] == ' ')
-        line--;
-    const char *s = t->data + t->line_start[line];
-    char *end;
-    unsigned long long off = strtoull(s, &end, 16);
-    if (end == s) {
-        ex_error(ex, "no offset on this line");
-        return true;
-    }
-    uint32_t file = t->follow_file;
-    textview_close(ex);
-    if (file >= ex->n_files)
-        return true;
-    ex_push_history(ex);
-    hex_goto(ex, file, (uint64_t)off);
-    hex_sync_tree(ex);
-    ex_message(ex, "at 0x%llx (Backspace goes back; ! lists the problems again)", off);
-    return true;
+    ex->text.enter = ex->screen == SCREEN_TEXT ? follow : NULL;
 }

@@ -50,6 +50,21 @@ void ex_error(struct explorer *ex, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The label of a node, as the tree and the searches show it: a file
+ * without a name of its own is named by its path. */
+void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size)
+{
+    mtlbx_node_label(ex->files[file].f, n, buf, size);
+    if (n->kind == MTLBX_NODE_FILE && !buf[0])
+        snprintf(buf, size, "%s", ex->files[file].path);
+}
+
+const struct field_row *detail_selected_field(const struct explorer *ex)
+{
+    const struct detail_state *d = &ex->detail;
+    return d->sel < d->n ? &d->v[d->sel] : NULL;
+}
+
 void ex_draw(struct explorer *ex)
 {
     if (ex->repaint)

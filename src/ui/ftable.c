@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void file_cell(const struct ft_lib *fl, char *out, size_t size);
+
 bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
 {
     memset(t, 0, sizeof *t);
@@ -31,6 +33,29 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
     }
     memcpy(t->libs, libs, n_libs * sizeof *libs);
     t->n_libs = n_libs;
+    t->show_file = n_libs > 1;
+    t->requires_width = 8;   /* "requires" */
+    for (size_t l = 0; l < n_libs; l++) {
+        struct ft_lib *fl = &t->libs[l];
+        fl->in_file = fl->file_libs = 0;
+        for (size_t m = 0; m < n_libs; m++)
+            if (libs[m].file == fl->file) {
+                fl->in_file += m < l;
+                fl->file_libs++;
+            }
+        const char *os = fl->lib ? mtlbx_os_name(mtlbx_library_os(fl->lib)) : NULL;
+        int rw = os ? (int)strlen(os) + 5 : 1;   /* "macOS 26.0" */
+        if (rw > t->requires_width)
+            t->requires_width = rw;
+    }
+    t->file_width = 4;
+    for (size_t l = 0; t->show_file && l < n_libs; l++) {
+        char cell[256];
+        file_cell(&t->libs[l], cell, sizeof cell);
+        int w = (int)strlen(cell);
+        if (w > t->file_width)
+            t->file_width = w < FT_FILE_WIDTH_MAX ? w : FT_FILE_WIDTH_MAX;
+    }
     for (size_t l = 0; l < n_libs; l++) {
         size_t n = libs[l].lib ? mtlbx_function_count(libs[l].lib) : 0;
         for (size_t i = 0; i < n; i++)
@@ -60,6 +85,8 @@ void ftable_free(struct ftable *t)
     free(t->all);
     free(t->shown);
     free(t->hits);
+    free(t->keys);
+    free(t->keys_tmp);
     memset(t, 0, sizeof *t);
 }
 
@@ -88,6 +115,8 @@ const char *ftable_col_title(enum ft_col c)
     case FT_COL_HASH: return "hash";
     case FT_COL_SRC: return "src";
     case FT_COL_NAME: return "name";
+    case FT_COL_FILE: return "file";
+    case FT_COL_REQUIRES: return "requires";
     default: return "file order";
     }
 }
@@ -119,6 +148,39 @@ static void short_size(uint64_t v, char *out, size_t size)
         snprintf(out, size, "%.1fM", (double)v / (1024.0 * 1024));
     else
         snprintf(out, size, "%.1fG", (double)v / (1024.0 * 1024 * 1024));
+}
+
+/* The short name of a row's library: its file's base name without
+ * ".metallib", after "#N " (first, where a cut cannot hide it)
+ * when that file holds several (a fat file). */
+static void file_cell(const struct ft_lib *fl, char *out, size_t size)
+{
+    const char *path = fl->path ? fl->path : "";
+    const char *base = strrchr(path, '/');
+    base = base && base[1] ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 9 && strcmp(base + len - 9, ".metallib") == 0)
+        len -= 9;                /* the name, not the suffix every row has */
+    char *safe = mtlbx_escape_dup((const uint8_t *)base, len, MTLBX_ESC_TERMINAL);
+    if (fl->file_libs > 1)
+        snprintf(out, size, "#%u%s%s", fl->in_file, safe && safe[0] ? " " : "", safe ? safe : "");
+    else
+        snprintf(out, size, "%s", safe ? safe : "?");
+    free(safe);
+}
+
+/* "macOS 14.0": the first version of its platform that loads it. */
+static void requires_cell(const mtlbx_library *lib, size_t index, char *out, size_t size)
+{
+    struct mtlbx_requires req;
+    mtlbx_function_requires(lib, index, &req);
+    const char *os = mtlbx_os_name(req.os);
+    if (!os)
+        snprintf(out, size, "-");
+    else if (!req.has_version)
+        snprintf(out, size, "%s ?", os);
+    else
+        snprintf(out, size, "%s %u.%u", os, req.version.major, req.version.minor);
 }
 
 void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size)
@@ -167,6 +229,8 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
     case FT_COL_SRC:
         snprintf(out, size, "%s", mtlbx_function_archive(lib, r->index) >= 0 ? "S" : "");
         break;
+    case FT_COL_FILE: file_cell(&t->libs[r->lib], out, size); break;
+    case FT_COL_REQUIRES: requires_cell(lib, r->index, out, size); break;
     default: break;
     }
 }
@@ -203,6 +267,14 @@ static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
         return s == MTLBX_HASH_MISMATCH ? 0 : s == MTLBX_HASH_UNAVAILABLE ? 1 : s == MTLBX_HASH_OK ? 3 : 2;
     }
     case FT_COL_SRC: return mtlbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
+    case FT_COL_FILE: return r->lib;
+    case FT_COL_REQUIRES: {
+        /* By platform, then version; no version known last. */
+        struct mtlbx_requires req;
+        mtlbx_function_requires(lib, r->index, &req);
+        uint64_t v = req.has_version ? (uint64_t)req.version.major << 16 | req.version.minor : 0xffffffffu;
+        return (uint64_t)req.os << 40 | v;
+    }
     default: return pos;
     }
 }
@@ -233,26 +305,49 @@ static int cmp_sort_key(const void *a, const void *b)
 }
 
 /* Stable LSD radix sort on k[0] (most significant) .. k[2], one byte a
- * pass; a pass where every row has the same byte changes nothing and is
- * skipped. `tmp` holds n entries. Returns where the result is. */
+ * pass. One read of the keys counts all 24 bytes at once; a byte where
+ * every row has the same value changes nothing and has no pass, so a
+ * column whose key is one small number costs two passes over the rows,
+ * not 24. `tmp` holds n entries. Returns where the result is. */
 static struct sort_key *radix(struct sort_key *v, struct sort_key *tmp, size_t n)
 {
+    if (n == 0)
+        return v;
+    static __thread size_t count[3][8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++)
+        for (int w = 0; w < 3; w++) {
+            uint64_t k = v[i].k[w];
+            if (k == 0) {
+                count[w][0][0]++; /* the common case: an unused word */
+                continue;
+            }
+            for (int byte = 0; byte < 8; byte++)
+                count[w][byte][(k >> (byte * 8)) & 0xff]++;
+        }
+    /* A word that was zero for a row counted only its byte 0 (right
+     * already): its other bytes are zeros too. */
+    for (int w = 0; w < 3; w++)
+        for (int byte = 1; byte < 8; byte++) {
+            size_t seen = 0;
+            for (int d = 0; d < 256; d++)
+                seen += count[w][byte][d];
+            count[w][byte][0] += n - seen;
+        }
     for (int w = 2; w >= 0; w--)
         for (int byte = 0; byte < 8; byte++) {
-            size_t count[256] = { 0 };
+            size_t *c = count[w][byte];
             int shift = byte * 8;
-            for (size_t i = 0; i < n; i++)
-                count[(v[i].k[w] >> shift) & 0xff]++;
-            if (n == 0 || count[(v[0].k[w] >> shift) & 0xff] == n)
+            if (c[(v[0].k[w] >> shift) & 0xff] == n)
                 continue;
             size_t at = 0;
             for (int d = 0; d < 256; d++) {
-                size_t c = count[d];
-                count[d] = at;
-                at += c;
+                size_t k = c[d];
+                c[d] = at;
+                at += k;
             }
             for (size_t i = 0; i < n; i++)
-                tmp[count[(v[i].k[w] >> shift) & 0xff]++] = v[i];
+                tmp[c[(v[i].k[w] >> shift) & 0xff]++] = v[i];
             struct sort_key *swap = v;
             v = tmp;
             tmp = swap;
@@ -263,12 +358,14 @@ static struct sort_key *radix(struct sort_key *v, struct sort_key *tmp, size_t n
 static bool sort_shown_by_key(struct ftable *t)
 {
     size_t n = t->n_shown;
-    struct sort_key *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!k || !tmp) {
-        free(k);
-        free(tmp);
+    /* Sized for every row once: a filter only shortens what is sorted. */
+    if (!t->keys)
+        t->keys = malloc((t->n_all ? t->n_all : 1) * sizeof *t->keys);
+    if (!t->keys_tmp)
+        t->keys_tmp = malloc((t->n_all ? t->n_all : 1) * sizeof *t->keys_tmp);
+    if (!t->keys || !t->keys_tmp)
         return false;
-    }
+    struct sort_key *k = t->keys, *tmp = t->keys_tmp;
     bool names = t->sort == FT_COL_NAME;
     /* Biggest modules first (ncdu); every other column ascending. */
     bool big_first = t->sort == FT_COL_SIZE;
@@ -303,8 +400,6 @@ static bool sort_shown_by_key(struct ftable *t)
     }
     for (size_t i = 0; i < n; i++)
         t->shown[i] = out[i].pos;
-    free(k);
-    free(tmp);
     return true;
 }
 

@@ -14,13 +14,16 @@
 
 /* Columns in screen order; FT_COL_ORDER is the file's own order. */
 enum ft_col {
-    FT_COL_ORDER, FT_COL_STAGE, FT_COL_ARGS, FT_COL_MSL, FT_COL_SIZE, FT_COL_HASH, FT_COL_SRC,
-    FT_COL_NAME, FT_COL_COUNT
+    FT_COL_ORDER, FT_COL_FILE, FT_COL_STAGE, FT_COL_ARGS, FT_COL_MSL, FT_COL_SIZE, FT_COL_HASH, FT_COL_SRC,
+    FT_COL_REQUIRES, FT_COL_NAME, FT_COL_COUNT
 };
 
 struct ft_lib {
     mtlbx_library *lib;
     uint32_t file;               /* which open file it belongs to */
+    const char *path;            /* that file's path (NULL: none); outlives the table */
+    /* Filled by ftable_init: the library's place among its file's. */
+    uint32_t in_file, file_libs;
 };
 
 struct ft_row {
@@ -41,15 +44,23 @@ struct ftable {
     size_t sel, top;             /* in shown */
     bool raw_names;              /* names as stored, not demangled */
     int stage_width;             /* the longest stage name of any row */
+    bool show_file;              /* several libraries: the file column says whose */
+    int file_width;              /* the longest file cell, at most FT_FILE_WIDTH_MAX */
+    int requires_width;          /* the longest platform name present + " 26.0" */
     /* Where the args column comes from: -1 not known yet, -2 no entry.
      * NULL: the interfaces the library keeps. */
     long (*arg_count)(void *ctx, const mtlbx_library *lib, size_t index);
     void *arg_ctx;
+    /* The sort's key arrays, kept from one sort to the next: fresh
+     * pages for 200,000 keys cost more than the sort itself. */
+    struct sort_key *keys, *keys_tmp;
     /* The last `/`: matching positions into shown, in order. */
     char query[256];
     uint32_t *hits;
     size_t n_hits, hit_cur;
 };
+
+#define FT_FILE_WIDTH_MAX 20
 
 /* Builds the rows of these libraries (file order, no filter). False when
  * out of memory (the table is then empty but valid). */
@@ -66,7 +77,9 @@ const struct mtlbx_function *ftable_row_function(const struct ftable *t, const s
 bool ftable_apply(struct ftable *t);
 
 /* Column text of one row, without padding ("kernel", "4", "3.1", "12.3K",
- * "ok", "S"). The args column says "..." until the interface is decoded. */
+ * "ok", "S", "macOS 14.0", "#1 a" for a.metallib's second library). The args column says "..."
+ * until the interface is decoded; requires says "-" where no platform is
+ * known and "macOS ?" where no version is. Terminal-safe. */
 void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size);
 const char *ftable_col_title(enum ft_col c);
 

@@ -27,7 +27,7 @@ void functions_home(struct explorer *ex)
     for (uint32_t i = 0; i < ex->n_files; i++)
         for (size_t l = 0; l < mtlbx_library_count(ex->files[i].f); l++)
             if (mtlbx_library_at(ex->files[i].f, l))
-                libs[k++] = (struct ft_lib){ mtlbx_library_at(ex->files[i].f, l), i };
+                libs[k++] = (struct ft_lib){ mtlbx_library_at(ex->files[i].f, l), i, ex->files[i].path, 0, 0 };
     iface_table_free(ex->page.lines, ex->page.heading, ex->page.n_lines);
     memset(&ex->page, 0, sizeof ex->page);
     ftable_free(&ex->funcs);

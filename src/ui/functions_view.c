@@ -16,6 +16,9 @@
 
 /* The whole selected name gets at most this many lines. */
 #define NAME_LINES_MAX 4
+/* Names keep at least this many columns: the requires column goes
+ * first when the screen is narrower (as htop drops columns). */
+#define NAME_MIN_WIDTH 40
 
 struct column {
     enum ft_col col;
@@ -23,15 +26,25 @@ struct column {
     bool right;                  /* numbers are right-aligned */
 };
 
-static int columns(const struct ftable *t, struct column *out)
+/* The columns before the name for a screen `width` wide: the file
+ * column only with several libraries, requires only where names keep
+ * NAME_MIN_WIDTH. */
+static int columns(const struct ftable *t, int width, struct column *out)
 {
     int n = 0;
+    if (t->show_file)
+        out[n++] = (struct column){ FT_COL_FILE, t->file_width, false };
     out[n++] = (struct column){ FT_COL_STAGE, t->stage_width, false };
     out[n++] = (struct column){ FT_COL_ARGS, 4, true };
     out[n++] = (struct column){ FT_COL_MSL, 4, false };
     out[n++] = (struct column){ FT_COL_SIZE, 6, true };
     out[n++] = (struct column){ FT_COL_HASH, 4, false };
     out[n++] = (struct column){ FT_COL_SRC, 3, false };
+    int fixed = 0;
+    for (int c = 0; c < n; c++)
+        fixed += out[c].width + 1;
+    if (width - fixed - (t->requires_width + 1) >= NAME_MIN_WIDTH)
+        out[n++] = (struct column){ FT_COL_REQUIRES, t->requires_width, false };
     return n;
 }
 
@@ -94,9 +107,11 @@ static void draw_title_bar(struct explorer *ex, int y)
 
 static void put_cell(int y, int x, const struct column *c, const char *text, attr_t a)
 {
-    char cell[64];
+    char cell[300];
     if (c->right)
         snprintf(cell, sizeof cell, "%*.*s", c->width, c->width, text);
+    else if ((int)strlen(text) > c->width)   /* a long file name: cut with an ellipsis */
+        rowfmt_cut(text, c->width, rowfmt_ellipsis(term_ascii()), cell, sizeof cell);
     else
         snprintf(cell, sizeof cell, "%-*.*s", c->width, c->width, text);
     term_put(y, x, c->width + 1, cell, a, 0);
@@ -107,7 +122,7 @@ void functions_draw(struct explorer *ex)
     struct ftable *t = &ex->funcs;
     const struct rect *r = &ex->lay.body;
     struct column cols[FT_COL_COUNT];
-    int n_cols = columns(t, cols);
+    int n_cols = columns(t, r->w, cols);
     int fixed = 0;
     for (int c = 0; c < n_cols; c++)
         fixed += cols[c].width + 1;
@@ -150,7 +165,7 @@ void functions_draw(struct explorer *ex)
         term_fill(y, r->x, r->w, base);
         x = r->x;
         for (int c = 0; c < n_cols; c++) {
-            char text[64];
+            char text[256];
             ftable_cell(t, row, cols[c].col, text, sizeof text);
             attr_t a = base;
             if (cols[c].col == FT_COL_HASH)
@@ -293,6 +308,8 @@ void functions_action(struct explorer *ex, enum action a)
     case ACT_FILTER: filter_functions(ex); return;
     case ACT_SORT:
         t->sort = (enum ft_col)((t->sort + 1) % FT_COL_COUNT);
+        if (t->sort == FT_COL_FILE && !t->show_file)
+            t->sort = (enum ft_col)(t->sort + 1);
         if (!ftable_apply(t))
             ex_error(ex, "out of memory sorting the functions");
         else

@@ -12,65 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint64_t file_size(struct explorer *ex)
-{
-    return ex->hex.file < ex->n_files ? mtlbx_file_size(ex->files[ex->hex.file].f) : 0;
-}
-
-/* Rows and bytes a row for the current layout (also when hidden). */
-static void geometry(struct explorer *ex, int *bpr, int *rows)
-{
-    const struct rect *r = &ex->lay.panel[PANEL_HEX];
-    int digits = hexfmt_offset_digits(file_size(ex));
-    int w = r->w > 0 ? r->w : ex->lay.cols;
-    *bpr = hexfmt_bytes_per_row(w, digits);
-    *rows = layout_rows(r);
-    if (*rows < 1)
-        *rows = 1;
-    ex->hex.bytes_per_row = *bpr;
-}
-
-static void keep_visible(struct explorer *ex, bool center)
-{
-    int bpr, rows;
-    geometry(ex, &bpr, &rows);
-    uint64_t size = file_size(ex);
-    uint64_t row_of_cursor = ex->hex.cursor / (uint64_t)bpr * (uint64_t)bpr;
-    uint64_t span = (uint64_t)bpr * (uint64_t)rows;
-    ex->hex.top = ex->hex.top / (uint64_t)bpr * (uint64_t)bpr;
-    if (row_of_cursor < ex->hex.top || row_of_cursor >= ex->hex.top + span) {
-        if (center) {
-            /* A jump lands a third of the way down, with context above. */
-            uint64_t above = (uint64_t)(rows / 3) * (uint64_t)bpr;
-            ex->hex.top = row_of_cursor > above ? row_of_cursor - above : 0;
-        } else if (row_of_cursor < ex->hex.top) {
-            ex->hex.top = row_of_cursor;
-        } else {
-            ex->hex.top = row_of_cursor - span + (uint64_t)bpr;
-        }
-    }
-    /* Never leave blank rows below the end when the file is long enough. */
-    uint64_t last_row = size ? (size - 1) / (uint64_t)bpr * (uint64_t)bpr : 0;
-    if (ex->hex.top > last_row)
-        ex->hex.top = last_row;
-}
-
-void hex_goto(struct explorer *ex, uint32_t file, uint64_t offset)
-{
-    ex->hex.file = file;
-    uint64_t size = file_size(ex);
-    ex->hex.cursor = size == 0 ? 0 : offset < size ? offset : size - 1;
-    keep_visible(ex, true);
-}
-
-void hex_sync_tree(struct explorer *ex)
-{
-    struct ex_file *ef = &ex->files[ex->hex.file];
-    mtlbx_node *n = mtlbx_node_at_offset(ef->f, ex->hex.cursor);
-    if (n && n != ex_selected_node(ex))
-        ex_select_node(ex, ex->hex.file, n, true);
-}
-
 /* After a long move (a page, the top, the end): select the innermost node
  * at the cursor that the tree already shows, expanding nothing, so that
  * paging through the bytes does not open every function on the way. */
@@ -95,7 +36,7 @@ static void sync_tree_shallow(struct explorer *ex)
  * for a short move, only to what it shows for a long one (`shallow`). */
 static void move_cursor_by(struct explorer *ex, int64_t delta, bool shallow)
 {
-    uint64_t size = file_size(ex);
+    uint64_t size = hex_file_size(ex);
     if (size == 0)
         return;
     int64_t c = (int64_t)ex->hex.cursor + delta;
@@ -104,7 +45,7 @@ static void move_cursor_by(struct explorer *ex, int64_t delta, bool shallow)
     if ((uint64_t)c >= size)
         c = (int64_t)size - 1;
     ex->hex.cursor = (uint64_t)c;
-    keep_visible(ex, false);
+    hex_keep_visible(ex, false);
     if (shallow)
         sync_tree_shallow(ex);
     else
@@ -117,7 +58,7 @@ static void page_cursor(struct explorer *ex, int64_t delta) { move_cursor_by(ex,
 void hex_action(struct explorer *ex, enum action a)
 {
     int bpr, rows;
-    geometry(ex, &bpr, &rows);
+    hex_geometry(ex, &bpr, &rows);
     int64_t page = (int64_t)bpr * rows;
     switch (a) {
     case ACT_LEFT: move_cursor(ex, -1); break;
@@ -129,7 +70,7 @@ void hex_action(struct explorer *ex, enum action a)
     case ACT_HALF_DOWN: page_cursor(ex, page / 2); break;
     case ACT_HALF_UP: page_cursor(ex, -page / 2); break;
     case ACT_TOP: page_cursor(ex, -(int64_t)ex->hex.cursor); break;
-    case ACT_BOTTOM: page_cursor(ex, (int64_t)file_size(ex)); break;
+    case ACT_BOTTOM: page_cursor(ex, (int64_t)hex_file_size(ex)); break;
     case ACT_ENTER: hex_sync_tree(ex); break;
     default: break;
     }
@@ -161,10 +102,10 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
     if (r->h <= 0 || r->w <= 0 || ex->hex.file >= ex->n_files)
         return;
     int bpr, rows;
-    geometry(ex, &bpr, &rows);
-    keep_visible(ex, false);
+    hex_geometry(ex, &bpr, &rows);
+    hex_keep_visible(ex, false);
     const uint8_t *data = mtlbx_file_data(ex->files[ex->hex.file].f);
-    uint64_t size = file_size(ex);
+    uint64_t size = hex_file_size(ex);
     int digits = hexfmt_offset_digits(size);
     mtlbx_node *node = ex_selected_node(ex);
     uint64_t n_off = node ? node->offset : 0, n_size = node ? node->size : 0;

@@ -26,6 +26,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/functions_view.c \
 	src/ui/funcview.c src/ui/funcview.h \
 	src/ui/hasher.c src/ui/hasher.h \
+	src/ui/hex_cursor.c \
 	src/ui/hex_panel.c \
 	src/ui/hexfmt.c src/ui/hexfmt.h \
 	src/ui/history.c \
@@ -52,7 +53,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/rowfmt.c src/ui/rowfmt.h \
 	src/ui/rows.c src/ui/rows.h \
 	src/ui/rows_expand_all.c \
-	src/ui/search.c src/ui/search.h \
+	src/ui/search.c src/ui/search.h src/ui/search_results.c \
 	src/ui/select_node.c \
 	src/ui/source_find.c src/ui/source_find.h \
 	src/ui/term.c src/ui/term.h \

@@ -19,57 +19,6 @@
 /* Bytes a byte search scans between looks at its cancel flag. */
 #define BYTE_CHUNK ((uint64_t)16 << 20)
 
-bool search_match_label(struct explorer *ex, const struct query *q, uint32_t file,
-                        const mtlbx_node *n, const char *label)
-{
-    (void)file;
-    /* A function also matches by its arguments' names and types, once
-     * the background decoder has decoded its interface. Its texts are
-     * published atomically and live until the explorer ends (after any
-     * job is cancelled), so the search worker may read them. */
-    const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(ex->ifacer, n->lib, n->index) : NULL;
-    return query_label_matches(q, label) || (args && *args && query_label_matches(q, args)) ||
-           (n->kind == MTLBX_NODE_TAG && q->tag_like && strcmp(n->tag.name, q->text) == 0);
-}
-
-void search_results_free(struct search_results *r)
-{
-    free(r->v);
-    free(r->sorted);
-    memset(r, 0, sizeof *r);
-}
-
-static int cmp_ptr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)*(const mtlbx_node *const *)a, y = (uintptr_t)*(const mtlbx_node *const *)b;
-    return x < y ? -1 : x > y;
-}
-
-bool search_is_hit(const struct search_results *r, const mtlbx_node *n)
-{
-    return r->sorted && bsearch(&n, r->sorted, r->n, sizeof *r->sorted, cmp_ptr) != NULL;
-}
-
-size_t search_step(size_t n, size_t pos, bool on_hit, bool forward, bool *wrapped)
-{
-    *wrapped = false;
-    if (n == 0)
-        return 0;
-    if (forward) {
-        size_t next = pos + (on_hit ? 1 : 0);
-        if (next >= n) {
-            *wrapped = true;
-            next = 0;
-        }
-        return next;
-    }
-    if (pos == 0) {
-        *wrapped = true;
-        return n - 1;
-    }
-    return (pos > n ? n : pos) - 1;
-}
-
 /* ------------------------------------------------------ label search -- */
 
 struct label_search {
@@ -166,12 +115,7 @@ static void label_work(struct job *j)
     job_model_unlock();
     if (job_cancelled(j) || !s->res.n)
         return;
-    s->res.sorted = malloc(s->res.n * sizeof *s->res.sorted);
-    if (s->res.sorted) {
-        for (size_t i = 0; i < s->res.n; i++)
-            s->res.sorted[i] = s->res.v[i].node;
-        qsort(s->res.sorted, s->res.n, sizeof *s->res.sorted, cmp_ptr);
-    }
+    search_results_index(&s->res);
 }
 
 /* Selects match `i` and says where it is among them. */

@@ -38,6 +38,8 @@ struct search_results {
 #define SEARCH_MAX_HITS 1000000
 
 void search_results_free(struct search_results *r);
+/* Builds `sorted` from the hits, for search_is_hit (none on ENOMEM). */
+void search_results_index(struct search_results *r);
 bool search_is_hit(const struct search_results *r, const mtlbx_node *n);
 
 /* Where to go from position `pos` (the index the current node has or

@@ -305,7 +305,9 @@ void textview_action(struct explorer *ex, enum action a)
     switch (a) {
     case ACT_QUIT: textview_close(ex); break;
     case ACT_ENTER:
-        if (!diag_view_follow(ex))
+        if (t->enter && t->n_lines)
+            t->enter(ex);
+        else
             ex_message(ex, "Enter follows offsets only in the problem list (!)");
         break;
     case ACT_DOWN: move_cur(ex, 1); break;

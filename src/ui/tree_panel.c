@@ -26,12 +26,6 @@ static void *src_child(void *ctx, uint32_t file, void *node, size_t i)
     return funcview_child(&ex->fview, ex->files[file].f, node, i);
 }
 
-static int tree_page(const struct explorer *ex)
-{
-    int rows = layout_rows(&ex->lay.panel[PANEL_TREE]);
-    return rows > 0 ? rows : 1;
-}
-
 /* With one file the libraries are the roots (the file name is in the
  * title bar); with several, each file is a root of its own. */
 void tree_init(struct explorer *ex)
@@ -69,54 +63,6 @@ void tree_init(struct explorer *ex)
             break;
         }
     tree_set_selection(ex, sel);
-}
-
-void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size)
-{
-    mtlbx_node_label(ex->files[file].f, n, buf, size);
-    if (n->kind == MTLBX_NODE_FILE && !buf[0])
-        snprintf(buf, size, "%s", ex->files[file].path);
-}
-
-void tree_scroll_to_selection(struct explorer *ex)
-{
-    size_t page = (size_t)tree_page(ex);
-    if (ex->tree_sel < ex->tree_top)
-        ex->tree_top = ex->tree_sel;
-    else if (ex->tree_sel >= ex->tree_top + page)
-        ex->tree_top = ex->tree_sel - page + 1;
-    if (ex->tree_top + page > ex->rows.n)
-        ex->tree_top = ex->rows.n > page ? ex->rows.n - page : 0;
-}
-
-void tree_center_selection(struct explorer *ex)
-{
-    size_t page = (size_t)tree_page(ex);
-    if (ex->tree_sel >= ex->tree_top && ex->tree_sel < ex->tree_top + page)
-        return;
-    ex->tree_top = ex->tree_sel > page / 2 ? ex->tree_sel - page / 2 : 0;
-    tree_scroll_to_selection(ex);
-}
-
-void tree_set_selection(struct explorer *ex, size_t row)
-{
-    if (ex->rows.n == 0)
-        return;
-    if (row >= ex->rows.n)
-        row = ex->rows.n - 1;
-    ex->tree_sel = row;
-    tree_scroll_to_selection(ex);
-    const struct tree_row *r = &ex->rows.v[row];
-    mtlbx_node *n = r->node;
-    if (n->size > 0)
-        hex_goto(ex, r->file, n->offset);
-    else
-        ex->hex.file = r->file;
-    long fn = action_function_of(n);
-    if (fn >= 0 && n->lib) {
-        hasher_prioritise(ex->hasher, n->lib, (size_t)fn);
-        ifacer_prioritise(ex->ifacer, n->lib, (size_t)fn);
-    }
 }
 
 static void move_by(struct explorer *ex, long delta)
@@ -172,7 +118,7 @@ void tree_action(struct explorer *ex, enum action a)
         return;
     size_t sel = ex->tree_sel;
     struct tree_row *r = &ex->rows.v[sel];
-    long page = tree_page(ex);
+    long page = tree_page_rows(ex);
     switch (a) {
     case ACT_DOWN: move_by(ex, 1); break;
     case ACT_UP: move_by(ex, -1); break;
@@ -199,11 +145,6 @@ void tree_action(struct explorer *ex, enum action a)
         }
         break;
     case ACT_ENTER:
-        if (((mtlbx_node *)r->node)->kind == MTLBX_NODE_MEMBER) {
-            mtlbx_node *n = r->node;
-            members_show(ex, n->lib, n->sub, n->index);
-            break;
-        }
         if (r->expanded) {
             rows_collapse(&ex->rows, sel);
             tree_scroll_to_selection(ex);
@@ -220,7 +161,6 @@ void tree_action(struct explorer *ex, enum action a)
             rows_collapse(&ex->rows, sel);
         tree_scroll_to_selection(ex);
         break;
-    case ACT_EXPAND_ALL: expand_all_start(ex, sel); break;
     case ACT_COLLAPSE_ALL: collapse_to_libraries(ex); break;
     case ACT_NEXT_SIBLING: {
         long j = rows_next_sibling(&ex->rows, sel);
@@ -241,8 +181,6 @@ void tree_action(struct explorer *ex, enum action a)
     case ACT_SCROLL_LEFT:
         ex->tree_hscroll = ex->tree_hscroll > TREE_HSCROLL_STEP ? ex->tree_hscroll - TREE_HSCROLL_STEP : 0;
         break;
-    case ACT_NEXT_FUNCTION: tree_step_function(ex, true); break;
-    case ACT_PREV_FUNCTION: tree_step_function(ex, false); break;
     default: break;
     }
 }

@@ -93,8 +93,10 @@ struct textview {
     char save_name[256];         /* default file name for `w` */
     struct query query;
     bool have_query;
-    bool follow_offsets;         /* the diagnostics view: Enter follows a line's offset */
-    uint32_t follow_file;
+    /* What Enter does on the text, installed by who opened it (the
+     * diagnostics view follows a line's offset); NULL: nothing. */
+    void (*enter)(struct explorer *ex);
+    uint32_t follow_file;        /* the file the diagnostics are of */
     bool diff_colours;           /* colour + - @@ lines (a unified diff) */
     enum text_syntax { TEXT_PLAIN, TEXT_LLVM, TEXT_MSL } syntax; /* from save_name's suffix */
     bool *comment_in;            /* MSL: line i starts inside a block comment */
@@ -242,36 +244,51 @@ void page_show_bytes(struct explorer *ex, mtlbx_library *lib, size_t fn);
 /* Whether the page waits for its function's interface (keep polling). */
 bool page_waiting(struct explorer *ex);
 
-/* ---- tree_panel.c ---- */
-void tree_init(struct explorer *ex);
-void tree_draw(struct explorer *ex, const struct rect *r, bool focused);
-void tree_action(struct explorer *ex, enum action a);
-/* `*` on row `row`, as a background job (expand_all.c). */
-void expand_all_start(struct explorer *ex, size_t row);
+/* Label text of a node for the tree and search (terminal-safe): exstate.c. */
+void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size);
+/* The detail panel's selected field, or NULL: exstate.c. */
+const struct field_row *detail_selected_field(const struct explorer *ex);
+
+/* ---- select_node.c: the byte explorer's selection (below every panel) ---- */
+/* Rows the tree panel shows. */
+int tree_page_rows(const struct explorer *ex);
 void tree_set_selection(struct explorer *ex, size_t row);
 void tree_scroll_to_selection(struct explorer *ex);
 /* After a jump: a selected row outside the panel comes to its middle. */
 void tree_center_selection(struct explorer *ex);
+/* After a cursor move in the hex panel: select the owning node. */
+void hex_sync_tree(struct explorer *ex);
+
+/* ---- hex_cursor.c: the hex cursor and scroll (below every panel) ---- */
+/* Put the cursor at `offset` and scroll so it shows. */
+void hex_goto(struct explorer *ex, uint32_t file, uint64_t offset);
+uint64_t hex_file_size(const struct explorer *ex);
+/* Rows and bytes a row for the current layout (also when hidden). */
+void hex_geometry(struct explorer *ex, int *bpr, int *rows);
+/* Scrolls so the cursor shows (a jump: a third of the way down). */
+void hex_keep_visible(struct explorer *ex, bool center);
+
+/* ---- tree_panel.c ---- */
+void tree_init(struct explorer *ex);
+void tree_draw(struct explorer *ex, const struct rect *r, bool focused);
+/* Moves and opens rows; the verbs that start work of their own (*, ],
+ * [, Enter on a source member) are the byte explorer's (bytes_view.c). */
+void tree_action(struct explorer *ex, enum action a);
+/* `*` on row `row`, as a background job (expand_all.c). */
+void expand_all_start(struct explorer *ex, size_t row);
 /* ] and [ (function_step.c): the next / previous function in the model,
  * into the next library or file. */
 void tree_step_function(struct explorer *ex, bool forward);
-/* Label text of a node for the tree and search (terminal-safe). */
-void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size);
 
 /* ---- detail_panel.c ---- */
 void detail_refresh(struct explorer *ex, bool force);
 void detail_draw(struct explorer *ex, const struct rect *r, bool focused);
 void detail_action(struct explorer *ex, enum action a);
 void detail_free(struct detail_state *d);
-const struct field_row *detail_selected_field(const struct explorer *ex);
 
 /* ---- hex_panel.c ---- */
 void hex_draw(struct explorer *ex, const struct rect *r, bool focused);
 void hex_action(struct explorer *ex, enum action a);
-/* Put the cursor at `offset` and scroll so it shows. */
-void hex_goto(struct explorer *ex, uint32_t file, uint64_t offset);
-/* After a cursor move in the hex panel: select the owning node. */
-void hex_sync_tree(struct explorer *ex);
 
 /* ---- textview.c ---- */
 void textview_open(struct explorer *ex, const char *title, const char *data, size_t len,
@@ -295,10 +312,8 @@ const struct mtlbx_member *members_selected(const struct explorer *ex);
 void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member);
 
 /* ---- diag_view.c: ! ---- */
+/* Opens the findings in the text view, whose Enter follows an offset. */
 void diag_view_open(struct explorer *ex);
-/* Enter in the text view: follows the offset of the selected finding when
- * the text is the diagnostics view (false otherwise). */
-bool diag_view_follow(struct explorer *ex);
 /* ---- compare_view.c: D, the comparison of two open files ---- */
 void compare_open(struct explorer *ex);
 void compare_draw(struct explorer *ex);
