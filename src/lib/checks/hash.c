@@ -172,7 +172,7 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
 {
     if (i >= lib->n_functions)
         return MTLBX_HASH_UNAVAILABLE;
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
     if (!fn->hash || !fn->module_valid) {
         set_state(lib, i, MTLBX_HASH_UNAVAILABLE);

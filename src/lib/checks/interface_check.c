@@ -31,7 +31,7 @@ struct interface_job {
 
 bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     if (!fn->module_valid || fn->module.size == 0)
         return true; /* no module bytes: reported by the parser */
     struct mtlbx_error err = { 0 };
@@ -65,8 +65,8 @@ static void *interface_worker(void *arg)
          * in one call when they lie together (as they usually do). */
         uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
         for (size_t i = first; i < last; i++) {
-            const struct mtlbx_range *m = &lib->functions[i].module;
-            if (!lib->functions[i].module_valid)
+            const struct mtlbx_range *m = &library_function(lib, i)->module;
+            if (!library_function(lib, i)->module_valid)
                 continue;
             lo = m->offset < lo ? m->offset : lo;
             hi = m->offset + m->size > hi ? m->offset + m->size : hi;
@@ -76,8 +76,8 @@ static void *interface_worker(void *arg)
             file_release_pages(lib->file, lo, hi - lo);
         else
             for (size_t i = first; i < last; i++)
-                if (lib->functions[i].module_valid)
-                    file_release_pages(lib->file, lib->functions[i].module.offset, lib->functions[i].module.size);
+                if (library_function(lib, i)->module_valid)
+                    file_release_pages(lib->file, library_function(lib, i)->module.offset, library_function(lib, i)->module.size);
     }
     return NULL;
 }
