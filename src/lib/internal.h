@@ -93,7 +93,12 @@ void *lazy_get(mtlbx_library *lib, struct lazy_blocks *b, size_t i, lazy_decode_
 /* Drops the decoded blocks wholly before entry `before` (clear frees what
  * their entries own), unless the array is not droppable. */
 void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, lazy_clear_fn clear);
-/* functions.c / metadata.c: entry i, decoded on need. */
+/* functions.c / metadata.c: entry i, decoded on need. library_function
+ * is for the library's own passes: an entry that is not in the table is
+ * decoded (with its FN_CHUNK neighbours) into a buffer of the calling
+ * thread, so a pass over every function leaves the table as it was; the
+ * pointer lasts until the thread asks for a function of another chunk. */
+#define FN_CHUNK 256
 struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i);
 struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
 /* A pass over the functions that leaves the table as it was (what other
@@ -143,7 +148,8 @@ struct mtlbx_library {
      * n_functions entries whose pages exist only for decoded blocks. */
     struct mtlbx_function *functions;
     struct lazy_blocks fn_blocks;
-    uint64_t *fn_block_offset;  /* entry offset of each block's first function */
+    uint64_t *fn_chunk_offset;  /* entry offset of every FN_CHUNK-th function */
+    uint64_t serial;            /* tells libraries apart (a freed one's address is reused) */
     bool module_size_needed;    /* some function has OFFT but no MDSZ */
     /* Modules outside their section found by the function list's pass,
      * reported by parse_modules in its turn (hostile input only). */

@@ -143,7 +143,7 @@ static uint64_t decode_entry(mtlbx_library *lib, struct mtlbx_function *fn, size
 static void decode_functions_into(mtlbx_library *lib, struct mtlbx_function *dst, size_t first, size_t count)
 {
     const struct mtlbx_range r = lib->header.function_list;
-    uint64_t pos = lib->fn_block_offset[first / LAZY_BLOCK], end = r.offset + r.size;
+    uint64_t pos = lib->fn_chunk_offset[first / FN_CHUNK], end = r.offset + r.size;
     diag_quiet_begin();
     for (size_t i = first; i < first + count; i++) {
         bool ended;
@@ -158,7 +158,7 @@ static void decode_functions_into(mtlbx_library *lib, struct mtlbx_function *dst
     /* The entries' bytes stay readable through the mapping (names and
      * hashes point there); a pass over a million of them must not keep
      * every page it read. */
-    uint64_t start = lib->fn_block_offset[first / LAZY_BLOCK];
+    uint64_t start = lib->fn_chunk_offset[first / FN_CHUNK];
     file_release_pages(lib->file, start, pos - start);
 }
 
@@ -175,7 +175,7 @@ const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct funct
     if (atomic_load_explicit(&lib->fn_blocks.state[k], memory_order_acquire))
         return &lib->functions[i];
     if (!c->buf && !(c->buf = malloc(LAZY_BLOCK * sizeof *c->buf)))
-        return library_function(lib, i);
+        return library_function(lib, i); /* slower, chunk by chunk */
     if (!c->valid || c->block != k) {
         size_t count = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
         decode_functions_into(lib, c->buf, first, count);
@@ -191,10 +191,30 @@ void function_cursor_free(struct function_cursor *c)
     *c = (struct function_cursor){ 0 };
 }
 
+/* This thread's chunk of entries decoded outside the table. */
+static __thread struct {
+    uint64_t serial;
+    size_t chunk;
+    bool valid, derived;
+    struct mtlbx_function fns[FN_CHUNK];
+} own;
+
 struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
 {
-    mtlbx_library *l = (mtlbx_library *)lib;
-    return i < lib->n_functions ? lazy_get(l, &l->fn_blocks, i, decode_function_block) : NULL;
+    if (i >= lib->n_functions)
+        return NULL;
+    if (atomic_load_explicit(&lib->fn_blocks.state[i / LAZY_BLOCK], memory_order_acquire))
+        return &lib->functions[i];
+    size_t c = i / FN_CHUNK, first = c * FN_CHUNK;
+    if (!own.valid || own.serial != lib->serial || own.chunk != c || own.derived != lib->modules_parsed) {
+        size_t count = lib->n_functions - first < FN_CHUNK ? lib->n_functions - first : FN_CHUNK;
+        decode_functions_into((mtlbx_library *)lib, own.fns, first, count);
+        own.serial = lib->serial;
+        own.chunk = c;
+        own.derived = lib->modules_parsed;
+        own.valid = true;
+    }
+    return &own.fns[i - first];
 }
 
 void library_forget_functions(mtlbx_library *lib, size_t before)
@@ -203,7 +223,7 @@ void library_forget_functions(mtlbx_library *lib, size_t before)
 }
 
 /* Walks every entry once, reporting what is wrong, and keeps only where
- * each block of LAZY_BLOCK entries starts: the entries themselves are
+ * every FN_CHUNK-th entry starts: the entries themselves are
  * decoded again when asked for (library_function). */
 void parse_function_list(mtlbx_library *lib)
 {
@@ -225,7 +245,7 @@ void parse_function_list(mtlbx_library *lib)
                   (unsigned long long)room);
         count = (uint32_t)room;
     }
-    size_t n = 0, blocks_cap = 0;
+    size_t n = 0, chunks_cap = 0;
     uint64_t released = r.offset;
     for (uint32_t i = 0; i < count; i++) {
         /* Entries are read once here: let their pages go every 4,096. */
@@ -238,13 +258,13 @@ void parse_function_list(mtlbx_library *lib)
                       mtlbx_noun(count, "entry", "entries"));
             break;
         }
-        if (n % LAZY_BLOCK == 0) {
-            if (!grow_array((void **)&lib->fn_block_offset, &blocks_cap, n / LAZY_BLOCK + 1,
-                            sizeof *lib->fn_block_offset)) {
+        if (n % FN_CHUNK == 0) {
+            if (!grow_array((void **)&lib->fn_chunk_offset, &chunks_cap, n / FN_CHUNK + 1,
+                            sizeof *lib->fn_chunk_offset)) {
                 lib_out_of_memory(lib, pos, "out of memory after %zu %s", n, mtlbx_noun(n, "function", "functions"));
                 break;
             }
-            lib->fn_block_offset[n / LAZY_BLOCK] = pos;
+            lib->fn_chunk_offset[n / FN_CHUNK] = pos;
         }
         struct mtlbx_function fn = { 0 };
         bool ended;
@@ -284,7 +304,9 @@ size_t mtlbx_function_count(const mtlbx_library *lib) { return lib->n_functions;
 
 const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i)
 {
-    return library_function(lib, i);
+    /* In the table: the caller may keep the pointer (until it forgets). */
+    mtlbx_library *l = (mtlbx_library *)lib;
+    return i < lib->n_functions ? lazy_get(l, &l->fn_blocks, i, decode_function_block) : NULL;
 }
 
 long mtlbx_function_find(const mtlbx_library *lib, const char *name)

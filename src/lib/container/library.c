@@ -65,6 +65,8 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     mtlbx_library *lib = calloc(1, sizeof *lib);
     if (!lib)
         return NULL;
+    static _Atomic uint64_t serials;
+    lib->serial = atomic_fetch_add(&serials, 1) + 1;
     lib->file = f;
     lib->index = index;
     pthread_mutex_init(&lib->lock, NULL);
@@ -112,7 +114,7 @@ void library_free(mtlbx_library *lib)
     free_sources(lib);
     free_metadata(lib);
     lazy_free(&lib->fn_blocks);
-    free(lib->fn_block_offset);
+    free(lib->fn_chunk_offset);
     free(lib->module_sorted);
     free(lib->outside);
     free(lib->hash_states);
