@@ -268,8 +268,10 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
         }
         json_stream_put(js, NULL, fo);
         /* The entries and metadata written so far are not read again. */
-        if (i % 4096 == 4095)
+        if (i % 4096 == 4095) {
             mtlbx_library_release_pages(lib);
+            mtlbx_library_forget(lib, i); /* fn is i's */
+        }
         /* 8 MB at a time, like sig: 4,096 modules can be 64 MB. */
         if (touched_hi > touched_lo && (touched_hi - touched_lo >= ((uint64_t)8 << 20) || i + 1 == n)) {
             mtlbx_file_release(mtlbx_library_file(lib), touched_lo, touched_hi - touched_lo);

@@ -123,8 +123,10 @@ static int list_file(const char *path, bool verify, bool names_only)
                 print_function(lib, i, verify);
             /* The names are read from the function list's pages: let
              * them go behind us, or a million entries stay resident. */
-            if (i % 4096 == 4095)
+            if (i % 4096 == 4095) {
                 mtlbx_library_release_pages(lib);
+                mtlbx_library_forget(lib, i);
+            }
             if (!verify)
                 continue;
             const struct mtlbx_function *fn = mtlbx_function_at(lib, i);

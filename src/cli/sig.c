@@ -372,8 +372,10 @@ int cmd_sig(const struct cli_args *args)
                 uint64_t end = fn->module.offset + fn->module.size;
                 /* Names and metadata groups are read from their sections'
                  * pages too. */
-                if (!batched && i % 4096 == 4095)
+                if (!batched && i % 4096 == 4095) {
                     mtlbx_library_release_pages(lib);
+                    mtlbx_library_forget(lib, i); /* fn is i's */
+                }
                 if (!batched && fn->module_valid && end > released + RELEASE_BATCH) {
                     mtlbx_file_release(f, released, end - released);
                     released = end;

@@ -70,6 +70,52 @@ static inline bool span_within(uint64_t off, uint64_t len, uint64_t lo, uint64_t
     return off >= lo && off <= hi && len <= hi - off;
 }
 
+/* lazy_table.c: an array of n entries decoded LAZY_BLOCK at a time. */
+#define LAZY_BLOCK 4096
+struct lazy_blocks {
+    size_t n_blocks;
+    _Atomic unsigned char *state; /* per block: 0 not decoded, 1 decoded */
+    bool droppable;               /* blocks may be dropped and decoded again */
+    void *array;                  /* the anonymous mapping */
+    size_t array_bytes;
+    size_t elem_size;
+    pthread_mutex_t lock;         /* serialises decoding */
+};
+
+typedef void (*lazy_decode_fn)(mtlbx_library *lib, size_t first, size_t count);
+typedef void (*lazy_clear_fn)(mtlbx_library *lib, size_t first, size_t count);
+/* n entries of elem_size; false when out of memory. */
+bool lazy_init(struct lazy_blocks *b, size_t n, size_t elem_size);
+void lazy_free(struct lazy_blocks *b);
+/* Entry i, its block decoded first if need be (thread-safe); NULL past
+ * the end. */
+void *lazy_get(mtlbx_library *lib, struct lazy_blocks *b, size_t i, lazy_decode_fn decode);
+/* Drops the decoded blocks wholly before entry `before` (clear frees what
+ * their entries own), unless the array is not droppable. */
+void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, lazy_clear_fn clear);
+/* functions.c / metadata.c: entry i, decoded on need. library_function
+ * is for the library's own passes: an entry that is not in the table is
+ * decoded (with its FN_CHUNK neighbours) into a buffer of the calling
+ * thread, so a pass over every function leaves the table as it was; the
+ * pointer lasts until the thread asks for a function of another chunk. */
+#define FN_CHUNK 256
+struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i);
+struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
+/* A pass over the functions that leaves the table as it was (what other
+ * threads hold stays, and nothing is added): an entry not in the table is
+ * decoded with its block into the cursor's own buffer. Zero-initialise;
+ * the pointer lasts until the next call. */
+struct function_cursor {
+    size_t block;
+    bool valid;
+    struct mtlbx_function *buf;
+};
+const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i);
+void function_cursor_free(struct function_cursor *c);
+/* Drops the decoded function entries (and metadata) before `before`. */
+void library_forget_functions(mtlbx_library *lib, size_t before);
+void library_forget_metadata(mtlbx_library *lib, size_t before);
+
 #define DIAG_BLOCK 64
 struct diag_list {
     size_t n, cap, dropped;
@@ -96,7 +142,23 @@ struct mtlbx_library {
     bool walk_budget_reported;
 
     size_t n_functions;
+    /* The function table and the metadata are decoded in blocks on first
+     * need and may be dropped again (lazy_table.c): a million functions
+     * would otherwise keep ~330 MB. Both arrays are anonymous mappings of
+     * n_functions entries whose pages exist only for decoded blocks. */
     struct mtlbx_function *functions;
+    struct lazy_blocks fn_blocks;
+    uint64_t *fn_chunk_offset;  /* entry offset of every FN_CHUNK-th function */
+    uint64_t serial;            /* tells libraries apart (a freed one's address is reused) */
+    bool module_size_needed;    /* some function has OFFT but no MDSZ */
+    /* Modules outside their section found by the function list's pass,
+     * reported by parse_modules in its turn (hostile input only). */
+    struct module_outside { size_t i; uint64_t at, rel, size; } *outside;
+    size_t n_outside, outside_cap;
+    bool modules_parsed;        /* derive_function may run */
+    uint64_t *module_sorted;    /* module offsets, sorted, when a size is inferred */
+    size_t n_module_sorted;
+    struct lazy_blocks md_blocks;
     unsigned char *hash_states; /* enum mtlbx_hash_state per function, atomic access */
     unsigned char *bitcode_states; /* module_check.c: per function, under lock */
     struct mtlbx_metadata *metadata;
@@ -174,6 +236,14 @@ void file_out_of_memory(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Quiet re-decoding (lazy_table.c): what was dropped to keep memory flat
+ * is decoded again from the same bytes, and its findings were already
+ * reported by the first pass. Between begin and end, lib_error and
+ * lib_warning on this thread record nothing and group walks take nothing
+ * from the walk budget; running out of memory is still recorded. */
+void diag_quiet_begin(void);
+void diag_quiet_end(void);
+bool diag_quiet(void);
 
 /* tags.c */
 bool tag_is_wide(uint32_t fourcc);
@@ -204,6 +274,10 @@ bool file_current_size(const mtlbx_file *f, uint64_t *size);
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
+/* modules.c: fills fn's derived fields (module span, metadata offsets)
+ * from its tags; returns false when its module lies outside the module
+ * list, with the span it names in *rel and *size. */
+bool derive_function(const mtlbx_library *lib, struct mtlbx_function *fn, uint64_t *rel, uint64_t *size);
 /* air_interface.c: a module's bitstream read once (blocks, facts, the
  * metadata index), referenced by every interface made from it; decoding an
  * entry from it is thread-safe. new: NULL (with *err) when the bytes are

@@ -269,6 +269,12 @@ size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
  * cache when touched), so every span stays valid. For a caller that walks
  * a large library once and wants its memory to stay flat. */
 void mtlbx_library_release_pages(const mtlbx_library *lib);
+/* For streaming commands: the caller (in any thread) holds no pointer
+ * from mtlbx_function_at or mtlbx_function_metadata for the functions
+ * before `before` in this library, so their decoded entries may be let go
+ * (about 320 bytes a function); asking for one again decodes it again,
+ * identically. Without this call, what was decoded stays. */
+void mtlbx_library_forget(const mtlbx_library *lib, size_t before);
 
 /* SHA-256 of any bytes (a source member's text, for textconv). */
 void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]);

@@ -68,43 +68,79 @@ static struct module_share *share_of(mtlbx_file *f)
     return file_attach(f, &module_share_key, c, module_share_free);
 }
 
-static const mtlbx_library *order_lib;
+struct module_key {
+    uint64_t offset, size;
+    size_t index;
+};
 
 static int by_module(const void *p, const void *q)
 {
-    const struct mtlbx_range *a = &order_lib->functions[*(const size_t *)p].module;
-    const struct mtlbx_range *b = &order_lib->functions[*(const size_t *)q].module;
+    const struct module_key *a = p, *b = q;
     if (a->offset != b->offset)
         return a->offset < b->offset ? -1 : 1;
     return (a->size > b->size) - (a->size < b->size);
 }
 
 /* For each function of lib, how many functions have its module's offset
- * and size: sorted once by module, then counted run by run. Called with
- * share_lock held (which also guards order_lib). NULL when out of memory. */
-static uint32_t *count_sharers(const mtlbx_library *lib)
+ * and size. Modules are usually stored in function order: then one pass
+ * counts run by run, else the spans are sorted once. The function table
+ * is read through a cursor, so this leaves it as it was (at a million
+ * functions it would be 144 MB). Called with share_lock held. NULL when
+ * out of memory. */
+static uint32_t *count_sharers(const mtlbx_library *clib)
 {
+    mtlbx_library *lib = (mtlbx_library *)clib;
     size_t n = lib->n_functions;
     uint32_t *count = calloc(n ? n : 1, sizeof *count);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!count || !order) {
-        free(count);
-        free(order);
+    if (!count)
         return NULL;
+    struct function_cursor cur = { 0 };
+    bool in_order = true;
+    struct module_key prev = { 0 };
+    for (size_t k = 0; k < n && in_order; k++) {
+        const struct mtlbx_range *m = &function_cursor_at(lib, &cur, k)->module;
+        struct module_key key = { m->offset, m->size, k };
+        in_order = k == 0 || by_module(&prev, &key) <= 0;
+        prev = key;
     }
-    for (size_t k = 0; k < n; k++)
-        order[k] = k;
-    order_lib = lib;
-    qsort(order, n, sizeof *order, by_module);
-    for (size_t k = 0; k < n;) {
-        size_t run = k + 1;
-        while (run < n && by_module(&order[k], &order[run]) == 0)
-            run++;
-        for (size_t j = k; j < run; j++)
-            count[order[j]] = (uint32_t)(run - k > UINT32_MAX ? UINT32_MAX : run - k);
-        k = run;
+    struct module_key *keys = NULL;
+    if (!in_order) {
+        if (!(keys = malloc(n * sizeof *keys))) {
+            function_cursor_free(&cur);
+            free(count);
+            return NULL;
+        }
+        for (size_t k = 0; k < n; k++) {
+            const struct mtlbx_range *m = &function_cursor_at(lib, &cur, k)->module;
+            keys[k] = (struct module_key){ m->offset, m->size, k };
+        }
+        qsort(keys, n, sizeof *keys, by_module);
     }
-    free(order);
+    /* Runs of equal spans, in sorted order (or function order). */
+    size_t run_start = 0;
+    struct module_key first = { 0 };
+    for (size_t k = 0; k <= n; k++) {
+        struct module_key key = { 0 };
+        if (k < n) {
+            if (keys) {
+                key = keys[k];
+            } else {
+                const struct mtlbx_range *m = &function_cursor_at(lib, &cur, k)->module;
+                key = (struct module_key){ m->offset, m->size, k };
+            }
+        }
+        if (k == n || (k > run_start && by_module(&first, &key) != 0)) {
+            size_t run = k - run_start;
+            uint32_t c = (uint32_t)(run > UINT32_MAX ? UINT32_MAX : run);
+            for (size_t j = run_start; j < k; j++)
+                count[keys ? keys[j].index : j] = c;
+            run_start = k;
+        }
+        if (k == run_start)
+            first = key;
+    }
+    free(keys);
+    function_cursor_free(&cur);
     return count;
 }
 
@@ -119,7 +155,7 @@ struct module_read *module_read_shared(const mtlbx_library *lib, size_t i)
     struct mtlbx_bytes bytes = mtlbx_function_module_bytes(lib, i);
     if (!bytes.ptr)
         return NULL;
-    const struct mtlbx_range key = lib->functions[i].module;
+    const struct mtlbx_range key = library_function(lib, i)->module;
     struct module_read *result = NULL, *release = NULL;
     pthread_mutex_lock(&share_lock);
     struct module_share *c = share_of(lib->file);

@@ -178,7 +178,7 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
 {
     if (i >= lib->n_functions)
         return MTLBX_HASH_UNAVAILABLE;
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
     if (!fn->hash || !fn->module_valid) {
         set_state(lib, i, MTLBX_HASH_UNAVAILABLE);
@@ -251,7 +251,7 @@ struct verify_job {
  * bigger than the window streamed through) or the file shrank. */
 static const uint8_t *window_bytes(const mtlbx_library *lib, size_t i, const struct hash_reader *r)
 {
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     const struct mtlbx_range m = fn->module;
     if (!fn->module_valid)
         return NULL;

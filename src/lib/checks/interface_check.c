@@ -38,7 +38,7 @@ struct interface_job {
  * mapping was read. */
 static bool check_one(mtlbx_library *lib, size_t i, const uint8_t *copy, bool *mapped)
 {
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     *mapped = false;
     if (!fn->module_valid || fn->module.size == 0)
         return true; /* no module bytes: reported by the parser */
@@ -79,8 +79,8 @@ static void *interface_worker(void *arg)
          * in one call when they lie together (as they usually do). */
         uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
         for (size_t i = first; i < last; i++) {
-            const struct mtlbx_range *m = &lib->functions[i].module;
-            if (!lib->functions[i].module_valid)
+            const struct mtlbx_range *m = &library_function(lib, i)->module;
+            if (!library_function(lib, i)->module_valid)
                 continue;
             lo = m->offset < lo ? m->offset : lo;
             hi = m->offset + m->size > hi ? m->offset + m->size : hi;
@@ -90,8 +90,8 @@ static void *interface_worker(void *arg)
             file_release_pages(lib->file, lo, hi - lo);
         else
             for (size_t i = first; i < last; i++)
-                if (lib->functions[i].module_valid)
-                    file_release_pages(lib->file, lib->functions[i].module.offset, lib->functions[i].module.size);
+                if (library_function(lib, i)->module_valid)
+                    file_release_pages(lib->file, library_function(lib, i)->module.offset, library_function(lib, i)->module.size);
     }
     return NULL;
 }
@@ -126,7 +126,7 @@ size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
 static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, void *ctx)
 {
     atomic_size_t *failed = ctx;
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     /* A file that shrank under the hash is reported as such (the result
      * is incomplete, exit 2): reading the mapping past its new end would
      * only turn that into SIGBUS. */

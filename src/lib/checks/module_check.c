@@ -54,7 +54,7 @@ static bool module_bitstream_check(const mtlbx_library *lib, uint64_t off, uint6
 static bool module_is_bitcode(const mtlbx_library *lib, size_t i, const uint8_t *head, size_t n,
                               struct bitcode_problem *p)
 {
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     uint64_t len = fn->module.size;
     size_t want = len < 20 ? (size_t)len : 20;
     uint8_t own[20] = { 0 };
@@ -95,7 +95,7 @@ static bool module_is_bitcode(const mtlbx_library *lib, size_t i, const uint8_t 
 
 bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n)
 {
-    if (i >= lib->n_functions || !lib->functions[i].module_valid || lib->functions[i].module.size == 0)
+    if (i >= lib->n_functions || !library_function(lib, i)->module_valid || library_function(lib, i)->module.size == 0)
         return true; /* no module bytes: nothing to judge (reported elsewhere) */
     pthread_mutex_lock(&lib->lock);
     if (!lib->bitcode_states)

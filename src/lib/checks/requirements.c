@@ -228,7 +228,7 @@ void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_re
         add_reason(out, MTLBX_REQ_DEPLOYMENT, dt, dt);
     if (i >= lib->n_functions)
         return;
-    const struct mtlbx_function *fn = &lib->functions[i];
+    const struct mtlbx_function *fn = library_function(lib, i);
     int col = msl_column(out->os);
     struct mtlbx_os_version msl = ver(fn->msl_major, fn->msl_minor), air = ver(fn->air_major, fn->air_minor);
     size_t row;

@@ -95,8 +95,17 @@ void diag_free(struct diag_list *l)
     *l = (struct diag_list){ 0 };
 }
 
+/* Depth of quiet re-decoding on this thread (see diag_quiet_begin). */
+static __thread int quiet_depth;
+
+void diag_quiet_begin(void) { quiet_depth++; }
+void diag_quiet_end(void) { quiet_depth--; }
+bool diag_quiet(void) { return quiet_depth > 0; }
+
 static void lib_vreport(mtlbx_library *lib, enum mtlbx_severity sev, uint64_t offset, const char *fmt, va_list ap)
 {
+    if (quiet_depth)
+        return;
     pthread_mutex_lock(&lib->lock);
     diag_vadd(&lib->diags, sev, offset, fmt, ap);
     pthread_mutex_unlock(&lib->lock);

@@ -89,8 +89,15 @@ static void walk_list(mtlbx_library *lib, enum mtlbx_list_kind k)
         count = (uint32_t)room;
     }
     size_t cap = 0;
+    uint64_t released = pos;
     for (uint32_t i = 0; i < count; i++) {
         uint64_t body, gend;
+        /* A reflection list of a million groups is read once: its pages
+         * need not stay behind the walk. */
+        if (i % 4096 == 4095) {
+            file_release_pages(lib->file, released, pos - released);
+            released = pos;
+        }
         if (!group_bounds(lib, pos, end, list_kinds[k].what, true, &body, &gend))
             break;
         if (!grow_array((void **)&lib->list_groups[k], &cap, l->n_groups + 1, sizeof **lib->list_groups)) {
@@ -107,8 +114,9 @@ static void walk_list(mtlbx_library *lib, enum mtlbx_list_kind k)
 static void check_rflt(mtlbx_library *lib)
 {
     const struct mtlbx_list *r = &lib->lists[MTLBX_LIST_RLST];
+    struct function_cursor cur = { 0 };
     for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_function *fn = &lib->functions[i];
+        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
         if (!(fn->present & MTLBX_F_RFLT))
             continue;
         bool hit = false;
@@ -129,6 +137,7 @@ static void check_rflt(mtlbx_library *lib)
             lib_error(lib, fn->entry_offset, "function %zu: RFLT 0x%llx points at no reflection group", i,
                       (unsigned long long)fn->rflt);
     }
+    function_cursor_free(&cur);
 }
 
 void parse_dynamic_and_lists(mtlbx_library *lib)

@@ -104,6 +104,127 @@ static void decode_function_tag(mtlbx_library *lib, struct mtlbx_function *fn, c
     fn->present |= bit;
 }
 
+/* Decodes the entry at pos (function i) into fn, which is zeroed, and
+ * reports its problems (unless quiet); returns where its tags end, and
+ * whether an ENDT ended them. */
+static uint64_t decode_entry(mtlbx_library *lib, struct mtlbx_function *fn, size_t i, uint64_t pos, uint64_t end,
+                             bool *ended)
+{
+    fn->entry_offset = pos;
+    fn->entry_size = rd32(lib->file->data + pos);
+    fn->public_md_offset = fn->private_md_offset = UINT64_MAX;
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, lib->file, pos + 4, end - pos - 4);
+    while (mtlbx_tag_walk_next(&w, &t))
+        decode_function_tag(lib, fn, &t);
+    *ended = w.ended;
+    if (!w.ended) {
+        lib_error(lib, w.pos, "function %zu: entry at 0x%llx has no ENDT inside the function list", i,
+                  (unsigned long long)pos);
+        return w.pos;
+    }
+    if (fn->entry_size != w.pos - pos)
+        lib_error(lib, pos, "function %zu: entry size %u, but its tags end after %llu %s", i,
+                  fn->entry_size, (unsigned long long)(w.pos - pos), mtlbx_noun(w.pos - pos, "byte", "bytes"));
+    if (!(fn->present & MTLBX_F_NAME))
+        lib_error(lib, pos, "function %zu has no NAME", i);
+    if (!(fn->present & MTLBX_F_OFFT))
+        lib_error(lib, pos, "function %zu has no OFFT: its metadata and module cannot be located", i);
+    if (!(fn->present & MTLBX_F_HASH))
+        lib_error(lib, pos, "function %zu has no HASH", i);
+    if (!(fn->present & MTLBX_F_VERS))
+        lib_warning(lib, pos, "function %zu has no VERS", i);
+    return w.pos;
+}
+
+/* Decodes functions [first, first+count) again, quietly, from the offset
+ * the first pass recorded for their block. */
+static void decode_functions_into(mtlbx_library *lib, struct mtlbx_function *dst, size_t first, size_t count)
+{
+    const struct mtlbx_range r = lib->header.function_list;
+    uint64_t pos = lib->fn_chunk_offset[first / FN_CHUNK], end = r.offset + r.size;
+    diag_quiet_begin();
+    for (size_t i = first; i < first + count; i++) {
+        bool ended;
+        struct mtlbx_function *fn = &dst[i - first];
+        *fn = (struct mtlbx_function){ 0 };
+        pos = decode_entry(lib, fn, i, pos, end, &ended);
+        uint64_t rel, size;
+        if (lib->modules_parsed)
+            (void)derive_function(lib, fn, &rel, &size);
+    }
+    diag_quiet_end();
+    /* The entries' bytes stay readable through the mapping (names and
+     * hashes point there); a pass over a million of them must not keep
+     * every page it read. */
+    uint64_t start = lib->fn_chunk_offset[first / FN_CHUNK];
+    file_release_pages(lib->file, start, pos - start);
+}
+
+static void decode_function_block(mtlbx_library *lib, size_t first, size_t count)
+{
+    decode_functions_into(lib, lib->functions + first, first, count);
+}
+
+const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i)
+{
+    size_t k = i / LAZY_BLOCK, first = k * LAZY_BLOCK;
+    if (i >= lib->n_functions)
+        return NULL;
+    if (atomic_load_explicit(&lib->fn_blocks.state[k], memory_order_acquire))
+        return &lib->functions[i];
+    if (!c->buf && !(c->buf = malloc(LAZY_BLOCK * sizeof *c->buf)))
+        return library_function(lib, i); /* slower, chunk by chunk */
+    if (!c->valid || c->block != k) {
+        size_t count = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
+        decode_functions_into(lib, c->buf, first, count);
+        c->block = k;
+        c->valid = true;
+    }
+    return &c->buf[i - first];
+}
+
+void function_cursor_free(struct function_cursor *c)
+{
+    free(c->buf);
+    *c = (struct function_cursor){ 0 };
+}
+
+/* This thread's chunk of entries decoded outside the table. */
+static __thread struct {
+    uint64_t serial;
+    size_t chunk;
+    bool valid, derived;
+    struct mtlbx_function fns[FN_CHUNK];
+} own;
+
+struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
+{
+    if (i >= lib->n_functions)
+        return NULL;
+    if (atomic_load_explicit(&lib->fn_blocks.state[i / LAZY_BLOCK], memory_order_acquire))
+        return &lib->functions[i];
+    size_t c = i / FN_CHUNK, first = c * FN_CHUNK;
+    if (!own.valid || own.serial != lib->serial || own.chunk != c || own.derived != lib->modules_parsed) {
+        size_t count = lib->n_functions - first < FN_CHUNK ? lib->n_functions - first : FN_CHUNK;
+        decode_functions_into((mtlbx_library *)lib, own.fns, first, count);
+        own.serial = lib->serial;
+        own.chunk = c;
+        own.derived = lib->modules_parsed;
+        own.valid = true;
+    }
+    return &own.fns[i - first];
+}
+
+void library_forget_functions(mtlbx_library *lib, size_t before)
+{
+    lazy_drop_before(lib, &lib->fn_blocks, before, NULL);
+}
+
+/* Walks every entry once, reporting what is wrong, and keeps only where
+ * every FN_CHUNK-th entry starts: the entries themselves are
+ * decoded again when asked for (library_function). */
 void parse_function_list(mtlbx_library *lib)
 {
     const struct mtlbx_header *h = &lib->header;
@@ -124,20 +245,10 @@ void parse_function_list(mtlbx_library *lib)
                   (unsigned long long)room);
         count = (uint32_t)room;
     }
-    /* Sized exactly for the declared count (already bounded by what the
-     * list can hold), capped so a hostile count reserves little; growth
-     * takes over past the cap. calloc'd pages are only touched as entries
-     * are parsed. */
-    size_t cap = count < (1u << 20) ? count : (1u << 20), states_cap = cap;
-    lib->functions = cap ? calloc(cap, sizeof *lib->functions) : NULL;
-    lib->hash_states = cap ? calloc(cap, 1) : NULL;
-    if (cap && (!lib->functions || !lib->hash_states))
-        cap = states_cap = 0; /* grow_array will try again, smaller */
-    size_t n = 0;
+    size_t n = 0, chunks_cap = 0;
     uint64_t released = r.offset;
     for (uint32_t i = 0; i < count; i++) {
-        /* Entries are read once: let their pages go every 4,096, or a
-         * million of them (~150 MB) are resident on top of the table. */
+        /* Entries are read once here: let their pages go every 4,096. */
         if (i % 4096 == 4095) {
             file_release_pages(lib->file, released, pos - released);
             released = pos;
@@ -147,60 +258,62 @@ void parse_function_list(mtlbx_library *lib)
                       mtlbx_noun(count, "entry", "entries"));
             break;
         }
-        if (!grow_array((void **)&lib->functions, &cap, n + 1, sizeof *lib->functions) ||
-            !grow_array((void **)&lib->hash_states, &states_cap, n + 1, 1)) {
-            lib_out_of_memory(lib, pos, "out of memory after %zu %s", n, mtlbx_noun(n, "function", "functions"));
-            break;
+        if (n % FN_CHUNK == 0) {
+            if (!grow_array((void **)&lib->fn_chunk_offset, &chunks_cap, n / FN_CHUNK + 1,
+                            sizeof *lib->fn_chunk_offset)) {
+                lib_out_of_memory(lib, pos, "out of memory after %zu %s", n, mtlbx_noun(n, "function", "functions"));
+                break;
+            }
+            lib->fn_chunk_offset[n / FN_CHUNK] = pos;
         }
-        struct mtlbx_function *fn = &lib->functions[n];
-        fn->entry_offset = pos;
-        fn->entry_size = rd32(data + pos);
-        fn->public_md_offset = fn->private_md_offset = UINT64_MAX;
-        struct mtlbx_tag_walk w;
-        struct mtlbx_tag t;
-        mtlbx_tag_walk_init(&w, lib->file, pos + 4, end - pos - 4);
-        while (mtlbx_tag_walk_next(&w, &t))
-            decode_function_tag(lib, fn, &t);
-        if (!w.ended) {
-            lib_error(lib, w.pos, "function %u: entry at 0x%llx has no ENDT inside the function list", i,
-                      (unsigned long long)pos);
-            n++;
-            break;
+        struct mtlbx_function fn = { 0 };
+        bool ended;
+        uint64_t next = decode_entry(lib, &fn, i, pos, end, &ended);
+        if ((fn.present & MTLBX_F_OFFT) && !(fn.present & MTLBX_F_MDSZ))
+            lib->module_size_needed = true;
+        /* With its MDSZ the module's span is known now: parse_modules
+         * need not walk the list again unless some size is inferred. */
+        uint64_t rel, size;
+        if (!lib->module_size_needed && !derive_function(lib, &fn, &rel, &size)) {
+            if (grow_array((void **)&lib->outside, &lib->outside_cap, lib->n_outside + 1, sizeof *lib->outside))
+                lib->outside[lib->n_outside++] = (struct module_outside){ i, pos, rel, size };
+            else
+                lib->module_size_needed = true; /* then parse_modules walks it all */
         }
-        if (fn->entry_size != w.pos - pos)
-            lib_error(lib, pos, "function %u: entry size %u, but its tags end after %llu %s", i,
-                      fn->entry_size, (unsigned long long)(w.pos - pos), mtlbx_noun(w.pos - pos, "byte", "bytes"));
-        if (!(fn->present & MTLBX_F_NAME))
-            lib_error(lib, pos, "function %u has no NAME", i);
-        if (!(fn->present & MTLBX_F_OFFT))
-            lib_error(lib, pos, "function %u has no OFFT: its metadata and module cannot be located", i);
-        if (!(fn->present & MTLBX_F_HASH))
-            lib_error(lib, pos, "function %u has no HASH", i);
-        if (!(fn->present & MTLBX_F_VERS))
-            lib_warning(lib, pos, "function %u has no VERS", i);
-        pos = w.pos;
         n++;
+        if (!ended)
+            break;
+        pos = next;
     }
-    lib->n_functions = n;
     if (n == count && pos != end)
         lib_error(lib, pos, "function list declares %llu %s but its entries end %lld %s %s",
                   (unsigned long long)(r.size - 4), mtlbx_noun(r.size - 4, "byte", "bytes"),
                   (long long)(pos > end ? pos - end : end - pos), mtlbx_noun(pos > end ? pos - end : end - pos, "byte", "bytes"),
                   pos > end ? "later" : "earlier");
+    if (n && (!lazy_init(&lib->fn_blocks, n, sizeof *lib->functions) || !(lib->hash_states = calloc(n, 1)))) {
+        lib_out_of_memory(lib, r.offset, "out of memory for the table of %zu %s", n,
+                          mtlbx_noun(n, "function", "functions"));
+        lazy_free(&lib->fn_blocks);
+        n = 0;
+    }
+    lib->functions = lib->fn_blocks.array;
+    lib->n_functions = n;
 }
 
 size_t mtlbx_function_count(const mtlbx_library *lib) { return lib->n_functions; }
 
 const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i)
 {
-    return i < lib->n_functions ? &lib->functions[i] : NULL;
+    /* In the table: the caller may keep the pointer (until it forgets). */
+    mtlbx_library *l = (mtlbx_library *)lib;
+    return i < lib->n_functions ? lazy_get(l, &l->fn_blocks, i, decode_function_block) : NULL;
 }
 
 long mtlbx_function_find(const mtlbx_library *lib, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_bytes *b = &lib->functions[i].name;
+        const struct mtlbx_bytes *b = &library_function(lib, i)->name;
         if (b->len == len && memcmp(b->ptr, name, len) == 0)
             return (long)i;
     }

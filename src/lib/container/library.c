@@ -65,6 +65,8 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     mtlbx_library *lib = calloc(1, sizeof *lib);
     if (!lib)
         return NULL;
+    static _Atomic uint64_t serials;
+    lib->serial = atomic_fetch_add(&serials, 1) + 1;
     lib->file = f;
     lib->index = index;
     pthread_mutex_init(&lib->lock, NULL);
@@ -80,6 +82,9 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     parse_sources(lib);
     parse_dynamic_and_lists(lib);
     check_overlaps(lib);
+    /* Entries the passes above decoded into the table are decoded again
+     * when asked for: nobody holds one yet. */
+    library_forget_functions(lib, lib->n_functions);
     /* Each pass above read its sections once; their pages need not stay
      * (a 200,000-function list is 32 MB), so the memory of a large library
      * is what the parser keeps, not every page it looked at. */
@@ -108,7 +113,10 @@ void library_free(mtlbx_library *lib)
         return;
     free_sources(lib);
     free_metadata(lib);
-    free(lib->functions);
+    lazy_free(&lib->fn_blocks);
+    free(lib->fn_chunk_offset);
+    free(lib->module_sorted);
+    free(lib->outside);
     free(lib->hash_states);
     free(lib->bitcode_states);
     free(lib->ext_tags);
@@ -131,7 +139,18 @@ const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, s
 {
     static const struct mtlbx_metadata none;
     library_decode_rest(lib);
-    return lib->metadata && i < lib->n_functions ? &lib->metadata[i] : &none;
+    const struct mtlbx_metadata *md = library_metadata(lib, i);
+    return md ? md : &none;
+}
+
+void mtlbx_library_forget(const mtlbx_library *clib, size_t before)
+{
+    mtlbx_library *lib = (mtlbx_library *)clib;
+    /* The metadata is only there once decoded; its pass must not be
+     * running (its first call returns when it is done). */
+    if (atomic_load_explicit(&lib->rest_decoded, memory_order_acquire))
+        library_forget_metadata(lib, before);
+    library_forget_functions(lib, before);
 }
 
 const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)

@@ -195,7 +195,7 @@ static bool metadata_group(mtlbx_library *lib, size_t i, uint64_t rel, struct mt
                            const char *what, struct mtlbx_range *group, uint64_t *body, uint64_t *end)
 {
     if (rel >= sec.size) {
-        lib_error(lib, lib->functions[i].entry_offset,
+        lib_error(lib, library_function(lib, i)->entry_offset,
                   "function %zu: %s offset 0x%llx is outside its section (0x%llx bytes)", i, what,
                   (unsigned long long)rel, (unsigned long long)sec.size);
         return false;
@@ -207,40 +207,88 @@ static bool metadata_group(mtlbx_library *lib, size_t i, uint64_t rel, struct mt
     return true;
 }
 
-void decode_metadata(mtlbx_library *lib)
+static void decode_one(mtlbx_library *lib, const struct mtlbx_function *fn, size_t i, struct mtlbx_metadata *md)
 {
-    size_t n = lib->n_functions;
-    lib->metadata = calloc(n ? n : 1, sizeof *lib->metadata);
-    if (!lib->metadata) {
-        lib_out_of_memory(lib, lib->header.public_md.offset, "out of memory for the metadata of %zu functions", n);
+    if (!(fn->present & MTLBX_F_OFFT))
         return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        struct mtlbx_function *fn = &lib->functions[i];
-        struct mtlbx_metadata *md = &lib->metadata[i];
-        if (!(fn->present & MTLBX_F_OFFT))
-            continue;
-        uint64_t body, end;
-        if (metadata_group(lib, i, fn->offt[0], lib->header.public_md, "public metadata", &md->public_group,
-                           &body, &end))
-            decode_public(lib, md, body, end);
-        if (metadata_group(lib, i, fn->offt[1], lib->header.private_md, "private metadata",
-                           &md->private_group, &body, &end))
-            decode_private(lib, md, body, end);
-        /* Groups already decoded are not read again here: memory stays
-         * what the decoded metadata takes, not the sections' size too. */
-        if (i % 4096 == 4095)
-            mtlbx_library_release_pages(lib);
-    }
+    uint64_t body, end;
+    if (metadata_group(lib, i, fn->offt[0], lib->header.public_md, "public metadata", &md->public_group, &body,
+                       &end))
+        decode_public(lib, md, body, end);
+    if (metadata_group(lib, i, fn->offt[1], lib->header.private_md, "private metadata", &md->private_group,
+                       &body, &end))
+        decode_private(lib, md, body, end);
 }
 
-
-void free_metadata(mtlbx_library *lib)
+static void clear_metadata(mtlbx_library *lib, size_t first, size_t count)
 {
-    for (size_t i = 0; lib->metadata && i < lib->n_functions; i++) {
+    for (size_t i = first; i < first + count; i++) {
         free((void *)lib->metadata[i].constants);
         free((void *)lib->metadata[i].attributes);
         mtlbx_reflection_free(&lib->metadata[i].reflection);
     }
-    free(lib->metadata);
+}
+
+/* Decodes a dropped block again, quietly (its findings were reported by
+ * decode_metadata). */
+static void decode_metadata_block(mtlbx_library *lib, size_t first, size_t count)
+{
+    diag_quiet_begin();
+    for (size_t i = first; i < first + count; i++) {
+        lib->metadata[i] = (struct mtlbx_metadata){ 0 };
+        decode_one(lib, library_function(lib, i), i, &lib->metadata[i]);
+    }
+    diag_quiet_end();
+}
+
+struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i)
+{
+    mtlbx_library *l = (mtlbx_library *)lib;
+    return lib->metadata && i < lib->n_functions ? lazy_get(l, &l->md_blocks, i, decode_metadata_block) : NULL;
+}
+
+void library_forget_metadata(mtlbx_library *lib, size_t before)
+{
+    lazy_drop_before(lib, &lib->md_blocks, before, clear_metadata);
+}
+
+/* The first pass, which reports: every group is decoded once, block by
+ * block, and each block is dropped again unless the walk budget ran out
+ * (then what was cut short could not be decoded again the same way, and
+ * the rest stays as decoded). Nobody else holds a pointer yet: the
+ * accessors wait for this pass (library_decode_rest). */
+void decode_metadata(mtlbx_library *lib)
+{
+    size_t n = lib->n_functions;
+    if (!n)
+        return;
+    if (!lazy_init(&lib->md_blocks, n, sizeof *lib->metadata)) {
+        lib_out_of_memory(lib, lib->header.public_md.offset, "out of memory for the metadata of %zu functions", n);
+        return;
+    }
+    lib->metadata = lib->md_blocks.array;
+    struct function_cursor cur = { 0 };
+    for (size_t k = 0; k < lib->md_blocks.n_blocks; k++) {
+        size_t first = k * LAZY_BLOCK, count = n - first < LAZY_BLOCK ? n - first : LAZY_BLOCK;
+        for (size_t i = first; i < first + count; i++)
+            decode_one(lib, function_cursor_at(lib, &cur, i), i, &lib->metadata[i]);
+        atomic_store_explicit(&lib->md_blocks.state[k], 1, memory_order_release);
+        if (lib->walk_budget_reported)
+            lib->md_blocks.droppable = false;
+        library_forget_metadata(lib, first + count);
+        /* Groups already decoded are not read again here: memory stays
+         * what the decoded metadata takes, not the sections' size too. */
+        mtlbx_library_release_pages(lib);
+    }
+    function_cursor_free(&cur);
+}
+
+void free_metadata(mtlbx_library *lib)
+{
+    if (lib->metadata) {
+        lib->md_blocks.droppable = true;
+        library_forget_metadata(lib, lib->n_functions);
+        lazy_free(&lib->md_blocks);
+    }
+    lib->metadata = NULL;
 }

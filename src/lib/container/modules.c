@@ -27,61 +27,83 @@ static uint64_t next_greater(const uint64_t *sorted, size_t n, uint64_t v, uint6
     return lo < n ? sorted[lo] : fallback;
 }
 
+bool derive_function(const mtlbx_library *lib, struct mtlbx_function *fn, uint64_t *rel, uint64_t *size)
+{
+    const struct mtlbx_range sec = lib->header.modules;
+    if (!(fn->present & MTLBX_F_OFFT))
+        return true;
+    /* Where the metadata groups are; their contents are decoded lazily
+     * (metadata.c), which also reports an offset outside its section. */
+    if (fn->offt[0] < lib->header.public_md.size)
+        fn->public_md_offset = lib->header.public_md.offset + fn->offt[0];
+    if (fn->offt[1] < lib->header.private_md.size)
+        fn->private_md_offset = lib->header.private_md.offset + fn->offt[1];
+    *rel = fn->offt[2];
+    if (fn->present & MTLBX_F_MDSZ) {
+        *size = fn->mdsz;
+    } else if (lib->module_sorted) {
+        *size = next_greater(lib->module_sorted, lib->n_module_sorted, *rel, sec.size) - *rel;
+        fn->module_size_inferred = true;
+    } else {
+        return true; /* out of memory for the sort */
+    }
+    if (*rel > sec.size || *size > sec.size - *rel)
+        return false;
+    fn->module = (struct mtlbx_range){ sec.offset + *rel, *size };
+    fn->module_valid = true;
+    return true;
+}
+
 void parse_modules(mtlbx_library *lib)
 {
     const struct mtlbx_range sec = lib->header.modules;
     size_t n = lib->n_functions;
-    uint64_t *sorted = NULL;
-    size_t n_sorted = 0;
-    bool need_inference = false;
-    for (size_t i = 0; i < n; i++)
-        if ((lib->functions[i].present & MTLBX_F_OFFT) && !(lib->functions[i].present & MTLBX_F_MDSZ))
-            need_inference = true;
-    if (need_inference && !(sorted = malloc(n * sizeof *sorted)))
+    if (lib->module_size_needed && !(lib->module_sorted = malloc(n * sizeof *lib->module_sorted)))
         lib_out_of_memory(lib, sec.offset, "out of memory inferring the sizes of modules without MDSZ");
-    if (sorted) {
-        for (size_t i = 0; i < n; i++)
-            if (lib->functions[i].present & MTLBX_F_OFFT)
-                sorted[n_sorted++] = lib->functions[i].offt[2];
-        qsort(sorted, n_sorted, sizeof *sorted, cmp_u64);
-    }
-
-    for (size_t i = 0; i < n; i++) {
-        struct mtlbx_function *fn = &lib->functions[i];
-        if (!(fn->present & MTLBX_F_OFFT))
-            continue;
-        /* Where the metadata groups are; their contents are decoded lazily
-         * (metadata.c), which also reports an offset outside its section. */
-        if (fn->offt[0] < lib->header.public_md.size)
-            fn->public_md_offset = lib->header.public_md.offset + fn->offt[0];
-        if (fn->offt[1] < lib->header.private_md.size)
-            fn->private_md_offset = lib->header.private_md.offset + fn->offt[1];
-        uint64_t rel = fn->offt[2], size;
-        if (fn->present & MTLBX_F_MDSZ) {
-            size = fn->mdsz;
-        } else if (sorted) {
-            size = next_greater(sorted, n_sorted, rel, sec.size) - rel;
-            fn->module_size_inferred = true;
-        } else {
-            continue; /* out of memory for the sort */
+    if (lib->module_sorted) {
+        size_t n_sorted = 0;
+        /* Decoded without their derived fields: dropped right after. */
+        for (size_t i = 0; i < n; i++) {
+            const struct mtlbx_function *fn = library_function(lib, i);
+            if (fn->present & MTLBX_F_OFFT)
+                lib->module_sorted[n_sorted++] = fn->offt[2];
+            if (i % LAZY_BLOCK == LAZY_BLOCK - 1)
+                library_forget_functions(lib, i + 1);
         }
-        if (rel > sec.size || size > sec.size - rel) {
+        library_forget_functions(lib, n);
+        qsort(lib->module_sorted, n_sorted, sizeof *lib->module_sorted, cmp_u64);
+        lib->n_module_sorted = n_sorted;
+    }
+    /* Every entry decoded from here on gets its derived fields. */
+    lib->modules_parsed = true;
+
+    if (!lib->module_size_needed) {
+        /* Every module has its MDSZ: the list's pass found them all. */
+        for (size_t k = 0; k < lib->n_outside; k++) {
+            const struct module_outside *o = &lib->outside[k];
+            lib_error(lib, o->at, "function %zu: module (0x%llx + 0x%llx) lies outside the module list (0x%llx bytes)",
+                      o->i, (unsigned long long)o->rel, (unsigned long long)o->size, (unsigned long long)sec.size);
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct mtlbx_function *fn = library_function(lib, i);
+        uint64_t rel, size;
+        if (!derive_function(lib, fn, &rel, &size))
             lib_error(lib, fn->entry_offset,
                       "function %zu: module (0x%llx + 0x%llx) lies outside the module list (0x%llx bytes)", i,
                       (unsigned long long)rel, (unsigned long long)size, (unsigned long long)sec.size);
-        } else {
-            fn->module = (struct mtlbx_range){ sec.offset + rel, size };
-            fn->module_valid = true;
-        }
+        if (i % LAZY_BLOCK == LAZY_BLOCK - 1)
+            library_forget_functions(lib, i + 1);
     }
-    free(sorted);
+    library_forget_functions(lib, n);
 }
 
 struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i)
 {
-    if (i >= lib->n_functions || !lib->functions[i].module_valid)
+    const struct mtlbx_function *fn = library_function(lib, i);
+    if (!fn || !fn->module_valid)
         return (struct mtlbx_bytes){ NULL, 0 };
-    const struct mtlbx_function *fn = &lib->functions[i];
     return (struct mtlbx_bytes){ lib->file->data + fn->module.offset, (size_t)fn->module.size };
 }
 

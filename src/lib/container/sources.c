@@ -140,23 +140,27 @@ static bool parse_group(mtlbx_library *lib, const uint8_t *data, uint64_t pos, u
     return true;
 }
 
+static long archive_of(const mtlbx_library *lib, const struct mtlbx_function *fn);
+
 /* Every SOFF must land on the SARC tag of an archive (P14: several
  * functions may share one; some archives have no function). */
 static void check_soff(mtlbx_library *lib)
 {
+    struct function_cursor cur = { 0 };
     for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_function *fn = &lib->functions[i];
+        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
         if (!(fn->present & MTLBX_F_SOFF))
             continue;
         if (!lib->sources.present) {
             lib_error(lib, fn->entry_offset, "function %zu has SOFF but the library has no sources section", i);
             continue;
         }
-        if (mtlbx_function_archive(lib, i) < 0)
+        if (archive_of(lib, fn) < 0)
             lib_error(lib, fn->entry_offset,
                       "function %zu: SOFF %llu points at no source archive", i,
                       (unsigned long long)fn->soff);
     }
+    function_cursor_free(&cur);
 }
 
 void parse_sources(mtlbx_library *lib)
@@ -309,13 +313,11 @@ enum mtlbx_archive_state mtlbx_archive_load(mtlbx_library *lib, size_t archive_i
     return st;
 }
 
-long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index)
+/* The archive fn's SOFF lands on, or -1. */
+static long archive_of(const mtlbx_library *lib, const struct mtlbx_function *fn)
 {
     const struct mtlbx_sources *s = &lib->sources;
-    if (function_index >= lib->n_functions || !s->present)
-        return -1;
-    const struct mtlbx_function *fn = &lib->functions[function_index];
-    if (!(fn->present & MTLBX_F_SOFF) || fn->soff > s->range.size)
+    if (!s->present || !(fn->present & MTLBX_F_SOFF) || fn->soff > s->range.size)
         return -1;
     uint64_t target = s->range.offset + fn->soff;
     /* Groups are walked forward, so SARC offsets are strictly increasing:
@@ -332,4 +334,11 @@ long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index)
             hi = mid;
     }
     return -1;
+}
+
+long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index)
+{
+    if (function_index >= lib->n_functions || !lib->sources.present)
+        return -1;
+    return archive_of(lib, library_function(lib, function_index));
 }

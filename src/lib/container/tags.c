@@ -98,8 +98,11 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
     mtlbx_tag_walk_init(&w, f, off + 4, limit - off - 4);
+    /* A quiet second decoding reads only what the first pass read within
+     * the budget (lazy_table.c): it takes nothing from it. */
+    bool budgeted = !diag_quiet();
     while (mtlbx_tag_walk_next(&w, &t)) {
-        if (w.pos - off > lib->walk_budget) {
+        if (budgeted && w.pos - off > lib->walk_budget) {
             if (!lib->walk_budget_reported)
                 lib_error(lib, off, "%s: tag groups overlap so much that reading them would take more than "
                           "8 times the file's size; the rest are skipped", what);
@@ -108,7 +111,8 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
             return false;
         }
     }
-    lib->walk_budget -= w.pos - off < lib->walk_budget ? w.pos - off : lib->walk_budget;
+    if (budgeted)
+        lib->walk_budget -= w.pos - off < lib->walk_budget ? w.pos - off : lib->walk_budget;
     if (!w.ended) {
         lib_error(lib, w.pos, "%s: tag group at 0x%llx has no ENDT before 0x%llx", what,
                   (unsigned long long)off, (unsigned long long)limit);
