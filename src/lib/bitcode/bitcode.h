@@ -103,6 +103,11 @@ const char *bc_block_name(uint32_t block_id);
  * reports nothing (the interface decoder names bitstream problems). */
 bool bc_module_triple(const uint8_t *data, size_t len, char *out, size_t size);
 
+/* air_interface.c: the first integer among a property's values (an
+ * argument's binding, a function constant's index, a thread count), or
+ * false when it has none or p is NULL. */
+bool air_property_first_int(const struct mtlbx_air_property *p, int64_t *out);
+
 /* air_metadata.c */
 /* Whether the walk needs the operands of a METADATA record with this code
  * (nodes are re-read on demand, so theirs are not). */
