@@ -866,9 +866,10 @@ char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
  * (nouns.c: the grouping mtlbx_count_noun uses too.) */
 const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
 
-/* The faces of the two top layers: the node model the views share
- * (model/model.h) and the comparison of two libraries
- * (compare/compare.h). */
+/* The faces of the upper layers: the checks over the parsed container
+ * (checks/checks.h), the node model the views share (model/model.h) and
+ * the comparison of two libraries (compare/compare.h). */
+#include "checks/checks.h"
 #include "model/model.h"
 #include "compare/compare.h"
 

@@ -1,20 +1,27 @@
-/* The byte layout: which node claims every byte of the file.
+/* The byte layout: which structure claims every byte of the file.
  *
- * One depth-first walk over the node model (the same tree the explorer
- * shows). A node's children that lie inside its span claim their bytes;
- * what is left of the span belongs to the node itself (a count word, a size
- * prefix, a header) unless the node is only a frame around other structures
- * (the file, a library, the metadata and module sections, the header
- * extension, the dynamic header): bytes left there are explained by nothing
- * and reported as unclaimed. Alignment runs that must be zero (between fat
- * slices, before an RBUF FlatBuffer) are padding.
+ * One depth-first walk over the parsed container: the fat header and its
+ * slice records, each library's header, function list (entries, their
+ * tags), header extension, metadata sections (groups, tags, Core Image
+ * arguments), modules, sources, dynamic header and lists. A structure's
+ * parts that lie inside its span claim their bytes; what is left of the
+ * span belongs to the structure itself (a count word, a size prefix, a
+ * header) unless it is only a frame around other structures (the file, a
+ * library, the metadata and module sections, the header extension, the
+ * dynamic header): bytes left there are explained by nothing and reported
+ * as unclaimed. Alignment runs that must be zero (between fat slices,
+ * before an RBUF FlatBuffer) are padding.
  *
- * Memory stays flat however big the library: subtrees the walk builds are
- * forgotten as soon as they are walked (node_forget_children), a section
- * with a child per function is built a window of WINDOW children at a time
- * (node_window_fill), and the file's pages behind the walk are let go. */
+ * The parts are the ones the explorer's tree shows (model/node.c builds
+ * the same ones, in the same order, for its views), and a region's path
+ * names them the way the tree does, so that a reader of the layout finds
+ * them there; but the walk reads only the container, never the tree.
+ *
+ * Memory stays flat however big the library: a section with a part per
+ * function is walked one part at a time, nothing of a part outlives its
+ * walk, and the file's pages behind the walk are let go. */
 #include "config.h"
-#include "node.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,30 +31,83 @@
 /* Runs remembered for the views; a hostile file may have more, which are
  * still counted and reported but not highlighted. */
 #define MAX_RUNS 65536
-/* Children of a big section built at once: about 150 KB of nodes. */
-#define WINDOW 1024
+/* Tags per group (as the tree shows them): a 64 KiB entry holds at most
+ * ~11,000 six-byte tags; the cap only bounds a hostile group. */
+#define MAX_GROUP_TAGS 16384
 /* How far behind the walk its pages are let go, at the least. */
 #define RELEASE_STEP ((uint64_t)1 << 20)
 
+/* What mtlbx_layout_check found (hangs off the file, file_attach.c). */
 struct layout_cache {
     struct mtlbx_layout_summary summary;
     size_t n_runs;
     struct mtlbx_range *runs;
 };
 
+/* What a part of the file is. */
+enum part_kind {
+    PART_FILE,
+    PART_FAT_HEADER,
+    PART_FAT_SLICE,
+    PART_LIBRARY,
+    PART_HEADER,
+    PART_FUNCTION_LIST,
+    PART_FUNCTION,
+    PART_TAG,
+    PART_GROUP,                /* a size-prefixed tag group (metadata, list entry) */
+    PART_HEADER_EXT,
+    PART_PUBLIC_MD,
+    PART_PRIVATE_MD,
+    PART_MODULE_LIST,
+    PART_MODULE,
+    PART_SOURCES,
+    PART_ARCHIVE,
+    PART_DYNAMIC_HEADER,
+    PART_LIST,
+    PART_CI_ARGUMENT,
+    PART_CI_MEMBER,
+    /* No bytes (a library's diagnostics, a function's interface): never
+     * walked, but they count in whether a part's parts come in offset
+     * order, as the tree's nodes do. */
+    PART_EMPTY,
+};
+
+/* Where a tag or a group belongs (one FourCC means different things in
+ * different places: an ARGR of a public metadata group has arguments). */
+enum part_ctx { CTX_FUNCTION = 0, CTX_PUBLIC_MD, CTX_PRIVATE_MD, CTX_HEADER_EXT, CTX_DYNAMIC, CTX_LIST };
+
+struct part {
+    enum part_kind kind;
+    uint64_t offset, size;     /* absolute span, clipped to the file */
+    mtlbx_library *lib;        /* NULL above the library level */
+    uint32_t index;            /* function / slice / library / group / archive / argument */
+    uint32_t sub;              /* ctx of a tag or group; list kind; a CI argument's function */
+    bool in_list;              /* a group of a VLST ILST RLST SLST list */
+    struct mtlbx_tag tag;      /* PART_TAG */
+};
+
+/* A part's parts, gathered before they are walked. */
+struct parts {
+    mtlbx_file *f;
+    const struct part *parent;
+    struct part *v;
+    size_t n, cap;
+    bool failed;
+};
+
 struct walker {
     mtlbx_file *f;
     mtlbx_region_fn fn;
     void *ctx;
-    bool stopped;
+    bool stopped, failed;
     char path[PATH_MAX_BYTES];
     size_t path_len;
     /* The check reads no path but a dirty padding's, so it keeps only the
-     * stack of nodes and builds a path when one is needed: formatting a
+     * stack of parts and builds a path when one is needed: formatting a
      * path for each of a million tags was a third of its time. */
     bool lazy_paths;
     int depth;
-    const mtlbx_node *stack[MAX_DEPTH + 1];
+    const struct part *stack[MAX_DEPTH + 1];
     /* Unclaimed bytes next to each other (a library's tail and the fat
      * padding after it) make one run. */
     bool pending;
@@ -65,10 +125,10 @@ static void flush_unclaimed(struct walker *w)
         w->stopped = true;
 }
 
-static void segment(const mtlbx_node *n, char *out, size_t size);
+static void segment(const struct part *n, char *out, size_t size);
 
 /* In lazy mode: w->path, which holds only a suffix ("/padding"), becomes
- * the whole path of the node on top of the stack plus that suffix. */
+ * the whole path of the part on top of the stack plus that suffix. */
 static void build_path(struct walker *w)
 {
     char suffix[32], seg[64];
@@ -114,67 +174,472 @@ static void emit(struct walker *w, uint64_t off, uint64_t size, enum mtlbx_regio
         w->stopped = true;
 }
 
-/* The path segment of a node: what a reader of the layout can find in
- * the explorer's tree. */
-static void segment(const mtlbx_node *n, char *out, size_t size)
+/* The path segment of a part: the name of its node in the explorer's
+ * tree. */
+static void segment(const struct part *n, char *out, size_t size)
 {
     static const char *const lists[MTLBX_LIST_COUNT] = { "VLST", "ILST", "RLST", "SLST" };
     switch (n->kind) {
-    case MTLBX_NODE_FAT_HEADER: snprintf(out, size, "fat_header"); break;
-    case MTLBX_NODE_FAT_SLICE: snprintf(out, size, "slice[%u]", n->index); break;
-    case MTLBX_NODE_LIBRARY: snprintf(out, size, "library[%u]", n->index); break;
-    case MTLBX_NODE_HEADER: snprintf(out, size, "header"); break;
-    case MTLBX_NODE_FUNCTION_LIST: snprintf(out, size, "function_list"); break;
-    case MTLBX_NODE_FUNCTION: snprintf(out, size, "function[%u]", n->index); break;
-    case MTLBX_NODE_TAG: snprintf(out, size, "%s", n->tag.name); break;
-    case MTLBX_NODE_TAG_GROUP:
+    case PART_FAT_HEADER: snprintf(out, size, "fat_header"); break;
+    case PART_FAT_SLICE: snprintf(out, size, "slice[%u]", n->index); break;
+    case PART_LIBRARY: snprintf(out, size, "library[%u]", n->index); break;
+    case PART_HEADER: snprintf(out, size, "header"); break;
+    case PART_FUNCTION_LIST: snprintf(out, size, "function_list"); break;
+    case PART_FUNCTION: snprintf(out, size, "function[%u]", n->index); break;
+    case PART_TAG: snprintf(out, size, "%s", n->tag.name); break;
+    case PART_GROUP:
         /* Metadata groups are named after the first function using them. */
-        if (n->parent && n->parent->kind == MTLBX_NODE_LIST)
+        if (n->in_list)
             snprintf(out, size, "group[%u]", n->index);
         else
             snprintf(out, size, "function[%u]", n->index);
         break;
-    case MTLBX_NODE_HEADER_EXT: snprintf(out, size, "header_extension"); break;
-    case MTLBX_NODE_PUBLIC_MD: snprintf(out, size, "public_metadata"); break;
-    case MTLBX_NODE_PRIVATE_MD: snprintf(out, size, "private_metadata"); break;
-    case MTLBX_NODE_MODULE_LIST: snprintf(out, size, "modules"); break;
-    case MTLBX_NODE_MODULE: snprintf(out, size, "module[%u]", n->index); break;
-    case MTLBX_NODE_SOURCES: snprintf(out, size, "sources"); break;
-    case MTLBX_NODE_ARCHIVE: snprintf(out, size, "archive[%u]", n->index); break;
-    case MTLBX_NODE_DYNAMIC_HEADER: snprintf(out, size, "dynamic_header"); break;
-    case MTLBX_NODE_LIST: snprintf(out, size, "%s", n->sub < MTLBX_LIST_COUNT ? lists[n->sub] : "list"); break;
-    case MTLBX_NODE_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
-    case MTLBX_NODE_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
+    case PART_HEADER_EXT: snprintf(out, size, "header_extension"); break;
+    case PART_PUBLIC_MD: snprintf(out, size, "public_metadata"); break;
+    case PART_PRIVATE_MD: snprintf(out, size, "private_metadata"); break;
+    case PART_MODULE_LIST: snprintf(out, size, "modules"); break;
+    case PART_MODULE: snprintf(out, size, "module[%u]", n->index); break;
+    case PART_SOURCES: snprintf(out, size, "sources"); break;
+    case PART_ARCHIVE: snprintf(out, size, "archive[%u]", n->index); break;
+    case PART_DYNAMIC_HEADER: snprintf(out, size, "dynamic_header"); break;
+    case PART_LIST: snprintf(out, size, "%s", n->sub < MTLBX_LIST_COUNT ? lists[n->sub] : "list"); break;
+    case PART_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
+    case PART_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
     default: snprintf(out, size, "node"); break;
     }
 }
 
 /* Frames: their leftover bytes are explained by nothing. */
-static bool is_frame(enum mtlbx_node_kind k)
+static bool is_frame(enum part_kind k)
 {
     switch (k) {
-    case MTLBX_NODE_FILE:
-    case MTLBX_NODE_LIBRARY:
-    case MTLBX_NODE_PUBLIC_MD:
-    case MTLBX_NODE_PRIVATE_MD:
-    case MTLBX_NODE_MODULE_LIST:
-    case MTLBX_NODE_HEADER_EXT:
-    case MTLBX_NODE_DYNAMIC_HEADER:
+    case PART_FILE:
+    case PART_LIBRARY:
+    case PART_PUBLIC_MD:
+    case PART_PRIVATE_MD:
+    case PART_MODULE_LIST:
+    case PART_HEADER_EXT:
+    case PART_DYNAMIC_HEADER:
         return true;
     default:
         return false;
     }
 }
 
-/* Whether to look inside: an archive's children would decompress it, and
- * its members all share its payload anyway. */
-static bool descend(const mtlbx_node *n)
+/* -------------------------------------------------------------- parts -- */
+
+static uint64_t clip_size(const mtlbx_file *f, uint64_t off, uint64_t size)
 {
-    return n->kind != MTLBX_NODE_ARCHIVE && n->kind != MTLBX_NODE_MEMBER;
+    if (off >= f->size)
+        return 0;
+    return size > f->size - off ? f->size - off : size;
 }
 
-/* Bytes [off, off+size) of the file root between fat slices: padding when
- * they only bring the next slice to its alignment, else unclaimed. */
+static struct part *add(struct parts *k, enum part_kind kind, uint64_t off, uint64_t size)
+{
+    if (k->failed || !grow_array((void **)&k->v, &k->cap, k->n + 1, sizeof *k->v)) {
+        k->failed = true;
+        return NULL;
+    }
+    struct part *n = &k->v[k->n++];
+    *n = (struct part){ .kind = kind, .offset = off, .size = clip_size(k->f, off, size),
+                        .lib = k->parent ? k->parent->lib : NULL };
+    return n;
+}
+
+static const uint8_t ENDT_BYTES[4] = { 'E', 'N', 'D', 'T' };
+
+static struct part *add_tag(struct parts *k, const struct mtlbx_tag *t, uint32_t index, uint32_t ctx)
+{
+    struct part *n = add(k, PART_TAG, t->offset, (uint64_t)t->header_len + t->value_len);
+    if (n) {
+        n->tag = *t;
+        n->index = index;
+        n->sub = ctx;
+    }
+    return n;
+}
+
+static void add_endt(struct parts *k, uint64_t pos, uint32_t index, uint32_t ctx)
+{
+    struct mtlbx_tag t = { .name = "ENDT", .fourcc = TAG_ENDT, .offset = pos, .header_len = 4,
+                           .value_offset = pos + 4, .known = true };
+    add_tag(k, &t, index, ctx);
+}
+
+/* The tags in [off, end), and the ENDT that closes them (a part of its
+ * own, so that every byte of a group belongs to a tag). */
+static void add_tags(struct parts *k, uint64_t off, uint64_t end, uint32_t index, uint32_t ctx)
+{
+    mtlbx_file *f = k->f;
+    if (off >= end || end > f->size)
+        return;
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, f, off, end - off);
+    uint64_t pos = off;
+    size_t count = 0;
+    while (count < MAX_GROUP_TAGS && mtlbx_tag_walk_next(&w, &t)) {
+        if (!add_tag(k, &t, index, ctx))
+            return;
+        pos = t.value_offset + t.value_len;
+        count++;
+    }
+    if (w.ended && pos <= end - 4 && memcmp(f->data + pos, ENDT_BYTES, 4) == 0)
+        add_endt(k, pos, index, ctx);
+}
+
+static void file_parts(struct parts *k)
+{
+    mtlbx_file *f = k->f;
+    if (f->fat)
+        add(k, PART_FAT_HEADER, 0, 8 + 20 * (uint64_t)mtlbx_fat_slice_count(f));
+    for (size_t i = 0; i < mtlbx_library_count(f); i++) {
+        mtlbx_library *lib = mtlbx_library_at(f, i);
+        const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
+        if (!h)
+            continue;
+        struct part *n = add(k, PART_LIBRARY, h->base, h->available);
+        if (!n)
+            return;
+        n->lib = lib;
+        n->index = (uint32_t)i;
+    }
+    if (mtlbx_file_diag_count(f))
+        add(k, PART_EMPTY, 0, 0);
+}
+
+static void fat_header_parts(struct parts *k)
+{
+    for (size_t i = 0; i < mtlbx_fat_slice_count(k->f); i++) {
+        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(k->f, i);
+        struct part *c = s ? add(k, PART_FAT_SLICE, s->entry_offset, 20) : NULL;
+        if (c)
+            c->index = (uint32_t)i;
+    }
+}
+
+static void library_parts(struct parts *k)
+{
+    mtlbx_library *lib = k->parent->lib;
+    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    add(k, PART_HEADER, h->base, h->available < 88 ? h->available : 88);
+    if (h->complete) {
+        add(k, PART_FUNCTION_LIST, h->function_list.offset, h->function_list.size);
+        const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+        if (ext && ext->present)
+            add(k, PART_HEADER_EXT, ext->range.offset, ext->range.size);
+        add(k, PART_PUBLIC_MD, h->public_md.offset, h->public_md.size);
+        add(k, PART_PRIVATE_MD, h->private_md.offset, h->private_md.size);
+        add(k, PART_MODULE_LIST, h->modules.offset, h->modules.size);
+        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+        if (src && src->present)
+            add(k, PART_SOURCES, src->range.offset, src->range.size);
+        const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+        if (dyn && dyn->present)
+            add(k, PART_DYNAMIC_HEADER, dyn->range.offset, dyn->range.size);
+        for (int i = 0; i < MTLBX_LIST_COUNT; i++) {
+            const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)i);
+            struct part *n = l && l->present ? add(k, PART_LIST, l->range.offset, l->range.size) : NULL;
+            if (n)
+                n->sub = (uint32_t)i;
+        }
+    }
+    if (mtlbx_library_diag_count(lib))
+        add(k, PART_EMPTY, 0, 0);
+}
+
+static void add_md_group(struct parts *k, struct mtlbx_range r, uint32_t fn, uint32_t ctx)
+{
+    struct part *g = add(k, PART_GROUP, r.offset, r.size);
+    if (g) {
+        g->index = fn;
+        g->sub = ctx;
+    }
+}
+
+/* An entry's tags, and (outside its span in every real file, so not
+ * walked there) its metadata groups, its module and its interface. */
+static void function_parts(struct parts *k)
+{
+    const struct part *p = k->parent;
+    const struct mtlbx_function *fn = mtlbx_function_at(p->lib, p->index);
+    if (!fn)
+        return;
+    if (p->size >= 4)
+        add_tags(k, p->offset + 4, p->offset + p->size, p->index, CTX_FUNCTION);
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(p->lib, p->index);
+    if (md && md->public_group.size)
+        add_md_group(k, md->public_group, p->index, CTX_PUBLIC_MD);
+    if (md && md->private_group.size)
+        add_md_group(k, md->private_group, p->index, CTX_PRIVATE_MD);
+    struct part *m = add(k, PART_MODULE, fn->module.offset, fn->module_valid ? fn->module.size : 0);
+    if (m)
+        m->index = p->index;
+    if (fn->module_valid)
+        add(k, PART_EMPTY, fn->module.offset, 0);
+}
+
+static void header_ext_parts(struct parts *k)
+{
+    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(k->parent->lib);
+    uint64_t pos = ext->range.offset, end = ext->range.offset + ext->range.size;
+    for (size_t i = 0; i < ext->n_tags && i < MAX_GROUP_TAGS; i++) {
+        const struct mtlbx_tag *t = &ext->tags[i];
+        if (!add_tag(k, t, (uint32_t)i, CTX_HEADER_EXT))
+            return;
+        pos = t->value_offset + t->value_len;
+    }
+    if (pos >= ext->range.offset && pos <= end && end - pos >= 4 && end <= k->f->size &&
+        memcmp(k->f->data + pos, ENDT_BYTES, 4) == 0)
+        add_endt(k, pos, 0, CTX_HEADER_EXT);
+}
+
+static void sources_parts(struct parts *k)
+{
+    const struct mtlbx_sources *s = mtlbx_library_sources(k->parent->lib);
+    for (size_t i = 0; s && i < s->n_archives && i < UINT32_MAX; i++) {
+        const struct mtlbx_archive *a = &s->archives[i];
+        struct part *c = add(k, PART_ARCHIVE, a->group_offset, (uint64_t)a->group_size + 4);
+        if (c)
+            c->index = (uint32_t)i;
+    }
+}
+
+/* Core Image reflection of the function a public metadata group is named
+ * after: its ARGR arguments, and a pointer argument's struct members. */
+static const struct mtlbx_reflection *reflection_of(const struct part *n, uint32_t fn)
+{
+    if (!n->lib || fn >= mtlbx_function_count(n->lib))
+        return NULL;
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(n->lib, fn);
+    return md ? &md->reflection : NULL;
+}
+
+static void argr_parts(struct parts *k)
+{
+    const struct part *p = k->parent;
+    if (p->tag.fourcc != FOURCC('A', 'R', 'G', 'R') || p->sub != CTX_PUBLIC_MD)
+        return;
+    const struct mtlbx_reflection *r = reflection_of(p, p->index);
+    for (size_t i = 0; r && i < r->n_arguments && i < UINT32_MAX; i++) {
+        struct part *c = add(k, PART_CI_ARGUMENT, r->arguments[i].offset, r->arguments[i].size);
+        if (!c)
+            return;
+        c->index = (uint32_t)i;
+        c->sub = p->index;
+    }
+}
+
+static void ci_member_parts(struct parts *k)
+{
+    const struct part *p = k->parent;
+    const struct mtlbx_reflection *r = reflection_of(p, p->sub);
+    if (!r || p->index >= r->n_arguments)
+        return;
+    const struct mtlbx_ci_argument *a = &r->arguments[p->index];
+    for (size_t m = 0; m < a->n_members && m < UINT32_MAX; m++) {
+        const struct mtlbx_ci_member *cm = &r->members[a->first_member + m];
+        struct part *c = add(k, PART_CI_MEMBER, cm->offset, cm->size);
+        if (!c)
+            return;
+        c->index = (uint32_t)m;
+        c->sub = p->sub;
+    }
+}
+
+/* The parts of any part but a section. A module's bitcode blocks are not
+ * walked: they lie inside it and it claims all of its bytes itself. */
+static void parts_of(struct parts *k)
+{
+    const struct part *n = k->parent;
+    switch (n->kind) {
+    case PART_FILE: file_parts(k); break;
+    case PART_FAT_HEADER: fat_header_parts(k); break;
+    case PART_LIBRARY: library_parts(k); break;
+    case PART_FUNCTION: function_parts(k); break;
+    case PART_GROUP:
+        if (n->size >= 4)
+            add_tags(k, n->offset + 4, n->offset + n->size, n->index, n->sub);
+        break;
+    case PART_HEADER_EXT: header_ext_parts(k); break;
+    case PART_SOURCES: sources_parts(k); break;
+    case PART_DYNAMIC_HEADER: add_tags(k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC); break;
+    case PART_TAG: argr_parts(k); break;
+    case PART_CI_ARGUMENT: ci_member_parts(k); break;
+    default: break;
+    }
+}
+
+/* ----------------------------------------------------------- sections -- */
+
+/* The function list, the metadata and module sections and the lists have
+ * a part per function (or list group): 200,000 in a large library. They
+ * are made one at a time, in file order: entries and list groups are
+ * parsed one after the other; metadata groups and modules are taken in
+ * function order when that is already offset order (every real file),
+ * else from a sorted copy of (offset, function) pairs. */
+struct by_off {
+    uint64_t off;
+    uint32_t idx;
+};
+
+static int by_off_cmp(const void *a, const void *b)
+{
+    const struct by_off *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+struct section {
+    const struct part *part;
+    size_t cursor, n;          /* n: functions, or list groups */
+    struct by_off *sorted;     /* NULL: function order */
+    size_t n_sorted;
+    bool made_one;             /* a metadata group was made: last_offset is its */
+    uint64_t last_offset;
+};
+
+static bool is_section(enum part_kind k)
+{
+    return k == PART_FUNCTION_LIST || k == PART_PUBLIC_MD || k == PART_PRIVATE_MD || k == PART_MODULE_LIST ||
+           k == PART_LIST;
+}
+
+/* What function i has in section s: its metadata group, or (size 1: it
+ * counts even when invalid) its module's offset. */
+static struct mtlbx_range piece_of(const struct section *s, size_t i)
+{
+    mtlbx_library *lib = s->part->lib;
+    if (s->part->kind == PART_MODULE_LIST)
+        return (struct mtlbx_range){ mtlbx_function_at(lib, i)->module.offset, 1 };
+    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    if (!md)
+        return (struct mtlbx_range){ 0 };
+    return s->part->kind == PART_PUBLIC_MD ? md->public_group : md->private_group;
+}
+
+/* False when memory ran out. */
+static bool section_open(const struct part *p, struct section *s)
+{
+    *s = (struct section){ .part = p };
+    if (p->kind == PART_LIST) {
+        const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
+        s->n = l ? l->n_groups : 0;
+    } else {
+        s->n = mtlbx_function_count(p->lib);
+    }
+    if (s->n > UINT32_MAX)
+        s->n = UINT32_MAX;
+    if (p->kind == PART_FUNCTION_LIST || p->kind == PART_LIST)
+        return true;
+    bool in_order = true;
+    uint64_t last = 0;
+    for (size_t i = 0; i < s->n && in_order; i++) {
+        struct mtlbx_range r = piece_of(s, i);
+        in_order = !r.size || r.offset >= last;
+        last = r.size ? r.offset : last;
+    }
+    if (in_order)
+        return true;
+    s->sorted = malloc(s->n * sizeof *s->sorted);
+    if (!s->sorted)
+        return false;
+    for (size_t i = 0; i < s->n; i++) {
+        struct mtlbx_range r = piece_of(s, i);
+        if (r.size)
+            s->sorted[s->n_sorted++] = (struct by_off){ r.offset, (uint32_t)i };
+    }
+    qsort(s->sorted, s->n_sorted, sizeof *s->sorted, by_off_cmp);
+    return true;
+}
+
+/* The next (offset, function) piece of a metadata or module section. */
+static bool next_piece(struct section *s, struct by_off *out)
+{
+    if (s->sorted) {
+        if (s->cursor >= s->n_sorted)
+            return false;
+        *out = s->sorted[s->cursor++];
+        return true;
+    }
+    while (s->cursor < s->n) {
+        size_t i = s->cursor++;
+        struct mtlbx_range r = piece_of(s, i);
+        if (r.size) {
+            *out = (struct by_off){ r.offset, (uint32_t)i };
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The section's next part into *out; false at its end. */
+static bool section_next(mtlbx_file *f, struct section *s, struct part *out)
+{
+    const struct part *p = s->part;
+    *out = (struct part){ .lib = p->lib };
+    uint64_t off, size;
+    switch (p->kind) {
+    case PART_FUNCTION_LIST: {
+        if (s->cursor >= s->n)
+            return false;
+        size_t i = s->cursor++;
+        const struct mtlbx_function *fn = mtlbx_function_at(p->lib, i);
+        uint64_t end = p->offset + p->size;
+        /* A declared size past the list is clipped to it for the span. */
+        off = fn->entry_offset;
+        size = off >= end ? 0 : fn->entry_size > end - off ? end - off : fn->entry_size;
+        *out = (struct part){ .kind = PART_FUNCTION, .lib = p->lib, .index = (uint32_t)i };
+        break;
+    }
+    case PART_LIST: {
+        if (s->cursor >= s->n)
+            return false;
+        size_t i = s->cursor++;
+        const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
+        off = l->groups[i].offset;
+        size = l->groups[i].size;
+        *out = (struct part){ .kind = PART_GROUP, .lib = p->lib, .index = (uint32_t)i,
+                              .sub = CTX_LIST + p->sub, .in_list = true };
+        break;
+    }
+    case PART_MODULE_LIST: {
+        struct by_off cur;
+        if (!next_piece(s, &cur))
+            return false;
+        const struct mtlbx_function *fn = mtlbx_function_at(p->lib, cur.idx);
+        off = fn->module.offset;
+        size = fn->module_valid ? fn->module.size : 0;
+        *out = (struct part){ .kind = PART_MODULE, .lib = p->lib, .index = cur.idx };
+        break;
+    }
+    default: { /* a metadata section: one group per distinct group (functions may share one) */
+        struct by_off cur;
+        do {
+            if (!next_piece(s, &cur))
+                return false;
+        } while (s->made_one && cur.off == s->last_offset);
+        struct mtlbx_range r = piece_of(s, cur.idx);
+        s->made_one = true;
+        s->last_offset = r.offset;
+        off = r.offset;
+        size = r.size;
+        *out = (struct part){ .kind = PART_GROUP, .lib = p->lib, .index = cur.idx,
+                              .sub = p->kind == PART_PUBLIC_MD ? CTX_PUBLIC_MD : CTX_PRIVATE_MD };
+        break;
+    }
+    }
+    out->offset = off;
+    out->size = clip_size(f, off, size);
+    return true;
+}
+
+/* --------------------------------------------------------------- walk -- */
+
+/* Bytes [off, off+size) of the file between fat slices: padding when they
+ * only bring the next slice to its alignment, else unclaimed. */
 static void file_gap(struct walker *w, uint64_t off, uint64_t size)
 {
     mtlbx_file *f = w->f;
@@ -190,12 +655,12 @@ static void file_gap(struct walker *w, uint64_t off, uint64_t size)
     emit(w, off, size, MTLBX_REGION_UNCLAIMED, NULL);
 }
 
-/* A node's own bytes between (or around) its children. */
-static void own_bytes(struct walker *w, const mtlbx_node *n, uint64_t off, uint64_t size)
+/* A part's own bytes between (or around) its parts. */
+static void own_bytes(struct walker *w, const struct part *n, uint64_t off, uint64_t size)
 {
     if (size == 0)
         return;
-    if (n->kind == MTLBX_NODE_FILE)
+    if (n->kind == PART_FILE)
         file_gap(w, off, size);
     else if (is_frame(n->kind))
         emit(w, off, size, MTLBX_REGION_UNCLAIMED, NULL);
@@ -205,9 +670,9 @@ static void own_bytes(struct walker *w, const mtlbx_node *n, uint64_t off, uint6
 
 /* An RBUF value starts with zeros up to the 16-byte-aligned FlatBuffer
  * (FORMAT §12); those up to the first aligned offset are padding. */
-static void leaf(struct walker *w, const mtlbx_node *n, uint64_t off, uint64_t end)
+static void leaf(struct walker *w, const struct part *n, uint64_t off, uint64_t end)
 {
-    if (n->kind == MTLBX_NODE_TAG && strcmp(n->tag.name, "RBUF") == 0 && n->tag.value_offset >= off &&
+    if (n->kind == PART_TAG && strcmp(n->tag.name, "RBUF") == 0 && n->tag.value_offset >= off &&
         n->tag.value_offset <= end) {
         uint64_t v = n->tag.value_offset, aligned = (v + 15) & ~(uint64_t)15;
         if (aligned > end)
@@ -225,19 +690,13 @@ static void leaf(struct walker *w, const mtlbx_node *n, uint64_t off, uint64_t e
 
 static int by_offset(const void *a, const void *b)
 {
-    const mtlbx_node *x = *(mtlbx_node *const *)a, *y = *(mtlbx_node *const *)b;
+    const struct part *x = *(const struct part *const *)a, *y = *(const struct part *const *)b;
     if (x->offset != y->offset)
         return x->offset < y->offset ? -1 : 1;
     return x->size > y->size ? -1 : x->size < y->size; /* the bigger first */
 }
 
-/* Sub-trees whose nodes the walk may give back when done with them. */
-static bool transient(const mtlbx_node *n)
-{
-    return n->kind != MTLBX_NODE_FILE && n->kind != MTLBX_NODE_LIBRARY;
-}
-
-static bool inside(const mtlbx_node *c, uint64_t start, uint64_t end)
+static bool inside(const struct part *c, uint64_t start, uint64_t end)
 {
     return c->size && c->offset >= start && c->offset < end && c->size <= end - c->offset;
 }
@@ -253,11 +712,11 @@ static void release_behind(struct walker *w, uint64_t pos)
     }
 }
 
-static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, int depth);
+static bool walk(struct walker *w, const struct part *n, uint64_t start, uint64_t end, int depth);
 
-/* Walks child c of n, the next one in file order; *pos is where n's bytes
+/* Walks part c of n, the next one in file order; *pos is where n's bytes
  * not yet accounted for begin, and moves past c. */
-static bool visit_child(struct walker *w, const mtlbx_node *n, mtlbx_node *c, uint64_t *pos, int depth)
+static bool visit_child(struct walker *w, const struct part *n, const struct part *c, uint64_t *pos, int depth)
 {
     uint64_t c_end = c->offset + c->size;
     if (c_end <= *pos)
@@ -286,90 +745,90 @@ static bool visit_child(struct walker *w, const mtlbx_node *n, mtlbx_node *c, ui
     return ok;
 }
 
-/* A section with a child per function, WINDOW children at a time, each
- * window's nodes given back before the next is built. False when memory
- * ran out or the regions' receiver stopped the walk. */
-static bool walk_windows(struct walker *w, mtlbx_node *n, struct node_window *win, uint64_t start, uint64_t end,
-                         int depth)
+/* A section, one part at a time. False when memory ran out or the
+ * regions' receiver stopped the walk. */
+static bool walk_section(struct walker *w, const struct part *n, uint64_t start, uint64_t end, int depth)
 {
-    mtlbx_node **kids = malloc(WINDOW * sizeof *kids);
-    if (!kids)
+    struct section s;
+    if (!section_open(n, &s)) {
+        w->failed = true;
         return false;
+    }
     uint64_t pos = start;
     bool ok = true;
-    size_t got = WINDOW;
-    for (size_t first = 0; ok && got == WINDOW && !w->stopped; first += WINDOW) {
-        struct node_mark mark = node_mark(w->f);
-        bool failed;
-        got = node_window_fill(w->f, win, first, WINDOW, kids, &failed);
-        ok = !failed;
-        for (size_t i = 0; ok && i < got && !w->stopped; i++)
-            if (inside(kids[i], start, end))
-                ok = visit_child(w, n, kids[i], &pos, depth);
-        node_forget_children(w->f, n, mark);
-    }
-    free(kids);
+    struct part c;
+    while (ok && !w->stopped && section_next(w->f, &s, &c))
+        if (inside(&c, start, end))
+            ok = visit_child(w, n, &c, &pos, depth);
+    free(s.sorted);
     if (ok)
         own_bytes(w, n, pos, end > pos ? end - pos : 0);
     return ok && !w->stopped;
 }
 
-static bool walk(struct walker *w, mtlbx_node *n, uint64_t start, uint64_t end, int depth)
+static bool walk(struct walker *w, const struct part *n, uint64_t start, uint64_t end, int depth)
 {
-    if (w->stopped)
+    if (w->stopped || w->failed)
         return false;
-    if (!descend(n) || depth >= MAX_DEPTH) {
+    /* An archive's members all share its compressed payload. */
+    if (n->kind == PART_ARCHIVE || depth >= MAX_DEPTH) {
         leaf(w, n, start, end);
         return true;
     }
-    /* A section with a child per function, a window at a time. */
-    struct node_window win;
-    if (node_window_open(w->f, n, &win)) {
-        bool ok = walk_windows(w, n, &win, start, end, depth);
-        node_window_close(&win);
-        return ok;
+    if (is_section(n->kind))
+        return walk_section(w, n, start, end, depth);
+    struct parts k = { .f = w->f, .parent = n };
+    parts_of(&k);
+    if (k.failed) {
+        free(k.v);
+        w->failed = true;
+        return false;
     }
-    bool was_built = n->built;
-    struct node_mark mark = node_mark(w->f);
-    size_t count = mtlbx_node_child_count(w->f, n);
-    /* Children inside this node's span, in file order. */
-    mtlbx_node **kids = NULL;
-    size_t k = 0;
-    if (count) {
-        kids = malloc(count * sizeof *kids);
-        if (!kids)
+    /* Parts inside this part's span, in file order: as made when they
+     * come in offset order already (all of them, with or without bytes),
+     * else sorted, the bigger first at one offset. */
+    bool sorted = k.n > 0;
+    for (size_t i = 1; i < k.n && sorted; i++)
+        sorted = k.v[i].offset >= k.v[i - 1].offset;
+    const struct part **kids = NULL;
+    size_t m = 0;
+    if (k.n) {
+        kids = malloc(k.n * sizeof *kids);
+        if (!kids) {
+            free(k.v);
+            w->failed = true;
             return false;
-        for (size_t i = 0; i < count; i++)
-            if (inside(n->children[i], start, end))
-                kids[k++] = n->children[i];
-        if (!n->sorted)
-            qsort(kids, k, sizeof *kids, by_offset);
+        }
+        for (size_t i = 0; i < k.n; i++)
+            if (inside(&k.v[i], start, end))
+                kids[m++] = &k.v[i];
+        if (!sorted)
+            qsort(kids, m, sizeof *kids, by_offset);
     }
     bool ok = true;
-    if (k == 0 && !is_frame(n->kind)) {
+    if (m == 0 && !is_frame(n->kind)) {
         leaf(w, n, start, end);
     } else {
         uint64_t pos = start;
-        for (size_t i = 0; ok && i < k && !w->stopped; i++)
+        for (size_t i = 0; ok && i < m && !w->stopped; i++)
             ok = visit_child(w, n, kids[i], &pos, depth);
         if (ok)
             own_bytes(w, n, pos, end > pos ? end - pos : 0);
     }
     free(kids);
-    if (!was_built && transient(n))
-        node_forget_children(w->f, n, mark);
+    free(k.v);
     return ok && !w->stopped;
 }
 
 static bool layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx, bool lazy_paths)
 {
-    mtlbx_node *root = mtlbx_root(f);
-    if (!root)
+    if (!f)
         return false;
+    struct part root = { .kind = PART_FILE, .offset = 0, .size = f->size };
     struct walker w = { .f = f, .fn = fn, .ctx = ctx, .lazy_paths = lazy_paths };
-    bool ok = walk(&w, root, 0, f->size, 0);
+    bool ok = walk(&w, &root, 0, f->size, 0);
     flush_unclaimed(&w);
-    return ok && !w.stopped;
+    return ok && !w.stopped && !w.failed;
 }
 
 bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx)
