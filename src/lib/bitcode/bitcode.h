@@ -1,7 +1,15 @@
-/* What the interface decoder reads of one LLVM bitcode module: the blocks,
+/* The bitcode layer's face (src/lib/bitcode): the LLVM bitstream reader,
+ * the module blocks and the AIR metadata and interfaces read from them.
+ * It knows the container (a module's bytes and where they lie) and
+ * nothing above it: the checks, the model and the comparison call it,
+ * never the container. It never prints; problems become diagnostics at a
+ * byte offset. Private to src/lib: what the other programs see of it is
+ * declared in mtlbx.h ("bitcode modules", "interfaces").
+ *
+ * What the interface decoder reads of one LLVM bitcode module: the blocks,
  * the types (integer or not), the global values and their names, the
  * module-level constants, and an index of the module-level METADATA block
- * whose nodes are decoded on demand (air_metadata.c). Private to src/lib. */
+ * whose nodes are decoded on demand (air_metadata.c). */
 #ifndef MTLBX_BITCODE_H
 #define MTLBX_BITCODE_H
 
