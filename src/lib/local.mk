@@ -3,8 +3,8 @@
 # ../shared/tools/layers.py --order, see .ci/run):
 #   container  the metallib container: open, fat slices, header, tags, lists, sources
 #   bitcode    the LLVM bitstream, the module blocks, AIR metadata and interfaces
-#   checks     what reads both: module hashes, bitcode validation
-#   model      what the views share: nodes, fields, labels, MSL text, byte layout
+#   checks     what reads both: module hashes, bitcode validation, byte layout
+#   model      what the views share: nodes, fields, labels, MSL text
 #   compare    the comparison of two libraries
 
 noinst_LIBRARIES += src/lib/libmtlbx.a
@@ -45,8 +45,10 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitstream.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/module_share.c \
+	src/lib/checks/checks.h \
 	src/lib/checks/hash.c \
 	src/lib/checks/interface_check.c \
+	src/lib/checks/layout.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
 	src/lib/model/model.h \
@@ -57,7 +59,6 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/fields_reflection.c \
 	src/lib/model/fields_tag.c \
 	src/lib/model/iface_cache.c \
-	src/lib/model/layout.c \
 	src/lib/model/msl_decl.c \
 	src/lib/model/name_resolve.c \
 	src/lib/model/node.c \

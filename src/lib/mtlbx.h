@@ -287,30 +287,6 @@ struct mtlbx_wrapper {
 };
 bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
 struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
-/* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
- * module)? The first call reports a problem as an error diagnostic at the
- * module's offset; later calls return the cached answer. Hash checks
- * (mtlbx_function_verify, mtlbx_library_verify_all) answer it on the way. True when there is
- * no module to judge. mtlbx_library_validate_modules does every module and
- * returns how many are not bitcode. */
-bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
-size_t mtlbx_library_validate_modules(mtlbx_library *lib);
-/* Decodes every function's interface (as mtlbx_function_interface does)
- * on up to `threads` threads (0 = number of CPUs); each module that is
- * bitcode but does not decode becomes an error diagnostic of the library
- * at the module's offset (the message says where reading stopped).
- * Returns how many functions failed. For `check`: it costs what `sig`
- * costs. */
-size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
-/* The same for function i alone (the explorer's background check calls it
- * once per function). False when its interface did not decode. */
-bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i);
-/* mtlbx_library_verify_all and mtlbx_library_check_interfaces in one pass:
- * each module is decoded on the thread that hashed it, from the bytes the
- * hash has just read, so the file is read once and the decode costs a
- * fraction of the hash. Returns the mismatches; *failed (may be NULL) gets
- * how many interfaces did not decode. */
-size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
 
 /* -------------------------------------------------------------- metadata -- */
 
@@ -760,81 +736,6 @@ const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */
 bool mtlbx_data_type_known(uint8_t type);
 bool mtlbx_function_type_known(uint8_t type);
 
-/* ---------------------------------------------------------- requirements -- */
-
-/* Which OS version accepts a function or a library, without a Mac
- * (CONTRACT.md "Requirements", FORMAT.md §23): the highest of the header's
- * deployment target and what the function's MSL and AIR versions need on
- * the library's platform. The tables come from data/requirements.tsv, the
- * one copy of them (the build compiles it in). Nothing here reads more
- * than the function list, except that a header without a target OS has
- * its platform read from the first module's LLVM target triple (once). */
-enum mtlbx_os {
-    MTLBX_OS_NONE = 0,         /* not known: no target OS and no triple */
-    MTLBX_OS_MACOS, MTLBX_OS_IOS, MTLBX_OS_TVOS, MTLBX_OS_MACCATALYST, MTLBX_OS_VISIONOS,
-    MTLBX_OS_WATCHOS,          /* no MTLLanguageVersion table: only its deployment target counts */
-    MTLBX_OS_COUNT,
-};
-/* "macOS", "iOS", ... as CONTRACT.md spells them; NULL for MTLBX_OS_NONE. */
-const char *mtlbx_os_name(enum mtlbx_os os);
-/* A platform name as a user types it ("macos", "iOS", "macCatalyst",
- * "visionos", "xros"; any case), or MTLBX_OS_NONE. */
-enum mtlbx_os mtlbx_os_parse(const char *name, size_t len);
-/* The platform of an LLVM target triple ("air64-apple-macosx14.0.0"). */
-enum mtlbx_os mtlbx_os_of_triple(const char *triple);
-
-struct mtlbx_os_version {
-    uint16_t major, minor;
-};
-/* <0, 0, >0 as a is lower than, equal to or higher than b. */
-int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b);
-
-enum mtlbx_req_rule { MTLBX_REQ_DEPLOYMENT, MTLBX_REQ_MSL, MTLBX_REQ_AIR };
-struct mtlbx_req_reason {
-    enum mtlbx_req_rule rule;
-    struct mtlbx_os_version of;      /* the MSL or AIR version (DEPLOYMENT: the target) */
-    struct mtlbx_os_version needs;   /* the first OS version that accepts it */
-    size_t n_functions;              /* library: functions that have this reason (0: deployment) */
-};
-struct mtlbx_req_unknown {
-    enum mtlbx_req_rule rule;        /* MSL or AIR */
-    struct mtlbx_os_version version; /* newer than the table (or not in it) */
-};
-
-/* Bounds: a function has at most 3 reasons and 2 unknown versions; a
- * library's reasons are rows of the tables (fewer than 24) and its unknown
- * versions are kept up to MTLBX_REQ_MAX_UNKNOWN (unknown_dropped counts
- * the rest), so hostile input cannot grow it. */
-#define MTLBX_REQ_MAX_REASONS 24
-#define MTLBX_REQ_MAX_UNKNOWN 16
-struct mtlbx_requires {
-    enum mtlbx_os os;
-    bool has_version;                /* false: nothing known ("version": null) */
-    struct mtlbx_os_version version;
-    size_t n_reasons;                /* deployment, then MSL, then AIR */
-    struct mtlbx_req_reason reasons[MTLBX_REQ_MAX_REASONS];
-    size_t n_unknown;
-    struct mtlbx_req_unknown unknown[MTLBX_REQ_MAX_UNKNOWN];
-    size_t unknown_dropped;
-    size_t n_functions;              /* library: functions whose own version is `version` */
-};
-void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out);
-/* The whole library: the highest version of its functions and of its
- * deployment target, the reasons that give that version, and the union of
- * its functions' unknown versions. */
-void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out);
-/* The same requirement as CONTRACT.md shows it: platform, version, reasons
- * and unknown versions (the function counts of a library's reasons aside). */
-bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b);
-/* The platform requirements are computed for (header, else module triple). */
-enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib);
-/* The first module's target triple (printable ASCII); false if none reads. */
-bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
-/* "deployment target macOS 26.0", "MSL 4.0 needs macOS 26.0", "AIR 2.8
- * needs macOS 26.0"; and "MSL 4.2" for an unknown version. Return buf. */
-const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);
-const char *mtlbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size);
-
 /* ---------------------------------------------------------- counted nouns -- */
 
 /* "1 function", "0 functions", "1,234 bytes": the count (digits grouped
@@ -878,9 +779,10 @@ char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
  * (nouns.c: the grouping mtlbx_count_noun uses too.) */
 const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
 
-/* The faces of the two top layers: the node model the views share
- * (model/model.h) and the comparison of two libraries
- * (compare/compare.h). */
+/* The faces of the upper layers: the checks over the parsed container
+ * (checks/checks.h), the node model the views share (model/model.h) and
+ * the comparison of two libraries (compare/compare.h). */
+#include "checks/checks.h"
 #include "model/model.h"
 #include "compare/compare.h"
 

@@ -98,7 +98,7 @@ static const struct mtlbx_air_property *find_property(const struct mtlbx_air_pro
     return NULL;
 }
 
-static bool first_int(const struct mtlbx_air_property *p, int64_t *out)
+bool air_property_first_int(const struct mtlbx_air_property *p, int64_t *out)
 {
     for (size_t i = 0; p && i < p->n_values; i++)
         if (p->values[i].kind == MTLBX_MD_INT) {
@@ -134,7 +134,7 @@ static void binding(const struct mtlbx_air_property *location_index, const struc
             arg->location_expression = p->values[0].s;
             return;
         }
-        if (p == location_index ? first_int(p, &arg->location) : p->values[0].kind == MTLBX_MD_INT) {
+        if (p == location_index ? air_property_first_int(p, &arg->location) : p->values[0].kind == MTLBX_MD_INT) {
             if (p == kind)
                 arg->location = p->values[0].i;
             arg->has_location = true;

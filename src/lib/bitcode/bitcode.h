@@ -1,7 +1,15 @@
-/* What the interface decoder reads of one LLVM bitcode module: the blocks,
+/* The bitcode layer's face (src/lib/bitcode): the LLVM bitstream reader,
+ * the module blocks and the AIR metadata and interfaces read from them.
+ * It knows the container (a module's bytes and where they lie) and
+ * nothing above it: the checks, the model and the comparison call it,
+ * never the container. It never prints; problems become diagnostics at a
+ * byte offset. Private to src/lib: what the other programs see of it is
+ * declared in mtlbx.h ("bitcode modules", "interfaces").
+ *
+ * What the interface decoder reads of one LLVM bitcode module: the blocks,
  * the types (integer or not), the global values and their names, the
  * module-level constants, and an index of the module-level METADATA block
- * whose nodes are decoded on demand (air_metadata.c). Private to src/lib. */
+ * whose nodes are decoded on demand (air_metadata.c). */
 #ifndef MTLBX_BITCODE_H
 #define MTLBX_BITCODE_H
 
@@ -102,6 +110,11 @@ const char *bc_block_name(uint32_t block_id);
  * without its wrapper. False when there is none or the bytes do not read;
  * reports nothing (the interface decoder names bitstream problems). */
 bool bc_module_triple(const uint8_t *data, size_t len, char *out, size_t size);
+
+/* air_interface.c: the first integer among a property's values (an
+ * argument's binding, a function constant's index, a thread count), or
+ * false when it has none or p is NULL. */
+bool air_property_first_int(const struct mtlbx_air_property *p, int64_t *out);
 
 /* air_metadata.c */
 /* Whether the walk needs the operands of a METADATA record with this code

@@ -1,6 +1,6 @@
 /* The model layer's face (src/lib/model): what the views share. The node
  * tree (every structure of the file as a node with its label, fields and
- * bytes), its byte layout, and the MSL declarations of interfaces. It
+ * bytes) and the MSL declarations of interfaces. It
  * knows the container, the bitcode reader and the checks; nothing below
  * it calls into it (their per-file caches hang off the file through
  * container/file_attach.c). It never prints and knows nothing of curses:
@@ -116,42 +116,5 @@ typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
 /* Calls fn once per field, in display order. Never blocks on hashing:
  * a hash not yet checked reads "pending" or "not checked". */
 void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
-
-/* --------------------------------------------------------------- layout -- */
-
-/* Which node claims every byte of the file: leaf regions in file order that
- * tile [0, size) exactly. Bytes no structure explains are UNCLAIMED; runs
- * that exist only to align something and should be zero are PADDING. */
-enum mtlbx_region_kind { MTLBX_REGION_CLAIMED, MTLBX_REGION_PADDING, MTLBX_REGION_UNCLAIMED };
-
-struct mtlbx_region {
-    uint64_t offset, size;
-    enum mtlbx_region_kind kind;
-    /* Path of the claiming node, "library[0]/function_list/function[3]/NAME",
-     * or "unclaimed". Valid during the callback only. */
-    const char *what;
-    bool nonzero;              /* PADDING that holds a non-zero byte */
-};
-/* Return false to stop the walk. */
-typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
-
-/* Calls fn for every region, in file order, never holding more than one
- * section's nodes at a time. Returns false when fn stopped it or memory ran
- * out (then the regions seen so far do not cover the file). */
-bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
-
-struct mtlbx_layout_summary {
-    uint64_t claimed, padding, unclaimed;      /* bytes */
-    size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
-    bool complete;                             /* the walk covered the file */
-};
-/* One walk, cached: the totals, the unclaimed runs (for the views) and, the
- * first time, a warning diagnostic for every unclaimed run and every dirty
- * padding run, at the run's offset (in the library that holds it, else in
- * the file's list). */
-const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f);
-/* After mtlbx_layout_check: the unclaimed run containing `offset`, or the
- * first one after it (`after`); false if there is none. */
-bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run);
 
 #endif

@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include "bitcode/bitcode.h"
 #include "mtlbx.h"
 
 #include <ctype.h>
@@ -119,21 +120,11 @@ static const struct mtlbx_air_property *prop(const struct mtlbx_air_argument *a,
     return NULL;
 }
 
-static bool first_int(const struct mtlbx_air_property *p, int64_t *out)
-{
-    for (size_t i = 0; p && i < p->n_values; i++)
-        if (p->values[i].kind == MTLBX_MD_INT) {
-            *out = p->values[i].i;
-            return true;
-        }
-    return false;
-}
-
 /* The function constant index behind air.function_constant's value: an
  * integer, or a node (the air.function_constants entry) holding one. */
 static bool constant_index(const struct mtlbx_air_property *p, int64_t *out)
 {
-    if (first_int(p, out))
+    if (air_property_first_int(p, out))
         return true;
     for (size_t i = 0; p && i < p->n_values; i++)
         if (p->values[i].kind == MTLBX_MD_NODE)
@@ -344,7 +335,7 @@ static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const
     if (prop(a, "arg_unused"))
         sb_str(b, "[[maybe_unused]] ");
     int64_t as;
-    bool pointer = first_int(prop(a, "address_space"), &as);
+    bool pointer = air_property_first_int(prop(a, "address_space"), &as);
     if (pointer) {
         const char *space = address_space_name(as);
         if (space)
@@ -550,7 +541,7 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     bool has_threads = false;
     for (size_t i = 0; i < iface->n_attributes; i++)
         if (bytes_is(iface->attributes[i].key, "max_work_group_size"))
-            has_threads = first_int(&iface->attributes[i], &threads);
+            has_threads = air_property_first_int(&iface->attributes[i], &threads);
 
     bool any_members = false;
     struct mtlbx_struct_member m;

@@ -1,0 +1,158 @@
+/* The checks layer's face (src/lib/checks): what is found by reading the
+ * container and the bitcode together, beyond parsing either: whether each
+ * module is bitcode and its interface decodes, which OS version a library
+ * needs, and the byte layout (which parsed structure claims every byte of
+ * the file). Module hashes are checked here too (hash.c; declared with the
+ * functions in mtlbx.h). It
+ * knows the container and the bitcode reader, and nothing above them:
+ * never the node model or the comparison (model/ and compare/ call it,
+ * never the other way). Its per-file results hang off the file through
+ * container/file_attach.c. It never prints. Included by mtlbx.h, whose
+ * types it uses. */
+#ifndef MTLBX_CHECKS_H
+#define MTLBX_CHECKS_H
+
+#include "mtlbx.h"
+
+/* -------------------------------------------------- module validation -- */
+
+/* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
+ * module)? The first call reports a problem as an error diagnostic at the
+ * module's offset; later calls return the cached answer. Hash checks
+ * (mtlbx_function_verify, mtlbx_library_verify_all) answer it on the way. True when there is
+ * no module to judge. mtlbx_library_validate_modules does every module and
+ * returns how many are not bitcode. */
+bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
+size_t mtlbx_library_validate_modules(mtlbx_library *lib);
+/* Decodes every function's interface (as mtlbx_function_interface does)
+ * on up to `threads` threads (0 = number of CPUs); each module that is
+ * bitcode but does not decode becomes an error diagnostic of the library
+ * at the module's offset (the message says where reading stopped).
+ * Returns how many functions failed. For `check`: it costs what `sig`
+ * costs. */
+size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
+/* The same for function i alone (the explorer's background check calls it
+ * once per function). False when its interface did not decode. */
+bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i);
+/* mtlbx_library_verify_all and mtlbx_library_check_interfaces in one pass:
+ * each module is decoded on the thread that hashed it, from the bytes the
+ * hash has just read, so the file is read once and the decode costs a
+ * fraction of the hash. Returns the mismatches; *failed (may be NULL) gets
+ * how many interfaces did not decode. */
+size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
+
+/* ---------------------------------------------------------- requirements -- */
+
+/* Which OS version accepts a function or a library, without a Mac
+ * (CONTRACT.md "Requirements", FORMAT.md §23): the highest of the header's
+ * deployment target and what the function's MSL and AIR versions need on
+ * the library's platform. The tables come from data/requirements.tsv, the
+ * one copy of them (the build compiles it in). Nothing here reads more
+ * than the function list, except that a header without a target OS has
+ * its platform read from the first module's LLVM target triple (once). */
+enum mtlbx_os {
+    MTLBX_OS_NONE = 0,         /* not known: no target OS and no triple */
+    MTLBX_OS_MACOS, MTLBX_OS_IOS, MTLBX_OS_TVOS, MTLBX_OS_MACCATALYST, MTLBX_OS_VISIONOS,
+    MTLBX_OS_WATCHOS,          /* no MTLLanguageVersion table: only its deployment target counts */
+    MTLBX_OS_COUNT,
+};
+/* "macOS", "iOS", ... as CONTRACT.md spells them; NULL for MTLBX_OS_NONE. */
+const char *mtlbx_os_name(enum mtlbx_os os);
+/* A platform name as a user types it ("macos", "iOS", "macCatalyst",
+ * "visionos", "xros"; any case), or MTLBX_OS_NONE. */
+enum mtlbx_os mtlbx_os_parse(const char *name, size_t len);
+/* The platform of an LLVM target triple ("air64-apple-macosx14.0.0"). */
+enum mtlbx_os mtlbx_os_of_triple(const char *triple);
+
+struct mtlbx_os_version {
+    uint16_t major, minor;
+};
+/* <0, 0, >0 as a is lower than, equal to or higher than b. */
+int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b);
+
+enum mtlbx_req_rule { MTLBX_REQ_DEPLOYMENT, MTLBX_REQ_MSL, MTLBX_REQ_AIR };
+struct mtlbx_req_reason {
+    enum mtlbx_req_rule rule;
+    struct mtlbx_os_version of;      /* the MSL or AIR version (DEPLOYMENT: the target) */
+    struct mtlbx_os_version needs;   /* the first OS version that accepts it */
+    size_t n_functions;              /* library: functions that have this reason (0: deployment) */
+};
+struct mtlbx_req_unknown {
+    enum mtlbx_req_rule rule;        /* MSL or AIR */
+    struct mtlbx_os_version version; /* newer than the table (or not in it) */
+};
+
+/* Bounds: a function has at most 3 reasons and 2 unknown versions; a
+ * library's reasons are rows of the tables (fewer than 24) and its unknown
+ * versions are kept up to MTLBX_REQ_MAX_UNKNOWN (unknown_dropped counts
+ * the rest), so hostile input cannot grow it. */
+#define MTLBX_REQ_MAX_REASONS 24
+#define MTLBX_REQ_MAX_UNKNOWN 16
+struct mtlbx_requires {
+    enum mtlbx_os os;
+    bool has_version;                /* false: nothing known ("version": null) */
+    struct mtlbx_os_version version;
+    size_t n_reasons;                /* deployment, then MSL, then AIR */
+    struct mtlbx_req_reason reasons[MTLBX_REQ_MAX_REASONS];
+    size_t n_unknown;
+    struct mtlbx_req_unknown unknown[MTLBX_REQ_MAX_UNKNOWN];
+    size_t unknown_dropped;
+    size_t n_functions;              /* library: functions whose own version is `version` */
+};
+void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out);
+/* The whole library: the highest version of its functions and of its
+ * deployment target, the reasons that give that version, and the union of
+ * its functions' unknown versions. */
+void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out);
+/* The same requirement as CONTRACT.md shows it: platform, version, reasons
+ * and unknown versions (the function counts of a library's reasons aside). */
+bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b);
+/* The platform requirements are computed for (header, else module triple). */
+enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib);
+/* The first module's target triple (printable ASCII); false if none reads. */
+bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
+/* "deployment target macOS 26.0", "MSL 4.0 needs macOS 26.0", "AIR 2.8
+ * needs macOS 26.0"; and "MSL 4.2" for an unknown version. Return buf. */
+const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);
+const char *mtlbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size);
+
+/* --------------------------------------------------------------- layout -- */
+
+/* Which structure claims every byte of the file (layout.c): leaf regions
+ * in file order that tile [0, size) exactly. Bytes no structure explains
+ * are UNCLAIMED; runs that exist only to align something and should be
+ * zero are PADDING. */
+enum mtlbx_region_kind { MTLBX_REGION_CLAIMED, MTLBX_REGION_PADDING, MTLBX_REGION_UNCLAIMED };
+
+struct mtlbx_region {
+    uint64_t offset, size;
+    enum mtlbx_region_kind kind;
+    /* Path of the claiming structure as the explorer's tree names it,
+     * "library[0]/function_list/function[3]/NAME", or "unclaimed". Valid
+     * during the callback only. */
+    const char *what;
+    bool nonzero;              /* PADDING that holds a non-zero byte */
+};
+/* Return false to stop the walk. */
+typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
+
+/* Calls fn for every region, in file order, never holding more than one
+ * function's structures at a time. Returns false when fn stopped it or
+ * memory ran out (then the regions seen so far do not cover the file). */
+bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
+
+struct mtlbx_layout_summary {
+    uint64_t claimed, padding, unclaimed;      /* bytes */
+    size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
+    bool complete;                             /* the walk covered the file */
+};
+/* One walk, cached: the totals, the unclaimed runs (for the views) and, the
+ * first time, a warning diagnostic for every unclaimed run and every dirty
+ * padding run, at the run's offset (in the library that holds it, else in
+ * the file's list). */
+const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f);
+/* After mtlbx_layout_check: the unclaimed run containing `offset`, or the
+ * first one after it (`after`); false if there is none. */
+bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run);
+
+#endif
