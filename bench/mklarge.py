@@ -68,7 +68,7 @@ LIBRARIES = {
     "S1k": (1000, [1]),
     "S10k": (10000, [1]),
     "S100k": (100000, [1]),
-    "S200k": (200000, [1]),  # tests/memory_flat.sh
+    "S200k": (200000, [1]),  # tests/hostile/memory_flat.sh
     "S1M": (1000000, [1]),
 }
 

@@ -1,5 +1,5 @@
 /* A small LLVM bitstream writer for tests: synthetic bitcode modules, valid
- * or broken on purpose, built bit by bit (tests/test_interface_hostile.c). */
+ * or broken on purpose, built bit by bit (tests/lib/bitcode/test_interface_hostile.c). */
 #ifndef MTLBX_TEST_BITWRITER_H
 #define MTLBX_TEST_BITWRITER_H
 

@@ -2,31 +2,31 @@
 # (cli_usage.sh), and the documents generated from the command table
 # (cli_doc.sh, against src/cli/cmddoc).
 CLI_TESTS = \
-	tests/cli_usage.sh \
-	tests/cli_names_src.sh \
-	tests/cli_doc.sh
+	tests/cli/cli_usage.sh \
+	tests/cli/cli_names_src.sh \
+	tests/cli/cli_doc.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)
 
 # Shell completion, run by bash and by an interactive zsh (zsh/zpty).
 COMPLETION_TESTS = \
-	tests/completion_bash.sh \
-	tests/completion_zsh.sh
+	tests/cli/completion_bash.sh \
+	tests/cli/completion_zsh.sh
 TESTS += $(COMPLETION_TESTS)
 EXTRA_DIST += $(COMPLETION_TESTS)
 
 # Start-up: libarchive and libstdc++ are loaded on first use, not linked,
 # and a libarchive that cannot be loaded is one clear line (issue 22).
-TESTS += tests/startup_libs.sh
-EXTRA_DIST += tests/startup_libs.sh
+TESTS += tests/cli/startup_libs.sh
+EXTRA_DIST += tests/cli/startup_libs.sh
 
 # dis (and the explorer's d) falling back on a newer llvm-dis when the
 # chosen one rejects a module.
-TESTS += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh
-EXTRA_DIST += tests/dis_newer_llvm.sh tests/explorer_dis_newer_llvm.sh
+TESTS += tests/cli/dis_newer_llvm.sh tests/ui/explorer_dis_newer_llvm.sh
+EXTRA_DIST += tests/cli/dis_newer_llvm.sh tests/ui/explorer_dis_newer_llvm.sh
 
 # Requirements ("will it load here?"), the --os gate of check and find, and
 # --slice, against values computed from data/requirements.tsv.
-REQUIREMENTS_TESTS = tests/requirements.sh
+REQUIREMENTS_TESTS = tests/cli/requirements.sh
 TESTS += $(REQUIREMENTS_TESTS)
 EXTRA_DIST += $(REQUIREMENTS_TESTS)

@@ -6,25 +6,25 @@
 # explorer's compare view in tmux (compare_explorer.sh); both make their
 # second library with tests/compare_rebuild.py.
 if HAVE_CRITERION
-check_PROGRAMS += tests/test_compare tests/test_compare_corpus
-tests_test_compare_SOURCES = tests/test_compare.c tests/testenv.c tests/testenv.h \
+check_PROGRAMS += tests/lib/compare/test_compare tests/lib/compare/test_compare_corpus
+tests_lib_compare_test_compare_SOURCES = tests/lib/compare/test_compare.c tests/testenv.c tests/testenv.h \
 	src/util/values_json.c src/util/values_json.h src/util/interface_json.c src/util/interface_json.h
-tests_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
-tests_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+tests_lib_compare_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
+tests_lib_compare_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
-tests_test_compare_corpus_SOURCES = tests/test_compare_corpus.c tests/testenv.c tests/testenv.h
-tests_test_compare_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
-tests_test_compare_corpus_LDADD = $(CRITERION_LIBS) $(JANSSON_LIBS)
-TESTS += tests/test_compare tests/test_compare_corpus
+tests_lib_compare_test_compare_corpus_SOURCES = tests/lib/compare/test_compare_corpus.c tests/testenv.c tests/testenv.h
+tests_lib_compare_test_compare_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_lib_compare_test_compare_corpus_LDADD = $(CRITERION_LIBS) $(JANSSON_LIBS)
+TESTS += tests/lib/compare/test_compare tests/lib/compare/test_compare_corpus
 endif
 
-# tests/textconv_rebound.sh: git diff shows a rebound buffer as sig lines.
-# tests/compare_values.sh: the compare view shows old -> new as diff does.
-# tests/compare_releases.sh: the explorer compares two folders or wheels.
-# tests/diff_release.sh: two folders, wheels and tars (issue 21 item 4)
+# tests/cli/textconv_rebound.sh: git diff shows a rebound buffer as sig lines.
+# tests/ui/compare_values.sh: the compare view shows old -> new as diff does.
+# tests/ui/compare_releases.sh: the explorer compares two folders or wheels.
+# tests/cli/diff_release.sh: two folders, wheels and tars (issue 21 item 4)
 # and modules changed behind an unchanged HASH (issue 23 item 4).
-COMPARE_SHELL_TESTS = tests/compare_git.sh tests/compare_explorer.sh tests/compare_values.sh tests/compare_releases.sh \
-	tests/diff_release.sh \
-	tests/textconv_rebound.sh
+COMPARE_SHELL_TESTS = tests/cli/compare_git.sh tests/ui/compare_explorer.sh tests/ui/compare_values.sh tests/ui/compare_releases.sh \
+	tests/cli/diff_release.sh \
+	tests/cli/textconv_rebound.sh
 TESTS += $(COMPARE_SHELL_TESTS)
 EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py tests/mkrebound.py

@@ -1,17 +1,17 @@
 # Folders, app bundles and .ipa/.zip archives (issue 10): `mtlbx find`
 # and ARCHIVE!MEMBER paths. The folders and archives are built at test
 # time in a temporary directory (tests/mkzip.py), never committed:
-#   tests/containers_find.sh    from the project's fixtures, always runs
-#   tests/containers_corpus.sh  the whole corpus rearranged (skips without it)
-#   tests/explorer_containers.sh  the explorer on a folder of the corpus (tmux)
-#   tests/find_terminal.sh      find's progress line and results on one terminal
-#   tests/find_archives.sh      archives by content (wheels, tars, nested) and
+#   tests/cli/containers_find.sh    from the project's fixtures, always runs
+#   tests/cli/containers_corpus.sh  the whole corpus rearranged (skips without it)
+#   tests/ui/explorer_containers.sh  the explorer on a folder of the corpus (tmux)
+#   tests/cli/find_terminal.sh      find's progress line and results on one terminal
+#   tests/cli/find_archives.sh      archives by content (wheels, tars, nested) and
 #                               special operands; archives from tests/mkrelease.py
 CONTAINER_TESTS = \
-	tests/containers_find.sh \
-	tests/containers_corpus.sh \
-	tests/find_terminal.sh \
-	tests/find_archives.sh \
-	tests/explorer_containers.sh
+	tests/cli/containers_find.sh \
+	tests/cli/containers_corpus.sh \
+	tests/cli/find_terminal.sh \
+	tests/cli/find_archives.sh \
+	tests/ui/explorer_containers.sh
 TESTS += $(CONTAINER_TESTS)
 EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py tests/mkrelease.py tests/expect_lib.sh

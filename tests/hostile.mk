@@ -2,21 +2,21 @@
 # against files built to hurt them, and the fuzzing harnesses.
 #
 # make check runs:
-#   tests/test_hostile_parse    counts, sizes, overlaps, fat slices, cycles,
+#   tests/hostile/test_hostile_parse    counts, sizes, overlaps, fat slices, cycles,
 #                               a bzip2 bomb, dangerous tar members (library)
-#   tests/test_hostile_corrupt  every truncation of two samples and seeded
+#   tests/hostile/test_hostile_corrupt  every truncation of two samples and seeded
 #                               mutations, each walked completely
-#   tests/test_hostile_cli      the real binary: special files, SIGBUS,
+#   tests/hostile/test_hostile_cli      the real binary: special files, SIGBUS,
 #                               refused and atomic writes, hostile names,
 #                               tar members under `sources -o`, llvm-dis that
 #                               is missing, fails, hangs or floods
-#   tests/hostile_replay.sh     the fuzzers' seed corpus and every input a
+#   tests/hostile/hostile_replay.sh     the fuzzers' seed corpus and every input a
 #                               fuzzer ever crashed on (tests/fuzz/regress)
 #                               through both harnesses
-#   tests/hostile_explorer_sigbus.sh  the explorer when its file shrinks
-#   tests/hostile_explorer_dis.sh     the explorer with an llvm-dis that
+#   tests/hostile/hostile_explorer_sigbus.sh  the explorer when its file shrinks
+#   tests/hostile/hostile_explorer_dis.sh     the explorer with an llvm-dis that
 #                               fails, floods or hangs
-#   tests/hostile_runaway.sh    issue 23's regression inputs, each with its
+#   tests/hostile/hostile_runaway.sh    issue 23's regression inputs, each with its
 #                               exit status and a time and memory bound
 #
 # make fuzz builds the two libFuzzer harnesses with clang and runs each for
@@ -26,23 +26,23 @@
 HOSTILE_FUZZ_DIR = $(top_srcdir)/tests/fuzz
 
 if HAVE_CRITERION
-check_PROGRAMS += tests/test_hostile_parse tests/test_hostile_corrupt tests/test_hostile_cli
-tests_test_hostile_parse_SOURCES = tests/test_hostile_parse.c tests/test_hostile_img.c \
-	tests/test_hostile_img.h tests/imagebuf.c tests/imagebuf.h tests/fuzz/walk.c tests/fuzz/walk.h
-tests_test_hostile_parse_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS)
-tests_test_hostile_parse_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/hostile/test_hostile_parse tests/hostile/test_hostile_corrupt tests/hostile/test_hostile_cli
+tests_hostile_test_hostile_parse_SOURCES = tests/hostile/test_hostile_parse.c tests/hostile/test_hostile_img.c \
+	tests/hostile/test_hostile_img.h tests/imagebuf.c tests/imagebuf.h tests/fuzz/walk.c tests/fuzz/walk.h
+tests_hostile_test_hostile_parse_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS)
+tests_hostile_test_hostile_parse_LDADD = $(TEST_LIBS)
 
-tests_test_hostile_corrupt_SOURCES = tests/test_hostile_corrupt.c tests/fuzz/walk.c tests/fuzz/walk.h \
+tests_hostile_test_hostile_corrupt_SOURCES = tests/hostile/test_hostile_corrupt.c tests/fuzz/walk.c tests/fuzz/walk.h \
 	tests/testenv.c tests/testenv.h
-tests_test_hostile_corrupt_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_hostile_corrupt_LDADD = $(TEST_LIBS)
+tests_hostile_test_hostile_corrupt_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_hostile_test_hostile_corrupt_LDADD = $(TEST_LIBS)
 
-tests_test_hostile_cli_SOURCES = tests/test_hostile_cli.c tests/test_hostile_img.c tests/test_hostile_img.h \
+tests_hostile_test_hostile_cli_SOURCES = tests/hostile/test_hostile_cli.c tests/hostile/test_hostile_img.c tests/hostile/test_hostile_img.h \
 	tests/imagebuf.c tests/imagebuf.h tests/testenv.c tests/testenv.h
-tests_test_hostile_cli_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS)
-tests_test_hostile_cli_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+tests_hostile_test_hostile_cli_CPPFLAGS = $(TEST_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS)
+tests_hostile_test_hostile_cli_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
-TESTS += tests/test_hostile_parse tests/test_hostile_corrupt tests/test_hostile_cli
+TESTS += tests/hostile/test_hostile_parse tests/hostile/test_hostile_corrupt tests/hostile/test_hostile_cli
 endif
 
 # The harnesses built without libFuzzer: replay.c gives them a main() that
@@ -58,21 +58,21 @@ tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
 tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
-check_SCRIPTS += tests/hostile_replay.sh
+check_SCRIPTS += tests/hostile/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
 # only without it).
-TESTS += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh
+TESTS += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sigbus.sh tests/hostile/hostile_explorer_dis.sh
 # Metadata nodes that share children: every interface printer within a time
 # and memory bound (issue 23); the input is written by hostile_mkbitcode.py.
-TESTS += tests/hostile_interface_dag.sh
-EXTRA_DIST += tests/hostile_interface_dag.sh tests/hostile_mkbitcode.py
+TESTS += tests/hostile/hostile_interface_dag.sh
+EXTRA_DIST += tests/hostile/hostile_interface_dag.sh tests/hostile_mkbitcode.py
 # Issue 23: small inputs that ran away or passed silently, each with its
 # exit status and a time and memory bound (libraries from
 # tests/hostile_mkrunaway.py).
-TESTS += tests/hostile_runaway.sh
-EXTRA_DIST += tests/hostile_runaway.sh tests/hostile_mkrunaway.py
+TESTS += tests/hostile/hostile_runaway.sh
+EXTRA_DIST += tests/hostile/hostile_runaway.sh tests/hostile_mkrunaway.py
 
-EXTRA_DIST += tests/hostile_replay.sh tests/hostile_explorer_sigbus.sh tests/hostile_explorer_dis.sh \
+EXTRA_DIST += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sigbus.sh tests/hostile/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \
 	tests/fuzz/seeds tests/fuzz/regress
 
@@ -130,33 +130,33 @@ clean-fuzz:
 
 # ---------------------------------------------------------- issue 12 --
 # Nothing lost, nothing left behind (memory, write errors, signals, races,
-# spoofing names). tests/dump_golden.sh: the streamed `dump --json` stays
+# spoofing names). tests/cli/dump_golden.sh: the streamed `dump --json` stays
 # byte for byte what tests/golden/ holds.
-TESTS += tests/dump_golden.sh
-EXTRA_DIST += tests/dump_golden.sh tests/golden tests/hostile_mklib.py
-# tests/hostile_memory.sh: memory limits (ulimit -v) never give a smaller
-# "clean" answer; tests/hostile_write_errors.sh: /dev/full and a file-size
+TESTS += tests/cli/dump_golden.sh
+EXTRA_DIST += tests/cli/dump_golden.sh tests/golden tests/hostile_mklib.py
+# tests/hostile/hostile_memory.sh: memory limits (ulimit -v) never give a smaller
+# "clean" answer; tests/hostile/hostile_write_errors.sh: /dev/full and a file-size
 # limit under every command's standard output.
-TESTS += tests/hostile_memory.sh tests/hostile_write_errors.sh
-EXTRA_DIST += tests/hostile_lib.sh tests/hostile_memory.sh tests/hostile_write_errors.sh
-# tests/memory_flat.sh: every command on 200,000 real modules under
+TESTS += tests/hostile/hostile_memory.sh tests/hostile/hostile_write_errors.sh
+EXTRA_DIST += tests/hostile_lib.sh tests/hostile/hostile_memory.sh tests/hostile/hostile_write_errors.sh
+# tests/hostile/memory_flat.sh: every command on 200,000 real modules under
 # ulimit -v and a peak-RSS bound, with complete output (issue 22).
-TESTS += tests/memory_flat.sh
-EXTRA_DIST += tests/memory_flat.sh
-# tests/hostile_signals.sh: signals at random moments of a large
+TESTS += tests/hostile/memory_flat.sh
+EXTRA_DIST += tests/hostile/memory_flat.sh
+# tests/hostile/hostile_signals.sh: signals at random moments of a large
 # extraction and under dis, the input rewritten or truncated while it is
 # extracted, extract --force onto its own input.
-TESTS += tests/hostile_signals.sh
-EXTRA_DIST += tests/hostile_signals.sh tests/hostile_mkbig.py
-# tests/hostile_explorer_eof.sh: the explorer's terminal closed under it
+TESTS += tests/hostile/hostile_signals.sh
+EXTRA_DIST += tests/hostile/hostile_signals.sh tests/hostile_mkbig.py
+# tests/hostile/hostile_explorer_eof.sh: the explorer's terminal closed under it
 # with no SIGHUP reaching it (python3's pty module).
-TESTS += tests/hostile_explorer_eof.sh
-EXTRA_DIST += tests/hostile_explorer_eof.sh
-# tests/hostile_many_files.sh: ls and the explorer on 40 files under ulimit -n 32
-TESTS += tests/hostile_many_files.sh
-EXTRA_DIST += tests/hostile_many_files.sh
-# tests/hostile_names.sh: names with bidi, invisible and control
+TESTS += tests/hostile/hostile_explorer_eof.sh
+EXTRA_DIST += tests/hostile/hostile_explorer_eof.sh
+# tests/hostile/hostile_many_files.sh: ls and the explorer on 40 files under ulimit -n 32
+TESTS += tests/hostile/hostile_many_files.sh
+EXTRA_DIST += tests/hostile/hostile_many_files.sh
+# tests/hostile/hostile_names.sh: names with bidi, invisible and control
 # characters through every command, extracted file names and sources -o;
 # a spoofing TERM; an error about a 5,000-byte name.
-TESTS += tests/hostile_names.sh
-EXTRA_DIST += tests/hostile_names.sh
+TESTS += tests/hostile/hostile_names.sh
+EXTRA_DIST += tests/hostile/hostile_names.sh

@@ -6,16 +6,16 @@
 #   test_interface_corpus  every function of every corpus library against
 #                          llvm-dis (skips, 77, without the corpus or llvm-dis)
 if HAVE_CRITERION
-check_PROGRAMS += tests/test_interface tests/test_interface_corpus
-tests_test_interface_SOURCES = tests/test_interface.c tests/test_interface_hostile.c \
+check_PROGRAMS += tests/lib/bitcode/test_interface tests/lib/bitcode/test_interface_corpus
+tests_lib_bitcode_test_interface_SOURCES = tests/lib/bitcode/test_interface.c tests/lib/bitcode/test_interface_hostile.c \
 	tests/bitwriter.c tests/bitwriter.h
-tests_test_interface_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_interface_LDADD = $(TEST_LIBS)
+tests_lib_bitcode_test_interface_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_bitcode_test_interface_LDADD = $(TEST_LIBS)
 
-tests_test_interface_corpus_SOURCES = tests/test_interface_corpus.c tests/llparse.c tests/llparse.h \
+tests_lib_bitcode_test_interface_corpus_SOURCES = tests/lib/bitcode/test_interface_corpus.c tests/llparse.c tests/llparse.h \
 	tests/testenv.c tests/testenv.h
-tests_test_interface_corpus_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_interface_corpus_LDADD = $(MTLBX_UTIL_LIBS) $(TEST_LIBS)
+tests_lib_bitcode_test_interface_corpus_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_bitcode_test_interface_corpus_LDADD = $(MTLBX_UTIL_LIBS) $(TEST_LIBS)
 
-TESTS += tests/test_interface tests/test_interface_corpus
+TESTS += tests/lib/bitcode/test_interface tests/lib/bitcode/test_interface_corpus
 endif

@@ -1,6 +1,6 @@
 /* A small reader of the named metadata in llvm-dis's text output, written
  * independently of the library's bitcode reader so that the two can be
- * compared (tests/test_interface_corpus.c). It reads only what AIR
+ * compared (tests/lib/bitcode/test_interface_corpus.c). It reads only what AIR
  * interfaces use: "!name = !{!1, ...}" lines, "!N = [distinct ]!{...}"
  * tuples and the names of defined and declared functions. */
 #ifndef MTLBX_LLPARSE_H

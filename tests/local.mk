@@ -16,39 +16,39 @@ TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
 # libarchive itself (mtlbx loads it with dlopen): tests write archives.
 TEST_LIBS = $(MTLBX_LIBS) $(LIBARCHIVE_LIBS) $(CRITERION_LIBS)
 
-check_PROGRAMS += tests/test_lib tests/test_corpus tests/test_fixtures
-tests_test_lib_SOURCES = tests/test_lib.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
-tests_test_lib_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_lib_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/lib/container/test_lib tests/lib/container/test_corpus tests/lib/container/test_fixtures
+tests_lib_container_test_lib_SOURCES = tests/lib/container/test_lib.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_lib_container_test_lib_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_container_test_lib_LDADD = $(TEST_LIBS)
 
-tests_test_corpus_SOURCES = tests/test_corpus.c tests/jsoncmp.c tests/jsoncmp.h tests/testenv.c tests/testenv.h
-tests_test_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
-tests_test_corpus_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+tests_lib_container_test_corpus_SOURCES = tests/lib/container/test_corpus.c tests/jsoncmp.c tests/jsoncmp.h tests/testenv.c tests/testenv.h
+tests_lib_container_test_corpus_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_lib_container_test_corpus_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
-tests_test_fixtures_SOURCES = tests/test_fixtures.c tests/jsoncmp.c tests/jsoncmp.h tests/testenv.c tests/testenv.h
-tests_test_fixtures_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
-tests_test_fixtures_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
+tests_lib_container_test_fixtures_SOURCES = tests/lib/container/test_fixtures.c tests/jsoncmp.c tests/jsoncmp.h tests/testenv.c tests/testenv.h
+tests_lib_container_test_fixtures_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_lib_container_test_fixtures_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
-TESTS += tests/test_lib tests/test_corpus tests/test_fixtures
+TESTS += tests/lib/container/test_lib tests/lib/container/test_corpus tests/lib/container/test_fixtures
 
-check_PROGRAMS += tests/test_reflection
-tests_test_reflection_SOURCES = tests/test_reflection.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
-tests_test_reflection_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_reflection_LDADD = $(TEST_LIBS)
-TESTS += tests/test_reflection
+check_PROGRAMS += tests/lib/container/test_reflection
+tests_lib_container_test_reflection_SOURCES = tests/lib/container/test_reflection.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_lib_container_test_reflection_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_container_test_reflection_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/container/test_reflection
 
 # Requirements in the library: platform names, triples, a damaged module.
-check_PROGRAMS += tests/test_requirements
-tests_test_requirements_SOURCES = tests/test_requirements.c tests/testenv.c tests/testenv.h
-tests_test_requirements_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_requirements_LDADD = $(TEST_LIBS)
-TESTS += tests/test_requirements
+check_PROGRAMS += tests/lib/checks/test_requirements
+tests_lib_checks_test_requirements_SOURCES = tests/lib/checks/test_requirements.c tests/testenv.c tests/testenv.h
+tests_lib_checks_test_requirements_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_checks_test_requirements_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/checks/test_requirements
 
-check_PROGRAMS += tests/test_names
-tests_test_names_SOURCES = tests/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
-tests_test_names_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_names_LDADD = $(TEST_LIBS)
-TESTS += tests/test_names
+check_PROGRAMS += tests/lib/model/test_names
+tests_lib_model_test_names_SOURCES = tests/lib/model/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_lib_model_test_names_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_model_test_names_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/model/test_names
 endif
 
 EXTRA_DIST += tests/lsan.supp
@@ -59,8 +59,8 @@ TESTS += tests/readme_quickstart.sh
 EXTRA_DIST += tests/readme_quickstart.sh
 
 # Damage a HASH does not see, built at test time by tools/mkcrafted.py.
-TESTS += tests/crafted.sh
-EXTRA_DIST += tests/crafted.sh tools/mkcrafted.py
+TESTS += tests/lib/checks/crafted.sh
+EXTRA_DIST += tests/lib/checks/crafted.sh tools/mkcrafted.py
 
 include tests/node.mk
 include tests/extract_sources.mk

@@ -63,8 +63,8 @@ grep -q 'sample.metallib' "$WORK/quick.out" || {
     tail -20 "$WORK/quick.out"
     fail "the Quick start did not end on the sample's summary"
 }
-echo "running: $tests TESTS=tests/cli_usage.sh"
-sh -c "$tests TESTS=tests/cli_usage.sh" </dev/null >"$WORK/check.out" 2>&1 || {
+echo "running: $tests TESTS=tests/cli/cli_usage.sh"
+sh -c "$tests TESTS=tests/cli/cli_usage.sh" </dev/null >"$WORK/check.out" 2>&1 || {
     tail -30 "$WORK/check.out"
     fail "the README's test command failed in the clone"
 }

@@ -1,7 +1,7 @@
 # The fixture builder: tools/mkfixtures.py writes data/sample.metallib and
 # tests/fixtures/* from hand-written LLVM IR (tools/fixtures/). The outputs
 # are committed so that building and testing need neither Python nor LLVM;
-# tests/fixtures_reproducible.sh checks they are still what it writes.
+# tests/lib/container/fixtures_reproducible.sh checks they are still what it writes.
 # (data/sample.metallib itself is distributed by dist_pkgdata_DATA.)
 
 fixture_metallibs = \
@@ -40,9 +40,9 @@ fixture_generator = \
 	tools/fixtures/sample_common.h
 
 EXTRA_DIST += $(fixture_metallibs) $(fixture_expected) $(fixture_generator) \
-	tests/fixtures/README.md tests/fixtures_reproducible.sh
+	tests/fixtures/README.md tests/lib/container/fixtures_reproducible.sh
 
-TESTS += tests/fixtures_reproducible.sh
+TESTS += tests/lib/container/fixtures_reproducible.sh
 
 # The layer check CI runs on its build (needs ../shared/tools/layers.py).
 EXTRA_DIST += tools/check_layers.sh

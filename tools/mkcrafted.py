@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes damaged metallibs for the check test (tests/crafted.sh).
+"""Writes damaged metallibs for the check test (tests/lib/checks/crafted.sh).
 
 Usage: mkcrafted.py OUTDIR SRCDIR [CORPUS]
 

@@ -2,7 +2,7 @@
 """Rewrite the generated parts of README.md and man/mtlbx.1 in place.
 
 Four parts of the documents are printed by programs from the tables in the
-code, and tests fail when they drift (tests/cli_doc.sh, test_ui_keys):
+code, and tests fail when they drift (tests/cli/cli_doc.sh, test_ui_keys):
 
   README.md   the command table          <- src/cli/cmddoc markdown
   README.md   the explorer key tables    <- src/ui/keydoc markdown

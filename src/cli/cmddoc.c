@@ -1,6 +1,6 @@
 /* Prints the command table as documentation: `cmddoc man` for the SYNOPSIS
  * of man/mtlbx.1 (mdoc), `cmddoc markdown` for the command table of
- * README.md. Built, not installed; tests/cli_doc.sh checks both documents
+ * README.md. Built, not installed; tests/cli/cli_doc.sh checks both documents
  * still match the table, as src/ui/keydoc does for the keys. */
 #include "config.h"
 

@@ -2,7 +2,7 @@
  * --help and the man page SYNOPSIS know about a command is here. To add a
  * command, add its options and one entry below, and its cmd_ function to
  * commands.h; src/cli/cmddoc then prints the new man page SYNOPSIS and
- * README table (tests/cli_doc.sh fails until they are pasted in). */
+ * README table (tests/cli/cli_doc.sh fails until they are pasted in). */
 #include "config.h"
 
 #include "commands.h"

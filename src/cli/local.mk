@@ -40,7 +40,7 @@ src_mtlbx_SOURCES = src/main.c
 src_mtlbx_LDADD = $(MTLBX_CLI_LIBS) $(MTLBX_UI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)
 
 # Prints the command table as the man page SYNOPSIS or the README's command
-# table; tests/cli_doc.sh checks both documents match it.
+# table; tests/cli/cli_doc.sh checks both documents match it.
 noinst_PROGRAMS += src/cli/cmddoc
 src_cli_cmddoc_SOURCES = src/cli/cmddoc.c
 src_cli_cmddoc_LDADD = $(MTLBX_CLI_LIBS) $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(JANSSON_LIBS)

@@ -1,6 +1,6 @@
 /* Prints the key table as documentation: `keydoc man` for the KEYS part of
  * man/mtlbx.1 (mdoc), `keydoc markdown` for README.md. Built, not
- * installed; tests/test_ui_keys.c checks the man page still matches. */
+ * installed; tests/ui/test_ui_keys.c checks the man page still matches. */
 #include "config.h"
 
 #include "keys.h"

@@ -5,7 +5,7 @@
 # it, at the offset the script itself computed. Every file must give that
 # finding (and exit 1). Nothing crafted is ever written into the tree.
 
-top=${MTLBX_SRCDIR:-${srcdir:-$(dirname "$0")/..}}
+top=${MTLBX_SRCDIR:-${srcdir:-$(dirname "$0")/../../..}}
 bin=${MTLBX_BIN:-./src/mtlbx}
 corpus=${MTLBX_CORPUS:-}
 PYTHONDONTWRITEBYTECODE=1

@@ -8,7 +8,7 @@
 
 # Source tree: the tests' environment, else automake's $srcdir (the test
 # driver runs us from the build directory), else where this script lives.
-top=${MTLBX_SRCDIR:-${srcdir:-$(dirname "$0")/..}}
+top=${MTLBX_SRCDIR:-${srcdir:-$(dirname "$0")/../../..}}
 gen=$top/tools/mkfixtures.py
 if [ -n "${MTLBX_LLVM_AS:-}" ]; then
 	LLVM_AS=$MTLBX_LLVM_AS

@@ -9,7 +9,7 @@
 # dump --json --layout, whose regions json_stream writes without jansson.
 #
 # When a change to the schema is intended, regenerate with
-#   MTLBX_GOLDEN_UPDATE=1 make check TESTS=tests/dump_golden.sh
+#   MTLBX_GOLDEN_UPDATE=1 make check TESTS=tests/cli/dump_golden.sh
 SRC=${MTLBX_SRCDIR:-${srcdir:-.}}
 BIN=${MTLBX_BIN:-$(pwd)/src/mtlbx}
 case $SRC in /*) ;; *) SRC=$(pwd)/$SRC ;; esac

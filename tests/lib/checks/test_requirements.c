@@ -3,7 +3,7 @@
  * triples, and a module damaged at every byte of its start, which must
  * give the right triple or none, never a crash or a read outside it (run
  * under ASan by CI). The values for whole corpus files are checked from
- * the command line by tests/requirements.sh. */
+ * the command line by tests/cli/requirements.sh. */
 #include "config.h"
 
 #include "mtlbx.h"

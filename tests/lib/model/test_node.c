@@ -637,7 +637,7 @@ static const char *srcdir(void)
     const char *e = getenv("MTLBX_SRCDIR");
     if (e && *e)
         return e;
-    /* Fallback: this file is tests/test_node.c in the source tree. */
+    /* Fallback: this file is tests/lib/model/test_node.c in the source tree. */
     snprintf(dir, sizeof dir, "%s", __FILE__);
     char *slash = strrchr(dir, '/');
     if (!slash)
