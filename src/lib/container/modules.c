@@ -1,7 +1,8 @@
 /* The module list (FORMAT §8): each function's module is at
  * modules + OFFT[2], MDSZ bytes long. When MDSZ is missing (P7, W2) the
  * module runs to the next larger module offset of any function, or to the
- * section end; that needs one sort, not a scan per function. */
+ * section end; that needs one sort, not a scan per function, made here
+ * (derive_function in functions.c reads it as each entry is decoded). */
 #include "config.h"
 #include "internal.h"
 
@@ -11,47 +12,6 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
-}
-
-/* Smallest value in sorted[0..n) strictly greater than v, or `fallback`. */
-static uint64_t next_greater(const uint64_t *sorted, size_t n, uint64_t v, uint64_t fallback)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid] <= v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n ? sorted[lo] : fallback;
-}
-
-bool derive_function(const mtlbx_library *lib, struct mtlbx_function *fn, uint64_t *rel, uint64_t *size)
-{
-    const struct mtlbx_range sec = lib->header.modules;
-    if (!(fn->present & MTLBX_F_OFFT))
-        return true;
-    /* Where the metadata groups are; their contents are decoded lazily
-     * (metadata.c), which also reports an offset outside its section. */
-    if (fn->offt[0] < lib->header.public_md.size)
-        fn->public_md_offset = lib->header.public_md.offset + fn->offt[0];
-    if (fn->offt[1] < lib->header.private_md.size)
-        fn->private_md_offset = lib->header.private_md.offset + fn->offt[1];
-    *rel = fn->offt[2];
-    if (fn->present & MTLBX_F_MDSZ) {
-        *size = fn->mdsz;
-    } else if (lib->module_sorted) {
-        *size = next_greater(lib->module_sorted, lib->n_module_sorted, *rel, sec.size) - *rel;
-        fn->module_size_inferred = true;
-    } else {
-        return true; /* out of memory for the sort */
-    }
-    if (*rel > sec.size || *size > sec.size - *rel)
-        return false;
-    fn->module = (struct mtlbx_range){ sec.offset + *rel, *size };
-    fn->module_valid = true;
-    return true;
 }
 
 void parse_modules(mtlbx_library *lib)
