@@ -23,9 +23,11 @@ static void print_diag(const char *path, const struct mtlbx_diag *d)
     putchar('\n');
 }
 
+/* The walk's findings join the file's diagnostics; its layout is not
+ * needed beyond that. */
 static void *layout_check_thread(void *f)
 {
-    mtlbx_layout_check(f);
+    mtlbx_layout_free(mtlbx_layout_check(f));
     return NULL;
 }
 
@@ -41,7 +43,7 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
     pthread_t layout;
     bool layout_threaded = pthread_create(&layout, NULL, layout_check_thread, f) == 0;
     if (!layout_threaded)
-        mtlbx_layout_check(f);
+        layout_check_thread(f);
     /* Each module's interface (what sig and dump --interfaces would fail
      * on) is decoded right after its hash, from the bytes just read. */
     for (size_t l = 0; l < mtlbx_library_count(f); l++)

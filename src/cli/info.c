@@ -164,7 +164,8 @@ int cmd_info(const struct cli_args *args)
         char n1[48], n2[48], n3[32];
         printf(" (%s)\n", mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1));
         /* The layout walk also adds its findings to the problem counts. */
-        const struct mtlbx_layout_summary *lay = mtlbx_layout_check(f);
+        struct mtlbx_layout *layout = mtlbx_layout_check(f);
+        const struct mtlbx_layout_summary *lay = layout ? &layout->summary : NULL;
         if (lay)
             printf("Claimed                %s of %s%s%s%s\n",
                    mtlbx_format_count(n3, sizeof n3, lay->claimed + lay->padding),
@@ -172,6 +173,7 @@ int cmd_info(const struct cli_args *args)
                    lay->unclaimed ? ", " : " (every byte explained)",
                    lay->unclaimed ? mtlbx_count_noun(lay->unclaimed, "byte", "bytes", n2, sizeof n2) : "",
                    lay->unclaimed ? " unclaimed (run 'mtlbx check')" : "");
+        mtlbx_layout_free(layout);
         if (mtlbx_file_is_fat(f)) {
             printf("Fat container          %s\n",
                    mtlbx_count_noun(mtlbx_fat_slice_count(f), "slice", "slices", n1, sizeof n1));

@@ -185,8 +185,10 @@ struct mtlbx_library {
 };
 
 /* One higher layer's per-file state (file_attach.c). `key` is the address
- * of a static object of the owning file, so no two owners collide. */
-#define FILE_ATTACHMENTS 8
+ * of a static object of the owning file, so no two owners collide. Only
+ * the bitcode layer's shared module reads use it now (module_share.c):
+ * the model's caches belong to mtlbx_model, the layout to its caller. */
+#define FILE_ATTACHMENTS 2
 struct file_attachment {
     const void *_Atomic key;
     void *state;
@@ -208,9 +210,9 @@ struct mtlbx_file {
     struct mtlbx_fat_slice *slices;
     size_t n_libraries;
     mtlbx_library **libraries;
-    /* State of the layers above the container (the node arena, the byte
-     * layout, the interface cache: see file_attach.c). The container keeps
-     * it for them and frees it with the file, without knowing its type. */
+    /* State of a layer above the container (the bitcode layer's shared
+     * module reads: see file_attach.c). The container keeps it for them
+     * and frees it with the file, without knowing its type. */
     pthread_mutex_t attach_lock;
     struct file_attachment attached[FILE_ATTACHMENTS];
 };

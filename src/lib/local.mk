@@ -4,7 +4,9 @@
 #   container  the metallib container: open, fat slices, header, tags, lists, sources
 #   bitcode    the LLVM bitstream, the module blocks, AIR metadata and interfaces
 #   checks     what reads both: module hashes, bitcode validation, byte layout
-#   model      what the views share: nodes, fields, labels, MSL text
+#              (an mtlbx_layout the caller frees)
+#   model      what the views share: nodes, fields, labels, MSL text; its caches
+#              belong to an mtlbx_model (model.c), not to the file handle
 #   compare    the comparison of two libraries
 
 noinst_LIBRARIES += src/lib/libmtlbx.a
@@ -59,6 +61,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/fields_reflection.c \
 	src/lib/model/fields_tag.c \
 	src/lib/model/iface_cache.c \
+	src/lib/model/model.c \
 	src/lib/model/msl_decl.c \
 	src/lib/model/name_resolve.c \
 	src/lib/model/node.c \

@@ -25,6 +25,7 @@ extern "C" {
 typedef struct mtlbx_file mtlbx_file;
 typedef struct mtlbx_library mtlbx_library;
 typedef struct mtlbx_node mtlbx_node;
+typedef struct mtlbx_model mtlbx_model;
 
 /* A span of bytes inside the mapping. Not NUL-terminated. */
 struct mtlbx_bytes {
@@ -587,21 +588,6 @@ void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t siz
 char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name,
                             const char *fallback_stage, const struct mtlbx_metadata *md,
                             unsigned flags);
-
-/* Interfaces kept by the file handle, for the node model and the explorer:
- * a background thread decodes (keep), the UI only looks (cached, never
- * decodes). Kept until mtlbx_close(). Thread-safe. */
-enum mtlbx_iface_state {
-    MTLBX_IFACE_NOT_DECODED = 0,
-    MTLBX_IFACE_OK,            /* *iface is the decoded interface */
-    MTLBX_IFACE_FAILED,        /* not bitcode or damaged: *error says why (with the
-                                  offset); *iface, if any, has the blocks read */
-};
-enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib, size_t i,
-                                                       const struct mtlbx_interface **iface,
-                                                       const char **error);
-/* Decodes function i (blocking) unless it is kept already; returns its state. */
-enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, size_t i);
 
 /* ---------------------------------------------------- header extension -- */
 

@@ -107,14 +107,15 @@ bool bytes_select_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
     for (uint32_t i = 0; i < ex->n_files; i++) {
         if (ex->files[i].f != f)
             continue;
+        mtlbx_model *model = ex->files[i].m;
         mtlbx_node *root = ex->files[i].root;
-        size_t n = mtlbx_node_child_count(f, root);
+        size_t n = mtlbx_node_child_count(model, root);
         for (size_t c = 0; c < n; c++) {
-            mtlbx_node *l = mtlbx_node_child(f, root, c);
+            mtlbx_node *l = mtlbx_node_child(model, root, c);
             if (!l || l->kind != MTLBX_NODE_LIBRARY || l->lib != lib)
                 continue;
-            mtlbx_node *list = mtlbx_node_child_of_kind(f, l, MTLBX_NODE_FUNCTION_LIST);
-            mtlbx_node *node = list && fn < mtlbx_node_child_count(f, list) ? mtlbx_node_child(f, list, fn) : NULL;
+            mtlbx_node *list = mtlbx_node_child_of_kind(model, l, MTLBX_NODE_FUNCTION_LIST);
+            mtlbx_node *node = list && fn < mtlbx_node_child_count(model, list) ? mtlbx_node_child(model, list, fn) : NULL;
             return node && ex_select_node(ex, i, node, false);
         }
     }

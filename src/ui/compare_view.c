@@ -141,12 +141,12 @@ void compare_open(struct explorer *ex)
 
 /* ------------------------------------------------------------- jumping -- */
 
-static mtlbx_node *child_where(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind, bool by_index, size_t index,
+static mtlbx_node *child_where(mtlbx_model *model, mtlbx_node *n, enum mtlbx_node_kind kind, bool by_index, size_t index,
                                const mtlbx_library *lib)
 {
-    size_t count = n ? mtlbx_node_child_count(f, n) : 0;
+    size_t count = n ? mtlbx_node_child_count(model, n) : 0;
     for (size_t i = 0; i < count; i++) {
-        mtlbx_node *c = mtlbx_node_child(f, n, i);
+        mtlbx_node *c = mtlbx_node_child(model, n, i);
         if (c->kind == kind && (!by_index || c->index == index) && (!lib || c->lib == lib))
             return c;
     }
@@ -158,33 +158,33 @@ static mtlbx_node *child_where(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kin
 static mtlbx_node *row_node(struct explorer *ex, const struct compare_row *r, bool side_b)
 {
     uint32_t file = side_b ? ex->compare->file_b : ex->compare->file_a;
-    mtlbx_file *f = ex->files[file].f;
+    mtlbx_model *model = ex->files[file].m;
     mtlbx_library *lib = side_b ? r->ld->b : r->ld->a;
     if (!lib)
         return NULL;
-    mtlbx_node *root = ex->files[file].root, *libnode = child_where(f, root, MTLBX_NODE_LIBRARY, false, 0, lib);
+    mtlbx_node *root = ex->files[file].root, *libnode = child_where(model, root, MTLBX_NODE_LIBRARY, false, 0, lib);
     if (!libnode) {
         /* A fat file: libraries sit below their slices. */
-        size_t count = mtlbx_node_child_count(f, root);
+        size_t count = mtlbx_node_child_count(model, root);
         for (size_t i = 0; i < count && !libnode; i++)
-            libnode = child_where(f, mtlbx_node_child(f, root, i), MTLBX_NODE_LIBRARY, false, 0, lib);
+            libnode = child_where(model, mtlbx_node_child(model, root, i), MTLBX_NODE_LIBRARY, false, 0, lib);
     }
     if (!libnode)
         return NULL;
     switch (r->kind) {
     case ROW_LIBRARY: return libnode;
-    case ROW_HEADER: return child_where(f, libnode, MTLBX_NODE_HEADER, false, 0, NULL);
+    case ROW_HEADER: return child_where(model, libnode, MTLBX_NODE_HEADER, false, 0, NULL);
     case ROW_REMOVED:
     case ROW_ADDED:
     case ROW_CHANGED: {
-        mtlbx_node *list = child_where(f, libnode, MTLBX_NODE_FUNCTION_LIST, false, 0, NULL);
-        return child_where(f, list, MTLBX_NODE_FUNCTION, true, side_b ? r->b : r->a, NULL);
+        mtlbx_node *list = child_where(model, libnode, MTLBX_NODE_FUNCTION_LIST, false, 0, NULL);
+        return child_where(model, list, MTLBX_NODE_FUNCTION, true, side_b ? r->b : r->a, NULL);
     }
     case ROW_MEMBER: {
         struct mtlbx_member_ref m = side_b ? r->mb : r->ma;
-        mtlbx_node *src = child_where(f, libnode, MTLBX_NODE_SOURCES, false, 0, NULL);
-        mtlbx_node *arch = child_where(f, src, MTLBX_NODE_ARCHIVE, true, m.archive, NULL);
-        mtlbx_node *mem = child_where(f, arch, MTLBX_NODE_MEMBER, true, m.member, NULL);
+        mtlbx_node *src = child_where(model, libnode, MTLBX_NODE_SOURCES, false, 0, NULL);
+        mtlbx_node *arch = child_where(model, src, MTLBX_NODE_ARCHIVE, true, m.archive, NULL);
+        mtlbx_node *mem = child_where(model, arch, MTLBX_NODE_MEMBER, true, m.member, NULL);
         return mem ? mem : arch ? arch : src;
     }
     }

@@ -123,7 +123,7 @@ void detail_refresh(struct explorer *ex, bool force)
     d->node = n;
     d->hash_done_seen = ex->hash_done_seen;
     if (n) {
-        mtlbx_node_fields(ex_current_file(ex)->f, n, collect, d);
+        mtlbx_node_fields(ex_current_file(ex)->m, n, collect, d);
         add_digests(ex, d, n);
     }
     d->sel = d->n ? (keep_sel < d->n ? keep_sel : d->n - 1) : 0;
@@ -173,7 +173,7 @@ static void follow(struct explorer *ex, const struct field_row *f)
         return;
     }
     ex_push_history(ex);
-    mtlbx_node *n = mtlbx_node_at_offset(ef->f, f->target);
+    mtlbx_node *n = mtlbx_node_at_offset(ef->m, f->target);
     uint32_t file = ex_current_file_index(ex);
     ex_select_node(ex, file, n, true);
     hex_goto(ex, file, f->target);

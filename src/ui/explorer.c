@@ -367,7 +367,7 @@ static bool waiting_for_interface(struct explorer *ex)
 {
     mtlbx_node *n = ex->ifacer ? ex_selected_node(ex) : NULL;
     long fn = n && n->lib ? action_function_of(n) : -1;
-    return (fn >= 0 && mtlbx_function_interface_cached(n->lib, (size_t)fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) ||
+    return (fn >= 0 && mtlbx_function_interface_cached(ex_model_of(ex, n->lib), n->lib, (size_t)fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) ||
            page_waiting(ex);
 }
 
@@ -421,7 +421,7 @@ static void run(struct explorer *ex)
              * held up (50 ms on 20,000 functions, 0.4 s on 200,000; `u`
              * walks it at once if asked first). */
             for (uint32_t i = 0; i < ex->n_files; i++)
-                mtlbx_layout_check(ex->files[i].f);
+                ex_file_layout(&ex->files[i]);
             ex->layout_done = true;
             refresh_libraries(ex);
             ex_draw(ex);
@@ -479,6 +479,10 @@ static void free_all(struct explorer *ex)
         textview_close(ex);
     compare_free(ex);
     rows_free(&ex->rows);
+    /* The models before the files: the folder scan and a release pair
+     * close theirs below. */
+    for (uint32_t i = 0; i < ex->n_files; i++)
+        ex_file_release(&ex->files[i]);
     folder_free(ex);
     release_free(ex);
     for (uint32_t i = 0; i < ex->n_files; i++)
@@ -512,10 +516,12 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
                 snprintf(first_error, sizeof first_error, "%s: %s", paths[i], err.message);
             continue;
         }
-        struct ex_file *ef = &ex.files[ex.n_files++];
-        ef->f = f;
-        ef->path = paths[i];
-        ef->root = mtlbx_root(f);
+        if (!ex_file_open(&ex.files[ex.n_files], f, paths[i])) {
+            fprintf(stderr, "mtlbx: %s: out of memory\n", paths[i]);
+            mtlbx_close(f);
+            continue;
+        }
+        ex.n_files++;
     }
     if (ex.n_files == 0 && !folders) {
         free(ex.files);

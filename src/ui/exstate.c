@@ -54,7 +54,7 @@ void ex_error(struct explorer *ex, const char *fmt, ...)
  * without a name of its own is named by its path. */
 void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size)
 {
-    mtlbx_node_label(ex->files[file].f, n, buf, size);
+    mtlbx_node_label(ex->files[file].m, n, buf, size);
     if (n->kind == MTLBX_NODE_FILE && !buf[0])
         snprintf(buf, size, "%s", ex->files[file].path);
 }

@@ -46,7 +46,7 @@ void page_open(struct explorer *ex, uint32_t lib, uint32_t fn)
 bool page_waiting(struct explorer *ex)
 {
     mtlbx_library *l = ex->screen == SCREEN_PAGE ? page_lib(ex) : NULL;
-    return l && mtlbx_function_interface_cached(l, ex->page.fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED;
+    return l && mtlbx_function_interface_cached(ex_model_of(ex, l), l, ex->page.fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED;
 }
 
 static void build(struct explorer *ex)
@@ -56,14 +56,15 @@ static void build(struct explorer *ex)
     if (!l)
         return;
     bool other = !p->lines || p->built_lib != p->lib || p->built_fn != p->fn;
-    int state = mtlbx_function_interface_cached(l, p->fn, NULL, NULL);
+    mtlbx_model *model = ex_model_of(ex, l);
+    int state = mtlbx_function_interface_cached(model, l, p->fn, NULL, NULL);
     if (!other && state == p->built_state && p->lines)
         return;
     if (other) {
         /* A new function: its interface first in the worker's queue, and
          * the table on it, so Backspace lands there. */
         if (state == MTLBX_IFACE_NOT_DECODED)
-            ifacer_prioritise(ex->ifacer, l, p->fn);
+            ifacer_prioritise(ex->ifacer, model, l, p->fn);
         long pos = ftable_find(&ex->funcs, l, p->fn);
         if (pos >= 0)
             ex->funcs.sel = (size_t)pos;
@@ -71,7 +72,7 @@ static void build(struct explorer *ex)
     page_free(p);
     p->built_lib = p->lib;
     p->built_fn = p->fn;
-    p->built_state = iface_table_build(l, p->fn, &p->lines, &p->heading, &p->n_lines);
+    p->built_state = iface_table_build(model, l, p->fn, &p->lines, &p->heading, &p->n_lines);
 }
 
 /* Screen rows of one logical line at `width`. */

@@ -129,7 +129,7 @@ static long arg_count(const struct ftable *t, const mtlbx_library *lib, size_t i
             return n;
     }
     const struct mtlbx_interface *iface = NULL;
-    enum mtlbx_iface_state s = mtlbx_function_interface_cached(lib, i, &iface, NULL);
+    enum mtlbx_iface_state s = mtlbx_function_interface_cached(t->model_of ? t->model_of(t->arg_ctx, lib) : NULL, lib, i, &iface, NULL);
     if (s == MTLBX_IFACE_NOT_DECODED)
         return -1;
     if (s != MTLBX_IFACE_OK || !iface || !iface->stage)

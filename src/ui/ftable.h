@@ -50,6 +50,9 @@ struct ftable {
     /* Where the args column comes from: -1 not known yet, -2 no entry.
      * NULL: the interfaces the library keeps. */
     long (*arg_count)(void *ctx, const mtlbx_library *lib, size_t index);
+    /* The model that keeps lib's interfaces (for the arguments column
+     * while arg_count does not know yet), with arg_ctx. */
+    mtlbx_model *(*model_of)(void *ctx, const mtlbx_library *lib);
     void *arg_ctx;
     /* The sort's key arrays, kept from one sort to the next: fresh
      * pages for 200,000 keys cost more than the sort itself. */

@@ -8,30 +8,30 @@
 #include "ui.h"
 
 /* Functions as the tree shows them: through the filter and sort (f, S). */
-static size_t function_count(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib)
+static size_t function_count(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib)
 {
-    mtlbx_node *list = mtlbx_node_child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
-    return list ? funcview_child_count(&ex->fview, f, list) : 0;
+    mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
+    return list ? funcview_child_count(&ex->fview, model, list) : 0;
 }
 
-static mtlbx_node *function_node(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, size_t i)
+static mtlbx_node *function_node(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib, size_t i)
 {
-    mtlbx_node *list = mtlbx_node_child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
-    mtlbx_node *fn = list ? funcview_child(&ex->fview, f, list, i) : NULL;
+    mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *fn = list ? funcview_child(&ex->fview, model, list, i) : NULL;
     return fn && fn->kind == MTLBX_NODE_FUNCTION ? fn : NULL;
 }
 
 /* Where the function with file index `index` stands in the shown (filtered,
  * sorted) list; -1 when it is not shown or `index` is not a function. */
-static long view_position(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, long index)
+static long view_position(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib, long index)
 {
     if (index < 0 || !funcview_active(&ex->fview))
         return index;
-    mtlbx_node *list = mtlbx_node_child_of_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
-    mtlbx_node *fn = list ? mtlbx_node_child(f, list, (size_t)index) : NULL;
-    size_t count = list ? funcview_child_count(&ex->fview, f, list) : 0;
+    mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *fn = list ? mtlbx_node_child(model, list, (size_t)index) : NULL;
+    size_t count = list ? funcview_child_count(&ex->fview, model, list) : 0;
     for (size_t i = 0; fn && i < count; i++)
-        if (funcview_child(&ex->fview, f, list, i) == fn)
+        if (funcview_child(&ex->fview, model, list, i) == fn)
             return (long)i;
     return -1;
 }
@@ -39,15 +39,15 @@ static long view_position(struct explorer *ex, mtlbx_file *f, mtlbx_node *lib, l
 /* Libraries of every file in order: (file, index among its root's children). */
 static mtlbx_node *library_at(struct explorer *ex, uint32_t file, size_t child)
 {
-    mtlbx_file *f = ex->files[file].f;
+    mtlbx_model *model = ex->files[file].m;
     mtlbx_node *root = ex->files[file].root;
-    mtlbx_node *n = child < mtlbx_node_child_count(f, root) ? mtlbx_node_child(f, root, child) : NULL;
+    mtlbx_node *n = child < mtlbx_node_child_count(model, root) ? mtlbx_node_child(model, root, child) : NULL;
     return n && n->kind == MTLBX_NODE_LIBRARY ? n : NULL;
 }
 
 static size_t root_children(struct explorer *ex, uint32_t file)
 {
-    return mtlbx_node_child_count(ex->files[file].f, ex->files[file].root);
+    return mtlbx_node_child_count(ex->files[file].m, ex->files[file].root);
 }
 
 /* The next (previous) position among the roots' children of all files;
@@ -80,7 +80,7 @@ void tree_step_function(struct explorer *ex, bool forward)
     uint32_t file = ex_current_file_index(ex);
     if (!n || file >= ex->n_files)
         return;
-    mtlbx_file *f = ex->files[file].f;
+    mtlbx_model *model = ex->files[file].m;
     mtlbx_node *root = ex->files[file].root;
     mtlbx_node *lib = n;
     while (lib && lib->kind != MTLBX_NODE_LIBRARY)
@@ -91,7 +91,7 @@ void tree_step_function(struct explorer *ex, bool forward)
         top = top->parent;
     long child = -1;
     for (long c = 0; top && c < (long)root_children(ex, file); c++)
-        if (mtlbx_node_child(f, root, (size_t)c) == top)
+        if (mtlbx_node_child(model, root, (size_t)c) == top)
             child = c;
 
     /* Within the current library: the function's neighbour. A node before
@@ -99,13 +99,13 @@ void tree_step_function(struct explorer *ex, bool forward)
      * list, sources, lists) as after the last, unless it belongs to a
      * function (its module, its metadata). */
     if (lib) {
-        long count = (long)function_count(ex, f, lib), pos = view_position(ex, f, lib, action_function_of(n));
+        long count = (long)function_count(ex, model, lib), pos = view_position(ex, model, lib, action_function_of(n));
         const struct mtlbx_header *h = mtlbx_library_header(lib->lib);
         if (pos < 0)
             pos = n == lib || n->kind == MTLBX_NODE_HEADER || n->offset < h->function_list.offset ? -1 : count;
         long want = forward ? pos + 1 : pos - 1;
         if (want >= 0 && want < count) {
-            if (!ex_select_node(ex, file, function_node(ex, f, lib, (size_t)want), false))
+            if (!ex_select_node(ex, file, function_node(ex, model, lib, (size_t)want), false))
                 ex_error(ex, "cannot reach function %ld", want);
             return;
         }
@@ -113,10 +113,10 @@ void tree_step_function(struct explorer *ex, bool forward)
     /* Else the first (last) function of the next (previous) library. */
     while (advance(ex, forward, &file, &child)) {
         mtlbx_node *l = library_at(ex, file, (size_t)child);
-        size_t count = l ? function_count(ex, ex->files[file].f, l) : 0;
+        size_t count = l ? function_count(ex, ex->files[file].m, l) : 0;
         if (!count)
             continue;
-        if (!ex_select_node(ex, file, function_node(ex, ex->files[file].f, l, forward ? 0 : count - 1), false))
+        if (!ex_select_node(ex, file, function_node(ex, ex->files[file].m, l, forward ? 0 : count - 1), false))
             ex_error(ex, "cannot reach that function");
         return;
     }

@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static mtlbx_model *model_of(void *ctx, const mtlbx_library *lib)
+{
+    return ex_model_of(ctx, lib);
+}
+
 static long arg_count(void *ctx, const mtlbx_library *lib, size_t index)
 {
     struct explorer *ex = ctx;
@@ -34,6 +39,7 @@ void functions_home(struct explorer *ex)
     bool ok = ftable_init(&ex->funcs, libs, k);
     free(libs);
     ex->funcs.arg_count = arg_count;
+    ex->funcs.model_of = model_of;
     ex->funcs.arg_ctx = ex;
     /* A file without functions (empty, damaged, a fat header only) opens
      * on its bytes, as before. */

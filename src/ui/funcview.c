@@ -116,7 +116,7 @@ static int cmp_type(const void *a, const void *b)
     return cmp_name(a, b);
 }
 
-static struct funcview_list *build(struct funcview *v, mtlbx_file *f, mtlbx_node *list)
+static struct funcview_list *build(struct funcview *v, mtlbx_model *model, mtlbx_node *list)
 {
     for (size_t i = 0; i < v->n_lists; i++)
         if (v->lists[i].list == list)
@@ -125,7 +125,7 @@ static struct funcview_list *build(struct funcview *v, mtlbx_file *f, mtlbx_node
     if (!grown)
         return NULL;
     v->lists = grown;
-    size_t total = mtlbx_node_child_count(f, list);
+    size_t total = mtlbx_node_child_count(model, list);
     size_t *pos = malloc((total ? total : 1) * sizeof *pos);
     size_t *index = malloc((total ? total : 1) * sizeof *index);
     if (!pos || !index) {
@@ -135,7 +135,7 @@ static struct funcview_list *build(struct funcview *v, mtlbx_file *f, mtlbx_node
     }
     size_t n = 0;
     for (size_t c = 0; c < total; c++) {
-        mtlbx_node *child = mtlbx_node_child(f, list, c);
+        mtlbx_node *child = mtlbx_node_child(model, list, c);
         index[c] = child ? child->index : 0;
         const struct mtlbx_function *fn = child && child->kind == MTLBX_NODE_FUNCTION
                                               ? mtlbx_function_at(list->lib, child->index) : NULL;
@@ -159,22 +159,22 @@ static struct funcview_list *build(struct funcview *v, mtlbx_file *f, mtlbx_node
     return l;
 }
 
-size_t funcview_child_count(struct funcview *v, mtlbx_file *f, mtlbx_node *node)
+size_t funcview_child_count(struct funcview *v, mtlbx_model *model, mtlbx_node *node)
 {
     if (funcview_active(v) && node->kind == MTLBX_NODE_FUNCTION_LIST && node->lib) {
-        struct funcview_list *l = build(v, f, node);
+        struct funcview_list *l = build(v, model, node);
         if (l)
             return l->n;
     }
-    return mtlbx_node_child_count(f, node);
+    return mtlbx_node_child_count(model, node);
 }
 
-mtlbx_node *funcview_child(struct funcview *v, mtlbx_file *f, mtlbx_node *node, size_t i)
+mtlbx_node *funcview_child(struct funcview *v, mtlbx_model *model, mtlbx_node *node, size_t i)
 {
     if (funcview_active(v) && node->kind == MTLBX_NODE_FUNCTION_LIST && node->lib) {
-        struct funcview_list *l = build(v, f, node);
+        struct funcview_list *l = build(v, model, node);
         if (l)
-            return i < l->n ? mtlbx_node_child(f, node, l->pos[i]) : NULL;
+            return i < l->n ? mtlbx_node_child(model, node, l->pos[i]) : NULL;
     }
-    return mtlbx_node_child(f, node, i);
+    return mtlbx_node_child(model, node, i);
 }

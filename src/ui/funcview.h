@@ -31,8 +31,8 @@ struct funcview {
  * file's order). */
 bool funcview_active(const struct funcview *v);
 /* Children of `node` as the tree shows them. */
-size_t funcview_child_count(struct funcview *v, mtlbx_file *f, mtlbx_node *node);
-mtlbx_node *funcview_child(struct funcview *v, mtlbx_file *f, mtlbx_node *node, size_t i);
+size_t funcview_child_count(struct funcview *v, mtlbx_model *model, mtlbx_node *node);
+mtlbx_node *funcview_child(struct funcview *v, mtlbx_model *model, mtlbx_node *node, size_t i);
 /* Forget the tables (after the filter or sort changed). */
 void funcview_reset(struct funcview *v);
 /* Shown and total functions over the lists built so far. */

@@ -18,7 +18,7 @@
 static void sync_tree_shallow(struct explorer *ex)
 {
     struct ex_file *ef = &ex->files[ex->hex.file];
-    for (mtlbx_node *n = mtlbx_node_at_offset(ef->f, ex->hex.cursor); n; n = n->parent)
+    for (mtlbx_node *n = mtlbx_node_at_offset(ef->m, ex->hex.cursor); n; n = n->parent)
         for (size_t i = 0; i < ex->rows.n; i++)
             if (ex->rows.v[i].node == n && ex->rows.v[i].file == ex->hex.file) {
                 if (i != ex->tree_sel) {
@@ -84,7 +84,7 @@ static bool in_span(uint64_t o, uint64_t off, uint64_t size)
 /* Whether byte o is unclaimed, remembering the last run looked up: a row
  * asks for neighbouring bytes. */
 struct unclaimed_cache {
-    mtlbx_file *f;
+    const struct mtlbx_layout *layout; /* NULL until walked: nothing is marked */
     struct mtlbx_range run;
     bool have;
 };
@@ -93,7 +93,7 @@ static bool unclaimed(struct unclaimed_cache *c, uint64_t o)
 {
     if (c->have && o >= c->run.offset && o - c->run.offset < c->run.size)
         return true;
-    c->have = mtlbx_layout_unclaimed_at(c->f, o, false, &c->run);
+    c->have = mtlbx_layout_unclaimed_at(c->layout, o, false, &c->run);
     return c->have;
 }
 
@@ -113,7 +113,7 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
     uint64_t f_off = field ? field->offset : 0;
     uint64_t f_size = field && !(field->flags & MTLBX_FIELD_HEADING) ? field->size : 0;
 
-    struct unclaimed_cache uc = { .f = ex->files[ex->hex.file].f };
+    struct unclaimed_cache uc = { .layout = ex->files[ex->hex.file].layout };
     char title[160];
     if (unclaimed(&uc, ex->hex.cursor))
         snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64

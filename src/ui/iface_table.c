@@ -160,14 +160,14 @@ static void table(struct lines *l, const char *title, const struct mtlbx_air_arg
     add(l, false, "%s", "");
 }
 
-int iface_table_build(const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading, size_t *n)
+int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading, size_t *n)
 {
     struct lines l = { 0 };
     const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
     const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, fn);
     const struct mtlbx_interface *iface = NULL;
     const char *error = NULL;
-    int state = mtlbx_function_interface_cached(lib, fn, &iface, &error);
+    int state = mtlbx_function_interface_cached(m, lib, fn, &iface, &error);
     char buf[32];
     const char *type = f->present & MTLBX_F_TYPE ? mtlbx_function_type_name(f->type, buf, sizeof buf) : "-";
     if (state == MTLBX_IFACE_NOT_DECODED) {

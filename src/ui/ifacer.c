@@ -25,6 +25,8 @@ struct ifacer {
     atomic_size_t done, kept;
     atomic_bool stop;
     pthread_mutex_t lock;        /* guards the priority request */
+    pthread_mutex_t keeping;     /* held while a request is served (ifacer_forget) */
+    mtlbx_model *want_model;
     mtlbx_library *want_lib;
     size_t want_index;
 };
@@ -77,15 +79,19 @@ static void sweep_one(struct ifacer *w, size_t l, size_t i)
 
 static void take_priority(struct ifacer *w)
 {
+    pthread_mutex_lock(&w->keeping);
     pthread_mutex_lock(&w->lock);
+    mtlbx_model *model = w->want_model;
     mtlbx_library *lib = w->want_lib;
     size_t index = w->want_index;
     w->want_lib = NULL;
+    w->want_model = NULL;
     pthread_mutex_unlock(&w->lock);
-    if (lib && mtlbx_function_interface_cached(lib, index, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) {
-        mtlbx_function_interface_keep(lib, index);
+    if (lib && mtlbx_function_interface_cached(model, lib, index, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) {
+        mtlbx_function_interface_keep(model, lib, index);
         atomic_fetch_add(&w->kept, 1);
     }
+    pthread_mutex_unlock(&w->keeping);
 }
 
 static void *worker(void *arg)
@@ -135,6 +141,7 @@ struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs)
     atomic_init(&w->kept, 0);
     atomic_init(&w->stop, false);
     pthread_mutex_init(&w->lock, NULL);
+    pthread_mutex_init(&w->keeping, NULL);
     if (!ok || pthread_create(&w->thread, NULL, worker, w) != 0) {
         atomic_store(&w->stop, true);
         w->n_libs = ok ? n_libs : 0;
@@ -145,11 +152,12 @@ struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs)
     return w;
 }
 
-void ifacer_prioritise(struct ifacer *w, mtlbx_library *lib, size_t index)
+void ifacer_prioritise(struct ifacer *w, mtlbx_model *m, mtlbx_library *lib, size_t index)
 {
-    if (!w)
+    if (!w || !m)
         return;
     pthread_mutex_lock(&w->lock);
+    w->want_model = m;
     w->want_lib = lib;
     w->want_index = index;
     pthread_mutex_unlock(&w->lock);
@@ -184,6 +192,18 @@ long ifacer_arg_count(const struct ifacer *w, const mtlbx_library *lib, size_t i
     return -1;
 }
 
+void ifacer_forget(struct ifacer *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->keeping);
+    pthread_mutex_lock(&w->lock);
+    w->want_model = NULL;
+    w->want_lib = NULL;
+    pthread_mutex_unlock(&w->lock);
+    pthread_mutex_unlock(&w->keeping);
+}
+
 void ifacer_stop(struct ifacer *w)
 {
     if (!w)
@@ -192,6 +212,7 @@ void ifacer_stop(struct ifacer *w)
     if (!pthread_equal(w->thread, pthread_self()))
         pthread_join(w->thread, NULL);
     pthread_mutex_destroy(&w->lock);
+    pthread_mutex_destroy(&w->keeping);
     for (size_t l = 0; w->texts && l < w->n_libs; l++) {
         for (size_t i = 0; w->texts[l] && i < w->counts[l]; i++)
             free(atomic_load(&w->texts[l][i]));

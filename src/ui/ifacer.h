@@ -16,8 +16,12 @@ struct ifacer;
 
 /* NULL when there is nothing to do or the thread cannot start. */
 struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs);
-/* Decode and keep this function next (the one on screen). */
-void ifacer_prioritise(struct ifacer *w, mtlbx_library *lib, size_t index);
+/* Decode and keep this function next (the one on screen), in the model
+ * m of lib's file. */
+void ifacer_prioritise(struct ifacer *w, mtlbx_model *m, mtlbx_library *lib, size_t index);
+/* Drops the request not served yet and waits for the one being served:
+ * after it, the worker touches no model it was given (to close them). */
+void ifacer_forget(struct ifacer *w);
 /* Changes each time a prioritised function has been kept, so the explorer
  * knows to refresh the rows and the detail panel. */
 size_t ifacer_kept_count(const struct ifacer *w);

@@ -13,6 +13,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/diag_view.c \
 	src/ui/expand_all.c \
 	src/ui/explorer.c \
+	src/ui/ex_file.c \
 	src/ui/exstate.c \
 	src/ui/extract_all.c \
 	src/ui/filter.c \

@@ -97,10 +97,10 @@ static void visit(struct label_search *s, struct job *j, uint32_t file, mtlbx_no
     }
     if (!descend(s, n))
         return;
-    mtlbx_file *f = s->ex->files[file].f;
-    size_t count = mtlbx_node_child_count(f, n);
+    mtlbx_model *model = s->ex->files[file].m;
+    size_t count = mtlbx_node_child_count(model, n);
     for (size_t i = 0; i < count && !job_cancelled(j); i++)
-        visit(s, j, file, mtlbx_node_child(f, n, i), false);
+        visit(s, j, file, mtlbx_node_child(model, n, i), false);
 }
 
 static void label_work(struct job *j)
@@ -367,13 +367,13 @@ void goto_offset_prompt(struct explorer *ex)
 void goto_next_unclaimed(struct explorer *ex)
 {
     uint32_t file = ex_current_file_index(ex);
-    mtlbx_file *f = ex->files[file].f;
-    const struct mtlbx_layout_summary *s = mtlbx_layout_check(f);
+    const struct mtlbx_layout *layout = ex_file_layout(&ex->files[file]);
+    const struct mtlbx_layout_summary *s = layout ? &layout->summary : NULL;
     uint64_t cur = ex->hex.file == file ? ex->hex.cursor : 0;
     struct mtlbx_range run;
     bool wrapped = false;
-    if (!mtlbx_layout_unclaimed_at(f, cur, true, &run)) {
-        wrapped = mtlbx_layout_unclaimed_at(f, 0, false, &run) || mtlbx_layout_unclaimed_at(f, 0, true, &run);
+    if (!mtlbx_layout_unclaimed_at(layout, cur, true, &run)) {
+        wrapped = mtlbx_layout_unclaimed_at(layout, 0, false, &run) || mtlbx_layout_unclaimed_at(layout, 0, true, &run);
         if (!wrapped || (run.offset <= cur && cur - run.offset < run.size && s && s->unclaimed_runs == 1)) {
             if (wrapped)
                 ex_message(ex, "this is the only run of unclaimed bytes");

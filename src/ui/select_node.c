@@ -50,7 +50,7 @@ void tree_set_selection(struct explorer *ex, size_t row)
     long fn = action_function_of(n);
     if (fn >= 0 && n->lib) {
         hasher_prioritise(ex->hasher, n->lib, (size_t)fn);
-        ifacer_prioritise(ex->ifacer, n->lib, (size_t)fn);
+        ifacer_prioritise(ex->ifacer, ex_model_of(ex, n->lib), n->lib, (size_t)fn);
     }
 }
 
@@ -99,7 +99,7 @@ bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool k
 void hex_sync_tree(struct explorer *ex)
 {
     struct ex_file *ef = &ex->files[ex->hex.file];
-    mtlbx_node *n = mtlbx_node_at_offset(ef->f, ex->hex.cursor);
+    mtlbx_node *n = mtlbx_node_at_offset(ef->m, ex->hex.cursor);
     if (n && n != ex_selected_node(ex))
         ex_select_node(ex, ex->hex.file, n, true);
 }

@@ -14,6 +14,15 @@
  * tree, selection, hashing, the function table as home. */
 void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *const *paths, uint32_t n)
 {
+    /* The shown files' models go: nothing may walk or point into them
+     * any more (a search job, its hits, the function view's orders). */
+    job_cancel(ex);
+    ifacer_forget(ex->ifacer);
+    search_results_free(&ex->search);
+    funcview_reset(&ex->fview);
+    for (uint32_t i = 0; i < ex->n_files; i++)
+        ex_file_release(&ex->files[i]);
+    ex->n_files = 0;
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     ex->hash_done_seen = 0;
@@ -25,17 +34,20 @@ void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *co
     ex->hex.file = 0;
     ex->hex.cursor = ex->hex.top = 0;
     size_t n_libs = 0;
+    uint32_t shown = 0;
     for (uint32_t i = 0; i < n; i++) {
-        ex->files[i] = (struct ex_file){ files[i], paths[i], mtlbx_root(files[i]) };
+        if (!ex_file_open(&ex->files[shown], files[i], paths[i]))
+            continue; /* out of memory: the file is not shown */
+        shown++;
         n_libs += mtlbx_library_count(files[i]);
     }
-    ex->n_files = n;
+    ex->n_files = shown;
     mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
     if (libs) {
         size_t k = 0;
-        for (uint32_t i = 0; i < n; i++)
-            for (size_t l = 0; l < mtlbx_library_count(files[i]); l++)
-                libs[k++] = mtlbx_library_at(files[i], l);
+        for (uint32_t i = 0; i < shown; i++)
+            for (size_t l = 0; l < mtlbx_library_count(ex->files[i].f); l++)
+                libs[k++] = mtlbx_library_at(ex->files[i].f, l);
         ex->hasher = hasher_start(libs, k);
         free(libs);
     }

@@ -17,13 +17,13 @@
 static size_t src_child_count(void *ctx, uint32_t file, void *node)
 {
     struct explorer *ex = ctx;
-    return funcview_child_count(&ex->fview, ex->files[file].f, node);
+    return funcview_child_count(&ex->fview, ex->files[file].m, node);
 }
 
 static void *src_child(void *ctx, uint32_t file, void *node, size_t i)
 {
     struct explorer *ex = ctx;
-    return funcview_child(&ex->fview, ex->files[file].f, node, i);
+    return funcview_child(&ex->fview, ex->files[file].m, node, i);
 }
 
 /* With one file the libraries are the roots (the file name is in the
@@ -36,9 +36,9 @@ void tree_init(struct explorer *ex)
     for (uint32_t i = 0; i < ex->n_files; i++) {
         mtlbx_node *root = ex->files[i].root;
         if (ex->n_files == 1) {
-            size_t n = mtlbx_node_child_count(ex->files[i].f, root);
+            size_t n = mtlbx_node_child_count(ex->files[i].m, root);
             for (size_t c = 0; c < n; c++)
-                rows_append(&ex->rows, mtlbx_node_child(ex->files[i].f, root, c), i, 0);
+                rows_append(&ex->rows, mtlbx_node_child(ex->files[i].m, root, c), i, 0);
         } else {
             rows_append(&ex->rows, root, i, 0);
             rows_expand(&ex->rows, ex->rows.n - 1, &ex->rows_src);
@@ -78,7 +78,7 @@ static void move_by(struct explorer *ex, long delta)
 static bool row_expandable(struct explorer *ex, size_t i)
 {
     const struct tree_row *r = &ex->rows.v[i];
-    return mtlbx_node_expandable(ex->files[r->file].f, r->node);
+    return mtlbx_node_expandable(ex->files[r->file].m, r->node);
 }
 
 static void expand_row(struct explorer *ex, size_t i)
@@ -197,7 +197,7 @@ static enum ui_attr badge_attr(enum row_badge b)
 static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool focused)
 {
     const struct tree_row *r = &ex->rows.v[i];
-    mtlbx_file *f = ex->files[r->file].f;
+    mtlbx_model *model = ex->files[r->file].m;
     mtlbx_node *n = r->node;
     bool selected = i == ex->tree_sel;
     attr_t base = selected ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
@@ -205,8 +205,8 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
     tree_node_label(ex, r->file, n, label, sizeof label);
     struct row_input in = {
         .width = w, .depth = r->depth, .expanded = r->expanded,
-        .expandable = !r->expanded && mtlbx_node_expandable(f, n),
-        .flags = mtlbx_node_flags(f, n),
+        .expandable = !r->expanded && mtlbx_node_expandable(model, n),
+        .flags = mtlbx_node_flags(model, n),
         .is_function = n->kind == MTLBX_NODE_FUNCTION && n->lib != NULL,
         .hash = n->lib && n->kind == MTLBX_NODE_FUNCTION ? mtlbx_function_hash_state(n->lib, n->index)
                                                          : MTLBX_HASH_UNCHECKED,

@@ -20,11 +20,27 @@
 #include "rows.h"
 #include "search.h"
 
+/* One file the panels show (ex_file.c): the file, its model (the node tree
+ * the panels walk) and, once walked, its byte layout. The model and the
+ * layout are the explorer's; the file may belong to the folder scan or a
+ * release pair, which close it after ex_file_release. */
 struct ex_file {
     mtlbx_file *f;
     const char *path;
     mtlbx_node *root;
+    mtlbx_model *m;
+    struct mtlbx_layout *layout; /* NULL until ex_file_layout */
 };
+/* Opens f's model into ef; false when out of memory (ef is then empty). */
+bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path);
+/* Closes ef's model and frees its layout; the file stays open. */
+void ex_file_release(struct ex_file *ef);
+/* ef's byte layout, walked on first call (which adds its findings to the
+ * file's diagnostics); NULL when out of memory. */
+const struct mtlbx_layout *ex_file_layout(struct ex_file *ef);
+struct explorer;
+/* The model of the shown file that holds lib; NULL when none does. */
+mtlbx_model *ex_model_of(const struct explorer *ex, const mtlbx_library *lib);
 
 struct field_row {
     char *name, *value;

@@ -11,6 +11,7 @@
 
 struct walker {
     mtlbx_file *f;
+    mtlbx_model *m;
     const uint8_t *base;
     uint64_t size;
     struct walk_stats *st;
@@ -115,25 +116,25 @@ static void walk_node(struct walker *w, mtlbx_node *n, size_t depth)
             (unsigned long long)n->size);
     char label[512];
     memset(label, 'x', sizeof label);
-    mtlbx_node_label(w->f, n, label, sizeof label);
+    mtlbx_node_label(w->m, n, label, sizeof label);
     if (!memchr(label, '\0', sizeof label))
         bad(w, "label of node kind %d not terminated", n->kind);
     else if (!terminal_safe(label))
         bad(w, "label of node kind %d is not terminal-safe", n->kind);
     /* A tiny buffer must still come back terminated. */
     char tiny[3] = { 'x', 'x', 'x' };
-    mtlbx_node_label(w->f, n, tiny, sizeof tiny);
+    mtlbx_node_label(w->m, n, tiny, sizeof tiny);
     if (!memchr(tiny, '\0', sizeof tiny))
         bad(w, "3-byte label of node kind %d not terminated", n->kind);
-    (void)mtlbx_node_flags(w->f, n);
-    bool expandable = mtlbx_node_expandable(w->f, n);
+    (void)mtlbx_node_flags(w->m, n);
+    bool expandable = mtlbx_node_expandable(w->m, n);
     struct field_ctx fc = { w, n };
-    mtlbx_node_fields(w->f, n, on_field, &fc);
-    size_t nc = mtlbx_node_child_count(w->f, n);
+    mtlbx_node_fields(w->m, n, on_field, &fc);
+    size_t nc = mtlbx_node_child_count(w->m, n);
     if (nc && !expandable)
         bad(w, "node kind %d has %zu children but says it is not expandable", n->kind, nc);
     for (size_t i = 0; i < nc; i++) {
-        mtlbx_node *c = mtlbx_node_child(w->f, n, i);
+        mtlbx_node *c = mtlbx_node_child(w->m, n, i);
         if (!c) {
             bad(w, "child %zu of %zu of node kind %d is NULL", i, nc, n->kind);
             continue;
@@ -142,14 +143,14 @@ static void walk_node(struct walker *w, mtlbx_node *n, size_t depth)
             bad(w, "child's parent pointer is wrong (kind %d)", c->kind);
         walk_node(w, c, depth + 1);
     }
-    if (nc && mtlbx_node_child(w->f, n, nc) != NULL)
+    if (nc && mtlbx_node_child(w->m, n, nc) != NULL)
         bad(w, "child index past the end returned a node (kind %d)", n->kind);
 }
 
 /* The node found for an offset must contain it (or be the root). */
 static void probe_offset(struct walker *w, mtlbx_node *root, uint64_t off)
 {
-    mtlbx_node *n = mtlbx_node_at_offset(w->f, off);
+    mtlbx_node *n = mtlbx_node_at_offset(w->m, off);
     if (!n) {
         bad(w, "node_at_offset(%llu) returned NULL", (unsigned long long)off);
         return;
@@ -371,18 +372,20 @@ static void walk_layout(struct walker *w, bool windowed_complete, uint64_t windo
     uint64_t built;
     if (layout_digest(w, &built) && windowed_complete && built != windowed)
         bad(w, "the layout differs between windowed and built sections");
-    const struct mtlbx_layout_summary *s = mtlbx_layout_check(w->f);
+    struct mtlbx_layout *layout = mtlbx_layout_check(w->f);
+    const struct mtlbx_layout_summary *s = layout ? &layout->summary : NULL;
     if (s && s->complete && s->claimed + s->padding + s->unclaimed != w->size)
         bad(w, "layout summary does not add up to the file size");
     struct mtlbx_range run;
-    if (mtlbx_layout_unclaimed_at(w->f, 0, true, &run) && (run.offset > w->size || run.size > w->size - run.offset))
+    if (mtlbx_layout_unclaimed_at(layout, 0, true, &run) && (run.offset > w->size || run.size > w->size - run.offset))
         bad(w, "unclaimed run outside the file");
+    mtlbx_layout_free(layout);
 }
 
 void walk_file(mtlbx_file *f, struct walk_stats *st)
 {
     memset(st, 0, sizeof *st);
-    struct walker w = { .f = f, .base = mtlbx_file_data(f), .size = mtlbx_file_size(f), .st = st };
+    struct walker w = { .f = f, .m = mtlbx_model_open(f), .base = mtlbx_file_data(f), .size = mtlbx_file_size(f), .st = st };
     for (size_t s = 0; s < mtlbx_fat_slice_count(f); s++)
         (void)mtlbx_cputype_name(mtlbx_fat_slice(f, s)->cputype);
     size_t nl = mtlbx_library_count(f);
@@ -393,10 +396,10 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
      * block nodes and the declaration text. */
     for (size_t l = 0; l < nl; l++)
         for (size_t i = 0; i < mtlbx_function_count(mtlbx_library_at(f, l)) && i < 4; i++)
-            (void)mtlbx_function_interface_keep(mtlbx_library_at(f, l), i);
+            (void)mtlbx_function_interface_keep(w.m, mtlbx_library_at(f, l), i);
     /* The tree last: archives are loaded, hashes known, so fields and
      * flags see the lazily found problems too. */
-    mtlbx_node *root = mtlbx_root(f);
+    mtlbx_node *root = mtlbx_root(w.m);
     if (!root) {
         bad(&w, "no root node");
     } else {
@@ -421,5 +424,5 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
         mtlbx_library *lib = mtlbx_library_at(f, l);
         for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
             count_diags(&w, mtlbx_library_diag(lib, i));
-    }
+    }    mtlbx_model_close(w.m);
 }

@@ -6,8 +6,9 @@
  * functions in mtlbx.h). It
  * knows the container and the bitcode reader, and nothing above them:
  * never the node model or the comparison (model/ and compare/ call it,
- * never the other way). Its per-file results hang off the file through
- * container/file_attach.c. It never prints. Included by mtlbx.h, whose
+ * never the other way). What it finds belongs to the caller (the byte
+ * layout is an object of its own, mtlbx_layout_free), never to the file
+ * handle. It never prints. Included by mtlbx.h, whose
  * types it uses. */
 #ifndef MTLBX_CHECKS_H
 #define MTLBX_CHECKS_H
@@ -146,13 +147,23 @@ struct mtlbx_layout_summary {
     size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
     bool complete;                             /* the walk covered the file */
 };
-/* One walk, cached: the totals, the unclaimed runs (for the views) and, the
- * first time, a warning diagnostic for every unclaimed run and every dirty
- * padding run, at the run's offset (in the library that holds it, else in
- * the file's list). */
-const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f);
-/* After mtlbx_layout_check: the unclaimed run containing `offset`, or the
- * first one after it (`after`); false if there is none. */
-bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run);
+/* What one layout walk found: the totals, and the unclaimed runs for the
+ * views. Owned by whoever asked for it (mtlbx_layout_free). */
+struct mtlbx_layout {
+    struct mtlbx_layout_summary summary;
+    /* private: the first unclaimed runs, in file order */
+    size_t n_runs;
+    struct mtlbx_range *runs;
+};
+/* One walk: its layout, and a warning diagnostic for every unclaimed run
+ * and every dirty padding run, at the run's offset (in the library that
+ * holds it, else in the file's list). Each call adds those findings, so
+ * walk a file once and keep the result. NULL when out of memory. */
+struct mtlbx_layout *mtlbx_layout_check(mtlbx_file *f);
+void mtlbx_layout_free(struct mtlbx_layout *layout);
+/* The unclaimed run containing `offset`, or the first one after it
+ * (`after`); false if there is none (or layout is NULL). */
+bool mtlbx_layout_unclaimed_at(const struct mtlbx_layout *layout, uint64_t offset, bool after,
+                               struct mtlbx_range *run);
 
 #endif

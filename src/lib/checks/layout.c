@@ -37,13 +37,6 @@
 /* How far behind the walk its pages are let go, at the least. */
 #define RELEASE_STEP ((uint64_t)1 << 20)
 
-/* What mtlbx_layout_check found (hangs off the file, file_attach.c). */
-struct layout_cache {
-    struct mtlbx_layout_summary summary;
-    size_t n_runs;
-    struct mtlbx_range *runs;
-};
-
 /* What a part of the file is. */
 enum part_kind {
     PART_FILE,
@@ -840,7 +833,7 @@ bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx)
 
 struct check_ctx {
     mtlbx_file *f;
-    struct layout_cache *c;
+    struct mtlbx_layout *c;
     size_t cap;
     uint64_t covered;
 };
@@ -895,32 +888,27 @@ static bool check_region(void *ctx, const struct mtlbx_region *r)
     return true;
 }
 
-/* What mtlbx_layout_check found hangs off the file (file_attach.c). */
-static const char layout_key;
-
-static void layout_free(void *state)
+void mtlbx_layout_free(struct mtlbx_layout *layout)
 {
-    struct layout_cache *c = state;
-    free(c->runs);
-    free(c);
+    if (!layout)
+        return;
+    free(layout->runs);
+    free(layout);
 }
 
-const struct mtlbx_layout_summary *mtlbx_layout_check(mtlbx_file *f)
+struct mtlbx_layout *mtlbx_layout_check(mtlbx_file *f)
 {
-    struct layout_cache *c = file_attachment(f, &layout_key);
-    if (c)
-        return &c->summary;
-    c = calloc(1, sizeof *c);
-    if (!c || !(c = file_attach(f, &layout_key, c, layout_free)))
+    struct mtlbx_layout *c = calloc(1, sizeof *c);
+    if (!c)
         return NULL;
     struct check_ctx x = { .f = f, .c = c };
     c->summary.complete = layout_walk(f, check_region, &x, true) && x.covered == f->size;
-    return &c->summary;
+    return c;
 }
 
-bool mtlbx_layout_unclaimed_at(mtlbx_file *f, uint64_t offset, bool after, struct mtlbx_range *run)
+bool mtlbx_layout_unclaimed_at(const struct mtlbx_layout *c, uint64_t offset, bool after,
+                               struct mtlbx_range *run)
 {
-    const struct layout_cache *c = file_attachment(f, &layout_key);
     if (!c || !c->n_runs)
         return false;
     /* First run ending after offset. */

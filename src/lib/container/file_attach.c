@@ -1,8 +1,12 @@
-/* Per-file state of the layers above the container. The node model keeps
- * its arena, its diagnostic index, its interface cache and its byte layout
- * for as long as the file is open; they hang here so that they go away with
- * the file, while the container neither knows their types nor calls their
- * code (only the destructor each owner handed over). This is what keeps the
+/* Per-file state of a layer above the container. The node model's caches
+ * no longer hang here (they belong to mtlbx_model, model/model.c) nor does
+ * the byte layout (the caller owns it, checks/layout.c). What is left is
+ * the bitcode layer's shared module reads (bitcode/module_share.c): they
+ * serve mtlbx_function_interface(lib, i), which every command calls with
+ * a library and no object of the bitcode layer, so they must live as long
+ * as the file. They hang here so that they go away with the file, while
+ * the container neither knows their type nor calls their code (only the
+ * destructor the owner handed over). This is what keeps the
  * container at the bottom of src/lib: nothing here calls a higher layer.
  *
  * Lookups are lock-free (the explorer's worker threads ask on every node

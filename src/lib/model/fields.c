@@ -170,21 +170,22 @@ static void label_member(const mtlbx_node *n, char *buf, size_t size)
         snprintf(buf, size, "%s  (%s)", name, member_type(m->type));
 }
 
-static void label_diagnostics(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
+static void label_diagnostics(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size)
 {
     size_t first, count;
-    size_t errors = node_diag_range(f, n->lib, 0, UINT64_MAX, &first, &count);
+    size_t errors = node_diag_range(m, n->lib, 0, UINT64_MAX, &first, &count);
     snprintf(buf, size, "Diagnostics  %zu %s, %zu %s", errors, errors == 1 ? "error" : "errors",
              count - errors, count - errors == 1 ? "warning" : "warnings");
 }
 
-void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
+void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size)
 {
     if (!buf || !size)
         return;
     buf[0] = 0;
-    if (!f || !n)
+    if (!m || !n)
         return;
+    mtlbx_file *f = m->f;
     char a[512], b[32], c[32];
     const struct mtlbx_header *h = n->lib ? mtlbx_library_header(n->lib) : NULL;
     switch (n->kind) {
@@ -279,11 +280,11 @@ void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size
                  l->n_groups == 1 ? "group" : "groups");
         break;
     }
-    case MTLBX_NODE_DIAGNOSTICS: label_diagnostics(f, n, buf, size); break;
+    case MTLBX_NODE_DIAGNOSTICS: label_diagnostics(m, n, buf, size); break;
     case MTLBX_NODE_BC_BLOCK:
     case MTLBX_NODE_INTERFACE:
     case MTLBX_NODE_ARGUMENT:
-    case MTLBX_NODE_STRUCT_MEMBER: iface_label(f, n, buf, size); break;
+    case MTLBX_NODE_STRUCT_MEMBER: iface_label(m, n, buf, size); break;
     case MTLBX_NODE_CI_ARGUMENT: ci_argument_label(n, buf, size); break;
     case MTLBX_NODE_CI_MEMBER: ci_member_label(n, buf, size); break;
     default: break;
@@ -388,7 +389,7 @@ static void library_fields(struct field_out *o)
     if (dyn && dyn->present)
         field_emit(o, "dynamic header", dyn->range.offset, 0, MTLBX_FIELD_FOLLOW, dyn->range.offset, "%s",
                    dyn->has_name ? field_esc(a, sizeof a, dyn->name.ptr, dyn->name.len) : "(no name)");
-    size_t errors = node_diag_range(o->f, n->lib, 0, UINT64_MAX, &first, &count);
+    size_t errors = node_diag_range(o->m, n->lib, 0, UINT64_MAX, &first, &count);
     field_emit(o, "diagnostics", h->base, 0, errors ? MTLBX_FIELD_ERROR : count ? MTLBX_FIELD_WARNING : 0, 0,
                "%zu errors, %zu warnings", errors, count - errors);
 }
@@ -706,14 +707,14 @@ static void diag_fields(struct field_out *o, bool all)
     const mtlbx_node *n = o->n;
     size_t first, count;
     if (all)
-        node_diag_range(o->f, n->lib, 0, UINT64_MAX, &first, &count);
+        node_diag_range(o->m, n->lib, 0, UINT64_MAX, &first, &count);
     else
-        node_diag_range(o->f, n->lib, n->offset, n->size, &first, &count);
+        node_diag_range(o->m, n->lib, n->offset, n->size, &first, &count);
     size_t cap = all ? MTLBX_MAX_DIAGS + 1 : MAX_DIAG_FIELDS;
     if (count && !all)
         field_emit(o, "problems", n->offset, 0, MTLBX_FIELD_HEADING, 0, "%zu", count);
     for (size_t k = 0; k < count && k < cap; k++) {
-        const struct mtlbx_diag *d = node_diag_sorted(o->f, n->lib, first + k);
+        const struct mtlbx_diag *d = node_diag_sorted(o->m, n->lib, first + k);
         if (d)
             diag_field(o, d);
     }
@@ -721,11 +722,11 @@ static void diag_fields(struct field_out *o, bool all)
         field_emit(o, "problems", n->offset, 0, 0, 0, "... and %zu more (see Diagnostics)", count - cap);
 }
 
-void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx)
+void mtlbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx)
 {
-    if (!f || !n || !fn)
+    if (!m || !n || !fn)
         return;
-    struct field_out o = { .f = f, .n = n, .fn = fn, .ctx = ctx };
+    struct field_out o = { .m = m, .f = m->f, .n = n, .fn = fn, .ctx = ctx };
     switch (n->kind) {
     case MTLBX_NODE_FILE: file_fields(&o); break;
     case MTLBX_NODE_FAT_HEADER: fat_header_fields(&o); break;

@@ -2,7 +2,7 @@
  * INTERFACE (its MSL declaration, built by msl_decl.c like `mtlbx sig`),
  * its ARGUMENTs and their STRUCT_MEMBERs, the BC_BLOCKs of a module, and
  * the module facts in a function's detail. All of it from an interface the
- * file handle keeps (iface_cache.c); nothing here decodes. */
+ * model keeps (iface_cache.c); nothing here decodes. */
 #include "config.h"
 
 #include "node.h"
@@ -11,18 +11,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const struct mtlbx_interface *kept(const mtlbx_node *n, enum mtlbx_iface_state *st, const char **error)
+static const struct mtlbx_interface *kept(mtlbx_model *model, const mtlbx_node *n, enum mtlbx_iface_state *st, const char **error)
 {
     const struct mtlbx_interface *iface = NULL;
-    enum mtlbx_iface_state s = mtlbx_function_interface_cached(n->lib, n->index, &iface, error);
+    enum mtlbx_iface_state s = mtlbx_function_interface_cached(model, n->lib, n->index, &iface, error);
     if (st)
         *st = s;
     return iface;
 }
 
-const struct mtlbx_air_argument *node_argument(const mtlbx_node *n, const struct mtlbx_interface **out)
+const struct mtlbx_air_argument *node_argument(mtlbx_model *model, const mtlbx_node *n, const struct mtlbx_interface **out)
 {
-    const struct mtlbx_interface *iface = kept(n, NULL, NULL);
+    const struct mtlbx_interface *iface = kept(model, n, NULL, NULL);
     if (out)
         *out = iface;
     if (!iface)
@@ -33,17 +33,17 @@ const struct mtlbx_air_argument *node_argument(const mtlbx_node *n, const struct
     return k < iface->n_inputs ? &iface->inputs[k] : NULL;
 }
 
-static bool node_member(const mtlbx_node *n, struct mtlbx_struct_member *m)
+static bool node_member(mtlbx_model *model, const mtlbx_node *n, struct mtlbx_struct_member *m)
 {
-    const struct mtlbx_air_argument *a = node_argument(n, NULL);
+    const struct mtlbx_air_argument *a = node_argument(model, n, NULL);
     return a && mtlbx_argument_member(a, n->sub & 0xFFFF, m);
 }
 
-static void label_interface(const mtlbx_node *n, char *buf, size_t size)
+static void label_interface(mtlbx_model *model, const mtlbx_node *n, char *buf, size_t size)
 {
     enum mtlbx_iface_state st;
     const char *error;
-    const struct mtlbx_interface *iface = kept(n, &st, &error);
+    const struct mtlbx_interface *iface = kept(model, n, &st, &error);
     if (st == MTLBX_IFACE_NOT_DECODED)
         snprintf(buf, size, "interface  (decoding...)");
     else if (st == MTLBX_IFACE_FAILED)
@@ -55,24 +55,23 @@ static void label_interface(const mtlbx_node *n, char *buf, size_t size)
                  iface->n_inputs == 1 ? "" : "s", iface->n_outputs ? ", outputs" : "");
 }
 
-void iface_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
+void iface_label(mtlbx_model *model, const mtlbx_node *n, char *buf, size_t size)
 {
-    (void)f;
     if (n->kind == MTLBX_NODE_INTERFACE) {
-        label_interface(n, buf, size);
+        label_interface(model, n, buf, size);
     } else if (n->kind == MTLBX_NODE_ARGUMENT) {
-        const struct mtlbx_air_argument *a = node_argument(n, NULL);
+        const struct mtlbx_air_argument *a = node_argument(model, n, NULL);
         char *text = a ? mtlbx_msl_argument(a, mtlbx_function_metadata(n->lib, n->index)) : NULL;
         snprintf(buf, size, "%s%s", n->sub & MTLBX_NODE_ARG_OUTPUT ? "output  " : "", text ? text : "?");
         free(text);
     } else if (n->kind == MTLBX_NODE_STRUCT_MEMBER) {
         struct mtlbx_struct_member m;
-        if (node_member(n, &m))
+        if (node_member(model, n, &m))
             mtlbx_msl_member(&m, buf, size);
         else
             snprintf(buf, size, "?");
     } else if (n->kind == MTLBX_NODE_BC_BLOCK) {
-        const struct mtlbx_interface *iface = kept(n, NULL, NULL);
+        const struct mtlbx_interface *iface = kept(model, n, NULL, NULL);
         const struct mtlbx_bc_block *b =
             iface && n->sub < iface->module.n_blocks ? &iface->module.blocks[n->sub] : NULL;
         char id[24];
@@ -134,7 +133,7 @@ static void interface_fields(struct field_out *o)
     const mtlbx_node *n = o->n;
     enum mtlbx_iface_state st;
     const char *error;
-    const struct mtlbx_interface *iface = kept(n, &st, &error);
+    const struct mtlbx_interface *iface = kept(o->m, n, &st, &error);
     if (st == MTLBX_IFACE_NOT_DECODED) {
         field_emit(o, "interface", n->offset, 0, 0, 0, "decoding in the background...");
         return;
@@ -160,7 +159,7 @@ static void interface_fields(struct field_out *o)
 static void argument_fields(struct field_out *o)
 {
     const mtlbx_node *n = o->n;
-    const struct mtlbx_air_argument *a = node_argument(n, NULL);
+    const struct mtlbx_air_argument *a = node_argument(o->m, n, NULL);
     char s[512];
     if (!a) {
         field_emit(o, "argument", n->offset, 0, 0, 0, "not decoded");
@@ -188,7 +187,7 @@ static void member_fields(struct field_out *o)
 {
     struct mtlbx_struct_member m;
     char s[512];
-    if (!node_member(o->n, &m))
+    if (!node_member(o->m, o->n, &m))
         return;
     field_emit(o, "name", o->n->offset, 0, 0, 0, "%s", field_esc(s, sizeof s, m.name.ptr, m.name.len));
     field_emit(o, "type", o->n->offset, 0, 0, 0, "%s", field_esc(s, sizeof s, m.type.ptr, m.type.len));
@@ -201,7 +200,7 @@ static void member_fields(struct field_out *o)
 static void block_fields(struct field_out *o)
 {
     const mtlbx_node *n = o->n;
-    const struct mtlbx_interface *iface = kept(n, NULL, NULL);
+    const struct mtlbx_interface *iface = kept(o->m, n, NULL, NULL);
     if (!iface || n->sub >= iface->module.n_blocks)
         return;
     const struct mtlbx_bc_block *b = &iface->module.blocks[n->sub];
@@ -231,7 +230,7 @@ void function_module_fields(struct field_out *o)
 {
     const mtlbx_node *n = o->n;
     enum mtlbx_iface_state st;
-    const struct mtlbx_interface *iface = kept(n, &st, NULL);
+    const struct mtlbx_interface *iface = kept(o->m, n, &st, NULL);
     char s[512];
     if (st == MTLBX_IFACE_NOT_DECODED) {
         field_emit(o, "module facts", n->offset, 0, 0, 0, "decoding in the background...");

@@ -1,15 +1,16 @@
-/* Interfaces kept by the file handle for the node model. Commands decode,
+/* Interfaces kept by the model (model.c) for the node tree. Commands decode,
  * print and free (mtlbx_function_interface); the explorer instead decodes
  * in a background thread and the tree, detail and hex panels show what is
  * there, so the UI thread never decodes. Only functions someone asked for
  * are kept (the selected ones), not every module of a 20,000-function
- * library. One mutex guards the table: lookups are a few per redraw.
+ * library. One mutex per model guards its table: lookups are a few per
+ * redraw.
 
  * (Modules that several functions share are read once by the bitcode
  * layer: bitcode/module_share.c.) */
 #include "config.h"
 
-#include "internal.h"
+#include "node.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -22,50 +23,36 @@ struct iface_slot {
 };
 
 struct iface_cache {
+    pthread_mutex_t lock;
     size_t n_libs;
     size_t *n_functions;
     struct iface_slot ***slots;   /* [library][function], each made on first use */
 };
 
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The cache hangs off the file (file_attach.c) under this key. */
-static const char iface_cache_key;
-static void iface_cache_free(void *state);
-
-/* The cache of f, made on first use; NULL when out of memory. Called with
- * cache_lock held. */
-static struct iface_cache *cache_of(mtlbx_file *f)
+struct iface_cache *iface_cache_new(const mtlbx_file *f)
 {
-    struct iface_cache *kept = file_attachment(f, &iface_cache_key);
-    if (kept)
-        return kept;
     struct iface_cache *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->n_libs = f->n_libraries;
     c->n_functions = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->n_functions);
     c->slots = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->slots);
-    if (!c->n_functions || !c->slots) {
+    if (!c->n_functions || !c->slots || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c->n_functions);
         free(c->slots);
         free(c);
         return NULL;
     }
-    return file_attach(f, &iface_cache_key, c, iface_cache_free);
+    return c;
 }
 
 /* The slot of (lib, i), made if `make`; NULL when out of range or memory.
- * Called with cache_lock held. */
-static struct iface_slot *slot_of(const mtlbx_library *lib, size_t i, bool make)
+ * Called with c->lock held. */
+static struct iface_slot *slot_of(struct iface_cache *c, const mtlbx_library *lib, size_t i, bool make)
 {
-    mtlbx_file *f = lib->file;
     size_t l = lib->index;
     if (i >= mtlbx_function_count(lib))
         return NULL;
-    if (!file_attachment(f, &iface_cache_key) && (!make || !cache_of(f)))
-        return NULL;
-    struct iface_cache *c = file_attachment(f, &iface_cache_key);
     if (l >= c->n_libs)
         return NULL;
     if (!c->slots[l]) {
@@ -81,7 +68,7 @@ static struct iface_slot *slot_of(const mtlbx_library *lib, size_t i, bool make)
     return c->slots[l][i];
 }
 
-enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib, size_t i,
+enum mtlbx_iface_state mtlbx_function_interface_cached(mtlbx_model *m, const mtlbx_library *lib, size_t i,
                                                        const struct mtlbx_interface **iface, const char **error)
 {
     enum mtlbx_iface_state st = MTLBX_IFACE_NOT_DECODED;
@@ -89,10 +76,11 @@ enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib,
         *iface = NULL;
     if (error)
         *error = NULL;
-    if (!lib)
+    if (!m || !lib || lib->file != m->f)
         return st;
-    pthread_mutex_lock(&cache_lock);
-    struct iface_slot *s = slot_of(lib, i, false);
+    struct iface_cache *c = m->ifaces;
+    pthread_mutex_lock(&c->lock);
+    struct iface_slot *s = slot_of(c, lib, i, false);
     if (s) {
         st = s->state;
         if (iface)
@@ -100,21 +88,22 @@ enum mtlbx_iface_state mtlbx_function_interface_cached(const mtlbx_library *lib,
         if (error && st == MTLBX_IFACE_FAILED)
             *error = s->error;
     }
-    pthread_mutex_unlock(&cache_lock);
+    pthread_mutex_unlock(&c->lock);
     return st;
 }
 
-enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, size_t i)
+enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i)
 {
-    enum mtlbx_iface_state st = mtlbx_function_interface_cached(lib, i, NULL, NULL);
-    if (st != MTLBX_IFACE_NOT_DECODED || !lib || i >= mtlbx_function_count(lib))
+    enum mtlbx_iface_state st = mtlbx_function_interface_cached(m, lib, i, NULL, NULL);
+    if (st != MTLBX_IFACE_NOT_DECODED || !m || !lib || lib->file != m->f || i >= mtlbx_function_count(lib))
         return st;
+    struct iface_cache *c = m->ifaces;
     /* Decode outside the lock: two threads may both decode the same
      * function; the first to finish is kept. */
     struct mtlbx_error err = { 0 };
     struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, &err);
-    pthread_mutex_lock(&cache_lock);
-    struct iface_slot *s = slot_of(lib, i, true);
+    pthread_mutex_lock(&c->lock);
+    struct iface_slot *s = slot_of(c, lib, i, true);
     if (s && s->state == MTLBX_IFACE_NOT_DECODED) {
         s->iface = iface;
         iface = NULL;
@@ -129,14 +118,15 @@ enum mtlbx_iface_state mtlbx_function_interface_keep(const mtlbx_library *lib, s
         }
     }
     st = s ? s->state : MTLBX_IFACE_NOT_DECODED;
-    pthread_mutex_unlock(&cache_lock);
+    pthread_mutex_unlock(&c->lock);
     mtlbx_interface_free(iface);
     return st;
 }
 
-static void iface_cache_free(void *state)
+void iface_cache_free(struct iface_cache *c)
 {
-    struct iface_cache *c = state;
+    if (!c)
+        return;
     for (size_t l = 0; l < c->n_libs; l++) {
         for (size_t i = 0; c->slots[l] && i < c->n_functions[l]; i++)
             if (c->slots[l][i]) {
@@ -147,5 +137,6 @@ static void iface_cache_free(void *state)
     }
     free(c->slots);
     free(c->n_functions);
+    pthread_mutex_destroy(&c->lock);
     free(c);
 }

@@ -2,14 +2,41 @@
  * tree (every structure of the file as a node with its label, fields and
  * bytes) and the MSL declarations of interfaces. It
  * knows the container, the bitcode reader and the checks; nothing below
- * it calls into it (their per-file caches hang off the file through
- * container/file_attach.c). It never prints and knows nothing of curses:
+ * it calls into it. Its per-file caches (the node arena, the diagnostic
+ * index, the kept interfaces) belong to an mtlbx_model, the object a view
+ * opens on a file to walk it (model.c), not to the file. It never prints and knows nothing of curses:
  * the explorer and the JSON writers draw what it says. Included by
  * mtlbx.h, whose types it uses. */
 #ifndef MTLBX_MODEL_H
 #define MTLBX_MODEL_H
 
 #include "mtlbx.h"
+
+/* ---------------------------------------------------------------- model -- */
+
+/* The model of an open file: what a view holds to walk its nodes. NULL
+ * when f is NULL or memory ran out. Close it before the file (every node
+ * lives in it). One model per view of a file; its calls are as
+ * thread-safe as the notes below say. */
+mtlbx_model *mtlbx_model_open(mtlbx_file *f);
+void mtlbx_model_close(mtlbx_model *m);
+mtlbx_file *mtlbx_model_file(const mtlbx_model *m);
+
+/* Interfaces kept by the model, for the node tree and the explorer: a
+ * background thread decodes (keep), the UI only looks (cached, never
+ * decodes). Kept until mtlbx_model_close(). Thread-safe. lib must be a
+ * library of the model's file (else: not decoded). */
+enum mtlbx_iface_state {
+    MTLBX_IFACE_NOT_DECODED = 0,
+    MTLBX_IFACE_OK,            /* *iface is the decoded interface */
+    MTLBX_IFACE_FAILED,        /* not bitcode or damaged: *error says why (with the
+                                  offset); *iface, if any, has the blocks read */
+};
+enum mtlbx_iface_state mtlbx_function_interface_cached(mtlbx_model *m, const mtlbx_library *lib, size_t i,
+                                                       const struct mtlbx_interface **iface,
+                                                       const char **error);
+/* Decodes function i (blocking) unless it is kept already; returns its state. */
+enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i);
 
 /* ---------------------------------------------------------------- nodes -- */
 
@@ -81,22 +108,22 @@ struct mtlbx_node {
 
 /* The root: one FILE node whose children are the libraries (and the fat
  * header for a fat file). */
-mtlbx_node *mtlbx_root(mtlbx_file *f);
-size_t mtlbx_node_child_count(mtlbx_file *f, mtlbx_node *n);
-mtlbx_node *mtlbx_node_child(mtlbx_file *f, mtlbx_node *n, size_t i);
+mtlbx_node *mtlbx_root(mtlbx_model *m);
+size_t mtlbx_node_child_count(mtlbx_model *m, mtlbx_node *n);
+mtlbx_node *mtlbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i);
 /* n's first child of that kind (building n's children), or NULL. */
-mtlbx_node *mtlbx_node_child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind);
+mtlbx_node *mtlbx_node_child_of_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind);
 /* Whether n has (or, not built yet, may have) children, without building
  * them: for drawing expand markers. Asking an ARCHIVE for its children
  * decompresses it; asking this does not. */
-bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n);
+bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n);
 /* A short, terminal-safe label ("kernel  foo", "TAG NAME", ...). */
-void mtlbx_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size);
+void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size);
 /* Innermost node whose span contains `offset` (building children as
  * needed). Returns the root if nothing smaller contains it. */
-mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset);
+mtlbx_node *mtlbx_node_at_offset(mtlbx_model *m, uint64_t offset);
 /* Flags of n: unknown, problem (computed from the diagnostics). */
-unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n);
+unsigned mtlbx_node_flags(mtlbx_model *m, const mtlbx_node *n);
 
 /* One decoded field of a node, for the detail panel. Text is terminal-safe. */
 enum {
@@ -115,6 +142,6 @@ struct mtlbx_field {
 typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
 /* Calls fn once per field, in display order. Never blocks on hashing:
  * a hash not yet checked reads "pending" or "not checked". */
-void mtlbx_node_fields(mtlbx_file *f, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
+void mtlbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
 
 #endif

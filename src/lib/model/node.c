@@ -25,6 +25,7 @@
 /* Children are gathered in a malloc'd vector, then copied into the arena
  * in one piece once their number is known. */
 struct kids {
+    mtlbx_model *m;
     mtlbx_file *f;
     struct node_arena *a;
     mtlbx_node *parent;
@@ -328,7 +329,7 @@ static void add_arguments(struct kids *k, size_t n, uint32_t flag)
 
 static void build_argument(struct kids *k)
 {
-    const struct mtlbx_air_argument *a = node_argument(k->parent, NULL);
+    const struct mtlbx_air_argument *a = node_argument(k->m, k->parent, NULL);
     struct mtlbx_struct_member m;
     for (size_t i = 0; a && i <= MTLBX_NODE_MEMBER_MAX && mtlbx_argument_member(a, i, &m); i++) {
         mtlbx_node *c = kid(k, MTLBX_NODE_STRUCT_MEMBER, k->parent->offset, 0);
@@ -345,7 +346,7 @@ static bool build_from_interface(struct kids *k)
 {
     mtlbx_node *n = k->parent;
     const struct mtlbx_interface *iface = NULL;
-    if (mtlbx_function_interface_cached(n->lib, n->index, &iface, NULL) == MTLBX_IFACE_NOT_DECODED)
+    if (mtlbx_function_interface_cached(k->m, n->lib, n->index, &iface, NULL) == MTLBX_IFACE_NOT_DECODED)
         return false;
     if (!iface)
         return true;
@@ -617,12 +618,9 @@ static bool build_section(struct kids *k)
     }
 }
 
-static void build(mtlbx_file *f, mtlbx_node *n)
+static void build(mtlbx_model *m, mtlbx_node *n)
 {
-    struct node_arena *a = node_arena_get(f);
-    if (!a)
-        return;
-    struct kids k = { .f = f, .a = a, .parent = n };
+    struct kids k = { .m = m, .f = m->f, .a = m->arena, .parent = n };
     if (build_section(&k)) {
         kids_finish(&k);
         return;
@@ -660,15 +658,14 @@ static void build(mtlbx_file *f, mtlbx_node *n)
 
 /* Diagnostics can appear after the library node was built (a background
  * hash check that finds a mismatch): add the DIAGNOSTICS node then. */
-static void refresh_library(mtlbx_file *f, mtlbx_node *n)
+static void refresh_library(mtlbx_model *m, mtlbx_node *n)
 {
     if (n->n_children && n->children[n->n_children - 1]->kind == MTLBX_NODE_DIAGNOSTICS)
         return;
     if (!mtlbx_library_diag_count(n->lib))
         return;
-    struct node_arena *a = node_arena_get(f);
-    mtlbx_node **c = a ? node_arena_alloc(a, (n->n_children + 1) * sizeof *c) : NULL;
-    mtlbx_node *d = a ? node_arena_alloc(a, sizeof *d) : NULL;
+    mtlbx_node **c = node_arena_alloc(m->arena, (n->n_children + 1) * sizeof *c);
+    mtlbx_node *d = node_arena_alloc(m->arena, sizeof *d);
     if (!c || !d)
         return;
     *d = (mtlbx_node){ .kind = MTLBX_NODE_DIAGNOSTICS, .parent = n, .lib = n->lib };
@@ -680,21 +677,21 @@ static void refresh_library(mtlbx_file *f, mtlbx_node *n)
     n->sorted = false;
 }
 
-static void ensure_built(mtlbx_file *f, mtlbx_node *n)
+static void ensure_built(mtlbx_model *m, mtlbx_node *n)
 {
     if (!n->built)
-        build(f, n);
+        build(m, n);
     else if (n->kind == MTLBX_NODE_LIBRARY)
-        refresh_library(f, n);
+        refresh_library(m, n);
 }
 
 /* ------------------------------------------------------------ public -- */
 
-mtlbx_node *mtlbx_root(mtlbx_file *f)
+mtlbx_node *mtlbx_root(mtlbx_model *m)
 {
-    struct node_arena *a = f ? node_arena_get(f) : NULL;
-    if (!a)
+    if (!m)
         return NULL;
+    struct node_arena *a = m->arena;
     mtlbx_node **root = node_arena_root(a);
     if (!*root) {
         mtlbx_node *r = node_arena_alloc(a, sizeof *r);
@@ -702,42 +699,42 @@ mtlbx_node *mtlbx_root(mtlbx_file *f)
             return NULL;
         r->kind = MTLBX_NODE_FILE;
         r->offset = 0;
-        r->size = f->size;
+        r->size = m->f->size;
         *root = r;
     }
     return *root;
 }
 
-size_t mtlbx_node_child_count(mtlbx_file *f, mtlbx_node *n)
+size_t mtlbx_node_child_count(mtlbx_model *m, mtlbx_node *n)
 {
-    if (!f || !n)
+    if (!m || !n)
         return 0;
-    ensure_built(f, n);
+    ensure_built(m, n);
     return n->n_children;
 }
 
-mtlbx_node *mtlbx_node_child(mtlbx_file *f, mtlbx_node *n, size_t i)
+mtlbx_node *mtlbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i)
 {
-    if (!f || !n)
+    if (!m || !n)
         return NULL;
-    ensure_built(f, n);
+    ensure_built(m, n);
     return i < n->n_children ? n->children[i] : NULL;
 }
 
-mtlbx_node *mtlbx_node_child_of_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind)
+mtlbx_node *mtlbx_node_child_of_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind)
 {
-    size_t c = mtlbx_node_child_count(f, n);
+    size_t c = mtlbx_node_child_count(m, n);
     for (size_t i = 0; i < c; i++) {
-        mtlbx_node *k = mtlbx_node_child(f, n, i);
+        mtlbx_node *k = mtlbx_node_child(m, n, i);
         if (k && k->kind == kind)
             return k;
     }
     return NULL;
 }
 
-bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
+bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
 {
-    if (!f || !n)
+    if (!m || !n)
         return false;
     if (n->built)
         return n->n_children > 0;
@@ -748,7 +745,7 @@ bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
     case MTLBX_NODE_FUNCTION:
         return true;
     case MTLBX_NODE_FAT_HEADER:
-        return mtlbx_fat_slice_count(f) > 0;
+        return mtlbx_fat_slice_count(m->f) > 0;
     case MTLBX_NODE_FUNCTION_LIST:
     case MTLBX_NODE_PUBLIC_MD:
     case MTLBX_NODE_PRIVATE_MD:
@@ -781,13 +778,13 @@ bool mtlbx_node_expandable(mtlbx_file *f, const mtlbx_node *n)
     case MTLBX_NODE_BC_BLOCK:
     case MTLBX_NODE_ARGUMENT: {
         const struct mtlbx_interface *iface = NULL;
-        mtlbx_function_interface_cached(lib, n->index, &iface, NULL);
+        mtlbx_function_interface_cached(m, lib, n->index, &iface, NULL);
         if (!iface)
             return false;
         if (n->kind == MTLBX_NODE_ARGUMENT) {
-            struct mtlbx_struct_member m;
-            const struct mtlbx_air_argument *a = node_argument(n, NULL);
-            return a && mtlbx_argument_member(a, 0, &m);
+            struct mtlbx_struct_member member;
+            const struct mtlbx_air_argument *a = node_argument(m, n, NULL);
+            return a && mtlbx_argument_member(a, 0, &member);
         }
         if (n->sub >= iface->module.n_blocks || iface->module.blocks[n->sub].depth + 1 >= NODE_BC_DEPTH)
             return false;
@@ -845,9 +842,9 @@ static mtlbx_node *child_at(const mtlbx_node *n, uint64_t off)
     return best;
 }
 
-mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset)
+mtlbx_node *mtlbx_node_at_offset(mtlbx_model *m, uint64_t offset)
 {
-    mtlbx_node *n = mtlbx_root(f);
+    mtlbx_node *n = mtlbx_root(m);
     for (int depth = 0; n && depth < MAX_DEPTH; depth++) {
         /* Stop at an archive: its members all share its compressed
          * payload, so none of them is "the" node of a byte, and an
@@ -855,7 +852,7 @@ mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset)
          * cursor passed by. */
         if (n->kind == MTLBX_NODE_ARCHIVE)
             break;
-        ensure_built(f, n);
+        ensure_built(m, n);
         mtlbx_node *c = child_at(n, offset);
         if (!c)
             break;
@@ -864,26 +861,27 @@ mtlbx_node *mtlbx_node_at_offset(mtlbx_file *f, uint64_t offset)
     return n;
 }
 
-unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n)
+unsigned mtlbx_node_flags(mtlbx_model *m, const mtlbx_node *n)
 {
-    if (!f || !n)
+    if (!m || !n)
         return 0;
+    mtlbx_file *f = m->f;
     unsigned fl = n->flags & MTLBX_NODE_UNKNOWN;
     size_t first, count, errors;
     if (n->kind == MTLBX_NODE_DIAGNOSTICS || n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FILE) {
         /* Every problem of a library counts for it, even one reported at
          * its end (a truncation) rather than inside it; the DIAGNOSTICS
          * node has no span: it is the list of them all. */
-        errors = node_diag_range(f, n->lib, 0, UINT64_MAX, &first, &count);
+        errors = node_diag_range(m, n->lib, 0, UINT64_MAX, &first, &count);
     } else {
-        errors = node_diag_range(f, n->lib, n->offset, n->size, &first, &count);
+        errors = node_diag_range(m, n->lib, n->offset, n->size, &first, &count);
     }
     if (n->kind == MTLBX_NODE_FILE) {
         /* The root also speaks for its libraries (a fat file keeps the
          * container's diagnostics apart from each library's). */
         for (size_t i = 0; i < mtlbx_library_count(f); i++) {
             size_t c2;
-            errors += node_diag_range(f, mtlbx_library_at(f, i), 0, UINT64_MAX, &first, &c2);
+            errors += node_diag_range(m, mtlbx_library_at(f, i), 0, UINT64_MAX, &first, &c2);
             count += c2;
         }
     }
@@ -903,12 +901,10 @@ unsigned mtlbx_node_flags(mtlbx_file *f, const mtlbx_node *n)
  * keeping the children whose ordinals are in [w->lo, w->hi) (in k->v).
  * The builder goes through the children in the same order every time, so
  * a window is exactly that stretch of the built list. */
-static bool window_pass(mtlbx_file *f, struct node_window *w, struct kids *k)
+static bool window_pass(mtlbx_model *m, struct node_window *w, struct kids *k)
 {
-    *k = (struct kids){ .f = f, .a = node_arena_get(f), .parent = w->section, .window = w,
+    *k = (struct kids){ .m = m, .f = m->f, .a = m->arena, .parent = w->section, .window = w,
                         .seen = w->seen, .last_offset = w->last_offset };
-    if (!k->a)
-        return false;
     w->full = false;
     build_section(k);
     w->ended = !w->full; /* the builder went through to the last child */
@@ -917,16 +913,16 @@ static bool window_pass(mtlbx_file *f, struct node_window *w, struct kids *k)
     return !k->failed;
 }
 
-bool node_window_open(mtlbx_file *f, mtlbx_node *n, struct node_window *w)
+bool node_window_open(mtlbx_model *m, mtlbx_node *n, struct node_window *w)
 {
     w->pieces = NULL; /* closing it is then harmless */
-    if (!f || !n || n->built || !is_section(n->kind))
+    if (!m || !n || n->built || !is_section(n->kind))
         return false; /* (before the struct is cleared: this is asked of every node) */
     *w = (struct node_window){ .section = n };
     return true;
 }
 
-size_t node_window_fill(mtlbx_file *f, struct node_window *w, size_t first, size_t max,
+size_t node_window_fill(mtlbx_model *m, struct node_window *w, size_t first, size_t max,
                         mtlbx_node **out, bool *failed)
 {
     *failed = false;
@@ -943,7 +939,7 @@ size_t node_window_fill(mtlbx_file *f, struct node_window *w, size_t first, size
     w->lo = first;
     w->hi = first + max;
     struct kids k;
-    bool ok = window_pass(f, w, &k);
+    bool ok = window_pass(m, w, &k);
     size_t got = ok ? k.n : 0;
     if (got)
         memcpy(out, k.v, got * sizeof *out);

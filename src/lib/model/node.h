@@ -33,23 +33,38 @@ static inline int node_by_off_cmp(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* ---- model.c: what a model owns (see there) ---- */
+
+struct mtlbx_model {
+    mtlbx_file *f;
+    struct node_arena *arena;
+    struct node_diags *diags;
+    struct iface_cache *ifaces;
+};
+
+/* Each owner's state, made and freed by the model (NULL: out of memory). */
+struct node_arena *node_arena_new(void);
+void node_arena_free(struct node_arena *a);
+struct node_diags *node_diags_new(const mtlbx_file *f);
+void node_diags_free(struct node_diags *nd);
+struct iface_cache *iface_cache_new(const mtlbx_file *f);
+void iface_cache_free(struct iface_cache *c);
+
 /* ---- node_diags.c ---- */
 
 /* Diagnostics of `lib` (of the fat container when lib is NULL) whose offset
  * lies in [off, off + size), in offset order, as positions in a sorted
  * index: [*first, *first + *count). Returns how many of them are errors.
  * The index is rebuilt only when the number of diagnostics changes. */
-size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
+size_t node_diag_range(mtlbx_model *m, const mtlbx_library *lib, uint64_t off,
                        uint64_t size, size_t *first, size_t *count);
 /* The k-th diagnostic of that sorted index. */
-const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k);
+const struct mtlbx_diag *node_diag_sorted(mtlbx_model *m, const mtlbx_library *lib, size_t k);
 
 /* ---- node_arena.c ---- */
 
-/* The file's node arena (made on first use; NULL when out of memory), and
- * zeroed, 16-byte aligned memory from it that lives until the file closes
- * or a node_forget_children() gives it back. */
-struct node_arena *node_arena_get(mtlbx_file *f);
+/* Zeroed, 16-byte aligned memory from the model's node arena, which lives
+ * until the model closes or a node_forget_children() gives it back. */
 void *node_arena_alloc(struct node_arena *a, size_t size);
 /* Where the arena keeps the file's root node (node.c's mtlbx_root). */
 mtlbx_node **node_arena_root(struct node_arena *a);
@@ -61,8 +76,8 @@ struct node_mark {
     void *head, *next;
     size_t used;
 };
-struct node_mark node_mark(mtlbx_file *f);
-void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m);
+struct node_mark node_mark(mtlbx_model *m);
+void node_forget_children(mtlbx_model *model, mtlbx_node *n, struct node_mark m);
 
 /* ---- node.c: a big section's children, a window at a time ---- */
 
@@ -89,13 +104,13 @@ struct node_window {
 };
 /* False when n is no such section, or is built already (then walk its
  * children). Close the window when done (harmless after false). */
-bool node_window_open(mtlbx_file *f, mtlbx_node *n, struct node_window *w);
+bool node_window_open(mtlbx_model *m, mtlbx_node *n, struct node_window *w);
 /* Builds children [first, first + max) and puts them in out, in child
  * order; returns how many: fewer than max at the end. Fills in order
  * (first = the last first + max) cost only their own children; any other
  * goes through the children from the start. 0 with *failed set when
  * memory ran out. */
-size_t node_window_fill(mtlbx_file *f, struct node_window *w, size_t first, size_t max,
+size_t node_window_fill(mtlbx_model *m, struct node_window *w, size_t first, size_t max,
                         mtlbx_node **out, bool *failed);
 void node_window_close(struct node_window *w);
 
@@ -104,6 +119,7 @@ void node_window_close(struct node_window *w);
 /* Where one node's fields go; field_emit formats a value into a scratch
  * buffer that lives only during the callback. */
 struct field_out {
+    mtlbx_model *m;
     mtlbx_file *f;
     const mtlbx_node *n;
     mtlbx_field_fn fn;
@@ -131,8 +147,8 @@ void tag_fields(struct field_out *o);
 
 /* The kept argument (or output) an ARGUMENT or STRUCT_MEMBER node stands
  * for, NULL when its interface is not decoded (yet). */
-const struct mtlbx_air_argument *node_argument(const mtlbx_node *n, const struct mtlbx_interface **iface);
-void iface_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size);
+const struct mtlbx_air_argument *node_argument(mtlbx_model *m, const mtlbx_node *n, const struct mtlbx_interface **iface);
+void iface_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size);
 void iface_fields(struct field_out *o);
 /* Module facts (AIR and language version, compiler, options) of a
  * function, when its interface is kept. */

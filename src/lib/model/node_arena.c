@@ -1,5 +1,5 @@
 /* The arena the node tree lives in (node.c builds into it): blocks freed
- * all at once when the file closes, or given back from a mark onwards by
+ * all at once when the model closes (model.c), or given back from a mark onwards by
  * a walk that is done with a subtree (layout.c). */
 #include "config.h"
 #include "node.h"
@@ -22,34 +22,21 @@ struct node_arena {
     mtlbx_node *root;          /* built on first mtlbx_root() */
 };
 
-/* The arena hangs off the file (file_attach.c) under this key. */
-static const char node_arena_key;
-
-static void node_arena_free(void *state)
+struct node_arena *node_arena_new(void)
 {
-    struct node_arena *a = state;
+    return calloc(1, sizeof(struct node_arena));
+}
+
+void node_arena_free(struct node_arena *a)
+{
+    if (!a)
+        return;
     for (struct arena_block *b = a->blocks, *next; b; b = next) {
         next = b->next;
         free(b);
     }
     free(a->spare);
     free(a);
-}
-
-static struct node_arena *node_arena_of(const mtlbx_file *f)
-{
-    return file_attachment(f, &node_arena_key);
-}
-
-struct node_arena *node_arena_get(mtlbx_file *f)
-{
-    struct node_arena *a = node_arena_of(f);
-    if (!a) {
-        a = calloc(1, sizeof *a);
-        if (a)
-            a = file_attach(f, &node_arena_key, a, node_arena_free);
-    }
-    return a;
 }
 
 mtlbx_node **node_arena_root(struct node_arena *a)
@@ -96,9 +83,9 @@ void *node_arena_alloc(struct node_arena *a, size_t size)
  * are given back as soon as it has walked them, so memory stays flat on a
  * library with 200,000 functions. Only subtrees that were not built before
  * the walk are forgotten: nodes a view already holds stay. */
-struct node_mark node_mark(mtlbx_file *f)
+struct node_mark node_mark(mtlbx_model *model)
 {
-    struct node_arena *a = node_arena_get(f);
+    struct node_arena *a = model->arena;
     struct node_mark m = { 0 };
     if (a && a->blocks) {
         m.head = a->blocks;
@@ -108,9 +95,9 @@ struct node_mark node_mark(mtlbx_file *f)
     return m;
 }
 
-void node_forget_children(mtlbx_file *f, mtlbx_node *n, struct node_mark m)
+void node_forget_children(mtlbx_model *model, mtlbx_node *n, struct node_mark m)
 {
-    struct node_arena *a = node_arena_of(f);
+    struct node_arena *a = model->arena;
     if (!a || !m.head)
         return; /* nothing to give back safely without a mark */
     n->built = false;

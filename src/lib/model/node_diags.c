@@ -29,12 +29,18 @@ static void diag_index_free(struct diag_index *d)
     *d = (struct diag_index){ 0 };
 }
 
-/* The indexes hang off the file (file_attach.c) under this key. */
-static const char node_diags_key;
-
-static void node_diags_free(void *state)
+struct node_diags *node_diags_new(const mtlbx_file *f)
 {
-    struct node_diags *nd = state;
+    struct node_diags *nd = calloc(1, sizeof *nd + f->n_libraries * sizeof nd->lib_diags[0]);
+    if (nd)
+        nd->n_libs = f->n_libraries;
+    return nd;
+}
+
+void node_diags_free(struct node_diags *nd)
+{
+    if (!nd)
+        return;
     diag_index_free(&nd->file_diags);
     for (size_t i = 0; i < nd->n_libs; i++)
         diag_index_free(&nd->lib_diags[i]);
@@ -51,17 +57,10 @@ static const struct mtlbx_diag *diag_of(const mtlbx_file *f, const mtlbx_library
     return lib ? mtlbx_library_diag(lib, i) : mtlbx_file_diag(f, i);
 }
 
-static struct diag_index *diag_index_get(mtlbx_file *f, const mtlbx_library *lib)
+static struct diag_index *diag_index_get(mtlbx_model *model, const mtlbx_library *lib)
 {
-    struct node_diags *nd = file_attachment(f, &node_diags_key);
-    if (!nd) {
-        nd = calloc(1, sizeof *nd + f->n_libraries * sizeof nd->lib_diags[0]);
-        if (!nd)
-            return NULL;
-        nd->n_libs = f->n_libraries;
-        if (!(nd = file_attach(f, &node_diags_key, nd, node_diags_free)))
-            return NULL;
-    }
+    const mtlbx_file *f = model->f;
+    struct node_diags *nd = model->diags;
     struct diag_index *d;
     if (!lib)
         d = &nd->file_diags;
@@ -124,11 +123,11 @@ static size_t lower_bound(const uint64_t *v, size_t n, uint64_t off)
     return lo;
 }
 
-size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
+size_t node_diag_range(mtlbx_model *m, const mtlbx_library *lib, uint64_t off,
                        uint64_t size, size_t *first, size_t *count)
 {
     *first = *count = 0;
-    struct diag_index *d = diag_index_get(f, lib);
+    struct diag_index *d = diag_index_get(m, lib);
     if (!d || !d->n || size == 0)
         return 0;
     uint64_t end = size > UINT64_MAX - off ? UINT64_MAX : off + size;
@@ -139,10 +138,10 @@ size_t node_diag_range(mtlbx_file *f, const mtlbx_library *lib, uint64_t off,
     return d->errors[hi] - d->errors[lo];
 }
 
-const struct mtlbx_diag *node_diag_sorted(mtlbx_file *f, const mtlbx_library *lib, size_t k)
+const struct mtlbx_diag *node_diag_sorted(mtlbx_model *m, const mtlbx_library *lib, size_t k)
 {
-    struct diag_index *d = diag_index_get(f, lib);
+    struct diag_index *d = diag_index_get(m, lib);
     if (!d || k >= d->n)
         return NULL;
-    return diag_of(f, lib, d->which[k]);
+    return diag_of(m->f, lib, d->which[k]);
 }

@@ -63,6 +63,7 @@ Test(requirements, damaged_module_triple)
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
     cr_assert_eq(mtlbx_open_memory(orig, len, "fat", &f, &err), MTLBX_OK);
+    mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
     cr_assert_eq(mtlbx_library_header(lib)->platform_byte, 0, "slice 0 should have no target OS");
     char triple[128];
@@ -73,16 +74,17 @@ Test(requirements, damaged_module_triple)
     cr_assert_eq(r.os, MTLBX_OS_MACOS);
     cr_assert(r.has_version && r.version.major == 11 && r.version.minor == 0);
     /* The explorer shows it in the library's label. */
-    mtlbx_node *root = mtlbx_root(f), *node = NULL;
-    for (size_t i = 0; i < mtlbx_node_child_count(f, root) && !node; i++)
-        if (mtlbx_node_child(f, root, i)->kind == MTLBX_NODE_LIBRARY)
-            node = mtlbx_node_child(f, root, i);
+    mtlbx_node *root = mtlbx_root(m), *node = NULL;
+    for (size_t i = 0; i < mtlbx_node_child_count(m, root) && !node; i++)
+        if (mtlbx_node_child(m, root, i)->kind == MTLBX_NODE_LIBRARY)
+            node = mtlbx_node_child(m, root, i);
     cr_assert(node);
     char label[256];
-    mtlbx_node_label(f, node, label, sizeof label);
+    mtlbx_node_label(m, node, label, sizeof label);
     cr_assert(strstr(label, "loads on macOS 11.0+"), "library label: %s", label);
     const struct mtlbx_function *fn = mtlbx_function_at(lib, 0);
     uint64_t start = fn->module.offset, size = fn->module.size;
+    mtlbx_model_close(m);
     mtlbx_close(f);
 
     size_t found = 0;

@@ -234,6 +234,7 @@ Test(argr, decoded_into_the_function_metadata)
     struct imagebuf img = { 0 };
     reflect_library(&img, &argr, "\x06", 1);
     mtlbx_file *f = open_buf(&img);
+    mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
     const struct mtlbx_reflection *r = &mtlbx_function_metadata(lib, 0)->reflection;
     cr_expect(r->has_return);
@@ -242,6 +243,7 @@ Test(argr, decoded_into_the_function_metadata)
     cr_assert_eq(r->n_arguments, 2);
     cr_expect_eq(img.data[r->arguments[1].offset], 'd', "spans are absolute file offsets");
     cr_expect_eq(mtlbx_library_diag_count(lib), 0);
+    mtlbx_model_close(m);
     mtlbx_close(f);
     ib_free(&img);
     ib_free(&argr);
@@ -255,6 +257,7 @@ Test(argr, a_bad_value_in_a_library_is_a_diagnostic_at_its_offset)
     struct imagebuf img = { 0 };
     reflect_library(&img, &argr, "\x06\x06", 2);
     mtlbx_file *f = open_buf(&img);
+    mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
     const struct mtlbx_reflection *r = &mtlbx_function_metadata(lib, 0)->reflection;
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "RETR value is 2 bytes"), 1);
@@ -266,6 +269,7 @@ Test(argr, a_bad_value_in_a_library_is_a_diagnostic_at_its_offset)
         found |= strstr(d->message, "ARGR declares") && d->offset == want;
     }
     cr_expect(found, "the ARGR error is at offset %llu, just past the last argument", (unsigned long long)want);
+    mtlbx_model_close(m);
     mtlbx_close(f);
     ib_free(&img);
     ib_free(&argr);
@@ -273,15 +277,15 @@ Test(argr, a_bad_value_in_a_library_is_a_diagnostic_at_its_offset)
 
 /* The explorer's rows: below the ARGR tag one node per argument whose span
  * is exactly its bytes, struct members below their pointer argument. */
-static mtlbx_node *find_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind kind, const char *tag, int depth)
+static mtlbx_node *find_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind, const char *tag, int depth)
 {
     if ((n->kind == kind && (!tag || strcmp(n->tag.name, tag) == 0)) || depth > 8)
         return n->kind == kind ? n : NULL;
-    for (size_t i = 0; i < mtlbx_node_child_count(f, n); i++) {
-        mtlbx_node *c = mtlbx_node_child(f, n, i);
+    for (size_t i = 0; i < mtlbx_node_child_count(m, n); i++) {
+        mtlbx_node *c = mtlbx_node_child(m, n, i);
         if (c->kind == MTLBX_NODE_FUNCTION_LIST || c->kind == MTLBX_NODE_MODULE_LIST)
             continue;
-        mtlbx_node *hit = find_kind(f, c, kind, tag, depth + 1);
+        mtlbx_node *hit = find_kind(m, c, kind, tag, depth + 1);
         if (hit)
             return hit;
     }
@@ -300,27 +304,29 @@ Test(argr, explorer_rows_per_argument_and_member_with_their_bytes)
     struct imagebuf img = { 0 };
     reflect_library(&img, &argr, "\x06", 1);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_node *tag = find_kind(f, mtlbx_root(f), MTLBX_NODE_TAG, "ARGR", 0);
+    mtlbx_model *m = mtlbx_model_open(f);
+    mtlbx_node *tag = find_kind(m, mtlbx_root(m), MTLBX_NODE_TAG, "ARGR", 0);
     cr_assert_not_null(tag);
     char label[256];
-    mtlbx_node_label(f, tag, label, sizeof label);
+    mtlbx_node_label(m, tag, label, sizeof label);
     cr_expect(strstr(label, "2 arguments"), "%s", label);
-    cr_assert(mtlbx_node_expandable(f, tag));
-    cr_assert_eq(mtlbx_node_child_count(f, tag), 2);
-    mtlbx_node *p = mtlbx_node_child(f, tag, 0), *t = mtlbx_node_child(f, tag, 1);
+    cr_assert(mtlbx_node_expandable(m, tag));
+    cr_assert_eq(mtlbx_node_child_count(m, tag), 2);
+    mtlbx_node *p = mtlbx_node_child(m, tag, 0), *t = mtlbx_node_child(m, tag, 1);
     cr_expect_eq(p->kind, MTLBX_NODE_CI_ARGUMENT);
     cr_expect_eq(p->offset, tag->tag.value_offset + 1);
     cr_expect_eq(p->size, 7 + 1 + 11 + 1 + 11 + 13);
     cr_expect_eq(t->offset + t->size, tag->tag.value_offset + tag->tag.value_len);
-    mtlbx_node_label(f, t, label, sizeof label);
+    mtlbx_node_label(m, t, label, sizeof label);
     cr_expect(strstr(label, "texture<half>") && strstr(label, "src.coerce0"), "%s", label);
-    cr_assert_eq(mtlbx_node_child_count(f, p), 2);
-    mtlbx_node *m = mtlbx_node_child(f, p, 1);
-    cr_expect_eq(m->kind, MTLBX_NODE_CI_MEMBER);
-    mtlbx_node_label(f, m, label, sizeof label);
+    cr_assert_eq(mtlbx_node_child_count(m, p), 2);
+    mtlbx_node *mem = mtlbx_node_child(m, p, 1);
+    cr_expect_eq(mem->kind, MTLBX_NODE_CI_MEMBER);
+    mtlbx_node_label(m, mem, label, sizeof label);
     cr_expect(strstr(label, "float2  offset"), "%s", label);
     /* A byte of the member selects the member in the hex panel. */
-    cr_expect_eq(mtlbx_node_at_offset(f, m->offset + 2), m);
+    cr_expect_eq(mtlbx_node_at_offset(m, mem->offset + 2), mem);
+    mtlbx_model_close(m);
     mtlbx_close(f);
     ib_free(&img);
     ib_free(&argr);

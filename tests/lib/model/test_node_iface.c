@@ -20,28 +20,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *label(mtlbx_file *f, const mtlbx_node *n)
+static const char *label(mtlbx_model *m, const mtlbx_node *n)
 {
     static char buf[512];
-    mtlbx_node_label(f, n, buf, sizeof buf);
+    mtlbx_node_label(m, n, buf, sizeof buf);
     return buf;
 }
 
-static mtlbx_node *child_kind(mtlbx_file *f, mtlbx_node *n, enum mtlbx_node_kind k)
+static mtlbx_node *child_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind k)
 {
-    for (size_t i = 0; i < mtlbx_node_child_count(f, n); i++)
-        if (mtlbx_node_child(f, n, i)->kind == k)
-            return mtlbx_node_child(f, n, i);
+    for (size_t i = 0; i < mtlbx_node_child_count(m, n); i++)
+        if (mtlbx_node_child(m, n, i)->kind == k)
+            return mtlbx_node_child(m, n, i);
     return NULL;
 }
 
-static mtlbx_node *function_node(mtlbx_file *f, size_t i)
+static mtlbx_node *function_node(mtlbx_model *m, size_t i)
 {
-    mtlbx_node *lib = child_kind(f, mtlbx_root(f), MTLBX_NODE_LIBRARY);
+    mtlbx_node *lib = child_kind(m, mtlbx_root(m), MTLBX_NODE_LIBRARY);
     cr_assert_not_null(lib);
-    mtlbx_node *list = child_kind(f, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *list = child_kind(m, lib, MTLBX_NODE_FUNCTION_LIST);
     cr_assert_not_null(list);
-    return mtlbx_node_child(f, list, i);
+    return mtlbx_node_child(m, list, i);
 }
 
 struct fields {
@@ -58,10 +58,10 @@ static void collect(void *ctx, const struct mtlbx_field *fl)
     s->errors += (fl->flags & MTLBX_FIELD_ERROR) != 0;
 }
 
-static void fields_of(mtlbx_file *f, const mtlbx_node *n, struct fields *s)
+static void fields_of(mtlbx_model *m, const mtlbx_node *n, struct fields *s)
 {
     memset(s, 0, sizeof *s);
-    mtlbx_node_fields(f, n, collect, s);
+    mtlbx_node_fields(m, n, collect, s);
 }
 
 static char *sample_bytes(size_t *len)
@@ -92,18 +92,19 @@ Test(interface_node, arguments_after_keep)
     size_t len;
     char *data = sample_bytes(&len);
     mtlbx_file *f = open_bytes(data, len);
+    mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
-    mtlbx_node *fn = function_node(f, COMPUTE_MAIN);
-    mtlbx_node *in = child_kind(f, fn, MTLBX_NODE_INTERFACE);
+    mtlbx_node *fn = function_node(m, COMPUTE_MAIN);
+    mtlbx_node *in = child_kind(m, fn, MTLBX_NODE_INTERFACE);
     cr_assert_not_null(in);
-    cr_assert(mtlbx_node_expandable(f, in));
-    cr_assert_eq(mtlbx_node_child_count(f, in), 0, "the tree decoded on its own");
-    cr_assert(strstr(label(f, in), "decoding"), "%s", label(f, in));
-    cr_assert_eq(mtlbx_function_interface_cached(lib, COMPUTE_MAIN, NULL, NULL), MTLBX_IFACE_NOT_DECODED);
+    cr_assert(mtlbx_node_expandable(m, in));
+    cr_assert_eq(mtlbx_node_child_count(m, in), 0, "the tree decoded on its own");
+    cr_assert(strstr(label(m, in), "decoding"), "%s", label(m, in));
+    cr_assert_eq(mtlbx_function_interface_cached(m, lib, COMPUTE_MAIN, NULL, NULL), MTLBX_IFACE_NOT_DECODED);
 
-    cr_assert_eq(mtlbx_function_interface_keep(lib, COMPUTE_MAIN), MTLBX_IFACE_OK);
-    cr_assert_str_eq(label(f, in), "interface  kernel, 4 arguments");
-    cr_assert_eq(mtlbx_node_child_count(f, in), 4);
+    cr_assert_eq(mtlbx_function_interface_keep(m, lib, COMPUTE_MAIN), MTLBX_IFACE_OK);
+    cr_assert_str_eq(label(m, in), "interface  kernel, 4 arguments");
+    cr_assert_eq(mtlbx_node_child_count(m, in), 4);
     static const char *const want[] = {
         "device float* data [[buffer(0)]]",
         "constant ComputeParams& params [[buffer(1)]]",
@@ -111,34 +112,35 @@ Test(interface_node, arguments_after_keep)
         "uint gid [[thread_position_in_grid]]",
     };
     for (size_t i = 0; i < 4; i++) {
-        mtlbx_node *a = mtlbx_node_child(f, in, i);
+        mtlbx_node *a = mtlbx_node_child(m, in, i);
         cr_assert_eq(a->kind, MTLBX_NODE_ARGUMENT);
-        cr_assert_str_eq(label(f, a), want[i]);
-        cr_assert_eq(mtlbx_node_expandable(f, a), i == 1, "argument %zu", i);
+        cr_assert_str_eq(label(m, a), want[i]);
+        cr_assert_eq(mtlbx_node_expandable(m, a), i == 1, "argument %zu", i);
     }
-    mtlbx_node *params = mtlbx_node_child(f, in, 1);
-    cr_assert_eq(mtlbx_node_child_count(f, params), 2);
-    cr_assert_str_eq(label(f, mtlbx_node_child(f, params, 0)), "float gain  // offset 0, size 4");
-    cr_assert_str_eq(label(f, mtlbx_node_child(f, params, 1)), "uint count  // offset 4, size 4");
+    mtlbx_node *params = mtlbx_node_child(m, in, 1);
+    cr_assert_eq(mtlbx_node_child_count(m, params), 2);
+    cr_assert_str_eq(label(m, mtlbx_node_child(m, params, 0)), "float gain  // offset 0, size 4");
+    cr_assert_str_eq(label(m, mtlbx_node_child(m, params, 1)), "uint count  // offset 4, size 4");
 
     struct fields s;
-    fields_of(f, in, &s);
+    fields_of(m, in, &s);
     cr_assert(strstr(s.text, "declaration: [[max_total_threads_per_threadgroup(256)]]\n: kernel void compute_main(\n"),
               "%s", s.text);
     cr_assert(strstr(s.text, "air.max_work_group_size: 256\n"), "%s", s.text);
-    fields_of(f, params, &s);
+    fields_of(m, params, &s);
     cr_assert(strstr(s.text, "kind: buffer\n") && strstr(s.text, "location: 1\n") && strstr(s.text, "access: read\n"),
               "%s", s.text);
-    fields_of(f, fn, &s);
+    fields_of(m, fn, &s);
     cr_assert(strstr(s.text, "AIR version: 2.7.0\n") && strstr(s.text, "language: Metal 3.2.0\n"), "%s", s.text);
     cr_assert(strstr(s.text, "compiler: mtlbx hand-written fixture"), "%s", s.text);
 
     /* Outputs follow the arguments, marked as such. */
-    mtlbx_node *frag = child_kind(f, function_node(f, 1), MTLBX_NODE_INTERFACE);
-    cr_assert_eq(mtlbx_function_interface_keep(lib, 1), MTLBX_IFACE_OK);
-    size_t n = mtlbx_node_child_count(f, frag);
+    mtlbx_node *frag = child_kind(m, function_node(m, 1), MTLBX_NODE_INTERFACE);
+    cr_assert_eq(mtlbx_function_interface_keep(m, lib, 1), MTLBX_IFACE_OK);
+    size_t n = mtlbx_node_child_count(m, frag);
     cr_assert_eq(n, 5);
-    cr_assert_str_eq(label(f, mtlbx_node_child(f, frag, 4)), "output  float4 color0 [[color(0)]]");
+    cr_assert_str_eq(label(m, mtlbx_node_child(m, frag, 4)), "output  float4 color0 [[color(0)]]");
+    mtlbx_model_close(m);
     mtlbx_close(f);
     free(data);
 }
@@ -148,37 +150,39 @@ Test(interface_node, module_blocks_nest)
     size_t len;
     char *data = sample_bytes(&len);
     mtlbx_file *f = open_bytes(data, len);
+    mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
-    mtlbx_node *fn = function_node(f, COMPUTE_MAIN);
-    mtlbx_node *mod = child_kind(f, fn, MTLBX_NODE_MODULE);
-    cr_assert_eq(mtlbx_node_child_count(f, mod), 0);
-    cr_assert_eq(mtlbx_function_interface_keep(lib, COMPUTE_MAIN), MTLBX_IFACE_OK);
-    size_t top = mtlbx_node_child_count(f, mod);
+    mtlbx_node *fn = function_node(m, COMPUTE_MAIN);
+    mtlbx_node *mod = child_kind(m, fn, MTLBX_NODE_MODULE);
+    cr_assert_eq(mtlbx_node_child_count(m, mod), 0);
+    cr_assert_eq(mtlbx_function_interface_keep(m, lib, COMPUTE_MAIN), MTLBX_IFACE_OK);
+    size_t top = mtlbx_node_child_count(m, mod);
     cr_assert_geq(top, 2, "IDENTIFICATION and MODULE at least");
     bool saw_module = false, saw_metadata = false;
     /* Depth-first over the blocks, bounded. */
     mtlbx_node *stack[256];
     size_t sp = 0, seen = 0;
     for (size_t i = 0; i < top; i++)
-        stack[sp++] = mtlbx_node_child(f, mod, i);
+        stack[sp++] = mtlbx_node_child(m, mod, i);
     while (sp && seen < 10000) {
         mtlbx_node *b = stack[--sp];
         seen++;
         cr_assert_eq(b->kind, MTLBX_NODE_BC_BLOCK);
         mtlbx_node *p = b->parent;
         cr_assert(b->offset >= p->offset && b->offset + b->size <= p->offset + p->size,
-                  "block %s outside its parent", label(f, b));
-        saw_module |= strncmp(label(f, b), "MODULE_BLOCK", 12) == 0;
-        saw_metadata |= strncmp(label(f, b), "METADATA_BLOCK", 14) == 0;
+                  "block %s outside its parent", label(m, b));
+        saw_module |= strncmp(label(m, b), "MODULE_BLOCK", 12) == 0;
+        saw_metadata |= strncmp(label(m, b), "METADATA_BLOCK", 14) == 0;
         /* The same block (under the module list's MODULE node, which
          * owns the bytes, rather than the function's). */
-        const mtlbx_node *at = mtlbx_node_at_offset(f, b->offset);
+        const mtlbx_node *at = mtlbx_node_at_offset(m, b->offset);
         cr_assert(at->kind == MTLBX_NODE_BC_BLOCK && at->index == b->index && at->sub == b->sub,
-                  "offset search misses %s", label(f, b));
-        for (size_t i = 0; i < mtlbx_node_child_count(f, b) && sp < 256; i++)
-            stack[sp++] = mtlbx_node_child(f, b, i);
+                  "offset search misses %s", label(m, b));
+        for (size_t i = 0; i < mtlbx_node_child_count(m, b) && sp < 256; i++)
+            stack[sp++] = mtlbx_node_child(m, b, i);
     }
     cr_assert(saw_module && saw_metadata);
+    mtlbx_model_close(m);
     mtlbx_close(f);
     free(data);
 }
@@ -188,20 +192,22 @@ Test(interface_node, cut_module_says_why)
     size_t len;
     char *data = sample_bytes(&len);
     mtlbx_file *f0 = open_bytes(data, len);
-    struct mtlbx_range m = mtlbx_function_at(mtlbx_library_at(f0, 0), COMPUTE_MAIN)->module;
+    struct mtlbx_range mod = mtlbx_function_at(mtlbx_library_at(f0, 0), COMPUTE_MAIN)->module;
     mtlbx_close(f0);
-    memset(data + m.offset + 20 + 64, 0xFF, m.size - 20 - 64);
+    memset(data + mod.offset + 20 + 64, 0xFF, mod.size - 20 - 64);
     mtlbx_file *f = open_bytes(data, len);
+    mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_function_interface_keep(lib, COMPUTE_MAIN), MTLBX_IFACE_FAILED);
-    mtlbx_node *in = child_kind(f, function_node(f, COMPUTE_MAIN), MTLBX_NODE_INTERFACE);
-    cr_assert(strstr(label(f, in), "not decoded"), "%s", label(f, in));
-    cr_assert_eq(mtlbx_node_child_count(f, in), 0);
+    cr_assert_eq(mtlbx_function_interface_keep(m, lib, COMPUTE_MAIN), MTLBX_IFACE_FAILED);
+    mtlbx_node *in = child_kind(m, function_node(m, COMPUTE_MAIN), MTLBX_NODE_INTERFACE);
+    cr_assert(strstr(label(m, in), "not decoded"), "%s", label(m, in));
+    cr_assert_eq(mtlbx_node_child_count(m, in), 0);
     struct fields s;
-    fields_of(f, in, &s);
+    fields_of(m, in, &s);
     cr_assert_eq(s.errors, 1, "%s", s.text);
     /* The neighbours still decode. */
-    cr_assert_eq(mtlbx_function_interface_keep(lib, COMPUTE_MAIN + 1), MTLBX_IFACE_OK);
+    cr_assert_eq(mtlbx_function_interface_keep(m, lib, COMPUTE_MAIN + 1), MTLBX_IFACE_OK);
+    mtlbx_model_close(m);
     mtlbx_close(f);
     free(data);
 }

@@ -39,16 +39,16 @@ static void assert_same_node(const mtlbx_node *got, const mtlbx_node *want, cons
 
 /* Fills windows of `size` in order until one comes back short, and
  * checks every node against the built children of `built`. */
-static void windows_in_order(mtlbx_file *f, mtlbx_node *section, const mtlbx_node *built, size_t size,
+static void windows_in_order(mtlbx_model *m, mtlbx_node *section, const mtlbx_node *built, size_t size,
                              const char *where)
 {
     struct node_window w;
-    cr_assert(node_window_open(f, section, &w), "%s: no window", where);
+    cr_assert(node_window_open(m, section, &w), "%s: no window", where);
     mtlbx_node **out = calloc(size, sizeof *out);
     size_t seen = 0, got;
     do {
         bool failed;
-        got = node_window_fill(f, &w, seen, size, out, &failed);
+        got = node_window_fill(m, &w, seen, size, out, &failed);
         cr_assert_not(failed, "%s: fill at %zu failed", where, seen);
         for (size_t i = 0; i < got; i++) {
             cr_assert_lt(seen + i, built->n_children, "%s: more children than built", where);
@@ -66,15 +66,15 @@ static void windows_in_order(mtlbx_file *f, mtlbx_node *section, const mtlbx_nod
 }
 
 /* Windows asked for out of order (back, forward, past the end). */
-static void windows_out_of_order(mtlbx_file *f, mtlbx_node *section, const mtlbx_node *built, const char *where)
+static void windows_out_of_order(mtlbx_model *m, mtlbx_node *section, const mtlbx_node *built, const char *where)
 {
     static const size_t firsts[] = { 3, 0, 1, 2, 2, 5, 4, 100000 };
     struct node_window w;
-    cr_assert(node_window_open(f, section, &w));
+    cr_assert(node_window_open(m, section, &w));
     mtlbx_node *out[3];
     for (size_t k = 0; k < sizeof firsts / sizeof *firsts; k++) {
         bool failed;
-        size_t first = firsts[k], got = node_window_fill(f, &w, first, 3, out, &failed);
+        size_t first = firsts[k], got = node_window_fill(m, &w, first, 3, out, &failed);
         cr_assert_not(failed);
         size_t want = first < built->n_children ? built->n_children - first : 0;
         cr_assert_eq(got, want < 3 ? want : 3, "%s: window at %zu", where, first);
@@ -93,33 +93,36 @@ static size_t check_sections(const void *data, size_t len, const char *name)
     if (mtlbx_open_memory(data, len, name, &whole, &err) != MTLBX_OK)
         return 0;
     cr_assert_eq(mtlbx_open_memory(data, len, name, &windowed, &err), MTLBX_OK);
-    mtlbx_node *root_a = mtlbx_root(whole), *root_b = mtlbx_root(windowed);
+    mtlbx_model *whole_m = mtlbx_model_open(whole), *windowed_m = mtlbx_model_open(windowed);
+    mtlbx_node *root_a = mtlbx_root(whole_m), *root_b = mtlbx_root(windowed_m);
     size_t sections = 0;
-    for (size_t l = 0; l < mtlbx_node_child_count(whole, root_a); l++) {
-        mtlbx_node *lib_a = mtlbx_node_child(whole, root_a, l), *lib_b = mtlbx_node_child(windowed, root_b, l);
+    for (size_t l = 0; l < mtlbx_node_child_count(whole_m, root_a); l++) {
+        mtlbx_node *lib_a = mtlbx_node_child(whole_m, root_a, l), *lib_b = mtlbx_node_child(windowed_m, root_b, l);
         /* A DIAGNOSTICS node may come last in one handle and not yet in
          * the other (building a section can find a problem): the sections
          * come before it, in the same order. */
-        for (size_t s = 0; s < mtlbx_node_child_count(whole, lib_a) && s < mtlbx_node_child_count(windowed, lib_b); s++) {
-            mtlbx_node *sec_a = mtlbx_node_child(whole, lib_a, s), *sec_b = mtlbx_node_child(windowed, lib_b, s);
+        for (size_t s = 0; s < mtlbx_node_child_count(whole_m, lib_a) && s < mtlbx_node_child_count(windowed_m, lib_b); s++) {
+            mtlbx_node *sec_a = mtlbx_node_child(whole_m, lib_a, s), *sec_b = mtlbx_node_child(windowed_m, lib_b, s);
             if (sec_a->kind == MTLBX_NODE_DIAGNOSTICS || sec_b->kind == MTLBX_NODE_DIAGNOSTICS)
                 break;
             cr_assert_eq(sec_a->kind, sec_b->kind, "%s: library %zu child %zu", name, l, s);
             struct node_window w;
-            cr_assert_eq(node_window_open(windowed, sec_b, &w), is_section(sec_b->kind));
+            cr_assert_eq(node_window_open(windowed_m, sec_b, &w), is_section(sec_b->kind));
             node_window_close(&w);
             if (!is_section(sec_a->kind))
                 continue;
             char where[PATH_MAX + 64];
             snprintf(where, sizeof where, "%s library %zu section %zu (kind %d)", name, l, s, (int)sec_a->kind);
-            (void)mtlbx_node_child_count(whole, sec_a);
+            (void)mtlbx_node_child_count(whole_m, sec_a);
             for (size_t size = 1; size <= 1024; size = size == 2 ? 7 : size == 7 ? 1024 : size + 1)
-                windows_in_order(windowed, sec_b, sec_a, size, where);
-            windows_out_of_order(windowed, sec_b, sec_a, where);
+                windows_in_order(windowed_m, sec_b, sec_a, size, where);
+            windows_out_of_order(windowed_m, sec_b, sec_a, where);
             sections++;
         }
     }
+    mtlbx_model_close(whole_m);
     mtlbx_close(whole);
+    mtlbx_model_close(windowed_m);
     mtlbx_close(windowed);
     return sections;
 }
@@ -148,9 +151,11 @@ Test(window, out_of_order_and_shared_pieces)
     ib_library(&b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_UUID,
                                            .reflection = true });
     mtlbx_file *f = open_buf(&b);
+    mtlbx_model *m = mtlbx_model_open(f);
     const mtlbx_library *lib = mtlbx_library_at(f, 0);
     uint8_t *a = offt_value(&b, lib, 3), *z = offt_value(&b, lib, 30);
     uint8_t *s10 = offt_value(&b, lib, 10), *s11 = offt_value(&b, lib, 11), *s12 = offt_value(&b, lib, 12);
+    mtlbx_model_close(m);
     mtlbx_close(f);
     /* Functions 3 and 30 swap their groups and modules (out of function
      * order: the sorted copy, kept between windows); 11 and 12 share 10's
@@ -162,13 +167,15 @@ Test(window, out_of_order_and_shared_pieces)
     memcpy(s11, s10, 24);
     memcpy(s12, s10, 24);
     f = open_buf(&b);
-    mtlbx_node *lib_node = mtlbx_node_child(f, mtlbx_root(f), 0);
+    m = mtlbx_model_open(f);
+    mtlbx_node *lib_node = mtlbx_node_child(m, mtlbx_root(m), 0);
     mtlbx_node *pub = NULL;
-    for (size_t s = 0; s < mtlbx_node_child_count(f, lib_node); s++)
-        if (mtlbx_node_child(f, lib_node, s)->kind == MTLBX_NODE_PUBLIC_MD)
-            pub = mtlbx_node_child(f, lib_node, s);
+    for (size_t s = 0; s < mtlbx_node_child_count(m, lib_node); s++)
+        if (mtlbx_node_child(m, lib_node, s)->kind == MTLBX_NODE_PUBLIC_MD)
+            pub = mtlbx_node_child(m, lib_node, s);
     cr_assert_not_null(pub);
-    cr_assert_eq(mtlbx_node_child_count(f, pub), N - 2, "shared groups are one node each");
+    cr_assert_eq(mtlbx_node_child_count(m, pub), N - 2, "shared groups are one node each");
+    mtlbx_model_close(m);
     mtlbx_close(f);
     cr_assert_eq(check_sections(b.data, b.len, "crafted"), 5, "function list, two metadata, modules, RLST");
     ib_free(&b);

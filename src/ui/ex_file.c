@@ -1,0 +1,45 @@
+/* What the explorer keeps per shown file beside the file itself: the model
+ * its panels walk and the byte layout (ui.h, struct ex_file). Both are the
+ * explorer's, made when a file is shown and let go when it no longer is,
+ * before whoever owns the file closes it. */
+#include "config.h"
+
+#include "ui.h"
+
+bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path)
+{
+    mtlbx_model *m = mtlbx_model_open(f);
+    mtlbx_node *root = mtlbx_root(m);
+    if (!root) {
+        mtlbx_model_close(m);
+        *ef = (struct ex_file){ 0 };
+        return false;
+    }
+    *ef = (struct ex_file){ .f = f, .path = path, .root = root, .m = m };
+    return true;
+}
+
+void ex_file_release(struct ex_file *ef)
+{
+    mtlbx_layout_free(ef->layout);
+    mtlbx_model_close(ef->m);
+    ef->layout = NULL;
+    ef->m = NULL;
+    ef->root = NULL;
+}
+
+const struct mtlbx_layout *ex_file_layout(struct ex_file *ef)
+{
+    if (!ef->layout && ef->f)
+        ef->layout = mtlbx_layout_check(ef->f);
+    return ef->layout;
+}
+
+mtlbx_model *ex_model_of(const struct explorer *ex, const mtlbx_library *lib)
+{
+    mtlbx_file *f = lib ? mtlbx_library_file(lib) : NULL;
+    for (uint32_t i = 0; f && i < ex->n_files; i++)
+        if (ex->files[i].f == f)
+            return ex->files[i].m;
+    return NULL;
+}
