@@ -14,6 +14,7 @@ src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRY
 src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx.h \
 	src/lib/internal.h \
+	src/lib/container/container.h \
 	src/lib/container/archive.c \
 	src/lib/container/archive_dl.c \
 	src/lib/container/archive_dl.h \

@@ -1,0 +1,558 @@
+/* The container layer's face (src/lib/container): the metallib file as
+ * Apple lays it out. Opening (fat slices, archives of libraries), the
+ * header, tag groups, the function list and its metadata, where each
+ * module lies, the header extension, embedded sources, the dynamic header
+ * and the lists, reflection, and the diagnostics every layer adds to. It
+ * knows bytes and FORMAT.md, nothing else: it never reads a module's
+ * bitcode, never builds a node, and calls no other layer of src/lib (the
+ * bitcode reader, the checks, the model and the comparison are above it
+ * and call it, never the other way). The state a higher layer keeps per
+ * file belongs to an object of that layer (mtlbx_model, mtlbx_layout);
+ * only the bitcode layer's shared module reads still hang off the file,
+ * through file_attach.c, freed by a destructor the container never names.
+ * Included by mtlbx.h, the public umbrella header: include that. */
+#ifndef MTLBX_CONTAINER_H
+#define MTLBX_CONTAINER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mtlbx_file mtlbx_file;
+typedef struct mtlbx_library mtlbx_library;
+
+/* A span of bytes inside the mapping. Not NUL-terminated. */
+struct mtlbx_bytes {
+    const uint8_t *ptr;
+    size_t len;
+};
+
+/* ---------------------------------------------------------------- open -- */
+
+enum mtlbx_status {
+    MTLBX_OK = 0,
+    MTLBX_E_IO = -1,           /* open/stat/mmap failed; error.message says why */
+    MTLBX_E_NOT_METALLIB = -2, /* first four bytes are neither MTLB nor CB FE BA BE */
+    MTLBX_E_NOMEM = -3,
+    MTLBX_E_NOT_REGULAR = -4,  /* a directory, FIFO, device ... */
+};
+
+struct mtlbx_error {
+    enum mtlbx_status status;
+    uint64_t offset;           /* where it applies, else 0 */
+    bool has_offset;
+    char message[256];
+};
+
+/* Open a file by path (read-only mmap). On failure *out is NULL and err says
+ * why. Refuses non-regular files without reading them, so a FIFO never
+ * blocks and /dev/zero never maps. */
+int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err);
+/* What a file that is not a regular one is, for "not a regular file (a
+ * FIFO)": "a directory", "a FIFO", "a device", "a socket" (st_mode). */
+const char *mtlbx_special_file_kind(unsigned mode);
+
+/* Parse a caller-owned buffer (tests, fuzzing). The buffer must outlive the
+ * handle. `name` is used in messages and may be NULL. */
+int mtlbx_open_memory(const void *data, size_t len, const char *name,
+                      mtlbx_file **out, struct mtlbx_error *err);
+/* The same for a malloc'ed buffer that the handle takes over: it is freed
+ * by mtlbx_close(), or at once when the open fails. Archive members
+ * decompressed into memory are opened this way. */
+int mtlbx_open_memory_owned(void *data, size_t len, const char *name,
+                            mtlbx_file **out, struct mtlbx_error *err);
+
+void mtlbx_close(mtlbx_file *f);
+
+/* True when the file on disk is no longer what was mapped: it shrank or
+ * grew, or a read while hashing came up short. Callers that read modules
+ * (hash checks) should ask after doing so and treat a change as fatal. */
+bool mtlbx_file_changed(const mtlbx_file *f);
+
+const char *mtlbx_file_path(const mtlbx_file *f);
+uint64_t mtlbx_file_size(const mtlbx_file *f);
+const uint8_t *mtlbx_file_data(const mtlbx_file *f);
+/* Lets the pages of [offset, offset + size) go from the process's memory
+ * (a file mapping only; they stay in the page cache and come back on the
+ * next access). For commands that stream over every module. */
+void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size);
+
+/* ----------------------------------------------------------- diagnostics -- */
+
+enum mtlbx_severity { MTLBX_WARNING = 0, MTLBX_ERROR = 1 };
+
+struct mtlbx_diag {
+    enum mtlbx_severity severity;
+    uint64_t offset;           /* absolute file offset */
+    const char *message;       /* owned by the handle */
+};
+
+/* Each list is capped (MTLBX_MAX_DIAGS); past the cap one last error says
+ * how many were dropped, so hostile input cannot exhaust memory. */
+#define MTLBX_MAX_DIAGS 4096
+
+size_t mtlbx_file_diag_count(const mtlbx_file *f);          /* fat container */
+const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i);
+size_t mtlbx_library_diag_count(const mtlbx_library *lib);
+const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
+/* True when an allocation failed while parsing f or any of its libraries
+ * (functions, groups or list entries left out, a diagnostic not stored):
+ * what the accessors return is then incomplete, and must not be shown as
+ * the whole file. `offset` (may be NULL) receives the first place. */
+bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset);
+
+/* qsort order for an array of `const struct mtlbx_diag *`: by offset, then
+ * errors first, then message, so a listing is the same on every run (the
+ * hashing threads record mismatches in the order they finish). */
+int mtlbx_diag_ptr_cmp(const void *a, const void *b);
+
+/* ------------------------------------------------------------------ fat -- */
+
+struct mtlbx_fat_slice {
+    uint32_t cputype, cpusubtype, offset, size, align;
+    uint64_t entry_offset;     /* where this slice's 20-byte record is */
+};
+
+bool mtlbx_file_is_fat(const mtlbx_file *f);
+size_t mtlbx_fat_slice_count(const mtlbx_file *f);
+const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i);
+
+/* One library for a plain file, one per readable slice of a fat file. */
+size_t mtlbx_library_count(const mtlbx_file *f);
+mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i);
+mtlbx_file *mtlbx_library_file(const mtlbx_library *lib);
+
+/* --------------------------------------------------------------- header -- */
+
+struct mtlbx_range {
+    uint64_t offset;           /* absolute */
+    uint64_t size;
+};
+
+struct mtlbx_header {
+    uint64_t base;             /* absolute offset of the MTLB magic */
+    uint64_t available;        /* bytes of this library inside the file */
+    bool complete;             /* all 88 header bytes were present */
+    uint16_t version_word;     /* u16@4: bit 15 macOS flag, bits 0-14 major */
+    uint16_t major, minor, patch;
+    bool macos;
+    uint8_t type_byte;         /* byte 10 */
+    uint8_t file_type;         /* low 7 bits of byte 10 */
+    bool stub;                 /* bit 7 of byte 10 */
+    uint8_t platform_byte;     /* byte 11: 0x80 64-bit | platform id */
+    uint16_t os_major;
+    uint8_t os_minor, os_patch;
+    uint16_t os_minor_u16;     /* YuAo's reading of bytes 14-15 */
+    uint64_t declared_size;    /* u64@0x10 */
+    /* Section pairs as declared (relative to base), then resolved to
+     * absolute ranges clipped to the file. */
+    uint64_t raw_offset[4], raw_size[4];
+    struct mtlbx_range function_list;  /* including the u32 count word */
+    struct mtlbx_range public_md;
+    struct mtlbx_range private_md;
+    struct mtlbx_range modules;
+};
+
+const struct mtlbx_header *mtlbx_library_header(const mtlbx_library *lib);
+
+/* ------------------------------------------------------------------ tags -- */
+
+struct mtlbx_tag {
+    char name[5];              /* FourCC, NUL-terminated; non-printables as '?' */
+    uint32_t fourcc;           /* raw little-endian value */
+    uint64_t offset;           /* absolute offset of the FourCC */
+    uint32_t header_len;       /* 4 (ENDT), 6 (u16 length) or 8 (u32, wide tags) */
+    uint64_t value_offset;     /* absolute */
+    uint64_t value_len;
+    const uint8_t *value;
+    bool known;                /* the tag is one this library decodes */
+};
+
+/* Walks a tag sequence to ENDT without leaving [offset, offset+len). */
+struct mtlbx_tag_walk {
+    const mtlbx_file *file;
+    uint64_t pos, end;
+    unsigned count;
+    bool done, ended, truncated; /* ended: saw ENDT; truncated: ran out */
+};
+
+void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f,
+                         uint64_t offset, uint64_t len);
+/* Returns false at ENDT, at the bound, or on a malformed tag. */
+bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
+
+/* ------------------------------------------------------------- functions -- */
+
+enum mtlbx_hash_state {
+    MTLBX_HASH_UNCHECKED = 0,
+    MTLBX_HASH_PENDING,        /* queued in the background */
+    MTLBX_HASH_OK,
+    MTLBX_HASH_MISMATCH,
+    MTLBX_HASH_UNAVAILABLE,    /* no HASH tag or no module bytes */
+};
+
+/* Bits of mtlbx_function.present: which tags were seen. */
+enum {
+    MTLBX_F_NAME = 1u << 0, MTLBX_F_TYPE = 1u << 1, MTLBX_F_HASH = 1u << 2,
+    MTLBX_F_OFFT = 1u << 3, MTLBX_F_VERS = 1u << 4, MTLBX_F_MDSZ = 1u << 5,
+    MTLBX_F_SOFF = 1u << 6, MTLBX_F_RFLT = 1u << 7, MTLBX_F_TESS = 1u << 8,
+    MTLBX_F_LAYR = 1u << 9,
+};
+
+struct mtlbx_function {
+    uint64_t entry_offset;     /* absolute offset of the u32 size prefix */
+    uint32_t entry_size;       /* as declared (includes the prefix) */
+    uint32_t present;          /* MTLBX_F_* bits */
+    struct mtlbx_bytes name;   /* without the NUL */
+    uint8_t type;
+    const uint8_t *hash;       /* 32 bytes, or NULL */
+    uint64_t offt[3];          /* public md, private md, module: section-relative */
+    uint16_t air_major, air_minor, msl_major, msl_minor;
+    uint64_t mdsz;
+    uint64_t soff, rflt;
+    uint8_t tess, layr;
+    /* Derived */
+    bool module_valid;         /* the module span lies inside the module section */
+    bool module_size_inferred; /* MDSZ missing: size from the next module offset */
+    struct mtlbx_range module; /* exactly the bytes HASH covers */
+    uint64_t public_md_offset, private_md_offset; /* absolute, UINT64_MAX if none */
+};
+
+size_t mtlbx_function_count(const mtlbx_library *lib);
+const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i);
+/* First function with this exact name, or -1. */
+long mtlbx_function_find(const mtlbx_library *lib, const char *name);
+/* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */
+int mtlbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
+
+/* A function NAME as a user types it (name_resolve.c: what dis, sig, src
+ * and extract -f mean by NAME). Each function is looked at as stored,
+ * demangled, and demangled without its parameters. The pattern is tried
+ * as an exact name, then as a shell glob (fnmatch) if it holds * ? or [,
+ * then as a prefix (demangled forms are tried only when no stored name
+ * matches exactly, or as a prefix). */
+enum mtlbx_name_how {
+    MTLBX_NAME_EXACT,          /* v: every function of that name */
+    MTLBX_NAME_GLOB,           /* v: every function the glob matches */
+    MTLBX_NAME_PREFIX,         /* v: the one function it begins */
+    MTLBX_NAME_AMBIGUOUS,      /* a prefix of several: v lists them */
+    MTLBX_NAME_MISSING,        /* nothing: v holds up to 5 closest names, best first */
+};
+struct mtlbx_function_ref {
+    size_t library, function;
+};
+struct mtlbx_name_matches {
+    enum mtlbx_name_how how;
+    size_t n;
+    struct mtlbx_function_ref *v;   /* in file order, except suggestions */
+};
+/* False (and *out empty) only when memory ran out. */
+bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);
+void mtlbx_name_matches_free(struct mtlbx_name_matches *m);
+
+/* SHA-256 of the module compared with HASH. Blocking; caches the result.
+ * `actual` (32 bytes, may be NULL) receives the computed digest. */
+enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i,
+                                            uint8_t actual[32]);
+/* Cached state without hashing (never blocks). */
+enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t i);
+/* Verify every function using up to `threads` threads (0 = number of CPUs).
+ * Returns the number of mismatches. Thread-safe against hash_state readers. */
+size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+/* Lets the pages of the library's function list, metadata and list
+ * sections go from memory: they stay readable (read again from the page
+ * cache when touched), so every span stays valid. For a caller that walks
+ * a large library once and wants its memory to stay flat. */
+void mtlbx_library_release_pages(const mtlbx_library *lib);
+/* For streaming commands: the caller (in any thread) holds no pointer
+ * from mtlbx_function_at or mtlbx_function_metadata for the functions
+ * before `before` in this library, so their decoded entries may be let go
+ * (about 320 bytes a function); asking for one again decodes it again,
+ * identically. Without this call, what was decoded stays. */
+void mtlbx_library_forget(const mtlbx_library *lib, size_t before);
+
+/* SHA-256 of any bytes (a source member's text, for textconv). */
+void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]);
+
+/* Bitcode wrapper header at the start of a module. */
+struct mtlbx_wrapper {
+    bool present;              /* magic 0x0B17C0DE found */
+    uint32_t magic, version, bitcode_offset, bitcode_size, cputype;
+    bool bitcode_magic_ok;     /* "BC\xC0\xDE" at bitcode_offset */
+};
+bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
+struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
+
+/* -------------------------------------------------------------- metadata -- */
+
+/* Core Image reflection: RETR and ARGR (FORMAT.md §22): the interface of a Core Image kernel. Every
+ * span is absolute. Bytes whose meaning is unknown are kept as read. */
+struct mtlbx_ci_member {
+    struct mtlbx_bytes name;
+    uint8_t type;
+    uint32_t unknown_word;     /* u32 after the type (0 so far) */
+    uint8_t unknown_byte;      /* last byte (3 so far) */
+    uint64_t offset, size;
+};
+
+struct mtlbx_ci_argument {
+    struct mtlbx_bytes name;
+    uint8_t type;              /* 0x3A texture, 0x3C pointer: extra bytes follow */
+    uint64_t offset, size;     /* name to the last extra byte */
+    bool has_element;
+    uint8_t element_type;      /* texture: pixel type; pointer: pointee */
+    uint32_t texture_word;     /* texture: u32 after the pixel type (1 so far) */
+    uint8_t texture_type;      /* texture: last extra byte */
+    uint8_t pointer_byte;      /* pointer: first extra byte (0 so far) */
+    uint8_t alignment;         /* pointer */
+    uint64_t pointee_size;     /* pointer */
+    uint64_t extra_offset;     /* absolute offset of the extra bytes */
+    size_t first_member, n_members; /* struct pointee: into reflection.members */
+};
+
+struct mtlbx_reflection {
+    bool has_return;           /* RETR seen */
+    uint8_t return_type;
+    uint64_t return_offset;    /* of the RETR value */
+    bool has_arguments;        /* ARGR seen */
+    bool complete;             /* ARGR decoded exactly to its last byte */
+    uint64_t arguments_offset; /* of the ARGR value (its count byte) */
+    size_t n_arguments;
+    struct mtlbx_ci_argument *arguments;
+    size_t n_members;
+    struct mtlbx_ci_member *members;
+};
+
+/* Where and why an ARGR value stopped decoding. */
+struct mtlbx_decode_error {
+    uint64_t offset;
+    char message[160];
+};
+
+/* Decodes one ARGR value (`value_offset` is its absolute offset) into `out`
+ * (arguments read so far stay there even on failure). Returns true when the
+ * value decodes exactly to its last byte; otherwise fills *err. Free with
+ * mtlbx_reflection_free. Used by the library and directly by the tests. */
+bool mtlbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset,
+                       struct mtlbx_reflection *out, struct mtlbx_decode_error *err);
+void mtlbx_reflection_free(struct mtlbx_reflection *r);
+
+struct mtlbx_constant {
+    struct mtlbx_bytes name;
+    uint8_t type;
+    uint16_t index;
+    bool active;
+    uint64_t offset;           /* absolute offset of the name */
+};
+
+struct mtlbx_vertex_attr {
+    struct mtlbx_bytes name;
+    uint16_t index;            /* bits 0-12 */
+    uint8_t use;               /* bits 13-14 */
+    bool active;               /* bit 15 */
+    bool has_type;
+    uint8_t type;              /* from VATY */
+    uint64_t offset;
+};
+
+struct mtlbx_metadata {
+    struct mtlbx_range public_group, private_group; /* size 0 when absent */
+    size_t n_constants;
+    const struct mtlbx_constant *constants;
+    size_t n_attributes;
+    const struct mtlbx_vertex_attr *attributes;
+    bool has_debi;
+    uint32_t debi_line;
+    struct mtlbx_bytes debi_path;
+    bool has_depf;
+    struct mtlbx_bytes depf_path;
+    struct mtlbx_reflection reflection; /* RETR and ARGR (Core Image) */
+};
+
+/* Decoded once at open; never NULL for a valid index. */
+const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i);
+
+/* ---------------------------------------------------- header extension -- */
+
+struct mtlbx_header_ext {
+    bool present;              /* false: absent (1.2.1, 1.2.2) */
+    struct mtlbx_range range;
+    size_t n_tags;             /* ENDT excluded */
+    const struct mtlbx_tag *tags;
+    bool has_uuid;
+    uint8_t uuid[16];
+};
+const struct mtlbx_header_ext *mtlbx_library_header_ext(const mtlbx_library *lib);
+
+/* ------------------------------------------------------ embedded sources -- */
+
+enum mtlbx_member_type {
+    MTLBX_MEMBER_FILE, MTLBX_MEMBER_DIR, MTLBX_MEMBER_SYMLINK,
+    MTLBX_MEMBER_HARDLINK, MTLBX_MEMBER_DEVICE, MTLBX_MEMBER_FIFO,
+    MTLBX_MEMBER_OTHER,
+};
+
+struct mtlbx_member {
+    char *name;                /* ustar prefix + "/" + name, raw bytes, NUL-terminated */
+    uint64_t size;
+    enum mtlbx_member_type type;
+    const uint8_t *data;       /* into the decompressed buffer; NULL unless FILE */
+    char *link_target;         /* symlinks and hard links, else NULL */
+    uint32_t mode;
+};
+
+enum mtlbx_archive_state {
+    MTLBX_ARCHIVE_UNLOADED = 0,
+    MTLBX_ARCHIVE_LOADED,
+    MTLBX_ARCHIVE_FAILED,      /* bzip2 or tar did not decode; see diagnostics */
+};
+
+/* Decompressed-size cap per archive. A bigger stream stops with an error. */
+#define MTLBX_SOURCE_CAP ((size_t)64 << 20)
+
+struct mtlbx_archive {
+    uint64_t group_offset;     /* absolute offset of the u32 group size */
+    uint32_t group_size;
+    uint64_t sarc_offset;      /* absolute offset of the SARC tag (SOFF target) */
+    struct mtlbx_bytes id;     /* archive id, without NUL */
+    struct mtlbx_bytes payload;/* compressed bytes including any zero padding */
+    uint64_t payload_offset;
+    /* Filled by mtlbx_archive_load() */
+    enum mtlbx_archive_state state;
+    uint8_t *tar;              /* decompressed tar (owned by the handle) */
+    size_t tar_len;
+    size_t n_members;
+    struct mtlbx_member *members;
+};
+
+struct mtlbx_sources {
+    bool present;
+    char tag[5];               /* "HSRC" or "HSRD" */
+    struct mtlbx_range range;
+    uint32_t declared_count;
+    struct mtlbx_bytes link_command;
+    bool has_working_dir;
+    struct mtlbx_bytes working_dir;
+    size_t n_archives;
+    struct mtlbx_archive *archives;
+};
+
+const struct mtlbx_sources *mtlbx_library_sources(const mtlbx_library *lib);
+/* Decompress and list one archive (cached). Returns its state. */
+enum mtlbx_archive_state mtlbx_archive_load(mtlbx_library *lib, size_t archive_index);
+/* Archive whose SARC tag a function's SOFF points at, or -1. */
+long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index);
+
+/* Where a function is defined in the embedded sources (source_locate.c):
+ * found by its name in the members' text (a mangled name by its demangled
+ * base), searching the archive its SOFF names first. A definition ("name(
+ * ...) {", or a [[host_name("name")]] instantiation) beats a prototype. */
+struct mtlbx_source_location {
+    size_t archive, member;    /* into mtlbx_library_sources(lib)->archives */
+    size_t line;               /* 1-based line of the name */
+    uint64_t offset;           /* of the name in the member's text */
+    uint64_t line_offset;      /* of the start of that line */
+    uint64_t end_offset;       /* past the line closing its body ('}'), or the
+                                * member's end (a prototype: past its ';') */
+};
+/* 1 found; 0 the library has sources but no member declares it; -1 the
+ * library has no embedded sources (or none decompress); -2 no memory.
+ * Decompresses archives (cached, as mtlbx_archive_load). */
+int mtlbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out);
+/* The rule above on one text: 2 a definition of `name` at *offset, 1 only
+ * a prototype, 0 neither (*offset untouched). */
+int mtlbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset);
+
+/* ------------------------------------------- dynamic header and lists -- */
+
+struct mtlbx_dynamic_header {
+    bool present;
+    struct mtlbx_range range;
+    bool has_name;
+    struct mtlbx_bytes name;
+    size_t n_linked;
+    const struct mtlbx_bytes *linked;
+};
+const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib);
+
+/* VLST, ILST, RLST and SLST: a u32 count and size-prefixed tag groups. */
+enum mtlbx_list_kind { MTLBX_LIST_VLST, MTLBX_LIST_ILST, MTLBX_LIST_RLST,
+                       MTLBX_LIST_SLST, MTLBX_LIST_COUNT };
+
+struct mtlbx_list {
+    bool present;
+    char tag[5];
+    struct mtlbx_range range;
+    uint32_t declared_count;
+    size_t n_groups;
+    const struct mtlbx_range *groups; /* each includes its u32 prefix */
+};
+const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k);
+
+/* ---------------------------------------------------------- value names -- */
+
+/* Lower-case names as CONTRACT.md spells them; unknown values are written
+ * as "unknown-N" / "unknown-0xNN" into buf. Return buf or a static string. */
+const char *mtlbx_function_type_name(uint8_t type, char *buf, size_t n);
+const char *mtlbx_file_type_name(uint8_t file_type, char *buf, size_t n);
+const char *mtlbx_target_os_name(uint8_t platform_byte, char *buf, size_t n);
+/* The deployment target as `info` and the explorer show it: "macOS 13.0.0",
+ * or "unknown" when the header records none (target byte and version 0). */
+const char *mtlbx_target_text(const struct mtlbx_header *h, char *buf, size_t n);
+const char *mtlbx_data_type_name(uint8_t type, char *buf, size_t n);
+const char *mtlbx_cputype_name(uint32_t cputype);     /* "AIR64", ... or NULL */
+const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */
+bool mtlbx_data_type_known(uint8_t type);
+bool mtlbx_function_type_known(uint8_t type);
+
+/* ---------------------------------------------------------- counted nouns -- */
+
+/* "1 function", "0 functions", "1,234 bytes": the count (digits grouped
+ * by three), a space and the noun that agrees with it, written into buf
+ * (32 bytes plus the noun are enough). Returns buf.
+ * The one place every message, label and report says how many. */
+const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+/* Just the noun that agrees with n, for a format that prints n itself
+ * ("%zu %s", n, mtlbx_noun(n, "entry", "entries")). */
+const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
+
+/* --------------------------------------------------------------- escape -- */
+
+/* The one policy for what a terminal or a file name must never receive
+ * as itself (the command line's escaping, the explorer's and the names of
+ * extracted files all ask here): C0 and C1 controls and DEL act on the
+ * terminal; bidi controls reorder what is shown ("trojan source");
+ * invisible format characters (zero-width space, word joiner, BOM, soft
+ * hyphen, tag characters) and the line and paragraph separators make two
+ * names look the same or a name look like something else. */
+static inline bool mtlbx_codepoint_unsafe(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || cp == 0x061C ||
+           cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+           (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+enum {
+    MTLBX_ESC_TERMINAL = 1u << 0, /* also escape mtlbx_codepoint_unsafe() characters */
+};
+/* Copies `len` bytes to `out` as valid UTF-8 text: invalid bytes become
+ * "\xNN"; with MTLBX_ESC_TERMINAL also every control character and a
+ * backslash becomes "\\". Always NUL-terminates (truncating on a char
+ * boundary). Returns the length that the full escape would need. */
+size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
+                    char *out, size_t out_size);
+/* Same, into a malloc'd string (NULL on OOM). */
+char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
+/* 1234567 as "1,234,567" in out (n bytes; 27 are enough); returns out.
+ * (nouns.c: the grouping mtlbx_count_noun uses too.) */
+const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
