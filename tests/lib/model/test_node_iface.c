@@ -211,3 +211,59 @@ Test(interface_node, cut_module_says_why)
     mtlbx_close(f);
     free(data);
 }
+
+/* Two views of one file each own their model: what one keeps (its nodes,
+ * its interfaces) is not the other's, and closing one leaves the other
+ * whole. (Before mtlbx_model the caches hung off the file: one tree and
+ * one interface table per file.) */
+Test(model, two_models_of_one_file_keep_apart)
+{
+    size_t len;
+    char *data = sample_bytes(&len);
+    mtlbx_file *f = open_bytes(data, len);
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    mtlbx_model *a = mtlbx_model_open(f), *b = mtlbx_model_open(f);
+    cr_assert(a && b && a != b);
+    cr_assert_eq(mtlbx_model_file(a), f);
+    cr_assert_null(mtlbx_model_open(NULL));
+    cr_assert_neq(mtlbx_root(a), mtlbx_root(b), "each model builds its own tree");
+    cr_assert_eq(mtlbx_function_interface_keep(a, lib, COMPUTE_MAIN), MTLBX_IFACE_OK);
+    cr_assert_eq(mtlbx_function_interface_cached(a, lib, COMPUTE_MAIN, NULL, NULL), MTLBX_IFACE_OK);
+    cr_assert_eq(mtlbx_function_interface_cached(b, lib, COMPUTE_MAIN, NULL, NULL), MTLBX_IFACE_NOT_DECODED);
+    mtlbx_node *in_a = child_kind(a, function_node(a, COMPUTE_MAIN), MTLBX_NODE_INTERFACE);
+    mtlbx_node *in_b = child_kind(b, function_node(b, COMPUTE_MAIN), MTLBX_NODE_INTERFACE);
+    cr_assert_str_eq(label(a, in_a), "interface  kernel, 4 arguments");
+    cr_assert(strstr(label(b, in_b), "decoding"), "%s", label(b, in_b));
+    /* A library of another file is not this model's to keep. */
+    mtlbx_file *g = open_bytes(data, len);
+    cr_assert_eq(mtlbx_function_interface_keep(a, mtlbx_library_at(g, 0), COMPUTE_MAIN), MTLBX_IFACE_NOT_DECODED);
+    mtlbx_close(g);
+    mtlbx_model_close(a);
+    cr_assert_eq(mtlbx_function_interface_keep(b, lib, COMPUTE_MAIN), MTLBX_IFACE_OK);
+    cr_assert_str_eq(label(b, in_b), "interface  kernel, 4 arguments");
+    mtlbx_model_close(b);
+    mtlbx_model_close(NULL);
+    mtlbx_close(f);
+    free(data);
+}
+
+/* The byte layout is its caller's: each walk gives an object of its own,
+ * freed by whoever asked (it was one cached summary per file). */
+Test(model, layout_belongs_to_its_caller)
+{
+    size_t len;
+    char *data = sample_bytes(&len);
+    mtlbx_file *f = open_bytes(data, len);
+    struct mtlbx_layout *one = mtlbx_layout_check(f), *two = mtlbx_layout_check(f);
+    cr_assert(one && two && one != two);
+    cr_assert(one->summary.complete && two->summary.complete);
+    cr_assert_eq(one->summary.claimed + one->summary.padding + one->summary.unclaimed, len);
+    cr_assert_eq(one->summary.claimed, two->summary.claimed);
+    struct mtlbx_range run;
+    cr_assert_not(mtlbx_layout_unclaimed_at(NULL, 0, true, &run));
+    mtlbx_layout_free(one);
+    mtlbx_layout_free(two);
+    mtlbx_layout_free(NULL);
+    mtlbx_close(f);
+    free(data);
+}
