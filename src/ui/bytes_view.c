@@ -115,7 +115,8 @@ bool bytes_select_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
             if (!l || l->kind != MTLBX_NODE_LIBRARY || l->lib != lib)
                 continue;
             mtlbx_node *list = mtlbx_node_child_of_kind(model, l, MTLBX_NODE_FUNCTION_LIST);
-            mtlbx_node *node = list && fn < mtlbx_node_child_count(model, list) ? mtlbx_node_child(model, list, fn) : NULL;
+            bool in = list && fn < mtlbx_node_child_count(model, list);
+            mtlbx_node *node = in ? mtlbx_node_child(model, list, fn) : NULL;
             return node && ex_select_node(ex, i, node, false);
         }
     }

@@ -141,8 +141,8 @@ void compare_open(struct explorer *ex)
 
 /* ------------------------------------------------------------- jumping -- */
 
-static mtlbx_node *child_where(mtlbx_model *model, mtlbx_node *n, enum mtlbx_node_kind kind, bool by_index, size_t index,
-                               const mtlbx_library *lib)
+static mtlbx_node *child_where(mtlbx_model *model, mtlbx_node *n, enum mtlbx_node_kind kind, bool by_index,
+                               size_t index, const mtlbx_library *lib)
 {
     size_t count = n ? mtlbx_node_child_count(model, n) : 0;
     for (size_t i = 0; i < count; i++) {

@@ -367,7 +367,8 @@ static bool waiting_for_interface(struct explorer *ex)
 {
     mtlbx_node *n = ex->ifacer ? ex_selected_node(ex) : NULL;
     long fn = n && n->lib ? action_function_of(n) : -1;
-    return (fn >= 0 && mtlbx_function_interface_cached(ex_model_of(ex, n->lib), n->lib, (size_t)fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) ||
+    return (fn >= 0 && mtlbx_function_interface_cached(ex_model_of(ex, n->lib), n->lib, (size_t)fn, NULL, NULL) ==
+                           MTLBX_IFACE_NOT_DECODED) ||
            page_waiting(ex);
 }
 

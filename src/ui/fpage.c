@@ -46,7 +46,8 @@ void page_open(struct explorer *ex, uint32_t lib, uint32_t fn)
 bool page_waiting(struct explorer *ex)
 {
     mtlbx_library *l = ex->screen == SCREEN_PAGE ? page_lib(ex) : NULL;
-    return l && mtlbx_function_interface_cached(ex_model_of(ex, l), l, ex->page.fn, NULL, NULL) == MTLBX_IFACE_NOT_DECODED;
+    return l && mtlbx_function_interface_cached(ex_model_of(ex, l), l, ex->page.fn, NULL, NULL) ==
+                    MTLBX_IFACE_NOT_DECODED;
 }
 
 static void build(struct explorer *ex)

@@ -129,7 +129,8 @@ static long arg_count(const struct ftable *t, const mtlbx_library *lib, size_t i
             return n;
     }
     const struct mtlbx_interface *iface = NULL;
-    enum mtlbx_iface_state s = mtlbx_function_interface_cached(t->model_of ? t->model_of(t->arg_ctx, lib) : NULL, lib, i, &iface, NULL);
+    mtlbx_model *model = t->model_of ? t->model_of(t->arg_ctx, lib) : NULL;
+    enum mtlbx_iface_state s = mtlbx_function_interface_cached(model, lib, i, &iface, NULL);
     if (s == MTLBX_IFACE_NOT_DECODED)
         return -1;
     if (s != MTLBX_IFACE_OK || !iface || !iface->stage)

@@ -160,7 +160,8 @@ static void table(struct lines *l, const char *title, const struct mtlbx_air_arg
     add(l, false, "%s", "");
 }
 
-int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading, size_t *n)
+int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading,
+                      size_t *n)
 {
     struct lines l = { 0 };
     const struct mtlbx_function *f = mtlbx_function_at(lib, fn);

@@ -10,7 +10,8 @@
 /* Lines of the pane (malloc'd, terminal-safe) and, per line, whether it
  * is a heading. Returns the interface state they were built from
  * (enum mtlbx_iface_state), or -1 when out of memory (nothing built). */
-int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading, size_t *n);
+int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading,
+                      size_t *n);
 void iface_table_free(char **lines, unsigned char *heading, size_t n);
 
 #endif

@@ -385,7 +385,8 @@ static void walk_layout(struct walker *w, bool windowed_complete, uint64_t windo
 void walk_file(mtlbx_file *f, struct walk_stats *st)
 {
     memset(st, 0, sizeof *st);
-    struct walker w = { .f = f, .m = mtlbx_model_open(f), .base = mtlbx_file_data(f), .size = mtlbx_file_size(f), .st = st };
+    struct walker w = { .f = f, .m = mtlbx_model_open(f), .base = mtlbx_file_data(f), .size = mtlbx_file_size(f),
+                        .st = st };
     for (size_t s = 0; s < mtlbx_fat_slice_count(f); s++)
         (void)mtlbx_cputype_name(mtlbx_fat_slice(f, s)->cputype);
     size_t nl = mtlbx_library_count(f);

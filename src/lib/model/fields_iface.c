@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const struct mtlbx_interface *kept(mtlbx_model *model, const mtlbx_node *n, enum mtlbx_iface_state *st, const char **error)
+static const struct mtlbx_interface *kept(mtlbx_model *model, const mtlbx_node *n, enum mtlbx_iface_state *st,
+                                          const char **error)
 {
     const struct mtlbx_interface *iface = NULL;
     enum mtlbx_iface_state s = mtlbx_function_interface_cached(model, n->lib, n->index, &iface, error);
@@ -20,7 +21,8 @@ static const struct mtlbx_interface *kept(mtlbx_model *model, const mtlbx_node *
     return iface;
 }
 
-const struct mtlbx_air_argument *node_argument(mtlbx_model *model, const mtlbx_node *n, const struct mtlbx_interface **out)
+const struct mtlbx_air_argument *node_argument(mtlbx_model *model, const mtlbx_node *n,
+                                               const struct mtlbx_interface **out)
 {
     const struct mtlbx_interface *iface = kept(model, n, NULL, NULL);
     if (out)

@@ -147,7 +147,8 @@ void tag_fields(struct field_out *o);
 
 /* The kept argument (or output) an ARGUMENT or STRUCT_MEMBER node stands
  * for, NULL when its interface is not decoded (yet). */
-const struct mtlbx_air_argument *node_argument(mtlbx_model *m, const mtlbx_node *n, const struct mtlbx_interface **iface);
+const struct mtlbx_air_argument *node_argument(mtlbx_model *m, const mtlbx_node *n,
+                                               const struct mtlbx_interface **iface);
 void iface_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size);
 void iface_fields(struct field_out *o);
 /* Module facts (AIR and language version, compiler, options) of a

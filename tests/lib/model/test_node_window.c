@@ -101,7 +101,8 @@ static size_t check_sections(const void *data, size_t len, const char *name)
         /* A DIAGNOSTICS node may come last in one handle and not yet in
          * the other (building a section can find a problem): the sections
          * come before it, in the same order. */
-        for (size_t s = 0; s < mtlbx_node_child_count(whole_m, lib_a) && s < mtlbx_node_child_count(windowed_m, lib_b); s++) {
+        for (size_t s = 0;
+             s < mtlbx_node_child_count(whole_m, lib_a) && s < mtlbx_node_child_count(windowed_m, lib_b); s++) {
             mtlbx_node *sec_a = mtlbx_node_child(whole_m, lib_a, s), *sec_b = mtlbx_node_child(windowed_m, lib_b, s);
             if (sec_a->kind == MTLBX_NODE_DIAGNOSTICS || sec_b->kind == MTLBX_NODE_DIAGNOSTICS)
                 break;
