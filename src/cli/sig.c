@@ -192,8 +192,8 @@ static void decode_batch(const mtlbx_library *lib, struct sig_result *results, s
 
 static unsigned sig_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > SIG_MAX_THREADS ? SIG_MAX_THREADS : (unsigned)n;
+    unsigned n = mtlbx_cpus();
+    return n > SIG_MAX_THREADS ? SIG_MAX_THREADS : n;
 }
 
 static bool print_result(const struct sig_options *o, const mtlbx_library *lib, struct sig_result *r)

@@ -21,6 +21,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/fat.c \
 	src/lib/container/file.c \
 	src/lib/container/file_attach.c \
+	src/lib/container/cpus.c \
 	src/lib/container/file_release.c \
 	src/lib/container/read_window.c \
 	src/lib/container/functions.c \

@@ -264,6 +264,9 @@ enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t
 /* Verify every function using up to `threads` threads (0 = number of CPUs).
  * Returns the number of mismatches. Thread-safe against hash_state readers. */
 size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+/* The CPUs this process may run on (its affinity mask; threads = 0 above
+ * means this many). */
+unsigned mtlbx_cpus(void);
 /* Lets the pages of the library's function list, metadata and list
  * sections go from memory: they stay readable (read again from the page
  * cache when touched), so every span stays valid. For a caller that walks

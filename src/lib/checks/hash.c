@@ -274,10 +274,8 @@ size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads)
 size_t library_verify_visiting(mtlbx_library *lib, unsigned threads, const struct module_visitor *visit)
 {
     pthread_once(&gcrypt_once, gcrypt_init);
-    if (threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (unsigned)cpus : 1;
-    }
+    if (threads == 0)
+        threads = mtlbx_cpus();
     if (threads > 16)
         threads = 16;
     if (threads > lib->n_functions)
