@@ -45,6 +45,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitcode.c \
 	src/lib/bitcode/bitcode_triple.c \
 	src/lib/bitcode/bitstream.c \
+	src/lib/bitcode/blockinfo_cache.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/module_share.c \
 	src/lib/checks/checks.h \

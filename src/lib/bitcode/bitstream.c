@@ -693,13 +693,23 @@ bool bc_skip_block(struct bc_reader *r, uint32_t block_id)
 
 bool bc_read_blockinfo(struct bc_reader *r)
 {
+    const bool fresh = r->n_blockinfo == 0;
     if (!bc_enter(r, 0))
         return false;
+    if (blockinfo_replay(r))
+        return true;
+    const struct bc_scope *s = &r->scopes[r->depth];
+    const uint64_t body_bit = r->bit, end_bit = s->end_bit, ops_budget = r->abbrev_ops_budget,
+                   work_budget = r->work_budget;
+    const unsigned width = s->abbrev_width;
+    const uint32_t block_index = s->block_index;
     struct bc_record rec;
     uint32_t sub;
     for (;;) {
         switch (bc_next(r, &rec, &sub)) {
         case BC_ENTRY_END_BLOCK:
+            blockinfo_keep(r, fresh, body_bit, width, end_bit, block_index, ops_budget - r->abbrev_ops_budget,
+                           work_budget - r->work_budget);
             return true;
         case BC_ENTRY_SUBBLOCK:
             if (!bc_skip_block(r, sub))
