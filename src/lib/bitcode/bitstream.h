@@ -133,8 +133,8 @@ bool bc_read_blockinfo(struct bc_reader *r);
 
 /* blockinfo_cache.c: the last BLOCKINFO block this thread read, replayed
  * when the next one has the same words. replay: right after bc_enter of a
- * BLOCKINFO block; true when it left the reader as reading the block
- * would have (the block closed), false when the block must be read. keep:
+ * BLOCKINFO block; true when it left the reader as reading the block up
+ * to its END_BLOCK would have, false when the block must be read. keep:
  * after reading one to its END_BLOCK; `fresh` when no BLOCKINFO was read
  * before it in the stream, the other arguments as it was entered and what
  * it charged to the budgets. */

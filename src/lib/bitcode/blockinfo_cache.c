@@ -32,6 +32,8 @@ struct kept_blockinfo {
     size_t n_bytes;
     uint8_t bytes[KEEP_BYTES]; /* from the first word after the length word to the end */
     uint32_t n_records;
+    uint64_t exit_bits;        /* where reading stopped (after END_BLOCK), from the first word:
+                                  not always the end the length word names */
     uint64_t abbrev_ops_used, work_used;
     size_t n_entries, n_abbrevs, n_ops;
     uint32_t entries[KEEP_ENTRIES];         /* block ids, in the reader's order */
@@ -67,7 +69,7 @@ bool blockinfo_replay(struct bc_reader *r)
         struct bc_abbrev *a = arena_alloc(&r->abbrev_mem, sizeof *a + (size_t)ka->n_ops * sizeof *a->ops);
         if (!a || !grow_array((void **)&set->items, &set->cap, set->n + 1, sizeof *set->items)) {
             for (size_t e = 0; e < kept.n_entries; e++)
-                bc_abbrev_set_free(&entries[e].abbrevs);
+                free(entries[e].abbrevs.items);
             free(entries);
             return false; /* read it instead: the same out of memory, reported there */
         }
@@ -80,14 +82,7 @@ bool blockinfo_replay(struct bc_reader *r)
     r->abbrev_ops_budget -= kept.abbrev_ops_used;
     r->work_budget -= kept.work_used;
     r->blocks[s->block_index].n_records = kept.n_records;
-    /* What END_BLOCK does (bc_next) */
-    r->bit = s->end_bit;
-    bc_abbrev_set_free(&r->closed);
-    r->closed = r->scopes[r->depth].abbrevs;
-    r->closed_width = s->abbrev_width;
-    r->closed_end = s->end_bit;
-    r->scopes[r->depth].abbrevs = (struct bc_abbrev_set){ 0 };
-    r->depth--;
+    r->bit += kept.exit_bits; /* the caller closes the block */
     return true;
 }
 
@@ -123,6 +118,7 @@ void blockinfo_keep(const struct bc_reader *r, bool fresh, uint64_t body_bit, un
     kept.n_bytes = (size_t)(bits / 8);
     memcpy(kept.bytes, r->data + body_bit / 8, kept.n_bytes);
     kept.n_records = r->blocks[block_index].n_records;
+    kept.exit_bits = r->bit - body_bit;
     kept.abbrev_ops_used = abbrev_ops_used;
     kept.work_used = work_used;
     kept.valid = true;
