@@ -17,8 +17,8 @@ EXTRA_DIST += $(COMPLETION_TESTS)
 
 # Start-up: libarchive and libstdc++ are loaded on first use, not linked,
 # and a libarchive that cannot be loaded is one clear line (issue 22).
-TESTS += tests/cli/startup_libs.sh
-EXTRA_DIST += tests/cli/startup_libs.sh
+TESTS += tests/cli/startup_libs.sh tests/cli/check_threads.sh
+EXTRA_DIST += tests/cli/startup_libs.sh tests/cli/check_threads.sh
 
 # dis (and the explorer's d) falling back on a newer llvm-dis when the
 # chosen one rejects a module.

@@ -247,6 +247,9 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
      * (as `sig` does): otherwise every page the decoder touched stays
      * resident, the size of the module section at a million functions. */
     uint64_t touched_lo = UINT64_MAX, touched_hi = 0;
+    /* Modules are read with pread, cheaper than faulting the mapping in
+     * (mtlbx_function_interface_read); NULL: through the mapping. */
+    mtlbx_read_window *win = with_interfaces ? mtlbx_read_window_new() : NULL;
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
         json_t *fo = function_json(lib, i);
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
@@ -258,7 +261,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
         }
         if (with_interfaces && fo) {
             json_t *d = NULL;
-            json_object_set_new(fo, "interface", function_interface_json(lib, i, &d));
+            json_object_set_new(fo, "interface", function_interface_json(lib, i, win, &d));
             /* Capped like the library's own list: hostile input cannot
              * grow it without bound. */
             if (d && json_array_size(interface_diags) < MTLBX_MAX_DIAGS)
@@ -279,6 +282,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             touched_hi = 0;
         }
     }
+    mtlbx_read_window_free(win);
     mtlbx_library_release_pages(lib);
     json_stream_close(js);
     json_stream_put(js, "sources", sources_json(lib));

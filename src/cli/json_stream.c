@@ -21,13 +21,17 @@ void json_stream_init(struct json_stream *js, FILE *out)
     js->out = out;
 }
 
+/* A newline and `depth` spaces, in one write (a putc a space, each
+ * taking the stream's lock, was a tenth of dump --json --interfaces). */
 static void put_indent(struct json_stream *js, int depth)
 {
+    static const char line[] = "\n                                                               ";
+    const int most = (int)sizeof line - 2; /* spaces in `line` */
     if (js->compact)
         return;
-    putc('\n', js->out);
-    for (int i = 0; i < depth; i++)
-        putc(' ', js->out);
+    fwrite(line, 1, (size_t)(depth < most ? depth : most) + 1, js->out);
+    for (depth -= most; depth > 0; depth -= most)
+        fwrite(line + 1, 1, (size_t)(depth < most ? depth : most), js->out);
 }
 
 /* jansson's output callback: copies the text, indenting each new line. */

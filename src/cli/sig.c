@@ -107,11 +107,11 @@ struct sig_result {
     char error[sizeof ((struct mtlbx_error *)0)->message];
 };
 
-static void decode_one(const mtlbx_library *lib, struct sig_result *r)
+static void decode_one(const mtlbx_library *lib, struct sig_result *r, mtlbx_read_window *win)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface(lib, r->index, &err);
+    struct mtlbx_interface *iface = mtlbx_function_interface_read(lib, r->index, win, &err);
     if (!iface) {
         r->failed = true;
         r->error_offset = err.has_offset ? err.offset : fn->module.offset;
@@ -144,26 +144,30 @@ static void decode_one(const mtlbx_library *lib, struct sig_result *r)
 
 /* Decoding is what costs (printing is cheap), and every module is
  * independent: a batch of functions is split over the CPUs, then printed
- * in order and freed, so memory stays one batch whatever the library. */
+ * in order and freed, so memory stays one batch whatever the library.
+ * Each CPU takes a run of consecutive functions, whose modules usually lie
+ * back to back, and reads them through its own window (one pread for many
+ * small modules); the windows last from batch to batch. */
 #define SIG_BATCH 256
 #define SIG_MAX_THREADS 8
 
 struct sig_batch {
     const mtlbx_library *lib;
     struct sig_result *results;
-    size_t n;
-    unsigned stride, first;
+    size_t first, end;
+    mtlbx_read_window *win;    /* NULL (out of memory): through the mapping */
 };
 
 static void *decode_share(void *arg)
 {
     struct sig_batch *b = arg;
-    for (size_t k = b->first; k < b->n; k += b->stride)
-        decode_one(b->lib, &b->results[k]);
+    for (size_t k = b->first; k < b->end; k++)
+        decode_one(b->lib, &b->results[k], b->win);
     return NULL;
 }
 
-static void decode_batch(const mtlbx_library *lib, struct sig_result *results, size_t n, unsigned threads)
+static void decode_batch(const mtlbx_library *lib, struct sig_result *results, size_t n, unsigned threads,
+                         mtlbx_read_window **wins)
 {
     pthread_t tid[SIG_MAX_THREADS];
     struct sig_batch share[SIG_MAX_THREADS];
@@ -171,13 +175,16 @@ static void decode_batch(const mtlbx_library *lib, struct sig_result *results, s
     if (n < 2 * threads)
         threads = 1;
     for (unsigned t = 1; t < threads; t++) {
-        share[t] = (struct sig_batch){ lib, results, n, threads, t };
+        share[t] = (struct sig_batch){ lib, results, n * t / threads, n * (t + 1) / threads, wins[t] };
         if (pthread_create(&tid[t], NULL, decode_share, &share[t]) != 0)
             break;
         started = t;
     }
-    /* This thread takes share 0, and any share a thread could not take. */
-    share[0] = (struct sig_batch){ lib, results, n, started + 1, 0 };
+    /* This thread takes share 0, and the shares no thread could take. */
+    share[0] = (struct sig_batch){ lib, results, 0, n / threads, wins[0] };
+    decode_share(&share[0]);
+    share[0].first = n * (started + 1) / threads;
+    share[0].end = n;
     decode_share(&share[0]);
     for (unsigned t = 1; t <= started; t++)
         pthread_join(tid[t], NULL);
@@ -185,8 +192,8 @@ static void decode_batch(const mtlbx_library *lib, struct sig_result *results, s
 
 static unsigned sig_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > SIG_MAX_THREADS ? SIG_MAX_THREADS : (unsigned)n;
+    unsigned n = mtlbx_cpus();
+    return n > SIG_MAX_THREADS ? SIG_MAX_THREADS : n;
 }
 
 static bool print_result(const struct sig_options *o, const mtlbx_library *lib, struct sig_result *r)
@@ -210,11 +217,12 @@ static bool print_result(const struct sig_options *o, const mtlbx_library *lib, 
     return !r->failed && !r->cut;
 }
 
-static bool print_json(const struct sig_options *o, const mtlbx_library *lib, size_t l, size_t i, bool *first)
+static bool print_json(const struct sig_options *o, const mtlbx_library *lib, size_t l, size_t i, bool *first,
+                       mtlbx_read_window *win)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     json_t *diag = NULL;
-    json_t *iface = function_interface_json(lib, i, &diag);
+    json_t *iface = function_interface_json(lib, i, win, &diag);
     if (diag) {
         uint64_t offset = (uint64_t)json_integer_value(json_object_get(diag, "offset"));
         char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
@@ -330,6 +338,9 @@ int cmd_sig(const struct cli_args *args)
     }
     bool all_ok = true, first = true;
     unsigned threads = sig_threads();
+    mtlbx_read_window *wins[SIG_MAX_THREADS] = { 0 };
+    for (unsigned t = 0; t < threads; t++)
+        wins[t] = mtlbx_read_window_new();
     struct sig_result *batch = o.json ? NULL : calloc(SIG_BATCH, sizeof *batch);
     if (f && !o.json && !batch) {
         fprintf(stderr, "mtlbx: sig: out of memory\n");
@@ -356,11 +367,11 @@ int cmd_sig(const struct cli_args *args)
             for (size_t i = 0; i < n_fn; i++) {
                 bool want = wanted(&o, l, i, mtlbx_function_at(lib, i)->name);
                 if (want && o.json)
-                    all_ok &= print_json(&o, lib, l, i, &first);
+                    all_ok &= print_json(&o, lib, l, i, &first, wins[0]);
                 else if (want)
                     batch[batched++] = (struct sig_result){ .index = i };
                 if (batched && (batched == SIG_BATCH || i + 1 == n_fn)) {
-                    decode_batch(lib, batch, batched, threads);
+                    decode_batch(lib, batch, batched, threads, wins);
                     for (size_t k = 0; k < batched; k++)
                         all_ok &= print_result(&o, lib, &batch[k]);
                     batched = 0;
@@ -399,6 +410,8 @@ int cmd_sig(const struct cli_args *args)
             status = 1;
     }
     free(batch);
+    for (unsigned t = 0; t < threads; t++)
+        mtlbx_read_window_free(wins[t]);
     for (size_t l = 0; o.extra && f_libs && l < f_libs; l++)
         free(o.extra[l]);
     free(o.extra);

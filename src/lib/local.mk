@@ -24,7 +24,9 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/fat.c \
 	src/lib/container/file.c \
 	src/lib/container/file_attach.c \
+	src/lib/container/cpus.c \
 	src/lib/container/file_release.c \
+	src/lib/container/read_window.c \
 	src/lib/container/functions.c \
 	src/lib/container/lazy_table.c \
 	src/lib/container/header.c \
@@ -46,6 +48,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitcode.c \
 	src/lib/bitcode/bitcode_triple.c \
 	src/lib/bitcode/bitstream.c \
+	src/lib/bitcode/blockinfo_cache.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/module_share.c \
 	src/lib/checks/checks.h \

@@ -190,6 +190,15 @@ struct mtlbx_interface {
 struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i,
                                                  struct mtlbx_error *err);
 
+/* mtlbx_function_interface, with the module's bytes read through `w` (a
+ * buffer filled by pread, a window of the file from the module on)
+ * instead of the mapping: the same result, for less CPU when many modules
+ * are read in file order. The result's byte spans may point into w's
+ * buffer: free the result before the next read through w. Make one
+ * window per thread. */
+struct mtlbx_interface *mtlbx_function_interface_read(const mtlbx_library *lib, size_t i, mtlbx_read_window *w,
+                                                      struct mtlbx_error *err);
+
 /* The same over any module bytes (tests, fuzzing): `data` is the module
  * (wrapper or bare "BC\xC0\xDE"), `base` its absolute offset (added to every
  * offset reported), `symbol` the function's name used to pick the entry

@@ -331,10 +331,44 @@ static bool mapped_by(pid_t pid, const char *path)
  * that check then hashes is gone, so the hash faults (SIGBUS), and the
  * CLI's guard must turn that into one line naming the file and exit 2. A poll of /proc from outside (no ptrace) raced the
  * hashing on a loaded machine. */
+/* 384 functions of 512 KiB each (192 MiB): small enough that sig and
+ * dump read them through a pread window (mtlbx_function_interface_read),
+ * not the mapping. */
+static void many_modules_library(struct imagebuf *b)
+{
+    enum { N = 384, SIZE = 512 << 10 };
+    struct test_function *fns = calloc(N, sizeof *fns);
+    char (*names)[16] = calloc(N, sizeof *names);
+    char *payload = malloc(SIZE + 1);
+    for (size_t i = 0; i < SIZE; i++)
+        payload[i] = (char)('a' + i % 23);
+    payload[SIZE] = '\0';
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "f%zu", i);
+        fns[i] = (struct test_function){ .name = names[i], .type = 2, .payload = payload };
+    }
+    ib_library(b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_EMPTY });
+    free(payload);
+    free(names);
+    free(fns);
+}
+
+static void shrinks_under_argv(const char *const *args, bool far_bitcode, bool many);
+
 static void shrinks_under(const char *command, bool far_bitcode)
 {
+    const char *args[] = { command, NULL };
+    shrinks_under_argv(args, far_bitcode, false);
+}
+
+/* args: the command and its options, before the file. */
+static void shrinks_under_argv(const char *const *args, bool far_bitcode, bool many)
+{
     struct imagebuf b = { 0 };
-    big_library(&b, 192, far_bitcode);
+    if (many)
+        many_modules_library(&b);
+    else
+        big_library(&b, 192, far_bitcode);
     char p[400];
     write_image("shrinking.metallib", &b, p, sizeof p);
     ib_free(&b);
@@ -351,7 +385,12 @@ static void shrinks_under(const char *command, bool far_bitcode)
         dup2(fe, 2);
         ptrace(PTRACE_TRACEME, 0, NULL, NULL);
         raise(SIGSTOP);
-        execl(bin, bin, command, p, (char *)NULL);
+        const char *argv[8] = { bin };
+        int n = 1;
+        for (; args[n - 1] && n < 6; n++)
+            argv[n] = args[n - 1];
+        argv[n] = p;
+        execv(bin, (char *const *)argv);
         _exit(127);
     }
     int status;
@@ -397,6 +436,22 @@ static void shrinks_under(const char *command, bool far_bitcode)
 Test(special, file_truncated_while_mapped_is_sigbus_exit_2, .init = setup, .fini = teardown, .timeout = 120)
 {
     shrinks_under("check", false);
+}
+
+/* sig and dump --interfaces read modules through a pread window: a
+ * module the window comes up short on is read through the mapping, so
+ * that the guard reports the file as before, not each function. */
+Test(special, sig_of_a_file_truncated_while_mapped_exits_2, .init = setup, .fini = teardown, .timeout = 120)
+{
+    const char *args[] = { "sig", NULL };
+    shrinks_under_argv(args, false, true);
+}
+
+Test(special, dump_interfaces_of_a_file_truncated_while_mapped_exits_2, .init = setup, .fini = teardown,
+     .timeout = 120)
+{
+    const char *args[] = { "dump", "--json", "--interfaces", NULL };
+    shrinks_under_argv(args, false, true);
 }
 
 /* textconv opened its file without the guard and died by SIGBUS (exit

@@ -553,6 +553,19 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
 
 /* ------------------------------------------------------------- blocks -- */
 
+/* END_BLOCK's work, after its alignment: the scope is closed and its
+ * abbreviations kept for bc_reread. */
+static void close_scope(struct bc_reader *r)
+{
+    struct bc_scope *s = &r->scopes[r->depth];
+    bc_abbrev_set_free(&r->closed);
+    r->closed = s->abbrevs;
+    r->closed_width = s->abbrev_width;
+    r->closed_end = s->end_bit;
+    s->abbrevs = (struct bc_abbrev_set){ 0 };
+    r->depth--;
+}
+
 enum bc_entry_kind bc_next(struct bc_reader *r, struct bc_record *rec, uint32_t *block_id)
 {
     for (;;) {
@@ -574,12 +587,7 @@ enum bc_entry_kind bc_next(struct bc_reader *r, struct bc_record *rec, uint32_t 
                 return BC_ENTRY_EOF; /* zero padding after the last block */
             if (!align32(r, s->end_bit))
                 return BC_ENTRY_ERROR;
-            bc_abbrev_set_free(&r->closed);
-            r->closed = s->abbrevs;
-            r->closed_width = s->abbrev_width;
-            r->closed_end = s->end_bit;
-            s->abbrevs = (struct bc_abbrev_set){ 0 };
-            r->depth--;
+            close_scope(r);
             return BC_ENTRY_END_BLOCK;
         case 1: { /* ENTER_SUBBLOCK */
             uint64_t bid;
@@ -693,13 +701,25 @@ bool bc_skip_block(struct bc_reader *r, uint32_t block_id)
 
 bool bc_read_blockinfo(struct bc_reader *r)
 {
+    const bool fresh = r->n_blockinfo == 0;
     if (!bc_enter(r, 0))
         return false;
+    if (blockinfo_replay(r)) {
+        close_scope(r);
+        return true;
+    }
+    const struct bc_scope *s = &r->scopes[r->depth];
+    const uint64_t body_bit = r->bit, end_bit = s->end_bit, ops_budget = r->abbrev_ops_budget,
+                   work_budget = r->work_budget;
+    const unsigned width = s->abbrev_width;
+    const uint32_t block_index = s->block_index;
     struct bc_record rec;
     uint32_t sub;
     for (;;) {
         switch (bc_next(r, &rec, &sub)) {
         case BC_ENTRY_END_BLOCK:
+            blockinfo_keep(r, fresh, body_bit, width, end_bit, block_index, ops_budget - r->abbrev_ops_budget,
+                           work_budget - r->work_budget);
             return true;
         case BC_ENTRY_SUBBLOCK:
             if (!bc_skip_block(r, sub))

@@ -131,6 +131,17 @@ bool bc_skip_block(struct bc_reader *r, uint32_t block_id);
  * its abbreviations. */
 bool bc_read_blockinfo(struct bc_reader *r);
 
+/* blockinfo_cache.c: the last BLOCKINFO block this thread read, replayed
+ * when the next one has the same words. replay: right after bc_enter of a
+ * BLOCKINFO block; true when it left the reader as reading the block up
+ * to its END_BLOCK would have, false when the block must be read. keep:
+ * after reading one to its END_BLOCK; `fresh` when no BLOCKINFO was read
+ * before it in the stream, the other arguments as it was entered and what
+ * it charged to the budgets. */
+bool blockinfo_replay(struct bc_reader *r);
+void blockinfo_keep(const struct bc_reader *r, bool fresh, uint64_t body_bit, unsigned width, uint64_t end_bit,
+                    uint32_t block_index, uint64_t abbrev_ops_used, uint64_t work_used);
+
 /* Re-reads one record at `bit` with a saved abbreviation set, bounded by
  * end_bit (air_metadata.c's on-demand node reading). */
 bool bc_reread(struct bc_reader *r, uint64_t bit, uint64_t end_bit, unsigned abbrev_width,

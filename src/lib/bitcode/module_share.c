@@ -232,6 +232,44 @@ struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_
     return function_interface_from(lib, i, NULL, err, NULL);
 }
 
+/* Modules bigger than this are read through the mapping, as before. */
+#define READ_WINDOW_BYTES ((size_t)1 << 20)
+
+struct mtlbx_read_window {
+    struct read_window w;
+};
+
+mtlbx_read_window *mtlbx_read_window_new(void)
+{
+    mtlbx_read_window *w = malloc(sizeof *w);
+    if (w)
+        read_window_init(&w->w, READ_WINDOW_BYTES);
+    return w;
+}
+
+void mtlbx_read_window_free(mtlbx_read_window *w)
+{
+    if (!w)
+        return;
+    read_window_free(&w->w);
+    free(w);
+}
+
+struct mtlbx_interface *mtlbx_function_interface_read(const mtlbx_library *lib, size_t i, mtlbx_read_window *w,
+                                                      struct mtlbx_error *err)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const uint8_t *copy = NULL;
+    /* (A module that several functions share is still read once, through
+     * the mapping: function_interface_from takes it from module_share.)
+     * Bytes the window could not have, a file that shrank among them, are
+     * read through the mapping as mtlbx_function_interface reads them: the
+     * same result, and the same SIGBUS for the CLI's guard to report. */
+    if (w && fn && fn->module_valid && fn->module.size > 0)
+        copy = read_window_span(&w->w, lib->file, fn->module, NULL);
+    return function_interface_from(lib, i, copy, err, NULL);
+}
+
 struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t i, const uint8_t *copy,
                                                 struct mtlbx_error *err, bool *mapped)
 {

@@ -51,12 +51,7 @@ void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]) { sha256(data, 
  * of consecutive functions, whose modules are usually back to back, so one
  * pread serves many small modules (20,000 preads cost more than the copy). */
 struct hash_reader {
-    uint8_t *buf;
-    size_t cap;
-    uint64_t off;              /* file offset of buf[0] */
-    size_t len;                /* valid bytes in buf */
-    int fd;                    /* the file opened again, on the first read; -1 before */
-    bool no_fd;                /* reopening failed: hash from the mapping */
+    struct read_window w;      /* no descriptor: hash from the mapping */
     /* The last module hashed: functions that share one module (same
      * offset and size) come in a row and are hashed once. */
     bool has_last;
@@ -85,15 +80,8 @@ static bool hash_module(struct hash_reader *r, const mtlbx_file *f, struct mtlbx
 
 static bool hash_module_bytes(struct hash_reader *r, const mtlbx_file *f, struct mtlbx_range m, uint8_t out[32])
 {
-    /* The buffer is taken on the first read, so an answer that was
-     * already cached costs no allocation. */
-    if (f->mapped && !r->buf)
-        r->buf = malloc(r->cap);
-    if (f->mapped && r->buf && r->fd < 0 && !r->no_fd) {
-        r->fd = file_reopen(f);
-        r->no_fd = r->fd < 0;
-    }
-    if (!f->mapped || !r->buf || r->fd < 0) {
+    struct read_window *w = &r->w;
+    if (!read_window_ready(w, f)) {
         /* Without a descriptor, check the size first so that a file that
          * shrank is reported rather than faulting on the mapping. */
         uint64_t now;
@@ -102,18 +90,15 @@ static bool hash_module_bytes(struct hash_reader *r, const mtlbx_file *f, struct
         sha256(f->data + m.offset, (size_t)m.size, out);
         return true;
     }
-    if (m.offset >= r->off && m.size <= r->len && m.offset - r->off <= r->len - m.size) {
-        sha256(r->buf + (m.offset - r->off), (size_t)m.size, out);
+    if (read_window_has(w, m)) {
+        sha256(w->buf + (m.offset - w->off), (size_t)m.size, out);
         return true;
     }
-    if (m.size <= r->cap) {
-        size_t want = f->size - m.offset < r->cap ? (size_t)(f->size - m.offset) : r->cap;
-        ssize_t got = file_pread(r->fd, r->buf, want, m.offset);
-        r->off = m.offset;
-        r->len = got > 0 ? (size_t)got : 0;
-        if ((uint64_t)r->len < m.size)
+    if (m.size <= w->cap) {
+        read_window_fill(w, f, m.offset);
+        if (!read_window_has(w, m))
             return false;
-        sha256(r->buf, (size_t)m.size, out);
+        sha256(w->buf, (size_t)m.size, out);
         return true;
     }
     /* Bigger than the buffer: stream it through. */
@@ -122,14 +107,14 @@ static bool hash_module_bytes(struct hash_reader *r, const mtlbx_file *f, struct
         sha256(f->data + m.offset, (size_t)m.size, out);
         return true;
     }
-    r->len = 0;
+    w->len = 0;
     uint64_t pos = m.offset, left = m.size;
     bool ok = true;
     while (left > 0 && ok) {
-        size_t want = left < r->cap ? (size_t)left : r->cap;
-        ssize_t got = file_pread(r->fd, r->buf, want, pos);
+        size_t want = left < w->cap ? (size_t)left : w->cap;
+        ssize_t got = file_pread(w->fd, w->buf, want, pos);
         ok = got == (ssize_t)want;
-        gcry_md_write(h, r->buf, want);
+        gcry_md_write(h, w->buf, want);
         pos += want;
         left -= want;
     }
@@ -141,14 +126,13 @@ static bool hash_module_bytes(struct hash_reader *r, const mtlbx_file *f, struct
 
 static void reader_init(struct hash_reader *r, size_t cap)
 {
-    *r = (struct hash_reader){ .cap = cap, .fd = -1 };
+    *r = (struct hash_reader){ 0 };
+    read_window_init(&r->w, cap);
 }
 
 static void reader_free(struct hash_reader *r)
 {
-    free(r->buf);
-    if (r->fd >= 0)
-        close(r->fd);
+    read_window_free(&r->w);
 }
 
 static void hex32(const uint8_t *d, char out[65])
@@ -201,12 +185,13 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
     /* The module's first bytes are at hand: judge its bitcode now. */
     const uint8_t *head = NULL;
     size_t head_len = 0;
-    if (!lib->file->mapped || !r->buf) {
+    const struct read_window *w = &r->w;
+    if (!lib->file->mapped || !w->buf) {
         head = lib->file->data + fn->module.offset;
         head_len = (size_t)fn->module.size;
-    } else if (fn->module.offset >= r->off && fn->module.offset - r->off < r->len) {
-        head = r->buf + (fn->module.offset - r->off);
-        head_len = r->len - (size_t)(fn->module.offset - r->off);
+    } else if (fn->module.offset >= w->off && fn->module.offset - w->off < w->len) {
+        head = w->buf + (fn->module.offset - w->off);
+        head_len = w->len - (size_t)(fn->module.offset - w->off);
     }
     bitcode_judge(lib, i, head, head_len);
     enum mtlbx_hash_state now = memcmp(digest, fn->hash, 32) == 0 ? MTLBX_HASH_OK : MTLBX_HASH_MISMATCH;
@@ -257,8 +242,8 @@ static const uint8_t *window_bytes(const mtlbx_library *lib, size_t i, const str
         return NULL;
     if (!lib->file->mapped)
         return lib->file->data + m.offset;
-    if (r->buf && m.offset >= r->off && m.size <= r->len && m.offset - r->off <= r->len - m.size)
-        return r->buf + (m.offset - r->off);
+    if (read_window_has(&r->w, m))
+        return r->w.buf + (m.offset - r->w.off);
     return NULL;
 }
 
@@ -289,10 +274,8 @@ size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads)
 size_t library_verify_visiting(mtlbx_library *lib, unsigned threads, const struct module_visitor *visit)
 {
     pthread_once(&gcrypt_once, gcrypt_init);
-    if (threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (unsigned)cpus : 1;
-    }
+    if (threads == 0)
+        threads = mtlbx_cpus();
     if (threads > 16)
         threads = 16;
     if (threads > lib->n_functions)

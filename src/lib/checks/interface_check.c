@@ -98,10 +98,8 @@ static void *interface_worker(void *arg)
 
 size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
 {
-    if (threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (unsigned)cpus : 1;
-    }
+    if (threads == 0)
+        threads = mtlbx_cpus();
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
     size_t runs = (lib->n_functions + CHECK_RUN - 1) / CHECK_RUN;

@@ -263,6 +263,16 @@ enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t
 /* Verify every function using up to `threads` threads (0 = number of CPUs).
  * Returns the number of mismatches. Thread-safe against hash_state readers. */
 size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+/* The CPUs this process may run on (its affinity mask; threads = 0 above
+ * means this many). */
+unsigned mtlbx_cpus(void);
+/* A window of the file read with pread into a buffer of its own
+ * (read_window.c): cheaper than faulting the mapping in when many modules
+ * are read in file order, since a page fault costs more than the copy on
+ * the machines measured. A window serves one thread at a time. */
+typedef struct mtlbx_read_window mtlbx_read_window;
+mtlbx_read_window *mtlbx_read_window_new(void);    /* NULL: out of memory */
+void mtlbx_read_window_free(mtlbx_read_window *w);
 /* Lets the pages of the library's function list, metadata and list
  * sections go from memory: they stay readable (read again from the page
  * cache when touched), so every span stays valid. For a caller that walks

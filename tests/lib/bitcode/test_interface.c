@@ -7,6 +7,7 @@
 #include "mtlbx.h"
 
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,58 @@ Test(interface, blocks_nest_inside_the_module)
         cr_expect(module && function && metadata && strtab, "function %zu: blocks", f);
         mtlbx_interface_free(it);
     }
+}
+
+/* One function's interface as text: its declaration and every block with
+ * what was read of it. */
+static char *interface_text(const mtlbx_library *l, size_t f)
+{
+    struct mtlbx_interface *it = mtlbx_function_interface(l, f, NULL);
+    cr_assert_not_null(it);
+    char *decl = mtlbx_msl_declaration(it, mtlbx_function_at(l, f)->name, "visible", NULL, MTLBX_MSL_SOURCE);
+    cr_assert_not_null(decl);
+    size_t cap = strlen(decl) + 64 * (it->module.n_blocks + 1);
+    char *out = malloc(cap);
+    size_t len = (size_t)snprintf(out, cap, "%s\n", decl);
+    for (size_t i = 0; i < it->module.n_blocks; i++) {
+        const struct mtlbx_bc_block *b = &it->module.blocks[i];
+        len += (size_t)snprintf(out + len, cap - len, "%u %u %u %llu %llu %u %d\n", b->block_id, b->depth, b->parent,
+                                (unsigned long long)b->offset, (unsigned long long)b->size, b->n_records, b->skipped);
+    }
+    free(decl);
+    mtlbx_interface_free(it);
+    return out;
+}
+
+struct fresh_read {
+    size_t f;
+    char *text;
+};
+
+static void *read_on_fresh_thread(void *arg)
+{
+    struct fresh_read *fr = arg;
+    fr->text = interface_text(lib, fr->f);
+    return NULL;
+}
+
+/* A BLOCKINFO block equal to the one read before it on the same thread is
+ * replayed, not read (blockinfo_cache.c): every function decoded one after
+ * another on this thread must read as it does alone, on a new thread with
+ * nothing kept. */
+Test(interface, blockinfo_replayed_reads_as_read)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t f = 0; f < mtlbx_function_count(lib); f++) {
+            char *after_others = interface_text(lib, f);
+            struct fresh_read fr = { .f = f };
+            pthread_t t;
+            cr_assert_eq(pthread_create(&t, NULL, read_on_fresh_thread, &fr), 0);
+            pthread_join(t, NULL);
+            cr_expect_str_eq(after_others, fr.text, "function %zu", f);
+            free(after_others);
+            free(fr.text);
+        }
 }
 
 Test(interface, a_function_without_a_module_is_null)

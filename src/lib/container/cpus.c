@@ -1,0 +1,19 @@
+/* How many CPUs the process may run on (mtlbx.h): the affinity mask's
+ * count, not the machine's, so that `taskset -c 0 mtlbx check` runs one
+ * thread instead of several taking turns on one core (each switch, and
+ * each page-table change seen by more than one thread, costs CPU). */
+#include "config.h"
+
+#include "internal.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+unsigned mtlbx_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
