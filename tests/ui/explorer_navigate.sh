@@ -176,6 +176,10 @@ PY
     wait_for "BAD vertex"
     screen | grep -q '^!    . BAD vertex' || fail "the mismatched function has no ! marker"
     wait_for "hashes checked"
+    # The title counts the errors too, once the keyboard was first quiet
+    # (counting them decodes every function's metadata, which the first
+    # screen does not wait for).
+    wait_for "1 hash mismatch, 2 errors, "
     keys G
     # Two errors, as `mtlbx check` reports: the HASH mismatch, and the
     # flipped byte leaves the module's interface undecodable.
