@@ -565,7 +565,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         ex_message(&ex, "? shows every key; Enter opens a library, Esc stops the scan, q quits");
     else
         ex_message(&ex, ex.screen == SCREEN_FUNCTIONS
-                            ? "? shows every key; Enter opens a function, / searches, b shows the bytes, q quits"
+                            ? "? shows every key; Enter opens a function, / searches, b shows bytes, q quits"
                             : "? shows every key; Enter opens, e extracts, d disassembles, q quits");
     keylog_open();
     job_model_ui_enter();

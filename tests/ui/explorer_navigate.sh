@@ -6,10 +6,12 @@
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 
 start 80 24 xterm-256color -- "$SAMPLE"
-# The home is the function table, with the first hint; b shows the bytes
-# of its first function, where this test goes on.
+# The home is the function table, with the first hint, whole at 80
+# columns (up to "q quits"); b shows the bytes of its first function,
+# where this test goes on.
 wait_for " Functions  8"
 expect "? shows every key"
+expect "b shows bytes, q quits"
 to_bytes
 
 # First screen: the function list is open and the first function selected,
