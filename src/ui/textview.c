@@ -466,12 +466,12 @@ void textview_draw(struct explorer *ex)
     /* As less: how far the bottom of the page is through the text. */
     unsigned pct = n_shown ? (unsigned)(last * 100 / n_shown) : 100;
     /* Where one is is never cut: a long title (a function's name at 80
-     * columns) gives way, in its middle, as names do in the tree. */
+     * columns, a member's path) gives way at its end. */
     char where[160], name[512], title[700];
     snprintf(where, sizeof where, "line %zu/%zu  %u%%%s%s", t->n_lines ? t->cur + 1 : 0, t->n_lines, pct,
              t->only_matches ? "  [& matching lines]" : "", t->hscroll ? "  (scrolled right)" : "");
     int room = r->w - 4 - textfmt_width(where);
-    rowfmt_cut_middle(t->title, room > 8 ? room : 8, rowfmt_ellipsis(term_ascii()), name, sizeof name);
+    rowfmt_cut(t->title, room > 8 ? room : 8, rowfmt_ellipsis(term_ascii()), name, sizeof name);
     snprintf(title, sizeof title, " %s   %s", name, where);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     int digits = 1;

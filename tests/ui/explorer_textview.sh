@@ -151,7 +151,7 @@ if [ -f "$GEMM" ]; then
     wait_for "ModuleID" 30
     keys G
     wait_for "100%"
-    screen | sed -n 2p | grep -q "llvm-dis: steel_gem.*_K_taligned   line \([0-9]*\)/\1  100%\$" ||
+    screen | sed -n 2p | grep -Eq "llvm-dis: steel_gemm_nn_.*   line ([0-9]+)/\1  100%\$" ||
         fail "the IR title cuts its position: $(screen | sed -n 2p)"
     keys q
     wait_for "Functions  240"
