@@ -75,6 +75,7 @@ void ex_panel_action(struct explorer *ex, enum panel_id p, enum action a)
 
 void bytes_draw(struct explorer *ex)
 {
+    tree_ensure(ex);
     detail_refresh(ex, false);
     tree_draw(ex, &ex->lay.panel[PANEL_TREE], ex->focus == PANEL_TREE);
     if (ex->lay.separator.h)

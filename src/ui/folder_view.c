@@ -15,6 +15,7 @@
 
 #include "archive_members.h"
 #include "folder_scan.h"
+#include "rowfmt.h"
 #include "term.h"
 #include "textfmt.h"
 #include "ui.h"
@@ -344,6 +345,19 @@ static void progress_text(const struct explorer *ex, char *buf, size_t size)
 #define HEADER_WIDE "            size  functions  version  target          MSL       problems  path"
 #define HEADER_NARROW "            size  functions  path"
 
+/* A cell exactly `width` columns wide: a longer value (a fat file's
+ * "1.2.5,1.2.7") ends in an ellipsis, so the columns after it stay in
+ * line with their headings. */
+static const char *fit_cell(const char *value, int width, char *out, size_t size)
+{
+    rowfmt_cut(value, width, rowfmt_ellipsis(term_ascii()), out, size);
+    size_t len = strlen(out);
+    for (int w = textfmt_width(out); w < width && len + 1 < size; w++)
+        out[len++] = ' ';
+    out[len] = '\0';
+    return out;
+}
+
 static void draw_row(struct explorer *ex, int y, const struct folder_row *row, bool selected)
 {
     struct folder_scan *s = ex->folder.scan;
@@ -389,8 +403,12 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
         if (known && !unreadable)
             mtlbx_format_count(pr, sizeof pr, problems);
         if (r->w >= WIDE_COLS)
-            snprintf(line, sizeof line, "  %14s  %9s  %-7.20s  %-14.40s  %-8.20s  %8s  %.1200s", sz, fn,
-                     known ? version : "", known ? target : "", known ? msl : "", pr, label ? label : "?");
+        {
+            char vc[64], tc[64], mc[64];
+            snprintf(line, sizeof line, "  %14s  %9s  %s  %s  %s  %8s  %.1200s", sz, fn,
+                     fit_cell(known ? version : "", 7, vc, sizeof vc), fit_cell(known ? target : "", 14, tc, sizeof tc),
+                     fit_cell(known ? msl : "", 8, mc, sizeof mc), pr, label ? label : "?");
+        }
         else
             snprintf(line, sizeof line, "  %14s  %9s  %.1200s", sz, fn, label ? label : "?");
         if (!selected && known && !unreadable && problems)

@@ -7,6 +7,12 @@
 
 #include "ui.h"
 
+void tree_ensure(struct explorer *ex)
+{
+    if (!ex->tree_built && ex->build_tree)
+        ex->build_tree(ex);
+}
+
 int tree_page_rows(const struct explorer *ex)
 {
     int rows = layout_rows(&ex->lay.panel[PANEL_TREE]);
@@ -59,6 +65,7 @@ bool ex_select_node(struct explorer *ex, uint32_t file, mtlbx_node *node, bool k
 {
     if (!node || file >= ex->n_files)
         return false;
+    tree_ensure(ex);
     /* The chain from the top row down to the node. */
     mtlbx_node *chain[64];
     int depth = 0;

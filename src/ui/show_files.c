@@ -53,6 +53,6 @@ void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *co
     }
     ex->screen = SCREEN_MAIN;
     ex->focus = PANEL_TREE;
-    tree_init(ex);
+    ex->tree_built = false;   /* built when the bytes are first shown */
     functions_home(ex);
 }

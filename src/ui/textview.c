@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "hl.h"
+#include "rowfmt.h"
 #include "term.h"
 #include "textfmt.h"
 #include "textsearch.h"
@@ -464,10 +465,14 @@ void textview_draw(struct explorer *ex)
     size_t last = top + (size_t)rows < n_shown ? top + (size_t)rows : n_shown;
     /* As less: how far the bottom of the page is through the text. */
     unsigned pct = n_shown ? (unsigned)(last * 100 / n_shown) : 100;
-    char title[512];
-    snprintf(title, sizeof title, " %s   line %zu/%zu  %u%%%s%s", t->title, t->n_lines ? t->cur + 1 : 0,
-             t->n_lines, pct, t->only_matches ? "  [& matching lines]" : "",
-             t->hscroll ? "  (scrolled right)" : "");
+    /* Where one is is never cut: a long title (a function's name at 80
+     * columns, a member's path) gives way at its end. */
+    char where[160], name[512], title[700];
+    snprintf(where, sizeof where, "line %zu/%zu  %u%%%s%s", t->n_lines ? t->cur + 1 : 0, t->n_lines, pct,
+             t->only_matches ? "  [& matching lines]" : "", t->hscroll ? "  (scrolled right)" : "");
+    int room = r->w - 4 - textfmt_width(where);
+    rowfmt_cut(t->title, room > 8 ? room : 8, rowfmt_ellipsis(term_ascii()), name, sizeof name);
+    snprintf(title, sizeof title, " %s   %s", name, where);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     int digits = 1;
     for (size_t n = t->n_lines; n >= 10; n /= 10)

@@ -30,6 +30,7 @@ static void *src_child(void *ctx, uint32_t file, void *node, size_t i)
  * title bar); with several, each file is a root of its own. */
 void tree_init(struct explorer *ex)
 {
+    ex->tree_built = true;
     ex->rows_src.child_count = src_child_count;
     ex->rows_src.child = src_child;
     ex->rows_src.ctx = ex;

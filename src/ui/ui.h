@@ -156,6 +156,7 @@ struct explorer {
     uint32_t n_files;
     struct tree_rows rows;
     struct rows_source rows_src;
+    bool tree_built;             /* rows exist (tree_ensure; not at start) */
     size_t tree_sel, tree_top;
     struct detail_state detail;
     struct hex_state hex;
@@ -198,6 +199,9 @@ struct explorer {
     /* The main loop's full repaint (explorer.c installs it): views call
      * ex_draw before slow work without calling up into the loop. */
     void (*repaint)(struct explorer *ex);
+    /* The tree's builder (tree_init, installed by explorer.c), which
+     * tree_ensure calls from below the tree panel. */
+    void (*build_tree)(struct explorer *ex);
 };
 
 /* ---- exstate.c and history.c: selection and navigation shared by views ---- */
@@ -266,6 +270,12 @@ void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, ch
 const struct field_row *detail_selected_field(const struct explorer *ex);
 
 /* ---- select_node.c: the byte explorer's selection (below every panel) ---- */
+/* Builds the tree's rows, the first time the tree is drawn or something
+ * selects in it: every library open, the first function list too, the
+ * first function selected. Not at start: the function table is the home,
+ * and the libraries' rows decode every function's metadata (a second on
+ * 200,000 functions). */
+void tree_ensure(struct explorer *ex);
 /* Rows the tree panel shows. */
 int tree_page_rows(const struct explorer *ex);
 void tree_set_selection(struct explorer *ex, size_t row);

@@ -5,7 +5,8 @@
 # sizes have digit grouping, S sorts (by functions: the biggest library
 # first), the title names the folder (also after opening a library and
 # coming back with F), and /GEMMParams finds the library whose kernels
-# take it (candle-steel-gemm). In colour, with NO_COLOR and with --ascii.
+# take it (candle-steel-gemm); a fat file's row keeps its columns in line.
+# In colour, with NO_COLOR and with --ascii.
 # Skips (77) without tmux or the corpus.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 if [ ! -f "$CORPUS/candle-steel-gemm.metallib" ]; then
@@ -42,6 +43,9 @@ run() {
     # Within 5 seconds of the first screen: candle's count, as a number.
     wait_row "^ +3,128,032 +$candle_fns +1\.2\.7 +macOS 14\.0\.0 +3\.1 +0 +candle-steel-gemm\.metallib" 5 || return
     screen | sed -n 1p | grep -q "mtlbx  $WORK/corpus" || fail "$label: the title does not name the folder"
+    # A fat file's cells ("1.2.5,1.2.7", "unknown,iOS 16.0.0") are cut to
+    # their columns, so its MSL, problems and path stay under their headings.
+    wait_row "^ +34,468 +36  1\.2\.5,(…|~)  unknown,iOS 1(…|~)  2\.3-3\.0 +0  libtracepoint-rt-ios-fat\.metallib" 5
     # S: by size, then by functions: the biggest library first.
     keys S
     wait_for "sorted by size"

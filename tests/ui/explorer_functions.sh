@@ -124,10 +124,16 @@ for mode in colour nocolor ascii; do
 done
 
 # `s` on a gsm-gaussian function: the line that defines it, its member's
-# path in the title; Backspace (q) returns to the page.
+# path in the title; Backspace (q) returns to the page. In every mode, as
+# the table's checks above.
+for mode in colour nocolor ascii; do
 for size in "80 24" "200 50"; do
     set -- $size
-    start "$1" "$2" xterm-256color -- "$GSM"
+    env_args="" opt=""
+    [ $mode = nocolor ] && env_args="NO_COLOR=1"
+    [ $mode = ascii ] && opt="--ascii"
+    # shellcheck disable=SC2086
+    start "$1" "$2" xterm-256color $env_args -- $opt "$GSM"
     wait_for "Functions  63"
     keys /
     wait_for "Search functions"
@@ -151,6 +157,7 @@ for size in "80 24" "200 50"; do
     keys q
     wait_for "Functions  63"
     quit_and_check 0
+done
 done
 
 # A library without sources says so in one line.

@@ -6,10 +6,12 @@
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 
 start 80 24 xterm-256color -- "$SAMPLE"
-# The home is the function table, with the first hint; b shows the bytes
-# of its first function, where this test goes on.
+# The home is the function table, with the first hint, whole at 80
+# columns (up to "q quits"); b shows the bytes of its first function,
+# where this test goes on.
 wait_for " Functions  8"
 expect "? shows every key"
+expect "b shows bytes, q quits"
 to_bytes
 
 # First screen: the function list is open and the first function selected,
@@ -176,6 +178,10 @@ PY
     wait_for "BAD vertex"
     screen | grep -q '^!    . BAD vertex' || fail "the mismatched function has no ! marker"
     wait_for "hashes checked"
+    # The title counts the errors too, once the keyboard was first quiet
+    # (counting them decodes every function's metadata, which the first
+    # screen does not wait for).
+    wait_for "1 hash mismatch, 2 errors, "
     keys G
     # Two errors, as `mtlbx check` reports: the HASH mismatch, and the
     # flipped byte leaves the module's interface undecodable.

@@ -4,8 +4,9 @@
 # the match is highlighted (reverse or underline, read from the cells'
 # attributes with capture-pane -e) on a row above the status line, n and
 # N wrap with a message, & shows only the matching lines and & again all
-# of them, # hides the line numbers, G goes to the end (100%). The source
-# view colours MSL keywords. Skips (77) without tmux, python3 or llvm-dis.
+# of them, # hides the line numbers, G goes to the end (100%), and a long
+# title never cuts the position. The source view colours MSL keywords.
+# Skips (77) without tmux, python3 or llvm-dis.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
 if ! command -v llvm-dis >/dev/null 2>&1 && [ -z "$MTLBX_LLVM_DIS" ]; then
@@ -138,5 +139,25 @@ wait_for "Source archive"
 keys q
 wait_for "Functions (8)"
 quit_and_check
+
+# At 80 columns a long function name gives way in the title, not the
+# position: "line N/M  P%" stays whole at its end (candle-steel-gemm's
+# names are 70 characters and more).
+GEMM=$CORPUS/candle-steel-gemm.metallib
+if [ -f "$GEMM" ]; then
+    start 80 24 xterm-256color -- "$GEMM"
+    wait_for "Functions  240"
+    keys d
+    wait_for "ModuleID" 30
+    keys G
+    wait_for "100%"
+    screen | sed -n 2p | grep -Eq "llvm-dis: steel_gemm_nn_.*   line ([0-9]+)/\1  100%\$" ||
+        fail "the IR title cuts its position: $(screen | sed -n 2p)"
+    keys q
+    wait_for "Functions  240"
+    quit_and_check
+else
+    echo "note: the corpus is not at $CORPUS; the long-title check skipped"
+fi
 
 finish
