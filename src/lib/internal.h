@@ -112,6 +112,24 @@ struct function_cursor {
 };
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i);
 void function_cursor_free(struct function_cursor *c);
+/* The same for the metadata, once library_decode_rest has run: a
+ * block not in the table is decoded quietly into the cursor's buffer,
+ * from the entries of `fns` (the caller's, moved to i's block: a pointer
+ * the caller holds from it for that block stays good). NULL when the
+ * library has no metadata or i is past the end. */
+struct metadata_cursor {
+    size_t block, n;
+    bool valid;
+    struct mtlbx_metadata *buf;
+};
+const struct mtlbx_metadata *metadata_cursor_at(mtlbx_library *lib, struct metadata_cursor *c,
+                                                struct function_cursor *fns, size_t i);
+/* Function i's public or private metadata group (size 0 when it has
+ * none), as its metadata has it, without decoding the group's tags when
+ * neither the table nor the cursor holds it. */
+struct mtlbx_range metadata_group_at(mtlbx_library *lib, struct metadata_cursor *c, struct function_cursor *fns,
+                                     size_t i, bool private_md);
+void metadata_cursor_free(struct metadata_cursor *c);
 /* Drops the decoded function entries (and metadata) before `before`. */
 void library_forget_functions(mtlbx_library *lib, size_t before);
 void library_forget_metadata(mtlbx_library *lib, size_t before);

@@ -273,7 +273,13 @@ struct mtlbx_interface *mtlbx_function_interface_read(const mtlbx_library *lib, 
 struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t i, const uint8_t *copy,
                                                 struct mtlbx_error *err, bool *mapped)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    /* Not into the table: check decodes every interface on its hash
+     * threads, which cannot drop what they filled (issue 22). A copy:
+     * the entry decoded outside the table lasts only until this thread
+     * asks for another chunk's. */
+    const struct mtlbx_function *entry = library_function(lib, i);
+    const struct mtlbx_function copied = entry ? *entry : (struct mtlbx_function){ 0 };
+    const struct mtlbx_function *fn = entry ? &copied : NULL;
     struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
     if (mapped)
         *mapped = false;

@@ -22,6 +22,7 @@
  * walk, and the file's pages behind the walk are let go. */
 #include "config.h"
 #include "internal.h"
+#include "checks/layout_entries.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ struct part {
 struct parts {
     mtlbx_file *f;
     const struct part *parent;
+    struct layout_entries *entries;
     struct part *v;
     size_t n, cap;
     bool failed;
@@ -90,6 +92,7 @@ struct parts {
 
 struct walker {
     mtlbx_file *f;
+    struct layout_entries entries;
     mtlbx_region_fn fn;
     void *ctx;
     bool stopped, failed;
@@ -356,16 +359,17 @@ static void add_md_group(struct parts *k, struct mtlbx_range r, uint32_t fn, uin
 static void function_parts(struct parts *k)
 {
     const struct part *p = k->parent;
-    const struct mtlbx_function *fn = mtlbx_function_at(p->lib, p->index);
+    const struct mtlbx_function *fn = layout_function(k->entries, p->lib, p->index);
     if (!fn)
         return;
     if (p->size >= 4)
         add_tags(k, p->offset + 4, p->offset + p->size, p->index, CTX_FUNCTION);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(p->lib, p->index);
-    if (md && md->public_group.size)
-        add_md_group(k, md->public_group, p->index, CTX_PUBLIC_MD);
-    if (md && md->private_group.size)
-        add_md_group(k, md->private_group, p->index, CTX_PRIVATE_MD);
+    struct mtlbx_range public_group = layout_group(k->entries, p->lib, p->index, false);
+    struct mtlbx_range private_group = layout_group(k->entries, p->lib, p->index, true);
+    if (public_group.size)
+        add_md_group(k, public_group, p->index, CTX_PUBLIC_MD);
+    if (private_group.size)
+        add_md_group(k, private_group, p->index, CTX_PRIVATE_MD);
     struct part *m = add(k, PART_MODULE, fn->module.offset, fn->module_valid ? fn->module.size : 0);
     if (m)
         m->index = p->index;
@@ -401,11 +405,11 @@ static void sources_parts(struct parts *k)
 
 /* Core Image reflection of the function a public metadata group is named
  * after: its ARGR arguments, and a pointer argument's struct members. */
-static const struct mtlbx_reflection *reflection_of(const struct part *n, uint32_t fn)
+static const struct mtlbx_reflection *reflection_of(struct parts *k, const struct part *n, uint32_t fn)
 {
     if (!n->lib || fn >= mtlbx_function_count(n->lib))
         return NULL;
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(n->lib, fn);
+    const struct mtlbx_metadata *md = layout_metadata(k->entries, n->lib, fn);
     return md ? &md->reflection : NULL;
 }
 
@@ -414,7 +418,7 @@ static void argr_parts(struct parts *k)
     const struct part *p = k->parent;
     if (p->tag.fourcc != FOURCC('A', 'R', 'G', 'R') || p->sub != CTX_PUBLIC_MD)
         return;
-    const struct mtlbx_reflection *r = reflection_of(p, p->index);
+    const struct mtlbx_reflection *r = reflection_of(k, p, p->index);
     for (size_t i = 0; r && i < r->n_arguments && i < UINT32_MAX; i++) {
         struct part *c = add(k, PART_CI_ARGUMENT, r->arguments[i].offset, r->arguments[i].size);
         if (!c)
@@ -427,7 +431,7 @@ static void argr_parts(struct parts *k)
 static void ci_member_parts(struct parts *k)
 {
     const struct part *p = k->parent;
-    const struct mtlbx_reflection *r = reflection_of(p, p->sub);
+    const struct mtlbx_reflection *r = reflection_of(k, p, p->sub);
     if (!r || p->index >= r->n_arguments)
         return;
     const struct mtlbx_ci_argument *a = &r->arguments[p->index];
@@ -487,7 +491,9 @@ static int by_off_cmp(const void *a, const void *b)
 
 struct section {
     const struct part *part;
+    struct layout_entries *entries;
     size_t cursor, n;          /* n: functions, or list groups */
+    struct mtlbx_range piece;  /* in function order: the last next_piece's */
     struct by_off *sorted;     /* NULL: function order */
     size_t n_sorted;
     bool made_one;             /* a metadata group was made: last_offset is its */
@@ -506,17 +512,15 @@ static struct mtlbx_range piece_of(const struct section *s, size_t i)
 {
     mtlbx_library *lib = s->part->lib;
     if (s->part->kind == PART_MODULE_LIST)
-        return (struct mtlbx_range){ mtlbx_function_at(lib, i)->module.offset, 1 };
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
-    if (!md)
-        return (struct mtlbx_range){ 0 };
-    return s->part->kind == PART_PUBLIC_MD ? md->public_group : md->private_group;
+        return (struct mtlbx_range){ layout_function(s->entries, lib, i)->module.offset, 1 };
+    return layout_group(s->entries, lib, i, s->part->kind == PART_PRIVATE_MD);
 }
 
 /* False when memory ran out. */
-static bool section_open(const struct part *p, struct section *s)
+static bool section_open(const struct part *p, struct section *s, struct layout_entries *entries)
 {
-    *s = (struct section){ .part = p };
+    *s = (struct section){ .part = p, .entries = entries };
+    layout_entries_rewind(entries);
     if (p->kind == PART_LIST) {
         const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
         s->n = l ? l->n_groups : 0;
@@ -527,13 +531,10 @@ static bool section_open(const struct part *p, struct section *s)
         s->n = UINT32_MAX;
     if (p->kind == PART_FUNCTION_LIST || p->kind == PART_LIST)
         return true;
-    bool in_order = true;
-    uint64_t last = 0;
-    for (size_t i = 0; i < s->n && in_order; i++) {
-        struct mtlbx_range r = piece_of(s, i);
-        in_order = !r.size || r.offset >= last;
-        last = r.size ? r.offset : last;
-    }
+    enum layout_pieces which = p->kind == PART_MODULE_LIST ? PIECES_MODULES
+                               : p->kind == PART_PRIVATE_MD ? PIECES_PRIVATE_MD : PIECES_PUBLIC_MD;
+    bool in_order = layout_in_order(entries, p->lib, which);
+    layout_entries_rewind(entries);
     if (in_order)
         return true;
     s->sorted = malloc(s->n * sizeof *s->sorted);
@@ -561,6 +562,7 @@ static bool next_piece(struct section *s, struct by_off *out)
         size_t i = s->cursor++;
         struct mtlbx_range r = piece_of(s, i);
         if (r.size) {
+            s->piece = r;
             *out = (struct by_off){ r.offset, (uint32_t)i };
             return true;
         }
@@ -579,7 +581,7 @@ static bool section_next(mtlbx_file *f, struct section *s, struct part *out)
         if (s->cursor >= s->n)
             return false;
         size_t i = s->cursor++;
-        const struct mtlbx_function *fn = mtlbx_function_at(p->lib, i);
+        const struct mtlbx_function *fn = layout_function(s->entries, p->lib, i);
         uint64_t end = p->offset + p->size;
         /* A declared size past the list is clipped to it for the span. */
         off = fn->entry_offset;
@@ -602,7 +604,7 @@ static bool section_next(mtlbx_file *f, struct section *s, struct part *out)
         struct by_off cur;
         if (!next_piece(s, &cur))
             return false;
-        const struct mtlbx_function *fn = mtlbx_function_at(p->lib, cur.idx);
+        const struct mtlbx_function *fn = layout_function(s->entries, p->lib, cur.idx);
         off = fn->module.offset;
         size = fn->module_valid ? fn->module.size : 0;
         *out = (struct part){ .kind = PART_MODULE, .lib = p->lib, .index = cur.idx };
@@ -614,7 +616,7 @@ static bool section_next(mtlbx_file *f, struct section *s, struct part *out)
             if (!next_piece(s, &cur))
                 return false;
         } while (s->made_one && cur.off == s->last_offset);
-        struct mtlbx_range r = piece_of(s, cur.idx);
+        struct mtlbx_range r = s->sorted ? piece_of(s, cur.idx) : s->piece;
         s->made_one = true;
         s->last_offset = r.offset;
         off = r.offset;
@@ -743,16 +745,22 @@ static bool visit_child(struct walker *w, const struct part *n, const struct par
 static bool walk_section(struct walker *w, const struct part *n, uint64_t start, uint64_t end, int depth)
 {
     struct section s;
-    if (!section_open(n, &s)) {
+    if (!section_open(n, &s, &w->entries)) {
         w->failed = true;
         return false;
     }
     uint64_t pos = start;
     bool ok = true;
     struct part c;
-    while (ok && !w->stopped && section_next(w->f, &s, &c))
+    for (size_t made = 1; ok && !w->stopped && section_next(w->f, &s, &c); made++) {
         if (inside(&c, start, end))
             ok = visit_child(w, n, &c, &pos, depth);
+        /* Entries and metadata groups decoded for these parts lie
+         * elsewhere in the file, ahead of the walk or behind it: let
+         * their pages go too (release_behind covers only the walk's). */
+        if (made % LAZY_BLOCK == 0 && n->lib)
+            mtlbx_library_release_pages(n->lib);
+    }
     free(s.sorted);
     if (ok)
         own_bytes(w, n, pos, end > pos ? end - pos : 0);
@@ -770,7 +778,7 @@ static bool walk(struct walker *w, const struct part *n, uint64_t start, uint64_
     }
     if (is_section(n->kind))
         return walk_section(w, n, start, end, depth);
-    struct parts k = { .f = w->f, .parent = n };
+    struct parts k = { .f = w->f, .parent = n, .entries = &w->entries };
     parts_of(&k);
     if (k.failed) {
         free(k.v);
@@ -820,6 +828,7 @@ static bool layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx, bool lazy_
     struct part root = { .kind = PART_FILE, .offset = 0, .size = f->size };
     struct walker w = { .f = f, .fn = fn, .ctx = ctx, .lazy_paths = lazy_paths };
     bool ok = walk(&w, &root, 0, f->size, 0);
+    layout_entries_free(&w.entries);
     flush_unclaimed(&w);
     return ok && !w.stopped && !w.failed;
 }

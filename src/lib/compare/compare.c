@@ -101,11 +101,18 @@ static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
 /* --------------------------------------------------------- name index -- */
 
 /* Open addressing over function indexes, keyed by name; holds the first
- * function of each name. 20,000 names: a few hundred kilobytes, built once. */
+ * function of each name. Each slot keeps 32 bits of its name's hash too,
+ * so that a probe reads another function's entry only when those agree:
+ * the lookups then read the entries in about the order they are asked
+ * for, and the table of a million names is 16 MB (issue 22). */
+struct name_slot {
+    uint32_t function;         /* function index + 1; 0 = empty */
+    uint32_t check;            /* the name hash's high bits */
+};
 struct name_index {
     const mtlbx_library *lib;
     size_t mask;
-    size_t *slot;              /* function index + 1; 0 = empty */
+    struct name_slot *slot;
 };
 
 static uint64_t name_hash(struct mtlbx_bytes b)
@@ -116,6 +123,20 @@ static uint64_t name_hash(struct mtlbx_bytes b)
     return h ^ (h >> 29);
 }
 
+/* Lets go of the decoded entries and metadata of lib before function
+ * `before`, and of the pages read for them: a pass over a million
+ * functions keeps only what it is on. Anything asked for again is
+ * decoded again. */
+static void forget_behind(const mtlbx_library *lib, size_t before)
+{
+    if (!lib)
+        return; /* a library in one file only */
+    mtlbx_library_forget(lib, before);
+    mtlbx_library_release_pages(lib);
+}
+
+static long index_find(const struct name_index *ix, struct mtlbx_bytes name);
+
 static bool index_build(struct name_index *ix, const mtlbx_library *lib)
 {
     size_t n = lib ? mtlbx_function_count(lib) : 0, cap = 16;
@@ -123,17 +144,23 @@ static bool index_build(struct name_index *ix, const mtlbx_library *lib)
         cap *= 2;
     ix->lib = lib;
     ix->mask = cap - 1;
-    if (!(ix->slot = calloc(cap, sizeof *ix->slot)))
+    if (n > UINT32_MAX - 1 || !(ix->slot = calloc(cap, sizeof *ix->slot)))
         return false;
     for (size_t i = 0; i < n; i++) {
         struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
-        size_t s = (size_t)name_hash(name) & ix->mask;
-        for (; ix->slot[s]; s = (s + 1) & ix->mask)
-            if (span_eq(mtlbx_function_at(lib, ix->slot[s] - 1)->name, name))
-                break;                 /* a later duplicate: keep the first */
-        if (!ix->slot[s])
-            ix->slot[s] = i + 1;
+        long first = index_find(ix, name);   /* a later duplicate: keep the first */
+        if (first < 0) {
+            uint64_t h = name_hash(name);
+            size_t s = (size_t)h & ix->mask;
+            while (ix->slot[s].function)
+                s = (s + 1) & ix->mask;
+            ix->slot[s] = (struct name_slot){ (uint32_t)(i + 1), (uint32_t)(h >> 32) };
+        }
+        /* Each entry is read once here, in order. */
+        if (i % 4096 == 4095)
+            forget_behind(lib, i + 1);
     }
+    forget_behind(lib, n);
     return true;
 }
 
@@ -142,9 +169,11 @@ static long index_find(const struct name_index *ix, struct mtlbx_bytes name)
 {
     if (!ix->lib)
         return -1;
-    for (size_t s = (size_t)name_hash(name) & ix->mask; ix->slot[s]; s = (s + 1) & ix->mask)
-        if (span_eq(mtlbx_function_at(ix->lib, ix->slot[s] - 1)->name, name))
-            return (long)(ix->slot[s] - 1);
+    uint64_t h = name_hash(name);
+    for (size_t s = (size_t)h & ix->mask; ix->slot[s].function; s = (s + 1) & ix->mask)
+        if (ix->slot[s].check == (uint32_t)(h >> 32) &&
+            span_eq(mtlbx_function_at(ix->lib, ix->slot[s].function - 1)->name, name))
+            return (long)(ix->slot[s].function - 1);
     return -1;
 }
 
@@ -559,10 +588,20 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct 
         unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify, memo);
         if (fields)
             d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields };
+        /* a is read in order, b in the order of a's names (the same, in
+         * two builds of one library): what is asked for again after b's
+         * entries are let go is decoded again. */
+        if (i % 4096 == 4095) {
+            forget_behind(d->a, i + 1);
+            forget_behind(d->b, nb);
+        }
     }
-    for (size_t j = 0; ok && j < nb; j++)
+    for (size_t j = 0; ok && j < nb; j++) {
         if (!paired[j] && is_first(&ib, j))
             d->added[d->n_added++] = j;
+        if (j % 4096 == 4095)
+            forget_behind(d->b, j + 1);
+    }
     free(paired);
     free(ia.slot);
     free(ib.slot);

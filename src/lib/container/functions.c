@@ -184,8 +184,9 @@ bool derive_function(const mtlbx_library *lib, struct mtlbx_function *fn, uint64
 
 
 /* Decodes functions [first, first+count) again, quietly, from the offset
- * the first pass recorded for their block. */
-static void decode_functions_into(mtlbx_library *lib, struct mtlbx_function *dst, size_t first, size_t count)
+ * the first pass recorded for their block. Returns where the last one
+ * ends. */
+static uint64_t decode_functions_into(mtlbx_library *lib, struct mtlbx_function *dst, size_t first, size_t count)
 {
     const struct mtlbx_range r = lib->header.function_list;
     uint64_t pos = lib->fn_chunk_offset[first / FN_CHUNK], end = r.offset + r.size;
@@ -200,16 +201,22 @@ static void decode_functions_into(mtlbx_library *lib, struct mtlbx_function *dst
             (void)derive_function(lib, fn, &rel, &size);
     }
     diag_quiet_end();
-    /* The entries' bytes stay readable through the mapping (names and
-     * hashes point there); a pass over a million of them must not keep
-     * every page it read. */
+    return pos;
+}
+
+/* The entries' bytes stay readable through the mapping (names and hashes
+ * point there); a pass over a million of them must not keep every page it
+ * read. Decodes a block into dst and lets its pages go. */
+static void decode_block_releasing(mtlbx_library *lib, struct mtlbx_function *dst, size_t first, size_t count)
+{
     uint64_t start = lib->fn_chunk_offset[first / FN_CHUNK];
-    file_release_pages(lib->file, start, pos - start);
+    uint64_t end = decode_functions_into(lib, dst, first, count);
+    file_release_pages(lib->file, start, end - start);
 }
 
 static void decode_function_block(mtlbx_library *lib, size_t first, size_t count)
 {
-    decode_functions_into(lib, lib->functions + first, first, count);
+    decode_block_releasing(lib, lib->functions + first, first, count);
 }
 
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i)
@@ -223,7 +230,7 @@ const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct funct
         return library_function(lib, i); /* slower, chunk by chunk */
     if (!c->valid || c->block != k) {
         size_t count = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
-        decode_functions_into(lib, c->buf, first, count);
+        decode_block_releasing(lib, c->buf, first, count);
         c->block = k;
         c->valid = true;
     }
@@ -244,6 +251,16 @@ static __thread struct {
     struct mtlbx_function fns[FN_CHUNK];
 } own;
 
+/* The entry bytes of block k (LAZY_BLOCK functions). */
+static struct mtlbx_range block_entries(const mtlbx_library *lib, size_t k)
+{
+    size_t c = k * (LAZY_BLOCK / FN_CHUNK), next = c + LAZY_BLOCK / FN_CHUNK;
+    uint64_t end = lib->header.function_list.offset + lib->header.function_list.size;
+    if (next * FN_CHUNK < lib->n_functions)
+        end = lib->fn_chunk_offset[next];
+    return (struct mtlbx_range){ lib->fn_chunk_offset[c], end - lib->fn_chunk_offset[c] };
+}
+
 struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
 {
     if (i >= lib->n_functions)
@@ -253,6 +270,14 @@ struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
     size_t c = i / FN_CHUNK, first = c * FN_CHUNK;
     if (!own.valid || own.serial != lib->serial || own.chunk != c || own.derived != lib->modules_parsed) {
         size_t count = lib->n_functions - first < FN_CHUNK ? lib->n_functions - first : FN_CHUNK;
+        /* Leaving a block: its pages go, once for its 16 chunks (each
+         * madvise costs the other threads a TLB flush), and after the
+         * caller has read the entries' names and hashes too. */
+        size_t k = own.chunk * FN_CHUNK / LAZY_BLOCK;
+        if (own.valid && own.serial == lib->serial && k != first / LAZY_BLOCK) {
+            struct mtlbx_range r = block_entries(lib, k);
+            file_release_pages(lib->file, r.offset, r.size);
+        }
         decode_functions_into((mtlbx_library *)lib, own.fns, first, count);
         own.serial = lib->serial;
         own.chunk = c;

@@ -220,13 +220,19 @@ static void decode_one(mtlbx_library *lib, const struct mtlbx_function *fn, size
         decode_private(lib, md, body, end);
 }
 
+/* Frees what count decoded entries own. */
+static void clear_entries(struct mtlbx_metadata *md, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        free((void *)md[i].constants);
+        free((void *)md[i].attributes);
+        mtlbx_reflection_free(&md[i].reflection);
+    }
+}
+
 static void clear_metadata(mtlbx_library *lib, size_t first, size_t count)
 {
-    for (size_t i = first; i < first + count; i++) {
-        free((void *)lib->metadata[i].constants);
-        free((void *)lib->metadata[i].attributes);
-        mtlbx_reflection_free(&lib->metadata[i].reflection);
-    }
+    clear_entries(lib->metadata + first, count);
 }
 
 /* Decodes a dropped block again, quietly (its findings were reported by
@@ -250,6 +256,68 @@ struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i)
 void library_forget_metadata(mtlbx_library *lib, size_t before)
 {
     lazy_drop_before(lib, &lib->md_blocks, before, clear_metadata);
+}
+
+const struct mtlbx_metadata *metadata_cursor_at(mtlbx_library *lib, struct metadata_cursor *c,
+                                                struct function_cursor *fns, size_t i)
+{
+    size_t k = i / LAZY_BLOCK, first = k * LAZY_BLOCK;
+    if (!lib->metadata || i >= lib->n_functions)
+        return NULL;
+    if (atomic_load_explicit(&lib->md_blocks.state[k], memory_order_acquire))
+        return &lib->metadata[i];
+    if (!c->buf && !(c->buf = calloc(LAZY_BLOCK, sizeof *c->buf)))
+        return library_metadata(lib, i); /* into the table, as before */
+    if (!c->valid || c->block != k) {
+        clear_entries(c->buf, c->n);
+        c->n = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
+        /* Quietly, as a dropped block is decoded again: the first pass
+         * reported its findings. */
+        diag_quiet_begin();
+        for (size_t j = 0; j < c->n; j++) {
+            c->buf[j] = (struct mtlbx_metadata){ 0 };
+            decode_one(lib, function_cursor_at(lib, fns, first + j), first + j, &c->buf[j]);
+        }
+        diag_quiet_end();
+        c->block = k;
+        c->valid = true;
+    }
+    return &c->buf[i - first];
+}
+
+struct mtlbx_range metadata_group_at(mtlbx_library *lib, struct metadata_cursor *c, struct function_cursor *fns,
+                                     size_t i, bool private_md)
+{
+    size_t k = i / LAZY_BLOCK;
+    if (!lib->metadata || i >= lib->n_functions)
+        return (struct mtlbx_range){ 0 };
+    const struct mtlbx_metadata *md = NULL;
+    if (atomic_load_explicit(&lib->md_blocks.state[k], memory_order_acquire))
+        md = &lib->metadata[i];
+    else if (c->valid && c->block == k)
+        md = &c->buf[i - k * LAZY_BLOCK];
+    if (md)
+        return private_md ? md->private_group : md->public_group;
+    /* Where decode_one finds the group, without decoding its tags. */
+    const struct mtlbx_function *fn = function_cursor_at(lib, fns, i);
+    struct mtlbx_range group = { 0 };
+    uint64_t body, end;
+    if (!fn || !(fn->present & MTLBX_F_OFFT))
+        return group;
+    diag_quiet_begin();
+    if (!metadata_group(lib, i, fn->offt[private_md], private_md ? lib->header.private_md : lib->header.public_md,
+                        private_md ? "private metadata" : "public metadata", &group, &body, &end))
+        group = (struct mtlbx_range){ 0 };
+    diag_quiet_end();
+    return group;
+}
+
+void metadata_cursor_free(struct metadata_cursor *c)
+{
+    if (c->buf)
+        clear_entries(c->buf, c->n);
+    free(c->buf);
+    *c = (struct metadata_cursor){ 0 };
 }
 
 /* The first pass, which reports: every group is decoded once, block by
