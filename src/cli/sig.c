@@ -50,8 +50,9 @@ static int by_name(const void *x, const void *y)
     return span_order(a->s, a->len, b->s, b->len);
 }
 
-/* Marks every operand equal to the len bytes at s; true if there is one. */
-static bool look_up(struct sig_options *o, const char *s, size_t len)
+/* Marks (in mark[k]) every operand equal to the len bytes at s; true if
+ * there is one. */
+static bool mark_equal(const struct sig_options *o, bool *mark, const char *s, size_t len)
 {
     size_t lo = 0, hi = (size_t)o->n_names;
     while (lo < hi) { /* the first operand not before s */
@@ -63,8 +64,13 @@ static bool look_up(struct sig_options *o, const char *s, size_t len)
     }
     bool hit = false;
     for (; lo < (size_t)o->n_names && span_order(o->sorted[lo].s, o->sorted[lo].len, s, len) == 0; lo++)
-        hit = o->found[o->sorted[lo].k] = true;
+        hit = mark[o->sorted[lo].k] = true;
     return hit;
+}
+
+static bool look_up(struct sig_options *o, const char *s, size_t len)
+{
+    return mark_equal(o, o->found, s, len);
 }
 
 /* A NAME matches the raw name, the demangled name, or the demangled name
@@ -273,11 +279,21 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
 {
     size_t n_libs = mtlbx_library_count(f);
     bool ok = true;
+    /* The operands that are stored names, in one pass over the functions
+     * (a mtlbx_function_find per operand decodes the whole list each
+     * time: 200 names on 20,000 functions took 0.3 s instead of 20 ms). */
+    bool *stored = calloc((size_t)o->n_names + 1, sizeof *stored);
+    if (!stored)
+        return false;
+    for (size_t l = 0; l < n_libs; l++) {
+        const mtlbx_library *lib = mtlbx_library_at(f, l);
+        for (size_t i = 0, n = mtlbx_function_count(lib); i < n; i++) {
+            struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
+            mark_equal(o, stored, (const char *)name.ptr, name.len);
+        }
+    }
     for (int k = 0; k < o->n_names; k++) {
-        bool stored = false;
-        for (size_t l = 0; l < n_libs && !stored; l++)
-            stored = mtlbx_function_find(mtlbx_library_at(f, l), o->names[k]) >= 0;
-        if (stored)
+        if (stored[k])
             continue;
         struct mtlbx_name_matches m;
         int rc = cli_resolve_functions(o->path, f, o->names[k], false, &m);
@@ -300,6 +316,7 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
         }
         mtlbx_name_matches_free(&m);
     }
+    free(stored);
     return ok;
 }
 
