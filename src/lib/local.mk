@@ -36,6 +36,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/modules.c \
 	src/lib/container/nouns.c \
 	src/lib/container/reflection.c \
+	src/lib/container/sections.c \
 	src/lib/container/sources.c \
 	src/lib/container/tags.c \
 	src/lib/container/values.c \

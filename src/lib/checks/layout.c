@@ -317,29 +317,25 @@ static void fat_header_parts(struct parts *k)
 
 static void library_parts(struct parts *k)
 {
+    static const enum part_kind part_of[] = {
+        [MTLBX_SECTION_HEADER] = PART_HEADER,
+        [MTLBX_SECTION_FUNCTION_LIST] = PART_FUNCTION_LIST,
+        [MTLBX_SECTION_HEADER_EXT] = PART_HEADER_EXT,
+        [MTLBX_SECTION_PUBLIC_MD] = PART_PUBLIC_MD,
+        [MTLBX_SECTION_PRIVATE_MD] = PART_PRIVATE_MD,
+        [MTLBX_SECTION_MODULE_LIST] = PART_MODULE_LIST,
+        [MTLBX_SECTION_SOURCES] = PART_SOURCES,
+        [MTLBX_SECTION_DYNAMIC_HEADER] = PART_DYNAMIC_HEADER,
+        [MTLBX_SECTION_LIST] = PART_LIST,
+    };
     mtlbx_library *lib = k->parent->lib;
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    add(k, PART_HEADER, h->base, h->available < 88 ? h->available : 88);
-    if (h->complete) {
-        add(k, PART_FUNCTION_LIST, h->function_list.offset, h->function_list.size);
-        const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
-        if (ext && ext->present)
-            add(k, PART_HEADER_EXT, ext->range.offset, ext->range.size);
-        add(k, PART_PUBLIC_MD, h->public_md.offset, h->public_md.size);
-        add(k, PART_PRIVATE_MD, h->private_md.offset, h->private_md.size);
-        add(k, PART_MODULE_LIST, h->modules.offset, h->modules.size);
-        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
-        if (src && src->present)
-            add(k, PART_SOURCES, src->range.offset, src->range.size);
-        const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
-        if (dyn && dyn->present)
-            add(k, PART_DYNAMIC_HEADER, dyn->range.offset, dyn->range.size);
-        for (int i = 0; i < MTLBX_LIST_COUNT; i++) {
-            const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)i);
-            struct part *n = l && l->present ? add(k, PART_LIST, l->range.offset, l->range.size) : NULL;
-            if (n)
-                n->sub = (uint32_t)i;
-        }
+    struct mtlbx_section sections[MTLBX_SECTIONS_MAX];
+    size_t n = mtlbx_library_sections(lib, sections);
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_section *s = &sections[i];
+        struct part *p = add(k, part_of[s->kind], s->range.offset, s->range.size);
+        if (p && s->kind == MTLBX_SECTION_LIST)
+            p->sub = (uint32_t)s->list;
     }
     if (mtlbx_library_diag_count(lib))
         add(k, PART_EMPTY, 0, 0);

@@ -503,6 +503,27 @@ struct mtlbx_list {
 };
 const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k);
 
+/* ------------------------------------------------------------ sections -- */
+
+/* The sections a library's header names, in its order: the header itself
+ * (its first 88 bytes, fewer when cut short), then, when the header is
+ * complete, the function list, the header extension, public and private
+ * metadata, the module list, and those present of the sources, the dynamic
+ * header and the four lists. The node tree and the byte-layout walk both
+ * start from this one list. */
+enum mtlbx_section_kind {
+    MTLBX_SECTION_HEADER, MTLBX_SECTION_FUNCTION_LIST, MTLBX_SECTION_HEADER_EXT,
+    MTLBX_SECTION_PUBLIC_MD, MTLBX_SECTION_PRIVATE_MD, MTLBX_SECTION_MODULE_LIST,
+    MTLBX_SECTION_SOURCES, MTLBX_SECTION_DYNAMIC_HEADER, MTLBX_SECTION_LIST,
+};
+struct mtlbx_section {
+    enum mtlbx_section_kind kind;
+    struct mtlbx_range range;
+    enum mtlbx_list_kind list;     /* MTLBX_SECTION_LIST: which one */
+};
+#define MTLBX_SECTIONS_MAX (8 + MTLBX_LIST_COUNT)
+size_t mtlbx_library_sections(const mtlbx_library *lib, struct mtlbx_section out[MTLBX_SECTIONS_MAX]);
+
 /* ---------------------------------------------------------- value names -- */
 
 /* Lower-case names as CONTRACT.md spells them; unknown values are written

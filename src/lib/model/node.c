@@ -188,29 +188,25 @@ static void build_fat_header(struct kids *k)
 
 static void build_library(struct kids *k)
 {
+    static const enum mtlbx_node_kind node_of[] = {
+        [MTLBX_SECTION_HEADER] = MTLBX_NODE_HEADER,
+        [MTLBX_SECTION_FUNCTION_LIST] = MTLBX_NODE_FUNCTION_LIST,
+        [MTLBX_SECTION_HEADER_EXT] = MTLBX_NODE_HEADER_EXT,
+        [MTLBX_SECTION_PUBLIC_MD] = MTLBX_NODE_PUBLIC_MD,
+        [MTLBX_SECTION_PRIVATE_MD] = MTLBX_NODE_PRIVATE_MD,
+        [MTLBX_SECTION_MODULE_LIST] = MTLBX_NODE_MODULE_LIST,
+        [MTLBX_SECTION_SOURCES] = MTLBX_NODE_SOURCES,
+        [MTLBX_SECTION_DYNAMIC_HEADER] = MTLBX_NODE_DYNAMIC_HEADER,
+        [MTLBX_SECTION_LIST] = MTLBX_NODE_LIST,
+    };
     mtlbx_library *lib = k->parent->lib;
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    kid(k, MTLBX_NODE_HEADER, h->base, h->available < 88 ? h->available : 88);
-    if (h->complete) {
-        kid(k, MTLBX_NODE_FUNCTION_LIST, h->function_list.offset, h->function_list.size);
-        const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
-        if (ext && ext->present)
-            kid(k, MTLBX_NODE_HEADER_EXT, ext->range.offset, ext->range.size);
-        kid(k, MTLBX_NODE_PUBLIC_MD, h->public_md.offset, h->public_md.size);
-        kid(k, MTLBX_NODE_PRIVATE_MD, h->private_md.offset, h->private_md.size);
-        kid(k, MTLBX_NODE_MODULE_LIST, h->modules.offset, h->modules.size);
-        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
-        if (src && src->present)
-            kid(k, MTLBX_NODE_SOURCES, src->range.offset, src->range.size);
-        const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
-        if (dyn && dyn->present)
-            kid(k, MTLBX_NODE_DYNAMIC_HEADER, dyn->range.offset, dyn->range.size);
-        for (int i = 0; i < MTLBX_LIST_COUNT; i++) {
-            const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)i);
-            mtlbx_node *n = l && l->present ? kid(k, MTLBX_NODE_LIST, l->range.offset, l->range.size) : NULL;
-            if (n)
-                n->sub = (uint32_t)i;
-        }
+    struct mtlbx_section sections[MTLBX_SECTIONS_MAX];
+    size_t n = mtlbx_library_sections(lib, sections);
+    for (size_t i = 0; i < n; i++) {
+        const struct mtlbx_section *s = &sections[i];
+        mtlbx_node *c = kid(k, node_of[s->kind], s->range.offset, s->range.size);
+        if (c && s->kind == MTLBX_SECTION_LIST)
+            c->sub = (uint32_t)s->list;
     }
     if (mtlbx_library_diag_count(lib))
         kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
