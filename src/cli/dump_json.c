@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "util/interface_json.h"
 #include "json_more.h"
-#include "json_stream.h"
+#include "util/json_stream.h"
 #include "util/values_json.h"
 #include "layout_json.h"
 
@@ -374,6 +374,7 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
         if (layout && !layout_json_stream(&js, f))
             layout_incomplete = true;
         json_stream_close(&js);
+        json_stream_flush(&js);
         putc('\n', out);
     }
     for (; l < n_libs; l++)
