@@ -176,13 +176,23 @@ static void begin_item(struct json_stream *js, const char *key)
         js->has_items[js->depth] = true;
         put_indent(js, js->depth);
     }
-    if (key) {
-        /* A key that json_object_set would refuse leaves the object
-         * without the member: the document is not what it should be. */
-        if (!put_quoted(js, key, strlen(key)))
-            js->failed = true;
-        put(js, ": ", js->compact ? 1 : 2);
+    if (!key)
+        return;
+    /* Nearly every key is a literal that needs no escape. */
+    const char *end = key;
+    while (*end >= 0x20 && *end < 0x7F && *end != '"' && *end != '\\')
+        end++;
+    if (*end == '\0') {
+        put_char(js, '"');
+        put(js, key, (size_t)(end - key));
+        put(js, "\": ", js->compact ? 2 : 3);
+        return;
     }
+    /* A key that json_object_set would refuse leaves the object without
+     * the member: the document is not what it should be. */
+    if (!put_quoted(js, key, strlen(key)))
+        js->failed = true;
+    put(js, ": ", js->compact ? 1 : 2);
 }
 
 void json_stream_open(struct json_stream *js, const char *key, char bracket)
@@ -212,14 +222,64 @@ void json_stream_close(struct json_stream *js)
     put_char(js, closer);
 }
 
+/* A jansson value as jansson would dump it, without its encoder: that
+ * hands its callback every token, and costs ten times this. Reals alone
+ * (their shortest round-trip spelling is jansson's own) go through it. */
+static void put_value(struct json_stream *js, const char *key, const json_t *value)
+{
+    switch (json_typeof(value)) {
+    case JSON_OBJECT: {
+        const char *k;
+        json_t *v;
+        json_stream_open(js, key, '{');
+        json_object_foreach((json_t *)value, k, v) {
+            put_value(js, k, v);
+        }
+        json_stream_close(js);
+        break;
+    }
+    case JSON_ARRAY:
+        json_stream_open(js, key, '[');
+        for (size_t i = 0; i < json_array_size(value); i++)
+            put_value(js, NULL, json_array_get(value, i));
+        json_stream_close(js);
+        break;
+    case JSON_STRING: {
+        const char *s = json_string_value(value);
+        size_t len = json_string_length(value);
+        if (!valid_utf8(s, len)) {
+            js->failed = true;
+            return;
+        }
+        begin_item(js, key);
+        put_quoted_valid(js, s, len);
+        break;
+    }
+    case JSON_INTEGER:
+        json_stream_put_int(js, key, json_integer_value(value));
+        break;
+    case JSON_TRUE:
+        json_stream_put_bool(js, key, true);
+        break;
+    case JSON_FALSE:
+        json_stream_put_bool(js, key, false);
+        break;
+    case JSON_NULL:
+        json_stream_put_null(js, key);
+        break;
+    default:
+        begin_item(js, key);
+        encode(js, value);
+    }
+}
+
 void json_stream_put(struct json_stream *js, const char *key, json_t *value)
 {
     if (!value) {
         js->failed = true;
         return;
     }
-    begin_item(js, key);
-    encode(js, value);
+    put_value(js, key, value);
     json_decref(value);
 }
 
@@ -266,6 +326,17 @@ void json_stream_put_null(struct json_stream *js, const char *key)
 
 void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx_bytes b)
 {
+    /* ASCII is valid UTF-8, which mtlbx_escape copies as it is: only the
+     * end at a NUL, as a C string has it, is left to do. */
+    bool ascii = true;
+    for (size_t i = 0; i < b.len && ascii; i++)
+        ascii = b.ptr[i] < 0x80;
+    if (ascii) {
+        const uint8_t *nul = b.len ? memchr(b.ptr, 0, b.len) : NULL;
+        begin_item(js, key);
+        put_quoted_valid(js, (const char *)b.ptr, nul ? (size_t)(nul - b.ptr) : b.len);
+        return;
+    }
     char small[256];
     if (mtlbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small) {
         json_stream_put_string(js, key, small);
@@ -286,8 +357,7 @@ void json_stream_put_members(struct json_stream *js, json_t *members)
     const char *key;
     json_t *value;
     json_object_foreach(members, key, value) {
-        begin_item(js, key);
-        encode(js, value);
+        put_value(js, key, value);
     }
     json_decref(members);
 }
