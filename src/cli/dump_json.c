@@ -2,9 +2,10 @@
  * plus a few extra keys (section ranges, per-function metadata details).
  * Everything comes from the library's accessors; nothing is re-parsed.
  *
- * The document is streamed (json_stream.h): each function, and each
- * library's small parts, is built as a jansson object, written and freed,
- * so memory stays flat however many functions a library holds. */
+ * The document is streamed (util/json_stream.h), so memory stays flat
+ * however many functions a library holds: each function and its interface
+ * are written as they are read, the library's small parts are built as
+ * jansson objects, written and freed. */
 #include "config.h"
 
 #include "commands.h"
