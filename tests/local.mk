@@ -70,4 +70,5 @@ include tests/sig.mk
 include tests/compare.mk
 include tests/interface.mk
 include tests/cli.mk
+include tests/util.mk
 include tests/containers.mk

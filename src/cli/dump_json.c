@@ -2,15 +2,16 @@
  * plus a few extra keys (section ranges, per-function metadata details).
  * Everything comes from the library's accessors; nothing is re-parsed.
  *
- * The document is streamed (json_stream.h): each function, and each
- * library's small parts, is built as a jansson object, written and freed,
- * so memory stays flat however many functions a library holds. */
+ * The document is streamed (util/json_stream.h), so memory stays flat
+ * however many functions a library holds: each function and its interface
+ * are written as they are read, the library's small parts are built as
+ * jansson objects, written and freed. */
 #include "config.h"
 
 #include "commands.h"
-#include "util/interface_json.h"
+#include "util/interface_stream.h"
 #include "json_more.h"
-#include "json_stream.h"
+#include "util/json_stream.h"
 #include "util/values_json.h"
 #include "layout_json.h"
 
@@ -55,16 +56,22 @@ static _Thread_local json_t *interface_diags;
 
 static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
-static json_t *jhex(const uint8_t *p, size_t n)
+/* The first 64 bytes at p as lower-case hex, in buf (129 bytes). */
+static const char *hex_text(char *buf, const uint8_t *p, size_t n)
 {
-    char buf[129];
     static const char hex[] = "0123456789abcdef";
     for (size_t i = 0; i < n && i < 64; i++) {
         buf[2 * i] = hex[p[i] >> 4];
         buf[2 * i + 1] = hex[p[i] & 15];
     }
     buf[2 * (n < 64 ? n : 64)] = '\0';
-    return json_string(buf);
+    return buf;
+}
+
+static json_t *jhex(const uint8_t *p, size_t n)
+{
+    char buf[129];
+    return json_string(hex_text(buf, p, n));
 }
 
 static json_t *jrange(struct mtlbx_range r)
@@ -79,56 +86,90 @@ static json_t *diag_json(const struct mtlbx_diag *d)
                      jstr((struct mtlbx_bytes){ (const uint8_t *)d->message, strlen(d->message) }));
 }
 
-static json_t *function_json(mtlbx_library *lib, size_t i)
+static void put_range(struct json_stream *js, const char *key, struct mtlbx_range r)
+{
+    json_stream_open(js, key, '{');
+    json_stream_put_int(js, "offset", (json_int_t)r.offset);
+    json_stream_put_int(js, "size", (json_int_t)r.size);
+    json_stream_close(js);
+}
+
+/* Function i's object, written as it is built: a jansson object per
+ * function, dumped and freed, was most of the time of `dump --json`. The
+ * smaller parts (tags, requires ...) are still jansson values. */
+static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
     char buf[32];
-    json_t *o = json_object();
-    json_object_set_new(o, "name", jstr(fn->name));
-    json_object_set_new(o, "type", (fn->present & MTLBX_F_TYPE)
-                                       ? json_string(mtlbx_function_type_name(fn->type, buf, sizeof buf))
-                                       : json_null());
+    json_stream_open(js, NULL, '{');
+    json_stream_put_bytes(js, "name", fn->name);
+    if (fn->present & MTLBX_F_TYPE)
+        json_stream_put_string(js, "type", mtlbx_function_type_name(fn->type, buf, sizeof buf));
+    else
+        json_stream_put_null(js, "type");
     if (fn->present & MTLBX_F_VERS) {
         snprintf(buf, sizeof buf, "%u.%u", fn->air_major, fn->air_minor);
-        json_object_set_new(o, "air_version", json_string(buf));
+        json_stream_put_string(js, "air_version", buf);
         snprintf(buf, sizeof buf, "%u.%u", fn->msl_major, fn->msl_minor);
-        json_object_set_new(o, "language_version", json_string(buf));
+        json_stream_put_string(js, "language_version", buf);
     } else {
-        json_object_set_new(o, "air_version", json_null());
-        json_object_set_new(o, "language_version", json_null());
+        json_stream_put_null(js, "air_version");
+        json_stream_put_null(js, "language_version");
     }
-    json_object_set_new(o, "tags", vj_function_field(lib, i, MTLBX_FF_TAGS));
-    json_object_set_new(o, "module", fn->module_valid ? jrange(fn->module) : json_null());
+    /* vj_function_field(MTLBX_FF_TAGS), without a json_t per tag. */
+    struct mtlbx_tag_walk w;
+    struct mtlbx_tag t;
+    mtlbx_tag_walk_init(&w, mtlbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
+    json_stream_open(js, "tags", '[');
+    while (mtlbx_tag_walk_next(&w, &t))
+        json_stream_put_string(js, NULL, t.name);
+    json_stream_close(js);
+    if (fn->module_valid)
+        put_range(js, "module", fn->module);
+    else
+        json_stream_put_null(js, "module");
     if (fn->module_valid && fn->module_size_inferred)
-        json_object_set_new(o, "module_size_inferred", json_true());
-    json_object_set_new(o, "hash", fn->hash ? jhex(fn->hash, 32) : json_null());
+        json_stream_put_bool(js, "module_size_inferred", true);
+    if (fn->hash) {
+        char hex[129];
+        json_stream_put_string(js, "hash", hex_text(hex, fn->hash, 32));
+    } else {
+        json_stream_put_null(js, "hash");
+    }
     /* library_json() ran verify_all: the state is final. */
     enum mtlbx_hash_state hs = mtlbx_function_hash_state(lib, i);
-    json_object_set_new(o, "hash_ok", json_boolean(hs == MTLBX_HASH_OK));
+    json_stream_put_bool(js, "hash_ok", hs == MTLBX_HASH_OK);
 
-    json_object_set_new(o, "constants", vj_function_field(lib, i, MTLBX_FF_CONSTANTS));
-    json_object_set_new(o, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
+    json_stream_put(js, "constants", vj_function_field(lib, i, MTLBX_FF_CONSTANTS));
+    json_stream_put(js, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
     struct mtlbx_requires req;
     mtlbx_function_requires(lib, i, &req);
-    json_object_set_new(o, "requires", vj_requires(&req));
+    json_stream_put(js, "requires", vj_requires(&req));
     /* Extra keys, beyond the contract. */
-    json_object_set_new(o, "entry", json_pack("{s:o,s:o}", "offset", jint(fn->entry_offset), "size",
-                                              jint(fn->entry_size)));
-    if (md->has_debi)
-        json_object_set_new(o, "debug_info", json_pack("{s:i,s:o}", "line", (int)md->debi_line, "path",
-                                                       jstr(md->debi_path)));
+    json_stream_open(js, "entry", '{');
+    json_stream_put_int(js, "offset", (json_int_t)fn->entry_offset);
+    json_stream_put_int(js, "size", (json_int_t)fn->entry_size);
+    json_stream_close(js);
+    if (md->has_debi) {
+        json_stream_open(js, "debug_info", '{');
+        json_stream_put_int(js, "line", (int)md->debi_line);
+        json_stream_put_bytes(js, "path", md->debi_path);
+        json_stream_close(js);
+    }
     if (md->has_depf)
-        json_object_set_new(o, "dependency_file", jstr(md->depf_path));
+        json_stream_put_bytes(js, "dependency_file", md->depf_path);
     if (fn->present & MTLBX_F_TESS)
-        json_object_set_new(o, "tess", json_integer(fn->tess));
+        json_stream_put_int(js, "tess", fn->tess);
     if (fn->present & MTLBX_F_LAYR)
-        json_object_set_new(o, "layer_type", json_string(mtlbx_data_type_name(fn->layr, buf, sizeof buf)));
+        json_stream_put_string(js, "layer_type", mtlbx_data_type_name(fn->layr, buf, sizeof buf));
     long archive = mtlbx_function_archive(lib, i);
     if (archive >= 0)
-        json_object_set_new(o, "source_archive", json_integer(archive));
-    function_json_more(lib, i, o);
-    return o;
+        json_stream_put_int(js, "source_archive", archive);
+    json_t *more = json_object();
+    if (more)
+        function_json_more(lib, i, more);
+    json_stream_put_members(js, more);
 }
 
 static json_t *sources_json(mtlbx_library *lib)
@@ -251,7 +292,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
      * (mtlbx_function_interface_read); NULL: through the mapping. */
     mtlbx_read_window *win = with_interfaces ? mtlbx_read_window_new() : NULL;
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
-        json_t *fo = function_json(lib, i);
+        put_function(js, lib, i);
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
         if (with_interfaces && fn->module_valid) {
             if (fn->module.offset < touched_lo)
@@ -259,9 +300,9 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             if (fn->module.offset + fn->module.size > touched_hi)
                 touched_hi = fn->module.offset + fn->module.size;
         }
-        if (with_interfaces && fo) {
+        if (with_interfaces) {
             json_t *d = NULL;
-            json_object_set_new(fo, "interface", function_interface_json(lib, i, win, &d));
+            function_interface_stream(js, "interface", lib, i, win, &d);
             /* Capped like the library's own list: hostile input cannot
              * grow it without bound. */
             if (d && json_array_size(interface_diags) < MTLBX_MAX_DIAGS)
@@ -269,7 +310,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             else
                 json_decref(d);
         }
-        json_stream_put(js, NULL, fo);
+        json_stream_close(js);
         /* The entries and metadata written so far are not read again. */
         if (i % 4096 == 4095) {
             mtlbx_library_release_pages(lib);
@@ -374,6 +415,7 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
         if (layout && !layout_json_stream(&js, f))
             layout_incomplete = true;
         json_stream_close(&js);
+        json_stream_flush(&js);
         putc('\n', out);
     }
     for (; l < n_libs; l++)

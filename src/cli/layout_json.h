@@ -3,7 +3,7 @@
 #ifndef MTLBX_LAYOUT_JSON_H
 #define MTLBX_LAYOUT_JSON_H
 
-#include "json_stream.h"
+#include "util/json_stream.h"
 #include "mtlbx.h"
 
 #include <stdbool.h>

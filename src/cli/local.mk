@@ -14,8 +14,6 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/common.c \
 	src/cli/check.c \
 	src/cli/dump_json.c \
-	src/cli/json_stream.c \
-	src/cli/json_stream.h \
 	src/cli/find.c \
 	src/cli/info.c \
 	src/cli/json_more.c \

@@ -59,7 +59,7 @@ static void set_key(json_t *o, struct mtlbx_bytes key, json_t *value)
     free(k);
 }
 
-static json_t *properties_json(const struct mtlbx_air_property *p, size_t n)
+json_t *interface_properties_json(const struct mtlbx_air_property *p, size_t n)
 {
     json_t *o = json_object();
     for (size_t i = 0; i < n; i++)
@@ -80,7 +80,7 @@ json_t *interface_argument_json(const struct mtlbx_air_argument *a)
     json_object_set_new(o, "function_constant",
                         a->has_function_constant ? json_bytes(a->function_constant) : json_null());
     json_object_set_new(o, "access", a->access ? json_string(a->access) : json_null());
-    json_object_set_new(o, "properties", properties_json(a->properties, a->n_properties));
+    json_object_set_new(o, "properties", interface_properties_json(a->properties, a->n_properties));
     return o;
 }
 
@@ -90,6 +90,20 @@ static json_t *arguments_json(const struct mtlbx_air_argument *a, size_t n)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(l, interface_argument_json(&a[i]));
     return l;
+}
+
+char *interface_language_version(const struct mtlbx_interface *iface)
+{
+    char buf[64];
+    char *lang = mtlbx_escape_dup(iface->language_name.ptr, iface->language_name.len, 0);
+    snprintf(buf, sizeof buf, " %u.%u.%u", iface->language_version[0], iface->language_version[1],
+             iface->language_version[2]);
+    size_t n = (lang ? strlen(lang) : 0) + strlen(buf) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s", lang ? lang : "", buf);
+    free(lang);
+    return s;
 }
 
 static json_t *module_json(const struct mtlbx_interface *iface)
@@ -103,16 +117,9 @@ static json_t *module_json(const struct mtlbx_interface *iface)
         json_object_set_new(o, "air_version", json_null());
     }
     if (iface->has_language_version) {
-        char *lang = mtlbx_escape_dup(iface->language_name.ptr, iface->language_name.len, 0);
-        snprintf(buf, sizeof buf, " %u.%u.%u", iface->language_version[0], iface->language_version[1],
-                 iface->language_version[2]);
-        size_t n = (lang ? strlen(lang) : 0) + strlen(buf) + 1;
-        char *s = malloc(n);
-        if (s)
-            snprintf(s, n, "%s%s", lang ? lang : "", buf);
+        char *s = interface_language_version(iface);
         json_object_set_new(o, "language_version", s ? json_string(s) : json_null());
         free(s);
-        free(lang);
     } else {
         json_object_set_new(o, "language_version", json_null());
     }
@@ -132,7 +139,7 @@ json_t *interface_json(const struct mtlbx_interface *iface)
     json_object_set_new(o, "stage", iface->stage ? json_string(iface->stage) : json_null());
     json_object_set_new(o, "inputs", arguments_json(iface->inputs, iface->n_inputs));
     json_object_set_new(o, "outputs", arguments_json(iface->outputs, iface->n_outputs));
-    json_object_set_new(o, "attributes", properties_json(iface->attributes, iface->n_attributes));
+    json_object_set_new(o, "attributes", interface_properties_json(iface->attributes, iface->n_attributes));
     json_object_set_new(o, "module", module_json(iface));
     return o;
 }
@@ -143,17 +150,15 @@ void interface_cut_message(char *out, size_t size)
              "the rest is left out", MTLBX_BC_MAX_INTERFACE_VALUES);
 }
 
-json_t *function_interface_json(const mtlbx_library *lib, size_t i, mtlbx_read_window *win, json_t **diag)
+json_t *interface_problem_json(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
+                               const struct mtlbx_error *err)
 {
-    struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface_read(lib, i, win, &err);
-    *diag = NULL;
     const char *message = NULL, *severity = "error";
     uint64_t offset = 0;
     char cut[160];
     if (!iface) {
-        message = err.message;
-        offset = err.has_offset ? err.offset : mtlbx_function_at(lib, i)->module.offset;
+        message = err->message;
+        offset = err->has_offset ? err->offset : mtlbx_function_at(lib, i)->module.offset;
     } else if (iface->module.failed) {
         message = iface->module.error;
         offset = iface->module.error_offset;
@@ -163,13 +168,20 @@ json_t *function_interface_json(const mtlbx_library *lib, size_t i, mtlbx_read_w
         offset = iface->cut_offset;
         severity = "warning";
     }
-    if (message) {
-        char text[320];
-        snprintf(text, sizeof text, "function %zu: %s%s", i, iface && iface->cut ? "" : "interface not decoded: ",
-                 message);
-        *diag = json_pack("{s:s,s:I,s:o}", "severity", severity, "offset", (json_int_t)offset, "message",
-                          json_bytes((struct mtlbx_bytes){ (const uint8_t *)text, strlen(text) }));
-    }
+    if (!message)
+        return NULL;
+    char text[320];
+    snprintf(text, sizeof text, "function %zu: %s%s", i, iface && iface->cut ? "" : "interface not decoded: ",
+             message);
+    return json_pack("{s:s,s:I,s:o}", "severity", severity, "offset", (json_int_t)offset, "message",
+                     json_bytes((struct mtlbx_bytes){ (const uint8_t *)text, strlen(text) }));
+}
+
+json_t *function_interface_json(const mtlbx_library *lib, size_t i, mtlbx_read_window *win, json_t **diag)
+{
+    struct mtlbx_error err = { 0 };
+    struct mtlbx_interface *iface = mtlbx_function_interface_read(lib, i, win, &err);
+    *diag = interface_problem_json(lib, i, iface, &err);
     json_t *j = interface_json(iface);
     mtlbx_interface_free(iface);
     return j;

@@ -13,6 +13,20 @@ json_t *interface_json(const struct mtlbx_interface *iface);
 /* One ARGUMENT object (inputs and outputs): `diff` shows the same. */
 json_t *interface_argument_json(const struct mtlbx_air_argument *a);
 
+/* A properties object (an argument's, or the entry's attributes): each key
+ * once, where it first shows, with the value it last has. */
+json_t *interface_properties_json(const struct mtlbx_air_property *p, size_t n);
+
+/* The module's "language_version", "Metal 3.2.0" (malloc'd; NULL on out
+ * of memory); only when iface->has_language_version. */
+char *interface_language_version(const struct mtlbx_interface *iface);
+
+/* The CONTRACT DIAGNOSTIC for function i's decoded interface (`iface`, or
+ * NULL when mtlbx_function_interface_read failed with `err`): missing,
+ * not decoded, or cut. NULL when there is nothing to say. */
+json_t *interface_problem_json(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
+                               const struct mtlbx_error *err);
+
 /* Decodes function i of `lib` and returns its interface (JSON null when
  * there is none). When the module is missing, not bitcode or damaged,
  * `*diag` (else NULL) is set to a CONTRACT DIAGNOSTIC object naming the

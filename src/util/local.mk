@@ -13,6 +13,10 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/diff_text.h \
 	src/util/interface_json.c \
 	src/util/interface_json.h \
+	src/util/interface_stream.c \
+	src/util/interface_stream.h \
+	src/util/json_stream.c \
+	src/util/json_stream.h \
 	src/util/member_plan.c \
 	src/util/member_plan.h \
 	src/util/name_set.c \

@@ -571,6 +571,10 @@ static inline bool mtlbx_codepoint_unsafe(uint32_t cp)
 enum {
     MTLBX_ESC_TERMINAL = 1u << 0, /* also escape mtlbx_codepoint_unsafe() characters */
 };
+/* The length (1-4) of the valid UTF-8 sequence at p, of `left` bytes, and
+ * its code point in *cp; 0 when it is not valid: an overlong form, a
+ * surrogate, past U+10FFFF or cut short (what jansson refuses too). */
+size_t mtlbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp);
 /* Copies `len` bytes to `out` as valid UTF-8 text: invalid bytes become
  * "\xNN"; with MTLBX_ESC_TERMINAL also every control character and a
  * backslash becomes "\\". Always NUL-terminates (truncating on a char

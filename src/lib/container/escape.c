@@ -8,8 +8,7 @@
 
 #include <stdlib.h>
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid. */
-static size_t utf8_len(const uint8_t *p, size_t left, uint32_t *cp)
+size_t mtlbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp)
 {
     uint8_t c = p[0];
     size_t n;
@@ -46,7 +45,7 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags, char *out,
     bool full = out_size == 0;
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t n = utf8_len(bytes + i, len - i, &cp);
+        size_t n = mtlbx_utf8_next(bytes + i, len - i, &cp);
         char tmp[4];
         const char *piece;
         size_t plen;

@@ -1,30 +1,39 @@
 /* A streaming writer for one JSON document, so that `dump --json` holds
- * one function's jansson object at a time instead of the whole tree. The
- * skeleton (the root, the libraries, the function arrays) is written here;
- * every value inside it is a json_t, encoded by jansson and freed at once.
- * The bytes are exactly what json_dumpf(tree, JSON_INDENT(1) |
+ * one function at a time instead of the whole tree. The skeleton and the
+ * hot values (numbers, strings, the function interfaces) are written
+ * directly; any other value may be a json_t, encoded by jansson and freed
+ * at once. The bytes are exactly what json_dumpf(tree, JSON_INDENT(1) |
  * JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) would print for the whole tree,
  * or with `compact` set, what JSON_COMPACT in place of JSON_INDENT(1)
- * would (one line: `find --json`). */
+ * would (one line: `find --json`). Output is gathered in `buf` and written
+ * a buffer at a time: json_stream_flush() before touching `out` directly. */
 #ifndef MTLBX_JSON_STREAM_H
 #define MTLBX_JSON_STREAM_H
+
+#include "mtlbx.h"
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#define JSON_STREAM_MAX_DEPTH 8
+/* The document's skeleton (8) plus an interface nested to
+ * MTLBX_BC_MAX_MD_NESTING, with room to spare. */
+#define JSON_STREAM_MAX_DEPTH 96
 
 struct json_stream {
     FILE *out;
     int depth;                                   /* containers open */
     bool has_items[JSON_STREAM_MAX_DEPTH + 1];   /* per open container */
     char closer[JSON_STREAM_MAX_DEPTH + 1];      /* '}' or ']' */
-    bool failed;                                 /* a NULL value, an encoder error, too deep */
+    bool failed;                                 /* a NULL value, an encoder or write error, too deep */
     bool compact;                                /* one line, as JSON_COMPACT (set after init) */
+    size_t len;                                  /* bytes in buf not yet written to out */
+    char buf[16384];
 };
 
 void json_stream_init(struct json_stream *js, FILE *out);
+/* Writes what is gathered to `out`; false (and `failed`) on a write error. */
+bool json_stream_flush(struct json_stream *js);
 /* Opens an object ('{') or array ('[') as the next item: a member named
  * `key` of the open object, or (key NULL) an element of the open array or
  * the document itself. */
@@ -33,13 +42,17 @@ void json_stream_close(struct json_stream *js);
 /* Writes `value` as the next item and releases it (json_decref). A NULL
  * value (a failed allocation) marks the stream failed. */
 void json_stream_put(struct json_stream *js, const char *key, json_t *value);
-/* The same for a number and a string, written without a json_t: the
- * layout's 400,000 small objects would spend most of their time making and
- * dumping one each. The bytes are still jansson's (a string that needs an
- * escape goes through it); a NULL or non-UTF-8 string marks the stream
- * failed, as json_string would. */
+/* The same for a number, a string, true/false and null, written without a
+ * json_t, byte for byte as jansson would (json_integer, json_string,
+ * json_boolean, json_null). A NULL or non-UTF-8 string marks the stream
+ * failed, as json_string would refuse it. */
 void json_stream_put_int(struct json_stream *js, const char *key, json_int_t value);
 void json_stream_put_string(struct json_stream *js, const char *key, const char *value);
+void json_stream_put_bool(struct json_stream *js, const char *key, bool value);
+void json_stream_put_null(struct json_stream *js, const char *key);
+/* File bytes as a string, as json_string(mtlbx_escape_dup(b, 0)) is: bytes
+ * that are not UTF-8 become \xNN text, and the text ends at a NUL byte. */
+void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx_bytes b);
 /* Writes every member of the object `members`, in order, as members of the
  * open object, and releases it. */
 void json_stream_put_members(struct json_stream *js, json_t *members);

@@ -1,0 +1,279 @@
+/* The streaming JSON writer (src/util/json_stream.c) and the interfaces it
+ * writes without jansson (src/util/interface_stream.c) against jansson
+ * itself: every value is written both ways, indented and compact, at the
+ * depth `dump --json` writes functions at, and must give the same bytes.
+ * Tricky strings (controls, quotes, DEL, every UTF-8 length, bytes that
+ * are not UTF-8, a NUL), extreme integers, repeated keys: if the writer
+ * ever drifts from jansson's encoding, these fail. */
+#include "config.h"
+
+#include "util/interface_json.h"
+#include "util/interface_stream.h"
+#include "util/json_stream.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INDENTED (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_ENCODE_ANY)
+#define COMPACT (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_ENCODE_ANY)
+
+/* What the writer does, given the stream, into a malloc'd string. */
+typedef void (*writer_fn)(struct json_stream *js, const void *arg);
+
+static char *run_writer(writer_fn fn, const void *arg, bool compact, bool *failed)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    struct json_stream *js = malloc(sizeof *js);
+    cr_assert_not_null(js);
+    json_stream_init(js, f);
+    js->compact = compact;
+    /* Inside an object inside an array, as a function's members are. */
+    json_stream_open(js, NULL, '[');
+    json_stream_open(js, NULL, '{');
+    fn(js, arg);
+    json_stream_close(js);
+    json_stream_close(js);
+    json_stream_flush(js);
+    *failed = js->failed;
+    free(js);
+    fclose(f);
+    return text;
+}
+
+/* jansson's bytes for [{"v": value}]. */
+static char *jansson_text(json_t *value, bool compact)
+{
+    json_t *doc = json_pack("[{s:o}]", "v", value);
+    cr_assert_not_null(doc);
+    char *s = json_dumps(doc, compact ? COMPACT : INDENTED);
+    json_decref(doc);
+    cr_assert_not_null(s);
+    return s;
+}
+
+static void expect_same(writer_fn fn, const void *arg, json_t *value, const char *what)
+{
+    for (int compact = 0; compact < 2; compact++) {
+        bool failed;
+        char *got = run_writer(fn, arg, compact, &failed);
+        char *want = jansson_text(json_incref(value), compact);
+        cr_expect(!failed, "%s: the writer failed", what);
+        cr_expect_str_eq(got, want, "%s (%s)", what, compact ? "compact" : "indented");
+        free(got);
+        free(want);
+    }
+    json_decref(value);
+}
+
+static void write_bytes(struct json_stream *js, const void *arg)
+{
+    json_stream_put_bytes(js, "v", *(const struct mtlbx_bytes *)arg);
+}
+
+static void write_string(struct json_stream *js, const void *arg) { json_stream_put_string(js, "v", arg); }
+
+static void write_int(struct json_stream *js, const void *arg)
+{
+    json_stream_put_int(js, "v", *(const json_int_t *)arg);
+}
+
+static void write_value(struct json_stream *js, const void *arg)
+{
+    json_stream_put(js, "v", json_incref((json_t *)arg));
+}
+
+/* What interface_json.c does with file bytes: escape, then json_string. */
+static json_t *escaped_string(const uint8_t *p, size_t n)
+{
+    char *s = mtlbx_escape_dup(p, n, 0);
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
+static const struct {
+    const char *bytes;
+    size_t len;
+} tricky[] = {
+    { "", 0 },
+    { "plain ascii name_123", 20 },
+    { "quote \" backslash \\ slash /", 27 },
+    { "\b\f\n\r\t", 5 },
+    { "\x01\x02\x1f\x1b[31m", 8 },
+    { "del \x7f", 5 },
+    { "caf\xc3\xa9 \xe2\x80\xae rlo \xef\xbb\xbf", 16 },
+    { "astral \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf", 16 },
+    { "not utf-8: \xff\xfe \xc3 \x80 \xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80", 29 },
+    { "cut short \xe2\x82", 12 },
+    { "nul \0 after", 11 },
+    { "\\x41 looks escaped", 18 },
+    { "\xc2\x9b""31m c1", 8 },
+};
+
+Test(json_stream, bytes_escape_as_jansson)
+{
+    for (size_t i = 0; i < sizeof tricky / sizeof *tricky; i++) {
+        struct mtlbx_bytes b = { (const uint8_t *)tricky[i].bytes, tricky[i].len };
+        expect_same(write_bytes, &b, escaped_string(b.ptr, b.len), tricky[i].bytes);
+    }
+    /* Longer than the escape's stack buffer, and than the output buffer. */
+    size_t big = 70000;
+    uint8_t *p = malloc(big);
+    cr_assert_not_null(p);
+    for (size_t i = 0; i < big; i++)
+        p[i] = (uint8_t)(i * 7 + 1);
+    struct mtlbx_bytes b = { p, big };
+    expect_same(write_bytes, &b, escaped_string(p, big), "70,000 bytes of every value");
+    free(p);
+}
+
+Test(json_stream, strings_as_jansson)
+{
+    static const char *const strings[] = { "", "a\"b\\c", "\x7f\x01", "\xe2\x80\xa8 \xf0\x90\x80\x80 \xc2\x80" };
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        expect_same(write_string, strings[i], json_string(strings[i]), strings[i]);
+}
+
+/* json_string refuses what is not UTF-8: so does the writer, and says so. */
+Test(json_stream, refuses_what_jansson_refuses)
+{
+    static const char *const bad[] = { "\xff", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect_null(json_string(bad[i]));
+        bool failed;
+        free(run_writer(write_string, bad[i], false, &failed));
+        cr_expect(failed, "string %zu should mark the stream failed", i);
+    }
+}
+
+Test(json_stream, integers_as_jansson)
+{
+    static const json_int_t numbers[] = { 0, 1, -1, 9, 10, 4294967295LL, -4294967296LL, INT64_MAX, INT64_MIN };
+    for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
+        expect_same(write_int, &numbers[i], json_integer(numbers[i]), "integer");
+}
+
+/* Values built with jansson and written by the writer's own encoder. */
+Test(json_stream, jansson_values_as_jansson)
+{
+    json_t *v = json_pack("{s:[],s:{},s:[i,s,b,n,{s:[[]]}],s:f,s:s,s:b}", "empty list", "empty object",
+                          "mixed", -5, "\xe2\x80\xae\n", 1, "deep", "x", "real", 0.1, "key \"\x01\xc3\xa9",
+                          "v", "false", 0);
+    cr_assert_not_null(v);
+    expect_same(write_value, v, json_incref(v), "nested jansson value");
+    json_decref(v);
+}
+
+/* A synthetic interface with the strings above in every field, repeated
+ * and unusual property keys, and nested metadata. */
+static struct mtlbx_md_value leaf[4], node[2], deep[1];
+static struct mtlbx_air_property props[8];
+static struct mtlbx_air_argument args[2];
+static struct mtlbx_bytes options[3];
+static struct mtlbx_interface iface;
+
+static struct mtlbx_bytes bytes_of(size_t i)
+{
+    i %= sizeof tricky / sizeof *tricky;
+    return (struct mtlbx_bytes){ (const uint8_t *)tricky[i].bytes, tricky[i].len };
+}
+
+static struct mtlbx_bytes text(const char *s) { return (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) }; }
+
+static void build_interface(bool hostile_keys)
+{
+    memset(&iface, 0, sizeof iface);
+    leaf[0] = (struct mtlbx_md_value){ .kind = MTLBX_MD_INT, .i = INT64_MIN };
+    leaf[1] = (struct mtlbx_md_value){ .kind = MTLBX_MD_STRING, .s = bytes_of(8) };
+    leaf[2] = (struct mtlbx_md_value){ .kind = MTLBX_MD_GLOBAL, .s = text("g") };
+    leaf[3] = (struct mtlbx_md_value){ .kind = MTLBX_MD_STRING, .s = bytes_of(10) };
+    deep[0] = (struct mtlbx_md_value){ .kind = MTLBX_MD_NODE, .n_items = 2, .items = leaf };
+    node[0] = (struct mtlbx_md_value){ .kind = MTLBX_MD_NODE, .n_items = 1, .items = deep };
+    node[1] = (struct mtlbx_md_value){ .kind = MTLBX_MD_NODE, .n_items = 0, .items = NULL };
+    props[0] = (struct mtlbx_air_property){ text("buffer"), 0, NULL };
+    props[1] = (struct mtlbx_air_property){ text("location_index"), 2, leaf };
+    props[2] = (struct mtlbx_air_property){ text("buffer"), 1, &leaf[1] }; /* repeated: first place, last value */
+    props[3] = (struct mtlbx_air_property){ text("nested"), 2, node };
+    props[4] = (struct mtlbx_air_property){ text(""), 1, &leaf[3] };
+    props[5] = (struct mtlbx_air_property){ text("location_index"), 1, &leaf[0] };
+    props[6] = hostile_keys ? (struct mtlbx_air_property){ bytes_of(8), 1, &leaf[2] }
+                            : (struct mtlbx_air_property){ text("quote\"key"), 1, &leaf[2] };
+    props[7] = hostile_keys ? (struct mtlbx_air_property){ text("not utf-8: \\xff\\xfe"), 0, NULL }
+                            : (struct mtlbx_air_property){ text("last"), 0, NULL };
+    args[0] = (struct mtlbx_air_argument){ .has_index = true, .index = 4294967295u, .kind = bytes_of(2),
+                                           .has_name = true, .name = bytes_of(8), .has_type = true,
+                                           .type = bytes_of(6), .has_location = true, .location = -3,
+                                           .access = "read_write", .n_properties = 8, .properties = props,
+                                           .has_location_expression = true, .location_expression = bytes_of(4),
+                                           .has_function_constant = true, .function_constant = bytes_of(10) };
+    args[1] = (struct mtlbx_air_argument){ 0 };
+    options[0] = bytes_of(3);
+    options[1] = bytes_of(7);
+    options[2] = bytes_of(0);
+    iface.stage = "kernel";
+    iface.n_inputs = 2;
+    iface.inputs = args;
+    iface.n_outputs = 1;
+    iface.outputs = &args[1];
+    iface.n_attributes = 3;
+    iface.attributes = &props[5];
+    iface.has_air_version = true;
+    iface.air_version[0] = 2;
+    iface.air_version[1] = 7;
+    iface.air_version[2] = 0;
+    iface.has_language_version = true;
+    iface.language_name = bytes_of(8);
+    iface.language_version[0] = 3;
+    iface.language_version[1] = 2;
+    iface.n_compile_options = 3;
+    iface.compile_options = options;
+    iface.has_compiler = true;
+    iface.compiler = bytes_of(11);
+}
+
+static void write_interface(struct json_stream *js, const void *arg)
+{
+    interface_stream_put(js, "v", arg);
+}
+
+Test(interface_stream, as_interface_json)
+{
+    build_interface(false);
+    expect_same(write_interface, &iface, interface_json(&iface), "interface");
+    /* Keys that are not plain go through jansson's own object. */
+    build_interface(true);
+    expect_same(write_interface, &iface, interface_json(&iface), "interface, hostile keys");
+    /* Missing pieces are null. */
+    memset(&iface, 0, sizeof iface);
+    expect_same(write_interface, &iface, interface_json(&iface), "empty interface");
+    iface.module.failed = true;
+    expect_same(write_interface, &iface, interface_json(&iface), "failed module");
+    expect_same(write_interface, NULL, interface_json(NULL), "no interface");
+}
+
+/* More properties than the direct path takes, and as many as it takes,
+ * keys repeated far apart in both. */
+Test(interface_stream, many_properties)
+{
+    enum { N = 200 };
+    static struct mtlbx_air_property many[N];
+    static char names[N][16];
+    static struct mtlbx_md_value values[N];
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "k%zu", i % 40);
+        many[i] = (struct mtlbx_air_property){ text(names[i]), 1, &values[i] };
+        values[i] = (struct mtlbx_md_value){ .kind = MTLBX_MD_INT, .i = (int64_t)i };
+    }
+    memset(&iface, 0, sizeof iface);
+    iface.n_attributes = N;
+    iface.attributes = many;
+    expect_same(write_interface, &iface, interface_json(&iface), "200 attributes");
+    iface.n_attributes = 64;
+    expect_same(write_interface, &iface, interface_json(&iface), "64 attributes");
+}
