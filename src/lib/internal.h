@@ -76,7 +76,8 @@ struct lazy_blocks {
     size_t n_blocks;
     _Atomic unsigned char *state; /* per block: 0 not decoded, 1 decoded */
     bool droppable;               /* blocks may be dropped and decoded again */
-    void *array;                  /* the anonymous mapping */
+    void *array;                  /* the anonymous mapping, or heap memory when small */
+    bool mapped;                  /* array is a mapping: a drop gives its pages back */
     size_t array_bytes;
     size_t elem_size;
     pthread_mutex_t lock;         /* serialises decoding */
