@@ -429,14 +429,20 @@ static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_funct
         c->fields |= 1u << MTLBX_FF_INTERFACE;
 }
 
+/* Pairs handed to a thread at a time: consecutive ones, whose entries
+ * mostly lie in the chunk of entries the thread decoded for the last pair
+ * (library_function), not every other pair as one at a time would give. */
+#define MODULE_RUN 8
+
 static void *module_worker(void *arg)
 {
     struct module_job *job = arg;
     for (;;) {
-        size_t k = atomic_fetch_add(&job->next, 1);
-        if (k >= job->d->n_changed)
+        size_t first = atomic_fetch_add(&job->next, MODULE_RUN);
+        if (first >= job->d->n_changed)
             return NULL;
-        compare_module_pair(job->d, &job->d->changed[k]);
+        for (size_t k = first; k < first + MODULE_RUN && k < job->d->n_changed; k++)
+            compare_module_pair(job->d, &job->d->changed[k]);
     }
 }
 
