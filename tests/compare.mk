@@ -24,8 +24,9 @@ endif
 # tests/cli/diff_release.sh: two folders, wheels and tars (issue 21 item 4)
 # and modules changed behind an unchanged HASH (issue 23 item 4).
 # tests/cli/diff_one_sided.sh: a fat file against one with fewer libraries.
+# tests/cli/diff_scan.sh: large files, their bytes compared on a thread.
 COMPARE_SHELL_TESTS = tests/cli/compare_git.sh tests/ui/compare_explorer.sh tests/ui/compare_values.sh tests/ui/compare_releases.sh \
-	tests/cli/diff_release.sh tests/cli/diff_one_sided.sh \
+	tests/cli/diff_release.sh tests/cli/diff_one_sided.sh tests/cli/diff_scan.sh \
 	tests/cli/textconv_rebound.sh
 TESTS += $(COMPARE_SHELL_TESTS)
 EXTRA_DIST += $(COMPARE_SHELL_TESTS) tests/compare_rebuild.py tests/mkrebound.py

@@ -7,7 +7,9 @@
 #   tests/cli/find_terminal.sh      find's progress line and results on one terminal
 #   tests/cli/find_archives.sh      archives by content (wheels, tars, nested) and
 #                               special operands; archives from tests/mkrelease.py
+#   tests/cli/find_mappings.sh      many small libraries cost no munmap or madvise each
 CONTAINER_TESTS = \
+	tests/cli/find_mappings.sh \
 	tests/cli/containers_find.sh \
 	tests/cli/containers_corpus.sh \
 	tests/cli/find_terminal.sh \

@@ -76,7 +76,8 @@ struct lazy_blocks {
     size_t n_blocks;
     _Atomic unsigned char *state; /* per block: 0 not decoded, 1 decoded */
     bool droppable;               /* blocks may be dropped and decoded again */
-    void *array;                  /* the anonymous mapping */
+    void *array;                  /* the anonymous mapping, or heap memory when small */
+    bool mapped;                  /* array is a mapping: a drop gives its pages back */
     size_t array_bytes;
     size_t elem_size;
     pthread_mutex_t lock;         /* serialises decoding */
@@ -97,7 +98,9 @@ void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, 
  * is for the library's own passes: an entry that is not in the table is
  * decoded (with its FN_CHUNK neighbours) into a buffer of the calling
  * thread, so a pass over every function leaves the table as it was; the
- * pointer lasts until the thread asks for a function of another chunk. */
+ * pointer lasts until the thread asks for a function of another chunk of
+ * that library (a thread keeps a chunk of each of the last two libraries
+ * it read), or of two other libraries. */
 #define FN_CHUNK 256
 struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i);
 struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);

@@ -77,7 +77,9 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/source_locate.c \
 	src/lib/compare/compare.h \
 	src/lib/compare/compare.c \
-	src/lib/compare/compare_iface.c
+	src/lib/compare/compare_iface.c \
+	src/lib/compare/compare_scan.h \
+	src/lib/compare/compare_scan.c
 
 # The requirement tables are data/requirements.tsv, the one copy of them:
 # compiled in through this generated header (tools/requirements-table.awk).

@@ -16,6 +16,7 @@
  * when their compressed bytes differ. */
 #include "config.h"
 #include "internal.h"
+#include "compare/compare_scan.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -276,12 +277,17 @@ struct bytes_memo {
     uint64_t win_a, win_b;
     size_t have_a, have_b;
     bool files_identical;
+    /* Both files read at once on a thread (large files): what it found
+     * answers for modules at the same offset on both sides. */
+    struct byte_scan *scan;
     bool have_last, last_equal;
     uint64_t last_a, last_b, last_size;
 };
 
 static void memo_close(struct bytes_memo *m)
 {
+    byte_scan_stop(m->scan);
+    m->scan = NULL;
     if (m->fa >= 0)
         close(m->fa);
     if (m->fb >= 0)
@@ -345,6 +351,11 @@ static bool modules_equal(struct bytes_memo *m, const struct mtlbx_function *x, 
     uint64_t oa = x->module.offset, ob = y->module.offset, size = x->module.size;
     if (m->files_identical && oa == ob)
         return true;
+    if (m->scan && oa == ob) {
+        int eq = byte_scan_equal(m->scan, oa, size);
+        if (eq >= 0)
+            return eq == 1;
+    }
     if (m->have_last && m->last_a == oa && m->last_b == ob && m->last_size == size)
         return m->last_equal;
     if (oa > m->a->size || size > m->a->size - oa || ob > m->b->size || size > m->b->size - ob)
@@ -429,14 +440,20 @@ static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_funct
         c->fields |= 1u << MTLBX_FF_INTERFACE;
 }
 
+/* Pairs handed to a thread at a time: consecutive ones, whose entries
+ * mostly lie in the chunk of entries the thread decoded for the last pair
+ * (library_function), not every other pair as one at a time would give. */
+#define MODULE_RUN 8
+
 static void *module_worker(void *arg)
 {
     struct module_job *job = arg;
     for (;;) {
-        size_t k = atomic_fetch_add(&job->next, 1);
-        if (k >= job->d->n_changed)
+        size_t first = atomic_fetch_add(&job->next, MODULE_RUN);
+        if (first >= job->d->n_changed)
             return NULL;
-        compare_module_pair(job->d, &job->d->changed[k]);
+        for (size_t k = first; k < first + MODULE_RUN && k < job->d->n_changed; k++)
+            compare_module_pair(job->d, &job->d->changed[k]);
     }
 }
 
@@ -797,7 +814,8 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
     /* One pass over both files, as cmp makes: a byte-identical copy needs
      * no module compared on its own. */
     struct bytes_memo memo = { .a = a, .b = b, .fa = -1, .fb = -1 };
-    memo.files_identical = a->size == b->size && bytes_equal(&memo, 0, 0, a->size);
+    memo.scan = byte_scan_start(a, b);
+    memo.files_identical = !memo.scan && a->size == b->size && bytes_equal(&memo, 0, 0, a->size);
     for (size_t l = 0; l < d->n_libraries; l++) {
         struct mtlbx_library_diff *ld = &d->libraries[l];
         ld->index = l;

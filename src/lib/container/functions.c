@@ -243,13 +243,22 @@ void function_cursor_free(struct function_cursor *c)
     *c = (struct function_cursor){ 0 };
 }
 
-/* This thread's chunk of entries decoded outside the table. */
-static __thread struct {
+/* This thread's chunks of entries decoded outside the table: one for
+ * each of the last two libraries it read, so that a thread comparing two
+ * libraries (diff's changed modules: each pair reads an entry of A, then
+ * of B, then of A again) does not decode a chunk of 256 entries for every
+ * call. A library's own slot is the one it reuses, so a pointer lasts
+ * until the thread asks for another chunk of that library (or of a third
+ * library, which takes the slot used longer ago). */
+struct own_chunk {
     uint64_t serial;
     size_t chunk;
     bool valid, derived;
+    uint64_t used;             /* when this thread last asked for it */
     struct mtlbx_function fns[FN_CHUNK];
-} own;
+};
+static __thread struct own_chunk own[2];
+static __thread uint64_t own_clock;
 
 /* The entry bytes of block k (LAZY_BLOCK functions). */
 static struct mtlbx_range block_entries(const mtlbx_library *lib, size_t k)
@@ -268,23 +277,27 @@ struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
     if (atomic_load_explicit(&lib->fn_blocks.state[i / LAZY_BLOCK], memory_order_acquire))
         return &lib->functions[i];
     size_t c = i / FN_CHUNK, first = c * FN_CHUNK;
-    if (!own.valid || own.serial != lib->serial || own.chunk != c || own.derived != lib->modules_parsed) {
+    struct own_chunk *o = own[1].valid && own[1].serial == lib->serial ? &own[1]
+                          : own[0].valid && own[0].serial == lib->serial ? &own[0]
+                          : own[0].used <= own[1].used ? &own[0] : &own[1];
+    o->used = ++own_clock;
+    if (!o->valid || o->serial != lib->serial || o->chunk != c || o->derived != lib->modules_parsed) {
         size_t count = lib->n_functions - first < FN_CHUNK ? lib->n_functions - first : FN_CHUNK;
         /* Leaving a block: its pages go, once for its 16 chunks (each
          * madvise costs the other threads a TLB flush), and after the
          * caller has read the entries' names and hashes too. */
-        size_t k = own.chunk * FN_CHUNK / LAZY_BLOCK;
-        if (own.valid && own.serial == lib->serial && k != first / LAZY_BLOCK) {
+        size_t k = o->chunk * FN_CHUNK / LAZY_BLOCK;
+        if (o->valid && o->serial == lib->serial && k != first / LAZY_BLOCK) {
             struct mtlbx_range r = block_entries(lib, k);
             file_release_pages(lib->file, r.offset, r.size);
         }
-        decode_functions_into((mtlbx_library *)lib, own.fns, first, count);
-        own.serial = lib->serial;
-        own.chunk = c;
-        own.derived = lib->modules_parsed;
-        own.valid = true;
+        decode_functions_into((mtlbx_library *)lib, o->fns, first, count);
+        o->serial = lib->serial;
+        o->chunk = c;
+        o->derived = lib->modules_parsed;
+        o->valid = true;
     }
-    return &own.fns[i - first];
+    return &o->fns[i - first];
 }
 
 void library_forget_functions(mtlbx_library *lib, size_t before)

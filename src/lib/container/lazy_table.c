@@ -25,6 +25,16 @@ bool lazy_init(struct lazy_blocks *b, size_t n, size_t elem_size)
     b->n_blocks = (n + LAZY_BLOCK - 1) / LAZY_BLOCK;
     b->state = calloc(b->n_blocks, sizeof *b->state);
     size_t bytes = n * elem_size;
+    if (b->n_blocks == 1) {
+        b->array = b->state ? calloc(n, elem_size) : NULL;
+        if (!b->array) {
+            free((void *)b->state);
+            *b = (struct lazy_blocks){ .elem_size = elem_size };
+            return false;
+        }
+        b->array_bytes = bytes;
+        return true;
+    }
     void *a = b->state ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
     if (a == MAP_FAILED) {
         free((void *)b->state);
@@ -37,14 +47,17 @@ bool lazy_init(struct lazy_blocks *b, size_t n, size_t elem_size)
     (void)madvise(a, bytes, MADV_NOHUGEPAGE);
 #endif
     b->array = a;
+    b->mapped = true;
     b->array_bytes = bytes;
     return true;
 }
 
 void lazy_free(struct lazy_blocks *b)
 {
-    if (b->array)
+    if (b->mapped)
         munmap(b->array, b->array_bytes);
+    else
+        free(b->array);
     free((void *)b->state);
     pthread_mutex_destroy(&b->lock);
     *b = (struct lazy_blocks){ 0 };
@@ -65,7 +78,7 @@ void *lazy_get(mtlbx_library *lib, struct lazy_blocks *b, size_t i, lazy_decode_
              * are most of a decode's cost (200,000 functions are 32 MB). */
             long page = sysconf(_SC_PAGESIZE);
             uintptr_t lo = (uintptr_t)b->array + first * b->elem_size, hi = lo + count * b->elem_size;
-            if (page > 0) {
+            if (page > 0 && b->mapped) {
                 lo &= ~(uintptr_t)(page - 1);
                 (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
             }
@@ -102,7 +115,7 @@ void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, 
         uintptr_t lo = (uintptr_t)b->array + first * b->elem_size, hi = lo + count * b->elem_size;
         uintptr_t p0 = (lo + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
         uintptr_t p1 = hi / (uintptr_t)page * (uintptr_t)page;
-        if (p1 > p0)
+        if (p1 > p0 && b->mapped)
             (void)madvise((void *)p0, p1 - p0, MADV_DONTNEED);
     }
     pthread_mutex_unlock(&b->lock);
