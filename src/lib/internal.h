@@ -104,10 +104,17 @@ struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
 /* A pass over the functions that leaves the table as it was (what other
  * threads hold stays, and nothing is added): an entry not in the table is
  * decoded with its block into the cursor's own buffer. Zero-initialise;
- * the pointer lasts until the next call. */
+ * the pointer lasts until the next call. A library of at most
+ * CURSOR_KEEP_BLOCKS blocks keeps every block the cursor decoded (at most
+ * ~5 MB), so passes that start again at function 0 (the layout walk makes
+ * one per section) decode each entry once; a bigger one keeps one block,
+ * so memory stays flat at a million functions. */
+#define CURSOR_KEEP_BLOCKS 8
 struct function_cursor {
     size_t block;
     bool valid;
+    bool keep_all, derived;    /* keep_all: buf holds every function */
+    unsigned char decoded;     /* keep_all: bit k set when block k is in buf */
     struct mtlbx_function *buf;
 };
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i);
