@@ -333,8 +333,11 @@ void check_overlaps(mtlbx_library *lib);
 void free_sources(mtlbx_library *lib);
 void free_metadata(mtlbx_library *lib);
 /* Decoded on first need, through library_decode_rest() */
-void decode_metadata(mtlbx_library *lib);   /* metadata.c */
-void decode_lists(mtlbx_library *lib);      /* dynamic.c: list groups, RFLT check */
+/* Both read every function entry through `fns`, the caller's cursor:
+ * library_decode_rest runs them one after the other on one cursor, so a
+ * small library's entries are decoded once for the two. */
+void decode_metadata(mtlbx_library *lib, struct function_cursor *fns); /* metadata.c */
+void decode_lists(mtlbx_library *lib, struct function_cursor *fns);    /* dynamic.c: list groups, RFLT check */
 
 /* reflection.c: RETR and ARGR of one public metadata group. */
 void reflection_decode_retr(mtlbx_library *lib, struct mtlbx_reflection *r, const struct mtlbx_tag *t);
