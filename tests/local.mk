@@ -43,6 +43,11 @@ tests_lib_checks_test_requirements_SOURCES = tests/lib/checks/test_requirements.
 tests_lib_checks_test_requirements_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_lib_checks_test_requirements_LDADD = $(TEST_LIBS)
 TESTS += tests/lib/checks/test_requirements
+check_PROGRAMS += tests/lib/checks/test_layout_blocks
+tests_lib_checks_test_layout_blocks_SOURCES = tests/lib/checks/test_layout_blocks.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_lib_checks_test_layout_blocks_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_checks_test_layout_blocks_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/checks/test_layout_blocks
 
 check_PROGRAMS += tests/lib/model/test_names
 tests_lib_model_test_names_SOURCES = tests/lib/model/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h

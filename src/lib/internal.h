@@ -107,10 +107,17 @@ struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
 /* A pass over the functions that leaves the table as it was (what other
  * threads hold stays, and nothing is added): an entry not in the table is
  * decoded with its block into the cursor's own buffer. Zero-initialise;
- * the pointer lasts until the next call. */
+ * the pointer lasts until the next call. A library of at most
+ * CURSOR_KEEP_BLOCKS blocks keeps every block the cursor decoded (at most
+ * ~5 MB), so passes that start again at function 0 (the layout walk makes
+ * one per section) decode each entry once; a bigger one keeps one block,
+ * so memory stays flat at a million functions. */
+#define CURSOR_KEEP_BLOCKS 8
 struct function_cursor {
     size_t block;
     bool valid;
+    bool keep_all, derived;    /* keep_all: buf holds every function */
+    unsigned char decoded;     /* keep_all: bit k set when block k is in buf */
     struct mtlbx_function *buf;
 };
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i);
@@ -329,8 +336,11 @@ void check_overlaps(mtlbx_library *lib);
 void free_sources(mtlbx_library *lib);
 void free_metadata(mtlbx_library *lib);
 /* Decoded on first need, through library_decode_rest() */
-void decode_metadata(mtlbx_library *lib);   /* metadata.c */
-void decode_lists(mtlbx_library *lib);      /* dynamic.c: list groups, RFLT check */
+/* Both read every function entry through `fns`, the caller's cursor:
+ * library_decode_rest runs them one after the other on one cursor, so a
+ * small library's entries are decoded once for the two. */
+void decode_metadata(mtlbx_library *lib, struct function_cursor *fns); /* metadata.c */
+void decode_lists(mtlbx_library *lib, struct function_cursor *fns);    /* dynamic.c: list groups, RFLT check */
 
 /* reflection.c: RETR and ARGR of one public metadata group. */
 void reflection_decode_retr(mtlbx_library *lib, struct mtlbx_reflection *r, const struct mtlbx_tag *t);

@@ -111,12 +111,11 @@ static void walk_list(mtlbx_library *lib, enum mtlbx_list_kind k)
 }
 
 /* RFLT is relative to RLST and must land on one of its groups (FORMAT §12). */
-static void check_rflt(mtlbx_library *lib)
+static void check_rflt(mtlbx_library *lib, struct function_cursor *fns)
 {
     const struct mtlbx_list *r = &lib->lists[MTLBX_LIST_RLST];
-    struct function_cursor cur = { 0 };
     for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
+        const struct mtlbx_function *fn = function_cursor_at(lib, fns, i);
         if (!(fn->present & MTLBX_F_RFLT))
             continue;
         bool hit = false;
@@ -137,7 +136,6 @@ static void check_rflt(mtlbx_library *lib)
             lib_error(lib, fn->entry_offset, "function %zu: RFLT 0x%llx points at no reflection group", i,
                       (unsigned long long)fn->rflt);
     }
-    function_cursor_free(&cur);
 }
 
 void parse_dynamic_and_lists(mtlbx_library *lib)
@@ -147,11 +145,11 @@ void parse_dynamic_and_lists(mtlbx_library *lib)
         locate_list(lib, (enum mtlbx_list_kind)k);
 }
 
-void decode_lists(mtlbx_library *lib)
+void decode_lists(mtlbx_library *lib, struct function_cursor *fns)
 {
     for (int k = 0; k < MTLBX_LIST_COUNT; k++)
         walk_list(lib, (enum mtlbx_list_kind)k);
-    check_rflt(lib);
+    check_rflt(lib, fns);
 }
 
 const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib) { return &lib->dyn; }

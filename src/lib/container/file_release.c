@@ -12,13 +12,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* A file up to this size keeps every page it maps: its resident pages
+ * can never pass this, while each release is a system call and a TLB
+ * flush, and a later read of the same bytes faults them back in. The
+ * corpus (54 files, 12 MB) in one `check`: 354 madvise calls of 4-50 KB. */
+#define KEEP_PAGES_BELOW ((uint64_t)8 << 20)
+
 void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size)
 {
     /* Whole pages only: a page shared with bytes outside the range stays. */
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0)
         page = 4096;
-    if (!f->mapped || off >= f->size)
+    if (!f->mapped || off >= f->size || f->size < KEEP_PAGES_BELOW)
         return;
     uint64_t end = size > f->size - off ? f->size : off + size;
     uint64_t first = (off + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;

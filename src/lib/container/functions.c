@@ -219,6 +219,15 @@ static void decode_function_block(mtlbx_library *lib, size_t first, size_t count
     decode_block_releasing(lib, lib->functions + first, first, count);
 }
 
+/* The cursor's buffer for a library of `n` functions: every function
+ * when it has at most CURSOR_KEEP_BLOCKS blocks, else one block. */
+static bool cursor_alloc(struct function_cursor *c, size_t n)
+{
+    c->keep_all = n <= (size_t)CURSOR_KEEP_BLOCKS * LAZY_BLOCK;
+    c->buf = malloc((c->keep_all ? n : LAZY_BLOCK) * sizeof *c->buf);
+    return c->buf != NULL;
+}
+
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i)
 {
     size_t k = i / LAZY_BLOCK, first = k * LAZY_BLOCK;
@@ -226,10 +235,22 @@ const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct funct
         return NULL;
     if (atomic_load_explicit(&lib->fn_blocks.state[k], memory_order_acquire))
         return &lib->functions[i];
-    if (!c->buf && !(c->buf = malloc(LAZY_BLOCK * sizeof *c->buf)))
+    if (!c->buf && !cursor_alloc(c, lib->n_functions))
         return library_function(lib, i); /* slower, chunk by chunk */
+    size_t count = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
+    if (c->keep_all) {
+        /* Entries decoded before the module list was parsed lack their
+         * derived fields: decode them again, as library_function does. */
+        if (c->derived != lib->modules_parsed)
+            c->decoded = 0;
+        c->derived = lib->modules_parsed;
+        if (!(c->decoded & (1u << k))) {
+            decode_block_releasing(lib, c->buf + first, first, count);
+            c->decoded |= (unsigned char)(1u << k);
+        }
+        return &c->buf[i];
+    }
     if (!c->valid || c->block != k) {
-        size_t count = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
         decode_block_releasing(lib, c->buf, first, count);
         c->block = k;
         c->valid = true;

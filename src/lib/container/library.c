@@ -99,8 +99,15 @@ void library_decode_rest(const mtlbx_library *clib)
         return;
     pthread_mutex_lock(&lib->rest_lock);
     if (!atomic_load_explicit(&lib->rest_decoded, memory_order_relaxed)) {
-        decode_metadata(lib);
-        decode_lists(lib);
+        struct function_cursor fns = { 0 };
+        decode_metadata(lib, &fns);
+        /* A cursor that holds one block would only be decoded again: it
+         * goes before the list walk, as each pass's own cursor did, so
+         * memory at a million functions stays what it was. */
+        if (!fns.keep_all)
+            function_cursor_free(&fns);
+        decode_lists(lib, &fns);
+        function_cursor_free(&fns);
         mtlbx_library_release_pages(lib);
         atomic_store_explicit(&lib->rest_decoded, true, memory_order_release);
     }

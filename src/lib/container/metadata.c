@@ -325,7 +325,7 @@ void metadata_cursor_free(struct metadata_cursor *c)
  * (then what was cut short could not be decoded again the same way, and
  * the rest stays as decoded). Nobody else holds a pointer yet: the
  * accessors wait for this pass (library_decode_rest). */
-void decode_metadata(mtlbx_library *lib)
+void decode_metadata(mtlbx_library *lib, struct function_cursor *fns)
 {
     size_t n = lib->n_functions;
     if (!n)
@@ -335,11 +335,10 @@ void decode_metadata(mtlbx_library *lib)
         return;
     }
     lib->metadata = lib->md_blocks.array;
-    struct function_cursor cur = { 0 };
     for (size_t k = 0; k < lib->md_blocks.n_blocks; k++) {
         size_t first = k * LAZY_BLOCK, count = n - first < LAZY_BLOCK ? n - first : LAZY_BLOCK;
         for (size_t i = first; i < first + count; i++)
-            decode_one(lib, function_cursor_at(lib, &cur, i), i, &lib->metadata[i]);
+            decode_one(lib, function_cursor_at(lib, fns, i), i, &lib->metadata[i]);
         atomic_store_explicit(&lib->md_blocks.state[k], 1, memory_order_release);
         if (lib->walk_budget_reported)
             lib->md_blocks.droppable = false;
@@ -348,7 +347,6 @@ void decode_metadata(mtlbx_library *lib)
          * what the decoded metadata takes, not the sections' size too. */
         mtlbx_library_release_pages(lib);
     }
-    function_cursor_free(&cur);
 }
 
 void free_metadata(mtlbx_library *lib)
