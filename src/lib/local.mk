@@ -23,7 +23,6 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
 	src/lib/container/file.c \
-	src/lib/container/file_attach.c \
 	src/lib/container/cpus.c \
 	src/lib/container/file_release.c \
 	src/lib/container/read_window.c \

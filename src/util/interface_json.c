@@ -143,10 +143,11 @@ void interface_cut_message(char *out, size_t size)
              "the rest is left out", MTLBX_BC_MAX_INTERFACE_VALUES);
 }
 
-json_t *function_interface_json(const mtlbx_library *lib, size_t i, mtlbx_read_window *win, json_t **diag)
+json_t *function_interface_json(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i, mtlbx_read_window *win,
+                                json_t **diag)
 {
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface_read(lib, i, win, &err);
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, win, &err);
     *diag = NULL;
     const char *message = NULL, *severity = "error";
     uint64_t offset = 0;

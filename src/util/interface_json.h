@@ -13,11 +13,13 @@ json_t *interface_json(const struct mtlbx_interface *iface);
 /* One ARGUMENT object (inputs and outputs): `diff` shows the same. */
 json_t *interface_argument_json(const struct mtlbx_air_argument *a);
 
-/* Decodes function i of `lib` and returns its interface (JSON null when
- * there is none). When the module is missing, not bitcode or damaged,
+/* Decodes function i of `lib` through the reader `rd` and the window `win`
+ * (either may be NULL: mtlbx_interface_read) and returns its interface
+ * (JSON null when there is none). When the module is missing, not bitcode or damaged,
  * `*diag` (else NULL) is set to a CONTRACT DIAGNOSTIC object naming the
  * offset, for the library's "diagnostics". */
-json_t *function_interface_json(const mtlbx_library *lib, size_t i, mtlbx_read_window *win, json_t **diag);
+json_t *function_interface_json(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i, mtlbx_read_window *win,
+                                json_t **diag);
 /* Also when the interface was cut (mtlbx_interface.cut): then `*diag` is a
  * warning at the cut's offset, and the interface the part kept. */
 
