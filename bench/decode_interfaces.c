@@ -60,9 +60,10 @@ int main(int argc, char *argv[])
         for (size_t l = 0; l < mtlbx_library_count(f); l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
             size_t n = mtlbx_function_count(lib);
+            mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib); /* as sig decodes */
             for (size_t k = 0; k < n && k < first; k++) {
                 double t0 = each ? now() : 0;
-                struct mtlbx_interface *it = mtlbx_function_interface(lib, k, &err);
+                struct mtlbx_interface *it = mtlbx_interface_read(rd, lib, k, NULL, &err);
                 functions++;
                 bytes += mtlbx_function_module_bytes(lib, k).len;
                 if (!it || it->module.failed) {
@@ -78,6 +79,7 @@ int main(int argc, char *argv[])
                 }
                 mtlbx_interface_free(it);
             }
+            mtlbx_interface_reader_free(rd);
         }
         mtlbx_close(f);
     }

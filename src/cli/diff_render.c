@@ -18,8 +18,10 @@
 /* ------------------------------------------------------------- values -- */
 
 static json_t *header_value(mtlbx_library *lib, unsigned f) { return vj_header_field(lib, (enum mtlbx_header_field)f); }
-static json_t *function_value(mtlbx_library *lib, size_t i, unsigned f)
+static json_t *function_value(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i, unsigned f)
 {
+    if (f == MTLBX_FF_INTERFACE)
+        return vj_function_interface(rd, lib, i);
     return vj_function_field(lib, i, (enum mtlbx_function_field)f);
 }
 
@@ -55,6 +57,9 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
             json_array_append_new(header, json_pack("{s:s,s:o,s:o}", "field", mtlbx_header_field_name(f), "a",
                                                     header_value(d->a, f), "b", header_value(d->b, f)));
     json_t *changed = json_array();
+    /* Many functions' interfaces: a module several share is read once. */
+    mtlbx_interface_reader *ra = d->n_changed ? mtlbx_interface_reader_new(d->a) : NULL;
+    mtlbx_interface_reader *rb = d->n_changed ? mtlbx_interface_reader_new(d->b) : NULL;
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
         json_t *fields = json_array();
@@ -62,15 +67,17 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
             if (!(c->fields & (1u << f)))
                 continue;
             json_t *field = json_pack("{s:s,s:o,s:o}", "field", mtlbx_function_field_name(f), "a",
-                                      function_value(d->a, c->a, f), "b", function_value(d->b, c->b, f));
+                                      function_value(ra, d->a, c->a, f), "b", function_value(rb, d->b, c->b, f));
             /* Extra key: what changed in the interface, one line each. */
             if (field && f == MTLBX_FF_INTERFACE)
-                json_object_set_new(field, "changes", vj_interface_changes(d->a, c->a, d->b, c->b));
+                json_object_set_new(field, "changes", vj_interface_changes(ra, d->a, c->a, rb, d->b, c->b));
             json_array_append_new(fields, field);
         }
         json_array_append_new(changed, json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name),
                                                  "fields", fields));
     }
+    mtlbx_interface_reader_free(ra);
+    mtlbx_interface_reader_free(rb);
     json_t *members_changed = json_array();
     for (size_t k = 0; k < d->n_members_changed; k++)
         json_array_append_new(members_changed, member_name_json(d->a, d->members_changed[k].a));
@@ -202,13 +209,17 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
         print_function_line('+', p->add, d->b, d->added[k], prefix, p);
         putchar('\n');
     }
+    mtlbx_interface_reader *ra = d->n_changed ? mtlbx_interface_reader_new(d->a) : NULL;
+    mtlbx_interface_reader *rb = d->n_changed ? mtlbx_interface_reader_new(d->b) : NULL;
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
         print_function_line('~', p->chg, d->a, c->a, prefix, p);
-        char *text = diff_function_change_text(d->a, c->a, d->b, c->b, c->fields, p);
+        char *text = diff_function_change_text(ra, d->a, c->a, rb, d->b, c->b, c->fields, p);
         printf(": %s\n", text ? text : "(out of memory)");
         free(text);
     }
+    mtlbx_interface_reader_free(ra);
+    mtlbx_interface_reader_free(rb);
     for (size_t k = 0; k < d->n_renamed; k++) {
         print_function_line('>', p->chg, d->a, d->renamed[k].a, prefix, p);
         fputs(" -> ", stdout);

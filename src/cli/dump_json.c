@@ -289,8 +289,10 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
      * resident, the size of the module section at a million functions. */
     uint64_t touched_lo = UINT64_MAX, touched_hi = 0;
     /* Modules are read with pread, cheaper than faulting the mapping in
-     * (mtlbx_function_interface_read); NULL: through the mapping. */
+     * (mtlbx_interface_read); NULL: through the mapping. The reader reads
+     * a module that several functions share once for all of them. */
     mtlbx_read_window *win = with_interfaces ? mtlbx_read_window_new() : NULL;
+    mtlbx_interface_reader *rd = with_interfaces ? mtlbx_interface_reader_new(lib) : NULL;
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
         put_function(js, lib, i);
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
@@ -302,7 +304,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
         }
         if (with_interfaces) {
             json_t *d = NULL;
-            function_interface_stream(js, "interface", lib, i, win, &d);
+            function_interface_stream(js, "interface", rd, lib, i, win, &d);
             /* Capped like the library's own list: hostile input cannot
              * grow it without bound. */
             if (d && json_array_size(interface_diags) < MTLBX_MAX_DIAGS)
@@ -323,6 +325,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             touched_hi = 0;
         }
     }
+    mtlbx_interface_reader_free(rd);
     mtlbx_read_window_free(win);
     mtlbx_library_release_pages(lib);
     json_stream_close(js);

@@ -113,11 +113,12 @@ struct sig_result {
     char error[sizeof ((struct mtlbx_error *)0)->message];
 };
 
-static void decode_one(const mtlbx_library *lib, struct sig_result *r, mtlbx_read_window *win)
+static void decode_one(mtlbx_interface_reader *rd, const mtlbx_library *lib, struct sig_result *r,
+                       mtlbx_read_window *win)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface_read(lib, r->index, win, &err);
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, r->index, win, &err);
     if (!iface) {
         r->failed = true;
         r->error_offset = err.has_offset ? err.offset : fn->module.offset;
@@ -153,11 +154,14 @@ static void decode_one(const mtlbx_library *lib, struct sig_result *r, mtlbx_rea
  * in order and freed, so memory stays one batch whatever the library.
  * Each CPU takes a run of consecutive functions, whose modules usually lie
  * back to back, and reads them through its own window (one pread for many
- * small modules); the windows last from batch to batch. */
+ * small modules); the windows last from batch to batch. All threads read
+ * through the library's one reader, so a module that several functions
+ * share is read once. */
 #define SIG_BATCH 256
 #define SIG_MAX_THREADS 8
 
 struct sig_batch {
+    mtlbx_interface_reader *rd;
     const mtlbx_library *lib;
     struct sig_result *results;
     size_t first, end;
@@ -168,12 +172,12 @@ static void *decode_share(void *arg)
 {
     struct sig_batch *b = arg;
     for (size_t k = b->first; k < b->end; k++)
-        decode_one(b->lib, &b->results[k], b->win);
+        decode_one(b->rd, b->lib, &b->results[k], b->win);
     return NULL;
 }
 
-static void decode_batch(const mtlbx_library *lib, struct sig_result *results, size_t n, unsigned threads,
-                         mtlbx_read_window **wins)
+static void decode_batch(mtlbx_interface_reader *rd, const mtlbx_library *lib, struct sig_result *results,
+                         size_t n, unsigned threads, mtlbx_read_window **wins)
 {
     pthread_t tid[SIG_MAX_THREADS];
     struct sig_batch share[SIG_MAX_THREADS];
@@ -181,13 +185,13 @@ static void decode_batch(const mtlbx_library *lib, struct sig_result *results, s
     if (n < 2 * threads)
         threads = 1;
     for (unsigned t = 1; t < threads; t++) {
-        share[t] = (struct sig_batch){ lib, results, n * t / threads, n * (t + 1) / threads, wins[t] };
+        share[t] = (struct sig_batch){ rd, lib, results, n * t / threads, n * (t + 1) / threads, wins[t] };
         if (pthread_create(&tid[t], NULL, decode_share, &share[t]) != 0)
             break;
         started = t;
     }
     /* This thread takes share 0, and the shares no thread could take. */
-    share[0] = (struct sig_batch){ lib, results, 0, n / threads, wins[0] };
+    share[0] = (struct sig_batch){ rd, lib, results, 0, n / threads, wins[0] };
     decode_share(&share[0]);
     share[0].first = n * (started + 1) / threads;
     share[0].end = n;
@@ -223,12 +227,12 @@ static bool print_result(const struct sig_options *o, const mtlbx_library *lib, 
     return !r->failed && !r->cut;
 }
 
-static bool print_json(const struct sig_options *o, const mtlbx_library *lib, size_t l, size_t i, bool *first,
-                       mtlbx_read_window *win)
+static bool print_json(const struct sig_options *o, mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t l,
+                       size_t i, bool *first, mtlbx_read_window *win)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     json_t *diag = NULL;
-    json_t *iface = function_interface_json(lib, i, win, &diag);
+    json_t *iface = function_interface_json(rd, lib, i, win, &diag);
     if (diag) {
         uint64_t offset = (uint64_t)json_integer_value(json_object_get(diag, "offset"));
         char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
@@ -379,16 +383,17 @@ int cmd_sig(const struct cli_args *args)
             if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
                 printf("// library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
             size_t n_fn = mtlbx_function_count(lib), batched = 0;
+            mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib); /* NULL: each decoded alone */
             /* Decoded once here, not raced for by the workers. */
             (void)mtlbx_function_metadata(lib, 0);
             for (size_t i = 0; i < n_fn; i++) {
                 bool want = wanted(&o, l, i, mtlbx_function_at(lib, i)->name);
                 if (want && o.json)
-                    all_ok &= print_json(&o, lib, l, i, &first, wins[0]);
+                    all_ok &= print_json(&o, rd, lib, l, i, &first, wins[0]);
                 else if (want)
                     batch[batched++] = (struct sig_result){ .index = i };
                 if (batched && (batched == SIG_BATCH || i + 1 == n_fn)) {
-                    decode_batch(lib, batch, batched, threads, wins);
+                    decode_batch(rd, lib, batch, batched, threads, wins);
                     for (size_t k = 0; k < batched; k++)
                         all_ok &= print_result(&o, lib, &batch[k]);
                     batched = 0;
@@ -409,6 +414,7 @@ int cmd_sig(const struct cli_args *args)
                     released = end;
                 }
             }
+            mtlbx_interface_reader_free(rd);
         }
         if (o.json)
             fputs(first ? "]\n" : "\n]\n", stdout);

@@ -121,9 +121,9 @@ static void print_declaration(const mtlbx_library *lib, size_t i, const struct m
 
 /* "  stage kernel", then "  input buffer(0) a: device float*" per argument
  * and the sig lines; "  interface -" when the module does not decode. */
-static void print_interface(const mtlbx_library *lib, size_t i)
+static void print_interface(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i)
 {
-    struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, NULL);
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, NULL, NULL);
     if (!iface || iface->module.failed) {
         puts("  interface -");
     } else {
@@ -140,7 +140,7 @@ static void print_interface(const mtlbx_library *lib, size_t i)
     mtlbx_interface_free(iface);
 }
 
-static void print_function(mtlbx_library *lib, size_t i)
+static void print_function(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i)
 {
     fputs("function ", stdout);
     cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
@@ -158,7 +158,7 @@ static void print_function(mtlbx_library *lib, size_t i)
         else
             put_value("  ", mtlbx_function_field_name(f), v);
     }
-    print_interface(lib, i);
+    print_interface(rd, lib, i);
 }
 
 static bool print_library(mtlbx_library *lib, size_t index)
@@ -176,8 +176,11 @@ static bool print_library(mtlbx_library *lib, size_t index)
     sort_lib = lib;
     qsort(order, n, sizeof *order, by_name);
     mtlbx_library_verify_all(lib, 0);       /* for hash_ok */
+    /* Every function is decoded: a module that several share, once. */
+    mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
     for (size_t k = 0; k < n; k++)
-        print_function(lib, order[k]);
+        print_function(rd, lib, order[k]);
+    mtlbx_interface_reader_free(rd);
     free(order);
     size_t problems = mtlbx_library_diag_count(lib);
     if (problems)

@@ -212,17 +212,6 @@ struct mtlbx_library {
     struct mtlbx_requires req;
 };
 
-/* One higher layer's per-file state (file_attach.c). `key` is the address
- * of a static object of the owning file, so no two owners collide. Only
- * the bitcode layer's shared module reads use it now (module_share.c):
- * the model's caches belong to mtlbx_model, the layout to its caller. */
-#define FILE_ATTACHMENTS 2
-struct file_attachment {
-    const void *_Atomic key;
-    void *state;
-    void (*free_state)(void *state);
-};
-
 struct mtlbx_file {
     char *path;
     const uint8_t *data;
@@ -238,11 +227,9 @@ struct mtlbx_file {
     struct mtlbx_fat_slice *slices;
     size_t n_libraries;
     mtlbx_library **libraries;
-    /* State of a layer above the container (the bitcode layer's shared
-     * module reads: see file_attach.c). The container keeps it for them
-     * and frees it with the file, without knowing its type. */
-    pthread_mutex_t attach_lock;
-    struct file_attachment attached[FILE_ATTACHMENTS];
+    /* Nothing of a layer above the container hangs here: their state
+     * belongs to their own objects (mtlbx_interface_reader, mtlbx_model,
+     * mtlbx_layout), which the caller frees before the file. */
 };
 
 /* diag.c */
@@ -318,18 +305,14 @@ struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8
                                               struct mtlbx_error *err);
 void module_read_retain(struct module_read *r);
 void module_read_release(struct module_read *r);
-/* module_share.c: function i's module read once for every function of the
- * library with the same (offset, size), with a reference for the caller;
- * NULL when no other function shares it (or it is not bitcode, or out of
- * memory): then the caller decodes on its own. */
-struct module_read *module_read_shared(const mtlbx_library *lib, size_t i);
-/* module_share.c: mtlbx_function_interface, decoded from `copy` (the
+/* interface_reader.c: function i's interface, decoded from `copy` (the
  * module's bytes as read by the hash) unless it is NULL or the module is
- * shared; *mapped (may be NULL) says whether the mapping was read. The
- * interface points into `copy` (names, strings): free it before `copy`
- * is reused. */
-struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t i, const uint8_t *copy,
-                                                struct mtlbx_error *err, bool *mapped);
+ * shared; a module that other functions share is read once through `rd`
+ * (may be NULL: then alone). *mapped (may be NULL) says whether the
+ * mapping was read. The interface points into `copy` (names, strings):
+ * free it before `copy` is reused. */
+struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+                                            const uint8_t *copy, struct mtlbx_error *err, bool *mapped);
 void parse_sources(mtlbx_library *lib);      /* sources.c: structure only, no bzip2 */
 void parse_dynamic_and_lists(mtlbx_library *lib);
 void check_overlaps(mtlbx_library *lib);
@@ -398,17 +381,6 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
 void library_decode_rest(const mtlbx_library *lib);
 void library_free(mtlbx_library *lib);
 
-/* file_attach.c: state a higher layer keeps per file (see there). */
-void file_attach_init(mtlbx_file *f);
-/* The state attached under `key`, or NULL. */
-void *file_attachment(const mtlbx_file *f, const void *key);
-/* Attaches `state` under `key` unless a state is there already (another
- * thread was first) or every slot is taken; returns the state that is now
- * attached, or NULL when none could be. A `state` that was not kept is
- * freed with free_state. */
-void *file_attach(mtlbx_file *f, const void *key, void *state, void (*free_state)(void *));
-/* Frees every attached state, latest first (mtlbx_close). */
-void file_detach_all(mtlbx_file *f);
 
 /* archive.c: bzip2 + tar listing of one SARC payload. Named source_* so
  * that nothing of ours interposes on libarchive's own archive_* symbols. */

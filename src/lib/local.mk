@@ -23,7 +23,6 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
 	src/lib/container/file.c \
-	src/lib/container/file_attach.c \
 	src/lib/container/cpus.c \
 	src/lib/container/file_release.c \
 	src/lib/container/read_window.c \
@@ -51,7 +50,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitstream.c \
 	src/lib/bitcode/blockinfo_cache.c \
 	src/lib/bitcode/demangle.c \
-	src/lib/bitcode/module_share.c \
+	src/lib/bitcode/interface_reader.c \
 	src/lib/checks/checks.h \
 	src/lib/checks/hash.c \
 	src/lib/checks/interface_check.c \

@@ -186,18 +186,35 @@ struct mtlbx_interface {
  * it must be freed before mtlbx_close(). Reads only immutable library state:
  * any number of threads may call it at once (the explorer decodes in a
  * background thread). Time is linear in the bytes read and memory bounded
- * by the module size and the limits above; FUNCTION blocks are skipped. */
+ * by the module size and the limits above; FUNCTION blocks are skipped.
+ * It decodes function i alone: a module that other functions share is read
+ * again for each of them. To decode many functions, use a reader. */
 struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i,
                                                  struct mtlbx_error *err);
 
-/* mtlbx_function_interface, with the module's bytes read through `w` (a
- * buffer filled by pread, a window of the file from the module on)
- * instead of the mapping: the same result, for less CPU when many modules
- * are read in file order. The result's byte spans may point into w's
- * buffer: free the result before the next read through w. Make one
- * window per thread. */
-struct mtlbx_interface *mtlbx_function_interface_read(const mtlbx_library *lib, size_t i, mtlbx_read_window *w,
-                                                      struct mtlbx_error *err);
+/* An interface reader (bitcode/interface_reader.c): what a caller that
+ * decodes many functions of one library keeps between them. A module that
+ * several functions share (the same offset and size) is read once through
+ * it and each function's entry decoded from that one read; at most a few
+ * such modules are kept at a time, each until all its functions have had
+ * it. Make one per library for a pass (a command, a check, a model) and
+ * free it when the pass is done, before mtlbx_close(): the modules it
+ * keeps point into the mapping. Any number of threads may read through
+ * one reader at once. NULL from _new: out of memory (or lib NULL); a NULL
+ * reader is still a valid argument below, it just keeps nothing. */
+typedef struct mtlbx_interface_reader mtlbx_interface_reader;
+mtlbx_interface_reader *mtlbx_interface_reader_new(const mtlbx_library *lib);
+void mtlbx_interface_reader_free(mtlbx_interface_reader *rd);
+
+/* mtlbx_function_interface through the reader `rd` (made for lib; NULL, or
+ * made for another library: decoded alone), with the module's bytes read
+ * through `w` (may be NULL: through the mapping), a buffer filled by
+ * pread, a window of the file from the module on: the same result, for
+ * less CPU when many modules are read in file order. The result's byte
+ * spans may point into w's buffer: free the result before the next read
+ * through w. Make one window per thread. */
+struct mtlbx_interface *mtlbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+                                             mtlbx_read_window *w, struct mtlbx_error *err);
 
 /* The same over any module bytes (tests, fuzzing): `data` is the module
  * (wrapper or bare "BC\xC0\xDE"), `base` its absolute offset (added to every

@@ -397,7 +397,8 @@ static char *row_text_make(const struct compare_row *r)
             more = mtlbx_escape_dup(to->name.ptr, to->name.len, MTLBX_ESC_TERMINAL);
             fprintf(out, " -> %s (renamed: same hash)", more ? more : "?");
         } else if (r->fields) {
-            more = diff_function_change_text(r->ld->a, r->a, r->ld->b, r->b, r->fields, &diff_plain);
+            more = diff_function_change_text(NULL, r->ld->a, r->a, NULL, r->ld->b, r->b, r->fields,
+                                                 &diff_plain); /* one row: decoded alone */
             fprintf(out, ": %s", more ? more : "?");
         }
         break;

@@ -124,11 +124,12 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
     if (open_any(path, &f, &err) == MTLBX_OK && f) {
         for (size_t l = 0; l < mtlbx_library_count(f) && !s->cancel; l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
+            mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
             for (size_t k = 0; k < mtlbx_function_count(lib) && !s->cancel; k++) {
                 struct mtlbx_bytes name = mtlbx_function_at(lib, k)->name;
                 add_safe(&t, name);
                 add(&t, "\n", 1);
-                struct mtlbx_interface *iface = mtlbx_function_interface(lib, k, NULL);
+                struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, k, NULL, NULL);
                 for (size_t a = 0; iface && a < iface->n_inputs; a++) {
                     const struct mtlbx_air_argument *arg = &iface->inputs[a];
                     if (!arg->has_name && !arg->has_type)
@@ -144,6 +145,7 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
                 }
                 mtlbx_interface_free(iface);
             }
+            mtlbx_interface_reader_free(rd);
         }
         mtlbx_close(f);
     }

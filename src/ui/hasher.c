@@ -102,17 +102,23 @@ static void *worker(void *arg)
     struct hasher *h = arg;
     for (size_t l = 0; l < h->n_libs; l++) {
         size_t n = mtlbx_function_count(h->libs[l]);
+        /* One reader per library for the sweep: a module that several
+         * functions share is decoded once, not once per function. */
+        mtlbx_interface_reader *rd = mtlbx_interface_reader_new(h->libs[l]);
         for (size_t i = 0; i < n; i++) {
-            if (atomic_load(&h->stop))
+            if (atomic_load(&h->stop)) {
+                mtlbx_interface_reader_free(rd);
                 return NULL;
+            }
             take_priority(h);
             check(h, h->libs[l], i);
             /* A module whose interface does not decode is a finding, as
              * in `mtlbx check`; once per function, here and not in the
              * priority path, so that it is never reported twice. */
-            mtlbx_function_check_interface(h->libs[l], i);
+            mtlbx_function_check_interface(rd, h->libs[l], i);
             atomic_fetch_add(&h->done, 1);
         }
+        mtlbx_interface_reader_free(rd);
     }
     return NULL;
 }

@@ -65,11 +65,11 @@ static char *search_text(const struct mtlbx_interface *iface)
     return s ? s : strdup("");
 }
 
-static void sweep_one(struct ifacer *w, size_t l, size_t i)
+static void sweep_one(struct ifacer *w, mtlbx_interface_reader *rd, size_t l, size_t i)
 {
     if (atomic_load(&w->texts[l][i]))
         return;
-    struct mtlbx_interface *iface = mtlbx_function_interface(w->libs[l], i, NULL);
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, w->libs[l], i, NULL, NULL);
     char *text = iface && !iface->module.failed ? search_text(iface) : strdup("");
     bool entry = iface && !iface->module.failed && iface->stage;
     atomic_store(&w->n_args[l][i], entry ? (int32_t)(iface->n_inputs < INT32_MAX - 1 ? iface->n_inputs + 1 : INT32_MAX) : -1);
@@ -102,14 +102,21 @@ static void *worker(void *arg)
      * check go first on a busy machine (Linux: nice is per thread). */
     (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 #endif
-    for (size_t l = 0; l < w->n_libs; l++)
+    for (size_t l = 0; l < w->n_libs; l++) {
+        /* One reader per library for the sweep: a module that several
+         * functions share is decoded once, not once per function. */
+        mtlbx_interface_reader *rd = mtlbx_interface_reader_new(w->libs[l]);
         for (size_t i = 0; i < w->counts[l]; i++) {
-            if (atomic_load(&w->stop))
+            if (atomic_load(&w->stop)) {
+                mtlbx_interface_reader_free(rd);
                 return NULL;
+            }
             take_priority(w);
-            sweep_one(w, l, i);
+            sweep_one(w, rd, l, i);
             atomic_fetch_add(&w->done, 1);
         }
+        mtlbx_interface_reader_free(rd);
+    }
     /* After the sweep, keep serving the selection until stopped. */
     while (!atomic_load(&w->stop)) {
         take_priority(w);

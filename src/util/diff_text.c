@@ -106,10 +106,11 @@ static void put_field_change(FILE *out, const char *field, json_t *a, json_t *b,
 }
 
 /* "interface buffer(3) params: constant GEMMParams& -> buffer(4), +texture(0) t" */
-static void put_interface_change(FILE *out, const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j,
+static void put_interface_change(FILE *out, mtlbx_interface_reader *ra, const mtlbx_library *a, size_t i,
+                                 mtlbx_interface_reader *rb, const mtlbx_library *b, size_t j,
                                  const struct diff_palette *p)
 {
-    json_t *changes = vj_interface_changes(a, i, b, j);
+    json_t *changes = vj_interface_changes(ra, a, i, rb, b, j);
     size_t k;
     json_t *line;
     fputs("interface ", out);
@@ -157,7 +158,8 @@ char *diff_header_change_text(mtlbx_library *a, mtlbx_library *b, enum mtlbx_hea
     return text_close(&t);
 }
 
-char *diff_function_change_text(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, unsigned fields,
+char *diff_function_change_text(mtlbx_interface_reader *ra, mtlbx_library *a, size_t i, mtlbx_interface_reader *rb,
+                                mtlbx_library *b, size_t j, unsigned fields,
                                 const struct diff_palette *p)
 {
     struct text_out t;
@@ -170,7 +172,7 @@ char *diff_function_change_text(mtlbx_library *a, size_t i, mtlbx_library *b, si
         fputs(sep, t.f);
         sep = "; ";
         if (f == MTLBX_FF_INTERFACE)
-            put_interface_change(t.f, a, i, b, j, p);
+            put_interface_change(t.f, ra, a, i, rb, b, j, p);
         else
             put_field_change(t.f, mtlbx_function_field_name(f), vj_function_field(a, i, f), vj_function_field(b, j, f), p);
     }

@@ -22,8 +22,10 @@ char *diff_header_change_text(mtlbx_library *a, mtlbx_library *b, enum mtlbx_hea
                               const struct diff_palette *p);
 /* Every changed field of function i of a against function j of b (fields:
  * 1u << MTLBX_FF_*), "FIELD OLD -> NEW" each, joined by "; "; the
- * interface as its argument changes. Malloc'd; NULL when out of memory. */
-char *diff_function_change_text(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, unsigned fields,
+ * interface as its argument changes, decoded through the readers ra and
+ * rb (of a and b; NULL: alone). Malloc'd; NULL when out of memory. */
+char *diff_function_change_text(mtlbx_interface_reader *ra, mtlbx_library *a, size_t i, mtlbx_interface_reader *rb,
+                                mtlbx_library *b, size_t j, unsigned fields,
                                 const struct diff_palette *p);
 
 #endif

@@ -177,10 +177,11 @@ json_t *interface_problem_json(const mtlbx_library *lib, size_t i, const struct 
                      json_bytes((struct mtlbx_bytes){ (const uint8_t *)text, strlen(text) }));
 }
 
-json_t *function_interface_json(const mtlbx_library *lib, size_t i, mtlbx_read_window *win, json_t **diag)
+json_t *function_interface_json(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i, mtlbx_read_window *win,
+                                json_t **diag)
 {
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface_read(lib, i, win, &err);
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, win, &err);
     *diag = interface_problem_json(lib, i, iface, &err);
     json_t *j = interface_json(iface);
     mtlbx_interface_free(iface);

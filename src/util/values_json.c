@@ -256,10 +256,12 @@ static char *change_text(const struct mtlbx_argument_change *c)
     return rc < 0 ? NULL : s;
 }
 
-json_t *vj_interface_changes(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j)
+json_t *vj_interface_changes(mtlbx_interface_reader *ra, const mtlbx_library *a, size_t i,
+                             mtlbx_interface_reader *rb, const mtlbx_library *b, size_t j)
 {
     json_t *list = json_array();
-    struct mtlbx_interface *x = mtlbx_function_interface(a, i, NULL), *y = mtlbx_function_interface(b, j, NULL);
+    struct mtlbx_interface *x = mtlbx_interface_read(ra, a, i, NULL, NULL);
+    struct mtlbx_interface *y = mtlbx_interface_read(rb, b, j, NULL, NULL);
     struct mtlbx_interface_diff d;
     if (x && y && !x->module.failed && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
         if (d.stage_changed) {
@@ -279,6 +281,14 @@ json_t *vj_interface_changes(const mtlbx_library *a, size_t i, const mtlbx_libra
     mtlbx_interface_free(x);
     mtlbx_interface_free(y);
     return list;
+}
+
+json_t *vj_function_interface(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i)
+{
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, NULL, NULL);
+    json_t *v = vj_interface(iface);
+    mtlbx_interface_free(iface);
+    return v;
 }
 
 json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_field f)
@@ -301,12 +311,7 @@ json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_fiel
     case MTLBX_FF_TAGS: return entry_tags(lib, fn);
     case MTLBX_FF_CONSTANTS: return constants(mtlbx_function_metadata(lib, i));
     case MTLBX_FF_VERTEX_ATTRIBUTES: return vertex_attributes(mtlbx_function_metadata(lib, i));
-    case MTLBX_FF_INTERFACE: {
-        struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, NULL);
-        json_t *v = vj_interface(iface);
-        mtlbx_interface_free(iface);
-        return v;
-    }
+    case MTLBX_FF_INTERFACE: return vj_function_interface(NULL, lib, i);
     case MTLBX_FF_MODULE_HASH: {
         /* What the bytes hash to now (the stored HASH is "hash"). */
         uint8_t actual[32];

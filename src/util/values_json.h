@@ -28,8 +28,14 @@ json_t *vj_interface(const struct mtlbx_interface *iface);
 /* One line per argument change between function i of a and j of b, as
  * "buffer(3) params: constant GEMMParams& -> buffer(4)", "+texture(0) t:
  * texture2d<float>", "-..." (terminal-safe); an empty array when either
- * interface does not decode. */
-json_t *vj_interface_changes(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j);
+ * interface does not decode. Decoded through the readers ra and rb (of a
+ * and b; NULL: alone), so that a diff of many functions reads a shared
+ * module once. */
+json_t *vj_interface_changes(mtlbx_interface_reader *ra, const mtlbx_library *a, size_t i,
+                             mtlbx_interface_reader *rb, const mtlbx_library *b, size_t j);
+/* vj_function_field's MTLBX_FF_INTERFACE, decoded through the reader rd
+ * (of lib; NULL: alone). */
+json_t *vj_function_interface(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i);
 /* "buffer(3) params: constant GEMMParams&", terminal-safe, malloc'd. */
 char *vj_argument_text(const struct mtlbx_air_argument *arg);
 

@@ -6,6 +6,13 @@
  * byte offset. Private to src/lib: what the other programs see of it is
  * declared in mtlbx.h ("bitcode modules", "interfaces").
  *
+ * What it keeps between calls belongs to objects of its own that the
+ * caller makes and frees, never to the file handle: the interface reader
+ * (mtlbx_interface_reader, interface_reader.c) holds, for one library,
+ * the table of which functions share a module and the shared modules
+ * read once for all of them; callers that decode many functions (sig,
+ * dump --interfaces, check, the model, the explorer, diff) make one.
+ *
  * What the interface decoder reads of one LLVM bitcode module: the blocks,
  * the types (integer or not), the global values and their names, the
  * module-level constants, and an index of the module-level METADATA block

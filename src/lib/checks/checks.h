@@ -25,7 +25,7 @@
  * returns how many are not bitcode. */
 bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
 size_t mtlbx_library_validate_modules(mtlbx_library *lib);
-/* Decodes every function's interface (as mtlbx_function_interface does)
+/* Decodes every function's interface (as mtlbx_interface_read does)
  * on up to `threads` threads (0 = number of CPUs); each module that is
  * bitcode but does not decode becomes an error diagnostic of the library
  * at the module's offset (the message says where reading stopped).
@@ -33,8 +33,10 @@ size_t mtlbx_library_validate_modules(mtlbx_library *lib);
  * costs. */
 size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
 /* The same for function i alone (the explorer's background check calls it
- * once per function). False when its interface did not decode. */
-bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i);
+ * once per function), through `rd` (a reader of lib kept across the calls,
+ * so that a shared module is read once; may be NULL). False when its
+ * interface did not decode. */
+bool mtlbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i);
 /* mtlbx_library_verify_all and mtlbx_library_check_interfaces in one pass:
  * each module is decoded on the thread that hashed it, from the bytes the
  * hash has just read, so the file is read once and the decode costs a

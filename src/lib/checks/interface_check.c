@@ -1,5 +1,5 @@
 /* `check`'s interface pass: every function's interface decoded as sig and
- * dump --interfaces decode it (mtlbx_function_interface), and each one
+ * dump --interfaces decode it (mtlbx_interface_read), and each one
  * that does not decode (bitstream truncated, blocks nested past the
  * limits, metadata that does not resolve ...) becomes an error of the
  * library at the module's offset, naming where reading stopped. Without
@@ -8,7 +8,8 @@
  * Modules that are not bitcode at all are left to module_check.c, which
  * reports them already. On its own (mtlbx_library_check_interfaces) this
  * is the decode that sig does: every CPU, runs of consecutive functions,
- * a module shared by several functions read once (module_share.c), the
+ * a module shared by several functions read once (a reader per pass,
+ * bitcode/interface_reader.c), the
  * pages read let go as it goes so that memory stays flat. Beside the hash
  * (mtlbx_library_verify_and_check_interfaces, what check runs) each
  * module is decoded from the hash's read window instead: reading the
@@ -29,6 +30,7 @@
 
 struct interface_job {
     mtlbx_library *lib;
+    mtlbx_interface_reader *rd;
     atomic_size_t next;
     atomic_size_t failed;
 };
@@ -36,14 +38,15 @@ struct interface_job {
 /* Function i's interface, from `copy` (its module's bytes as the hash
  * read them) or, when NULL, through the mapping; *mapped says whether the
  * mapping was read. */
-static bool check_one(mtlbx_library *lib, size_t i, const uint8_t *copy, bool *mapped)
+static bool check_one(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i, const uint8_t *copy,
+                      bool *mapped)
 {
     const struct mtlbx_function *fn = library_function(lib, i);
     *mapped = false;
     if (!fn->module_valid || fn->module.size == 0)
         return true; /* no module bytes: reported by the parser */
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = function_interface_from(lib, i, copy, &err, mapped);
+    struct mtlbx_interface *iface = interface_read_from(rd, lib, i, copy, &err, mapped);
     if (!iface) {
         /* Not bitcode: module_check.c says so. Out of memory is not a
          * finding about the file, but it must not pass as clean. */
@@ -59,10 +62,10 @@ static bool check_one(mtlbx_library *lib, size_t i, const uint8_t *copy, bool *m
     return ok;
 }
 
-bool mtlbx_function_check_interface(mtlbx_library *lib, size_t i)
+bool mtlbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i)
 {
     bool mapped;
-    return check_one(lib, i, NULL, &mapped);
+    return check_one(rd, lib, i, NULL, &mapped);
 }
 
 static void *interface_worker(void *arg)
@@ -73,7 +76,7 @@ static void *interface_worker(void *arg)
     while ((first = atomic_fetch_add(&job->next, CHECK_RUN)) < n) {
         size_t last = first + CHECK_RUN < n ? first + CHECK_RUN : n;
         for (size_t i = first; i < last; i++)
-            if (!mtlbx_function_check_interface(lib, i))
+            if (!mtlbx_function_check_interface(job->rd, lib, i))
                 atomic_fetch_add(&job->failed, 1);
         /* The run's modules were read through the mapping: let them go,
          * in one call when they lie together (as they usually do). */
@@ -105,7 +108,7 @@ size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
     size_t runs = (lib->n_functions + CHECK_RUN - 1) / CHECK_RUN;
     if (threads > runs)
         threads = runs ? (unsigned)runs : 1;
-    struct interface_job job = { .lib = lib };
+    struct interface_job job = { .lib = lib, .rd = mtlbx_interface_reader_new(lib) };
     atomic_init(&job.next, 0);
     atomic_init(&job.failed, 0);
     pthread_t tids[MAX_THREADS];
@@ -116,14 +119,20 @@ size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
     interface_worker(&job); /* this thread works too */
     for (unsigned t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
+    mtlbx_interface_reader_free(job.rd);
     return atomic_load(&job.failed);
 }
 
 /* ------------------------------------------ beside the hash (check) -- */
 
+struct hashed_job {
+    mtlbx_interface_reader *rd;
+    atomic_size_t failed;
+};
+
 static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, void *ctx)
 {
-    atomic_size_t *failed = ctx;
+    struct hashed_job *job = ctx;
     const struct mtlbx_function *fn = library_function(lib, i);
     /* A file that shrank under the hash is reported as such (the result
      * is incomplete, exit 2): reading the mapping past its new end would
@@ -131,8 +140,8 @@ static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, voi
     if (!bytes && atomic_load(&lib->file->short_read))
         return;
     bool mapped;
-    if (!check_one(lib, i, bytes, &mapped))
-        atomic_fetch_add(failed, 1);
+    if (!check_one(job->rd, lib, i, bytes, &mapped))
+        atomic_fetch_add(&job->failed, 1);
     /* A module read through the mapping (shared by several functions, or
      * not in the hash's window) is let go at once: memory stays flat. */
     if (mapped && fn->module_valid)
@@ -141,11 +150,12 @@ static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, voi
 
 size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed)
 {
-    atomic_size_t n_failed;
-    atomic_init(&n_failed, 0);
-    const struct module_visitor visit = { check_hashed, &n_failed };
+    struct hashed_job job = { .rd = mtlbx_interface_reader_new(lib) };
+    atomic_init(&job.failed, 0);
+    const struct module_visitor visit = { check_hashed, &job };
     size_t mismatches = library_verify_visiting(lib, threads, &visit);
+    mtlbx_interface_reader_free(job.rd);
     if (failed)
-        *failed = atomic_load(&n_failed);
+        *failed = atomic_load(&job.failed);
     return mismatches;
 }

@@ -238,10 +238,11 @@ static bool attributes_eq(const struct mtlbx_metadata *x, const struct mtlbx_met
 /* Interfaces are decoded only here, for pairs whose modules differ, and
  * compared only when both decode (a module that is not bitcode, or is
  * damaged, has no interface to compare). */
-static bool interfaces_differ(const mtlbx_library *a, size_t i, const mtlbx_library *b, size_t j)
+static bool interfaces_differ(mtlbx_interface_reader *ra, const mtlbx_library *a, size_t i,
+                              mtlbx_interface_reader *rb, const mtlbx_library *b, size_t j)
 {
-    struct mtlbx_interface *x = mtlbx_function_interface(a, i, NULL);
-    struct mtlbx_interface *y = x && !x->module.failed ? mtlbx_function_interface(b, j, NULL) : NULL;
+    struct mtlbx_interface *x = mtlbx_interface_read(ra, a, i, NULL, NULL);
+    struct mtlbx_interface *y = x && !x->module.failed ? mtlbx_interface_read(rb, b, j, NULL, NULL) : NULL;
     bool differ = false;
     struct mtlbx_interface_diff d;
     if (y && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
@@ -424,11 +425,13 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
  * are shared out among a few threads; each writes only its own entries. */
 struct module_job {
     struct mtlbx_library_diff *d;
+    mtlbx_interface_reader *ra, *rb;  /* a module shared by several functions: read once */
     atomic_size_t next;
 };
 
-static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_function_change *c)
+static void compare_module_pair(struct module_job *job, struct mtlbx_function_change *c)
 {
+    struct mtlbx_library_diff *d = job->d;
     if (!(c->fields & ((1u << MTLBX_FF_HASH) | (1u << MTLBX_FF_MODULE_HASH))))
         return;
     /* Bytes changed behind an equal HASH say so as hash_ok when that
@@ -436,7 +439,7 @@ static void compare_module_pair(struct mtlbx_library_diff *d, struct mtlbx_funct
      * hash the bytes have now (both sides damaged, differently). */
     if (hash_ok(d->a, c->a) != hash_ok(d->b, c->b))
         c->fields = (c->fields & ~(1u << MTLBX_FF_MODULE_HASH)) | 1u << MTLBX_FF_HASH_OK;
-    if (interfaces_differ(d->a, c->a, d->b, c->b))
+    if (interfaces_differ(job->ra, d->a, c->a, job->rb, d->b, c->b))
         c->fields |= 1u << MTLBX_FF_INTERFACE;
 }
 
@@ -453,7 +456,7 @@ static void *module_worker(void *arg)
         if (first >= job->d->n_changed)
             return NULL;
         for (size_t k = first; k < first + MODULE_RUN && k < job->d->n_changed; k++)
-            compare_module_pair(job->d, &job->d->changed[k]);
+            compare_module_pair(job, &job->d->changed[k]);
     }
 }
 
@@ -463,6 +466,10 @@ static void compare_modules(struct mtlbx_library_diff *d)
 {
     struct module_job job = { .d = d };
     atomic_init(&job.next, 0);
+    if (d->n_changed) {
+        job.ra = mtlbx_interface_reader_new(d->a);
+        job.rb = mtlbx_interface_reader_new(d->b);
+    }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t want = cpus > 1 ? (size_t)cpus : 1;
     if (want > MODULE_THREADS_MAX)
@@ -477,6 +484,8 @@ static void compare_modules(struct mtlbx_library_diff *d)
     module_worker(&job);                  /* this thread works too */
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
+    mtlbx_interface_reader_free(job.ra);
+    mtlbx_interface_reader_free(job.rb);
 }
 
 /* ------------------------------------------------------------ sorting -- */

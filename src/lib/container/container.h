@@ -7,9 +7,8 @@
  * bitcode, never builds a node, and calls no other layer of src/lib (the
  * bitcode reader, the checks, the model and the comparison are above it
  * and call it, never the other way). The state a higher layer keeps per
- * file belongs to an object of that layer (mtlbx_model, mtlbx_layout);
- * only the bitcode layer's shared module reads still hang off the file,
- * through file_attach.c, freed by a destructor the container never names.
+ * file belongs to an object of that layer (mtlbx_interface_reader,
+ * mtlbx_model, mtlbx_layout), never to the file handle.
  * Included by mtlbx.h, the public umbrella header: include that. */
 #ifndef MTLBX_CONTAINER_H
 #define MTLBX_CONTAINER_H

@@ -34,7 +34,6 @@ static bool is_mtlb_magic(const uint8_t *p) { return p[0] == 'M' && p[1] == 'T' 
 /* Shared tail of both open paths: takes ownership of f. */
 static int finish_open(mtlbx_file *f, mtlbx_file **out, struct mtlbx_error *err)
 {
-    file_attach_init(f);
     if (f->size < 4 || !(is_mtlb_magic(f->data) || is_fat_magic(f->data))) {
         if (f->size < 4)
             set_error(err, MTLBX_E_NOT_METALLIB, "not a metallib: only %llu bytes",
@@ -161,7 +160,6 @@ void mtlbx_close(mtlbx_file *f)
 {
     if (!f)
         return;
-    file_detach_all(f);
     for (size_t i = 0; i < f->n_libraries; i++)
         library_free(f->libraries[i]);
     free(f->libraries);

@@ -1,13 +1,16 @@
 /* Interfaces kept by the model (model.c) for the node tree. Commands decode,
- * print and free (mtlbx_function_interface); the explorer instead decodes
+ * print and free (mtlbx_interface_read); the explorer instead decodes
  * in a background thread and the tree, detail and hex panels show what is
  * there, so the UI thread never decodes. Only functions someone asked for
  * are kept (the selected ones), not every module of a 20,000-function
  * library. One mutex per model guards its table: lookups are a few per
  * redraw.
 
- * (Modules that several functions share are read once by the bitcode
- * layer: bitcode/module_share.c.) */
+ * Decodes go through an interface reader per library, made with the
+ * cache and freed with it (bitcode/interface_reader.c): a module that
+ * several functions share is read once for all the functions selected,
+ * and let go with the model, not the file. A reader is thread-safe, so
+ * the decodes outside the table's lock share it. */
 #include "config.h"
 
 #include "node.h"
@@ -27,6 +30,7 @@ struct iface_cache {
     size_t n_libs;
     size_t *n_functions;
     struct iface_slot ***slots;   /* [library][function], each made on first use */
+    mtlbx_interface_reader **readers; /* [library]; NULL (out of memory): decoded alone */
 };
 
 struct iface_cache *iface_cache_new(const mtlbx_file *f)
@@ -37,12 +41,16 @@ struct iface_cache *iface_cache_new(const mtlbx_file *f)
     c->n_libs = f->n_libraries;
     c->n_functions = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->n_functions);
     c->slots = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->slots);
-    if (!c->n_functions || !c->slots || pthread_mutex_init(&c->lock, NULL) != 0) {
+    c->readers = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->readers);
+    if (!c->n_functions || !c->slots || !c->readers || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c->n_functions);
         free(c->slots);
+        free(c->readers);
         free(c);
         return NULL;
     }
+    for (size_t l = 0; l < c->n_libs; l++)
+        c->readers[l] = mtlbx_interface_reader_new(f->libraries[l]);
     return c;
 }
 
@@ -101,7 +109,8 @@ enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx
     /* Decode outside the lock: two threads may both decode the same
      * function; the first to finish is kept. */
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_function_interface(lib, i, &err);
+    mtlbx_interface_reader *rd = lib->index < c->n_libs ? c->readers[lib->index] : NULL;
+    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, NULL, &err);
     pthread_mutex_lock(&c->lock);
     struct iface_slot *s = slot_of(c, lib, i, true);
     if (s && s->state == MTLBX_IFACE_NOT_DECODED) {
@@ -134,8 +143,10 @@ void iface_cache_free(struct iface_cache *c)
                 free(c->slots[l][i]);
             }
         free(c->slots[l]);
+        mtlbx_interface_reader_free(c->readers[l]);
     }
     free(c->slots);
+    free(c->readers);
     free(c->n_functions);
     pthread_mutex_destroy(&c->lock);
     free(c);

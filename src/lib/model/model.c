@@ -2,7 +2,8 @@
  * tree. It owns what the tree needs beside the file's parsed structures,
  * for as long as a view shows the file: the node arena, the index of the
  * diagnostics by offset, and the interfaces kept for the selected
- * functions. They belong to this layer, so they hang here and not off the
+ * functions (with the interface readers, one per library, that decode
+ * them: a module several functions share is read once). They belong to this layer, so they hang here and not off the
  * file handle; close the model before the file.
  *
  * All three are made when the model is opened (small: a few pointers per
@@ -38,8 +39,8 @@ void mtlbx_model_close(mtlbx_model *m)
 {
     if (!m)
         return;
-    /* The interfaces first: nodes do not point into them, but keep the
-     * order of the old per-file slots (latest made, first freed). */
+    /* The interfaces first (latest made, first freed): nodes do not
+     * point into them. */
     iface_cache_free(m->ifaces);
     node_diags_free(m->diags);
     node_arena_free(m->arena);

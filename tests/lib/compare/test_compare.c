@@ -614,10 +614,10 @@ Test(compare_interface, change_lines_as_diff_prints_them)
     mtlbx_file *f = open_blob(&b, "sample");
     mtlbx_library *lib = mtlbx_library_at(f, 0);
     long c = mtlbx_function_find(lib, "compute_main"), fr = mtlbx_function_find(lib, "fragment_main");
-    json_t *same = vj_interface_changes(lib, (size_t)c, lib, (size_t)c);
+    json_t *same = vj_interface_changes(NULL, lib, (size_t)c, NULL, lib, (size_t)c);
     cr_assert_eq(json_array_size(same), 0);
     json_decref(same);
-    json_t *other = vj_interface_changes(lib, (size_t)c, lib, (size_t)fr);
+    json_t *other = vj_interface_changes(NULL, lib, (size_t)c, NULL, lib, (size_t)fr);
     cr_assert_str_eq(json_string_value(json_array_get(other, 0)), "stage kernel -> fragment");
     cr_assert_gt(json_array_size(other), 2);
     json_decref(other);

@@ -1,12 +1,29 @@
-/* Modules that several functions share (one offset and size): their
- * bitstream is read once and each function's entry decoded from it (2,000
+/* The interface reader (mtlbx_interface_reader, declared in mtlbx.h):
+ * what a caller that decodes many functions of one library keeps between
+ * them. Modules that several functions share (one offset and size) are
+ * read once and each function's entry decoded from that read (2,000
  * functions on one 1.5 MB module read it 2,000 times). A shared module
  * stays until each of its functions has been decoded from it once, and at
  * most SHARED_KEEP of them at a time (least recently used goes first), so
  * memory stays bounded; a module used by one function only is never kept.
- * The state hangs off the file (file_attach.c); one mutex guards it.
- * mtlbx_function_interface, the library's way to a function's interface,
- * lives here too: it is the one caller of the shared reads. */
+ *
+ * The caller makes the reader for one library and frees it when its pass
+ * is done (sig, dump, check, the model, the explorer's workers), so the
+ * kept modules go with the pass: nothing of this layer hangs off the file.
+ *
+ * One reader serves any number of threads, behind one mutex, rather than
+ * one reader per thread: sig, check and the explorer share a library's
+ * functions out among threads in runs, and a module shared by 2,000
+ * functions lies in every thread's runs, so per-thread readers would read
+ * it once per thread and keep up to SHARED_KEEP modules per thread. The
+ * lock is taken once per function, never while a module is read, against
+ * a decode that costs far more; a thread that wants a module another one
+ * is reading waits for it instead of reading it too. The read window
+ * (container/read_window.c) stays apart: it is a buffer one thread fills,
+ * so each thread keeps its own.
+ *
+ * mtlbx_function_interface, the library's way to one function's interface
+ * with no reader, lives here too: it decodes as the reader does, alone. */
 #include "config.h"
 
 #include "internal.h"
@@ -25,47 +42,46 @@ struct shared_module {
     uint64_t last_used;
 };
 
-struct module_share {
-    size_t n_libs;
-    uint32_t **sharers;           /* [library][function]: functions with its module's
-                                     offset and size (itself included), made on first use */
+struct mtlbx_interface_reader {
+    const mtlbx_library *lib;
+    pthread_mutex_t lock;         /* guards all below */
+    pthread_cond_t ready;         /* a module being read is in (or failed) */
+    uint32_t *sharers;            /* [function]: functions with its module's offset
+                                     and size (itself included), made on first use */
     struct shared_module shared[SHARED_KEEP];
     uint64_t tick;
 };
 
-static pthread_mutex_t share_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t shared_ready = PTHREAD_COND_INITIALIZER;
-
-static const char module_share_key;
-
-static void module_share_free(void *state)
+mtlbx_interface_reader *mtlbx_interface_reader_new(const mtlbx_library *lib)
 {
-    struct module_share *c = state;
-    for (size_t k = 0; k < SHARED_KEEP; k++)
-        module_read_release(c->shared[k].r);
-    for (size_t l = 0; l < c->n_libs; l++)
-        free(c->sharers[l]);
-    free(c->sharers);
-    free(c);
-}
-
-/* The state of f, made on first use; NULL when out of memory. Called with
- * share_lock held. */
-static struct module_share *share_of(mtlbx_file *f)
-{
-    struct module_share *c = file_attachment(f, &module_share_key);
-    if (c)
-        return c;
-    c = calloc(1, sizeof *c);
-    if (!c)
+    if (!lib)
         return NULL;
-    c->n_libs = f->n_libraries;
-    c->sharers = calloc(c->n_libs ? c->n_libs : 1, sizeof *c->sharers);
-    if (!c->sharers) {
-        free(c);
+    mtlbx_interface_reader *rd = calloc(1, sizeof *rd);
+    if (!rd)
+        return NULL;
+    rd->lib = lib;
+    if (pthread_mutex_init(&rd->lock, NULL) != 0) {
+        free(rd);
         return NULL;
     }
-    return file_attach(f, &module_share_key, c, module_share_free);
+    if (pthread_cond_init(&rd->ready, NULL) != 0) {
+        pthread_mutex_destroy(&rd->lock);
+        free(rd);
+        return NULL;
+    }
+    return rd;
+}
+
+void mtlbx_interface_reader_free(mtlbx_interface_reader *rd)
+{
+    if (!rd)
+        return;
+    for (size_t k = 0; k < SHARED_KEEP; k++)
+        module_read_release(rd->shared[k].r);
+    free(rd->sharers);
+    pthread_cond_destroy(&rd->ready);
+    pthread_mutex_destroy(&rd->lock);
+    free(rd);
 }
 
 struct module_key {
@@ -85,7 +101,7 @@ static int by_module(const void *p, const void *q)
  * and size. Modules are usually stored in function order: then one pass
  * counts run by run, else the spans are sorted once. The function table
  * is read through a cursor, so this leaves it as it was (at a million
- * functions it would be 144 MB). Called with share_lock held. NULL when
+ * functions it would be 144 MB). Called with the reader's lock held. NULL when
  * out of memory. */
 static uint32_t *count_sharers(const mtlbx_library *clib)
 {
@@ -150,37 +166,38 @@ static void drop_shared(struct shared_module *e, struct module_read **release)
     *e = (struct shared_module){ 0 };
 }
 
-struct module_read *module_read_shared(const mtlbx_library *lib, size_t i)
+/* Function i's module read once for every function of the reader's
+ * library with the same (offset, size), with a reference for the caller;
+ * NULL when no other function shares it (or it is not bitcode, or out of
+ * memory): then the caller decodes on its own. */
+static struct module_read *module_read_shared(mtlbx_interface_reader *rd, size_t i)
 {
+    const mtlbx_library *lib = rd->lib;
     struct mtlbx_bytes bytes = mtlbx_function_module_bytes(lib, i);
     if (!bytes.ptr)
         return NULL;
     const struct mtlbx_range key = library_function(lib, i)->module;
     struct module_read *result = NULL, *release = NULL;
-    pthread_mutex_lock(&share_lock);
-    struct module_share *c = share_of(lib->file);
-    size_t l = lib->index;
-    if (!c || l >= c->n_libs)
+    pthread_mutex_lock(&rd->lock);
+    if (!rd->sharers && !(rd->sharers = count_sharers(lib)))
         goto out;
-    if (!c->sharers[l] && !(c->sharers[l] = count_sharers(lib)))
-        goto out;
-    uint32_t sharers = c->sharers[l][i];
+    uint32_t sharers = rd->sharers[i];
     if (sharers < 2)
         goto out;
     for (;;) {
         struct shared_module *e = NULL;
         for (size_t k = 0; k < SHARED_KEEP && !e; k++)
-            if (c->shared[k].in_use && c->shared[k].offset == key.offset && c->shared[k].size == key.size)
-                e = &c->shared[k];
+            if (rd->shared[k].in_use && rd->shared[k].offset == key.offset && rd->shared[k].size == key.size)
+                e = &rd->shared[k];
         if (!e)
             break;
         if (!e->r) { /* another thread is reading it */
-            pthread_cond_wait(&shared_ready, &share_lock);
+            pthread_cond_wait(&rd->ready, &rd->lock);
             continue;
         }
         module_read_retain(e->r);
         result = e->r;
-        e->last_used = ++c->tick;
+        e->last_used = ++rd->tick;
         if (e->left <= 1)
             drop_shared(e, &release); /* every function has had it */
         else
@@ -191,7 +208,7 @@ struct module_read *module_read_shared(const mtlbx_library *lib, size_t i)
      * (not one being read); with none, read it alone. */
     struct shared_module *place = NULL;
     for (size_t k = 0; k < SHARED_KEEP; k++) {
-        struct shared_module *e = &c->shared[k];
+        struct shared_module *e = &rd->shared[k];
         if (!e->in_use) {
             place = e;
             break;
@@ -204,12 +221,12 @@ struct module_read *module_read_shared(const mtlbx_library *lib, size_t i)
     if (place->in_use)
         drop_shared(place, &release);
     *place = (struct shared_module){ .in_use = true, .offset = key.offset, .size = key.size,
-                                     .left = sharers - 1, .last_used = ++c->tick };
-    pthread_mutex_unlock(&share_lock);
+                                     .left = sharers - 1, .last_used = ++rd->tick };
+    pthread_mutex_unlock(&rd->lock);
     module_read_release(release);
     release = NULL;
     struct module_read *r = module_read_new(bytes.ptr, bytes.len, key.offset, NULL);
-    pthread_mutex_lock(&share_lock);
+    pthread_mutex_lock(&rd->lock);
     /* Nobody evicts or drops a place while it is being read. */
     if (r) {
         place->r = r;
@@ -218,9 +235,9 @@ struct module_read *module_read_shared(const mtlbx_library *lib, size_t i)
     } else {
         *place = (struct shared_module){ 0 };
     }
-    pthread_cond_broadcast(&shared_ready);
+    pthread_cond_broadcast(&rd->ready);
 out:
-    pthread_mutex_unlock(&share_lock);
+    pthread_mutex_unlock(&rd->lock);
     module_read_release(release);
     return result;
 }
@@ -229,7 +246,7 @@ out:
 
 struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
 {
-    return function_interface_from(lib, i, NULL, err, NULL);
+    return interface_read_from(NULL, lib, i, NULL, err, NULL);
 }
 
 /* Modules bigger than this are read through the mapping, as before. */
@@ -255,23 +272,23 @@ void mtlbx_read_window_free(mtlbx_read_window *w)
     free(w);
 }
 
-struct mtlbx_interface *mtlbx_function_interface_read(const mtlbx_library *lib, size_t i, mtlbx_read_window *w,
-                                                      struct mtlbx_error *err)
+struct mtlbx_interface *mtlbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+                                             mtlbx_read_window *w, struct mtlbx_error *err)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     const uint8_t *copy = NULL;
     /* (A module that several functions share is still read once, through
-     * the mapping: function_interface_from takes it from module_share.)
+     * the mapping: interface_read_from takes it from the reader.)
      * Bytes the window could not have, a file that shrank among them, are
      * read through the mapping as mtlbx_function_interface reads them: the
      * same result, and the same SIGBUS for the CLI's guard to report. */
     if (w && fn && fn->module_valid && fn->module.size > 0)
         copy = read_window_span(&w->w, lib->file, fn->module, NULL);
-    return function_interface_from(lib, i, copy, err, NULL);
+    return interface_read_from(rd, lib, i, copy, err, NULL);
 }
 
-struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t i, const uint8_t *copy,
-                                                struct mtlbx_error *err, bool *mapped)
+struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+                                            const uint8_t *copy, struct mtlbx_error *err, bool *mapped)
 {
     /* Not into the table: check decodes every interface on its hash
      * threads, which cannot drop what they filled (issue 22). A copy:
@@ -292,8 +309,9 @@ struct mtlbx_interface *function_interface_from(const mtlbx_library *lib, size_t
         return NULL;
     }
     /* A module that other functions share is read once for all of them,
-     * through the mapping (it is kept beyond the caller's copy). */
-    struct module_read *r = module_read_shared(lib, i);
+     * through the mapping (it is kept beyond the caller's copy). A reader
+     * made for another library is not asked: its table is not lib's. */
+    struct module_read *r = rd && rd->lib == lib ? module_read_shared(rd, i) : NULL;
     if (mapped)
         *mapped = r || !copy;
     if (!r)
