@@ -108,7 +108,7 @@ struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
  * threads hold stays, and nothing is added): an entry not in the table is
  * decoded with its block into the cursor's own buffer. Zero-initialise;
  * the pointer lasts until the next call. A library of at most
- * CURSOR_KEEP_BLOCKS blocks keeps every block the cursor decoded (at most
+ * CURSOR_KEEP_BLOCKS blocks, when the caller set may_keep_all, keeps every block the cursor decoded (at most
  * ~5 MB), so passes that start again at function 0 (the layout walk makes
  * one per section) decode each entry once; a bigger one keeps one block,
  * so memory stays flat at a million functions. */
@@ -116,6 +116,10 @@ struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
 struct function_cursor {
     size_t block;
     bool valid;
+    bool may_keep_all;         /* set by the caller: a walk that starts again
+                                  at 0 (the layout) may keep every block of a
+                                  small library; a single pass must not pay
+                                  for the bigger buffer (ls on L20k: +25%) */
     bool keep_all, derived;    /* keep_all: buf holds every function */
     unsigned char decoded;     /* keep_all: bit k set when block k is in buf */
     struct mtlbx_function *buf;

@@ -223,7 +223,7 @@ static void decode_function_block(mtlbx_library *lib, size_t first, size_t count
  * when it has at most CURSOR_KEEP_BLOCKS blocks, else one block. */
 static bool cursor_alloc(struct function_cursor *c, size_t n)
 {
-    c->keep_all = n <= (size_t)CURSOR_KEEP_BLOCKS * LAZY_BLOCK;
+    c->keep_all = c->may_keep_all && n <= (size_t)CURSOR_KEEP_BLOCKS * LAZY_BLOCK;
     c->buf = malloc((c->keep_all ? n : LAZY_BLOCK) * sizeof *c->buf);
     return c->buf != NULL;
 }
