@@ -89,4 +89,16 @@ EOR
         head -3 "$WORK/err"
     fi
 done
+# sig with a NAME: one declaration, and what the pass reads behind the
+# waiting batch is still let go (it kept every entry and page: 70 MB).
+first=$("$BIN" ls "$LIB" | awk 'NR == 1 { print $NF }')
+read -r status kb <<EOR
+$(peak_rss_kb "$BIN" sig "$LIB" "$first")
+EOR
+limit=$(rss_limit sig)
+if [ "$status" -eq 0 ] && [ "$(grep -c "$first" "$WORK/out")" -eq 1 ] && [ "$kb" -le $((limit * 1024)) ]; then
+    ok "sig $first: one declaration, peak RSS $((kb / 1024)) MB (limit $limit)"
+else
+    fail "sig $first: exit $status, $(grep -c "$first" "$WORK/out") lines naming it, peak RSS $((kb / 1024)) MB (limit $limit)"
+fi
 finish
