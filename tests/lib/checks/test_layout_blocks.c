@@ -15,7 +15,7 @@
 static void check_clean_layout(size_t n)
 {
     struct test_function *fns = calloc(n, sizeof *fns);
-    char (*names)[16] = calloc(n, sizeof *names);
+    char (*names)[24] = calloc(n, sizeof *names); /* "f" and any size_t */
     cr_assert(fns && names);
     for (size_t i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "f%zu", i);
