@@ -20,6 +20,7 @@ static const char *volatile current_path;
 static void on_sigbus(int sig)
 {
     (void)sig;
+    fatal_cleanup_claim(); /* workers that fault together: one line */
     fatal_cleanup_run(); /* a temporary file being filled from the mapping */
     static const char a[] = "mtlbx: ";
     static const char b[] = ": the file changed or shrank while it was being read\n";

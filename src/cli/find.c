@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "cli/requires_cli.h"
 #include "util/archive_members.h"
+#include "util/fatal_cleanup.h"
 #include "util/tree_walk.h"
 
 #include <errno.h>
@@ -466,6 +467,7 @@ static void *progress_thread(void *arg)
 static void on_sigbus(int sig)
 {
     (void)sig;
+    fatal_cleanup_claim(); /* workers that fault together: one line */
     static const char m[] = "mtlbx: find: a file changed or shrank while it was being read\n";
     if (write(STDERR_FILENO, m, sizeof m - 1) < 0)
         _exit(2);

@@ -63,6 +63,7 @@ static void shown_term(char *out, size_t size)
 
 static void on_signal(int sig)
 {
+    fatal_cleanup_claim(); /* two threads must not tear down twice */
     term_teardown();
     fatal_cleanup_run(); /* a half-written file, a running llvm-dis */
     if (sig == SIGBUS) {

@@ -108,8 +108,17 @@ void fatal_cleanup_run(void)
     errno = saved;
 }
 
+void fatal_cleanup_claim(void)
+{
+    static atomic_flag dying = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&dying))
+        for (;;)
+            pause();
+}
+
 static void on_fatal_signal(int sig)
 {
+    fatal_cleanup_claim();
     fatal_cleanup_run();
     /* Die of the same signal, so the parent (a shell, make) sees why. */
     signal(sig, SIG_DFL);

@@ -29,6 +29,12 @@ void fatal_cleanup_unblock(const sigset_t *old);
  * registered child. Async-signal-safe. */
 void fatal_cleanup_run(void);
 
+/* Called first by every handler that ends the process. Only the first
+ * thread to call it returns; any other (a second worker faulting on the
+ * same shrunk file while the first reports it) waits for the process to
+ * end, so the report is one line, not one per thread. Async-signal-safe. */
+void fatal_cleanup_claim(void);
+
 /* For the command line: SIGINT, SIGTERM and SIGHUP (unless ignored, as
  * under nohup) run fatal_cleanup_run(), then the process dies of the same
  * signal. Idempotent. */
