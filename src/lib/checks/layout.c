@@ -35,8 +35,15 @@
 /* Tags per group (as the tree shows them): a 64 KiB entry holds at most
  * ~11,000 six-byte tags; the cap only bounds a hostile group. */
 #define MAX_GROUP_TAGS 16384
-/* How far behind the walk its pages are let go, at the least. */
-#define RELEASE_STEP ((uint64_t)1 << 20)
+/* How far behind the walk its pages are let go, at the least, and after
+ * how many parts of a section the entries decoded for them are: for the
+ * walk that streams each region (dump --layout, held to dump's own peak
+ * memory), and for the check's (held to CPU and wall time beside the
+ * hash, where each madvise is a TLB flush on the hashing threads). */
+#define STREAM_RELEASE_STEP ((uint64_t)256 << 10)
+#define STREAM_RELEASE_PARTS 512
+#define CHECK_RELEASE_STEP ((uint64_t)1 << 20)
+#define CHECK_RELEASE_PARTS LAZY_BLOCK
 
 /* What a part of the file is. */
 enum part_kind {
@@ -102,6 +109,8 @@ struct walker {
      * stack of parts and builds a path when one is needed: formatting a
      * path for each of a million tags was a third of its time. */
     bool lazy_paths;
+    uint64_t release_step;     /* STREAM_ or CHECK_RELEASE_STEP */
+    size_t release_parts;      /* STREAM_ or CHECK_RELEASE_PARTS */
     int depth;
     const struct part *stack[MAX_DEPTH + 1];
     /* Unclaimed bytes next to each other (a library's tail and the fat
@@ -697,7 +706,7 @@ static bool inside(const struct part *c, uint64_t start, uint64_t end)
  * does not grow with the file (they stay in the page cache). */
 static void release_behind(struct walker *w, uint64_t pos)
 {
-    if (pos > w->released && pos - w->released >= RELEASE_STEP) {
+    if (pos > w->released && pos - w->released >= w->release_step) {
         file_release_pages(w->f, w->released, pos - w->released);
         w->released = pos;
     }
@@ -754,7 +763,7 @@ static bool walk_section(struct walker *w, const struct part *n, uint64_t start,
         /* Entries and metadata groups decoded for these parts lie
          * elsewhere in the file, ahead of the walk or behind it: let
          * their pages go too (release_behind covers only the walk's). */
-        if (made % LAZY_BLOCK == 0 && n->lib)
+        if (made % w->release_parts == 0 && n->lib)
             mtlbx_library_release_pages(n->lib);
     }
     free(s.sorted);
@@ -823,6 +832,11 @@ static bool layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx, bool lazy_
         return false;
     struct part root = { .kind = PART_FILE, .offset = 0, .size = f->size };
     struct walker w = { .f = f, .fn = fn, .ctx = ctx, .lazy_paths = lazy_paths };
+    /* The check's walk (lazy paths) is about CPU; the one that streams
+     * every region is about memory. */
+    w.entries.keep_small_libraries = lazy_paths;
+    w.release_step = lazy_paths ? CHECK_RELEASE_STEP : STREAM_RELEASE_STEP;
+    w.release_parts = lazy_paths ? CHECK_RELEASE_PARTS : STREAM_RELEASE_PARTS;
     bool ok = walk(&w, &root, 0, f->size, 0);
     layout_entries_free(&w.entries);
     flush_unclaimed(&w);
