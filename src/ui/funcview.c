@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "funcview.h"
+#include "util/nocase.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -42,26 +43,13 @@ void funcview_counts(const struct funcview *v, size_t *shown, size_t *total)
     }
 }
 
-static bool contains_nocase(const uint8_t *hay, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return true;
-    for (size_t i = 0; i + n <= len; i++) {
-        size_t j = 0;
-        while (j < n && tolower(hay[i + j]) == tolower((unsigned char)needle[j]))
-            j++;
-        if (j == n)
-            return true;
-    }
-    return false;
-}
-
 bool funcview_matches(const struct mtlbx_function *fn, const char *filter)
 {
     if (!filter[0])
         return true;
-    if (contains_nocase(fn->name.ptr, fn->name.len, filter))
+    struct nocase_needle needle;
+    nocase_prepare(&needle, filter);
+    if (nocase_contains(&needle, fn->name.ptr, fn->name.len))
         return true;
     char type[32];
     if ((fn->present & MTLBX_F_TYPE) &&

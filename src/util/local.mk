@@ -5,6 +5,8 @@ noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
 	src/util/fatal_cleanup.h \
+	src/util/nocase.c \
+	src/util/nocase.h \
 	src/util/docfmt.c \
 	src/util/docfmt.h \
 	src/util/archive_members.c \
