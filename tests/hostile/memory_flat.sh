@@ -101,4 +101,15 @@ if [ "$status" -eq 0 ] && [ "$(grep -c "$first" "$WORK/out")" -eq 1 ] && [ "$kb"
 else
     fail "sig $first: exit $status, $(grep -c "$first" "$WORK/out") lines naming it, peak RSS $((kb / 1024)) MB (limit $limit)"
 fi
+# A NAME that matches nothing: every name is read in four passes (exact,
+# prefix, demangled, suggestions); they filled the function table
+# (65 MB here, about 300 MB at a million functions).
+read -r status kb <<EOR
+$(peak_rss_kb "$BIN" sig "$LIB" no_such_function_anywhere)
+EOR
+if [ "$status" -eq 1 ] && [ "$kb" -le $((limit * 1024)) ]; then
+    ok "sig no_such_function_anywhere: exit 1, peak RSS $((kb / 1024)) MB (limit $limit)"
+else
+    fail "sig no_such_function_anywhere: exit $status (not 1), peak RSS $((kb / 1024)) MB (limit $limit)"
+fi
 finish

@@ -223,6 +223,13 @@ struct mtlbx_function {
 
 size_t mtlbx_function_count(const mtlbx_library *lib);
 const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i);
+/* Function i for a pass over every function that must leave memory as
+ * it was (a name looked up among a million): an entry the library's
+ * table does not hold is decoded, with its neighbours, into a buffer of
+ * the calling thread and not added to the table. The pointer lasts until
+ * this thread peeks at another chunk of this library, or at two other
+ * libraries. NULL past the end. */
+const struct mtlbx_function *mtlbx_function_peek(const mtlbx_library *lib, size_t i);
 /* First function with this exact name, or -1. */
 long mtlbx_function_find(const mtlbx_library *lib, const char *name);
 /* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */

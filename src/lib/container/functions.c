@@ -321,6 +321,11 @@ struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
     return &o->fns[i - first];
 }
 
+const struct mtlbx_function *mtlbx_function_peek(const mtlbx_library *lib, size_t i)
+{
+    return library_function(lib, i);
+}
+
 void library_forget_functions(mtlbx_library *lib, size_t before)
 {
     lazy_drop_before(lib, &lib->fn_blocks, before, NULL);

@@ -182,7 +182,10 @@ static bool push(struct mtlbx_name_matches *m, size_t *cap, size_t lib, size_t f
 
 enum pass { PASS_EXACT, PASS_GLOB, PASS_PREFIX };
 
-/* Every function matching in one way; false on no memory. Exact names
+/* Every function matching in one way; false on no memory. Entries are
+ * peeked at, not added to the library's table: a miss in a library of a
+ * million functions reads every name four times, and filling the table
+ * cost `sig NAME` about 300 MB there. Exact names
  * and prefixes are looked for among the stored names first, and among
  * the demangled forms only when no stored name matches: demangling every
  * name would make `dis FILE NAME` slow on 200,000 functions. */
@@ -194,7 +197,7 @@ static bool collect(const mtlbx_file *f, const char *p, enum pass pass, struct m
         for (size_t l = 0; l < mtlbx_library_count(f); l++) {
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
-                struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
+                struct mtlbx_bytes name = mtlbx_function_peek(lib, i)->name;
                 bool hit;
                 if (!demangled) {
                     hit = pass == PASS_EXACT ? span_is((const char *)name.ptr, name.len, p, plen)
@@ -225,7 +228,7 @@ static void suggest(const mtlbx_file *f, const char *p, struct scored *best, siz
         const mtlbx_library *lib = mtlbx_library_at(f, l);
         for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
             struct name_forms fm;
-            forms_get(mtlbx_function_at(lib, i)->name, &fm);
+            forms_get(mtlbx_function_peek(lib, i)->name, &fm);
             const char *s = fm.demangled ? fm.demangled : fm.raw;
             size_t len = fm.demangled ? fm.base_len : fm.raw_len;
             struct mtlbx_function_ref ref = { l, i };
