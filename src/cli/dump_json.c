@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "util/interface_stream.h"
+#include "util/span_release.h"
 #include "json_more.h"
 #include "util/json_stream.h"
 #include "util/values_json.h"
@@ -284,10 +285,11 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     if (with_interfaces && !(interface_diags = json_array()))
         dump_out_of_memory = true;
     size_t n = mtlbx_function_count(lib);
-    /* The span of the modules decoded since their pages were last let go
-     * (as `sig` does): otherwise every page the decoder touched stays
-     * resident, the size of the module section at a million functions. */
-    uint64_t touched_lo = UINT64_MAX, touched_hi = 0;
+    /* The modules decoded are let go as we pass (as `sig` does):
+     * otherwise every page the decoder touched stays resident, the size
+     * of the module section at a million functions. */
+    struct span_release passed;
+    span_release_init(&passed, mtlbx_library_file(lib));
     /* Modules are read with pread, cheaper than faulting the mapping in
      * (mtlbx_interface_read); NULL: through the mapping. The reader reads
      * a module that several functions share once for all of them. */
@@ -296,12 +298,8 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
         put_function(js, lib, i);
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-        if (with_interfaces && fn->module_valid) {
-            if (fn->module.offset < touched_lo)
-                touched_lo = fn->module.offset;
-            if (fn->module.offset + fn->module.size > touched_hi)
-                touched_hi = fn->module.offset + fn->module.size;
-        }
+        if (with_interfaces && fn->module_valid)
+            span_release_add(&passed, fn->module);
         if (with_interfaces) {
             json_t *d = NULL;
             function_interface_stream(js, "interface", rd, lib, i, win, &d);
@@ -318,13 +316,8 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             mtlbx_library_release_pages(lib);
             mtlbx_library_forget(lib, i); /* fn is i's */
         }
-        /* 8 MB at a time, like sig: 4,096 modules can be 64 MB. */
-        if (touched_hi > touched_lo && (touched_hi - touched_lo >= ((uint64_t)8 << 20) || i + 1 == n)) {
-            mtlbx_file_release(mtlbx_library_file(lib), touched_lo, touched_hi - touched_lo);
-            touched_lo = UINT64_MAX;
-            touched_hi = 0;
-        }
     }
+    span_release_flush(&passed);
     mtlbx_interface_reader_free(rd);
     mtlbx_read_window_free(win);
     mtlbx_library_release_pages(lib);

@@ -27,6 +27,7 @@
 #include "commands.h"
 #include "util/name_set.h"
 #include "util/safe_write.h"
+#include "util/span_release.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,8 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
     bool ok = true;
     struct name_set used = { .nocase = true };
     size_t n = mtlbx_function_count(lib);
-    uint64_t touched_lo = UINT64_MAX, touched_hi = 0;
+    struct span_release written;
+    span_release_init(&written, mtlbx_library_file(lib));
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
         /* Assign before selecting: names must not depend on the selection. */
@@ -120,28 +122,16 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
         free(file);
         /* Nothing written is read again: its pages go, or every module
          * stays resident (325 MB extracting a 329 MB library), and so do
-         * the entries behind us (memory flat, as dump and sig). The span
-         * of the modules written goes 8 MB at a time: a page shared by
-         * two modules is only let go with both (one module at a time
-         * kept those, 67 MB). */
-        if (fn->module_valid && mod.ptr) {
-            if (fn->module.offset < touched_lo)
-                touched_lo = fn->module.offset;
-            if (fn->module.offset + fn->module.size > touched_hi)
-                touched_hi = fn->module.offset + fn->module.size;
-        }
-        if (touched_hi > touched_lo && touched_hi - touched_lo >= ((uint64_t)8 << 20)) {
-            mtlbx_file_release(mtlbx_library_file(lib), touched_lo, touched_hi - touched_lo);
-            touched_lo = UINT64_MAX;
-            touched_hi = 0;
-        }
+         * the entries behind us (memory flat, as dump and sig). Module
+         * by module kept the pages two modules share (67 MB). */
+        if (fn->module_valid && mod.ptr)
+            span_release_add(&written, fn->module);
         if (i % 4096 == 4095) {
             mtlbx_library_release_pages(lib);
             mtlbx_library_forget(lib, i); /* fn is i's */
         }
     }
-    if (touched_hi > touched_lo)
-        mtlbx_file_release(mtlbx_library_file(lib), touched_lo, touched_hi - touched_lo);
+    span_release_flush(&written);
     name_set_free(&used);
     return ok;
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "hasher.h"
+#include "util/span_release.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -105,6 +106,9 @@ static void *worker(void *arg)
         /* One reader per library for the sweep: a module that several
          * functions share is decoded once, not once per function. */
         mtlbx_interface_reader *rd = mtlbx_interface_reader_new(h->libs[l]);
+        /* The modules checked are let go behind the sweep (see ifacer.c). */
+        struct span_release swept;
+        span_release_init(&swept, mtlbx_library_file(h->libs[l]));
         for (size_t i = 0; i < n; i++) {
             if (atomic_load(&h->stop)) {
                 mtlbx_interface_reader_free(rd);
@@ -116,8 +120,12 @@ static void *worker(void *arg)
              * in `mtlbx check`; once per function, here and not in the
              * priority path, so that it is never reported twice. */
             mtlbx_function_check_interface(rd, h->libs[l], i);
+            const struct mtlbx_function *fn = mtlbx_function_at(h->libs[l], i);
+            if (fn->module_valid)
+                span_release_add(&swept, fn->module);
             atomic_fetch_add(&h->done, 1);
         }
+        span_release_flush(&swept);
         mtlbx_interface_reader_free(rd);
     }
     return NULL;

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "ifacer.h"
+#include "util/span_release.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -106,6 +107,10 @@ static void *worker(void *arg)
         /* One reader per library for the sweep: a module that several
          * functions share is decoded once, not once per function. */
         mtlbx_interface_reader *rd = mtlbx_interface_reader_new(w->libs[l]);
+        /* The modules swept are let go behind the sweep: it reads them
+         * through the mapping, which kept 223 MB of L20k's 329 MB. */
+        struct span_release swept;
+        span_release_init(&swept, mtlbx_library_file(w->libs[l]));
         for (size_t i = 0; i < w->counts[l]; i++) {
             if (atomic_load(&w->stop)) {
                 mtlbx_interface_reader_free(rd);
@@ -113,8 +118,12 @@ static void *worker(void *arg)
             }
             take_priority(w);
             sweep_one(w, rd, l, i);
+            const struct mtlbx_function *fn = mtlbx_function_at(w->libs[l], i);
+            if (fn->module_valid)
+                span_release_add(&swept, fn->module);
             atomic_fetch_add(&w->done, 1);
         }
+        span_release_flush(&swept);
         mtlbx_interface_reader_free(rd);
     }
     /* After the sweep, keep serving the selection until stopped. */

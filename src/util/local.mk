@@ -6,6 +6,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
 	src/util/fatal_cleanup.h \
 	src/util/nocase.c \
+	src/util/span_release.c \
+	src/util/span_release.h \
 	src/util/nocase.h \
 	src/util/docfmt.c \
 	src/util/docfmt.h \

@@ -26,7 +26,7 @@
 # A sanitizer build reserves terabytes of address space, so `ulimit -v`
 # cannot apply and its shadow memory inflates the resident set: skipped.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
-need python3 llvm-as
+need python3 llvm-as tmux
 if asan_build; then
     echo "SKIP: sanitizer build (its address space cannot be limited with ulimit -v)"
     exit 77
@@ -111,5 +111,41 @@ if [ "$status" -eq 1 ] && [ "$kb" -le $((limit * 1024)) ]; then
     ok "sig no_such_function_anywhere: exit 1, peak RSS $((kb / 1024)) MB (limit $limit)"
 else
     fail "sig no_such_function_anywhere: exit $status (not 1), peak RSS $((kb / 1024)) MB (limit $limit)"
+fi
+# The explorer, until its background sweeps (hash check, interfaces for
+# search) are done: they read every module through the mapping and kept
+# it (about the file's size: 995 MB on L200k). Done is when its CPU time
+# stops moving for two seconds.
+EXPLORER_LIMIT=${EXPLORER_LIMIT:-160}
+sock=mtlbx-memflat-$$
+tmux -L "$sock" -f /dev/null new-session -d -s m -x 80 -y 24 "env TERM=xterm-256color '$BIN' '$LIB'"
+pid=
+for _ in $(seq 50); do
+    pid=$(tmux -L "$sock" list-panes -t m -F '#{pane_pid}' 2>/dev/null)
+    [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] && break
+    sleep 0.1
+done
+# The pane runs env, which execs mtlbx: the same pid.
+last=-1 still=0 waited=0 hwm=0
+while [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] && [ $waited -lt 600 ]; do
+    sleep 0.5
+    waited=$((waited + 1))
+    cpu=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || break
+    hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+    if [ "$cpu" = "$last" ]; then still=$((still + 1)); else still=0; fi
+    last=$cpu
+    [ $waited -ge 6 ] && [ $still -ge 4 ] && break
+done
+tmux -L "$sock" send-keys -t m q 2>/dev/null
+sleep 0.5
+tmux -L "$sock" kill-server 2>/dev/null
+if [ -z "$pid" ] || [ "${hwm:-0}" -eq 0 ]; then
+    fail "explorer: could not watch its process"
+elif [ $still -lt 4 ]; then
+    fail "explorer: still busy after $((waited / 2)) s (peak RSS $((hwm / 1024)) MB)"
+elif [ "$hwm" -le $((EXPLORER_LIMIT * 1024)) ]; then
+    ok "explorer after its sweeps: peak RSS $((hwm / 1024)) MB (limit $EXPLORER_LIMIT)"
+else
+    fail "explorer after its sweeps: peak RSS $((hwm / 1024)) MB, more than $EXPLORER_LIMIT MB"
 fi
 finish
