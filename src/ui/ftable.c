@@ -11,7 +11,6 @@
 #include "funcview.h"
 #include "util/nocase.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,7 +300,6 @@ static int cmp_name(const void *a, const void *b)
         return c;
     return x < y ? -1 : x > y;
 }
-
 
 static int cmp_sort_key(const void *a, const void *b)
 {

@@ -5,7 +5,6 @@
 #include "funcview.h"
 #include "util/nocase.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
