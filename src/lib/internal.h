@@ -104,24 +104,19 @@ void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, 
 #define FN_CHUNK 256
 struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i);
 struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
+/* A library of at most this many functions keeps its whole table,
+ * decoded by the first pass over its list (functions.c): at ~144 bytes an
+ * entry that is at most 4.5 MB, where every later pass would otherwise
+ * decode each entry again. A bigger library decodes a block on need. */
+#define FUNCTION_TABLE_KEEP (8 * LAZY_BLOCK)
 /* A pass over the functions that leaves the table as it was (what other
  * threads hold stays, and nothing is added): an entry not in the table is
- * decoded with its block into the cursor's own buffer. Zero-initialise;
- * the pointer lasts until the next call. A library of at most
- * CURSOR_KEEP_BLOCKS blocks, when the caller set may_keep_all, keeps every block the cursor decoded (at most
- * ~5 MB), so passes that start again at function 0 (the layout walk makes
- * one per section) decode each entry once; a bigger one keeps one block,
- * so memory stays flat at a million functions. */
-#define CURSOR_KEEP_BLOCKS 8
+ * decoded with its block into the cursor's own buffer, so memory stays
+ * flat at a million functions. Zero-initialise; the pointer lasts until
+ * the next call. */
 struct function_cursor {
     size_t block;
     bool valid;
-    bool may_keep_all;         /* set by the caller: a walk that starts again
-                                  at 0 (the layout) may keep every block of a
-                                  small library; a single pass must not pay
-                                  for the bigger buffer (ls on L20k: +25%) */
-    bool keep_all, derived;    /* keep_all: buf holds every function */
-    unsigned char decoded;     /* keep_all: bit k set when block k is in buf */
     struct mtlbx_function *buf;
 };
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i);

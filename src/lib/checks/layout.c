@@ -834,7 +834,6 @@ static bool layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx, bool lazy_
     struct walker w = { .f = f, .fn = fn, .ctx = ctx, .lazy_paths = lazy_paths };
     /* The check's walk (lazy paths) is about CPU; the one that streams
      * every region is about memory. */
-    w.entries.keep_small_libraries = lazy_paths;
     w.release_step = lazy_paths ? CHECK_RELEASE_STEP : STREAM_RELEASE_STEP;
     w.release_parts = lazy_paths ? CHECK_RELEASE_PARTS : STREAM_RELEASE_PARTS;
     bool ok = walk(&w, &root, 0, f->size, 0);

@@ -8,7 +8,6 @@ static void switch_library(struct layout_entries *e, mtlbx_library *lib)
     if (e->lib == lib)
         return;
     function_cursor_free(&e->fn);
-    e->fn.may_keep_all = e->keep_small_libraries;
     metadata_cursor_free(&e->md);
     e->lib = lib;
     e->fn_floor = e->md_floor = 0;

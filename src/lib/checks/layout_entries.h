@@ -16,12 +16,6 @@
 enum layout_pieces { PIECES_PUBLIC_MD, PIECES_PRIVATE_MD, PIECES_MODULES, PIECES_KINDS };
 
 struct layout_entries {
-    /* Set by the walk: may the function cursor keep every block of a
-     * small library (CURSOR_KEEP_BLOCKS), so each entry is decoded once
-     * though the walk starts again at function 0 per section? `check`
-     * wants it (CPU, beside the hash); dump --layout, which streams the
-     * regions and is held to dump's own memory, keeps one block. */
-    bool keep_small_libraries;
     mtlbx_library *lib;         /* whose entries the cursors hold */
     bool order_known, in_order[PIECES_KINDS]; /* layout_in_order's, for lib */
     struct function_cursor fn;

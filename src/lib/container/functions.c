@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* Fixed value lengths (FORMAT §15 item 6). */
 static bool expect_len(mtlbx_library *lib, const struct mtlbx_tag *t, uint64_t want)
@@ -219,37 +220,17 @@ static void decode_function_block(mtlbx_library *lib, size_t first, size_t count
     decode_block_releasing(lib, lib->functions + first, first, count);
 }
 
-/* The cursor's buffer for a library of `n` functions: every function
- * when it has at most CURSOR_KEEP_BLOCKS blocks, else one block. */
-static bool cursor_alloc(struct function_cursor *c, size_t n)
-{
-    c->keep_all = c->may_keep_all && n <= (size_t)CURSOR_KEEP_BLOCKS * LAZY_BLOCK;
-    c->buf = malloc((c->keep_all ? n : LAZY_BLOCK) * sizeof *c->buf);
-    return c->buf != NULL;
-}
-
 const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i)
 {
     size_t k = i / LAZY_BLOCK, first = k * LAZY_BLOCK;
     if (i >= lib->n_functions)
         return NULL;
+    /* A library of at most FUNCTION_TABLE_KEEP functions is always here. */
     if (atomic_load_explicit(&lib->fn_blocks.state[k], memory_order_acquire))
         return &lib->functions[i];
-    if (!c->buf && !cursor_alloc(c, lib->n_functions))
+    if (!c->buf && !(c->buf = malloc(LAZY_BLOCK * sizeof *c->buf)))
         return library_function(lib, i); /* slower, chunk by chunk */
     size_t count = lib->n_functions - first < LAZY_BLOCK ? lib->n_functions - first : LAZY_BLOCK;
-    if (c->keep_all) {
-        /* Entries decoded before the module list was parsed lack their
-         * derived fields: decode them again, as library_function does. */
-        if (c->derived != lib->modules_parsed)
-            c->decoded = 0;
-        c->derived = lib->modules_parsed;
-        if (!(c->decoded & (1u << k))) {
-            decode_block_releasing(lib, c->buf + first, first, count);
-            c->decoded |= (unsigned char)(1u << k);
-        }
-        return &c->buf[i];
-    }
     if (!c->valid || c->block != k) {
         decode_block_releasing(lib, c->buf, first, count);
         c->block = k;
@@ -331,9 +312,31 @@ void library_forget_functions(mtlbx_library *lib, size_t before)
     lazy_drop_before(lib, &lib->fn_blocks, before, NULL);
 }
 
-/* Walks every entry once, reporting what is wrong, and keeps only where
- * every FN_CHUNK-th entry starts: the entries themselves are
- * decoded again when asked for (library_function). */
+/* The table of a library of at most FUNCTION_TABLE_KEEP functions,
+ * allocated before the first pass so that the pass decodes into it;
+ * NULL for a bigger library, or when out of memory (then it is made
+ * after the pass, as for a big one). */
+static struct mtlbx_function *keep_table(mtlbx_library *lib, uint32_t count)
+{
+    if (count == 0 || count > FUNCTION_TABLE_KEEP || !lazy_init(&lib->fn_blocks, count, sizeof *lib->functions))
+        return NULL;
+#ifdef MADV_POPULATE_WRITE
+    /* Its pages in one call, not a fault each (lazy_table.c). */
+    if (lib->fn_blocks.mapped)
+        (void)madvise(lib->fn_blocks.array, lib->fn_blocks.array_bytes, MADV_POPULATE_WRITE);
+#endif
+    return lib->fn_blocks.array;
+}
+
+/* Walks every entry once, reporting what is wrong, and keeps where every
+ * FN_CHUNK-th entry starts. A library of at most FUNCTION_TABLE_KEEP
+ * functions keeps the entries too, decoded by this pass, so that the
+ * passes that follow (metadata, lists, sources, the layout, the hashes,
+ * diff's index ...) do not decode them again, each on its own: that was
+ * eight decodes of every entry for check, and a quarter of diff's CPU on
+ * two 20,000-function libraries. A bigger one keeps only the offsets: its
+ * entries are decoded again when asked for (library_function), so memory
+ * stays flat at a million functions. */
 void parse_function_list(mtlbx_library *lib)
 {
     const struct mtlbx_header *h = &lib->header;
@@ -356,6 +359,7 @@ void parse_function_list(mtlbx_library *lib)
     }
     size_t n = 0, chunks_cap = 0;
     uint64_t released = r.offset;
+    struct mtlbx_function *kept = keep_table(lib, count);
     for (uint32_t i = 0; i < count; i++) {
         /* Entries are read once here: let their pages go every 4,096. */
         if (i % 4096 == 4095) {
@@ -375,15 +379,16 @@ void parse_function_list(mtlbx_library *lib)
             }
             lib->fn_chunk_offset[n / FN_CHUNK] = pos;
         }
-        struct mtlbx_function fn = { 0 };
+        struct mtlbx_function local = { 0 }, *fn = kept ? &kept[i] : &local;
         bool ended;
-        uint64_t next = decode_entry(lib, &fn, i, pos, end, &ended);
-        if ((fn.present & MTLBX_F_OFFT) && !(fn.present & MTLBX_F_MDSZ))
+        uint64_t next = decode_entry(lib, fn, i, pos, end, &ended);
+        if ((fn->present & MTLBX_F_OFFT) && !(fn->present & MTLBX_F_MDSZ))
             lib->module_size_needed = true;
         /* With its MDSZ the module's span is known now: parse_modules
-         * need not walk the list again unless some size is inferred. */
+         * need not walk the list again unless some size is inferred (and
+         * then it derives every kept entry again). */
         uint64_t rel, size;
-        if (!lib->module_size_needed && !derive_function(lib, &fn, &rel, &size)) {
+        if (!lib->module_size_needed && !derive_function(lib, fn, &rel, &size)) {
             if (grow_array((void **)&lib->outside, &lib->outside_cap, lib->n_outside + 1, sizeof *lib->outside))
                 lib->outside[lib->n_outside++] = (struct module_outside){ i, pos, rel, size };
             else
@@ -399,7 +404,19 @@ void parse_function_list(mtlbx_library *lib)
                   (unsigned long long)(r.size - 4), mtlbx_noun(r.size - 4, "byte", "bytes"),
                   (long long)(pos > end ? pos - end : end - pos), mtlbx_noun(pos > end ? pos - end : end - pos, "byte", "bytes"),
                   pos > end ? "later" : "earlier");
-    if (n && (!lazy_init(&lib->fn_blocks, n, sizeof *lib->functions) || !(lib->hash_states = calloc(n, 1)))) {
+    if (kept) {
+        /* Every block is decoded, and stays: the entries past n (a list
+         * cut short) are zero and never asked for. */
+        for (size_t k = 0; k < lib->fn_blocks.n_blocks; k++)
+            atomic_store_explicit(&lib->fn_blocks.state[k], 1, memory_order_relaxed);
+        lib->fn_blocks.droppable = false;
+        if (n == 0) {
+            lazy_free(&lib->fn_blocks);
+            kept = NULL;
+        }
+    }
+    if (n && ((!kept && !lazy_init(&lib->fn_blocks, n, sizeof *lib->functions)) ||
+              !(lib->hash_states = calloc(n, 1)))) {
         lib_out_of_memory(lib, r.offset, "out of memory for the table of %zu %s", n,
                           mtlbx_noun(n, "function", "functions"));
         lazy_free(&lib->fn_blocks);

@@ -101,11 +101,10 @@ void library_decode_rest(const mtlbx_library *clib)
     if (!atomic_load_explicit(&lib->rest_decoded, memory_order_relaxed)) {
         struct function_cursor fns = { 0 };
         decode_metadata(lib, &fns);
-        /* A cursor that holds one block would only be decoded again: it
-         * goes before the list walk, as each pass's own cursor did, so
-         * memory at a million functions stays what it was. */
-        if (!fns.keep_all)
-            function_cursor_free(&fns);
+        /* The cursor's block goes before the list walk, as each pass's
+         * own cursor did, so memory at a million functions stays what it
+         * was. */
+        function_cursor_free(&fns);
         decode_lists(lib, &fns);
         function_cursor_free(&fns);
         mtlbx_library_release_pages(lib);
