@@ -43,6 +43,19 @@ bool mtlbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *l
  * fraction of the hash. Returns the mismatches; *failed (may be NULL) gets
  * how many interfaces did not decode. */
 size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
+/* mtlbx_library_verify_all for functions [first, end) only, each one's
+ * interface decoded as mtlbx_interface_read decodes it (through `rd`, may
+ * be NULL) from the bytes its hash has just read, and handed to `visit`
+ * on the thread that decoded it: iface NULL when it did not decode, with
+ * *err saying why (a file that shrank under the hash is not read again:
+ * mtlbx_file_changed() tells). The interface, and what it points to, last
+ * only until visit returns. Each module is read once for both, where
+ * verify_all and then mtlbx_interface_read read it twice (dump --json
+ * --interfaces). Threads: 0 for every CPU. Returns the mismatches. */
+typedef void (*mtlbx_interface_visit_fn)(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
+                                         const struct mtlbx_error *err, void *ctx);
+size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
+                                     unsigned threads, mtlbx_interface_visit_fn visit, void *ctx);
 
 /* ---------------------------------------------------------- requirements -- */
 

@@ -225,6 +225,7 @@ enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_
 
 struct verify_job {
     mtlbx_library *lib;
+    size_t end;                /* functions [next, end) are left */
     atomic_size_t next;
     atomic_size_t mismatches;
     const struct module_visitor *visit;
@@ -250,7 +251,7 @@ static const uint8_t *window_bytes(const mtlbx_library *lib, size_t i, const str
 static void *verify_worker(void *arg)
 {
     struct verify_job *job = arg;
-    size_t n = job->lib->n_functions, first;
+    size_t n = job->end, first;
     struct hash_reader r;
     reader_init(&r, WINDOW_BYTES);
     while ((first = atomic_fetch_add(&job->next, VERIFY_RUN)) < n)
@@ -273,15 +274,26 @@ size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads)
 
 size_t library_verify_visiting(mtlbx_library *lib, unsigned threads, const struct module_visitor *visit)
 {
+    return library_verify_range(lib, 0, lib->n_functions, threads, visit);
+}
+
+size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsigned threads,
+                            const struct module_visitor *visit)
+{
     pthread_once(&gcrypt_once, gcrypt_init);
+    if (end > lib->n_functions)
+        end = lib->n_functions;
+    if (first > end)
+        first = end;
+    size_t runs = (end - first + VERIFY_RUN - 1) / VERIFY_RUN;
     if (threads == 0)
         threads = mtlbx_cpus();
     if (threads > 16)
         threads = 16;
-    if (threads > lib->n_functions)
-        threads = lib->n_functions ? (unsigned)lib->n_functions : 1;
-    struct verify_job job = { .lib = lib, .visit = visit };
-    atomic_init(&job.next, 0);
+    if (threads > runs)
+        threads = runs ? (unsigned)runs : 1;
+    struct verify_job job = { .lib = lib, .end = end, .visit = visit };
+    atomic_init(&job.next, first);
     atomic_init(&job.mismatches, 0);
     pthread_t tids[16];
     unsigned started = 0;

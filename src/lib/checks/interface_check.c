@@ -159,3 +159,41 @@ size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned th
         *failed = atomic_load(&job.failed);
     return mismatches;
 }
+
+/* ------------------------------- beside the hash, for the caller -- */
+
+struct decoding_job {
+    mtlbx_interface_reader *rd;
+    mtlbx_interface_visit_fn visit;
+    void *ctx;
+};
+
+static void decode_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, void *ctx)
+{
+    struct decoding_job *job = ctx;
+    const struct mtlbx_function *fn = library_function(lib, i);
+    struct mtlbx_error err = { 0 };
+    /* The file shrank under the hash: reading the mapping past its new
+     * end would only turn that into SIGBUS. The caller learns it from
+     * mtlbx_file_changed() (the result is incomplete). */
+    if (!bytes && atomic_load(&lib->file->short_read)) {
+        err = (struct mtlbx_error){ .status = MTLBX_E_IO, .has_offset = true, .offset = fn->module.offset };
+        snprintf(err.message, sizeof err.message, "the file shrank while it was being read");
+        job->visit(lib, i, NULL, &err, job->ctx);
+        return;
+    }
+    bool mapped;
+    struct mtlbx_interface *iface = interface_read_from(job->rd, lib, i, bytes, &err, &mapped);
+    job->visit(lib, i, iface, &err, job->ctx);
+    mtlbx_interface_free(iface);
+    if (mapped && fn->module_valid)
+        file_release_pages(lib->file, fn->module.offset, fn->module.size);
+}
+
+size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
+                                     unsigned threads, mtlbx_interface_visit_fn visit, void *ctx)
+{
+    struct decoding_job job = { rd, visit, ctx };
+    const struct module_visitor v = { decode_hashed, &job };
+    return library_verify_range(lib, first, end, threads, &v);
+}
