@@ -31,14 +31,70 @@ void json_stream_init(struct json_stream *js, FILE *out)
     js->failed = false;
     js->compact = false;
     js->len = 0;
+    js->mem = NULL;
+    js->mem_len = js->mem_cap = 0;
+}
+
+void json_stream_init_item(struct json_stream *js, int depth, bool compact)
+{
+    json_stream_init(js, NULL);
+    js->compact = compact;
+    if (depth < 1 || depth > JSON_STREAM_MAX_DEPTH) {
+        js->failed = true;
+        return;
+    }
+    js->depth = depth;
+    js->has_items[depth] = true;
+}
+
+/* n bytes to `out`, or to the memory of a stream without one. */
+static void sink(struct json_stream *js, const char *p, size_t n)
+{
+    if (js->out) {
+        if (fwrite(p, 1, n, js->out) != n)
+            js->failed = true;
+        return;
+    }
+    if (n > js->mem_cap - js->mem_len) {
+        size_t cap = js->mem_cap ? js->mem_cap : 4096;
+        while (cap - js->mem_len < n && cap < SIZE_MAX / 2)
+            cap *= 2;
+        char *grown = cap - js->mem_len >= n ? realloc(js->mem, cap) : NULL;
+        if (!grown) {
+            js->failed = true;
+            return;
+        }
+        js->mem = grown;
+        js->mem_cap = cap;
+    }
+    memcpy(js->mem + js->mem_len, p, n);
+    js->mem_len += n;
 }
 
 bool json_stream_flush(struct json_stream *js)
 {
-    if (js->len && fwrite(js->buf, 1, js->len, js->out) != js->len)
-        js->failed = true;
+    if (js->len)
+        sink(js, js->buf, js->len);
     js->len = 0;
     return !js->failed;
+}
+
+void json_stream_give(struct json_stream *js, char *buf, size_t cap)
+{
+    js->mem = buf;
+    js->mem_cap = buf ? cap : 0;
+    js->mem_len = 0;
+}
+
+char *json_stream_take(struct json_stream *js, size_t *len, size_t *cap)
+{
+    json_stream_flush(js);
+    char *text = js->mem;
+    *len = js->failed ? 0 : js->mem_len;
+    *cap = js->mem_cap;
+    js->mem = NULL;
+    js->mem_len = js->mem_cap = 0;
+    return text;
 }
 
 /* Appends n bytes; a write of the gathered buffer when it is full. */
@@ -47,8 +103,7 @@ static void put(struct json_stream *js, const char *p, size_t n)
     if (n > sizeof js->buf - js->len) {
         json_stream_flush(js);
         if (n > sizeof js->buf) {
-            if (fwrite(p, 1, n, js->out) != n)
-                js->failed = true;
+            sink(js, p, n);
             return;
         }
     }
@@ -193,6 +248,14 @@ static void begin_item(struct json_stream *js, const char *key)
     if (!put_quoted(js, key, strlen(key)))
         js->failed = true;
     put(js, ": ", js->compact ? 1 : 2);
+}
+
+void json_stream_put_item(struct json_stream *js, const char *text, size_t len)
+{
+    /* The separator is in the text: the container holds an item now. */
+    if (js->depth > 0)
+        js->has_items[js->depth] = true;
+    put(js, text, len);
 }
 
 void json_stream_open(struct json_stream *js, const char *key, char bracket)

@@ -28,10 +28,28 @@ struct json_stream {
     bool failed;                                 /* a NULL value, an encoder or write error, too deep */
     bool compact;                                /* one line, as JSON_COMPACT (set after init) */
     size_t len;                                  /* bytes in buf not yet written to out */
+    char *mem;                                   /* out NULL: the text so far (json_stream_take) */
+    size_t mem_len, mem_cap;
     char buf[16384];
 };
 
 void json_stream_init(struct json_stream *js, FILE *out);
+/* A stream that gathers, in memory, one item of an open container `depth`
+ * deep that already holds an item, laid out as a stream at that place
+ * writes it (separator and key included): a worker thread renders an item
+ * this way, and the stream of the document appends it in its turn
+ * (json_stream_put_item). */
+void json_stream_init_item(struct json_stream *js, int depth, bool compact);
+/* A buffer of `cap` bytes (malloc'd, or NULL) for a memory stream to
+ * write into, before anything is written: it is grown as need be. */
+void json_stream_give(struct json_stream *js, char *buf, size_t cap);
+/* The buffer of a memory stream (malloc'd, the caller's now), its text's
+ * length in *len and its size in *cap; `failed` says whether the text is
+ * whole. */
+char *json_stream_take(struct json_stream *js, size_t *len, size_t *cap);
+/* `text`, an item json_stream_init_item's stream rendered for this place,
+ * as the next item of the open container. */
+void json_stream_put_item(struct json_stream *js, const char *text, size_t len);
 /* Writes what is gathered to `out`; false (and `failed`) on a write error. */
 bool json_stream_flush(struct json_stream *js);
 /* Opens an object ('{') or array ('[') as the next item: a member named

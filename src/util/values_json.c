@@ -3,6 +3,7 @@
 
 #include "values_json.h"
 #include "interface_json.h"
+#include "json_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,32 @@ json_t *vj_requires(const struct mtlbx_requires *r)
     }
     return json_pack("{s:o,s:o,s:o,s:o}", "os", os ? json_string(os) : json_null(), "version", version, "reasons",
                      reasons, "unknown", unknown);
+}
+
+void vj_requires_stream(struct json_stream *js, const char *key, const struct mtlbx_requires *r)
+{
+    char buf[128];
+    const char *os = mtlbx_os_name(r->os);
+    json_stream_open(js, key, '{');
+    if (os)
+        json_stream_put_string(js, "os", os);
+    else
+        json_stream_put_null(js, "os");
+    if (r->has_version) {
+        snprintf(buf, sizeof buf, "%u.%u", r->version.major, r->version.minor);
+        json_stream_put_string(js, "version", buf);
+    } else {
+        json_stream_put_null(js, "version");
+    }
+    json_stream_open(js, "reasons", '[');
+    for (size_t i = 0; i < r->n_reasons; i++)
+        json_stream_put_string(js, NULL, mtlbx_req_reason_text(r->os, &r->reasons[i], buf, sizeof buf));
+    json_stream_close(js);
+    json_stream_open(js, "unknown", '[');
+    for (size_t i = 0; i < r->n_unknown; i++)
+        json_stream_put_string(js, NULL, mtlbx_req_unknown_text(&r->unknown[i], buf, sizeof buf));
+    json_stream_close(js);
+    json_stream_close(js);
 }
 
 json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f)

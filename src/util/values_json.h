@@ -15,6 +15,12 @@ json_t *vj_hex(const uint8_t *p, size_t n);
 
 /* CONTRACT.md's FUNCTION.requires / LIBRARY.requires object. */
 json_t *vj_requires(const struct mtlbx_requires *r);
+/* The same object written into a JSON stream as the member `key` (or an
+ * element, key NULL), byte for byte as json_stream_put(js, key,
+ * vj_requires(r)) writes it, without building it: dump --json writes one
+ * per function. */
+struct json_stream;
+void vj_requires_stream(struct json_stream *js, const char *key, const struct mtlbx_requires *r);
 
 json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f);
 /* hash_ok reads the cached hash state: verify first. MTLBX_FF_INTERFACE

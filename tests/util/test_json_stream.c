@@ -10,6 +10,7 @@
 #include "util/interface_json.h"
 #include "util/interface_stream.h"
 #include "util/json_stream.h"
+#include "util/values_json.h"
 
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -276,4 +277,96 @@ Test(interface_stream, many_properties)
     expect_same(write_interface, &iface, interface_json(&iface), "200 attributes");
     iface.n_attributes = 64;
     expect_same(write_interface, &iface, interface_json(&iface), "64 attributes");
+}
+
+/* ------------------------------------------------------------ requires -- */
+
+static void write_requires(struct json_stream *js, const void *arg)
+{
+    vj_requires_stream(js, "v", arg);
+}
+
+Test(requires_stream, as_vj_requires)
+{
+    struct mtlbx_requires r = { 0 };
+    expect_same(write_requires, &r, vj_requires(&r), "nothing known");
+    r.os = MTLBX_OS_MACOS;
+    r.has_version = true;
+    r.version = (struct mtlbx_os_version){ 14, 0 };
+    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, { 13, 0 }, { 13, 0 }, 0 };
+    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_MSL, { 3, 1 }, { 14, 0 }, 0 };
+    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_AIR, { 2, 6 }, { 14, 0 }, 0 };
+    expect_same(write_requires, &r, vj_requires(&r), "three reasons");
+    r.unknown[r.n_unknown++] = (struct mtlbx_req_unknown){ MTLBX_REQ_MSL, { 9, 9 } };
+    r.unknown[r.n_unknown++] = (struct mtlbx_req_unknown){ MTLBX_REQ_AIR, { 65535, 65535 } };
+    expect_same(write_requires, &r, vj_requires(&r), "reasons and unknown versions");
+    r.os = MTLBX_OS_NONE;
+    r.has_version = false;
+    expect_same(write_requires, &r, vj_requires(&r), "no OS");
+}
+
+/* ----------------------------------------- an item rendered elsewhere -- */
+
+/* A member before the one under test, as "interface" follows a function's
+ * other members. */
+static void write_after_member(struct json_stream *js, const void *arg)
+{
+    json_stream_put_int(js, "first", 1);
+    interface_stream_put(js, "v", arg);
+}
+
+/* The same, the second member rendered by a stream of its own (as a hash
+ * thread renders it) and appended. */
+static void write_rendered_item(struct json_stream *js, const void *arg)
+{
+    json_stream_put_int(js, "first", 1);
+    struct json_stream *item = malloc(sizeof *item);
+    cr_assert_not_null(item);
+    json_stream_init_item(item, js->depth, js->compact);
+    /* A buffer that must grow: items are longer than 16 bytes. */
+    json_stream_give(item, malloc(16), 16);
+    interface_stream_put(item, "v", arg);
+    size_t len, cap;
+    char *text = json_stream_take(item, &len, &cap);
+    cr_assert(!item->failed);
+    cr_assert_geq(cap, len);
+    json_stream_put_item(js, text, len);
+    free(text);
+    free(item);
+}
+
+static void expect_rendered_same(const void *arg, const char *what)
+{
+    for (int compact = 0; compact < 2; compact++) {
+        bool failed_direct, failed_rendered;
+        char *direct = run_writer(write_after_member, arg, compact, &failed_direct);
+        char *rendered = run_writer(write_rendered_item, arg, compact, &failed_rendered);
+        cr_expect(!failed_direct && !failed_rendered, "%s: a writer failed", what);
+        cr_expect_str_eq(rendered, direct, "%s (%s)", what, compact ? "compact" : "indented");
+        free(direct);
+        free(rendered);
+    }
+}
+
+Test(json_stream, rendered_item_as_written_in_place)
+{
+    build_interface(false);
+    expect_rendered_same(&iface, "interface");
+    build_interface(true);
+    expect_rendered_same(&iface, "interface, hostile keys");
+    expect_rendered_same(NULL, "no interface");
+    /* Longer than the stream's 16 KB buffer: written past it. */
+    enum { N = 2000 };
+    static struct mtlbx_air_property many[N];
+    static char names[N][16];
+    static struct mtlbx_md_value values[N];
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "key%zu", i);
+        many[i] = (struct mtlbx_air_property){ text(names[i]), 1, &values[i] };
+        values[i] = (struct mtlbx_md_value){ .kind = MTLBX_MD_INT, .i = (int64_t)i };
+    }
+    memset(&iface, 0, sizeof iface);
+    iface.n_attributes = N;
+    iface.attributes = many;
+    expect_rendered_same(&iface, "2,000 attributes");
 }
