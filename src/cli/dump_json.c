@@ -9,8 +9,8 @@
 #include "config.h"
 
 #include "commands.h"
+#include "util/interface_json.h"
 #include "util/interface_stream.h"
-#include "util/span_release.h"
 #include "json_more.h"
 #include "util/json_stream.h"
 #include "util/values_json.h"
@@ -138,7 +138,8 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     } else {
         json_stream_put_null(js, "hash");
     }
-    /* library_json() ran verify_all: the state is final. */
+    /* Hashed before: by prepare_libraries(), or with --interfaces by
+     * the batch this function is in. The state is final. */
     enum mtlbx_hash_state hs = mtlbx_function_hash_state(lib, i);
     json_stream_put_bool(js, "hash_ok", hs == MTLBX_HASH_OK);
 
@@ -146,7 +147,7 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     json_stream_put(js, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
     struct mtlbx_requires req;
     mtlbx_function_requires(lib, i, &req);
-    json_stream_put(js, "requires", vj_requires(&req));
+    vj_requires_stream(js, "requires", &req);
     /* Extra keys, beyond the contract. */
     json_stream_open(js, "entry", '{');
     json_stream_put_int(js, "offset", (json_int_t)fn->entry_offset);
@@ -167,10 +168,7 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     long archive = mtlbx_function_archive(lib, i);
     if (archive >= 0)
         json_stream_put_int(js, "source_archive", archive);
-    json_t *more = json_object();
-    if (more)
-        function_json_more(lib, i, more);
-    json_stream_put_members(js, more);
+    function_stream_more(js, lib, i);
 }
 
 static json_t *sources_json(mtlbx_library *lib)
@@ -274,41 +272,115 @@ static json_t *library_tail_json(mtlbx_library *lib)
     return o;
 }
 
+/* --interfaces: each function's "interface" member, rendered on the
+ * thread that hashed and decoded its module (the library's hash pass
+ * hands every module over right after its hash: one read of the file
+ * for both), for the main thread to append in function order. A batch
+ * of functions at a time, so that memory stays one batch of rendered
+ * text (a few KB a function) whatever the library. */
+#define INTERFACE_BATCH 1024
+/* A batch ends sooner once its modules come to this many bytes: text
+ * rendered from the metadata of huge modules must not pile up. */
+#define INTERFACE_BATCH_BYTES ((uint64_t)16 << 20)
+
+struct rendered_interface {
+    char *text;                /* the member, separator and key included */
+    size_t len, cap;           /* the buffer stays from batch to batch */
+    json_t *diag;              /* its problem for the library's list, or NULL */
+    bool failed;               /* out of memory rendering it */
+};
+
+struct interface_batch {
+    struct rendered_interface *slots;
+    size_t first;
+    int depth;                 /* the function object's, in the document */
+    bool compact;
+};
+
+static void render_interface(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
+                             const struct mtlbx_error *err, void *ctx)
+{
+    struct interface_batch *b = ctx;
+    struct rendered_interface *r = &b->slots[i - b->first];
+    r->diag = interface_problem_json(lib, i, iface, err);
+    struct json_stream w;
+    json_stream_init_item(&w, b->depth, b->compact);
+    json_stream_give(&w, r->text, r->cap);
+    interface_stream_put(&w, "interface", iface);
+    r->text = json_stream_take(&w, &r->len, &r->cap);
+    r->failed = w.failed;
+}
+
+/* The slots' buffers stay for the next batch unless `all`. */
+static void clear_batch(struct rendered_interface *slots, size_t from, size_t to, bool all)
+{
+    for (size_t k = from; k < to; k++) {
+        json_decref(slots[k].diag);
+        slots[k].diag = NULL;
+        slots[k].len = 0;
+        slots[k].failed = false;
+        if (all) {
+            free(slots[k].text);
+            slots[k] = (struct rendered_interface){ 0 };
+        }
+    }
+}
+
+/* Where the batch that starts at function `first` ends. */
+static size_t batch_end_from(const mtlbx_library *lib, size_t first, size_t n)
+{
+    uint64_t bytes = 0;
+    size_t end = first;
+    while (end < n && end - first < INTERFACE_BATCH && (end == first || bytes < INTERFACE_BATCH_BYTES)) {
+        const struct mtlbx_function *fn = mtlbx_function_peek(lib, end++);
+        if (fn && fn->module_valid)
+            bytes += fn->module.size;
+    }
+    return end;
+}
+
 /* One library, its functions streamed one at a time. `head` is its
  * library_head_json(), built before its modules were hashed. Stops early
- * (the caller reports it) once memory ran out or output failed. */
+ * (the caller reports it) once memory ran out, output failed or the file
+ * changed under the hash. */
 static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *head)
 {
     json_stream_open(js, NULL, '{');
     json_stream_put_members(js, head);
     json_stream_open(js, "functions", '[');
-    if (with_interfaces && !(interface_diags = json_array()))
+    struct rendered_interface *slots = NULL;
+    if (with_interfaces && (!(interface_diags = json_array()) || !(slots = calloc(INTERFACE_BATCH, sizeof *slots))))
         dump_out_of_memory = true;
     size_t n = mtlbx_function_count(lib);
-    /* The modules decoded are let go as we pass (as `sig` does):
-     * otherwise every page the decoder touched stays resident, the size
-     * of the module section at a million functions. */
-    struct span_release passed;
-    span_release_init(&passed, mtlbx_library_file(lib));
-    /* Modules are read with pread, cheaper than faulting the mapping in
-     * (mtlbx_interface_read); NULL: through the mapping. The reader reads
-     * a module that several functions share once for all of them. */
-    mtlbx_read_window *win = with_interfaces ? mtlbx_read_window_new() : NULL;
+    /* The reader reads a module that several functions share once for
+     * all of them. */
     mtlbx_interface_reader *rd = with_interfaces ? mtlbx_interface_reader_new(lib) : NULL;
+    struct interface_batch batch = { .slots = slots, .depth = js->depth + 1, .compact = js->compact };
+    size_t batch_end = 0;
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
+        if (with_interfaces && i == batch_end) {
+            batch.first = i;
+            batch_end = batch_end_from(lib, i, n);
+            mtlbx_library_verify_decoding(lib, rd, i, batch_end, 0, render_interface, &batch);
+            /* The rest could not be hashed: the document stops here, and
+             * the caller says why (cli_complete). */
+            if (mtlbx_file_changed(mtlbx_library_file(lib)))
+                break;
+        }
         put_function(js, lib, i);
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-        if (with_interfaces && fn->module_valid)
-            span_release_add(&passed, fn->module);
         if (with_interfaces) {
-            json_t *d = NULL;
-            function_interface_stream(js, "interface", rd, lib, i, win, &d);
+            struct rendered_interface *r = &slots[i - batch.first];
+            if (r->failed)
+                dump_out_of_memory = true;
+            else
+                json_stream_put_item(js, r->text, r->len);
             /* Capped like the library's own list: hostile input cannot
              * grow it without bound. */
-            if (d && json_array_size(interface_diags) < MTLBX_MAX_DIAGS)
-                json_array_append_new(interface_diags, d);
-            else
-                json_decref(d);
+            if (r->diag && json_array_size(interface_diags) < MTLBX_MAX_DIAGS) {
+                json_array_append_new(interface_diags, r->diag);
+                r->diag = NULL;
+            }
+            clear_batch(slots, i - batch.first, i - batch.first + 1, false);
         }
         json_stream_close(js);
         /* The entries and metadata written so far are not read again. */
@@ -317,9 +389,10 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             mtlbx_library_forget(lib, i); /* fn is i's */
         }
     }
-    span_release_flush(&passed);
+    if (slots)
+        clear_batch(slots, 0, INTERFACE_BATCH, true);
+    free(slots);
     mtlbx_interface_reader_free(rd);
-    mtlbx_read_window_free(win);
     mtlbx_library_release_pages(lib);
     json_stream_close(js);
     json_stream_put(js, "sources", sources_json(lib));
@@ -354,6 +427,10 @@ static json_t *file_diags_json(mtlbx_file *f)
 
 /* Hashes every module (what reads the most of the file) before a byte is
  * written, so that a file that changed under us gives no document at all.
+ * With --interfaces the modules are hashed as they are written instead,
+ * a batch at a time, each decoded from the bytes its hash read (one read
+ * of the file, not two): a file that changes then cuts the document short,
+ * and the caller fails with the one-line error (exit 2) as before.
  * Each library's head is built before its hashing, as the keys' order in
  * the document has it (the accessors may record problems as they go). */
 static json_t **prepare_libraries(mtlbx_file *f)
@@ -365,7 +442,8 @@ static json_t **prepare_libraries(mtlbx_file *f)
     for (size_t l = 0; l < n; l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         heads[l] = library_head_json(lib);
-        mtlbx_library_verify_all(lib, 0);
+        if (!with_interfaces)
+            mtlbx_library_verify_all(lib, 0);
         /* Decodes the metadata and lists now (as the first function would),
          * so that running out of memory there also stops us before output. */
         (void)mtlbx_library_diag_count(lib);

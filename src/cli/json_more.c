@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "json_more.h"
+#include "util/json_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,13 +112,28 @@ json_t *symbol_list_json(const mtlbx_library *lib, enum mtlbx_list_kind kind)
     return a;
 }
 
-void function_json_more(const mtlbx_library *lib, size_t i, json_t *fn)
+/* span()'s value, streamed. */
+static void put_span(struct json_stream *js, const char *key, struct mtlbx_range r)
+{
+    if (!r.size) {
+        json_stream_put_null(js, key);
+        return;
+    }
+    json_stream_open(js, key, '{');
+    json_stream_put_int(js, "offset", (json_int_t)r.offset);
+    json_stream_put_int(js, "size", (json_int_t)r.size);
+    json_stream_close(js);
+}
+
+void function_stream_more(struct json_stream *js, const mtlbx_library *lib, size_t i)
 {
     const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
-    json_object_set_new(fn, "tessellation", tessellation_json(lib, i));
-    json_object_set_new(fn, "reflection", reflection_json(lib, i));
-    json_object_set_new(fn, "public_metadata", span(md->public_group));
-    json_object_set_new(fn, "private_metadata", span(md->private_group));
+    /* null (no TESS, no reflection: most functions) is jansson's one
+     * shared value, nothing built. */
+    json_stream_put(js, "tessellation", tessellation_json(lib, i));
+    json_stream_put(js, "reflection", reflection_json(lib, i));
+    put_span(js, "public_metadata", md->public_group);
+    put_span(js, "private_metadata", md->private_group);
 }
 
 /* Section pointers are (offset, size) relative to the library; the UUID

@@ -15,9 +15,13 @@ json_t *reflection_json(const mtlbx_library *lib, size_t i);
 /* LIBRARY.imported_symbols / exported_variables: null without the list. */
 json_t *symbol_list_json(const mtlbx_library *lib, enum mtlbx_list_kind kind);
 
-/* Adds to a FUNCTION object: tessellation, reflection and the extras
- * public_metadata / private_metadata ({offset, size} of the group or null). */
-void function_json_more(const mtlbx_library *lib, size_t i, json_t *fn);
+/* Writes, as members of the FUNCTION object open in `js`: tessellation,
+ * reflection and the extras public_metadata / private_metadata ({offset,
+ * size} of the group or null). The spans and the usual nulls are written
+ * directly, not built as jansson values first (dump --json writes them for
+ * every function). */
+struct json_stream;
+void function_stream_more(struct json_stream *js, const mtlbx_library *lib, size_t i);
 /* Adds to a LIBRARY object: imported_symbols, exported_variables,
  * header_extension_entries, and the sources and dynamic_header ranges
  * inside its "sections" object (when it has one). Checks every module's
