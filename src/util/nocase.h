@@ -2,8 +2,8 @@
  * over every function's name (200,000 of them between two keys): ASCII
  * letters fold, every other byte matches itself, as tolower() does for
  * single bytes in the C and UTF-8 locales. The needle is prepared once
- * per search; candidates for its first byte are found 16 bytes at a
- * time (SSE2; memchr when that byte has no case), not byte by byte. */
+ * per search; candidates (places where both its first and its last
+ * byte could be) are found 16 places at a time (SSE2), not byte by byte. */
 #ifndef MTLBX_UTIL_NOCASE_H
 #define MTLBX_UTIL_NOCASE_H
 
@@ -14,7 +14,7 @@
 struct nocase_needle {
     const uint8_t *text;       /* the caller's, not copied */
     size_t len;
-    uint8_t lower0, upper0;    /* its first byte in both cases */
+    uint8_t key_first, key_last; /* its first and last byte | 0x20 */
 };
 
 void nocase_prepare(struct nocase_needle *n, const char *text);
