@@ -24,6 +24,41 @@ struct sort_key { uint64_t k[3]; uint32_t pos; };
 static struct sort_key *keys_alloc(size_t n);
 static void keys_free(struct sort_key *k, size_t n);
 
+/* Copies every row's name into t->names (see ftable.h); leaves it NULL
+ * when out of memory or past 4 GB of names. */
+static void keep_names(struct ftable *t)
+{
+    size_t cap = (size_t)1 << 16, len = 0;
+    char *names = malloc(cap);
+    uint32_t *at = malloc((t->n_all + 1) * sizeof *at);
+    for (size_t i = 0; names && at && i < t->n_all; i++) {
+        struct mtlbx_bytes b = ftable_row_function(t, &t->all[i])->name;
+        if (b.len + 1 > cap - len) {
+            while (b.len + 1 > cap - len && cap < UINT32_MAX)
+                cap *= 2;
+            char *grown = b.len + 1 <= cap - len && cap <= UINT32_MAX ? realloc(names, cap) : NULL;
+            if (!grown) {
+                free(names);
+                names = NULL;
+                break;
+            }
+            names = grown;
+        }
+        at[i] = (uint32_t)len;
+        memcpy(names + len, b.ptr, b.len);
+        names[len + b.len] = '\0';
+        len += b.len + 1;
+    }
+    if (!names || !at) {
+        free(names);
+        free(at);
+        return;
+    }
+    at[t->n_all] = (uint32_t)len;
+    t->names = names;
+    t->name_at = at;
+}
+
 bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
 {
     memset(t, 0, sizeof *t);
@@ -83,6 +118,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
         }
     }
     t->n_shown = t->n_all;
+    keep_names(t);
     return true;
 }
 
@@ -92,6 +128,8 @@ void ftable_free(struct ftable *t)
     free(t->all);
     free(t->shown);
     free(t->hits);
+    free(t->names);
+    free(t->name_at);
     keys_free(t->keys, t->n_all ? t->n_all : 1);
     keys_free(t->keys_tmp, t->n_all ? t->n_all : 1);
     memset(t, 0, sizeof *t);
@@ -476,12 +514,20 @@ size_t ftable_search(struct ftable *t, const char *text, ftable_extra_fn extra, 
     struct nocase_needle needle;
     nocase_prepare(&needle, text);
     for (size_t i = 0; i < t->n_shown; i++) {
-        const struct ft_row *r = &t->all[t->shown[i]];
-        const struct mtlbx_function *fn = ftable_row_function(t, r);
-        bool hit = nocase_contains(&needle, fn->name.ptr, fn->name.len);
+        uint32_t pos = t->shown[i];
+        const struct ft_row *r = &t->all[pos];
+        bool hit;
+        if (t->names) {
+            hit = nocase_contains(&needle, (const uint8_t *)t->names + t->name_at[pos],
+                                  t->name_at[pos + 1] - t->name_at[pos] - 1);
+        } else {
+            const struct mtlbx_function *fn = ftable_row_function(t, r);
+            hit = nocase_contains(&needle, fn->name.ptr, fn->name.len);
+        }
         if (!hit && extra) {
-            const char *more = extra(ctx, t->libs[r->lib].lib, r->index);
-            hit = more && nocase_contains(&needle, (const uint8_t *)more, strlen(more));
+            size_t more_len;
+            const char *more = extra(ctx, t->libs[r->lib].lib, r->index, &more_len);
+            hit = more && nocase_contains(&needle, (const uint8_t *)more, more_len);
         }
         if (hit)
             t->hits[t->n_hits++] = (uint32_t)i;

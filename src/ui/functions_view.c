@@ -212,10 +212,10 @@ void functions_status(struct explorer *ex, char *buf, size_t size)
              fn->module_valid ? mtlbx_format_count(c, sizeof c, fn->module.size) : "-");
 }
 
-static const char *iface_text(void *ctx, const mtlbx_library *lib, size_t index)
+static const char *iface_text(void *ctx, const mtlbx_library *lib, size_t index, size_t *len)
 {
     struct explorer *ex = ctx;
-    return ifacer_search_text(ex->ifacer, lib, index);
+    return ifacer_search_text(ex->ifacer, lib, index, len);
 }
 
 static void say_match(struct explorer *ex, bool wrapped)

@@ -3,6 +3,7 @@
  * them without a lock. */
 #include "config.h"
 
+#include "background.h"
 #include "ifacer.h"
 #include "util/span_release.h"
 
@@ -10,8 +11,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,7 +18,8 @@ struct ifacer {
     pthread_t thread;
     mtlbx_library **libs;
     size_t n_libs, total;
-    _Atomic(char *) **texts;     /* [library][function] */
+    _Atomic(const char *) **texts; /* [library][function], in `chunks` */
+    struct text_chunk *chunks;   /* newest first; only the worker appends */
     _Atomic int32_t **n_args;    /* [library][function]: 0 not swept yet, -1 no
                                     entry, else 1 + the number of arguments */
     size_t *counts;
@@ -31,6 +31,42 @@ struct ifacer {
     mtlbx_library *want_lib;
     size_t want_index;
 };
+
+/* The search texts, back to back in chunks that only grow, each after
+ * its length (4 bytes): `/` reads every one of them in function order,
+ * and as 200,000 heap strings of their own each cost a cache and TLB miss
+ * and a strlen (most of a search's time on L200k, not the bytes). */
+#define TEXT_CHUNK_BYTES ((size_t)1 << 20)
+
+struct text_chunk {
+    struct text_chunk *next;
+    size_t used, cap;
+    char data[];
+};
+
+/* A copy of s[0..len) in the chunks, NUL-terminated, its length before
+ * it; NULL when out of memory. */
+static const char *keep_text(struct ifacer *w, const char *s, size_t len)
+{
+    if (len > UINT32_MAX - 8)
+        return NULL;
+    size_t need = sizeof(uint32_t) + len + 1;
+    struct text_chunk *c = w->chunks;
+    if (!c || c->cap - c->used < need) {
+        size_t cap = need > TEXT_CHUNK_BYTES ? need : TEXT_CHUNK_BYTES;
+        if (!(c = malloc(sizeof *c + cap)))
+            return NULL;
+        *c = (struct text_chunk){ .next = w->chunks, .cap = cap };
+        w->chunks = c;
+    }
+    char *p = c->data + c->used;
+    uint32_t n = (uint32_t)len;
+    memcpy(p, &n, sizeof n);
+    memcpy(p + sizeof n, s, len);
+    p[sizeof n + len] = '\0';
+    c->used += need;
+    return p + sizeof n;
+}
 
 static void append(char **s, size_t *len, struct mtlbx_bytes b)
 {
@@ -49,8 +85,9 @@ static void append(char **s, size_t *len, struct mtlbx_bytes b)
     free(esc);
 }
 
-/* "A\nhalf\nparams\nmlx::steel::GEMMParams\n..." for one interface. */
-static char *search_text(const struct mtlbx_interface *iface)
+/* "A\nhalf\nparams\nmlx::steel::GEMMParams\n..." for one interface
+ * (malloc'd, its length in *len; NULL when it is empty). */
+static char *search_text(const struct mtlbx_interface *iface, size_t *len_out)
 {
     char *s = NULL;
     size_t len = 0;
@@ -63,7 +100,8 @@ static char *search_text(const struct mtlbx_interface *iface)
             if (lists[l][i].has_type)
                 append(&s, &len, lists[l][i].type);
         }
-    return s ? s : strdup("");
+    *len_out = len;
+    return s;
 }
 
 static void sweep_one(struct ifacer *w, mtlbx_interface_reader *rd, size_t l, size_t i)
@@ -71,7 +109,13 @@ static void sweep_one(struct ifacer *w, mtlbx_interface_reader *rd, size_t l, si
     if (atomic_load(&w->texts[l][i]))
         return;
     struct mtlbx_interface *iface = mtlbx_interface_read(rd, w->libs[l], i, NULL, NULL);
-    char *text = iface && !iface->module.failed ? search_text(iface) : strdup("");
+    size_t len = 0;
+    char *built = iface && !iface->module.failed ? search_text(iface, &len) : NULL;
+    /* Out of memory, the function is searched by its name alone. */
+    const char *text = keep_text(w, built ? built : "", built ? len : 0);
+    free(built);
+    if (!text)
+        text = keep_text(w, "", 0);
     bool entry = iface && !iface->module.failed && iface->stage;
     atomic_store(&w->n_args[l][i], entry ? (int32_t)(iface->n_inputs < INT32_MAX - 1 ? iface->n_inputs + 1 : INT32_MAX) : -1);
     mtlbx_interface_free(iface);
@@ -98,11 +142,8 @@ static void take_priority(struct ifacer *w)
 static void *worker(void *arg)
 {
     struct ifacer *w = arg;
-#ifdef SYS_gettid
-    /* The sweep is for search and comes last: the screen and the hash
-     * check go first on a busy machine (Linux: nice is per thread). */
-    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
-#endif
+    /* The sweep is for search and comes last (background.h). */
+    background_thread_nice(BACKGROUND_NICE_IFACER);
     for (size_t l = 0; l < w->n_libs; l++) {
         /* One reader per library for the sweep: a module that several
          * functions share is decoded once, not once per function. */
@@ -190,11 +231,18 @@ void ifacer_progress(const struct ifacer *w, size_t *done, size_t *total)
     *total = w ? w->total : 0;
 }
 
-const char *ifacer_search_text(const struct ifacer *w, const mtlbx_library *lib, size_t index)
+const char *ifacer_search_text(const struct ifacer *w, const mtlbx_library *lib, size_t index, size_t *len)
 {
+    *len = 0;
     for (size_t l = 0; w && l < w->n_libs; l++)
-        if (w->libs[l] == lib)
-            return index < w->counts[l] ? atomic_load(&w->texts[l][index]) : NULL;
+        if (w->libs[l] == lib) {
+            const char *text = index < w->counts[l] ? atomic_load(&w->texts[l][index]) : NULL;
+            uint32_t n = 0;
+            if (text)
+                memcpy(&n, text - sizeof n, sizeof n);
+            *len = n;
+            return text;
+        }
     return NULL;
 }
 
@@ -229,10 +277,12 @@ void ifacer_stop(struct ifacer *w)
         pthread_join(w->thread, NULL);
     pthread_mutex_destroy(&w->lock);
     pthread_mutex_destroy(&w->keeping);
-    for (size_t l = 0; w->texts && l < w->n_libs; l++) {
-        for (size_t i = 0; w->texts[l] && i < w->counts[l]; i++)
-            free(atomic_load(&w->texts[l][i]));
+    for (size_t l = 0; w->texts && l < w->n_libs; l++)
         free(w->texts[l]);
+    while (w->chunks) {
+        struct text_chunk *next = w->chunks->next;
+        free(w->chunks);
+        w->chunks = next;
     }
     for (size_t l = 0; w->n_args && l < w->n_libs; l++)
         free(w->n_args[l]);

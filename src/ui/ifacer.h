@@ -27,8 +27,9 @@ void ifacer_forget(struct ifacer *w);
 size_t ifacer_kept_count(const struct ifacer *w);
 void ifacer_progress(const struct ifacer *w, size_t *done, size_t *total);
 /* The argument names and types of a function, one per line, once the
- * sweep has decoded it; NULL before. Stable until ifacer_stop(). */
-const char *ifacer_search_text(const struct ifacer *w, const mtlbx_library *lib, size_t index);
+ * sweep has decoded it, and their length in *len; NULL before. Stable
+ * until ifacer_stop(). */
+const char *ifacer_search_text(const struct ifacer *w, const mtlbx_library *lib, size_t index, size_t *len);
 /* The number of arguments of a function once the sweep has read it; -1
  * before, -2 when no AIR entry names it. */
 long ifacer_arg_count(const struct ifacer *w, const mtlbx_library *lib, size_t index);

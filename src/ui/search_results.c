@@ -17,7 +17,9 @@ bool search_match_label(struct explorer *ex, const struct query *q, uint32_t fil
      * the background decoder has decoded its interface. Its texts are
      * published atomically and live until the explorer ends (after any
      * job is cancelled), so the search worker may read them. */
-    const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(ex->ifacer, n->lib, n->index) : NULL;
+    size_t args_len;
+    const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(ex->ifacer, n->lib, n->index, &args_len)
+                                                      : NULL;
     return query_label_matches(q, label) || (args && *args && query_label_matches(q, args)) ||
            (n->kind == MTLBX_NODE_TAG && q->tag_like && strcmp(n->tag.name, q->text) == 0);
 }
