@@ -2,6 +2,7 @@
  * priority request (the selected function) first when there is one. */
 #include "config.h"
 
+#include "background.h"
 #include "hasher.h"
 #include "util/span_release.h"
 
@@ -101,6 +102,7 @@ static void take_priority(struct hasher *h)
 static void *worker(void *arg)
 {
     struct hasher *h = arg;
+    background_thread_nice(BACKGROUND_NICE_HASHER);
     for (size_t l = 0; l < h->n_libs; l++) {
         size_t n = mtlbx_function_count(h->libs[l]);
         /* One reader per library for the sweep: a module that several

@@ -23,6 +23,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/folder_view.c \
 	src/ui/fpage.c \
 	src/ui/ftable.c src/ui/ftable.h \
+	src/ui/background.h \
 	src/ui/functions_home.c \
 	src/ui/functions_view.c \
 	src/ui/funcview.c src/ui/funcview.h \
