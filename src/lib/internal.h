@@ -178,6 +178,13 @@ struct mtlbx_library {
     uint64_t *fn_chunk_offset;  /* entry offset of every FN_CHUNK-th function */
     uint64_t serial;            /* tells libraries apart (a freed one's address is reused) */
     bool module_size_needed;    /* some function has OFFT but no MDSZ */
+    /* The distinct SOFF values the function list's pass saw (at most
+     * SOFF_SEEN_MAX; soff_many past that), so that parse_sources checks
+     * the values, not every function again, when they all land. */
+#define SOFF_SEEN_MAX 64
+    uint64_t soff_seen[SOFF_SEEN_MAX];
+    size_t n_soff_seen;
+    bool soff_many;
     /* Modules outside their section found by the function list's pass,
      * reported by parse_modules in its turn (hostile input only). */
     struct module_outside { size_t i; uint64_t at, rel, size; } *outside;
@@ -264,6 +271,10 @@ bool diag_quiet(void);
 /* tags.c */
 bool tag_is_wide(uint32_t fourcc);
 void tag_fill_name(char name[5], uint32_t fourcc);
+/* mtlbx_tag_walk_next without out->name and out->known (left empty and
+ * false), which only a diagnostic or a view needs: the function list's
+ * passes walk every entry's tags, a million entries several times. */
+bool tag_walk_step(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
 /* values.c: the tag is one this library decodes (it has a description). */
 bool tag_known(uint32_t fourcc);
 /* Walks a size-prefixed group at `off` to its ENDT, bounded by `limit`

@@ -125,26 +125,25 @@ static struct imagebuf make_section(bool hsrd, const struct tarchive *a, size_t 
 
 static const struct test_function one_fn[] = { { .name = "main0", .type = 2 } };
 
-/* A whole library whose header extension carries HSRD/HSRC locating
- * `section` appended at the end. ib_library writes UUID as the one
- * extension tag; its 16-byte value has the size of HSRD's, so the tag is
- * renamed in place. `soff` (if not UINT64_MAX) becomes function 0's SOFF. */
-static struct imagebuf make_library(bool hsrd, const struct imagebuf *section, uint64_t soff,
-                                    size_t *section_at)
+/* A SOFF tag (raw, for a function's extra_tags) holding `soff`. */
+static void soff_tag(uint8_t out[14], uint64_t soff)
 {
-    uint8_t extra[14];
-    memcpy(extra, "SOFF", 4);
-    extra[4] = 8;
-    extra[5] = 0;
+    memcpy(out, "SOFF", 4);
+    out[4] = 8;
+    out[5] = 0;
     for (int i = 0; i < 8; i++)
-        extra[6 + i] = (uint8_t)(soff >> (8 * i));
-    struct test_function fn = one_fn[0];
-    if (soff != UINT64_MAX) {
-        fn.extra_tags = extra;
-        fn.extra_tags_len = sizeof extra;
-    }
+        out[6 + i] = (uint8_t)(soff >> (8 * i));
+}
+
+/* A whole library of these functions whose header extension carries
+ * HSRD/HSRC locating `section` appended at the end. ib_library writes
+ * UUID as the one extension tag; its 16-byte value has the size of
+ * HSRD's, so the tag is renamed in place. */
+static struct imagebuf make_library_of(bool hsrd, const struct imagebuf *section, const struct test_function *fns,
+                                       size_t n, size_t *section_at)
+{
     struct imagebuf b = { 0 };
-    ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = &fn, .ext = TEST_EXT_UUID });
+    ib_library(&b, &(struct test_library){ .n_functions = n, .functions = fns, .ext = TEST_EXT_UUID });
     size_t at = b.len;
     ib_bytes(&b, section->data, section->len);
     uint8_t *u = memmem(b.data, at, "UUID\x10\x00", 6);
@@ -158,7 +157,19 @@ static struct imagebuf make_library(bool hsrd, const struct imagebuf *section, u
     return b;
 }
 
-
+/* One function; `soff` (if not UINT64_MAX) becomes its SOFF. */
+static struct imagebuf make_library(bool hsrd, const struct imagebuf *section, uint64_t soff,
+                                    size_t *section_at)
+{
+    uint8_t extra[14];
+    soff_tag(extra, soff);
+    struct test_function fn = one_fn[0];
+    if (soff != UINT64_MAX) {
+        fn.extra_tags = extra;
+        fn.extra_tags_len = sizeof extra;
+    }
+    return make_library_of(hsrd, section, &fn, 1, section_at);
+}
 
 static void dump_diags(const mtlbx_library *lib)
 {
@@ -302,6 +313,57 @@ Test(sources, soff_pointing_at_nothing_is_an_error)
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "SOFF"), 1);
     mtlbx_close(f);
     ib_free(&img);
+    ib_free(&sec);
+    ib_free(&z);
+}
+
+/* The SOFF values the function list's pass saw are checked instead of
+ * every function when they all land: a library with no sources section
+ * at all, and two functions of which one lands, must still give one
+ * error each, at the function that misses. */
+Test(sources, soff_without_a_sources_section_is_an_error)
+{
+    uint8_t extra[14];
+    soff_tag(extra, 0);
+    struct test_function fn = one_fn[0];
+    fn.extra_tags = extra;
+    fn.extra_tags_len = sizeof extra;
+    struct imagebuf img = { 0 };
+    ib_library(&img, &(struct test_library){ .n_functions = 1, .functions = &fn, .ext = TEST_EXT_UUID });
+    mtlbx_file *f = open_buf(&img);
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_expect_eq(count_diags(lib, MTLBX_ERROR, "has SOFF but the library has no sources section"), 1);
+    mtlbx_close(f);
+    ib_free(&img);
+}
+
+Test(sources, only_the_function_whose_soff_misses_is_reported)
+{
+    struct imagebuf z = bz_tar(basic, 1);
+    struct tarchive a = { "0", z.data, z.len };
+    uint64_t sarc;
+    struct imagebuf sec = make_section(true, &a, 1, 1, &sarc);
+    /* Function 0 lands on the SARC tag (make_library), function 1 on the
+     * group's size prefix: two distinct values, one of them bad. */
+    struct imagebuf img = make_library(true, &sec, sarc, NULL);
+    mtlbx_file *one = open_buf(&img);
+    cr_expect_eq(count_diags(mtlbx_library_at(one, 0), MTLBX_ERROR, "SOFF"), 0);
+    mtlbx_close(one);
+    ib_free(&img);
+    uint8_t good[14], bad[14];
+    soff_tag(good, sarc);
+    soff_tag(bad, sarc - 4);
+    struct test_function fns[2] = { { .name = "main0", .type = 2, .extra_tags = good, .extra_tags_len = 14 },
+                                    { .name = "main1", .type = 2, .extra_tags = bad, .extra_tags_len = 14 } };
+    struct imagebuf two = make_library_of(true, &sec, fns, 2, NULL);
+    mtlbx_file *f = open_buf(&two);
+    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_expect_eq(mtlbx_function_archive(lib, 0), 0);
+    cr_expect_eq(mtlbx_function_archive(lib, 1), -1);
+    cr_expect_eq(count_diags(lib, MTLBX_ERROR, "function 1: SOFF"), 1);
+    cr_expect_eq(count_diags(lib, MTLBX_ERROR, "function 0: SOFF"), 0);
+    mtlbx_close(f);
+    ib_free(&two);
     ib_free(&sec);
     ib_free(&z);
 }

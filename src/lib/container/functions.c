@@ -8,12 +8,15 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-/* Fixed value lengths (FORMAT §15 item 6). */
+/* Fixed value lengths (FORMAT §15 item 6). The tags come from
+ * tag_walk_step: their printable name is made here, for a diagnostic. */
 static bool expect_len(mtlbx_library *lib, const struct mtlbx_tag *t, uint64_t want)
 {
     if (t->value_len == want)
         return true;
-    lib_error(lib, t->offset, "%s value is %llu %s, expected %llu", t->name, (unsigned long long)t->value_len,
+    char name[5];
+    tag_fill_name(name, t->fourcc);
+    lib_error(lib, t->offset, "%s value is %llu %s, expected %llu", name, (unsigned long long)t->value_len,
               mtlbx_noun(t->value_len, "byte", "bytes"), (unsigned long long)want);
     return false;
 }
@@ -40,12 +43,15 @@ static void decode_function_tag(mtlbx_library *lib, struct mtlbx_function *fn, c
 {
     const uint8_t *v = t->value;
     uint32_t bit = function_tag_bit(t->fourcc);
+    char name[5];
     if (!bit) {
-        lib_warning(lib, t->offset, "unknown function tag '%s'", t->name);
+        tag_fill_name(name, t->fourcc);
+        lib_warning(lib, t->offset, "unknown function tag '%s'", name);
         return;
     }
     if (fn->present & bit) {
-        lib_warning(lib, t->offset, "duplicate %s tag ignored", t->name);
+        tag_fill_name(name, t->fourcc);
+        lib_warning(lib, t->offset, "duplicate %s tag ignored", name);
         return;
     }
     switch (bit) {
@@ -117,7 +123,7 @@ static uint64_t decode_entry(mtlbx_library *lib, struct mtlbx_function *fn, size
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
     mtlbx_tag_walk_init(&w, lib->file, pos + 4, end - pos - 4);
-    while (mtlbx_tag_walk_next(&w, &t))
+    while (tag_walk_step(&w, &t))
         decode_function_tag(lib, fn, &t);
     *ended = w.ended;
     if (!w.ended) {
@@ -312,6 +318,21 @@ void library_forget_functions(mtlbx_library *lib, size_t before)
     lazy_drop_before(lib, &lib->fn_blocks, before, NULL);
 }
 
+/* Adds a SOFF value to the library's distinct ones (internal.h). */
+static void note_soff(mtlbx_library *lib, uint64_t soff)
+{
+    if (lib->soff_many)
+        return;
+    /* Functions that share an archive usually come in a row. */
+    for (size_t k = lib->n_soff_seen; k-- > 0;)
+        if (lib->soff_seen[k] == soff)
+            return;
+    if (lib->n_soff_seen == SOFF_SEEN_MAX)
+        lib->soff_many = true;
+    else
+        lib->soff_seen[lib->n_soff_seen++] = soff;
+}
+
 /* The table of a library of at most FUNCTION_TABLE_KEEP functions,
  * allocated before the first pass so that the pass decodes into it;
  * NULL for a bigger library, or when out of memory (then it is made
@@ -384,6 +405,8 @@ void parse_function_list(mtlbx_library *lib)
         uint64_t next = decode_entry(lib, fn, i, pos, end, &ended);
         if ((fn->present & MTLBX_F_OFFT) && !(fn->present & MTLBX_F_MDSZ))
             lib->module_size_needed = true;
+        if (fn->present & MTLBX_F_SOFF)
+            note_soff(lib, fn->soff);
         /* With its MDSZ the module's span is known now: parse_modules
          * need not walk the list again unless some size is inferred (and
          * then it derives every kept entry again). */

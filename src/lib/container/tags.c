@@ -42,6 +42,15 @@ void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f, uint64_t
 
 bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out)
 {
+    if (!tag_walk_step(w, out))
+        return false;
+    out->known = tag_known(out->fourcc);
+    tag_fill_name(out->name, out->fourcc);
+    return true;
+}
+
+bool tag_walk_step(struct mtlbx_tag_walk *w, struct mtlbx_tag *out)
+{
     if (w->done)
         return false;
     const uint8_t *data = w->file->data;
@@ -73,9 +82,7 @@ bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out)
         .value_offset = w->pos + hlen,
         .value_len = vlen,
         .value = data + w->pos + hlen,
-        .known = tag_known(fourcc),
     };
-    tag_fill_name(out->name, fourcc);
     w->pos += hlen + vlen;
     w->count++;
     return true;
