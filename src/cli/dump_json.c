@@ -302,13 +302,18 @@ static void render_interface(const mtlbx_library *lib, size_t i, const struct mt
 {
     struct interface_batch *b = ctx;
     struct rendered_interface *r = &b->slots[i - b->first];
+    /* dump_malloc marks running out of memory on this thread (a hash
+     * thread's own flag, which nobody else reads): the slot carries it. */
+    bool out_of_memory_before = dump_out_of_memory;
+    dump_out_of_memory = false;
     r->diag = interface_problem_json(lib, i, iface, err);
     struct json_stream w;
     json_stream_init_item(&w, b->depth, b->compact);
     json_stream_give(&w, r->text, r->cap);
     interface_stream_put(&w, "interface", iface);
     r->text = json_stream_take(&w, &r->len, &r->cap);
-    r->failed = w.failed;
+    r->failed = w.failed || dump_out_of_memory;
+    dump_out_of_memory = out_of_memory_before;
 }
 
 /* The slots' buffers stay for the next batch unless `all`. */
