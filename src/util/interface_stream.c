@@ -185,14 +185,3 @@ void interface_stream_put(struct json_stream *js, const char *key, const struct 
     put_module(js, iface);
     json_stream_close(js);
 }
-
-void function_interface_stream(struct json_stream *js, const char *key, mtlbx_interface_reader *rd,
-                               const mtlbx_library *lib, size_t i,
-                               mtlbx_read_window *win, json_t **diag)
-{
-    struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, win, &err);
-    *diag = interface_problem_json(lib, i, iface, &err);
-    interface_stream_put(js, key, iface);
-    mtlbx_interface_free(iface);
-}

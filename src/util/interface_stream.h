@@ -12,11 +12,4 @@
  * when it is NULL or its module did not decode. */
 void interface_stream_put(struct json_stream *js, const char *key, const struct mtlbx_interface *iface);
 
-/* Decodes function i of `lib` through the reader `rd` and the window `win`
- * (either may be NULL, as for mtlbx_interface_read) and writes its
- * interface as the member `key`; `*diag` as function_interface_json() sets it. */
-void function_interface_stream(struct json_stream *js, const char *key, mtlbx_interface_reader *rd,
-                               const mtlbx_library *lib, size_t i,
-                               mtlbx_read_window *win, json_t **diag);
-
 #endif
