@@ -410,7 +410,7 @@ static bool charge(struct bc_reader *r, uint64_t count)
     return true;
 }
 
-static bool push_op(struct bc_reader *r, size_t *n, uint64_t v)
+static __attribute__((noinline)) bool push_op_careful(struct bc_reader *r, size_t *n, uint64_t v)
 {
     if (*n >= MTLBX_BC_MAX_RECORD_OPS) {
         bc_fail(r, r->bit, "record with more than %d operands", MTLBX_BC_MAX_RECORD_OPS);
@@ -423,6 +423,76 @@ static bool push_op(struct bc_reader *r, size_t *n, uint64_t v)
         return false;
     }
     r->ops[(*n)++] = v;
+    return true;
+}
+
+/* Stores one operand; inline while the buffer has room and nothing is
+ * near a limit, which is every operand but the first of a longer record. */
+static inline bool push_op(struct bc_reader *r, size_t *n, uint64_t v)
+{
+    if (__builtin_expect(*n < r->ops_cap && *n < MTLBX_BC_MAX_RECORD_OPS && r->work_budget > 0, 1)) {
+        r->work_budget--;
+        r->ops[(*n)++] = v;
+        return true;
+    }
+    return push_op_careful(r, n, v);
+}
+
+/* How many of `count` operands, each at least `min_bits` wide, can be
+ * stored without push_op's checks failing: below the record's limit, the
+ * work budget and what the block can still hold. The buffer is grown for
+ * them at once. The rest (none, unless the record is about to fail) goes
+ * through push_op one by one, which reports the same error at the same
+ * operand as before. */
+static size_t reserve_ops(struct bc_reader *r, size_t n, uint64_t count, unsigned min_bits, uint64_t end)
+{
+    uint64_t k = count;
+    if (k > (uint64_t)MTLBX_BC_MAX_RECORD_OPS - n)
+        k = (uint64_t)MTLBX_BC_MAX_RECORD_OPS - n;
+    if (k > r->work_budget)
+        k = r->work_budget;
+    if (r->bit <= end && k > (end - r->bit) / min_bits)
+        k = (end - r->bit) / min_bits;
+    if (!k || !grow_array((void **)&r->ops, &r->ops_cap, n + (size_t)k, sizeof *r->ops))
+        return 0; /* push_op reports the failure */
+    r->work_budget -= k;
+    return (size_t)k;
+}
+
+/* Reads `count` elements of an array into the operands from *n on: a
+ * loop per encoding, with the buffer grown and the budget charged once. */
+static bool read_elements(struct bc_reader *r, const struct bc_abbrev_op *elt, uint64_t count, uint64_t end,
+                          size_t *n)
+{
+    const unsigned width = elt->enc == BC_CHAR6 ? 6 : (unsigned)elt->value;
+    size_t fast = reserve_ops(r, *n, count, width ? width : 1, end);
+    uint64_t *ops = r->ops + *n, v;
+    switch (elt->enc) {
+    case BC_FIXED:
+        for (size_t k = 0; k < fast; k++)
+            if (!read_fixed(r, width, end, &ops[k]))
+                return false;
+        break;
+    case BC_VBR:
+        for (size_t k = 0; k < fast; k++)
+            if (!read_vbr(r, width, end, &ops[k]))
+                return false;
+        break;
+    case BC_CHAR6:
+        for (size_t k = 0; k < fast; k++) {
+            if (!read_fixed(r, 6, end, &v))
+                return false;
+            ops[k] = (uint8_t)CHAR6[v];
+        }
+        break;
+    default:
+        fast = 0;
+        break;
+    }
+    *n += fast;
+    for (uint64_t k = fast; k < count; k++)
+        if (!read_scalar(r, elt, end, &v) || !push_op(r, n, v))
+            return false;
     return true;
 }
 
@@ -487,7 +557,12 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
             if (!charge(r, count) || !skip_vbr(r, 6, count, end))
                 return false;
         } else {
-            for (uint64_t i = 0; i < count; i++)
+            size_t fast = reserve_ops(r, n, count, 6, end);
+            for (size_t i = 0; i < fast; i++)
+                if (!read_vbr(r, 6, end, &r->ops[n + i]))
+                    return false;
+            n += fast;
+            for (uint64_t i = fast; i < count; i++)
                 if (!read_vbr(r, 6, end, &v) || !push_op(r, &n, v))
                     return false;
         }
@@ -518,10 +593,8 @@ static bool read_record_body(struct bc_reader *r, uint32_t abbrev_id, uint64_t e
                 if (!keep) {
                     if (!skip_elements(r, elt, count, end))
                         return false;
-                } else {
-                    for (uint64_t k = 0; k < count; k++)
-                        if (!read_scalar(r, elt, end, &v) || !push_op(r, &n, v))
-                            return false;
+                } else if (!read_elements(r, elt, count, end, &n)) {
+                    return false;
                 }
                 i++;
             } else if (op->enc == BC_BLOB) {
