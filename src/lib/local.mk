@@ -43,6 +43,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/bitcode/bitcode.h \
 	src/lib/bitcode/bitstream.h \
 	src/lib/bitcode/air_interface.c \
+	src/lib/bitcode/abbrev_cache.c \
 	src/lib/bitcode/air_metadata.c \
 	src/lib/bitcode/arena.c \
 	src/lib/bitcode/bitcode.c \

@@ -331,6 +331,19 @@ static struct bc_blockinfo_entry *blockinfo_for(struct bc_reader *r, uint32_t bl
 static bool define_abbrev(struct bc_reader *r, struct bc_abbrev_set *target)
 {
     const uint64_t end = r->scopes[r->depth].end_bit, start = r->bit;
+    const struct bc_abbrev_op *kept_ops;
+    uint32_t kept_n;
+    unsigned kept_bits;
+    if (abbrev_replay(r, end, &kept_ops, &kept_n, &kept_bits) && kept_n <= r->abbrev_ops_budget) {
+        struct bc_abbrev *a = arena_alloc(&r->abbrev_mem, sizeof *a + (size_t)kept_n * sizeof *a->ops);
+        if (a) {
+            r->abbrev_ops_budget -= kept_n;
+            a->n_ops = kept_n;
+            memcpy(a->ops, kept_ops, (size_t)kept_n * sizeof *a->ops);
+            r->bit += kept_bits;
+            return set_add(r, target, a);
+        } /* else read it: the same out of memory, reported there */
+    }
     uint64_t n;
     if (!read_vbr(r, 5, end, &n))
         return false;
@@ -394,6 +407,7 @@ static bool define_abbrev(struct bc_reader *r, struct bc_abbrev_set *target)
             return false;
         }
     }
+    abbrev_keep(r, start, a);
     return set_add(r, target, a);
 }
 

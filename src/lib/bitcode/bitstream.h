@@ -142,6 +142,15 @@ bool blockinfo_replay(struct bc_reader *r);
 void blockinfo_keep(const struct bc_reader *r, bool fresh, uint64_t body_bit, unsigned width, uint64_t end_bit,
                     uint32_t block_index, uint64_t abbrev_ops_used, uint64_t work_used);
 
+/* abbrev_cache.c: DEFINE_ABBREV bodies read on this thread. replay: at
+ * the body (right after the abbreviation id), the operands a kept
+ * definition with the same bits reads, and how many bits it takes; false
+ * when none matches. keep: after reading one from `start` to r->bit
+ * without error. */
+bool abbrev_replay(const struct bc_reader *r, uint64_t end, const struct bc_abbrev_op **ops, uint32_t *n_ops,
+                   unsigned *n_bits);
+void abbrev_keep(const struct bc_reader *r, uint64_t start, const struct bc_abbrev *a);
+
 /* Re-reads one record at `bit` with a saved abbreviation set, bounded by
  * end_bit (air_metadata.c's on-demand node reading). */
 bool bc_reread(struct bc_reader *r, uint64_t bit, uint64_t end_bit, unsigned abbrev_width,

@@ -229,9 +229,10 @@ static void *read_on_fresh_thread(void *arg)
 }
 
 /* A BLOCKINFO block equal to the one read before it on the same thread is
- * replayed, not read (blockinfo_cache.c): every function decoded one after
- * another on this thread must read as it does alone, on a new thread with
- * nothing kept. */
+ * replayed, not read (blockinfo_cache.c), and so is a DEFINE_ABBREV whose
+ * bits equal one read before (abbrev_cache.c): every function decoded one
+ * after another on this thread must read as it does alone, on a new
+ * thread with nothing kept. */
 Test(interface, blockinfo_replayed_reads_as_read)
 {
     for (int pass = 0; pass < 2; pass++)
