@@ -91,6 +91,12 @@ void lazy_free(struct lazy_blocks *b);
 /* Entry i, its block decoded first if need be (thread-safe); NULL past
  * the end. */
 void *lazy_get(mtlbx_library *lib, struct lazy_blocks *b, size_t i, lazy_decode_fn decode);
+/* Maps the pages of [p, p+n) for writing in one call, where touching
+ * them would fault once a page (a buffer about to be filled). */
+void populate_pages(void *p, size_t n);
+/* Maps the pages of entries [first, first+count) in one call, before a
+ * block is decoded into them (nothing for a heap array). */
+void lazy_populate(struct lazy_blocks *b, size_t first, size_t count);
 /* Drops the decoded blocks wholly before entry `before` (clear frees what
  * their entries own), unless the array is not droppable. */
 void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, lazy_clear_fn clear);

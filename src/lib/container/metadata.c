@@ -321,10 +321,14 @@ void metadata_cursor_free(struct metadata_cursor *c)
 }
 
 /* The first pass, which reports: every group is decoded once, block by
- * block, and each block is dropped again unless the walk budget ran out
- * (then what was cut short could not be decoded again the same way, and
- * the rest stays as decoded). Nobody else holds a pointer yet: the
- * accessors wait for this pass (library_decode_rest). */
+ * block. A library small enough to keep its function table
+ * (FUNCTION_TABLE_KEEP) keeps its metadata too, at most 5.8 MB: the byte
+ * layout and the views read every group again, and decoding a block
+ * again costs more than keeping it. A bigger library drops each block
+ * again, unless the walk budget ran out (then what was cut short could
+ * not be decoded again the same way, and the rest stays as decoded).
+ * Nobody else holds a pointer yet: the accessors wait for this pass
+ * (library_decode_rest). */
 void decode_metadata(mtlbx_library *lib, struct function_cursor *fns)
 {
     size_t n = lib->n_functions;
@@ -335,8 +339,12 @@ void decode_metadata(mtlbx_library *lib, struct function_cursor *fns)
         return;
     }
     lib->metadata = lib->md_blocks.array;
+    const bool keep = n <= FUNCTION_TABLE_KEEP;
+    if (keep)
+        lib->md_blocks.droppable = false;
     for (size_t k = 0; k < lib->md_blocks.n_blocks; k++) {
         size_t first = k * LAZY_BLOCK, count = n - first < LAZY_BLOCK ? n - first : LAZY_BLOCK;
+        lazy_populate(&lib->md_blocks, first, count);
         for (size_t i = first; i < first + count; i++)
             decode_one(lib, function_cursor_at(lib, fns, i), i, &lib->metadata[i]);
         atomic_store_explicit(&lib->md_blocks.state[k], 1, memory_order_release);

@@ -40,8 +40,11 @@ bool read_window_ready(struct read_window *w, const mtlbx_file *f)
 {
     if (!f->mapped)
         return false;
-    if (!w->buf && !(w->buf = malloc(w->cap)))
-        return false;
+    if (!w->buf) {
+        if (!(w->buf = malloc(w->cap)))
+            return false;
+        populate_pages(w->buf, w->cap); /* the first pread fills it all */
+    }
     if (w->fd < 0 && !w->no_fd) {
         w->fd = file_reopen(f);
         w->no_fd = w->fd < 0;
