@@ -76,7 +76,12 @@ static bool bz_decompress(mtlbx_library *lib, const struct mtlbx_archive *a,
     memset(&bz, 0, sizeof bz);
     /* small=0: the fast decoder; its memory is bounded by the block size
      * (at most ~3.6 MB for BZh9) whatever the stream says. */
-    if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK) {
+    int init = BZ2_bzDecompressInit(&bz, 0, 0);
+    if (init == BZ_MEM_ERROR) {
+        lib_out_of_memory(lib, a->payload_offset, "out of memory decompressing a source archive");
+        return false;
+    }
+    if (init != BZ_OK) {
         lib_error(lib, a->payload_offset, "cannot initialise the bzip2 decoder");
         return false;
     }
@@ -122,6 +127,12 @@ static bool bz_decompress(mtlbx_library *lib, const struct mtlbx_archive *a,
         len += before_out - bz.avail_out;
         if (rc == BZ_STREAM_END) {
             ok = true;
+            break;
+        }
+        if (rc == BZ_MEM_ERROR) {
+            /* The decoder allocates its block buffers when a block
+             * header names their size: the environment, not the file. */
+            lib_out_of_memory(lib, a->payload_offset + consumed, "out of memory decompressing a source archive");
             break;
         }
         if (rc != BZ_OK) {
@@ -295,7 +306,10 @@ static char *dup_or_empty(const char *s)
 static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
 {
     if (!archive_dl_load()) {
-        lib_error(lib, a->payload_offset, "source archive not listed: %s", archive_dl_error());
+        if (archive_dl_out_of_memory())
+            lib_out_of_memory(lib, a->payload_offset, "out of memory loading libarchive to list a source archive");
+        else
+            lib_error(lib, a->payload_offset, "source archive not listed: %s", archive_dl_error());
         return false;
     }
     struct archive *ar = archive_read_new();

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static bool loaded;
+static bool loaded, load_out_of_memory;
 static char load_error[256];
 
 #define ARCHIVE_DL_POINTER(ret, name, params, args, unloaded) ret(*name) params;
@@ -30,6 +30,10 @@ static void load(void)
     void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();
+        /* Under a memory limit the loader cannot map libarchive or a
+         * library it needs (libicudata alone is 31 MB). glibc keeps no
+         * errno for it; its message names the mapping that failed. */
+        load_out_of_memory = why && (strstr(why, "failed to map segment") || strstr(why, "annot allocate memory"));
         snprintf(load_error, sizeof load_error, "libarchive could not be loaded: %s", why ? why : soname);
         return;
     }
@@ -57,6 +61,11 @@ bool archive_dl_load(void)
 {
     pthread_once(&load_once, load);
     return loaded;
+}
+
+bool archive_dl_out_of_memory(void)
+{
+    return !archive_dl_load() && load_out_of_memory;
 }
 
 const char *archive_dl_error(void)

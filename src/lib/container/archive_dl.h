@@ -18,6 +18,9 @@ bool archive_dl_load(void);
 /* Why libarchive could not be loaded ("libarchive.so.13: cannot open
  * shared object file ..."), or NULL when it is loaded or not tried yet. */
 const char *archive_dl_error(void);
+/* Whether loading failed for want of memory (mapping the library or one
+ * it needs): the environment's failure, not the file's. */
+bool archive_dl_out_of_memory(void);
 
 /* (return type, name, parameters, arguments, what it returns unloaded) */
 #define ARCHIVE_DL_FUNCTIONS(X) \
