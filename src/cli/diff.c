@@ -64,7 +64,9 @@ int cmd_diff(const struct cli_args *args)
     int status = 2;
     if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
         cli_error(path[0], NULL, "out of memory while comparing with %s", path[1]);
-    } else if (!cli_unchanged(path[0], fa) && !cli_unchanged(path[1], fb)) {
+    } else if (cli_complete(path[0], fa) == 0 && cli_complete(path[1], fb) == 0) {
+        /* Out of memory while either was read (a table, a decompressed
+         * archive) has already failed: what was compared is not all. */
         note_problems(path[0], fa);
         note_problems(path[1], fb);
         int rc = 0;
