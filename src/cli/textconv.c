@@ -251,7 +251,7 @@ int cmd_textconv(const struct cli_args *args)
     int status = ok ? 0 : 2;
     if (!ok)
         cli_error(path, NULL, "out of memory");
-    if (cli_unchanged(path, f))
+    else if (cli_complete(path, f)) /* out of memory while reading, or the file changed */
         status = 2;
     mtlbx_close(f);
     if (fflush(stdout) != 0 || ferror(stdout))

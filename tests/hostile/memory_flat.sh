@@ -89,15 +89,16 @@ EOR
         head -3 "$WORK/err"
     fi
 done
-# Below what they need, dump --json --interfaces and diff fail whole:
-# exit 2 and "out of memory", never a shorter or different answer. They
-# did not: libbz2's BZ_MEM_ERROR and libarchive failing to load (dlopen
-# cannot map libicudata under the limit) were reported as problems of
-# the file (the document's source archive had no members, exit 0), and
-# diff never asked whether reading ran out of memory ("80000 functions
-# changed" between S200k and itself, exit 1). At least one limit of
-# each sweep must fail, or it proves nothing.
-for cmd in "dump --json --interfaces" "diff"; do
+# Below what they need, dump --json --interfaces, diff and textconv fail
+# whole: exit 2 and "out of memory", never a shorter or different answer.
+# They did not: libbz2's BZ_MEM_ERROR and libarchive failing to load
+# (dlopen cannot map libicudata under the limit) were reported as
+# problems of the file (the document's source archive had no members,
+# exit 0); diff never asked whether reading ran out of memory ("80000
+# functions changed" between S200k and itself, exit 1), nor did textconv
+# (535 bytes and exit 0, git diff would have shown that). At least one
+# limit of each sweep must fail, or it proves nothing.
+for cmd in "dump --json --interfaces" "diff" "textconv"; do
     # shellcheck disable=SC2086 # the command's words
     set -- $cmd "$LIB"
     base_mb=$size_mb
