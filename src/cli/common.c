@@ -93,9 +93,16 @@ int cli_unchanged(const char *path, const mtlbx_file *f)
 
 int cli_complete(const char *path, const mtlbx_file *f)
 {
+    /* Asked again for the same file (a name lookup that missed, then the
+     * command's end), the error is said once. */
+    static const mtlbx_file *reported;
+    static const char *reported_path;
     uint64_t at;
     if (mtlbx_file_out_of_memory(f, &at)) {
-        cli_error(path, &at, "out of memory while reading the file: the result is incomplete");
+        if (reported != f || reported_path != path)
+            cli_error(path, &at, "out of memory while reading the file: the result is incomplete");
+        reported = f;
+        reported_path = path;
         return 2;
     }
     return cli_unchanged(path, f);

@@ -60,6 +60,12 @@ int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *nam
                 (one && out->how == MTLBX_NAME_GLOB && out->n > 1);
     if (!miss)
         return 0;
+    /* A name missing from a list that could not be read whole is no
+     * answer: say that reading ran out of memory instead. */
+    if (cli_complete(path, f)) {
+        mtlbx_name_matches_free(out);
+        return 2;
+    }
     report(path, f, name, out);
     mtlbx_name_matches_free(out);
     return 1;

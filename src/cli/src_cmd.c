@@ -61,7 +61,9 @@ int cmd_src(const struct cli_args *args)
     char *shown = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
     struct mtlbx_source_location loc;
     int found = mtlbx_source_locate(lib, fi, &loc);
-    if (found == -2) {
+    if (found <= 0 && found != -2 && cli_complete(file, f)) {
+        status = 2; /* no sources, or none defines it: not known when reading ran out of memory */
+    } else if (found == -2) {
         cli_error(file, NULL, "out of memory");
         status = 2;
     } else if (found < 0) {

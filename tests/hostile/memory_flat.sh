@@ -97,14 +97,20 @@ done
 # exit 0); diff never asked whether reading ran out of memory ("80000
 # functions changed" between S200k and itself, exit 1), nor did textconv
 # (535 bytes and exit 0, git diff would have shown that). At least one
-# limit of each sweep must fail, or it proves nothing.
-for cmd in "dump --json --interfaces" "diff" "textconv"; do
+# limit of each sweep must fail, or it proves nothing. So must a lookup
+# by name: src answered "no function named" (exit 1) when the function
+# list could not be read, and "the library has no embedded sources" when
+# the archive could not be listed.
+first=$("$BIN" ls "$LIB" | awk 'NR == 1 { print $NF }')
+for cmd in "dump --json --interfaces" "diff" "textconv" "src"; do
     # shellcheck disable=SC2086 # the command's words
     set -- $cmd "$LIB"
     base_mb=$size_mb
     if [ "$cmd" = diff ]; then
         set -- "$@" "$LIB"
         base_mb=$((2 * size_mb))
+    elif [ "$cmd" = src ]; then
+        set -- "$@" "$first"
     fi
     "$BIN" "$@" >"$WORK/full" 2>"$WORK/err"
     full_status=$?
@@ -127,7 +133,6 @@ for cmd in "dump --json --interfaces" "diff" "textconv"; do
 done
 # sig with a NAME: one declaration, and what the pass reads behind the
 # waiting batch is still let go (it kept every entry and page: 70 MB).
-first=$("$BIN" ls "$LIB" | awk 'NR == 1 { print $NF }')
 read -r status kb <<EOR
 $(peak_rss_kb "$BIN" sig "$LIB" "$first")
 EOR
