@@ -68,7 +68,7 @@ static void compare_pair(struct report *r, const struct release_item *x, const s
     } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
         cli_error(x->open, NULL, "out of memory while comparing with %s", y->open);
         r->failed = true;
-    } else if (cli_unchanged(x->open, fa) || cli_unchanged(y->open, fb)) {
+    } else if (cli_complete(x->open, fa) || cli_complete(y->open, fb)) { /* out of memory, or changed */
         r->failed = true;
     } else if (d->identical) {
         r->n_same++;
