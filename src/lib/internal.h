@@ -363,6 +363,7 @@ struct read_window {
     size_t cap;
     uint64_t off;              /* file offset of buf[0] */
     size_t len;                /* valid bytes in buf */
+    size_t populated;          /* buf[0, populated) has its pages mapped (populate_pages) */
     int fd;                    /* the file opened again, on the first read; -1 before */
     bool no_fd;                /* reopening failed: read the mapping instead */
 };

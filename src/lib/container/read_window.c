@@ -40,11 +40,8 @@ bool read_window_ready(struct read_window *w, const mtlbx_file *f)
 {
     if (!f->mapped)
         return false;
-    if (!w->buf) {
-        if (!(w->buf = malloc(w->cap)))
-            return false;
-        populate_pages(w->buf, w->cap); /* the first pread fills it all */
-    }
+    if (!w->buf && !(w->buf = malloc(w->cap)))
+        return false;
     if (w->fd < 0 && !w->no_fd) {
         w->fd = file_reopen(f);
         w->no_fd = w->fd < 0;
@@ -59,6 +56,13 @@ static bool fill_bytes(struct read_window *w, const mtlbx_file *f, uint64_t off,
         want = 0;
     else if (f->size - off < want)
         want = (size_t)(f->size - off);
+    if (want > w->populated) {
+        /* The pages the kernel's copy is about to write, in one call
+         * rather than a fault each; only as far as reads have reached,
+         * so a small file does not pay for the whole window. */
+        populate_pages(w->buf + w->populated, want - w->populated);
+        w->populated = want;
+    }
     ssize_t got = file_pread(w->fd, w->buf, want, off);
     w->off = off;
     w->len = got > 0 ? (size_t)got : 0;
