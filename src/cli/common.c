@@ -94,9 +94,10 @@ int cli_unchanged(const char *path, const mtlbx_file *f)
 int cli_complete(const char *path, const mtlbx_file *f)
 {
     /* Asked again for the same file (a name lookup that missed, then the
-     * command's end), the error is said once. */
-    static const mtlbx_file *reported;
-    static const char *reported_path;
+     * command's end), the error is said once. Per thread: find's workers
+     * write documents side by side. */
+    static _Thread_local const mtlbx_file *reported;
+    static _Thread_local const char *reported_path;
     uint64_t at;
     if (mtlbx_file_out_of_memory(f, &at)) {
         if (reported != f || reported_path != path)
