@@ -49,6 +49,12 @@ tests_lib_checks_test_layout_blocks_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_lib_checks_test_layout_blocks_LDADD = $(TEST_LIBS)
 TESTS += tests/lib/checks/test_layout_blocks
 
+check_PROGRAMS += tests/lib/checks/test_sha256_batch
+tests_lib_checks_test_sha256_batch_SOURCES = tests/lib/checks/test_sha256_batch.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
+tests_lib_checks_test_sha256_batch_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_checks_test_sha256_batch_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/checks/test_sha256_batch
+
 check_PROGRAMS += tests/lib/model/test_names
 tests_lib_model_test_names_SOURCES = tests/lib/model/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
 tests_lib_model_test_names_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -58,6 +58,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/checks/layout.c \
 	src/lib/checks/layout_entries.c \
 	src/lib/checks/layout_entries.h \
+	src/lib/checks/sha256.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
 	src/lib/model/model.h \
