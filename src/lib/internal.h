@@ -437,7 +437,8 @@ struct module_visitor {
     void *ctx;
 };
 size_t library_verify_visiting(mtlbx_library *lib, unsigned threads, const struct module_visitor *visit);
-/* The same for functions [first, end) only. */
+/* The same for functions [first, end) only; a part leaves the function
+ * list's pages mapped (mtlbx_library_verify_decoding says why). */
 size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsigned threads,
                             const struct module_visitor *visit);
 

@@ -51,7 +51,10 @@ size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned th
  * mtlbx_file_changed() tells). The interface, and what it points to, last
  * only until visit returns. Each module is read once for both, where
  * verify_all and then mtlbx_interface_read read it twice (dump --json
- * --interfaces). Threads: 0 for every CPU. Returns the mismatches. */
+ * --interfaces). Threads: 0 for every CPU. Returns the mismatches. The
+ * function list's pages the range read stay mapped: a caller going
+ * through the library range by range lets them go as it goes
+ * (mtlbx_library_release_pages), not after every range. */
 typedef void (*mtlbx_interface_visit_fn)(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
                                          const struct mtlbx_error *err, void *ctx);
 size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,

@@ -344,11 +344,12 @@ size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsign
     if (threads > runs)
         threads = runs ? (unsigned)runs : 1;
     /* A multi-buffer manager costs ~1.5 ms to set up, once per thread in
-     * a process; at 1.6 against 4.3 GB/s it pays for itself after ~4 MB. */
-    uint64_t module_bytes = lib->n_functions ? lib->header.modules.size / lib->n_functions * (end - first) : 0;
+     * a process (they are pooled); at 1.6 against 4.3 GB/s it pays for
+     * itself after ~4 MB. The whole library decides, not the range:
+     * dump --interfaces verifies a big library 1,024 functions at a time. */
     struct verify_job job = {
         .lib = lib, .end = end, .visit = visit,
-        .multi_buffer = module_bytes / threads >= MULTI_BUFFER_MIN_BYTES,
+        .multi_buffer = lib->header.modules.size / threads >= MULTI_BUFFER_MIN_BYTES,
     };
     atomic_init(&job.next, first);
     atomic_init(&job.mismatches, 0);
@@ -360,7 +361,13 @@ size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsign
     verify_worker(&job); /* this thread works too */
     for (unsigned t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
-    /* Comparing with HASH read the whole function list again. */
-    mtlbx_library_release_pages(lib);
+    /* Comparing with HASH read the whole function list again. A part of
+     * it is its caller's to let go (see mtlbx_library_verify_decoding):
+     * dump --interfaces verifies 1,024 functions at a time, and letting
+     * the whole list go after each part cost it 4% of its CPU in
+     * madvise, TLB flushes on the other CPU and faults that map the
+     * pages again. */
+    if (first == 0 && end == lib->n_functions)
+        mtlbx_library_release_pages(lib);
     return atomic_load(&job.mismatches);
 }
