@@ -8,7 +8,9 @@
  * formats its line. Lines are printed in the order the walk found them,
  * so the output does not depend on the number of cores; a result waits
  * only for the ones before it. Unreadable entries are reported on stderr
- * and make the exit status 1; the rest of the survey goes on. */
+ * and make the exit status 1; the rest of the survey goes on. An entry
+ * that memory ran out for is reported the same way but makes it 2: the
+ * environment failed, and the survey is short of that entry. */
 #include "config.h"
 
 #include "commands.h"
@@ -57,6 +59,9 @@ struct finder {
     size_t n_results, cap_results, next_print;
     size_t parsed;
     bool failed;               /* an unreadable entry: exit 1 */
+    /* Memory ran out for an entry: the environment failed, not the file,
+     * and the survey is short of it (exit 2, as every command). */
+    bool short_of_memory;
     bool output_error;
     bool progress_shown;       /* a progress line is on stderr: clear it first */
     bool progress_on;
@@ -78,13 +83,32 @@ static void clear_progress_locked(struct finder *fd)
 }
 
 /* "mtlbx: PATH: message" on stderr, one line, marks the run failed. */
-static void report(struct finder *fd, const char *path, const char *message)
+static void report_at(struct finder *fd, const char *path, const uint64_t *offset, const char *message,
+                      bool out_of_memory)
 {
     pthread_mutex_lock(&fd->lock);
     clear_progress_locked(fd);
-    cli_error(path, NULL, "%s", message);
+    cli_error(path, offset, "%s", message);
     fd->failed = true;
+    fd->short_of_memory |= out_of_memory;
     pthread_mutex_unlock(&fd->lock);
+}
+
+static void report(struct finder *fd, const char *path, const char *message)
+{
+    report_at(fd, path, NULL, message, false);
+}
+
+static void report_out_of_memory(struct finder *fd, const char *path, const char *message)
+{
+    report_at(fd, path, NULL, message, true);
+}
+
+/* An open that failed: out of memory (mapping the file included) is the
+ * environment's failure. */
+static void report_open(struct finder *fd, const char *path, const struct mtlbx_error *err)
+{
+    report_at(fd, path, NULL, err->message, err->status == MTLBX_E_NOMEM);
 }
 
 /* Stores a job's text and prints every result that is now next in line. */
@@ -259,14 +283,32 @@ static void describe_gate(struct finder *fd, struct text *t, const char *name, m
 
 static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
 {
+    size_t start = t->len;
     if (fd->json)
         describe_json(fd, t, name, f);
     else
         describe_line(t, name, f);
     if (fd->gate.on)
         describe_gate(fd, t, name, f);
-    if (mtlbx_file_changed(f))
+    uint64_t at;
+    if (mtlbx_file_out_of_memory(f, &at)) {
+        /* Counts from a library read in part would be wrong, not short
+         * (the memory's diagnostic counted as the library's problem,
+         * exit 0): no line for it, an error and exit 2 instead. */
+        t->len = start;
+        if (t->s)
+            t->s[start] = '\0';
+        /* The JSON document said so itself (dump_write_document). */
+        if (fd->json) {
+            pthread_mutex_lock(&fd->lock);
+            fd->failed = fd->short_of_memory = true;
+            pthread_mutex_unlock(&fd->lock);
+        } else {
+            report_at(fd, name, &at, "out of memory while reading the file: the result is incomplete", true);
+        }
+    } else if (mtlbx_file_changed(f)) {
         report(fd, name, "the file changed or shrank while it was being read");
+    }
 }
 
 /* -------------------------------------------------- archive members -- */
@@ -294,7 +336,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     if (!data)
         report(mc->fd, full, err);
     else if (mtlbx_open_memory_owned(data, len, full, &f, &oerr) != MTLBX_OK)
-        report(mc->fd, full, oerr.message);
+        report_open(mc->fd, full, &oerr);
     else
         describe(mc->fd, mc->t, full, f);
     mtlbx_close(f);
@@ -348,7 +390,7 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
         if (open_small(j->path, b, &f, &err) != MTLBX_OK)
-            report(fd, j->path, err.message);
+            report_open(fd, j->path, &err);
         else
             describe(fd, &t, j->path, f);
         mtlbx_close(f);
@@ -362,7 +404,7 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
             report(fd, j->path, err);
     }
     if (t.oom) {
-        report(fd, j->path, "out of memory");
+        report_out_of_memory(fd, j->path, "out of memory");
         free(t.s);
         return NULL;
     }
@@ -416,7 +458,7 @@ static int on_entry(void *ctx, const struct walk_entry *e)
     if (!path || fd->n_results == fd->cap_results) {
         pthread_mutex_unlock(&fd->lock);
         free(path);
-        report(fd, e->path, "out of memory");
+        report_out_of_memory(fd, e->path, "out of memory");
         return 0;
     }
     while (fd->q_count == QUEUE_CAP)
@@ -537,7 +579,7 @@ int cmd_find(const struct cli_args *args)
         fprintf(stderr, "mtlbx: find: cannot write the output: %s\n", strerror(errno));
         return 2;
     }
-    if (rc)
-        return rc;
+    if (rc || fd.short_of_memory)
+        return 2;
     return fd.failed ? 1 : 0;
 }

@@ -100,9 +100,12 @@ done
 # limit of each sweep must fail, or it proves nothing. So must a lookup
 # by name: src answered "no function named" (exit 1) when the function
 # list could not be read, and "the library has no embedded sources" when
-# the archive could not be listed.
+# the archive could not be listed. find printed its line for a library
+# read in part, counting the memory's diagnostic as the library's one
+# problem, and exited 0; a file it could not map was exit 1, as if it were
+# unreadable.
 first=$("$BIN" ls "$LIB" | awk 'NR == 1 { print $NF }')
-for cmd in "dump --json --interfaces" "diff" "textconv" "src"; do
+for cmd in "dump --json --interfaces" "diff" "textconv" "src" "find"; do
     # shellcheck disable=SC2086 # the command's words
     set -- $cmd "$LIB"
     base_mb=$size_mb

@@ -133,8 +133,11 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     int map_errno = errno;
     if (map == MAP_FAILED) {
         close(fd);
-        set_error(err, MTLBX_E_IO, "cannot map: %s", strerror(map_errno));
-        return MTLBX_E_IO;
+        /* ENOMEM: no address space left (ulimit -v), the environment's
+         * failure rather than the file's. */
+        enum mtlbx_status st_map = map_errno == ENOMEM ? MTLBX_E_NOMEM : MTLBX_E_IO;
+        set_error(err, st_map, "cannot map: %s", strerror(map_errno));
+        return st_map;
     }
     mtlbx_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
