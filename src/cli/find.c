@@ -38,6 +38,13 @@
  * other core to flush its TLB, and with thousands of small libraries that
  * cost more than the parsing. Bigger files are mapped as usual. */
 #define READ_INSTEAD_OF_MAP ((uint64_t)64 << 20)
+/* With --json, a library file at least this big has its document written
+ * straight to the output when its turn comes, not gathered in memory
+ * first: S200k's (534 MB, 200,000 functions) is 176 MB on one line, and
+ * gathering it (twice: the stream, then the job's text) took find --json
+ * to 365 MB where dump --json streams it in 20. Smaller documents (a few
+ * MB at most) are gathered, so that workers need not wait for their turn. */
+#define STREAM_DOCUMENT_FROM ((uint64_t)16 << 20)
 
 struct job {
     enum walk_kind kind;
@@ -51,6 +58,11 @@ struct finder {
     struct os_gate gate;       /* --os: the deployment gate's verdict per library */
     pthread_mutex_t lock;
     pthread_cond_t can_take, can_put, progress_wake;
+    pthread_cond_t turn;       /* next_print moved: a job waiting to stream may go */
+    bool streaming;            /* the job next in line writes to stdout itself */
+    /* STREAM_DOCUMENT_FROM, or MTLBX_FIND_STREAM_FROM (bytes) for the
+     * tests: 0 streams every document, to check that turns keep order. */
+    uint64_t stream_from;
     struct job queue[QUEUE_CAP];
     size_t q_head, q_count;
     bool no_more_jobs;
@@ -111,12 +123,17 @@ static void report_open(struct finder *fd, const char *path, const struct mtlbx_
     report_at(fd, path, NULL, err->message, err->status == MTLBX_E_NOMEM);
 }
 
-/* Stores a job's text and prints every result that is now next in line. */
-static void deliver(struct finder *fd, size_t seq, char *text)
+/* Stores a job's text and prints every result that is now next in line.
+ * write_failed: the job wrote to stdout itself (take_stdout), and that
+ * failed. */
+static void deliver(struct finder *fd, size_t seq, char *text, bool write_failed)
 {
     pthread_mutex_lock(&fd->lock);
     fd->results[seq] = text ? text : nothing;
     fd->parsed++;
+    fd->output_error |= write_failed;
+    if (seq == fd->next_print)
+        fd->streaming = false;
     while (fd->next_print < fd->n_results && fd->results[fd->next_print]) {
         char *t = fd->results[fd->next_print];
         if (t != nothing) {
@@ -131,20 +148,31 @@ static void deliver(struct finder *fd, size_t seq, char *text)
         }
         fd->results[fd->next_print++] = NULL;
     }
+    pthread_cond_broadcast(&fd->turn);
     pthread_mutex_unlock(&fd->lock);
 }
 
 /* ------------------------------------------------------ one metallib -- */
 
+/* A job's output: gathered until its turn, or written straight to stdout
+ * once the job has taken it (direct). */
 struct text {
     char *s;
     size_t len, cap;
     bool oom;
+    size_t seq;
+    bool direct;
+    bool write_failed;
 };
 
 static void text_add(struct text *t, const char *s)
 {
     size_t n = strlen(s);
+    if (t->direct) {
+        if (fputs(s, stdout) == EOF)
+            t->write_failed = true;
+        return;
+    }
     if (t->oom)
         return;
     if (t->len + n + 1 > t->cap) {
@@ -212,11 +240,43 @@ static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
     text_add(t, tail);
 }
 
+/* Waits until every job before t's has been printed, then prints what t
+ * gathered so far: from then on t writes to stdout itself. Jobs are taken
+ * in order, so each one before it is in a worker's hands and ends. */
+static void take_stdout(struct finder *fd, struct text *t)
+{
+    if (t->direct)
+        return;
+    pthread_mutex_lock(&fd->lock);
+    while (fd->next_print != t->seq)
+        pthread_cond_wait(&fd->turn, &fd->lock);
+    fd->streaming = true;
+    clear_progress_locked(fd);
+    pthread_mutex_unlock(&fd->lock);
+    t->direct = true;
+    if (t->len && fputs(t->s, stdout) == EOF)
+        t->write_failed = true;
+    t->len = 0;
+}
+
 /* The same streamed document as `dump --json`, on one line. A document
  * that could not be written whole (its error is already on stderr) is
- * left out and fails the run. */
+ * left out and fails the run; one written straight to stdout (a big
+ * library, see STREAM_DOCUMENT_FROM) is cut short there, as dump's is. */
 static void describe_json(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
 {
+    if (mtlbx_file_size(f) >= fd->stream_from)
+        take_stdout(fd, t);
+    if (t->direct) {
+        if (dump_write_document(stdout, name, f, true) != 0) {
+            pthread_mutex_lock(&fd->lock);
+            fd->failed = true;
+            pthread_mutex_unlock(&fd->lock);
+        }
+        if (ferror(stdout))
+            t->write_failed = true;
+        return;
+    }
     char *s = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&s, &len);
@@ -295,9 +355,11 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
         /* Counts from a library read in part would be wrong, not short
          * (the memory's diagnostic counted as the library's problem,
          * exit 0): no line for it, an error and exit 2 instead. */
-        t->len = start;
-        if (t->s)
-            t->s[start] = '\0';
+        if (!t->direct) {
+            t->len = start;
+            if (t->s)
+                t->s[start] = '\0';
+        }
         /* The JSON document said so itself (dump_write_document). */
         if (fd->json) {
             pthread_mutex_lock(&fd->lock);
@@ -383,9 +445,9 @@ static int open_small(const char *path, struct buffer *b, mtlbx_file **out, stru
     return mtlbx_open_memory(b->data, got, path, out, err);
 }
 
-static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
+static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, bool *write_failed)
 {
-    struct text t = { 0 };
+    struct text t = { .seq = j->seq };
     if (j->kind == WALK_METALLIB) {
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
@@ -406,8 +468,12 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b)
     if (t.oom) {
         report_out_of_memory(fd, j->path, "out of memory");
         free(t.s);
+        *write_failed = t.write_failed;
         return NULL;
     }
+    *write_failed = t.write_failed;
+    if (t.direct && fflush(stdout) == EOF)
+        *write_failed = true;
     return t.s;
 }
 
@@ -429,9 +495,10 @@ static void *worker(void *arg)
         fd->q_count--;
         pthread_cond_signal(&fd->can_put);
         pthread_mutex_unlock(&fd->lock);
-        char *text = run_job(fd, &j, &b);
+        bool write_failed = false;
+        char *text = run_job(fd, &j, &b, &write_failed);
         free(j.path);
-        deliver(fd, j.seq, text);
+        deliver(fd, j.seq, text, write_failed);
     }
 }
 
@@ -486,6 +553,10 @@ static void *progress_thread(void *arg)
         pthread_cond_timedwait(&fd->progress_wake, &fd->lock, &ts);
         if (!fd->progress_on)
             break;
+        /* A document going out on the same terminal: no progress text
+         * inside it. */
+        if (fd->streaming && fd->stdout_tty)
+            continue;
         size_t found = fd->n_results, done = fd->parsed;
         char files[32], libs[32], bar[21];
         int fill = found ? (int)(20 * done / found) : 0;
@@ -521,6 +592,8 @@ int cmd_find(const struct cli_args *args)
     /* The table checked the options and that there is a PATH. */
     struct finder fd = { 0 };
     fd.json = cli_flag(args, OPT_JSON);
+    const char *stream_from = getenv("MTLBX_FIND_STREAM_FROM");
+    fd.stream_from = stream_from && *stream_from ? strtoull(stream_from, NULL, 10) : STREAM_DOCUMENT_FROM;
     if (!os_gate_parse(args, &fd.gate))
         return 2;
     fd.stdout_tty = isatty(STDOUT_FILENO);
@@ -536,6 +609,7 @@ int cmd_find(const struct cli_args *args)
     pthread_cond_init(&fd.can_take, NULL);
     pthread_cond_init(&fd.can_put, NULL);
     pthread_cond_init(&fd.progress_wake, NULL);
+    pthread_cond_init(&fd.turn, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int n_workers = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
     pthread_t workers[MAX_WORKERS], progress;
@@ -575,6 +649,7 @@ int cmd_find(const struct cli_args *args)
     pthread_cond_destroy(&fd.can_take);
     pthread_cond_destroy(&fd.can_put);
     pthread_cond_destroy(&fd.progress_wake);
+    pthread_cond_destroy(&fd.turn);
     if (fflush(stdout) != 0 || ferror(stdout) || fd.output_error) {
         fprintf(stderr, "mtlbx: find: cannot write the output: %s\n", strerror(errno));
         return 2;

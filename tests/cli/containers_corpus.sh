@@ -89,5 +89,19 @@ for d in docs:
         failed = 1
 if not failed:
     print("ok: find --json on the .ipa")
+
+# A big library's document waits for its turn and goes straight to the
+# output (find.c, STREAM_DOCUMENT_FROM); every one does with the threshold
+# at 0. The documents must come in the same order, byte for byte, from the
+# tree (jobs of one file) and from the .ipa (one job, many members).
+for path in (tree, ipa):
+    runs = [subprocess.run([mtlbx, "find", "--json", path], capture_output=True,
+                           env=dict(os.environ, MTLBX_FIND_STREAM_FROM=v)) for v in ("", "0")]
+    if runs[0].stdout != runs[1].stdout or runs[0].returncode != runs[1].returncode or not runs[0].stdout:
+        print("FAIL: find --json", path, "differs when every document streams in its turn")
+        failed = 1
+    else:
+        print("ok: find --json %s: the same %d documents when each streams in its turn"
+              % (os.path.basename(path), len(runs[0].stdout.splitlines())))
 sys.exit(failed)
 EOF
