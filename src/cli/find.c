@@ -94,6 +94,16 @@ static void clear_progress_locked(struct finder *fd)
     }
 }
 
+/* Marks the run failed (exit 1), or short of memory (exit 2), for a
+ * problem already said on stderr. */
+static void mark_failed(struct finder *fd, bool out_of_memory)
+{
+    pthread_mutex_lock(&fd->lock);
+    fd->failed = true;
+    fd->short_of_memory |= out_of_memory;
+    pthread_mutex_unlock(&fd->lock);
+}
+
 /* "mtlbx: PATH: message" on stderr, one line, marks the run failed. */
 static void report_at(struct finder *fd, const char *path, const uint64_t *offset, const char *message,
                       bool out_of_memory)
@@ -101,9 +111,8 @@ static void report_at(struct finder *fd, const char *path, const uint64_t *offse
     pthread_mutex_lock(&fd->lock);
     clear_progress_locked(fd);
     cli_error(path, offset, "%s", message);
-    fd->failed = true;
-    fd->short_of_memory |= out_of_memory;
     pthread_mutex_unlock(&fd->lock);
+    mark_failed(fd, out_of_memory);
 }
 
 static void report(struct finder *fd, const char *path, const char *message)
@@ -268,11 +277,8 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
     if (mtlbx_file_size(f) >= fd->stream_from)
         take_stdout(fd, t);
     if (t->direct) {
-        if (dump_write_document(stdout, name, f, true) != 0) {
-            pthread_mutex_lock(&fd->lock);
-            fd->failed = true;
-            pthread_mutex_unlock(&fd->lock);
-        }
+        if (dump_write_document(stdout, name, f, true) != 0)
+            mark_failed(fd, false);
         if (ferror(stdout))
             t->write_failed = true;
         return;
@@ -290,13 +296,10 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
         t->oom = true;
         return;
     }
-    if (rc == 0) {
+    if (rc == 0)
         text_add(t, s);
-    } else {
-        pthread_mutex_lock(&fd->lock);
-        fd->failed = true;
-        pthread_mutex_unlock(&fd->lock);
-    }
+    else
+        mark_failed(fd, false);
     free(s);
 }
 
@@ -334,11 +337,8 @@ static void describe_gate(struct finder *fd, struct text *t, const char *name, m
     free(safe);
     if (!ok)
         t->oom = true;
-    if (n) {
-        pthread_mutex_lock(&fd->lock);
-        fd->failed = true;
-        pthread_mutex_unlock(&fd->lock);
-    }
+    if (n)
+        mark_failed(fd, false);
 }
 
 static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
@@ -361,13 +361,10 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
                 t->s[start] = '\0';
         }
         /* The JSON document said so itself (dump_write_document). */
-        if (fd->json) {
-            pthread_mutex_lock(&fd->lock);
-            fd->failed = fd->short_of_memory = true;
-            pthread_mutex_unlock(&fd->lock);
-        } else {
+        if (fd->json)
+            mark_failed(fd, true);
+        else
             report_at(fd, name, &at, "out of memory while reading the file: the result is incomplete", true);
-        }
     } else if (mtlbx_file_changed(f)) {
         report(fd, name, "the file changed or shrank while it was being read");
     }
