@@ -52,14 +52,14 @@ int main(int argc, char *argv[])
     for (; i < argc; i++) {
         mtlbx_file *f;
         struct mtlbx_error err;
-        if (mtlbx_open_path(argv[i], &f, &err) != MTLBX_OK) {
+        if (mtlbx_open_path(argv[i], &f, &err) != MTLBX_E_NONE) {
             fprintf(stderr, "%s: %s\n", argv[i], err.message);
             status = 2;
             continue;
         }
-        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
-            size_t n = mtlbx_function_count(lib);
+            size_t n = mtlbx_library_function_count(lib);
             mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib); /* as sig decodes */
             for (size_t k = 0; k < n && k < first; k++) {
                 double t0 = each ? now() : 0;

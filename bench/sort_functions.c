@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     }
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_path(argv[1], &f, &err) != MTLBX_OK) {
+    if (mtlbx_open_path(argv[1], &f, &err) != MTLBX_E_NONE) {
         fprintf(stderr, "sort_functions: %s: %s\n", argv[1], err.message);
         return 2;
     }

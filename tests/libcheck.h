@@ -14,7 +14,7 @@ static inline mtlbx_file *open_buf(const struct imagebuf *b)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(b->data, b->len, "test", &f, &err), MTLBX_OK, "%s", err.message);
+    cr_assert_eq(mtlbx_open_buffer(b->data, b->len, "test", &f, &err), MTLBX_E_NONE, "%s", err.message);
     return f;
 }
 

@@ -55,12 +55,12 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
         layout_check_thread(f);
     /* Each module's interface (what sig and dump --interfaces would fail
      * on) is decoded right after its hash, from the bytes just read. */
-    for (size_t l = 0; l < mtlbx_library_count(f); l++)
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
         mtlbx_library_verify_and_check_interfaces(mtlbx_library_at(f, l), small ? 1 : 0, NULL);
     if (layout_threaded)
         pthread_join(layout, NULL);
     size_t n = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         mtlbx_library_validate_modules(lib);
         /* Every archive is decompressed to its end and listed: a bzip2
@@ -76,7 +76,7 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
     struct gate_finding *gf = NULL;
     size_t n_gate = 0;
     bool gate_ok = true;
-    for (size_t l = 0; gate->on && gate_ok && l < mtlbx_library_count(f); l++)
+    for (size_t l = 0; gate->on && gate_ok && l < mtlbx_file_library_count(f); l++)
         gate_ok = os_gate_library(gate, mtlbx_library_at(f, l), true, &gf, &n_gate);
     struct mtlbx_diag *gate_diags = malloc((n_gate + 1) * sizeof *gate_diags);
     const struct mtlbx_diag **all = malloc((n + n_gate + 1) * sizeof *all);
@@ -95,7 +95,7 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
     }
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
         all[k++] = mtlbx_file_diag(f, i);
-    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         const mtlbx_library *lib = mtlbx_library_at(f, l);
         for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
             all[k++] = mtlbx_library_diag(lib, i);

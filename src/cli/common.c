@@ -76,7 +76,7 @@ mtlbx_file *cli_open(const char *path)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (cli_open_quiet(path, &f, &err) != MTLBX_OK) {
+    if (cli_open_quiet(path, &f, &err) != MTLBX_E_NONE) {
         cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);
         return NULL;
     }
@@ -160,7 +160,7 @@ bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, 
     char *end;
     errno = 0;
     unsigned long n = strtoul(v, &end, 10);
-    size_t count = mtlbx_library_count(f);
+    size_t count = mtlbx_file_library_count(f);
     if (!*v || *end || errno || v[0] == '-' || n >= count) {
         char *safe = mtlbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
         cli_error(path, NULL, "--slice %s: the file has %zu %s (0 to %zu)", safe ? safe : "?", count,

@@ -30,7 +30,7 @@ static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb
 static size_t problem_count(mtlbx_file *f)
 {
     size_t n = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_library_count(f); l++)
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
         n += mtlbx_library_diag_count(mtlbx_library_at(f, l));
     return n;
 }
@@ -62,7 +62,7 @@ int cmd_diff(const struct cli_args *args)
     }
     struct mtlbx_diff *d = NULL;
     int status = 2;
-    if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
+    if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
         cli_error(path[0], NULL, "out of memory while comparing with %s", path[1]);
     } else if (cli_complete(path[0], fa) == 0 && cli_complete(path[1], fb) == 0) {
         /* Out of memory while either was read (a table, a decompressed

@@ -194,7 +194,7 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
     if (!d->a || !d->b)
         printf("%s%s%c library   %zu only in %s (%zu functions)%s\n", prefix, d->a ? p->del : p->add,
                d->a ? '-' : '+', d->index, d->a ? "A" : "B",
-               mtlbx_function_count(d->a ? d->a : d->b), p->off);
+               mtlbx_library_function_count(d->a ? d->a : d->b), p->off);
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
         if (d->header_fields & (1u << f)) {
             char *text = diff_header_change_text(d->a, d->b, f, p);
@@ -266,7 +266,7 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
         for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
             header += (ld->header_fields >> f) & 1u;
         if (ld->a)
-            functions += mtlbx_function_count(ld->a);
+            functions += mtlbx_library_function_count(ld->a);
     }
     char *sa = mtlbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
     char *sb = mtlbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);

@@ -65,7 +65,7 @@ static void compare_pair(struct report *r, const struct release_item *x, const s
     struct mtlbx_diff_options opt = { .verify = r->verify };
     if (!fb) {
         r->failed = true;
-    } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
+    } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
         cli_error(x->open, NULL, "out of memory while comparing with %s", y->open);
         r->failed = true;
     } else if (cli_complete(x->open, fa) || cli_complete(y->open, fb)) { /* out of memory, or changed */

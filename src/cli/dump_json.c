@@ -141,7 +141,7 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     /* Hashed before: by prepare_libraries(), or with --interfaces by
      * the batch this function is in. The state is final. */
     enum mtlbx_hash_state hs = mtlbx_function_hash_state(lib, i);
-    json_stream_put_bool(js, "hash_ok", hs == MTLBX_HASH_OK);
+    json_stream_put_bool(js, "hash_ok", hs == MTLBX_HASH_MATCHES);
 
     json_stream_put(js, "constants", vj_function_field(lib, i, MTLBX_FF_CONSTANTS));
     json_stream_put(js, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
@@ -356,7 +356,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     struct rendered_interface *slots = NULL;
     if (with_interfaces && (!(interface_diags = json_array()) || !(slots = calloc(INTERFACE_BATCH, sizeof *slots))))
         dump_out_of_memory = true;
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     /* The reader reads a module that several functions share once for
      * all of them. */
     mtlbx_interface_reader *rd = with_interfaces ? mtlbx_interface_reader_new(lib) : NULL;
@@ -440,7 +440,7 @@ static json_t *file_diags_json(mtlbx_file *f)
  * the document has it (the accessors may record problems as they go). */
 static json_t **prepare_libraries(mtlbx_file *f)
 {
-    size_t n = mtlbx_library_count(f);
+    size_t n = mtlbx_file_library_count(f);
     json_t **heads = calloc(n ? n : 1, sizeof *heads);
     if (!heads)
         return NULL;
@@ -464,7 +464,7 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
 {
     dump_out_of_memory = false;
     bool layout = with_layout, layout_incomplete = false;
-    size_t n_libs = mtlbx_library_count(f);
+    size_t n_libs = mtlbx_file_library_count(f);
     json_t **heads = prepare_libraries(f);
     if (!heads || dump_out_of_memory) {
         cli_error(path, NULL, "out of memory");

@@ -65,7 +65,7 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
 {
     bool ok = true;
     struct name_set used = { .nocase = true };
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     struct span_release written;
     span_release_init(&written, mtlbx_library_file(lib));
     for (size_t i = 0; i < n; i++) {
@@ -182,12 +182,12 @@ int cmd_extract(const struct cli_args *args)
     /* Each -f NAME as every command reads it (names.c): a name, a glob or
      * a unique prefix; what it does not find is reported and the others
      * are still written. */
-    size_t n_libs = mtlbx_library_count(f);
+    size_t n_libs = mtlbx_file_library_count(f);
     bool **selected = calloc(n_libs + 1, sizeof *selected);
     bool ok = selected != NULL;
     int status = 0;
     for (size_t li = 0; ok && n_want && li < n_libs; li++)
-        ok = (selected[li] = calloc(mtlbx_function_count(mtlbx_library_at(f, li)) + 1, sizeof **selected)) != NULL;
+        ok = (selected[li] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, li)) + 1, sizeof **selected)) != NULL;
     for (size_t k = 0; ok && k < n_want; k++) {
         struct mtlbx_name_matches m;
         int rc = cli_resolve_functions(file, f, want[k], false, &m);

@@ -229,14 +229,14 @@ static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
     free(safe);
     char versions[256] = "", targets[512] = "", requires[512] = "", buf[96];
     size_t functions = 0, problems = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         const struct mtlbx_header *h = mtlbx_library_header(lib);
         size_t vl = strlen(versions), tl = strlen(targets);
         snprintf(versions + vl, sizeof versions - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
         target_text(lib, h, buf, sizeof buf);
         snprintf(targets + tl, sizeof targets - tl, "%s%s", l ? "," : "", buf);
-        functions += mtlbx_function_count(lib);
+        functions += mtlbx_library_function_count(lib);
         problems += mtlbx_library_diag_count(lib);
         struct mtlbx_requires req;
         mtlbx_library_requires(lib, &req);
@@ -310,7 +310,7 @@ static void describe_gate(struct finder *fd, struct text *t, const char *name, m
     struct gate_finding *g = NULL;
     size_t n = 0;
     bool ok = true;
-    for (size_t l = 0; ok && l < mtlbx_library_count(f); l++)
+    for (size_t l = 0; ok && l < mtlbx_file_library_count(f); l++)
         ok = os_gate_library(&fd->gate, mtlbx_library_at(f, l), false, &g, &n);
     char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
     for (size_t i = 0; i < n; i++) {
@@ -394,7 +394,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     struct mtlbx_error oerr;
     if (!data)
         report(mc->fd, full, err);
-    else if (mtlbx_open_memory_owned(data, len, full, &f, &oerr) != MTLBX_OK)
+    else if (mtlbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
         report_open(mc->fd, full, &oerr);
     else
         describe(mc->fd, mc->t, full, f);
@@ -439,7 +439,7 @@ static int open_small(const char *path, struct buffer *b, mtlbx_file **out, stru
     }
     close(fdesc);
     /* A file that shrank meanwhile is parsed as it was read: truncated. */
-    return mtlbx_open_memory(b->data, got, path, out, err);
+    return mtlbx_open_buffer(b->data, got, path, out, err);
 }
 
 static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, bool *write_failed)
@@ -448,7 +448,7 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, b
     if (j->kind == WALK_METALLIB) {
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
-        if (open_small(j->path, b, &f, &err) != MTLBX_OK)
+        if (open_small(j->path, b, &f, &err) != MTLBX_E_NONE)
             report_open(fd, j->path, &err);
         else
             describe(fd, &t, j->path, f);

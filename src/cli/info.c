@@ -19,7 +19,7 @@ static void print_section(const char *name, struct mtlbx_range r, const char *ex
  * module: one module decoded, so info stays as fast on 20,000 functions. */
 static void print_module_facts(const mtlbx_library *lib)
 {
-    if (mtlbx_function_count(lib) == 0)
+    if (mtlbx_library_function_count(lib) == 0)
         return;
     struct mtlbx_error err = { 0 };
     struct mtlbx_interface *iface = mtlbx_function_interface(lib, 0, &err);
@@ -100,7 +100,7 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
         }
     }
 
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     size_t by_type[257] = { 0 };
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
@@ -188,7 +188,7 @@ int cmd_info(const struct cli_args *args)
                 printf("  %s in the fat header (run 'mtlbx check')\n",
                        mtlbx_count_noun(nd, "problem", "problems", n1, sizeof n1));
         }
-        for (size_t i = 0; i < mtlbx_library_count(f); i++)
+        for (size_t i = 0; i < mtlbx_file_library_count(f); i++)
             print_library(mtlbx_library_at(f, i), i, mtlbx_file_is_fat(f));
         if (cli_complete(argv[a], f))
             status = 2;

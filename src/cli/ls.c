@@ -86,7 +86,7 @@ static void print_function(const mtlbx_library *lib, size_t i, bool verify)
         p = put_str(p, "-               ");
     if (verify) {
         enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
-        p = put_str(p, s == MTLBX_HASH_OK ? "  ok      " : s == MTLBX_HASH_MISMATCH ? "  MISMATCH" : "  -       ");
+        p = put_str(p, s == MTLBX_HASH_MATCHES ? "  ok      " : s == MTLBX_HASH_MISMATCH ? "  MISMATCH" : "  -       ");
     }
     p = put_str(p, "  ");
     fwrite(line, 1, (size_t)(p - line), stdout);
@@ -109,14 +109,14 @@ static int list_file(const char *path, bool verify, bool names_only)
     if (!f)
         return 2;
     size_t mismatches = 0, not_bitcode = 0;
-    size_t nlib = mtlbx_library_count(f);
+    size_t nlib = mtlbx_file_library_count(f);
     for (size_t l = 0; l < nlib; l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         if (verify)
             mismatches += mtlbx_library_verify_all(lib, 0);
         if (!names_only && (nlib > 1 || mtlbx_file_is_fat(f)))
             printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-        for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
+        for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
             if (names_only)
                 print_name(lib, i);
             else

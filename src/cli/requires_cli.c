@@ -116,7 +116,7 @@ bool os_gate_library(const struct os_gate *g, const mtlbx_library *lib, bool fun
                   "loads it is not known", unknown, os, limit.major, limit.minor))
             return false;
     }
-    for (size_t i = 0; functions && over(&r, limit) && i < mtlbx_function_count(lib); i++) {
+    for (size_t i = 0; functions && over(&r, limit) && i < mtlbx_library_function_count(lib); i++) {
         struct mtlbx_requires fr;
         mtlbx_function_requires(lib, i, &fr);
         if (!over(&fr, limit))

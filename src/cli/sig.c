@@ -283,10 +283,10 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
 {
     if (o->n_names == 0)
         return true; /* every function: no list walk, no entries kept */
-    size_t n_libs = mtlbx_library_count(f);
+    size_t n_libs = mtlbx_file_library_count(f);
     bool ok = true;
     /* The operands that are stored names, in one pass over the functions
-     * (a mtlbx_function_find per operand decodes the whole list each
+     * (a mtlbx_library_function_find per operand decodes the whole list each
      * time: 200 names on 20,000 functions took 0.3 s instead of 20 ms).
      * The entries are let go as the pass leaves them, as dump does:
      * kept, they would be 144 MB at a million functions. */
@@ -295,7 +295,7 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
         return false;
     for (size_t l = 0; l < n_libs; l++) {
         const mtlbx_library *lib = mtlbx_library_at(f, l);
-        size_t n = mtlbx_function_count(lib);
+        size_t n = mtlbx_library_function_count(lib);
         for (size_t i = 0; i < n; i++) {
             struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
             mark_equal(o, stored, (const char *)name.ptr, name.len);
@@ -323,7 +323,7 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
             for (size_t j = 0; o->extra && j < m.n; j++) {
                 size_t l = m.v[j].library;
                 if (!o->extra[l])
-                    o->extra[l] = calloc(mtlbx_function_count(mtlbx_library_at(f, l)) + 1, sizeof **o->extra);
+                    o->extra[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, sizeof **o->extra);
                 if (o->extra[l])
                     o->extra[l][m.v[j].function] = true;
             }
@@ -359,7 +359,7 @@ int cmd_sig(const struct cli_args *args)
     qsort(o.sorted, (size_t)o.n_names, sizeof *o.sorted, by_name);
     int status = 0;
     mtlbx_file *f = status ? NULL : cli_open(o.path);
-    size_t f_libs = f ? mtlbx_library_count(f) : 0;
+    size_t f_libs = f ? mtlbx_file_library_count(f) : 0;
     if (!status && !f)
         status = 2;
     long slice = -1;
@@ -386,14 +386,14 @@ int cmd_sig(const struct cli_args *args)
     if (f) {
         if (o.json)
             fputs("[", stdout);
-        size_t nlib = mtlbx_library_count(f);
+        size_t nlib = mtlbx_file_library_count(f);
         for (size_t l = 0; l < nlib; l++) {
             if (slice >= 0 && l != (size_t)slice)
                 continue;
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
                 printf("// library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-            size_t n_fn = mtlbx_function_count(lib), batched = 0;
+            size_t n_fn = mtlbx_library_function_count(lib), batched = 0;
             mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib); /* NULL: each decoded alone */
             /* Decoded once here, not raced for by the workers. */
             (void)mtlbx_function_metadata(lib, 0);

@@ -202,7 +202,7 @@ int cmd_sources(const struct cli_args *args)
         return 2;
 
     bool any = false;
-    for (size_t li = 0; li < mtlbx_library_count(f); li++)
+    for (size_t li = 0; li < mtlbx_file_library_count(f); li++)
         any |= mtlbx_library_sources(mtlbx_library_at(f, li))->present;
     if (!any) {
         cli_error(file, NULL, "the library has no embedded sources");
@@ -217,7 +217,7 @@ int cmd_sources(const struct cli_args *args)
     }
 
     bool ok = true, fat = mtlbx_file_is_fat(f);
-    for (size_t li = 0; li < mtlbx_library_count(f); li++) {
+    for (size_t li = 0; li < mtlbx_file_library_count(f); li++) {
         mtlbx_library *lib = mtlbx_library_at(f, li);
         const struct mtlbx_sources *s = mtlbx_library_sources(lib);
         char slice[40] = "";

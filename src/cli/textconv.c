@@ -167,7 +167,7 @@ static bool print_library(mtlbx_library *lib, size_t index)
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
         put_value("  ", mtlbx_header_field_name(f), vj_header_field(lib, (enum mtlbx_header_field)f));
     print_sources(lib);
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!order)
         return false;
@@ -234,13 +234,13 @@ int cmd_textconv(const struct cli_args *args)
     const char *path = args->operands[0];
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (cli_open_quiet(path, &f, &err) != MTLBX_OK) {
+    if (cli_open_quiet(path, &f, &err) != MTLBX_E_NONE) {
         if (err.status == MTLBX_E_NOT_METALLIB)
             return print_not_metallib(path, err.message) == 0 && fflush(stdout) == 0 ? 0 : 2;
         cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);
         return 2;
     }
-    size_t nlib = mtlbx_library_count(f);
+    size_t nlib = mtlbx_file_library_count(f);
     printf("metallib: %zu %s%s\n", nlib, nlib == 1 ? "library" : "libraries",
            mtlbx_file_is_fat(f) ? " (fat container)" : "");
     bool ok = true;

@@ -6,7 +6,7 @@
  * model/model.h, compare/compare.h). The library never prints, never exits and never touches a
  * terminal. It maps the file read-only and never copies it: every byte
  * span it hands out points into the mapping (or into the caller's buffer
- * for mtlbx_open_memory) and stays valid until mtlbx_close().
+ * for mtlbx_open_buffer) and stays valid until mtlbx_close().
  *
  * Offsets in this API are absolute file offsets unless a field's name says
  * otherwise (fat slices are resolved for you). Problems found while parsing

@@ -25,7 +25,7 @@ static mtlbx_library *library_of(struct explorer *ex, const mtlbx_node *n)
     if (n && n->lib)
         return n->lib;
     mtlbx_file *f = ex_current_file(ex)->f;
-    return mtlbx_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
+    return mtlbx_file_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
 }
 
 void action_extract(struct explorer *ex, bool all)
@@ -299,7 +299,7 @@ static void node_file_name(const mtlbx_node *n, char *def, size_t size)
 {
     long fn = action_function_of(n);
     const struct mtlbx_function *f =
-        fn >= 0 && n->lib && (size_t)fn < mtlbx_function_count(n->lib) ? mtlbx_function_at(n->lib, (size_t)fn) : NULL;
+        fn >= 0 && n->lib && (size_t)fn < mtlbx_library_function_count(n->lib) ? mtlbx_function_at(n->lib, (size_t)fn) : NULL;
     char *name = f && f->name.len ? safe_component(f->name.ptr, f->name.len) : NULL;
     if (name) {
         const char *part = n->kind == MTLBX_NODE_FUNCTION ? "entry"

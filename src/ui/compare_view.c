@@ -124,7 +124,7 @@ void compare_open(struct explorer *ex)
     compare_free(ex);
     struct compare_view *cv = calloc(1, sizeof *cv);
     struct mtlbx_diff_options opt = { .verify = false };
-    if (!cv || mtlbx_diff_files(ex->files[a].f, ex->files[b].f, &opt, &cv->diff) != MTLBX_OK ||
+    if (!cv || mtlbx_diff_files(ex->files[a].f, ex->files[b].f, &opt, &cv->diff) != MTLBX_E_NONE ||
         !build_rows(cv)) {
         if (cv)
             mtlbx_diff_free(cv->diff), free(cv->rows), free(cv);
@@ -370,7 +370,7 @@ static char *row_text_make(const struct compare_row *r)
     switch (r->kind) {
     case ROW_LIBRARY:
         fprintf(out, "%c library   %zu only in %s (%zu functions)", r->mark, r->ld->index, r->ld->a ? "A" : "B",
-                mtlbx_function_count(r->ld->a ? r->ld->a : r->ld->b));
+                mtlbx_library_function_count(r->ld->a ? r->ld->a : r->ld->b));
         break;
     case ROW_HEADER:
         more = diff_header_change_text(r->ld->a, r->ld->b, (enum mtlbx_header_field)r->a, &diff_plain);

@@ -111,7 +111,7 @@ void diag_view_open(struct explorer *ex)
     uint32_t file = ex_current_file_index(ex);
     mtlbx_file *f = ex->files[file].f;
     size_t n = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_library_count(f); l++)
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
         n += mtlbx_library_diag_count(mtlbx_library_at(f, l));
     const struct mtlbx_diag **all = malloc((n + 1) * sizeof *all);
     if (!all) {
@@ -121,7 +121,7 @@ void diag_view_open(struct explorer *ex)
     size_t k = 0, errors = 0;
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
         all[k++] = mtlbx_file_diag(f, i);
-    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         const mtlbx_library *lib = mtlbx_library_at(f, l);
         for (size_t i = 0; i < mtlbx_library_diag_count(lib) && k < n; i++)
             all[k++] = mtlbx_library_diag(lib, i);

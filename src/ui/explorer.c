@@ -47,7 +47,7 @@ static size_t error_count(struct explorer *ex)
         mtlbx_file *f = ex->files[i].f;
         for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
             n += mtlbx_file_diag(f, d)->severity == MTLBX_ERROR;
-        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
             for (size_t d = 0; d < mtlbx_library_diag_count(lib); d++)
                 n += mtlbx_library_diag(lib, d)->severity == MTLBX_ERROR;
@@ -515,7 +515,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
     for (int i = 0; i < n_paths && !folders; i++) {
         struct mtlbx_error err;
         mtlbx_file *f = NULL;
-        if (open_any(paths[i], &f, &err) != MTLBX_OK || !f) {
+        if (open_any(paths[i], &f, &err) != MTLBX_E_NONE || !f) {
             fprintf(stderr, "mtlbx: %s: %s\n", paths[i], err.message);
             if (!first_error[0])
                 snprintf(first_error, sizeof first_error, "%s: %s", paths[i], err.message);
@@ -550,12 +550,12 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
 
     size_t n_libs = 0;
     for (uint32_t i = 0; i < ex.n_files; i++)
-        n_libs += mtlbx_library_count(ex.files[i].f);
+        n_libs += mtlbx_file_library_count(ex.files[i].f);
     mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
     if (libs) {
         size_t k = 0;
         for (uint32_t i = 0; i < ex.n_files; i++)
-            for (size_t l = 0; l < mtlbx_library_count(ex.files[i].f); l++)
+            for (size_t l = 0; l < mtlbx_file_library_count(ex.files[i].f); l++)
                 if (mtlbx_library_at(ex.files[i].f, l))
                     libs[k++] = mtlbx_library_at(ex.files[i].f, l);
         ex.hasher = hasher_start(libs, k);

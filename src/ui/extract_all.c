@@ -70,7 +70,7 @@ static void extract_finish(struct explorer *ex, struct job *j, bool cancelled)
 
 void action_extract_all(struct explorer *ex, mtlbx_library *lib)
 {
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     if (n == 0) {
         ex_error(ex, "this library has no functions");
         return;

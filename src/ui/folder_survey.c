@@ -72,19 +72,19 @@ static void summarize(struct folder_scan *s, size_t i, const char *path)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    bool ok = open_any(path, &f, &err) == MTLBX_OK && f;
+    bool ok = open_any(path, &f, &err) == MTLBX_E_NONE && f;
     char version[40] = "", target[64] = "", msl[24] = "", buf[64];
     size_t functions = 0, problems = ok ? mtlbx_file_diag_count(f) : 0;
     unsigned lo = ~0u, hi = 0;
-    for (size_t l = 0; ok && l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; ok && l < mtlbx_file_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         const struct mtlbx_header *h = mtlbx_library_header(lib);
         size_t vl = strlen(version), tl = strlen(target);
         snprintf(version + vl, sizeof version - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
         snprintf(target + tl, sizeof target - tl, "%s%s", l ? "," : "", mtlbx_target_text(h, buf, sizeof buf));
-        functions += mtlbx_function_count(lib);
+        functions += mtlbx_library_function_count(lib);
         problems += mtlbx_library_diag_count(lib);
-        for (size_t k = 0; k < mtlbx_function_count(lib); k++) {
+        for (size_t k = 0; k < mtlbx_library_function_count(lib); k++) {
             const struct mtlbx_function *fn = mtlbx_function_at(lib, k);
             if (!(fn->present & MTLBX_F_VERS))
                 continue;
@@ -121,11 +121,11 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
     struct mtlbx_error err;
     struct text t = { 0 };
     add(&t, "", 0);
-    if (open_any(path, &f, &err) == MTLBX_OK && f) {
-        for (size_t l = 0; l < mtlbx_library_count(f) && !s->cancel; l++) {
+    if (open_any(path, &f, &err) == MTLBX_E_NONE && f) {
+        for (size_t l = 0; l < mtlbx_file_library_count(f) && !s->cancel; l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
             mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
-            for (size_t k = 0; k < mtlbx_function_count(lib) && !s->cancel; k++) {
+            for (size_t k = 0; k < mtlbx_library_function_count(lib) && !s->cancel; k++) {
                 struct mtlbx_bytes name = mtlbx_function_at(lib, k)->name;
                 add_safe(&t, name);
                 add(&t, "\n", 1);

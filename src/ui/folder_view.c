@@ -166,14 +166,14 @@ static void open_entry(struct explorer *ex, size_t index)
         ex_message(ex, "opening %s...", label ? label : "?");
         ex_draw(ex);
         struct mtlbx_error err;
-        if (open_any(e.open_path, &e.file, &err) != MTLBX_OK || !e.file) {
+        if (open_any(e.open_path, &e.file, &err) != MTLBX_E_NONE || !e.file) {
             ex_error(ex, "%s: %s", label ? label : "?", err.message);
             free(label);
             return;
         }
         e.functions = 0;
-        for (size_t l = 0; l < mtlbx_library_count(e.file); l++)
-            e.functions += mtlbx_function_count(mtlbx_library_at(e.file, l));
+        for (size_t l = 0; l < mtlbx_file_library_count(e.file); l++)
+            e.functions += mtlbx_library_function_count(mtlbx_library_at(e.file, l));
         pthread_mutex_lock(&s->lock);
         s->v[index].file = e.file;
         s->v[index].functions = e.functions;

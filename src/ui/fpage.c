@@ -160,7 +160,7 @@ void page_status(struct explorer *ex, char *buf, size_t size)
     char a[32];
     snprintf(buf, size, "function %u  module %s bytes  hash %s", ex->page.fn,
              f->module_valid ? mtlbx_format_count(a, sizeof a, f->module.size) : "-",
-             mtlbx_function_hash_state(l, ex->page.fn) == MTLBX_HASH_OK         ? "ok"
+             mtlbx_function_hash_state(l, ex->page.fn) == MTLBX_HASH_MATCHES         ? "ok"
              : mtlbx_function_hash_state(l, ex->page.fn) == MTLBX_HASH_MISMATCH ? "BAD"
                                                                                : "-");
 }

@@ -65,7 +65,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
     t->sort = FT_COL_ORDER;
     size_t total = 0;
     for (size_t l = 0; l < n_libs; l++)
-        total += libs[l].lib ? mtlbx_function_count(libs[l].lib) : 0;
+        total += libs[l].lib ? mtlbx_library_function_count(libs[l].lib) : 0;
     t->libs = malloc((n_libs ? n_libs : 1) * sizeof *t->libs);
     t->all = malloc((total ? total : 1) * sizeof *t->all);
     t->shown = malloc((total ? total : 1) * sizeof *t->shown);
@@ -99,7 +99,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
             t->file_width = w < FT_FILE_WIDTH_MAX ? w : FT_FILE_WIDTH_MAX;
     }
     for (size_t l = 0; l < n_libs; l++) {
-        size_t n = libs[l].lib ? mtlbx_function_count(libs[l].lib) : 0;
+        size_t n = libs[l].lib ? mtlbx_library_function_count(libs[l].lib) : 0;
         for (size_t i = 0; i < n; i++)
             t->all[t->n_all++] = (struct ft_row){ (uint32_t)l, (uint32_t)i };
     }
@@ -266,7 +266,7 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
         break;
     case FT_COL_HASH:
         switch (mtlbx_function_hash_state(lib, r->index)) {
-        case MTLBX_HASH_OK: snprintf(out, size, "ok"); break;
+        case MTLBX_HASH_MATCHES: snprintf(out, size, "ok"); break;
         case MTLBX_HASH_MISMATCH: snprintf(out, size, "BAD"); break;
         case MTLBX_HASH_UNAVAILABLE: snprintf(out, size, "--"); break;
         default: snprintf(out, size, "..."); break;
@@ -310,7 +310,7 @@ static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
     case FT_COL_HASH: {
         /* Problems first: a mismatch is what one sorts by hash to find. */
         enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, r->index);
-        return s == MTLBX_HASH_MISMATCH ? 0 : s == MTLBX_HASH_UNAVAILABLE ? 1 : s == MTLBX_HASH_OK ? 3 : 2;
+        return s == MTLBX_HASH_MISMATCH ? 0 : s == MTLBX_HASH_UNAVAILABLE ? 1 : s == MTLBX_HASH_MATCHES ? 3 : 2;
     }
     case FT_COL_SRC: return mtlbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
     case FT_COL_FILE: return r->lib;

@@ -24,13 +24,13 @@ void functions_home(struct explorer *ex)
 {
     size_t n_libs = 0;
     for (uint32_t i = 0; i < ex->n_files; i++)
-        n_libs += mtlbx_library_count(ex->files[i].f);
+        n_libs += mtlbx_file_library_count(ex->files[i].f);
     struct ft_lib *libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
     if (!libs)
         return;
     size_t k = 0;
     for (uint32_t i = 0; i < ex->n_files; i++)
-        for (size_t l = 0; l < mtlbx_library_count(ex->files[i].f); l++)
+        for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
             if (mtlbx_library_at(ex->files[i].f, l))
                 libs[k++] = (struct ft_lib){ mtlbx_library_at(ex->files[i].f, l), i, ex->files[i].path, 0, 0 };
     iface_table_free(ex->page.lines, ex->page.heading, ex->page.n_lines);

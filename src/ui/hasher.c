@@ -38,7 +38,7 @@ struct hasher {
 static void check(struct hasher *h, mtlbx_library *lib, size_t index)
 {
     enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, index);
-    if (s == MTLBX_HASH_OK || s == MTLBX_HASH_MISMATCH || s == MTLBX_HASH_UNAVAILABLE)
+    if (s == MTLBX_HASH_MATCHES || s == MTLBX_HASH_MISMATCH || s == MTLBX_HASH_UNAVAILABLE)
         return;
     uint8_t actual[32];
     if (mtlbx_function_verify(lib, index, actual) != MTLBX_HASH_MISMATCH)
@@ -104,7 +104,7 @@ static void *worker(void *arg)
     struct hasher *h = arg;
     background_thread_nice(BACKGROUND_NICE_HASHER);
     for (size_t l = 0; l < h->n_libs; l++) {
-        size_t n = mtlbx_function_count(h->libs[l]);
+        size_t n = mtlbx_library_function_count(h->libs[l]);
         /* One reader per library for the sweep: a module that several
          * functions share is decoded once, not once per function. */
         mtlbx_interface_reader *rd = mtlbx_interface_reader_new(h->libs[l]);
@@ -146,7 +146,7 @@ struct hasher *hasher_start(mtlbx_library *const *libs, size_t n_libs)
     memcpy(h->libs, libs, n_libs * sizeof *libs);
     h->n_libs = n_libs;
     for (size_t l = 0; l < n_libs; l++)
-        h->total += mtlbx_function_count(libs[l]);
+        h->total += mtlbx_library_function_count(libs[l]);
     atomic_init(&h->done, 0);
     atomic_init(&h->stop, false);
     pthread_mutex_init(&h->lock, NULL);

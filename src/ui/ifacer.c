@@ -188,7 +188,7 @@ struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs)
     bool ok = w->libs && w->texts && w->counts && w->n_args;
     for (size_t l = 0; ok && l < n_libs; l++) {
         w->libs[l] = libs[l];
-        w->counts[l] = mtlbx_function_count(libs[l]);
+        w->counts[l] = mtlbx_library_function_count(libs[l]);
         w->total += w->counts[l];
         ok = (w->texts[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->texts)) != NULL &&
              (w->n_args[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->n_args)) != NULL;

@@ -47,11 +47,11 @@ void problems_step(struct explorer *ex, bool forward)
     struct problem_pick p = { .from = ex->hex.file == file ? ex->hex.cursor : 0, .forward = forward };
     for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
         consider_diag(&p, mtlbx_file_diag(f, d));
-    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         for (size_t d = 0; d < mtlbx_library_diag_count(lib); d++)
             consider_diag(&p, mtlbx_library_diag(lib, d));
-        size_t n = mtlbx_function_count(lib);
+        size_t n = mtlbx_library_function_count(lib);
         for (size_t i = 0; i < n; i++)
             if (mtlbx_function_hash_state(lib, i) == MTLBX_HASH_MISMATCH)
                 consider(&p, mtlbx_function_at(lib, i)->entry_offset, "hash mismatch (HASH does not match the module)");

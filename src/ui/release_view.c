@@ -90,12 +90,12 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
         struct mtlbx_error err;
         struct mtlbx_diff *d = NULL;
         struct mtlbx_diff_options opt = { .verify = false };
-        if (open_any(x->open, &fa, &err) != MTLBX_OK || open_any(y->open, &fb, &err) != MTLBX_OK) {
+        if (open_any(x->open, &fa, &err) != MTLBX_E_NONE || open_any(y->open, &fb, &err) != MTLBX_E_NONE) {
             char *why = escaped(err.message);
             fprintf(out, ": %s", why ? why : "cannot be opened");
             free(why);
             row.mark = '?';
-        } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_OK) {
+        } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
             rv->failed = true;
         } else if (d->identical) {
             keep = false;
@@ -195,8 +195,8 @@ static void open_pair(struct explorer *ex)
         return;
     }
     struct mtlbx_error err;
-    if ((!r->fa && open_any(r->open_a, &r->fa, &err) != MTLBX_OK) ||
-        (!r->fb && open_any(r->open_b, &r->fb, &err) != MTLBX_OK)) {
+    if ((!r->fa && open_any(r->open_a, &r->fa, &err) != MTLBX_E_NONE) ||
+        (!r->fb && open_any(r->open_b, &r->fb, &err) != MTLBX_E_NONE)) {
         ex_error(ex, "%s", err.message);
         return;
     }

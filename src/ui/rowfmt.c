@@ -118,7 +118,7 @@ void rowfmt_squeeze_spaces(const char *in, char *out, size_t size)
 static const char *badge_of(enum mtlbx_hash_state s, enum row_badge *b)
 {
     switch (s) {
-    case MTLBX_HASH_OK: *b = ROW_BADGE_OK; return "ok ";
+    case MTLBX_HASH_MATCHES: *b = ROW_BADGE_OK; return "ok ";
     case MTLBX_HASH_MISMATCH: *b = ROW_BADGE_BAD; return "BAD";
     case MTLBX_HASH_UNAVAILABLE: *b = ROW_BADGE_NA; return "-- ";
     default: *b = ROW_BADGE_PENDING; return "...";

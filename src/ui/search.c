@@ -108,8 +108,8 @@ static void label_work(struct job *j)
     struct label_search *s = j->ctx;
     job_model_lock();
     for (uint32_t i = 0; i < s->ex->n_files; i++)
-        for (size_t l = 0; l < mtlbx_library_count(s->ex->files[i].f); l++)
-            s->total_functions += mtlbx_function_count(mtlbx_library_at(s->ex->files[i].f, l));
+        for (size_t l = 0; l < mtlbx_file_library_count(s->ex->files[i].f); l++)
+            s->total_functions += mtlbx_library_function_count(mtlbx_library_at(s->ex->files[i].f, l));
     for (uint32_t i = 0; i < s->ex->n_files && !job_cancelled(j); i++)
         visit(s, j, i, s->ex->files[i].root, true);
     job_model_unlock();

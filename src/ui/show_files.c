@@ -39,14 +39,14 @@ void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *co
         if (!ex_file_open(&ex->files[shown], files[i], paths[i]))
             continue; /* out of memory: the file is not shown */
         shown++;
-        n_libs += mtlbx_library_count(files[i]);
+        n_libs += mtlbx_file_library_count(files[i]);
     }
     ex->n_files = shown;
     mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
     if (libs) {
         size_t k = 0;
         for (uint32_t i = 0; i < shown; i++)
-            for (size_t l = 0; l < mtlbx_library_count(ex->files[i].f); l++)
+            for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
                 libs[k++] = mtlbx_library_at(ex->files[i].f, l);
         ex->hasher = hasher_start(libs, k);
         free(libs);

@@ -432,5 +432,5 @@ int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
         return fail(err, MTLBX_E_IO, rc ? list_err : "no such member in the archive");
     if (!om.data)
         return fail(err, MTLBX_E_IO, om.err);
-    return mtlbx_open_memory_owned(om.data, om.len, arg, out, err);
+    return mtlbx_open_buffer_owned(om.data, om.len, arg, out, err);
 }

@@ -67,7 +67,7 @@ int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const vola
 char *archive_join(const char *prefix, const char *name);
 
 /* Decompresses the current member whole. Returns a malloc'd buffer (freed
- * by the caller, or handed to mtlbx_open_memory_owned) or NULL with err
+ * by the caller, or handed to mtlbx_open_buffer_owned) or NULL with err
  * set: too large, damaged, or out of memory. */
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size);
 

@@ -325,7 +325,7 @@ json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_fiel
     bool vers = fn->present & MTLBX_F_VERS;
     switch (f) {
     case MTLBX_FF_HASH: return fn->hash ? vj_hex(fn->hash, 32) : json_null();
-    case MTLBX_FF_HASH_OK: return json_boolean(mtlbx_function_hash_state(lib, i) == MTLBX_HASH_OK);
+    case MTLBX_FF_HASH_OK: return json_boolean(mtlbx_function_hash_state(lib, i) == MTLBX_HASH_MATCHES);
     case MTLBX_FF_TYPE:
         return (fn->present & MTLBX_F_TYPE) ? json_string(mtlbx_function_type_name(fn->type, buf, sizeof buf))
                                              : json_null();
@@ -343,7 +343,7 @@ json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_fiel
         /* What the bytes hash to now (the stored HASH is "hash"). */
         uint8_t actual[32];
         enum mtlbx_hash_state st = mtlbx_function_verify(lib, i, actual);
-        return st == MTLBX_HASH_OK || st == MTLBX_HASH_MISMATCH ? vj_hex(actual, 32) : json_null();
+        return st == MTLBX_HASH_MATCHES || st == MTLBX_HASH_MISMATCH ? vj_hex(actual, 32) : json_null();
     }
     case MTLBX_FF_COUNT: break;
     }

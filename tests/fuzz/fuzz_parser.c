@@ -1,5 +1,5 @@
 /* libFuzzer harness over the parser's memory entry point. Each input is
- * opened with mtlbx_open_memory() and walked completely (walk.c): every
+ * opened with mtlbx_open_buffer() and walked completely (walk.c): every
  * node, label and field, every function, hash checks, source archive
  * decompression and tar listing, every diagnostic. Any broken promise the
  * walk notices aborts, so libFuzzer keeps the input as a finding. */
@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
     memset(&err, 0, sizeof err);
-    int rc = mtlbx_open_memory(data, size, "fuzz", &f, &err);
-    if (rc != MTLBX_OK) {
+    int rc = mtlbx_open_buffer(data, size, "fuzz", &f, &err);
+    if (rc != MTLBX_E_NONE) {
         /* Refused: there must be a reason, and no handle. */
         if (f || !memchr(err.message, '\0', sizeof err.message) || !err.message[0])
             abort();

@@ -221,7 +221,7 @@ static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
         char name[64];
         memcpy(name, fn->name.ptr, fn->name.len);
         name[fn->name.len] = '\0';
-        long k = mtlbx_function_find(lib, name);
+        long k = mtlbx_library_function_find(lib, name);
         if (k < 0 && !memchr(fn->name.ptr, '\0', fn->name.len))
             bad(w, "function '%s' not found by its own name", name);
     }
@@ -277,7 +277,7 @@ static void walk_library(struct walker *w, mtlbx_library *lib)
         (void)mtlbx_file_type_name(h->file_type, buf, sizeof buf);
         (void)mtlbx_target_os_name(h->platform_byte, buf, sizeof buf);
     }
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     for (size_t i = 0; i < n; i++)
         walk_function(w, lib, i);
     /* Hash checks: one by one (blocking, cached), then all threaded. */
@@ -389,14 +389,14 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
                         .st = st };
     for (size_t s = 0; s < mtlbx_fat_slice_count(f); s++)
         (void)mtlbx_cputype_name(mtlbx_fat_slice(f, s)->cputype);
-    size_t nl = mtlbx_library_count(f);
+    size_t nl = mtlbx_file_library_count(f);
     for (size_t l = 0; l < nl; l++)
         walk_library(&w, mtlbx_library_at(f, l));
     /* The first functions' interfaces are kept (as the explorer's worker
      * does), so the walk also covers interface, argument and bitstream
      * block nodes and the declaration text. */
     for (size_t l = 0; l < nl; l++)
-        for (size_t i = 0; i < mtlbx_function_count(mtlbx_library_at(f, l)) && i < 4; i++)
+        for (size_t i = 0; i < mtlbx_library_function_count(mtlbx_library_at(f, l)) && i < 4; i++)
             (void)mtlbx_function_interface_keep(w.m, mtlbx_library_at(f, l), i);
     /* The tree last: archives are loaded, hashes known, so fields and
      * flags see the lazily found problems too. */
@@ -416,7 +416,7 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
      * function, header field and source member, and must find nothing. */
     struct mtlbx_diff *d = NULL;
     struct mtlbx_diff_options opt = { .verify = true };
-    if (mtlbx_diff_files(f, f, &opt, &d) == MTLBX_OK && !d->identical)
+    if (mtlbx_diff_files(f, f, &opt, &d) == MTLBX_E_NONE && !d->identical)
         bad(&w, "a file compared with itself is not identical");
     mtlbx_diff_free(d);
     for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)

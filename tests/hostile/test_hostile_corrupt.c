@@ -44,7 +44,7 @@ static long try_input(const uint8_t *data, size_t len, const char *what)
     struct mtlbx_error err;
     memset(&err, 0, sizeof err);
     long errors = -1;
-    if (mtlbx_open_memory(copy, len, what, &f, &err) == MTLBX_OK) {
+    if (mtlbx_open_buffer(copy, len, what, &f, &err) == MTLBX_E_NONE) {
         struct walk_stats st;
         walk_file(f, &st);
         cr_assert_eq(st.bad, 0, "%s (%zu bytes): %s", what, len, st.first_bad);

@@ -19,7 +19,7 @@ static mtlbx_file *open_sample(void)
     snprintf(path, sizeof path, "%s/data/sample.metallib", src ? src : ".");
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_OK, "%s: %s", path, err.message);
+    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
     return f;
 }
 

@@ -24,7 +24,7 @@ static struct row_input fn_row(const char *label, enum mtlbx_hash_state h)
 
 Test(rowfmt, a_function_row)
 {
-    struct row_input in = fn_row("kernel  add", MTLBX_HASH_OK);
+    struct row_input in = fn_row("kernel  add", MTLBX_HASH_MATCHES);
     struct row_layout out;
     rowfmt_tree(&in, &out);
     cr_assert_eq(out.mark, ROW_MARK_NONE);
@@ -62,7 +62,7 @@ Test(rowfmt, hash_badges_read_at_a_glance)
 Test(rowfmt, markers_rank_errors_over_unknown_over_warnings)
 {
     struct row_layout out;
-    struct row_input in = fn_row("f", MTLBX_HASH_OK);
+    struct row_input in = fn_row("f", MTLBX_HASH_MATCHES);
     in.flags = MTLBX_NODE_PROBLEM;
     rowfmt_tree(&in, &out);
     cr_assert_eq(out.mark, ROW_MARK_ERROR);
@@ -82,7 +82,7 @@ Test(rowfmt, markers_rank_errors_over_unknown_over_warnings)
 Test(rowfmt, glyphs_in_utf8_and_ascii)
 {
     struct row_layout out;
-    struct row_input in = fn_row("f", MTLBX_HASH_OK);
+    struct row_input in = fn_row("f", MTLBX_HASH_MATCHES);
     in.expanded = true;
     rowfmt_tree(&in, &out);
     cr_assert_str_eq(out.glyph, "-");
@@ -100,7 +100,7 @@ Test(rowfmt, glyphs_in_utf8_and_ascii)
 Test(rowfmt, long_labels_are_cut_in_the_middle_with_an_ellipsis)
 {
     struct row_layout out;
-    struct row_input in = fn_row("vertex       a_rather_long_function_name_MN_taligned", MTLBX_HASH_OK);
+    struct row_input in = fn_row("vertex       a_rather_long_function_name_MN_taligned", MTLBX_HASH_MATCHES);
     rowfmt_tree(&in, &out);
     cr_assert(out.cut);
     cr_assert_eq((int)strlen(out.label), 36 - 11);
@@ -116,7 +116,7 @@ Test(rowfmt, a_function_label_drops_its_hash_word_before_its_name)
 {
     struct row_layout out;
     struct row_input in = fn_row("kernel       steel_gemm_nn_float16_float16_bm32_bn32_bk16_MN_taligned_K_taligned  [hash ok]",
-                                 MTLBX_HASH_OK);
+                                 MTLBX_HASH_MATCHES);
     in.width = 60;
     rowfmt_tree(&in, &out);
     cr_assert(out.cut);
@@ -128,7 +128,7 @@ Test(rowfmt, a_function_label_drops_its_hash_word_before_its_name)
 Test(rowfmt, scrolled_labels_start_with_an_ellipsis)
 {
     struct row_layout out;
-    struct row_input in = fn_row("kernel  abcdefghijklmnopqrstuvwxyz0123456789", MTLBX_HASH_OK);
+    struct row_input in = fn_row("kernel  abcdefghijklmnopqrstuvwxyz0123456789", MTLBX_HASH_MATCHES);
     in.hscroll = 8;
     rowfmt_tree(&in, &out);
     cr_assert_eq(out.label[0], '~');
@@ -158,7 +158,7 @@ Test(rowfmt, cut_middle_keeps_both_ends_and_whole_characters)
 Test(rowfmt, other_labels_are_cut_at_the_end)
 {
     struct row_layout out;
-    struct row_input in = fn_row("Archive \"0\"  16,384 bytes bzip2 and more", MTLBX_HASH_OK);
+    struct row_input in = fn_row("Archive \"0\"  16,384 bytes bzip2 and more", MTLBX_HASH_MATCHES);
     in.is_function = false;
     rowfmt_tree(&in, &out);
     cr_assert(out.cut);
@@ -182,7 +182,7 @@ Test(rowfmt, squeeze_and_skip)
 Test(rowfmt, deep_rows_keep_room_for_the_label)
 {
     struct row_layout out;
-    struct row_input in = fn_row("NAME", MTLBX_HASH_OK);
+    struct row_input in = fn_row("NAME", MTLBX_HASH_MATCHES);
     in.depth = 40;
     rowfmt_tree(&in, &out);
     cr_assert_leq(out.glyph_col, 18);
@@ -194,7 +194,7 @@ Test(rowfmt, tiny_widths_never_overflow)
 {
     struct row_layout out;
     for (int w = 0; w < 12; w++) {
-        struct row_input in = fn_row("kernel  add_arrays", MTLBX_HASH_OK);
+        struct row_input in = fn_row("kernel  add_arrays", MTLBX_HASH_MATCHES);
         in.width = w;
         rowfmt_tree(&in, &out);
         if (out.label_col >= 0)

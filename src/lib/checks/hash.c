@@ -175,7 +175,7 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
         set_state(lib, i, MTLBX_HASH_UNAVAILABLE);
         return MTLBX_HASH_UNAVAILABLE;
     }
-    if ((s == MTLBX_HASH_OK || s == MTLBX_HASH_MISMATCH) && !actual)
+    if ((s == MTLBX_HASH_MATCHES || s == MTLBX_HASH_MISMATCH) && !actual)
         return s;
     uint8_t digest[32];
     sha256_ready();
@@ -201,10 +201,10 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
         head_len = w->len - (size_t)(fn->module.offset - w->off);
     }
     bitcode_judge(lib, i, head, head_len);
-    enum mtlbx_hash_state now = memcmp(digest, fn->hash, 32) == 0 ? MTLBX_HASH_OK : MTLBX_HASH_MISMATCH;
+    enum mtlbx_hash_state now = memcmp(digest, fn->hash, 32) == 0 ? MTLBX_HASH_MATCHES : MTLBX_HASH_MISMATCH;
     /* Report a mismatch once, whoever checks first. */
     unsigned char expected = (unsigned char)s;
-    bool first = s != MTLBX_HASH_OK && s != MTLBX_HASH_MISMATCH &&
+    bool first = s != MTLBX_HASH_MATCHES && s != MTLBX_HASH_MISMATCH &&
                  atomic_compare_exchange_strong((_Atomic unsigned char *)&lib->hash_states[i], &expected,
                                                 (unsigned char)now);
     if (first && now == MTLBX_HASH_MISMATCH) {
@@ -236,7 +236,7 @@ struct verify_job {
 };
 
 /* Module i's bytes where the hash has just read them: the reader's window
- * (a mapped file), or the caller's buffer (mtlbx_open_memory). NULL when
+ * (a mapped file), or the caller's buffer (mtlbx_open_buffer). NULL when
  * they are not all there: not hashed (no HASH, cached state, a module
  * bigger than the window streamed through) or the file shrank. */
 static const uint8_t *window_bytes(const mtlbx_library *lib, size_t i, const struct hash_reader *r)
@@ -269,7 +269,7 @@ static size_t hash_ahead(mtlbx_library *lib, size_t first, size_t end, struct ha
     for (; i < end; i++) {
         const struct mtlbx_function *fn = library_function(lib, i);
         enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
-        if (!fn->hash || !fn->module_valid || s == MTLBX_HASH_OK || s == MTLBX_HASH_MISMATCH)
+        if (!fn->hash || !fn->module_valid || s == MTLBX_HASH_MATCHES || s == MTLBX_HASH_MISMATCH)
             continue;
         struct mtlbx_range m = fn->module;
         if ((r->n_ahead && same_range(r->ahead[r->n_ahead - 1].m, m)) || (r->has_last && same_range(r->last, m)))

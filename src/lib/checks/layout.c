@@ -299,7 +299,7 @@ static void file_parts(struct parts *k)
     mtlbx_file *f = k->f;
     if (f->fat)
         add(k, PART_FAT_HEADER, 0, 8 + 20 * (uint64_t)mtlbx_fat_slice_count(f));
-    for (size_t i = 0; i < mtlbx_library_count(f); i++) {
+    for (size_t i = 0; i < mtlbx_file_library_count(f); i++) {
         mtlbx_library *lib = mtlbx_library_at(f, i);
         const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
         if (!h)
@@ -412,7 +412,7 @@ static void sources_parts(struct parts *k)
  * after: its ARGR arguments, and a pointer argument's struct members. */
 static const struct mtlbx_reflection *reflection_of(struct parts *k, const struct part *n, uint32_t fn)
 {
-    if (!n->lib || fn >= mtlbx_function_count(n->lib))
+    if (!n->lib || fn >= mtlbx_library_function_count(n->lib))
         return NULL;
     const struct mtlbx_metadata *md = layout_metadata(k->entries, n->lib, fn);
     return md ? &md->reflection : NULL;
@@ -530,7 +530,7 @@ static bool section_open(const struct part *p, struct section *s, struct layout_
         const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
         s->n = l ? l->n_groups : 0;
     } else {
-        s->n = mtlbx_function_count(p->lib);
+        s->n = mtlbx_library_function_count(p->lib);
     }
     if (s->n > UINT32_MAX)
         s->n = UINT32_MAX;

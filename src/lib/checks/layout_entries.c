@@ -23,7 +23,7 @@ const struct mtlbx_function *layout_function(struct layout_entries *e, mtlbx_lib
 {
     switch_library(e, lib);
     size_t k = i / LAZY_BLOCK;
-    if (i >= mtlbx_function_count(lib) || k < e->fn_floor)
+    if (i >= mtlbx_library_function_count(lib) || k < e->fn_floor)
         return mtlbx_function_at(lib, i);
     e->fn_floor = k;
     return function_cursor_at(lib, &e->fn, i);
@@ -33,7 +33,7 @@ const struct mtlbx_metadata *layout_metadata(struct layout_entries *e, mtlbx_lib
 {
     switch_library(e, lib);
     size_t k = i / LAZY_BLOCK;
-    if (i >= mtlbx_function_count(lib) || k < e->md_floor)
+    if (i >= mtlbx_library_function_count(lib) || k < e->md_floor)
         return mtlbx_function_metadata(lib, i);
     library_decode_rest(lib);
     e->md_floor = k;
@@ -44,7 +44,7 @@ struct mtlbx_range layout_group(struct layout_entries *e, mtlbx_library *lib, si
 {
     switch_library(e, lib);
     size_t k = i / LAZY_BLOCK;
-    if (i >= mtlbx_function_count(lib) || k < e->md_floor) {
+    if (i >= mtlbx_library_function_count(lib) || k < e->md_floor) {
         const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
         return private_md ? md->private_group : md->public_group;
     }
@@ -79,7 +79,7 @@ bool layout_in_order(struct layout_entries *e, mtlbx_library *lib, enum layout_p
     switch_library(e, lib);
     if (!e->order_known) {
         uint64_t last[PIECES_KINDS] = { 0 };
-        size_t n = mtlbx_function_count(lib);
+        size_t n = mtlbx_library_function_count(lib);
         for (int w = 0; w < PIECES_KINDS; w++)
             e->in_order[w] = true;
         layout_entries_rewind(e);

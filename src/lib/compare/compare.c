@@ -140,7 +140,7 @@ static long index_find(const struct name_index *ix, struct mtlbx_bytes name);
 
 static bool index_build(struct name_index *ix, const mtlbx_library *lib)
 {
-    size_t n = lib ? mtlbx_function_count(lib) : 0, cap = 16;
+    size_t n = lib ? mtlbx_library_function_count(lib) : 0, cap = 16;
     while (cap < 2 * n)
         cap *= 2;
     ix->lib = lib;
@@ -369,7 +369,7 @@ static bool modules_equal(struct bytes_memo *m, const struct mtlbx_function *x, 
 
 static bool hash_ok(mtlbx_library *lib, size_t i)
 {
-    return mtlbx_function_verify(lib, i, NULL) == MTLBX_HASH_OK;
+    return mtlbx_function_verify(lib, i, NULL) == MTLBX_HASH_MATCHES;
 }
 
 /* The MTLBX_FF_* bits in which function i of a and j of b differ. */
@@ -528,7 +528,7 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
 {
     if (!d->n_added || !d->n_removed)
         return true;
-    size_t nb = mtlbx_function_count(d->b);
+    size_t nb = mtlbx_library_function_count(d->b);
     const uint8_t **hb = calloc(nb, sizeof *hb);
     size_t *order = malloc(d->n_added * sizeof *order);
     bool *used = calloc(d->n_added, sizeof *used);
@@ -596,7 +596,7 @@ static bool is_first(const struct name_index *ix, size_t i)
 static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct bytes_memo *memo)
 {
     struct name_index ia = { 0 }, ib = { 0 };
-    size_t na = d->a ? mtlbx_function_count(d->a) : 0, nb = d->b ? mtlbx_function_count(d->b) : 0;
+    size_t na = d->a ? mtlbx_library_function_count(d->a) : 0, nb = d->b ? mtlbx_library_function_count(d->b) : 0;
     bool *paired = calloc(nb ? nb : 1, sizeof *paired);
     bool ok = paired && index_build(&ia, d->a) && index_build(&ib, d->b) &&
               (d->removed = malloc((na ? na : 1) * sizeof *d->removed)) &&
@@ -808,7 +808,7 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
                      struct mtlbx_diff **out)
 {
     bool verify = opt && opt->verify;
-    size_t la = mtlbx_library_count(a), lb = mtlbx_library_count(b);
+    size_t la = mtlbx_file_library_count(a), lb = mtlbx_file_library_count(b);
     struct mtlbx_diff *d = calloc(1, sizeof *d);
     *out = NULL;
     if (!d)
@@ -848,7 +848,7 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
     }
     memo_close(&memo);
     *out = d;
-    return MTLBX_OK;
+    return MTLBX_E_NONE;
 }
 
 void mtlbx_diff_free(struct mtlbx_diff *d)

@@ -114,7 +114,7 @@ void mtlbx_interface_diff_free(struct mtlbx_interface_diff *d);
 /* Same key and the same values (for naming what MTLBX_ARG_CHANGED was). */
 bool mtlbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q);
 
-/* Compares a with b. Returns MTLBX_OK with *out set (free with
+/* Compares a with b. Returns MTLBX_E_NONE with *out set (free with
  * mtlbx_diff_free), or MTLBX_E_NOMEM. The interface field: where the
  * stored hashes differ, both modules' interfaces are decoded (only there,
  * so unchanged functions cost no bitcode reading) and compared when both

@@ -33,7 +33,7 @@ struct mtlbx_bytes {
 /* ---------------------------------------------------------------- open -- */
 
 enum mtlbx_status {
-    MTLBX_OK = 0,
+    MTLBX_E_NONE = 0,
     MTLBX_E_IO = -1,           /* open/stat/mmap failed; error.message says why */
     MTLBX_E_NOT_METALLIB = -2, /* first four bytes are neither MTLB nor CB FE BA BE */
     MTLBX_E_NOMEM = -3,
@@ -57,12 +57,12 @@ const char *mtlbx_special_file_kind(unsigned mode);
 
 /* Parse a caller-owned buffer (tests, fuzzing). The buffer must outlive the
  * handle. `name` is used in messages and may be NULL. */
-int mtlbx_open_memory(const void *data, size_t len, const char *name,
+int mtlbx_open_buffer(const void *data, size_t len, const char *name,
                       mtlbx_file **out, struct mtlbx_error *err);
 /* The same for a malloc'ed buffer that the handle takes over: it is freed
  * by mtlbx_close(), or at once when the open fails. Archive members
  * decompressed into memory are opened this way. */
-int mtlbx_open_memory_owned(void *data, size_t len, const char *name,
+int mtlbx_open_buffer_owned(void *data, size_t len, const char *name,
                             mtlbx_file **out, struct mtlbx_error *err);
 
 void mtlbx_close(mtlbx_file *f);
@@ -121,7 +121,7 @@ size_t mtlbx_fat_slice_count(const mtlbx_file *f);
 const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i);
 
 /* One library for a plain file, one per readable slice of a fat file. */
-size_t mtlbx_library_count(const mtlbx_file *f);
+size_t mtlbx_file_library_count(const mtlbx_file *f);
 mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i);
 mtlbx_file *mtlbx_library_file(const mtlbx_library *lib);
 
@@ -189,7 +189,7 @@ bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
 enum mtlbx_hash_state {
     MTLBX_HASH_UNCHECKED = 0,
     MTLBX_HASH_PENDING,        /* queued in the background */
-    MTLBX_HASH_OK,
+    MTLBX_HASH_MATCHES,
     MTLBX_HASH_MISMATCH,
     MTLBX_HASH_UNAVAILABLE,    /* no HASH tag or no module bytes */
 };
@@ -221,7 +221,7 @@ struct mtlbx_function {
     uint64_t public_md_offset, private_md_offset; /* absolute, UINT64_MAX if none */
 };
 
-size_t mtlbx_function_count(const mtlbx_library *lib);
+size_t mtlbx_library_function_count(const mtlbx_library *lib);
 const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i);
 /* Function i for a pass over every function that must leave memory as
  * it was (a name looked up among a million): an entry the library's
@@ -231,7 +231,7 @@ const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t 
  * libraries. NULL past the end. */
 const struct mtlbx_function *mtlbx_function_peek(const mtlbx_library *lib, size_t i);
 /* First function with this exact name, or -1. */
-long mtlbx_function_find(const mtlbx_library *lib, const char *name);
+long mtlbx_library_function_find(const mtlbx_library *lib, const char *name);
 /* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */
 int mtlbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
 

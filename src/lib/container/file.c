@@ -61,11 +61,11 @@ static int finish_open(mtlbx_file *f, mtlbx_file **out, struct mtlbx_error *err)
     }
     *out = f;
     if (err)
-        set_error(err, MTLBX_OK, "ok");
-    return MTLBX_OK;
+        set_error(err, MTLBX_E_NONE, "ok");
+    return MTLBX_E_NONE;
 }
 
-int mtlbx_open_memory(const void *data, size_t len, const char *name, mtlbx_file **out,
+int mtlbx_open_buffer(const void *data, size_t len, const char *name, mtlbx_file **out,
                       struct mtlbx_error *err)
 {
     *out = NULL;
@@ -81,10 +81,10 @@ int mtlbx_open_memory(const void *data, size_t len, const char *name, mtlbx_file
     return finish_open(f, out, err);
 }
 
-int mtlbx_open_memory_owned(void *data, size_t len, const char *name, mtlbx_file **out,
+int mtlbx_open_buffer_owned(void *data, size_t len, const char *name, mtlbx_file **out,
                             struct mtlbx_error *err)
 {
-    int rc = mtlbx_open_memory(data, len, name, out, err);
+    int rc = mtlbx_open_buffer(data, len, name, out, err);
     if (*out)
         (*out)->owns_data = true;
     else
@@ -216,7 +216,7 @@ const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i)
 {
     return i < f->n_slices ? &f->slices[i] : NULL;
 }
-size_t mtlbx_library_count(const mtlbx_file *f) { return f->n_libraries; }
+size_t mtlbx_file_library_count(const mtlbx_file *f) { return f->n_libraries; }
 mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i)
 {
     return i < f->n_libraries ? f->libraries[i] : NULL;

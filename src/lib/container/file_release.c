@@ -49,7 +49,7 @@ void mtlbx_library_release_pages(const mtlbx_library *lib)
 void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size)
 {
     /* Only a file mapping (file_release_pages checks): a caller's buffer
-     * (mtlbx_open_memory) is not ours, and DONTNEED on anonymous memory
+     * (mtlbx_open_buffer) is not ours, and DONTNEED on anonymous memory
      * would zero it. */
     if (f)
         file_release_pages(f, offset, size);

@@ -449,7 +449,7 @@ void parse_function_list(mtlbx_library *lib)
     lib->n_functions = n;
 }
 
-size_t mtlbx_function_count(const mtlbx_library *lib) { return lib->n_functions; }
+size_t mtlbx_library_function_count(const mtlbx_library *lib) { return lib->n_functions; }
 
 const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i)
 {
@@ -458,7 +458,7 @@ const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t 
     return i < lib->n_functions ? lazy_get(l, &l->fn_blocks, i, decode_function_block) : NULL;
 }
 
-long mtlbx_function_find(const mtlbx_library *lib, const char *name)
+long mtlbx_library_function_find(const mtlbx_library *lib, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < lib->n_functions; i++) {

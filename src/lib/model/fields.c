@@ -30,7 +30,7 @@ static uint64_t str_size(const mtlbx_file *f, struct mtlbx_bytes b)
 
 static const char *fn_name(const mtlbx_library *lib, size_t i, char *out, size_t n)
 {
-    const struct mtlbx_function *fn = i < mtlbx_function_count(lib) ? mtlbx_function_at(lib, i) : NULL;
+    const struct mtlbx_function *fn = i < mtlbx_library_function_count(lib) ? mtlbx_function_at(lib, i) : NULL;
     if (!fn || !(fn->present & MTLBX_F_NAME)) {
         snprintf(out, n, "(no name)");
         return out;
@@ -49,7 +49,7 @@ static const char *platform(const struct mtlbx_header *h, char *buf, size_t n)
 static const char *hash_badge(enum mtlbx_hash_state st)
 {
     switch (st) {
-    case MTLBX_HASH_OK: return "[hash ok]";
+    case MTLBX_HASH_MATCHES: return "[hash ok]";
     case MTLBX_HASH_MISMATCH: return "[hash MISMATCH]";
     case MTLBX_HASH_UNAVAILABLE: return "[no hash]";
     default: return "[hash ?]";
@@ -117,8 +117,8 @@ static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t 
 {
     const struct mtlbx_header *h = mtlbx_library_header(n->lib);
     char p[32], b[32], at[40] = "";
-    size_t nf = mtlbx_function_count(n->lib);
-    if (mtlbx_library_count(f) > 1)
+    size_t nf = mtlbx_library_function_count(n->lib);
+    if (mtlbx_file_library_count(f) > 1)
         snprintf(at, sizeof at, " %u @0x%" PRIx64, n->index, h->base);
     if (!h->complete) {
         snprintf(buf, size, "Library%s  (truncated header, %" PRIu64 " bytes)", at, h->available);
@@ -195,7 +195,7 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
         base = base ? base + 1 : path ? path : "(memory)";
         field_esc(a, sizeof a, (const uint8_t *)base, strlen(base));
         if (f->fat)
-            snprintf(buf, size, "%s  fat, %zu libraries, %s", a, mtlbx_library_count(f),
+            snprintf(buf, size, "%s  fat, %zu libraries, %s", a, mtlbx_file_library_count(f),
                      mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
         else
             snprintf(buf, size, "%s  %s", a, mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
@@ -225,7 +225,7 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
                      h->stub ? " stub" : "");
         break;
     case MTLBX_NODE_FUNCTION_LIST:
-        snprintf(buf, size, "Functions (%s)", mtlbx_format_count(b, sizeof b, mtlbx_function_count(n->lib)));
+        snprintf(buf, size, "Functions (%s)", mtlbx_format_count(b, sizeof b, mtlbx_library_function_count(n->lib)));
         break;
     case MTLBX_NODE_FUNCTION: label_function(n, buf, size); break;
     case MTLBX_NODE_TAG:
@@ -252,7 +252,7 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
                  mtlbx_count_noun(n->size, "byte", "bytes", b, sizeof b));
         break;
     case MTLBX_NODE_MODULE_LIST:
-        snprintf(buf, size, "Modules (%s)  %s bytes", mtlbx_format_count(c, sizeof c, mtlbx_function_count(n->lib)),
+        snprintf(buf, size, "Modules (%s)  %s bytes", mtlbx_format_count(c, sizeof c, mtlbx_library_function_count(n->lib)),
                  mtlbx_format_count(b, sizeof b, n->size));
         break;
     case MTLBX_NODE_MODULE:
@@ -367,7 +367,7 @@ static void library_fields(struct field_out *o)
         field_emit(o, "target", h->base + 11, 5, 0, 0, "%s", mtlbx_target_text(h, a, sizeof a));
     }
     field_emit(o, "functions", h->function_list.offset, 0, 0, 0, "%s",
-               mtlbx_format_count(b, sizeof b, mtlbx_function_count(n->lib)));
+               mtlbx_format_count(b, sizeof b, mtlbx_library_function_count(n->lib)));
     if (ext && ext->present)
         field_emit(o, "header extension", ext->range.offset, 0, MTLBX_FIELD_FOLLOW, ext->range.offset,
                    "%zu %s", ext->n_tags, mtlbx_noun(ext->n_tags, "tag", "tags"));
@@ -490,7 +490,7 @@ static void users_fields(struct field_out *o, bool (*uses)(const mtlbx_node *, s
 {
     const mtlbx_node *n = o->n;
     char s[256];
-    size_t nf = mtlbx_function_count(n->lib), users = 0;
+    size_t nf = mtlbx_library_function_count(n->lib), users = 0;
     for (size_t i = 0; i < nf; i++) {
         if (!uses(n, i) || users++ >= MAX_USERS)
             continue;
@@ -662,7 +662,7 @@ static void file_fields(struct field_out *o)
         field_emit(o, "path", 0, 0, 0, 0, "%s", field_esc(s, sizeof s, (const uint8_t *)path, strlen(path)));
     field_emit(o, "size", 0, 0, 0, 0, "%s", mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "format", 0, 4, 0, 0, "%s", f->fat ? "fat container (CB FE BA BE)" : "single library (MTLB)");
-    field_emit(o, "libraries", 0, 0, 0, 0, "%zu", mtlbx_library_count(f));
+    field_emit(o, "libraries", 0, 0, 0, 0, "%zu", mtlbx_file_library_count(f));
 }
 
 static void fat_header_fields(struct field_out *o)

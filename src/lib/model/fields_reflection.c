@@ -13,7 +13,7 @@
 const struct mtlbx_reflection *node_reflection(const mtlbx_node *n)
 {
     uint32_t fn = n->kind == MTLBX_NODE_TAG ? n->index : n->sub;
-    if (!n->lib || fn >= mtlbx_function_count(n->lib))
+    if (!n->lib || fn >= mtlbx_library_function_count(n->lib))
         return NULL;
     return &mtlbx_function_metadata(n->lib, fn)->reflection;
 }

@@ -83,7 +83,7 @@ static const char *vatt_use(unsigned use)
 
 static const struct mtlbx_metadata *tag_metadata(const mtlbx_library *lib, uint32_t index, uint32_t ctx)
 {
-    if (!lib || ctx != CTX_PUBLIC_MD || index >= mtlbx_function_count(lib))
+    if (!lib || ctx != CTX_PUBLIC_MD || index >= mtlbx_library_function_count(lib))
         return NULL;
     return mtlbx_function_metadata(lib, index);
 }
@@ -189,9 +189,9 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
     } else if (is(t, "HASH")) {
         hex_into(b, sizeof b, v, 4);
         const char *st = "";
-        if (lib && ctx == CTX_FUNCTION && index < mtlbx_function_count(lib)) {
+        if (lib && ctx == CTX_FUNCTION && index < mtlbx_library_function_count(lib)) {
             switch (mtlbx_function_hash_state(lib, index)) {
-            case MTLBX_HASH_OK: st = "  ok"; break;
+            case MTLBX_HASH_MATCHES: st = "  ok"; break;
             case MTLBX_HASH_MISMATCH: st = "  MISMATCH"; break;
             default: break;
             }
@@ -273,11 +273,11 @@ static void hash_fields(struct field_out *o, const struct mtlbx_tag *t)
     hex_into(x, sizeof x, val(o->f, t), 32);
     field_emit(o, "expected", t->value_offset, 32, 0, 0, "%s", x);
     const mtlbx_node *n = o->n;
-    if (!n->lib || n->sub != CTX_FUNCTION || n->index >= mtlbx_function_count(n->lib))
+    if (!n->lib || n->sub != CTX_FUNCTION || n->index >= mtlbx_library_function_count(n->lib))
         return;
     static const char *const states[] = {
         [MTLBX_HASH_UNCHECKED] = "not checked yet", [MTLBX_HASH_PENDING] = "pending",
-        [MTLBX_HASH_OK] = "OK", [MTLBX_HASH_MISMATCH] = "MISMATCH",
+        [MTLBX_HASH_MATCHES] = "OK", [MTLBX_HASH_MISMATCH] = "MISMATCH",
         [MTLBX_HASH_UNAVAILABLE] = "unavailable (no module bytes)",
     };
     enum mtlbx_hash_state st = mtlbx_function_hash_state(n->lib, n->index);

@@ -59,14 +59,14 @@ struct iface_cache *iface_cache_new(const mtlbx_file *f)
 static struct iface_slot *slot_of(struct iface_cache *c, const mtlbx_library *lib, size_t i, bool make)
 {
     size_t l = lib->index;
-    if (i >= mtlbx_function_count(lib))
+    if (i >= mtlbx_library_function_count(lib))
         return NULL;
     if (l >= c->n_libs)
         return NULL;
     if (!c->slots[l]) {
         if (!make)
             return NULL;
-        size_t n = mtlbx_function_count(lib);
+        size_t n = mtlbx_library_function_count(lib);
         if (!(c->slots[l] = calloc(n, sizeof **c->slots)))
             return NULL;
         c->n_functions[l] = n;
@@ -103,7 +103,7 @@ enum mtlbx_iface_state mtlbx_function_interface_cached(mtlbx_model *m, const mtl
 enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i)
 {
     enum mtlbx_iface_state st = mtlbx_function_interface_cached(m, lib, i, NULL, NULL);
-    if (st != MTLBX_IFACE_NOT_DECODED || !m || !lib || lib->file != m->f || i >= mtlbx_function_count(lib))
+    if (st != MTLBX_IFACE_NOT_DECODED || !m || !lib || lib->file != m->f || i >= mtlbx_library_function_count(lib))
         return st;
     struct iface_cache *c = m->ifaces;
     /* Decode outside the lock: two threads may both decode the same

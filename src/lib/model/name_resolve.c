@@ -191,7 +191,7 @@ static bool push(struct mtlbx_name_matches *m, size_t *cap, size_t lib, size_t f
 
 static const struct mtlbx_function *entry(const mtlbx_library *lib, size_t i)
 {
-    return mtlbx_function_count(lib) <= NAME_TABLE_MAX ? mtlbx_function_at(lib, i) : mtlbx_function_peek(lib, i);
+    return mtlbx_library_function_count(lib) <= NAME_TABLE_MAX ? mtlbx_function_at(lib, i) : mtlbx_function_peek(lib, i);
 }
 
 enum pass { PASS_EXACT, PASS_GLOB, PASS_PREFIX };
@@ -205,9 +205,9 @@ static bool collect(const mtlbx_file *f, const char *p, enum pass pass, struct m
 {
     size_t plen = strlen(p);
     for (int demangled = pass == PASS_GLOB; demangled < 2 && m->n == 0; demangled++) {
-        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
             const mtlbx_library *lib = mtlbx_library_at(f, l);
-            for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
+            for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
                 struct mtlbx_bytes name = entry(lib, i)->name;
                 bool hit;
                 if (!demangled) {
@@ -235,9 +235,9 @@ static void suggest(const mtlbx_file *f, const char *p, struct scored *best, siz
     size_t plen = strlen(p);
     /* Substring hits rank before any edit distance: limit+1 is their base. */
     size_t limit = plen / 3 > 2 ? plen / 3 : 2;
-    for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
+        for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
             struct name_forms fm;
             forms_get(entry(lib, i)->name, &fm);
             const char *s = fm.demangled ? fm.demangled : fm.raw;

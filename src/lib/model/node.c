@@ -159,7 +159,7 @@ static void build_file(struct kids *k)
         uint64_t n = mtlbx_fat_slice_count(f);
         kid(k, MTLBX_NODE_FAT_HEADER, 0, 8 + 20 * n);
     }
-    size_t nl = mtlbx_library_count(f);
+    size_t nl = mtlbx_file_library_count(f);
     for (size_t i = 0; i < nl; i++) {
         mtlbx_library *lib = mtlbx_library_at(f, i);
         const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
@@ -232,7 +232,7 @@ static bool section_full(struct kids *k, size_t cursor)
 static void build_function_list(struct kids *k)
 {
     mtlbx_library *lib = k->parent->lib;
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     uint64_t end = k->parent->offset + k->parent->size;
     for (size_t i = section_start(k); i < n && i < UINT32_MAX && !section_full(k, i); i++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
@@ -388,7 +388,7 @@ static struct mtlbx_range piece_range(mtlbx_library *lib, enum piece which, size
 static bool pieces_open(struct kids *k, enum piece which, struct pieces *p)
 {
     mtlbx_library *lib = k->parent->lib;
-    size_t n = mtlbx_function_count(lib);
+    size_t n = mtlbx_library_function_count(lib);
     *p = (struct pieces){ .lib = lib, .which = which, .n_functions = n > UINT32_MAX ? UINT32_MAX : n };
     if (k->window && k->window->pieces_known) {
         p->sorted = k->window->pieces;
@@ -746,7 +746,7 @@ bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
     case MTLBX_NODE_PUBLIC_MD:
     case MTLBX_NODE_PRIVATE_MD:
     case MTLBX_NODE_MODULE_LIST:
-        return mtlbx_function_count(lib) > 0;
+        return mtlbx_library_function_count(lib) > 0;
     case MTLBX_NODE_TAG_GROUP:
     case MTLBX_NODE_DYNAMIC_HEADER:
         return n->size > 4;
@@ -875,7 +875,7 @@ unsigned mtlbx_node_flags(mtlbx_model *m, const mtlbx_node *n)
     if (n->kind == MTLBX_NODE_FILE) {
         /* The root also speaks for its libraries (a fat file keeps the
          * container's diagnostics apart from each library's). */
-        for (size_t i = 0; i < mtlbx_library_count(f); i++) {
+        for (size_t i = 0; i < mtlbx_file_library_count(f); i++) {
             size_t c2;
             errors += node_diag_range(m, mtlbx_library_at(f, i), 0, UINT64_MAX, &first, &c2);
             count += c2;

@@ -239,7 +239,7 @@ int mtlbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_
 {
     memset(out, 0, sizeof *out);
     const struct mtlbx_sources *src = mtlbx_library_sources(lib);
-    if (!src || !src->present || src->n_archives == 0 || function_index >= mtlbx_function_count(lib))
+    if (!src || !src->present || src->n_archives == 0 || function_index >= mtlbx_library_function_count(lib))
         return -1;
     char *name = declared_name(mtlbx_function_at(lib, function_index)->name);
     if (!name)

@@ -21,7 +21,7 @@ static void open_file(const char *rel)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &file, &err), MTLBX_OK, "%s: %s", path, err.message);
+    cr_assert_eq(mtlbx_open_path(path, &file, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
     lib = mtlbx_library_at(file, 0);
 }
 
@@ -35,7 +35,7 @@ static bool eq(struct mtlbx_bytes b, const char *s)
 
 static struct mtlbx_interface *get(const char *name)
 {
-    long i = mtlbx_function_find(lib, name);
+    long i = mtlbx_library_function_find(lib, name);
     cr_assert_geq(i, 0, "no function %s", name);
     struct mtlbx_error err;
     struct mtlbx_interface *it = mtlbx_function_interface(lib, (size_t)i, &err);
@@ -162,7 +162,7 @@ Test(interface, every_sample_stage)
  * whole words, FUNCTION blocks listed but not read. */
 Test(interface, blocks_nest_inside_the_module)
 {
-    for (size_t f = 0; f < mtlbx_function_count(lib); f++) {
+    for (size_t f = 0; f < mtlbx_library_function_count(lib); f++) {
         const struct mtlbx_function *fn = mtlbx_function_at(lib, f);
         struct mtlbx_interface *it = mtlbx_function_interface(lib, f, NULL);
         cr_assert_not_null(it);
@@ -236,7 +236,7 @@ static void *read_on_fresh_thread(void *arg)
 Test(interface, blockinfo_replayed_reads_as_read)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (size_t f = 0; f < mtlbx_function_count(lib); f++) {
+        for (size_t f = 0; f < mtlbx_library_function_count(lib); f++) {
             char *after_others = interface_text(lib, f);
             struct fresh_read fr = { .f = f };
             pthread_t t;
@@ -251,7 +251,7 @@ Test(interface, blockinfo_replayed_reads_as_read)
 Test(interface, a_function_without_a_module_is_null)
 {
     struct mtlbx_error err;
-    cr_assert_null(mtlbx_function_interface(lib, mtlbx_function_count(lib), &err));
+    cr_assert_null(mtlbx_function_interface(lib, mtlbx_library_function_count(lib), &err));
     cr_assert(err.message[0]);
     mtlbx_interface_free(NULL);
 }
@@ -268,9 +268,9 @@ Test(interface_fixtures, every_fixture_function_decodes)
     size_t decoded = 0;
     for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
         open_file(files[k]);
-        for (size_t l = 0; l < mtlbx_library_count(file); l++) {
+        for (size_t l = 0; l < mtlbx_file_library_count(file); l++) {
             mtlbx_library *lb = mtlbx_library_at(file, l);
-            for (size_t i = 0; i < mtlbx_function_count(lb); i++) {
+            for (size_t i = 0; i < mtlbx_library_function_count(lb); i++) {
                 struct mtlbx_error err;
                 struct mtlbx_interface *it = mtlbx_function_interface(lb, i, &err);
                 if (!mtlbx_function_module_bytes(lb, i).ptr) {

@@ -372,14 +372,14 @@ Test(interface_corpus, every_function_agrees_with_llvm_dis, .timeout = 1200)
             continue;
         mtlbx_file *f;
         struct mtlbx_error err;
-        if (mtlbx_open_path(path, &f, &err) != MTLBX_OK)
+        if (mtlbx_open_path(path, &f, &err) != MTLBX_E_NONE)
             continue; /* README, PROVENANCE.tsv ... */
         files = realloc(files, (n_files + 1) * sizeof *files);
         files[n_files++] = f;
         const char *name = strdup(e->d_name);
-        for (size_t l = 0; l < mtlbx_library_count(f); l++) {
+        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
-            for (size_t i = 0; i < mtlbx_function_count(lib); i++) {
+            for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
                 if (!mtlbx_function_module_bytes(lib, i).ptr)
                     continue;
                 jobs = realloc(jobs, (n_jobs + 1) * sizeof *jobs);

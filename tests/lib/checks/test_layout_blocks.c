@@ -25,7 +25,7 @@ static void check_clean_layout(size_t n)
     ib_library(&img, &(struct test_library){ .n_functions = n, .functions = fns });
     mtlbx_file *f = open_buf(&img);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_function_count(lib), n);
+    cr_assert_eq(mtlbx_library_function_count(lib), n);
     struct mtlbx_layout *layout = mtlbx_layout_check(f);
     cr_assert_not_null(layout);
     const struct mtlbx_layout_summary *s = &layout->summary;

@@ -62,7 +62,7 @@ Test(requirements, damaged_module_triple)
 
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(orig, len, "fat", &f, &err), MTLBX_OK);
+    cr_assert_eq(mtlbx_open_buffer(orig, len, "fat", &f, &err), MTLBX_E_NONE);
     mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
     cr_assert_eq(mtlbx_library_header(lib)->platform_byte, 0, "slice 0 should have no target OS");
@@ -93,7 +93,7 @@ Test(requirements, damaged_module_triple)
         memcpy(copy, orig, len);
         for (uint64_t j = start + k; j < start + size; j++)
             copy[j] = (uint8_t)(0xA5 ^ j);
-        cr_assert_eq(mtlbx_open_memory(copy, len, "spoiled", &f, &err), MTLBX_OK);
+        cr_assert_eq(mtlbx_open_buffer(copy, len, "spoiled", &f, &err), MTLBX_E_NONE);
         lib = mtlbx_library_at(f, 0);
         /* Damage inside the triple's own characters may change them, but
          * what comes out is always printable text within the buffer. */

@@ -47,7 +47,7 @@ static mtlbx_file *open_blob(const struct blob *b, const char *name)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(b->data, b->len, name, &f, &err), MTLBX_OK, "%s", err.message);
+    cr_assert_eq(mtlbx_open_buffer(b->data, b->len, name, &f, &err), MTLBX_E_NONE, "%s", err.message);
     return f;
 }
 
@@ -62,7 +62,7 @@ static struct mtlbx_diff *diff(mtlbx_file *a, mtlbx_file *b, bool verify)
 {
     struct mtlbx_diff *d = NULL;
     struct mtlbx_diff_options opt = { .verify = verify };
-    cr_assert_eq(mtlbx_diff_files(a, b, &opt, &d), MTLBX_OK);
+    cr_assert_eq(mtlbx_diff_files(a, b, &opt, &d), MTLBX_E_NONE);
     cr_assert(d);
     return d;
 }
@@ -95,7 +95,7 @@ Test(compare, a_library_against_itself_is_identical)
         mtlbx_file *fa = open_blob(&b, "a"), *fb = open_blob(&c, "b");
         struct mtlbx_diff *d = diff(fa, fb, true);
         cr_assert(d->identical, "%s", files[k]);
-        cr_assert_eq(d->n_libraries, mtlbx_library_count(fa));
+        cr_assert_eq(d->n_libraries, mtlbx_file_library_count(fa));
         for (size_t l = 0; l < d->n_libraries; l++)
             assert_empty(&d->libraries[l]);
         mtlbx_diff_free(d);
@@ -204,7 +204,7 @@ Test(compare, a_renamed_function_is_recognised_by_its_hash)
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
     mtlbx_library *la = mtlbx_library_at(fa, 0);
-    long i = mtlbx_function_find(la, "compute_main");
+    long i = mtlbx_library_function_find(la, "compute_main");
     cr_assert_geq(i, 0);
     const struct mtlbx_function *fn = mtlbx_function_at(la, (size_t)i);
     c.data[offset_of(fa, fn->name.ptr)] = 'X';    /* "Xompute_main" */
@@ -271,7 +271,7 @@ Test(compare, a_fat_file_against_its_first_slice)
     const struct mtlbx_library_diff *extra = &d->libraries[1];
     cr_assert(extra->a);
     cr_assert_null(extra->b);
-    cr_assert_eq(extra->n_removed, mtlbx_function_count(extra->a));
+    cr_assert_eq(extra->n_removed, mtlbx_library_function_count(extra->a));
     cr_assert_eq(extra->n_added, 0);
     mtlbx_diff_free(d);
 
@@ -281,7 +281,7 @@ Test(compare, a_fat_file_against_its_first_slice)
     cr_assert_eq(d->n_libraries, 2);
     assert_empty(&d->libraries[0]);
     cr_assert_null(d->libraries[1].a);
-    cr_assert_eq(d->libraries[1].n_added, mtlbx_function_count(d->libraries[1].b));
+    cr_assert_eq(d->libraries[1].n_added, mtlbx_library_function_count(d->libraries[1].b));
     mtlbx_diff_free(d);
     mtlbx_close(fa);
     mtlbx_close(fb);
@@ -302,7 +302,7 @@ Test(compare, sources_members_added_and_removed)
     for (size_t k = 1; k < l->n_members_added; k++)
         cr_assert_lt(strcmp(arch->members[l->members_added[k - 1].member].name,
                             arch->members[l->members_added[k].member].name), 0, "sorted by name");
-    cr_assert_eq(l->n_added, mtlbx_function_count(l->b));
+    cr_assert_eq(l->n_added, mtlbx_library_function_count(l->b));
     cr_assert_neq(l->header_fields, 0u);
     mtlbx_diff_free(d);
     mtlbx_close(fh);
@@ -332,8 +332,8 @@ Test(compare, a_damaged_file_still_compares)
     mtlbx_close(fb);
     fb = open_blob(&cut2, "cut2");
     d = diff(fa, fb, false);
-    cr_assert_eq(d->libraries[0].n_removed, mtlbx_function_count(mtlbx_library_at(fa, 0)) -
-                                                mtlbx_function_count(mtlbx_library_at(fb, 0)));
+    cr_assert_eq(d->libraries[0].n_removed, mtlbx_library_function_count(mtlbx_library_at(fa, 0)) -
+                                                mtlbx_library_function_count(mtlbx_library_at(fb, 0)));
     mtlbx_diff_free(d);
     mtlbx_close(fa);
     mtlbx_close(fb);
@@ -429,7 +429,7 @@ static void check_consistent(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_di
 {
     for (size_t l = 0; l < d->n_libraries; l++) {
         const struct mtlbx_library_diff *ld = &d->libraries[l];
-        size_t na = ld->a ? mtlbx_function_count(ld->a) : 0, nb = ld->b ? mtlbx_function_count(ld->b) : 0;
+        size_t na = ld->a ? mtlbx_library_function_count(ld->a) : 0, nb = ld->b ? mtlbx_library_function_count(ld->b) : 0;
         for (size_t k = 0; k < ld->n_removed; k++)
             cr_assert_lt(ld->removed[k], na);
         for (size_t k = 0; k < ld->n_added; k++)
@@ -449,7 +449,7 @@ static void compare_mutant(const struct blob *orig, const struct blob *mut)
 {
     mtlbx_file *fa = open_blob(orig, "orig"), *fb = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_memory(mut->data, mut->len, "mutant", &fb, &err) != MTLBX_OK) {
+    if (mtlbx_open_buffer(mut->data, mut->len, "mutant", &fb, &err) != MTLBX_E_NONE) {
         mtlbx_close(fa);
         return;                /* no longer a metallib: diff refuses it (exit 2) */
     }
@@ -613,7 +613,7 @@ Test(compare_interface, change_lines_as_diff_prints_them)
     struct blob b = load("data/sample.metallib");
     mtlbx_file *f = open_blob(&b, "sample");
     mtlbx_library *lib = mtlbx_library_at(f, 0);
-    long c = mtlbx_function_find(lib, "compute_main"), fr = mtlbx_function_find(lib, "fragment_main");
+    long c = mtlbx_library_function_find(lib, "compute_main"), fr = mtlbx_library_function_find(lib, "fragment_main");
     json_t *same = vj_interface_changes(NULL, lib, (size_t)c, NULL, lib, (size_t)c);
     cr_assert_eq(json_array_size(same), 0);
     json_decref(same);

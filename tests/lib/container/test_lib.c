@@ -99,7 +99,7 @@ Test(header, both_readings_and_sections)
                                            .platform_byte = 0x81 });
     b.data[12] = 14; b.data[14] = 2; b.data[15] = 1;
     mtlbx_file *f = open_buf(&b);
-    cr_assert_eq(mtlbx_library_count(f), 1);
+    cr_assert_eq(mtlbx_file_library_count(f), 1);
     const mtlbx_library *lib = mtlbx_library_at(f, 0);
     const struct mtlbx_header *h = mtlbx_library_header(lib);
     cr_assert(h->complete);
@@ -132,7 +132,7 @@ Test(header, truncated_header_is_an_error_not_a_refusal)
     const mtlbx_library *lib = mtlbx_library_at(f, 0);
     cr_assert_not(mtlbx_library_header(lib)->complete);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "header truncated"), 1);
-    cr_assert_eq(mtlbx_function_count(lib), 0);
+    cr_assert_eq(mtlbx_library_function_count(lib), 0);
     mtlbx_close(f);
     ib_free(&b);
 }
@@ -147,10 +147,10 @@ Test(header, size_mismatch_and_not_a_metallib)
     mtlbx_close(f);
     struct mtlbx_error err;
     b.data[3] = 'I';
-    cr_assert_eq(mtlbx_open_memory(b.data, b.len, "x", &f, &err), MTLBX_E_NOT_METALLIB);
+    cr_assert_eq(mtlbx_open_buffer(b.data, b.len, "x", &f, &err), MTLBX_E_NOT_METALLIB);
     cr_assert_null(f);
     cr_assert(err.has_offset);
-    cr_assert_eq(mtlbx_open_memory(b.data, 0, "x", &f, &err), MTLBX_E_NOT_METALLIB);
+    cr_assert_eq(mtlbx_open_buffer(b.data, 0, "x", &f, &err), MTLBX_E_NOT_METALLIB);
     ib_free(&b);
 }
 
@@ -164,7 +164,7 @@ Test(functions, decodes_every_tag_and_verifies_hashes)
     ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_EMPTY });
     mtlbx_file *f = open_buf(&b);
     mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_function_count(lib), 2);
+    cr_assert_eq(mtlbx_library_function_count(lib), 2);
     const struct mtlbx_function *fn = mtlbx_function_at(lib, 1);
     cr_assert_eq(fn->name.len, 6);
     cr_assert_eq(memcmp(fn->name.ptr, "broken", 6), 0);
@@ -175,7 +175,7 @@ Test(functions, decodes_every_tag_and_verifies_hashes)
     cr_assert_eq(fn->module.size % 16, 0);
     cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_UNCHECKED, "hashing must be lazy");
     cr_assert_eq(mtlbx_library_verify_all(lib, 2), 1);
-    cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_OK);
+    cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_MATCHES);
     cr_assert_eq(mtlbx_function_hash_state(lib, 1), MTLBX_HASH_MISMATCH);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "does not match"), 1);
     /* Checking again reports nothing new. */
@@ -185,8 +185,8 @@ Test(functions, decodes_every_tag_and_verifies_hashes)
     cr_assert(mtlbx_function_wrapper(lib, 0, &w));
     cr_assert_eq(w.bitcode_offset, 20);
     cr_assert(w.bitcode_magic_ok);
-    cr_assert_eq(mtlbx_function_find(lib, "broken"), 1);
-    cr_assert_eq(mtlbx_function_find(lib, "nope"), -1);
+    cr_assert_eq(mtlbx_library_function_find(lib, "broken"), 1);
+    cr_assert_eq(mtlbx_library_function_find(lib, "nope"), -1);
     mtlbx_close(f);
     ib_free(&b);
 }
@@ -220,7 +220,7 @@ Test(functions, missing_mdsz_is_inferred_from_the_next_module)
     cr_assert_eq(mtlbx_library_verify_all(lib, 0), 0);
     for (size_t i = 0; i < 3; i++) {
         cr_assert(mtlbx_function_at(lib, i)->module_size_inferred);
-        cr_assert_eq(mtlbx_function_hash_state(lib, i), MTLBX_HASH_OK);
+        cr_assert_eq(mtlbx_function_hash_state(lib, i), MTLBX_HASH_MATCHES);
     }
     cr_assert_eq(mtlbx_library_diag_count(lib), 0);
     mtlbx_close(f);
@@ -235,7 +235,7 @@ Test(functions, count_larger_than_the_list_is_bounded)
     mtlbx_file *f = open_buf(&b);
     const mtlbx_library *lib = mtlbx_library_at(f, 0);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "function count"), 1);
-    cr_assert_leq(mtlbx_function_count(lib), 2 + 1);
+    cr_assert_leq(mtlbx_library_function_count(lib), 2 + 1);
     mtlbx_close(f);
     ib_free(&b);
 }
@@ -398,10 +398,10 @@ Test(fat, slices_open_as_libraries_and_bad_slices_are_reported)
     mtlbx_file *f = open_buf(&b);
     cr_assert(mtlbx_file_is_fat(f));
     cr_assert_eq(mtlbx_fat_slice_count(f), 3);
-    cr_assert_eq(mtlbx_library_count(f), 2);
+    cr_assert_eq(mtlbx_file_library_count(f), 2);
     cr_assert_eq(mtlbx_file_diag_count(f), 1);
     cr_assert_eq(mtlbx_library_header(mtlbx_library_at(f, 1))->base, s1);
-    cr_assert_eq(mtlbx_function_count(mtlbx_library_at(f, 0)), 2);
+    cr_assert_eq(mtlbx_library_function_count(mtlbx_library_at(f, 0)), 2);
     cr_assert_eq(mtlbx_library_verify_all(mtlbx_library_at(f, 1), 0), 0);
     cr_assert_eq(mtlbx_library_diag_count(mtlbx_library_at(f, 0)), 0);
     cr_assert_str_eq(mtlbx_cputype_name(0x01000017), "AIR64");
@@ -456,7 +456,7 @@ Test(hostile_shapes, many_offsets_into_one_huge_group_stay_linear, .timeout = 20
     ib_put_u64(&b, 16, b.len);
     f = open_buf(&b);
     lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_function_count(lib), N);
+    cr_assert_eq(mtlbx_library_function_count(lib), N);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "8 times"), 1);
     mtlbx_close(f);
     ib_free(&b);

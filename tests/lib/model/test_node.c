@@ -306,7 +306,7 @@ Test(labels, say_what_the_node_is)
     cr_assert(strstr(label(m, fn), "kernel"), "%s", label(m, fn));
     cr_assert(strstr(label(m, fn), "compute_things"), "%s", label(m, fn));
     cr_assert(strstr(label(m, fn), "[hash ?]"), "%s", label(m, fn));
-    cr_assert_eq(mtlbx_function_verify(l, 2, NULL), MTLBX_HASH_OK);
+    cr_assert_eq(mtlbx_function_verify(l, 2, NULL), MTLBX_HASH_MATCHES);
     cr_assert(strstr(label(m, fn), "[hash ok]"), "%s", label(m, fn));
     cr_assert_str_eq(label(m, child_tag(m, fn, "NAME")), "NAME  \"compute_things\"");
     cr_assert_str_eq(label(m, child_tag(m, fn, "TYPE")), "TYPE  kernel");
@@ -556,7 +556,7 @@ Test(tree, truncated_header_and_null_arguments)
     static const uint8_t tiny[] = { 'M', 'T', 'L', 'B', 1, 0x80, 2, 0 };
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(tiny, sizeof tiny, "tiny", &f, &err), MTLBX_OK);
+    cr_assert_eq(mtlbx_open_buffer(tiny, sizeof tiny, "tiny", &f, &err), MTLBX_E_NONE);
     mtlbx_model *m = mtlbx_model_open(f);
     walk_all(m, true, 100);
     check_at_offsets(m, 1);
@@ -643,7 +643,7 @@ Test(hostile, damaged_images_walk_safely)
             b.len = 4 + (seed >> 4) % b.len;
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
-        if (mtlbx_open_memory(b.data, b.len, "hostile", &f, &err) == MTLBX_OK) {
+        if (mtlbx_open_buffer(b.data, b.len, "hostile", &f, &err) == MTLBX_E_NONE) {
             mtlbx_model *m = mtlbx_model_open(f);
             walk_all(m, true, 50000);
             check_at_offsets(m, 7);
@@ -681,7 +681,7 @@ static mtlbx_file *open_path_or_skip(const char *path)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_path(path, &f, &err) != MTLBX_OK)
+    if (mtlbx_open_path(path, &f, &err) != MTLBX_E_NONE)
         return NULL;
     return f;
 }

@@ -81,7 +81,7 @@ static mtlbx_file *open_bytes(const char *data, size_t len)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_memory(data, len, "sample", &f, &err), MTLBX_OK, "%s", err.message);
+    cr_assert_eq(mtlbx_open_buffer(data, len, "sample", &f, &err), MTLBX_E_NONE, "%s", err.message);
     return f;
 }
 

@@ -90,9 +90,9 @@ static size_t check_sections(const void *data, size_t len, const char *name)
 {
     mtlbx_file *whole = NULL, *windowed = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_memory(data, len, name, &whole, &err) != MTLBX_OK)
+    if (mtlbx_open_buffer(data, len, name, &whole, &err) != MTLBX_E_NONE)
         return 0;
-    cr_assert_eq(mtlbx_open_memory(data, len, name, &windowed, &err), MTLBX_OK);
+    cr_assert_eq(mtlbx_open_buffer(data, len, name, &windowed, &err), MTLBX_E_NONE);
     mtlbx_model *whole_m = mtlbx_model_open(whole), *windowed_m = mtlbx_model_open(windowed);
     mtlbx_node *root_a = mtlbx_root(whole_m), *root_b = mtlbx_root(windowed_m);
     size_t sections = 0;
