@@ -4,7 +4,7 @@
 #ifndef MTLBX_JSON_MORE_H
 #define MTLBX_JSON_MORE_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <jansson.h>
 

@@ -4,7 +4,7 @@
 #define MTLBX_LAYOUT_JSON_H
 
 #include "util/json_stream.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <stdbool.h>
 

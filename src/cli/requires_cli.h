@@ -6,7 +6,7 @@
 #define MTLBX_REQUIRES_CLI_H
 
 #include "cli/cmdline.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "util/requires_text.h"
 
 #include <stddef.h>

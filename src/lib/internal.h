@@ -2,7 +2,7 @@
 #ifndef MTLBX_INTERNAL_H
 #define MTLBX_INTERNAL_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <endian.h>
 #include <pthread.h>

@@ -12,7 +12,7 @@
 noinst_LIBRARIES += src/lib/libmtlbx.a
 src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
 src_lib_libmtlbx_a_SOURCES = \
-	src/lib/mtlbx.h \
+	src/lib/mtlbx_private.h \
 	src/lib/internal.h \
 	src/lib/container/container.h \
 	src/lib/container/archive.c \

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 struct ifacer;
 

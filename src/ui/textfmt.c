@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "textfmt.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "explorer.h"
 #include "ftable.h"
 #include "funcview.h"

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 /* Default size limit of one decompressed member (256 MiB); the variable
  * MTLBX_MEMBER_LIMIT (bytes) overrides it. */

@@ -7,7 +7,7 @@
 #ifndef MTLBX_UTIL_DIFF_TEXT_H
 #define MTLBX_UTIL_DIFF_TEXT_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 /* Escape sequences around added, removed and changed values ("" for none). */
 struct diff_palette {

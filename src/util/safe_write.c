@@ -16,7 +16,7 @@
 #include "config.h"
 #include "safe_write.h"
 #include "fatal_cleanup.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <errno.h>
 #include <gcrypt.h>

@@ -9,7 +9,7 @@
 #ifndef MTLBX_UTIL_SPAN_RELEASE_H
 #define MTLBX_UTIL_SPAN_RELEASE_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 struct span_release {
     const mtlbx_file *file;

@@ -4,7 +4,7 @@
 #ifndef MTLBX_VALUES_JSON_H
 #define MTLBX_VALUES_JSON_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <jansson.h>
 #include <stdio.h>

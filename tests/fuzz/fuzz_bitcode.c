@@ -11,7 +11,7 @@
  * equals itself). A broken promise aborts. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "interface_json.h"
 
 #include <stdio.h>

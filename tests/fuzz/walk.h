@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 struct walk_stats {
     size_t nodes;              /* nodes visited */

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "fuzz/walk.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

@@ -9,7 +9,7 @@
 
 #include "fuzz/walk.h"
 #include "imagebuf.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "test_hostile_img.h"
 
 #include <criterion/criterion.h>

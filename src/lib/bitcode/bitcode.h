@@ -4,7 +4,7 @@
  * nothing above it: the checks, the model and the comparison call it,
  * never the container. It never prints; problems become diagnostics at a
  * byte offset. Private to src/lib: what the other programs see of it is
- * declared in mtlbx.h ("bitcode modules", "interfaces").
+ * declared in mtlbx_private.h ("bitcode modules", "interfaces").
  *
  * What it keeps between calls belongs to objects of its own that the
  * caller makes and frees, never to the file handle: the interface reader
@@ -22,7 +22,7 @@
 
 #include "arena.h"
 #include "bitstream.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 /* LLVM block ids (llvm/Bitcode/LLVMBitCodes.h) */
 enum {

@@ -8,7 +8,7 @@
  * demangler rejects gets too. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -3,17 +3,17 @@
  * module is bitcode and its interface decodes, which OS version a library
  * needs, and the byte layout (which parsed structure claims every byte of
  * the file). Module hashes are checked here too (hash.c; declared with the
- * functions in mtlbx.h). It
+ * functions in mtlbx_private.h). It
  * knows the container and the bitcode reader, and nothing above them:
  * never the node model or the comparison (model/ and compare/ call it,
  * never the other way). What it finds belongs to the caller (the byte
  * layout is an object of its own, mtlbx_layout_free), never to the file
- * handle. It never prints. Included by mtlbx.h, whose
+ * handle. It never prints. Included by mtlbx_private.h, whose
  * types it uses. */
 #ifndef MTLBX_CHECKS_H
 #define MTLBX_CHECKS_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 /* -------------------------------------------------- module validation -- */
 

@@ -9,7 +9,7 @@
  * and call it, never the other way). The state a higher layer keeps per
  * file belongs to an object of that layer (mtlbx_interface_reader,
  * mtlbx_model, mtlbx_layout), never to the file handle.
- * Included by mtlbx.h, the public umbrella header: include that. */
+ * Included by mtlbx_private.h, the public umbrella header: include that. */
 #ifndef MTLBX_CONTAINER_H
 #define MTLBX_CONTAINER_H
 

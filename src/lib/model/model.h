@@ -6,11 +6,11 @@
  * index, the kept interfaces) belong to an mtlbx_model, the object a view
  * opens on a file to walk it (model.c), not to the file. It never prints and knows nothing of curses:
  * the explorer and the JSON writers draw what it says. Included by
- * mtlbx.h, whose types it uses. */
+ * mtlbx_private.h, whose types it uses. */
 #ifndef MTLBX_MODEL_H
 #define MTLBX_MODEL_H
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 /* ---------------------------------------------------------------- model -- */
 

@@ -22,7 +22,7 @@
 #include "config.h"
 
 #include "bitcode/bitcode.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <ctype.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* A function NAME typed by a user, resolved against every function of a
  * file: the one place that decides what `dis`, `sig`, `src` and
- * `extract -f` mean by NAME (mtlbx.h, mtlbx_resolve_function_name).
+ * `extract -f` mean by NAME (mtlbx_private.h, mtlbx_resolve_function_name).
  *
  * A name is looked at in up to three forms: as stored, demangled, and
  * demangled without its parameter list ("utils::scale" for
@@ -10,7 +10,7 @@
  * pattern (ignoring case), then names a few edits away. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -1,4 +1,4 @@
-/* Where a function is defined in its library's embedded source (mtlbx.h,
+/* Where a function is defined in its library's embedded source (mtlbx_private.h,
  * mtlbx_source_locate): used by `mtlbx src` and by the explorer's function
  * page, so both land on the same line.
  *
@@ -14,7 +14,7 @@
  * searched first, then the others; a definition beats a prototype. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -4,7 +4,7 @@
  * members, attributes, module facts and the block listing. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "llparse.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "testenv.h"
 
 #include "../src/util/run_tool.h"

@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "bitwriter.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
 #include <stdarg.h>

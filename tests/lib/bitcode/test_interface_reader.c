@@ -8,7 +8,7 @@
  * that stops sharing. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

@@ -6,7 +6,7 @@
  * the command line by tests/cli/requirements.sh. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

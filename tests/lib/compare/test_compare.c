@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "testenv.h"
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 #include "values_json.h"
 
 #include <criterion/criterion.h>

@@ -7,7 +7,7 @@
  * escaping of hostile bytes. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

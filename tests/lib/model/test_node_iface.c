@@ -12,7 +12,7 @@
  *     the rest of the tree is unaffected. */
 #include "config.h"
 
-#include "mtlbx.h"
+#include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
 #include <limits.h>

@@ -1,7 +1,9 @@
-/* mtlbx — parser library for Apple .metallib containers.
+/* mtlbx — parser library for Apple .metallib containers: the internal API.
  *
- * This is the only header the explorer, the command line and the tests
- * include: the umbrella over the layers' faces (container/container.h,
+ * Not installed. Outside programs use the installed <mtlbx.h> (the small,
+ * stable face of ../shared/LIBRARY.md); this header is what the explorer,
+ * the command line and the tests include, free to change with them: the
+ * umbrella over the layers' faces (container/container.h,
  * then the bitcode modules and MSL text declared below, checks/checks.h,
  * model/model.h, compare/compare.h). The library never prints, never exits and never touches a
  * terminal. It maps the file read-only and never copies it: every byte
@@ -13,8 +15,8 @@
  * become diagnostics; only a file that is not a metallib at all (or cannot
  * be read) fails to open.
  */
-#ifndef MTLBX_H
-#define MTLBX_H
+#ifndef MTLBX_PRIVATE_H
+#define MTLBX_PRIVATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
