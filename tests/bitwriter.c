@@ -1,6 +1,7 @@
 /* See bitwriter.h. */
 #include "bitwriter.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,35 @@ void bw_record_str(struct bitwriter *w, uint32_t code, const char *s)
         ops[i] = (uint8_t)s[i];
     bw_record(w, code, ops, n);
     free(ops);
+}
+
+void bw_recordv(struct bitwriter *w, uint32_t code, size_t n, ...)
+{
+    uint64_t ops[16];
+    va_list ap;
+    va_start(ap, n);
+    for (size_t i = 0; i < n && i < 16; i++)
+        ops[i] = va_arg(ap, uint64_t);
+    va_end(ap);
+    bw_record(w, code, ops, n < 16 ? n : 16);
+}
+
+void bw_strtab(struct bitwriter *w, const char *s, uint64_t claimed)
+{
+    bw_enter(w, 23, 3);
+    bw_fixed(w, 2, 3); /* DEFINE_ABBREV [literal 1, blob] */
+    bw_vbr(w, 2, 5);
+    bw_fixed(w, 1, 1);
+    bw_vbr(w, 1, 8);
+    bw_fixed(w, 0, 1);
+    bw_fixed(w, 5, 3);
+    bw_fixed(w, 4, 3); /* that abbreviation */
+    bw_vbr(w, claimed, 6);
+    bw_align32(w);
+    for (const char *c = s; *c; c++)
+        bw_fixed(w, (uint8_t)*c, 8);
+    bw_align32(w);
+    bw_end(w);
 }
 
 size_t bw_size(struct bitwriter *w)

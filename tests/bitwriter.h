@@ -28,6 +28,12 @@ void bw_end(struct bitwriter *w);
 void bw_record(struct bitwriter *w, uint32_t code, const uint64_t *ops, size_t n);
 /* A record whose operands are the bytes of `s` (names, old strings). */
 void bw_record_str(struct bitwriter *w, uint32_t code, const char *s);
+/* An UNABBREV_RECORD of n operands passed as uint64_t arguments (at most 16). */
+void bw_recordv(struct bitwriter *w, uint32_t code, size_t n, ...);
+/* A top-level STRTAB block (abbreviation [literal 1, blob]) whose blob
+ * is the bytes of `s`, its length given as `claimed` (strlen(s) for a
+ * valid one). */
+void bw_strtab(struct bitwriter *w, const char *s, uint64_t claimed);
 /* Bytes written so far (whole 32-bit words). */
 size_t bw_size(struct bitwriter *w);
 

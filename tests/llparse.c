@@ -171,11 +171,12 @@ static void parse_line(const char *p, const char *end, struct ll_module *m)
         }
         return;
     }
-    if ((end - p > 7 && memcmp(p, "define ", 7) == 0) || (end - p > 8 && memcmp(p, "declare ", 8) == 0)) {
+    bool defined = end - p > 7 && memcmp(p, "define ", 7) == 0;
+    if (defined || (end - p > 8 && memcmp(p, "declare ", 8) == 0)) {
         const char *at = memchr(p, '@', (size_t)(end - p));
         if (!at)
             return;
-        const char *q = at + 1;
+        const char *q = at + 1, *open;
         char *name;
         if (q < end && *q == '"') {
             const char *close = memchr(q + 1, '"', (size_t)(end - q - 1));
@@ -183,14 +184,137 @@ static void parse_line(const char *p, const char *end, struct ll_module *m)
                 return;
             size_t len;
             name = unescape(q + 1, (size_t)(close - q - 1), &len);
+            open = close + 1;
         } else {
             const char *e = q;
             while (e < end && *e != '(')
                 e++;
             name = dup_n(q, (size_t)(e - q));
+            open = e;
         }
         m->functions = realloc(m->functions, (m->n_functions + 1) * sizeof *m->functions);
-        m->functions[m->n_functions++] = name;
+        struct ll_function *f = &m->functions[m->n_functions++];
+        *f = (struct ll_function){ .name = name, .defined = defined };
+        if (!defined || open >= end || *open != '(')
+            return;
+        /* The parameter list: to the ')' that closes it. */
+        int depth = 0;
+        bool quoted = false;
+        const char *close = NULL;
+        for (const char *c = open; c < end && !close; c++) {
+            if (*c == '"')
+                quoted = !quoted;
+            else if (!quoted && (*c == '(' || *c == '[' || *c == '{' || *c == '<'))
+                depth++;
+            else if (!quoted && (*c == ')' || *c == ']' || *c == '}' || *c == '>') && --depth == 0)
+                close = c;
+        }
+        if (!close)
+            return;
+        /* Each parameter's text, split at the commas outside brackets. */
+        for (const char *start = skip_space(open + 1, close); start < close;) {
+            depth = 0;
+            quoted = false;
+            const char *e = start;
+            for (; e < close && (quoted || depth || *e != ','); e++) {
+                if (*e == '"')
+                    quoted = !quoted;
+                else if (!quoted && (*e == '(' || *e == '[' || *e == '{' || *e == '<'))
+                    depth++;
+                else if (!quoted && (*e == ')' || *e == ']' || *e == '}' || *e == '>'))
+                    depth--;
+            }
+            f->params = realloc(f->params, (f->n_params + 1) * sizeof *f->params);
+            f->params[f->n_params++] = dup_n(start, (size_t)(e - start));
+            start = e < close ? skip_space(e + 1, close) : close;
+        }
+    }
+}
+
+/* The end of an LLVM identifier after its sigil: "quoted" or name chars. */
+static const char *skip_identifier(const char *p)
+{
+    if (*p == '"') {
+        const char *close = strchr(p + 1, '"');
+        return close ? close + 1 : NULL;
+    }
+    const char *q = p;
+    while (isalnum((unsigned char)*q) || strchr("-$._", *q))
+        q++;
+    return q > p ? q : NULL;
+}
+
+/* Past the bracket that closes the one at p (quotes respected). */
+static const char *skip_balanced(const char *p)
+{
+    int depth = 0;
+    bool quoted = false;
+    for (; *p; p++) {
+        if (*p == '"')
+            quoted = !quoted;
+        else if (!quoted && strchr("([{<", *p))
+            depth++;
+        else if (!quoted && strchr(")]}>", *p) && --depth == 0)
+            return p + 1;
+    }
+    return NULL;
+}
+
+/* " addrspace(N)" at p: N, and p moved past it; else -1. */
+static long addrspace_at(const char **p)
+{
+    const char *q = *p;
+    while (*q == ' ')
+        q++;
+    if (strncmp(q, "addrspace(", 10) != 0)
+        return -1;
+    char *stop;
+    long n = strtol(q + 10, &stop, 10);
+    if (stop == q + 10 || *stop != ')')
+        return -1;
+    *p = stop + 1;
+    return n;
+}
+
+int ll_param_address_space(const char *param)
+{
+    const char *p = param;
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "ptr", 3) == 0 && (p[3] == ' ' || p[3] == '\0')) {
+        p += 3;
+        long as = addrspace_at(&p);
+        return as < 0 ? 0 : (int)as;
+    }
+    /* The base type: %name, %"name", <...>, <{...}>, [...], {...}, or a word. */
+    if (*p == '%')
+        p = skip_identifier(p + 1);
+    else if (*p == '<' || *p == '[' || *p == '{')
+        p = skip_balanced(p);
+    else if (isalpha((unsigned char)*p))
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+    else
+        return -2;
+    if (!p)
+        return -2;
+    /* Then pointer levels ("addrspace(N)*", "*") and function parameter
+     * lists, the last pointer level deciding. */
+    int as = -1;
+    for (;;) {
+        const char *q = p;
+        long space = addrspace_at(&q);
+        while (*q == ' ' && space < 0 && q[1] == '(')
+            q++;
+        if (*q == '*') {
+            as = space < 0 ? 0 : (int)space;
+            p = q + 1;
+        } else if (*q == '(' && space < 0) {
+            if (!(p = skip_balanced(q)))
+                return -2;
+        } else {
+            return as;
+        }
     }
 }
 
@@ -220,8 +344,12 @@ void ll_free(struct ll_module *m)
         free(m->named[i].ids);
     }
     free(m->named);
-    for (size_t i = 0; i < m->n_functions; i++)
-        free(m->functions[i]);
+    for (size_t i = 0; i < m->n_functions; i++) {
+        free(m->functions[i].name);
+        for (size_t k = 0; k < m->functions[i].n_params; k++)
+            free(m->functions[i].params[k]);
+        free(m->functions[i].params);
+    }
     free(m->functions);
     memset(m, 0, sizeof *m);
 }
@@ -233,10 +361,15 @@ const struct ll_tuple *ll_node(const struct ll_module *m, long id)
     return &m->nodes[id];
 }
 
-bool ll_is_function(const struct ll_module *m, const char *name)
+const struct ll_function *ll_function(const struct ll_module *m, const char *name)
 {
     for (size_t i = 0; i < m->n_functions; i++)
-        if (strcmp(m->functions[i], name) == 0)
-            return true;
-    return false;
+        if (strcmp(m->functions[i].name, name) == 0)
+            return &m->functions[i];
+    return NULL;
+}
+
+bool ll_is_function(const struct ll_module *m, const char *name)
+{
+    return ll_function(m, name) != NULL;
 }

@@ -115,6 +115,19 @@ struct mtlbx_air_property {
     const struct mtlbx_md_value *values;
 };
 
+/* Where an argument's address space comes from (CONTRACT "address_space"). */
+enum mtlbx_address_space_from {
+    MTLBX_AS_NOT_POINTER = 0,  /* the parameter is not a pointer (JSON null); so
+                                  is every output, which is no parameter */
+    MTLBX_AS_METADATA,         /* the argument's air.address_space */
+    MTLBX_AS_PARAMETER,        /* the function's own parameter type in the module
+                                  (older AIR records no air.address_space) */
+    MTLBX_AS_UNKNOWN,          /* neither can tell: no air.address_space, and the
+                                  module has no parameter of the argument's number
+                                  (or no readable function type): JSON null, and
+                                  said so, never guessed */
+};
+
 /* One argument (or output) descriptor of an AIR entry (FORMAT §21). */
 struct mtlbx_air_argument {
     bool has_index;            /* leading integer present */
@@ -139,7 +152,18 @@ struct mtlbx_air_argument {
     /* air.function_constant's node {global, type, name}: the name. */
     bool has_function_constant;
     struct mtlbx_bytes function_constant;
+    /* A pointer argument's LLVM address space (1 device, 2 constant,
+     * 3 threadgroup, 0 thread, 6 object_data; textures and samplers are
+     * pointers too in LLVM): valid when address_space_from is METADATA or
+     * PARAMETER. An input's index is its LLVM parameter number. */
+    uint8_t address_space_from;            /* enum mtlbx_address_space_from */
+    int64_t address_space;
 };
+
+/* "air.address_space", "parameter" or "unknown" (static): where an
+ * argument's address space came from, as dump --json names it
+ * ("address_space_from"); NULL for MTLBX_AS_NOT_POINTER. */
+const char *mtlbx_address_space_from_name(const struct mtlbx_air_argument *a);
 
 struct mtlbx_interface {
     const char *stage;         /* "kernel", "vertex", ... (the X of air.X, escaped as

@@ -80,6 +80,10 @@ json_t *interface_argument_json(const struct mtlbx_air_argument *a)
     json_object_set_new(o, "function_constant",
                         a->has_function_constant ? json_bytes(a->function_constant) : json_null());
     json_object_set_new(o, "access", a->access ? json_string(a->access) : json_null());
+    bool pointer = a->address_space_from == MTLBX_AS_METADATA || a->address_space_from == MTLBX_AS_PARAMETER;
+    json_object_set_new(o, "address_space", pointer ? json_integer((json_int_t)a->address_space) : json_null());
+    const char *from = mtlbx_address_space_from_name(a);
+    json_object_set_new(o, "address_space_from", from ? json_string(from) : json_null());
     json_object_set_new(o, "properties", interface_properties_json(a->properties, a->n_properties));
     return o;
 }

@@ -128,6 +128,15 @@ static void put_argument(struct json_stream *js, const struct mtlbx_air_argument
         json_stream_put_string(js, "access", a->access);
     else
         json_stream_put_null(js, "access");
+    if (a->address_space_from == MTLBX_AS_METADATA || a->address_space_from == MTLBX_AS_PARAMETER)
+        json_stream_put_int(js, "address_space", (json_int_t)a->address_space);
+    else
+        json_stream_put_null(js, "address_space");
+    const char *from = mtlbx_address_space_from_name(a);
+    if (from)
+        json_stream_put_string(js, "address_space_from", from);
+    else
+        json_stream_put_null(js, "address_space_from");
     put_properties(js, "properties", a->properties, a->n_properties);
     json_stream_close(js);
 }

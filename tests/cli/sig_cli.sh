@@ -53,7 +53,7 @@ st=$?
 cat >"$WORK/check.py" <<'PY'
 import json, sys
 ARG = ["index", "kind", "name", "type", "location", "location_expression", "function_constant", "access",
-       "properties"]
+       "address_space", "address_space_from", "properties"]
 IFACE = ["stage", "inputs", "outputs", "attributes", "module"]
 MODULE = ["air_version", "language_version", "compile_options", "compiler"]
 def check_iface(i, where):
@@ -71,6 +71,12 @@ def check_iface(i, where):
             assert a[k] is None or (isinstance(a[k], str) and a[k]), (where, k)
         assert isinstance(a["properties"], dict), where
         assert not any(k.startswith("air.") for k in a["properties"]), where
+        # An address space is a number with where it came from, or null:
+        # not a pointer (from null) or not known (from "unknown").
+        assert a["address_space_from"] in (None, "air.address_space", "parameter", "unknown"), where
+        assert isinstance(a["address_space"], int) == (a["address_space_from"] in ("air.address_space", "parameter")), where
+        if a["address_space_from"] == "air.address_space":
+            assert a["properties"]["address_space"] == a["address_space"], where
     if i["stage"] is None:
         assert i["inputs"] == [] and i["outputs"] == [], where
     assert isinstance(i["attributes"], dict), where
@@ -112,6 +118,9 @@ assert [a["name"] for a in c["inputs"]] == ["data", "params", "lut", "gid"]
 assert [a["kind"] for a in c["inputs"]] == ["buffer", "buffer", "buffer", "thread_position_in_grid"]
 assert [a["location"] for a in c["inputs"]] == [0, 1, 2, None]
 assert [a["access"] for a in c["inputs"]] == ["read_write", "read", "read", None]
+# compute_main.ll: float addrspace(1)* %data, %struct.ComputeParams addrspace(2)* %params,
+# float addrspace(1)* %lut, i32 %gid.
+assert [a["address_space"] for a in c["inputs"]] == [1, 2, 1, None]
 assert c["inputs"][1]["properties"]["struct_type_info"] == [0, 4, 0, "float", "gain", 4, 4, 0, "uint", "count"]
 assert c["inputs"][2]["properties"]["arg_unused"] is True
 assert c["attributes"] == {"max_work_group_size": 256}

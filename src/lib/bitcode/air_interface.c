@@ -1,6 +1,8 @@
 /* A function's AIR interface (FORMAT §21, CONTRACT "Function interfaces"),
  * from its module's named metadata: the entry tuple of the air.X list that
- * names the function (stage X, outputs, arguments, attributes) and the
+ * names the function (stage X, outputs, arguments, attributes; an
+ * argument's address space from its metadata, else from the function's
+ * parameter type) and the
  * module facts (air.version, air.language_version, air.compile_options,
  * llvm.ident). The bitstream work is in bitcode.c and air_metadata.c. */
 #include "config.h"
@@ -185,11 +187,38 @@ static bool parse_argument(struct arena *a, const struct mtlbx_md_value *node, s
         for (size_t k = 0; k < sizeof ACCESS / sizeof *ACCESS; k++)
             if (bytes_eq(props[i].key, ACCESS[k]))
                 arg->access = ACCESS[k];
+    if (air_property_first_int(find_property(props, arg->n_properties, "address_space"), &arg->address_space))
+        arg->address_space_from = MTLBX_AS_METADATA;
     return true;
 }
 
-static bool parse_arguments(struct arena *a, const struct mtlbx_md_value *list, const struct mtlbx_air_argument **out,
-                            size_t *n_out)
+/* An input's address space where its metadata has none (CONTRACT
+ * "address_space"): its LLVM parameter's type, the parameter numbered by
+ * its index, of function `g`'s type. */
+static void parameter_address_space(const struct bc_module *m, long g, struct mtlbx_air_argument *arg)
+{
+    uint32_t as = 0;
+    if (arg->address_space_from == MTLBX_AS_METADATA)
+        return;
+    arg->address_space_from = arg->has_index && g >= 0 ? bc_parameter_address_space(m, (size_t)g, arg->index, &as)
+                                                       : MTLBX_AS_UNKNOWN;
+    arg->address_space = arg->address_space_from == MTLBX_AS_PARAMETER ? as : 0;
+}
+
+const char *mtlbx_address_space_from_name(const struct mtlbx_air_argument *a)
+{
+    switch (a->address_space_from) {
+    case MTLBX_AS_METADATA: return "air.address_space";
+    case MTLBX_AS_PARAMETER: return "parameter";
+    case MTLBX_AS_UNKNOWN: return "unknown";
+    default: return NULL;
+    }
+}
+
+/* `g`: the entry's function, whose parameters the arguments are; -1 for
+ * the outputs, which are none (return values). */
+static bool parse_arguments(struct arena *a, const struct bc_module *m, long g, const struct mtlbx_md_value *list,
+                            const struct mtlbx_air_argument **out, size_t *n_out)
 {
     *out = NULL;
     *n_out = 0;
@@ -198,9 +227,12 @@ static bool parse_arguments(struct arena *a, const struct mtlbx_md_value *list, 
     struct mtlbx_air_argument *args = arena_array(a, list->n_items, sizeof *args);
     if (!args)
         return false;
-    for (size_t i = 0; i < list->n_items; i++)
+    for (size_t i = 0; i < list->n_items; i++) {
         if (!parse_argument(a, &list->items[i], &args[i]))
             return false;
+        if (g >= 0)
+            parameter_address_space(m, g, &args[i]);
+    }
     *out = args;
     *n_out = list->n_items;
     return true;
@@ -435,8 +467,8 @@ static bool decode_entry(struct bc_module *m, struct arena *a, const uint8_t *sy
         return false;
     const struct mtlbx_md_value *outputs = entry.n_items > 1 ? &entry.items[1] : &none;
     const struct mtlbx_md_value *inputs = entry.n_items > 2 ? &entry.items[2] : &none;
-    return parse_arguments(a, outputs, &iface->outputs, &iface->n_outputs) &&
-           parse_arguments(a, inputs, &iface->inputs, &iface->n_inputs) && parse_attributes(a, &entry, iface);
+    return parse_arguments(a, m, -1, outputs, &iface->outputs, &iface->n_outputs) &&
+           parse_arguments(a, m, g, inputs, &iface->inputs, &iface->n_inputs) && parse_attributes(a, &entry, iface);
 }
 
 /* ------------------------------------------------------------------ API -- */

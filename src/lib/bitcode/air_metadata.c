@@ -303,7 +303,7 @@ static bool convert_node(struct bc_module *m, struct md_slot *s, unsigned depth)
     s->first_global = -1;
     if (n && !old && ops[0] != 0)
         s->first_global = md_global(m, ops[0] - 1);
-    else if (n && old && !(ops[0] < m->n_types && m->types[ops[0]] == TY_METADATA) && ops[1] < m->n_globals)
+    else if (n && old && !(ops[0] < m->n_types && m->types[ops[0]].kind == TY_METADATA) && ops[1] < m->n_globals)
         s->first_global = (int64_t)ops[1];
     uint64_t outer = m->md_context_bit;
     bool ok = true;
@@ -320,9 +320,9 @@ static bool convert_node(struct bc_module *m, struct md_slot *s, unsigned depth)
                 ok = md_value(m, ops[i] - 1, depth + 1, &items[i]);
         } else {
             uint64_t type = ops[2 * i], value = ops[2 * i + 1];
-            if (type < m->n_types && m->types[type] == TY_METADATA)
+            if (type < m->n_types && m->types[type].kind == TY_METADATA)
                 ok = md_value(m, value, depth + 1, &items[i]);
-            else if (type < m->n_types && m->types[type] == TY_VOID)
+            else if (type < m->n_types && m->types[type].kind == TY_VOID)
                 items[i].kind = MTLBX_MD_NULL;
             else
                 value_of(m, type, value, &items[i]);

@@ -1,6 +1,7 @@
 /* Module level of an LLVM bitcode module (bitcode.h): the walk over its
  * blocks, the records the interface needs (types, global values, module
- * constants, symbol names), and the metadata block handed to
+ * constants, symbol names, and the function types and pointer types an
+ * argument's address space comes from), and the metadata block handed to
  * air_metadata.c. Every other block (FUNCTION bodies first of all) is
  * skipped by its length word. */
 #include "config.h"
@@ -76,24 +77,97 @@ static void module_record(struct bc_module *m, const struct bc_record *rec)
             return;
         struct bc_global *g = &m->globals[m->n_globals - 1];
         g->kind = rec->code == 7 ? GV_VARIABLE : rec->code == 8 ? GV_FUNCTION : GV_ALIAS;
+        g->type = BC_NO_TYPE;
         if (m->version >= 2 && rec->n_ops >= 2) {
             g->strtab_offset = rec->ops[0];
             g->strtab_size = rec->ops[1];
         }
+        /* FUNCTION: [strtab offset, strtab size,] type, ...: the type its
+         * parameters' address spaces come from. */
+        size_t type_at = m->version >= 2 ? 2 : 0;
+        if (rec->code == 8 && rec->n_ops > type_at && rec->ops[type_at] < BC_NO_TYPE)
+            g->type = (uint32_t)rec->ops[type_at];
         break;
     default:
         break;
     }
 }
 
+/* LLVM's address spaces are 24 bits (llvm::PointerType); more is not LLVM. */
+#define MAX_ADDRESS_SPACE 0xFFFFFFu
+
+/* A FUNCTION type's parameters, ops[first..n), appended to m->params. */
+static void function_type(struct bc_module *m, struct bc_type *t, const struct bc_record *rec, size_t first)
+{
+    size_t n = rec->n_ops - first;
+    if (m->n_params + n >= BC_NO_TYPE) { /* more than 32-bit indices reach: hostile */
+        t->kind = TY_UNREADABLE;
+        return;
+    }
+    if (!grow_array((void **)&m->params, &m->params_cap, m->n_params + n, sizeof *m->params)) {
+        bc_fail(&m->rd, rec->bit, "out of memory");
+        return;
+    }
+    t->kind = TY_FUNCTION;
+    t->a = (uint32_t)m->n_params;
+    t->b = (uint32_t)n;
+    for (size_t i = 0; i < n; i++)
+        m->params[m->n_params++] = rec->ops[first + i] < BC_NO_TYPE ? (uint32_t)rec->ops[first + i] : BC_NO_TYPE;
+}
+
 static void type_record(struct bc_module *m, const struct bc_record *rec)
 {
     if (rec->code == 1 || rec->code == 19) /* NUMENTRY, STRUCT_NAME: no type */
         return;
-    if (!push(m, (void **)&m->types, &m->n_types, &m->types_cap, 1, rec->bit))
+    if (!push(m, (void **)&m->types, &m->n_types, &m->types_cap, sizeof *m->types, rec->bit))
         return;
-    m->types[m->n_types - 1] = rec->code == 7 ? TY_INT : rec->code == 16 ? TY_METADATA
-                             : rec->code == 2 ? TY_VOID : TY_OTHER;
+    struct bc_type *t = &m->types[m->n_types - 1];
+    t->kind = rec->code == 7 ? TY_INT : rec->code == 16 ? TY_METADATA : rec->code == 2 ? TY_VOID : TY_OTHER;
+    switch (rec->code) {
+    case 8: /* POINTER: [pointee type, address space (0 if absent)] */
+    case 25: { /* OPAQUE_POINTER: [address space] */
+        size_t as_at = rec->code == 8 ? 1 : 0;
+        uint64_t as = rec->n_ops > as_at ? rec->ops[as_at] : 0;
+        if (rec->n_ops < 1 || as > MAX_ADDRESS_SPACE) {
+            t->kind = TY_UNREADABLE;
+            break;
+        }
+        t->kind = TY_POINTER;
+        t->a = (uint32_t)as;
+        t->b = rec->code == 8 && rec->ops[0] < BC_NO_TYPE ? (uint32_t)rec->ops[0] : BC_NO_TYPE;
+        break;
+    }
+    case 21: /* FUNCTION: [vararg, return type, parameter types...] */
+    case 9:  /* FUNCTION_OLD: [vararg, attribute id, return type, parameter types...] */
+        if (rec->n_ops < (rec->code == 21 ? 2u : 3u))
+            t->kind = TY_UNREADABLE;
+        else
+            function_type(m, t, rec, rec->code == 21 ? 2 : 3);
+        break;
+    default:
+        break;
+    }
+}
+
+enum mtlbx_address_space_from bc_parameter_address_space(const struct bc_module *m, size_t g, uint64_t param,
+                                                         uint32_t *as)
+{
+    if (g >= m->n_globals || m->globals[g].kind != GV_FUNCTION)
+        return MTLBX_AS_UNKNOWN;
+    uint32_t t = m->globals[g].type;
+    /* Writers before LLVM 3.8 gave the function's pointer type; the
+     * function type is its pointee (as LLVM's reader takes it). */
+    if (t < m->n_types && m->types[t].kind == TY_POINTER)
+        t = m->types[t].b;
+    if (t >= m->n_types || m->types[t].kind != TY_FUNCTION || param >= m->types[t].b)
+        return MTLBX_AS_UNKNOWN;
+    uint32_t p = m->params[m->types[t].a + param];
+    if (p >= m->n_types || m->types[p].kind == TY_UNREADABLE)
+        return MTLBX_AS_UNKNOWN;
+    if (m->types[p].kind != TY_POINTER)
+        return MTLBX_AS_NOT_POINTER;
+    *as = m->types[p].a;
+    return MTLBX_AS_PARAMETER;
 }
 
 static void constant_record(struct bc_module *m, const struct bc_record *rec)
@@ -106,7 +180,7 @@ static void constant_record(struct bc_module *m, const struct bc_record *rec)
     if (!push(m, (void **)&m->consts, &m->n_consts, &m->consts_cap, sizeof *m->consts, rec->bit))
         return;
     struct bc_constant *c = &m->consts[m->n_consts - 1];
-    bool int_type = m->const_type < m->n_types && m->types[m->const_type] == TY_INT;
+    bool int_type = m->const_type < m->n_types && m->types[m->const_type].kind == TY_INT;
     if (rec->code == 4 && rec->n_ops && int_type) { /* INTEGER: signed VBR */
         uint64_t v = rec->ops[0];
         c->kind = CONST_INT;
@@ -169,8 +243,12 @@ static bool wants_ops(void *ctx, uint32_t block_id, uint32_t code)
         return code == 1 || code == 4; /* SETTYPE, INTEGER */
     case BLK_METADATA:
         return md_wants_ops(code);
+    case BLK_TYPE_NEW:
+        /* POINTER, OPAQUE_POINTER, FUNCTION_OLD, FUNCTION: an argument's
+         * address space; other types are told apart by their code. */
+        return code == 8 || code == 25 || code == 9 || code == 21;
     default:
-        return false; /* types are told apart by their code, STRTAB is a blob */
+        return false; /* STRTAB is a blob */
     }
 }
 
@@ -254,6 +332,7 @@ void bc_module_free(struct bc_module *m)
 {
     bc_reader_free(&m->rd);
     free(m->types);
+    free(m->params);
     free(m->globals);
     free(m->consts);
     free(m->slots);

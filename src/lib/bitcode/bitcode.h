@@ -14,7 +14,9 @@
  * dump --interfaces, check, the model, the explorer, diff) make one.
  *
  * What the interface decoder reads of one LLVM bitcode module: the blocks,
- * the types (integer or not), the global values and their names, the
+ * the types (integer or not; pointers with their address space, function
+ * types with their parameters), the global values with their names and
+ * (for functions) their types, the
  * module-level constants, and an index of the module-level METADATA block
  * whose nodes are decoded on demand (air_metadata.c). */
 #ifndef MTLBX_BITCODE_H
@@ -34,13 +36,29 @@ enum {
     BLK_SYNC_SCOPE_NAMES = 26,
 };
 
-enum bc_type_kind { TY_OTHER = 0, TY_INT, TY_METADATA, TY_VOID };
+/* TY_UNREADABLE: a pointer or function type whose record lacks the
+ * operands LLVM requires (hostile input): what it would say is unknown. */
+enum bc_type_kind { TY_OTHER = 0, TY_INT, TY_METADATA, TY_VOID, TY_POINTER, TY_FUNCTION, TY_UNREADABLE };
+
+/* One entry of the TYPE table, as far as the interface needs it: what
+ * kind it is, and for the two kinds that carry an argument's address
+ * space, their operands (bitcode.c type_record). */
+struct bc_type {
+    uint8_t kind;              /* enum bc_type_kind */
+    uint32_t a;                /* POINTER: its address space;
+                                  FUNCTION: its first parameter in bc_module.params */
+    uint32_t b;                /* POINTER: its pointee's type id (typed pointers),
+                                  BC_NO_TYPE for an opaque pointer;
+                                  FUNCTION: how many parameters it has */
+};
+#define BC_NO_TYPE UINT32_MAX
 enum bc_const_kind { CONST_OTHER = 0, CONST_INT };
 enum bc_global_kind { GV_VARIABLE, GV_FUNCTION, GV_ALIAS };
 
 struct bc_global {
     uint8_t kind;
     bool named;
+    uint32_t type;                         /* FUNCTION: its type id, BC_NO_TYPE if none */
     uint64_t strtab_offset, strtab_size;   /* version 2 modules */
     struct mtlbx_bytes name;               /* resolved at the end */
 };
@@ -85,7 +103,9 @@ struct bc_module {
     uint64_t base;             /* absolute offset of the bitstream's first byte */
     uint64_t version;          /* MODULE_CODE_VERSION */
     size_t n_types, types_cap;
-    uint8_t *types;
+    struct bc_type *types;
+    size_t n_params, params_cap;
+    uint32_t *params;          /* the parameter type ids of every FUNCTION type */
     size_t n_globals, globals_cap;
     struct bc_global *globals;
     size_t n_consts, consts_cap;
@@ -117,6 +137,14 @@ const char *bc_block_name(uint32_t block_id);
  * without its wrapper. False when there is none or the bytes do not read;
  * reports nothing (the interface decoder names bitstream problems). */
 bool bc_module_triple(const uint8_t *data, size_t len, char *out, size_t size);
+
+/* bitcode.c: the address space of parameter `param` of function global
+ * `g` (CONTRACT "address_space"): *as set and MTLBX_AS_PARAMETER when the
+ * parameter is a pointer, MTLBX_AS_NOT_POINTER when it is something
+ * else, MTLBX_AS_UNKNOWN when the module cannot tell (the global has no
+ * function type, or no parameter of that number). */
+enum mtlbx_address_space_from bc_parameter_address_space(const struct bc_module *m, size_t g, uint64_t param,
+                                                         uint32_t *as);
 
 /* air_interface.c: the first integer among a property's values (an
  * argument's binding, a function constant's index, a thread count), or

@@ -3,8 +3,9 @@
  * independent text reader (llparse.c) takes the named AIR metadata out of
  * it, and the stage, every input and output argument's index, kind, name,
  * type, location (or location_expression, a binding computed from function
- * constants), function_constant (the guard's name) and access, and the
- * module facts must equal what
+ * constants), function_constant (the guard's name), access and address
+ * space (against the entry function's `define` line: its parameter
+ * numbered by the argument's index), and the module facts must equal what
  * mtlbx_function_interface() decoded. llvm-dis runs on batches of modules
  * (its start-up dominates), two batches at a time. Skips (77) without the
  * corpus or without llvm-dis. */
@@ -38,6 +39,7 @@ struct job {
 
 struct counts {
     size_t functions, staged, arguments, no_stage, compared_facts, expressions, guarded;
+    size_t pointers, from_parameter;   /* address spaces compared; read from the parameter type */
 };
 
 static char *llvm_dis;
@@ -137,8 +139,45 @@ static bool bytes_is(struct mtlbx_bytes b, const char *s)
     return s && b.len == strlen(s) && memcmp(b.ptr, s, b.len) == 0;
 }
 
+/* CONTRACT "address_space": the LLVM address space of the parameter the
+ * argument is (its index is the parameter number), as the `define` line
+ * spells its type; null (MTLBX_AS_NOT_POINTER) for one that is not a
+ * pointer and for outputs, which are no parameter. `fn` is the entry's
+ * function (NULL for outputs). */
+static void compare_address_space(const char *id, const struct ll_function *fn, const struct mtlbx_air_argument *a,
+                                  struct counts *c)
+{
+    bool pointer = a->address_space_from == MTLBX_AS_METADATA || a->address_space_from == MTLBX_AS_PARAMETER;
+    if (!fn) {
+        cr_expect(a->address_space_from != MTLBX_AS_PARAMETER && a->address_space_from != MTLBX_AS_UNKNOWN,
+                  "%s: an output's address space from a parameter (%d)", id, a->address_space_from);
+        return;
+    }
+    cr_expect(a->has_index && a->index < fn->n_params, "%s: no parameter %u in the define line (%zu)", id, a->index,
+              fn->n_params);
+    if (!a->has_index || a->index >= fn->n_params)
+        return;
+    const char *param = fn->params[a->index];
+    int want = ll_param_address_space(param);
+    cr_expect_neq(want, -2, "%s: parameter text '%s' does not read as a type", id, param);
+    if (want == -2)
+        return;
+    if (want < 0) {
+        cr_expect(!pointer, "%s: address space %lld for '%s', which is no pointer", id, (long long)a->address_space,
+                  param);
+        cr_expect_eq(a->address_space_from, MTLBX_AS_NOT_POINTER, "%s: '%s': address space from %d, want none", id,
+                     param, a->address_space_from);
+        return;
+    }
+    cr_expect(pointer && a->address_space == want, "%s: address space %s%lld (from %d), llvm-dis says '%s'", id,
+              pointer ? "" : "null/", (long long)a->address_space, a->address_space_from, param);
+    c->pointers++;
+    c->from_parameter += a->address_space_from == MTLBX_AS_PARAMETER;
+}
+
 static void compare_args(const char *what, const struct job *j, const struct ll_module *m, long list_id,
-                         const struct mtlbx_air_argument *got, size_t n_got, struct counts *c)
+                         const struct ll_function *params, const struct mtlbx_air_argument *got, size_t n_got,
+                         struct counts *c)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(j->lib, j->fn);
     const struct ll_tuple *list = ll_node(m, list_id);
@@ -181,6 +220,7 @@ static void compare_args(const char *what, const struct job *j, const struct ll_
         c->guarded += want.function_constant != NULL;
         cr_expect(want.access ? a->access && strcmp(a->access, want.access) == 0 : !a->access,
                   "%s: access %s, want %s", id, a->access ? a->access : "(none)", want.access ? want.access : "(none)");
+        compare_address_space(id, params, a, c);
         c->arguments++;
     }
 }
@@ -234,8 +274,11 @@ static void compare(const struct job *j, const struct ll_module *m, const struct
         c->staged++;
         long outs = entry->n > 1 && entry->ops[1].kind == LL_REF ? (long)entry->ops[1].i : -1;
         long ins = entry->n > 2 && entry->ops[2].kind == LL_REF ? (long)entry->ops[2].i : -1;
-        compare_args("outputs", j, m, outs, it->outputs, it->n_outputs, c);
-        compare_args("inputs", j, m, ins, it->inputs, it->n_inputs, c);
+        const struct ll_function *def = ll_function(m, entry->ops[0].s);
+        cr_expect(def && def->defined, "%s %s: no define line for @%s", j->file, sym, entry->ops[0].s);
+        compare_args("outputs", j, m, outs, NULL, it->outputs, it->n_outputs, c);
+        if (def && def->defined)
+            compare_args("inputs", j, m, ins, def, it->inputs, it->n_inputs, c);
     }
     /* Module facts */
     const struct ll_tuple *v = named_first(m, "air.version");
@@ -411,10 +454,13 @@ Test(interface_corpus, every_function_agrees_with_llvm_dis, .timeout = 1200)
     rmdir(workdir);
     fprintf(stderr,
             "interface_corpus: %zu functions in %zu files compared with llvm-dis: %zu with a stage entry "
-            "(%zu arguments and outputs, %zu guarded by a function constant, %zu bindings computed), "
+            "(%zu arguments and outputs, %zu guarded by a function constant, %zu bindings computed, "
+            "%zu pointers whose address space is the define line's, %zu of them read from the parameter type), "
             "%zu without; module facts of %zu\n",
-            c.functions, n_files, c.staged, c.arguments, c.guarded, c.expressions, c.no_stage, c.compared_facts);
+            c.functions, n_files, c.staged, c.arguments, c.guarded, c.expressions, c.pointers, c.from_parameter,
+            c.no_stage, c.compared_facts);
     cr_expect_eq(c.functions, n_jobs);
+    cr_expect(c.arguments == 0 || c.pointers > 0, "no pointer argument compared");
     for (size_t i = 0; i < n_files; i++)
         mtlbx_close(files[i]);
     free(files);

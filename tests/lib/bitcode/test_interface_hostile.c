@@ -9,7 +9,6 @@
 #include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,16 +60,6 @@ static void skipped_arrays(struct bitwriter *w)
     }
 }
 
-static void rec(struct bitwriter *w, uint32_t code, size_t n, ...)
-{
-    uint64_t ops[16];
-    va_list ap;
-    va_start(ap, n);
-    for (size_t i = 0; i < n; i++)
-        ops[i] = va_arg(ap, uint64_t);
-    va_end(ap);
-    bw_record(w, code, ops, n);
-}
 #define U(x) ((uint64_t)(x))
 
 /* A module whose one kernel @k takes `i32 3, air.buffer, arg_name "x"`.
@@ -82,7 +71,7 @@ static struct bitwriter *build(enum defect d)
     bw_record_str(w, 1, "LLVM");
     bw_end(w);
     bw_enter(w, 8, 3); /* MODULE */
-    rec(w, 1, 1, U(2));  /* VERSION 2: names from STRTAB */
+    bw_recordv(w, 1, 1, U(2));  /* VERSION 2: names from STRTAB */
     switch (d) {
     case ABBREV_OUT_OF_RANGE:
         bw_fixed(w, 7, 3);
@@ -133,14 +122,14 @@ static struct bitwriter *build(enum defect d)
         break;
     }
     bw_enter(w, 17, 4); /* TYPE */
-    rec(w, 7, 1, U(32));
-    rec(w, 8, 2, U(0), U(0));
-    rec(w, 16, 0);
+    bw_recordv(w, 7, 1, U(32));
+    bw_recordv(w, 8, 2, U(0), U(0));
+    bw_recordv(w, 16, 0);
     bw_end(w);
-    rec(w, 8, 5, U(0), U(1), U(1), U(0), U(0)); /* FUNCTION "k" = strtab[0..1) */
+    bw_recordv(w, 8, 5, U(0), U(1), U(1), U(0), U(0)); /* FUNCTION "k" = strtab[0..1) */
     bw_enter(w, 11, 4); /* CONSTANTS */
-    rec(w, 1, 1, U(0));
-    rec(w, 4, 1, U(6)); /* i32 3 */
+    bw_recordv(w, 1, 1, U(0));
+    bw_recordv(w, 4, 1, U(6)); /* i32 3 */
     if (d == SKIPPED_ARRAYS)
         skipped_arrays(w);
     if (d == SKIPPED_VBR_PAST_64) {
@@ -164,18 +153,18 @@ static struct bitwriter *build(enum defect d)
     bw_record_str(w, 1, "air.buffer");   /* !0 */
     bw_record_str(w, 1, "air.arg_name"); /* !1 */
     bw_record_str(w, 1, "x");            /* !2 */
-    rec(w, 2, 2, U(0), U(1));            /* !3 = i32 3 */
-    rec(w, 2, 2, U(1), U(0));            /* !4 = @k */
+    bw_recordv(w, 2, 2, U(0), U(1));            /* !3 = i32 3 */
+    bw_recordv(w, 2, 2, U(1), U(0));            /* !4 = @k */
     if (d == MD_FORWARD_PAST_END)
-        rec(w, 3, 4, U(4), U(1), U(2), U(1000)); /* !5 */
+        bw_recordv(w, 3, 4, U(4), U(1), U(2), U(1000)); /* !5 */
     else
-        rec(w, 3, 4, U(4), U(1), U(2), U(3));
+        bw_recordv(w, 3, 4, U(4), U(1), U(2), U(3));
     if (d == MD_CYCLE)
-        rec(w, 3, 2, U(6), U(7)); /* !6 = !{!5, !6} */
+        bw_recordv(w, 3, 2, U(6), U(7)); /* !6 = !{!5, !6} */
     else
-        rec(w, 3, 1, U(6));       /* !6 = !{!5} */
-    rec(w, 3, 0);                 /* !7 = !{} */
-    rec(w, 3, 3, U(5), U(8), U(7)); /* !8 = !{@k, !7, !6} */
+        bw_recordv(w, 3, 1, U(6));       /* !6 = !{!5} */
+    bw_recordv(w, 3, 0);                 /* !7 = !{} */
+    bw_recordv(w, 3, 3, U(5), U(8), U(7)); /* !8 = !{@k, !7, !6} */
     if (d == STRING_OUTSIDE_BLOB) {
         bw_fixed(w, 2, 4); /* DEFINE_ABBREV [literal 35, vbr6, vbr6, blob] */
         bw_vbr(w, 4, 5);
@@ -201,22 +190,10 @@ static struct bitwriter *build(enum defect d)
         bw_align32(w);
     }
     bw_record_str(w, 4, "air.kernel");
-    rec(w, 10, 1, U(8));
+    bw_recordv(w, 10, 1, U(8));
     bw_end(w);
     bw_end(w); /* MODULE */
-    bw_enter(w, 23, 3); /* STRTAB: DEFINE_ABBREV [literal 1, blob] */
-    bw_fixed(w, 2, 3);
-    bw_vbr(w, 2, 5);
-    bw_fixed(w, 1, 1);
-    bw_vbr(w, 1, 8);
-    bw_fixed(w, 0, 1);
-    bw_fixed(w, 5, 3);
-    bw_fixed(w, 4, 3);
-    bw_vbr(w, d == BLOB_PAST_BLOCK ? 100000 : 1, 6);
-    bw_align32(w);
-    bw_fixed(w, 'k', 8);
-    bw_align32(w);
-    bw_end(w);
+    bw_strtab(w, "k", d == BLOB_PAST_BLOCK ? 100000 : 1);
     return w;
 }
 
