@@ -2,7 +2,8 @@
 """Checks that `mtlbx sig` output reads as MSL declarations (issue 23):
 brackets balanced in every declaration, struct declarations well formed
 (`struct NAME {`, member lines `TYPE NAME[N] [[...]];`, `};`), no member
-line outside a struct, every function declaration starting with a stage
+line outside a struct, function constants declared as `constant TYPE NAME
+[[function_constant(N)]];` (inside `namespace NS { ... }` for a C++ name), every function declaration starting with a stage
 (kernel, vertex, fragment or an attribute such as [[mesh]]) and ending in
 `);`, and nothing else but comments. Not a compiler: it checks the shape
 a compiler needs. Usage: msl_grammar.py FILE... (exit 1 naming each
@@ -15,6 +16,9 @@ STRUCT_OPEN = re.compile(r"^struct (%s) \{$" % IDENT)
 MEMBER = re.compile(r"^    \S.*[\s*&](%s)(\[\d+\])?( \[\[.*\]\])?;$" % IDENT)
 ATTRIBUTE_LINE = re.compile(r"^\[\[\w+(\(\d+\))?\]\]$")
 DECL_START = re.compile(r"^(\[\[\w+(\(\d+\))?\]\] )?(kernel|vertex|fragment|\[\[\w+\]\]) \S")
+# A function constant the function uses (CNST), inside its C++ namespaces.
+CONSTANT = re.compile(r"^(namespace %s \{ )*constant [a-z][a-z0-9]* %s \[\[function_constant\(\d+\)\]\];( \})*$"
+                      % (IDENT, IDENT))
 PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
@@ -73,6 +77,8 @@ def check(path):
             start = n
         elif ATTRIBUTE_LINE.match(code):
             pass
+        elif CONSTANT.match(code) and code.count("{") == code.count("}"):
+            stack = []
         elif DECL_START.match(code):
             if re.search(r"\bstruct %s\(" % IDENT, code) or re.search(r"\bstruct \(", code):
                 bad(n, "'struct' as a return type", text)

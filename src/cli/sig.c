@@ -139,7 +139,7 @@ static void decode_one(mtlbx_interface_reader *rd, const mtlbx_library *lib, str
         const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf)
                                                          : NULL;
         r->decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, r->index),
-                                        MTLBX_MSL_SOURCE);
+                                        MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
         if (!r->decl) {
             r->failed = true;
             r->error_offset = fn->module.offset;

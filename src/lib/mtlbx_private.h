@@ -278,10 +278,19 @@ enum {
                                          return struct, a ';' at the end, a stage that
                                          is no MSL keyword as an attribute ([[mesh]]),
                                          anything else as a comment */
+    MTLBX_MSL_CONSTANTS = 1u << 3,    /* the function constants `md` lists (CNST)
+                                         declared first, one a line:
+                                         constant uint M [[function_constant(0)]]; */
 };
 #define MTLBX_MSL_WRAP 100             /* longer declarations wrap, one argument a line */
 /* "device const half* A [[buffer(0)]]" */
 char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md);
+/* Its type alone, as that declaration spells it: "device const half*"
+ * (the address space word, const, the type, * or &). malloc'd. */
+char *mtlbx_msl_argument_type(const struct mtlbx_air_argument *a);
+/* True for threadgroup memory: an air.buffer in address space 3, whose
+ * binding MSL spells [[threadgroup(N)]], never [[buffer(N)]]. */
+bool mtlbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a);
 /* "float4 v[2]  // offset 16, size 32" into out (always NUL-terminated). */
 void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size);
 /* "kernel void f(...)" with [[max_total_threads_per_threadgroup(N)]], outputs

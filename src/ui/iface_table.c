@@ -1,7 +1,8 @@
 /* The interface pane's text: a function's bindings as a table (index,
- * kind, access, type, name), a struct argument's members under it with
- * offset and size, the function-constant guard of an argument, the
- * outputs, and the MSL declaration. Lines are whole; the page wraps them
+ * kind, access, type as MSL spells it, name), a struct argument's members
+ * under it with offset and size, the function-constant guard of an
+ * argument, the outputs, the function constants it uses, and the MSL
+ * declaration. Lines are whole; the page wraps them
  * to the screen, so nothing is ever cut. Every byte from the file is
  * escaped here. */
 #include "config.h"
@@ -84,14 +85,17 @@ static void cells_of(const struct mtlbx_air_argument *a, size_t k, const struct 
         snprintf(c->idx, sizeof c->idx, "%" PRIu32, a->index);
     else
         snprintf(c->idx, sizeof c->idx, "%zu", k);
-    char *kind = a->kind.len ? esc(a->kind) : strdup("-");
+    /* Threadgroup memory is an air.buffer: MSL's word for its binding. */
+    char *kind = mtlbx_argument_is_threadgroup_memory(a) ? strdup("threadgroup") : a->kind.len ? esc(a->kind)
+                                                                                                 : strdup("-");
     if (a->has_location)
         snprintf(c->kind, sizeof c->kind, "%.120s(%" PRId64 ")", kind ? kind : "?", a->location);
     else
         snprintf(c->kind, sizeof c->kind, "%.150s", kind ? kind : "?");
     free(kind);
     snprintf(c->access, sizeof c->access, "%s", a->access ? a->access : "-");
-    c->type = a->has_type ? esc(a->type) : strdup("-");
+    /* As MSL spells it: "device const float4*" */
+    c->type = a->has_type ? mtlbx_msl_argument_type(a) : strdup("-");
     c->name = a->has_name ? esc(a->name) : strdup("-");
     guard_of(a, md, c);
 }
@@ -160,6 +164,24 @@ static void table(struct lines *l, const char *title, const struct mtlbx_air_arg
     add(l, false, "%s", "");
 }
 
+/* The function constants the function uses (its CNST list), as the
+ * declaration below declares them. */
+static void constants_table(struct lines *l, const struct mtlbx_metadata *md)
+{
+    if (!md || !md->n_constants)
+        return;
+    add(l, true, "Function constants (%zu)", md->n_constants);
+    add(l, true, "  %5s  %-8s  %s", "index", "type", "name");
+    for (size_t i = 0; i < md->n_constants; i++) {
+        const struct mtlbx_constant *c = &md->constants[i];
+        char tbuf[24], *name = esc(c->name);
+        add(l, false, "  %5u  %-8s  %s%s", (unsigned)c->index, mtlbx_data_type_name(c->type, tbuf, sizeof tbuf),
+            name ? name : "?", c->active ? "" : "  (optional)");
+        free(name);
+    }
+    add(l, false, "%s", "");
+}
+
 int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char ***lines, unsigned char **heading,
                       size_t *n)
 {
@@ -183,9 +205,10 @@ int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char 
         table(&l, "Arguments", iface->inputs, iface->n_inputs, md);
         table(&l, "Outputs", iface->outputs, iface->n_outputs, md);
     }
+    constants_table(&l, md);
     if (state == MTLBX_IFACE_OK || state == MTLBX_IFACE_FAILED) {
         char *decl = mtlbx_msl_declaration(state == MTLBX_IFACE_OK ? iface : NULL, f->name, type, md,
-                                           MTLBX_MSL_ONE_PER_LINE);
+                                           MTLBX_MSL_ONE_PER_LINE | MTLBX_MSL_CONSTANTS);
         if (decl) {
             add(&l, true, "Declaration");
             for (char *p = decl, *nl; p && *p; p = nl ? nl + 1 : NULL) {

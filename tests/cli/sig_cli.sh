@@ -9,6 +9,9 @@
 #   - every kernel of candle-steel-gemm has its buffer bindings, and the
 #     argument names of a sample of corpus functions are those llvm-dis
 #     prints (the exhaustive llvm-dis comparison is the reader's test);
+#   - bindings as MSL (issue 36): ccv-mfa's sgemm's threadgroup memory is
+#     [[threadgroup(0)]] and its 25 function constants are declared; ggml's
+#     older AIR takes each pointer's address space from the parameter type;
 #   - hostile: a module whose bitstream is cut gives one error line naming
 #     the file and an offset inside that module, the other functions still
 #     print, exit 1; no such function: exit 1; not a metallib: exit 2;
@@ -36,7 +39,8 @@ python3 "$SRC/tests/msl_grammar.py" "$WORK/sample.out" || fail "sig sample: not 
 # One function by name, and a demangled name.
 "$MTLBX_BIN" sig "$SAMPLE" compute_main >"$WORK/one.out" || fail "sig sample compute_main"
 grep -q '^kernel void compute_main' "$WORK/one.out" || fail "sig NAME did not print compute_main"
-[ "$(grep -c '^[a-z]' "$WORK/one.out")" -le 2 ] || fail "sig NAME printed other functions"
+# (its function constants' declarations come before it)
+[ "$(grep -v '^constant ' "$WORK/one.out" | grep -c '^[a-z]')" -le 2 ] || fail "sig NAME printed other functions"
 
 "$MTLBX_BIN" sig "$SAMPLE" no_such_function >/dev/null 2>"$WORK/err"
 st=$?
@@ -248,6 +252,36 @@ for o in kernels:
 print(len(kernels), "kernels with buffers")
 PY
 "$MTLBX_BIN" sig "$CORPUS/candle-steel-gemm.metallib" | grep -q '\[\[buffer(0)\]\]' || fail "candle-steel-gemm: no [[buffer(0)]] in sig"
+
+# Bindings as MSL (issue 36): threadgroup memory is [[threadgroup(N)]];
+# older AIR's pointers come from the parameter types; the function
+# constants the function uses are declared before it.
+"$MTLBX_BIN" sig "$CORPUS/ccv-mfa-ios16.metallib" sgemm >"$WORK/sgemm.out" || fail "sig ccv-mfa-ios16 sgemm"
+grep -qF '    threadgroup float* threadgroup_block [[threadgroup(0)]],' "$WORK/sgemm.out" ||
+    fail "sgemm: threadgroup_block is not threadgroup memory: $(grep threadgroup_block "$WORK/sgemm.out")"
+[ "$(grep -c '^constant [a-z0-9]* [A-Za-z_0-9]* \[\[function_constant([0-9]*)\]\];' "$WORK/sgemm.out")" -eq 25 ] ||
+    fail "sgemm: not 25 function constants declared: $(grep -c '^constant ' "$WORK/sgemm.out")"
+grep -qF 'constant uint M [[function_constant(0)]];' "$WORK/sgemm.out" || fail "sgemm: constant M not declared"
+# A visible function table takes a buffer slot (the source says [[buffer(11)]]).
+grep -qF '    visible_function_table table [[buffer(11), function_constant(use_activation_function)]],' "$WORK/sgemm.out" ||
+    fail "sgemm: the function table's binding: $(grep ' table ' "$WORK/sgemm.out")"
+python3 "$SRC/tests/msl_grammar.py" "$WORK/sgemm.out" || fail "sig sgemm: not MSL declarations"
+G=$CORPUS/ggml-acorn-llama-default.metallib
+"$MTLBX_BIN" sig "$G" kernel_mul_row kernel_soft_max_f32 >"$WORK/ggml.out" || fail "sig ggml kernel_mul_row"
+grep -qF '    device const float4* src0 [[buffer(0)]],' "$WORK/ggml.out" ||
+    fail "ggml kernel_mul_row: src0 is not a device pointer to float4: $(grep src0 "$WORK/ggml.out")"
+grep -qF '    constant ulong& nb [[buffer(28)]],' "$WORK/ggml.out" || fail "ggml kernel_mul_row: nb is not constant ulong&"
+grep -qF '    threadgroup float* buf [[threadgroup(0)]],' "$WORK/ggml.out" ||
+    fail "ggml kernel_soft_max_f32: buf is not threadgroup memory: $(grep ' buf ' "$WORK/ggml.out")"
+"$MTLBX_BIN" sig --json "$G" kernel_mul_row >"$WORK/ggml.json" || fail "sig --json ggml kernel_mul_row"
+python3 - "$WORK/ggml.json" <<'PY' || fail "ggml kernel_mul_row: address spaces are not the define line's"
+import json, sys
+o = json.load(open(sys.argv[1]))[0]
+# define void @kernel_mul_row(<4 x float> addrspace(1)* x3, i64 addrspace(2)*, i32)
+got = [(a["name"], a["address_space"], a["address_space_from"]) for a in o["inputs"]]
+assert got == [("src0", 1, "parameter"), ("src1", 1, "parameter"), ("dst", 1, "parameter"),
+               ("nb", 2, "parameter"), ("tpig", None, None)], got
+PY
 
 # Function constants named (issue 23): angle's blit shaders guard their
 # textures and colour outputs with them.

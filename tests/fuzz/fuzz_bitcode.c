@@ -4,8 +4,9 @@
  * then checked against what the API promises (every block and the error
  * offset inside the module, children inside their parents, strings inside
  * the input or owned by the result, a finite value tree, an empty
- * interface when decoding failed) and every byte it points at is read, so
- * ASan sees any span that is not real. Then what prints it runs on it:
+ * interface when decoding failed, an address space that LLVM can have and
+ * that an output never takes from a parameter) and every byte it points
+ * at is read, so ASan sees any span that is not real. Then what prints it runs on it:
  * the FUNCTION_INTERFACE JSON of sig and dump (interface_json.c), the
  * declaration sig prints, and the comparison diff makes (an interface
  * equals itself). A broken promise aborts. */
@@ -68,7 +69,16 @@ static void properties(const struct mtlbx_air_property *p, size_t n)
     }
 }
 
-static void arguments(const struct mtlbx_air_argument *a, size_t n)
+static void no_control_bytes(const char *s, const char *what)
+{
+    for (const char *p = s; p && *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\n')
+            broken(what);
+}
+
+/* `outputs`: they are no parameters, so their address space can only be
+ * the metadata's. */
+static void arguments(const struct mtlbx_air_argument *a, size_t n, bool outputs)
 {
     for (size_t i = 0; i < n; i++) {
         touch(a[i].kind);
@@ -78,6 +88,24 @@ static void arguments(const struct mtlbx_air_argument *a, size_t n)
             touch(a[i].type);
         if (a[i].access && strlen(a[i].access) > 10)
             broken("access is not one of the four words");
+        switch (a[i].address_space_from) {
+        case MTLBX_AS_NOT_POINTER:
+        case MTLBX_AS_METADATA:
+            break;
+        case MTLBX_AS_PARAMETER:
+            if (a[i].address_space < 0 || a[i].address_space > 0xFFFFFF)
+                broken("a parameter's address space that LLVM cannot have");
+            /* fall through */
+        case MTLBX_AS_UNKNOWN:
+            if (outputs)
+                broken("an output's address space from a parameter");
+            break;
+        default:
+            broken("address_space_from is none of the four");
+        }
+        char *type = mtlbx_msl_argument_type(&a[i]);
+        no_control_bytes(type, "a control byte in an argument's MSL type");
+        free(type);
         properties(a[i].properties, a[i].n_properties);
     }
 }
@@ -96,12 +124,13 @@ static void printers(const struct mtlbx_interface *it)
     static const uint8_t name[] = "compute_main";
     char *decl = mtlbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
                                        MTLBX_MSL_MEMBERS);
-    if (decl) {
-        for (const char *p = decl; *p; p++)
-            if ((unsigned char)*p < 0x20 && *p != '\n')
-                broken("a control byte in the declaration");
-        free(decl);
-    }
+    no_control_bytes(decl, "a control byte in the declaration");
+    free(decl);
+    /* sig's: structs, threadgroup memory, address spaces as MSL */
+    decl = mtlbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
+                                 MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
+    no_control_bytes(decl, "a control byte in sig's declaration");
+    free(decl);
     struct mtlbx_interface_diff d;
     if (mtlbx_interface_compare(it, it, &d)) {
         if (d.stage_changed || d.n_changes)
@@ -153,8 +182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (it->stage)
         sink += (unsigned)strlen(it->stage);
     touch(it->symbol);
-    arguments(it->inputs, it->n_inputs);
-    arguments(it->outputs, it->n_outputs);
+    arguments(it->inputs, it->n_inputs, false);
+    arguments(it->outputs, it->n_outputs, true);
     properties(it->attributes, it->n_attributes);
     for (size_t i = 0; i < it->n_compile_options; i++)
         touch(it->compile_options[i]);

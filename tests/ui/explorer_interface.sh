@@ -2,7 +2,8 @@
 # Function interfaces in the explorer (decoded in the background): on the
 # sample, a function's `interface` row expands into its arguments, the
 # detail panel shows the MSL declaration, the module row expands into its
-# bitstream blocks, and `/` finds a function by an argument's type; on a
+# bitstream blocks, and `/` finds a function by an argument's type; the
+# function page shows the types as MSL and the function constants; on a
 # corpus library (candle-steel-gemm), a kernel's interface shows a
 # [[buffer(N)]] argument row.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
@@ -68,6 +69,28 @@ until screen | grep -Eq 'sample\.metallib: kernel +compute_main'; do
     [ $_n -lt 300 ] || { fail "search by argument type did not select compute_main"; break; }
     sleep 0.1
 done
+quit_and_check 0
+
+# The function page (issue 36): each argument's type as MSL spells it
+# (address space, const, * or &), the function constants the function
+# uses listed, and declared before the declaration.
+start 140 45 xterm-256color -- "$SAMPLE"
+wait_for "Functions  8"
+keys /
+wait_for "Search functions"
+type_text compute_main
+keys Enter
+wait_for "match 1/"
+keys Enter
+wait_for "Interface  (s source"
+wait_for "device float* data [[buffer(0)]]," 30
+expect "constant ComputeParams&"
+expect "device const float*"
+expect "Function constants (4)"
+expect "use_fast_path  (optional)"
+expect "constant float scale [[function_constant(0)]];"
+keys q
+wait_for "Functions  8"
 quit_and_check 0
 
 # A real library: the first kernel's interface has buffer rows.

@@ -4,13 +4,28 @@
  * terminal (mtlbx_escape), so the text is safe to show as it is.
  *
  * What AIR records and how it reads back as MSL (FORMAT.md §21):
- *   air.address_space 1/2/3   device / constant / threadgroup pointer;
+ *   address space 1/2/3/0/6   device / constant / threadgroup / thread /
+ *                             object_data pointer: air.address_space, else
+ *                             (older AIR) the function's own parameter type,
+ *                             which the decoder reads (mtlbx_air_argument's
+ *                             address_space_from); textures, samplers and
+ *                             mesh objects are LLVM pointers too, but no MSL
+ *                             pointers, so only buffers and payloads take it
+ *                             from the parameter. A buffer whose address
+ *                             space nothing tells gets a comment saying so.
  *                             air.buffer_size present: a reference (&),
- *                             since only references have a known size
+ *                             since only references have a known size; a
+ *                             payload is always one (object_data T&)
  *   air.read                  const (not repeated for constant)
  *   air.buffer / texture / sampler / render_target / vertex_input N
  *                             [[buffer(N)]] [[texture(N)]] [[sampler(N)]]
- *                             [[color(N)]] [[attribute(N)]]
+ *                             [[color(N)]] [[attribute(N)]];
+ *   air.indirect_buffer / visible_function_table N
+ *                             [[buffer(N)]] (they take a buffer slot); a buffer in
+ *                             threadgroup memory (address space 3) is
+ *                             [[threadgroup(N)]], never [[buffer(N)]]
+ *   CNST (the container's)    constant uint M [[function_constant(0)]];
+ *                             before the function (MTLBX_MSL_CONSTANTS)
  *   air.fragment_input "user(locn1)" + air.center + air.perspective
  *                             [[user(locn1), center_perspective]]
  *   air.function_constant !{..., i32 K}
@@ -161,13 +176,17 @@ bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i, struct 
     return true;
 }
 
-/* Keys whose first integer is the binding and the MSL attribute naming it. */
+/* Keys whose first integer is the binding and the MSL attribute naming it.
+ * An argument buffer (air.indirect_buffer) and a visible function table
+ * take a buffer slot: [[buffer(N)]] (gsm-gaussian's encodeBitonicICB and
+ * ccv-mfa's sgemm, whose embedded or published source says so). */
 static const struct {
     const char *key, *attr;
 } bindings[] = {
     { "buffer", "buffer" },     { "texture", "texture" },         { "sampler", "sampler" },
     { "render_target", "color" }, { "vertex_input", "attribute" }, { "threadgroup", "threadgroup" },
-    { "raster_order_group", "raster_order_group" },
+    { "raster_order_group", "raster_order_group" }, { "indirect_buffer", "buffer" },
+    { "visible_function_table", "buffer" },
 };
 
 /* Interpolation, spelled as MSL's single attribute. */
@@ -223,6 +242,31 @@ static void put_expression(struct sb *b, struct mtlbx_bytes global)
     sb_str(b, " */)");
 }
 
+/* Kinds whose MSL argument is a pointer or a reference, whatever the
+ * metadata says of its address space. */
+static bool pointer_kind(struct mtlbx_bytes kind)
+{
+    return bytes_is(kind, "buffer") || bytes_is(kind, "indirect_buffer") || bytes_is(kind, "payload");
+}
+
+/* The address space the MSL text shows: air.address_space on any
+ * argument (as it always was), the parameter's only on a pointer kind. */
+static bool shown_address_space(const struct mtlbx_air_argument *a, int64_t *as)
+{
+    if (a->address_space_from == MTLBX_AS_METADATA ||
+        (a->address_space_from == MTLBX_AS_PARAMETER && pointer_kind(a->kind))) {
+        *as = a->address_space;
+        return true;
+    }
+    return false;
+}
+
+bool mtlbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a)
+{
+    int64_t as;
+    return bytes_is(a->kind, "buffer") && shown_address_space(a, &as) && as == 3;
+}
+
 /* The [[...]] part: binding or builtin, interpolation, function constant. */
 static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
 {
@@ -238,6 +282,10 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
         for (size_t k = 0; k < sizeof bindings / sizeof *bindings; k++)
             if (bytes_is(a->kind, bindings[k].key))
                 attr = bindings[k].attr;
+        /* AIR marks threadgroup memory air.buffer; its index counts
+         * threadgroup allocations, not buffers. */
+        if (mtlbx_argument_is_threadgroup_memory(a))
+            attr = "threadgroup";
         sb_str(b, sep);
         sep = ", ";
         if (attr) {
@@ -295,6 +343,10 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
         sb_str(b, "]]");
 }
 
+/* AIR's numbering: 6 is what Apple's compiler gives an object_data
+ * payload (gsm-hardware-mesh-object-hsrd's monoObjectShader, whose
+ * embedded source says object_data); 7, its mesh<> object, and 4 and 5
+ * have no MSL word. */
 static const char *address_space_name(int64_t as)
 {
     switch (as) {
@@ -302,7 +354,7 @@ static const char *address_space_name(int64_t as)
     case 1: return "device";
     case 2: return "constant";
     case 3: return "threadgroup";
-    case 7: return "object_data";
+    case 6: return "object_data";
     default: return NULL;
     }
 }
@@ -327,6 +379,42 @@ static void put_type(struct sb *b, struct mtlbx_bytes t)
     sb_esc(b, t);
 }
 
+/* "device const float4*": address space, const, type, * or &. */
+static void put_type_text(struct sb *b, const struct mtlbx_air_argument *a)
+{
+    int64_t as = 0;
+    bool known = shown_address_space(a, &as);
+    /* A buffer whose address space neither the metadata nor the module
+     * tells: still a pointer, and said to be unknown, never guessed. */
+    bool unknown = !known && a->address_space_from == MTLBX_AS_UNKNOWN && pointer_kind(a->kind);
+    bool pointer = known || unknown;
+    if (known) {
+        const char *space = address_space_name(as);
+        if (space)
+            sb_str(b, space);
+        else
+            sb_fmt(b, "/* address space %" PRId64 " */", as);
+        sb_str(b, " ");
+    } else if (unknown) {
+        sb_str(b, "/* address space unknown */ ");
+    }
+    if (pointer && a->access && strcmp(a->access, "read") == 0 && !(known && as == 2))
+        sb_str(b, "const ");
+    if (a->has_type)
+        put_type(b, a->type);
+    else
+        sb_str(b, pointer ? "void" : "?");
+    if (pointer)
+        sb_str(b, prop(a, "buffer_size") || bytes_is(a->kind, "payload") ? "&" : "*");
+}
+
+char *mtlbx_msl_argument_type(const struct mtlbx_air_argument *a)
+{
+    struct sb b = { 0 };
+    put_type_text(&b, a);
+    return sb_done(&b);
+}
+
 /* `member`: the output's place, for a name when it has none ("out1"), a
  * member needs one; SIZE_MAX for an argument. */
 static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md,
@@ -334,24 +422,7 @@ static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const
 {
     if (prop(a, "arg_unused"))
         sb_str(b, "[[maybe_unused]] ");
-    int64_t as;
-    bool pointer = air_property_first_int(prop(a, "address_space"), &as);
-    if (pointer) {
-        const char *space = address_space_name(as);
-        if (space)
-            sb_str(b, space);
-        else
-            sb_fmt(b, "addrspace(%" PRId64 ")", as);
-        sb_str(b, " ");
-        if (a->access && strcmp(a->access, "read") == 0 && as != 2)
-            sb_str(b, "const ");
-    }
-    if (a->has_type)
-        put_type(b, a->type);
-    else
-        sb_str(b, pointer ? "void" : "?");
-    if (pointer)
-        sb_str(b, prop(a, "buffer_size") ? "&" : "*");
+    put_type_text(b, a);
     if (a->has_name) {
         sb_str(b, " ");
         sb_esc(b, a->name);
@@ -465,6 +536,63 @@ static void put_structs(struct sb *b, const struct mtlbx_interface *iface)
     }
 }
 
+/* CNST types MSL allows a function constant to have: its scalars and
+ * vectors (bool, char, short, int, long and their unsigned forms, half,
+ * bfloat, float; FORMAT §13.1 numbering), not matrices or objects. */
+static bool constant_type(uint8_t t)
+{
+    return (t >= 0x03 && t <= 0x06) || (t >= 0x10 && t <= 0x13) || (t >= 0x1D && t <= 0x38) ||
+           (t >= 0x51 && t <= 0x58) || (t >= 0x79 && t <= 0x7C);
+}
+
+/* "constant uint M [[function_constant(0)]];" for each CNST entry, in its
+ * order; one whose name or type MSL could not read is the same text as a
+ * comment. CNST's active bit clear: the function works without it (the
+ * bit MTLFunctionConstant.required reports; such constants are the ones
+ * the source tests with is_function_constant_defined). */
+static void put_constants(struct sb *b, const struct mtlbx_metadata *md)
+{
+    for (size_t i = 0; md && i < md->n_constants; i++) {
+        const struct mtlbx_constant *c = &md->constants[i];
+        /* A C++ name (cx::kWinSize) is declared inside its namespaces. */
+        struct mtlbx_bytes part[8];
+        size_t n_parts = 0, from = 0;
+        bool valid = constant_type(c->type);
+        for (size_t k = 0; valid && k <= c->name.len; k++) {
+            if (k < c->name.len && !(k + 1 < c->name.len && c->name.ptr[k] == ':' && c->name.ptr[k + 1] == ':'))
+                continue;
+            if (n_parts == sizeof part / sizeof *part) {
+                valid = false;
+                break;
+            }
+            part[n_parts] = (struct mtlbx_bytes){ c->name.ptr + from, k - from };
+            valid = is_identifier(part[n_parts++]);
+            from = k + 2;
+            k++;
+        }
+        char tbuf[24];
+        if (!valid)
+            sb_str(b, "// ");
+        for (size_t k = 0; valid && k + 1 < n_parts; k++) {
+            sb_str(b, "namespace ");
+            sb_esc(b, part[k]);
+            sb_str(b, " { ");
+        }
+        sb_str(b, "constant ");
+        sb_str(b, mtlbx_data_type_name(c->type, tbuf, sizeof tbuf));
+        sb_str(b, " ");
+        sb_esc(b, valid ? part[n_parts - 1] : c->name);
+        sb_fmt(b, " [[function_constant(%u)]];", (unsigned)c->index);
+        for (size_t k = 0; valid && k + 1 < n_parts; k++)
+            sb_str(b, " }");
+        if (!c->active)
+            sb_str(b, "  // optional (CNST active bit clear)");
+        sb_str(b, "\n");
+    }
+    if (md && md->n_constants)
+        sb_str(b, "\n");
+}
+
 /* The name as an identifier, for the return struct: other bytes become _. */
 static void put_identifier(struct sb *b, struct mtlbx_bytes name)
 {
@@ -548,6 +676,8 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     for (size_t i = 0; i < iface->n_inputs; i++)
         any_members |= mtlbx_argument_member(&iface->inputs[i], 0, &m);
 
+    if (flags & MTLBX_MSL_CONSTANTS)
+        put_constants(&b, md);
     if (source) {
         put_structs(&b, iface);
         if (iface->n_outputs > 1)

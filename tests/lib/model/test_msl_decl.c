@@ -1,10 +1,11 @@
 /* Unit tests of the MSL declaration text (src/lib/msl_decl.c) and the
  * demangler wrapper (src/lib/demangle.c), on interfaces built by hand in
  * the shapes of FORMAT.md §21, so every rule of the formatter is pinned
- * independently of the bitcode reader: address spaces and access, pointer
- * or reference, bindings, builtins, interpolation, function constants by
- * CNST name, unused arguments, outputs, struct members, wrapping, and the
- * escaping of hostile bytes. */
+ * independently of the bitcode reader: address spaces (from the metadata,
+ * from the parameter type, unknown) and access, pointer or reference,
+ * threadgroup memory, bindings, builtins, interpolation, function
+ * constants by CNST name and their declarations, unused arguments,
+ * outputs, struct members, wrapping, and the escaping of hostile bytes. */
 #include "config.h"
 
 #include "mtlbx_private.h"
@@ -28,6 +29,13 @@ static struct mtlbx_air_argument arg(const char *kind, const char *type, const c
     a.name = (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) };
     a.properties = props;
     a.n_properties = n;
+    /* As the decoder sets it: air.address_space's integer, when there is one. */
+    for (size_t i = 0; i < n; i++)
+        if (props[i].key.len == 13 && memcmp(props[i].key.ptr, "address_space", 13) == 0 && props[i].n_values &&
+            props[i].values[0].kind == MTLBX_MD_INT) {
+            a.address_space_from = MTLBX_AS_METADATA;
+            a.address_space = props[i].values[0].i;
+        }
     return a;
 }
 
@@ -73,6 +81,133 @@ Test(msl_decl, threadgroup_read_write_unused)
     struct mtlbx_air_argument a = arg("threadgroup", "float", "scratch", p, 5);
     a.has_location = true, a.location = 1, a.access = "read_write";
     cr_assert_str_eq(text_of(&a, NULL), "[[maybe_unused]] threadgroup float* scratch [[threadgroup(1)]]");
+}
+
+/* AIR marks threadgroup memory air.buffer with address space 3: MSL binds
+ * it with [[threadgroup(N)]], never [[buffer(N)]] (issue 36: ccv's sgemm). */
+Test(msl_decl, threadgroup_memory_is_not_a_buffer)
+{
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("location_index"), 2, v01 },
+                                      { B("read_write"), 0, NULL }, { B("address_space"), 1, v3 } };
+    struct mtlbx_air_argument a = arg("buffer", "float", "threadgroup_block", p, 4);
+    a.has_location = true, a.location = 0, a.access = "read_write";
+    cr_assert(mtlbx_argument_is_threadgroup_memory(&a));
+    cr_assert_str_eq(text_of(&a, NULL), "threadgroup float* threadgroup_block [[threadgroup(0)]]");
+    /* The same from the parameter's type (older AIR, ggml's soft_max). */
+    struct mtlbx_air_argument old = arg("buffer", "float", "buf", p, 1);
+    old.has_location = true, old.location = 0, old.address_space_from = MTLBX_AS_PARAMETER, old.address_space = 3;
+    cr_assert_str_eq(text_of(&old, NULL), "threadgroup float* buf [[threadgroup(0)]]");
+    old.address_space = 1;
+    cr_assert_not(mtlbx_argument_is_threadgroup_memory(&old));
+    cr_assert_str_eq(text_of(&old, NULL), "device float* buf [[buffer(0)]]");
+}
+
+/* Older AIR records no air.address_space: the decoder takes it from the
+ * function's parameter type. Buffers and payloads are MSL pointers or
+ * references; textures, samplers and mesh objects are LLVM pointers but
+ * no MSL ones. What nothing tells is said, never guessed. */
+Test(msl_decl, address_space_from_the_parameter_type)
+{
+    struct mtlbx_air_property p[] = { { B("buffer"), 0, NULL }, { B("location_index"), 2, v01 },
+                                      { B("read"), 0, NULL } };
+    struct mtlbx_air_argument a = arg("buffer", "float4", "src0", p, 3);
+    a.has_location = true, a.location = 0, a.access = "read";
+    cr_assert_str_eq(text_of(&a, NULL), "float4 src0 [[buffer(0)]]"); /* not a pointer: nothing to show */
+    a.address_space_from = MTLBX_AS_PARAMETER, a.address_space = 1;
+    cr_assert_str_eq(text_of(&a, NULL), "device const float4* src0 [[buffer(0)]]");
+    char *t = mtlbx_msl_argument_type(&a);
+    cr_assert_str_eq(t, "device const float4*");
+    free(t);
+    a.address_space_from = MTLBX_AS_UNKNOWN;
+    cr_assert_str_eq(text_of(&a, NULL), "/* address space unknown */ const float4* src0 [[buffer(0)]]");
+    a.address_space_from = MTLBX_AS_PARAMETER, a.address_space = 5;
+    cr_assert_str_eq(text_of(&a, NULL), "/* address space 5 */ const float4* src0 [[buffer(0)]]");
+
+    struct mtlbx_air_property c[] = { { B("buffer"), 0, NULL }, { B("buffer_size"), 1, v52 },
+                                      { B("location_index"), 2, v01 }, { B("read"), 0, NULL } };
+    struct mtlbx_air_argument nb = arg("buffer", "ulong", "nb", c, 4);
+    nb.has_location = true, nb.location = 28, nb.access = "read";
+    nb.address_space_from = MTLBX_AS_PARAMETER, nb.address_space = 2;
+    cr_assert_str_eq(text_of(&nb, NULL), "constant ulong& nb [[buffer(28)]]");
+
+    struct mtlbx_air_property t2[] = { { B("texture"), 0, NULL }, { B("location_index"), 2, v01 },
+                                       { B("sample"), 0, NULL } };
+    struct mtlbx_air_argument tex = arg("texture", "texture2d<float, sample>", "tex", t2, 3);
+    tex.has_location = true, tex.location = 0, tex.access = "sample";
+    tex.address_space_from = MTLBX_AS_PARAMETER, tex.address_space = 1;
+    cr_assert_str_eq(text_of(&tex, NULL), "texture2d<float, access::sample> tex [[texture(0)]]");
+    tex.address_space_from = MTLBX_AS_UNKNOWN;
+    cr_assert_str_eq(text_of(&tex, NULL), "texture2d<float, access::sample> tex [[texture(0)]]");
+
+    /* An argument buffer and a visible function table take a buffer slot. */
+    struct mtlbx_air_property ib[] = { { B("indirect_buffer"), 0, NULL }, { B("buffer_size"), 1, v52 },
+                                       { B("location_index"), 2, v01 }, { B("read"), 0, NULL },
+                                       { B("address_space"), 1, v2 } };
+    struct mtlbx_air_argument icb = arg("indirect_buffer", "ICBContainer", "icb", ib, 5);
+    icb.has_location = true, icb.location = 0, icb.access = "read";
+    cr_assert_str_eq(text_of(&icb, NULL), "constant ICBContainer& icb [[buffer(0)]]");
+    struct mtlbx_air_property vt[] = { { B("visible_function_table"), 0, NULL }, { B("location_index"), 2, v01 },
+                                       { B("read"), 0, NULL } };
+    struct mtlbx_air_argument table = arg("visible_function_table", "visible_function_table", "table", vt, 3);
+    table.has_location = true, table.location = 11, table.access = "read";
+    table.address_space_from = MTLBX_AS_PARAMETER, table.address_space = 1;
+    cr_assert_str_eq(text_of(&table, NULL), "visible_function_table table [[buffer(11)]]");
+
+    struct mtlbx_air_property pl[] = { { B("payload"), 0, NULL } };
+    struct mtlbx_air_argument payload = arg("payload", "Payload", "payload", pl, 1);
+    payload.address_space_from = MTLBX_AS_PARAMETER, payload.address_space = 6;
+    cr_assert_str_eq(text_of(&payload, NULL), "object_data Payload& payload [[payload]]");
+}
+
+static char *decl_md(const struct mtlbx_interface *iface, const char *name, const struct mtlbx_metadata *md,
+                     unsigned flags)
+{
+    static char buf[4096];
+    char *s = mtlbx_msl_declaration(iface, (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) }, "visible",
+                                    md, flags);
+    cr_assert_not_null(s);
+    snprintf(buf, sizeof buf, "%s", s);
+    free(s);
+    return buf;
+}
+
+static char *decl(const struct mtlbx_interface *iface, const char *name, unsigned flags)
+{
+    return decl_md(iface, name, NULL, flags);
+}
+
+/* The function constants the function uses (CNST) are declared before it
+ * (issue 36: sig declares sgemm's 25); a C++ name inside its namespace, a
+ * name or type MSL cannot read as a comment, an inactive one marked. */
+Test(msl_decl, function_constants_declared_before_the_function)
+{
+    struct mtlbx_air_property g[] = { { B("thread_position_in_grid"), 0, NULL } };
+    struct mtlbx_air_argument in[1] = { arg("thread_position_in_grid", "uint", "gid", g, 1) };
+    struct mtlbx_interface iface = { .stage = "kernel", .n_inputs = 1, .inputs = in };
+    struct mtlbx_constant k[] = {
+        { .name = B("M"), .type = 0x21, .index = 0, .active = true },
+        { .name = B("fused_bias"), .type = 0x35, .index = 50001, .active = false },
+        { .name = B("cx::inner::win"), .type = 0x1D, .index = 2, .active = true },
+        { .name = B("not an identifier"), .type = 0x03, .index = 3, .active = true },
+        { .name = B("tex"), .type = 0x3A, .index = 4, .active = true },
+        { .name = B("a::"), .type = 0x03, .index = 5, .active = true },
+        { .name = B("a::b::c::d::e::f::g::h::i"), .type = 0x03, .index = 6, .active = true },
+    };
+    struct mtlbx_metadata md = { .n_constants = 7, .constants = k };
+    cr_assert_str_eq(decl_md(&iface, "k", &md, MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS),
+                     "constant uint M [[function_constant(0)]];\n"
+                     "constant bool fused_bias [[function_constant(50001)]];  // optional (CNST active bit clear)\n"
+                     "namespace cx { namespace inner { constant int win [[function_constant(2)]]; } }\n"
+                     "// constant float not an identifier [[function_constant(3)]];\n"
+                     "// constant texture tex [[function_constant(4)]];\n"
+                     "// constant float a:: [[function_constant(5)]];\n"
+                     "// constant float a::b::c::d::e::f::g::h::i [[function_constant(6)]];\n"
+                     "\n"
+                     "kernel void k(uint gid [[thread_position_in_grid]]);");
+    /* Only when asked: the detail panel and textconv show the function alone. */
+    cr_assert_str_eq(decl_md(&iface, "k", &md, MTLBX_MSL_SOURCE), "kernel void k(uint gid [[thread_position_in_grid]]);");
+    cr_assert_str_eq(decl_md(&iface, "k", NULL, MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS),
+                     "kernel void k(uint gid [[thread_position_in_grid]]);");
 }
 
 Test(msl_decl, builtin_and_texture_with_function_constant_name)
@@ -131,16 +266,6 @@ Test(msl_decl, hostile_bytes_are_escaped)
     cr_assert_str_eq(text_of(&a, NULL), "uint\\x1b[2J t\\x0a\\x9b [[thread_position_in_grid]]");
 }
 
-static char *decl(const struct mtlbx_interface *iface, const char *name, unsigned flags)
-{
-    static char buf[4096];
-    char *s = mtlbx_msl_declaration(iface, (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) },
-                                    "visible", NULL, flags);
-    cr_assert_not_null(s);
-    snprintf(buf, sizeof buf, "%s", s);
-    free(s);
-    return buf;
-}
 
 Test(msl_decl, kernel_one_line_with_threads)
 {
