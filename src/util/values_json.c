@@ -221,8 +221,9 @@ static const struct mtlbx_air_property *find_property(const struct mtlbx_air_arg
  * quadratic and a hostile module may hold thousands). */
 #define PROPERTY_DETAIL_MAX 64
 
-/* "~struct_type_info +read" (changed, added and removed keys), or "index
- * 1 -> 2"; malloc'd, NULL when nothing can be named. */
+/* "~struct_type_info +read" (changed, added and removed keys), "index
+ * 1 -> 2", or "device float* -> constant float*"; malloc'd, NULL when
+ * nothing can be named. */
 static char *property_changes(const struct mtlbx_air_argument *a, const struct mtlbx_air_argument *b)
 {
     if (a->n_properties > PROPERTY_DETAIL_MAX || b->n_properties > PROPERTY_DETAIL_MAX)
@@ -234,6 +235,12 @@ static char *property_changes(const struct mtlbx_air_argument *a, const struct m
         return NULL;
     if (a->has_index != b->has_index || (a->has_index && a->index != b->index))
         fprintf(m, "index %ld -> %ld ", a->has_index ? (long)a->index : -1L, b->has_index ? (long)b->index : -1L);
+    /* Older AIR's address spaces are in no property: named here. */
+    char *as_a = mtlbx_msl_argument_type(a), *as_b = mtlbx_msl_argument_type(b);
+    if (as_a && as_b && strcmp(as_a, as_b) != 0)
+        fprintf(m, "%s -> %s ", as_a, as_b);
+    free(as_a);
+    free(as_b);
     for (size_t k = 0; k < b->n_properties; k++) {
         const struct mtlbx_air_property *q = &b->properties[k], *p = find_property(a, q->key);
         char *key = esc(q->key);

@@ -65,7 +65,12 @@ static unsigned argument_change(const struct mtlbx_air_argument *x, const struct
     /* Anything else: access, the argument index, other keys. A rebound
      * or retyped argument's properties differ anyway; say so only once. */
     bool same_access = (x->access == NULL) == (y->access == NULL) && (!x->access || strcmp(x->access, y->access) == 0);
-    if (!what && (!same_access || !properties_eq(x, y)))
+    /* The address space (device -> constant), whichever of the metadata
+     * or the parameter type told it: older AIR has it only in the latter. */
+    bool xp = x->address_space_from == MTLBX_AS_METADATA || x->address_space_from == MTLBX_AS_PARAMETER;
+    bool yp = y->address_space_from == MTLBX_AS_METADATA || y->address_space_from == MTLBX_AS_PARAMETER;
+    bool same_space = xp == yp && (!xp || x->address_space == y->address_space);
+    if (!what && (!same_access || !same_space || !properties_eq(x, y)))
         what |= MTLBX_ARG_CHANGED;
     return what;
 }

@@ -596,6 +596,29 @@ Test(compare_interface, added_removed_rebound_retyped)
     mtlbx_interface_diff_free(&d);
 }
 
+/* Older AIR's address spaces are in no property, only in the parameter
+ * types: device -> constant there is a change all the same (issue 36),
+ * and the same space told by the metadata in one and the parameter in
+ * the other is none. */
+Test(compare_interface, an_address_space_from_the_parameter_type)
+{
+    struct mtlbx_air_argument x = arg(0, "buffer", 0, "src0", "float4", "read");
+    struct mtlbx_air_argument y = x;
+    x.address_space_from = MTLBX_AS_PARAMETER, x.address_space = 1;
+    y.address_space_from = MTLBX_AS_PARAMETER, y.address_space = 2;
+    struct mtlbx_interface a = { .stage = "kernel", .n_inputs = 1, .inputs = &x };
+    struct mtlbx_interface b = { .stage = "kernel", .n_inputs = 1, .inputs = &y };
+    struct mtlbx_interface_diff d;
+    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert_eq(d.n_changes, 1);
+    cr_assert_eq(d.changes[0].what, MTLBX_ARG_CHANGED);
+    mtlbx_interface_diff_free(&d);
+    y.address_space_from = MTLBX_AS_METADATA, y.address_space = 1;
+    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert_eq(d.n_changes, 0);
+    mtlbx_interface_diff_free(&d);
+}
+
 Test(compare_interface, change_lines_as_diff_prints_them)
 {
     struct mtlbx_air_argument x = arg(1, "buffer", 3, "params", "constant GEMMParams&", "read");
