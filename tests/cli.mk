@@ -15,6 +15,11 @@ COMPLETION_TESTS = \
 TESTS += $(COMPLETION_TESTS)
 EXTRA_DIST += $(COMPLETION_TESTS)
 
+# info and ls on a damaged library: exit 1, one line naming the offset
+# (issue 36).
+TESTS += tests/cli/damaged_info_ls.sh
+EXTRA_DIST += tests/cli/damaged_info_ls.sh
+
 # Start-up: libarchive and libstdc++ are loaded on first use, not linked,
 # and a libarchive that cannot be loaded is one clear line (issue 22).
 TESTS += tests/cli/startup_libs.sh tests/cli/check_threads.sh

@@ -51,6 +51,10 @@ int cli_unchanged(const char *path, const mtlbx_file *f);
  * one-line error when the parser ran out of memory (what was printed is
  * incomplete) or the file changed while it was read. */
 int cli_complete(const char *path, const mtlbx_file *f);
+/* `info` and `ls` on a damaged library (mtlbx_file_damaged: a section or
+ * module runs past the end of the file): one line naming the offset, and
+ * 1; else 0. */
+int cli_damaged(const char *path, const mtlbx_file *f);
 /* At exit (main() registers it with atexit): flushes and closes standard
  * output, and when anything written to it was lost (a full disk, an I/O
  * error) prints a message and ends the process with status 2 instead of

@@ -109,6 +109,16 @@ int cli_complete(const char *path, const mtlbx_file *f)
     return cli_unchanged(path, f);
 }
 
+int cli_damaged(const char *path, const mtlbx_file *f)
+{
+    uint64_t at;
+    const char *why;
+    if (!mtlbx_file_damaged(f, &at, &why))
+        return 0;
+    cli_error(path, &at, "damaged library: %s", why);
+    return 1;
+}
+
 void cli_close_stdout(void)
 {
     /* fclose reports what fflush does, plus a failing close (NFS); a

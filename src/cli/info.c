@@ -166,13 +166,19 @@ int cmd_info(const struct cli_args *args)
         /* The layout walk also adds its findings to the problem counts. */
         struct mtlbx_layout *layout = mtlbx_layout_check(f);
         const struct mtlbx_layout_summary *lay = layout ? &layout->summary : NULL;
+        /* Every byte is explained only when none is left unclaimed and
+         * nothing the header declares is missing: a cut file's bytes may
+         * all be claimed by the sections it cuts short. */
+        bool damaged = mtlbx_file_damaged(f, NULL, NULL);
         if (lay)
             printf("Claimed                %s of %s%s%s%s\n",
                    mtlbx_format_count(n3, sizeof n3, lay->claimed + lay->padding),
                    mtlbx_count_noun(mtlbx_file_size(f), "byte", "bytes", n1, sizeof n1),
-                   lay->unclaimed ? ", " : " (every byte explained)",
+                   lay->unclaimed ? ", " : damaged ? "" : " (every byte explained)",
                    lay->unclaimed ? mtlbx_count_noun(lay->unclaimed, "byte", "bytes", n2, sizeof n2) : "",
                    lay->unclaimed ? " unclaimed (run 'mtlbx check')" : "");
+        if (damaged)
+            printf("Damaged                the file ends before what its header declares (run 'mtlbx check')\n");
         mtlbx_layout_free(layout);
         if (mtlbx_file_is_fat(f)) {
             printf("Fat container          %s\n",
@@ -190,6 +196,9 @@ int cmd_info(const struct cli_args *args)
         }
         for (size_t i = 0; i < mtlbx_file_library_count(f); i++)
             print_library(mtlbx_library_at(f, i), i, mtlbx_file_is_fat(f));
+        fflush(stdout); /* the summary before the line that says it is damaged */
+        if (cli_damaged(argv[a], f) && status < 1)
+            status = 1;
         if (cli_complete(argv[a], f))
             status = 2;
         mtlbx_close(f);

@@ -74,10 +74,16 @@ static void print_function(const mtlbx_library *lib, size_t i, bool verify)
         p = put_str(p, "-     -");
     }
     p = pad_to(p, line, 35);
-    p = put_str(p, "0x");
-    p = put_hex(p, fn->module.offset, fn->module.offset >> 32 ? 16 : 8);
-    *p++ = ' ';
-    p = put_uint(p, fn->module.size, 10);
+    if (fn->module_valid) {
+        p = put_str(p, "0x");
+        p = put_hex(p, fn->module.offset, fn->module.offset >> 32 ? 16 : 8);
+        *p++ = ' ';
+        p = put_uint(p, fn->module.size, 10);
+    } else {
+        /* No module where its entry says (mtlbx check says why): no
+         * offset and size that look like one. */
+        p = put_str(p, "-                   -");
+    }
     p = put_str(p, "  ");
     if (fn->hash)
         for (int b = 0; b < 8; b++)
@@ -101,8 +107,8 @@ static void print_name(const mtlbx_library *lib, size_t i)
     putchar('\n');
 }
 
-/* One file: 0 ok, 1 a hash mismatch or a module that is not bitcode,
- * 2 unreadable. */
+/* One file: 0 ok, 1 a hash mismatch, a module that is not bitcode or a
+ * damaged library (what can be read is still listed), 2 unreadable. */
 static int list_file(const char *path, bool verify, bool names_only)
 {
     mtlbx_file *f = cli_open(path);
@@ -143,9 +149,10 @@ static int list_file(const char *path, bool verify, bool names_only)
             }
         }
     }
+    int damaged = cli_damaged(path, f);
     int incomplete = cli_complete(path, f);
     mtlbx_close(f);
-    return incomplete ? 2 : mismatches || not_bitcode ? 1 : 0;
+    return incomplete ? 2 : mismatches || not_bitcode || damaged ? 1 : 0;
 }
 
 int cmd_ls(const struct cli_args *args)

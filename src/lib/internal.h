@@ -157,6 +157,12 @@ struct diag_list {
      * while recording a diagnostic): the parse is incomplete. */
     bool out_of_memory;
     uint64_t out_of_memory_offset; /* the first place it happened */
+    /* What this list belongs to declares bytes the file does not have (a
+     * section, the header or a module past its end, a fat slice past the
+     * file's): the first such error, kept whole (mtlbx_file_damaged). */
+    bool damaged;
+    uint64_t damaged_offset;
+    char damaged_why[200];
 };
 static inline struct mtlbx_diag *diag_item(const struct diag_list *l, size_t i)
 {
@@ -264,6 +270,13 @@ void lib_out_of_memory(mtlbx_library *lib, uint64_t offset, const char *fmt, ...
 void file_out_of_memory(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* An error that says the library runs past the end of the file (a
+ * section, the header or a module): lib_error, and the first one is kept
+ * for mtlbx_file_damaged. file_damaged: the same for a fat slice. */
+void lib_damaged(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void file_damaged(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Quiet re-decoding (lazy_table.c): what was dropped to keep memory flat
  * is decoded again from the same bytes, and its findings were already

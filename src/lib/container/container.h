@@ -103,6 +103,13 @@ const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
  * what the accessors return is then incomplete, and must not be shown as
  * the whole file. `offset` (may be NULL) receives the first place. */
 bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset);
+/* True when the file is a damaged metallib (CONTRACT: `info` and `ls`
+ * exit 1): its header, one of its sections or one of its modules (or a
+ * fat slice) runs past the end of the file, so that what the header
+ * declares is not all there. `offset` (may be NULL) receives where the
+ * first such declaration is, `why` (may be NULL) that error's text (owned
+ * by f, one line, not escaped: printable ASCII). Decided at open. */
+bool mtlbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why);
 
 /* qsort order for an array of `const struct mtlbx_diag *`: by offset, then
  * errors first, then message, so a listing is the same on every run (the

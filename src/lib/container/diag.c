@@ -139,6 +139,58 @@ void file_out_of_memory(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The first damage of a list: recorded even in quiet re-decoding (the
+ * list is the same either way), reported only when not quiet. */
+static void note_damage(struct diag_list *l, uint64_t offset, const char *fmt, va_list ap)
+{
+    if (l->damaged)
+        return;
+    l->damaged = true;
+    l->damaged_offset = offset;
+    vsnprintf(l->damaged_why, sizeof l->damaged_why, fmt, ap);
+}
+
+void lib_damaged(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    pthread_mutex_lock(&lib->lock);
+    note_damage(&lib->diags, offset, fmt, again);
+    pthread_mutex_unlock(&lib->lock);
+    va_end(again);
+    lib_vreport(lib, MTLBX_ERROR, offset, fmt, ap);
+    va_end(ap);
+}
+
+void file_damaged(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    note_damage(&f->diags, offset, fmt, again);
+    va_end(again);
+    diag_vadd(&f->diags, MTLBX_ERROR, offset, fmt, ap);
+    va_end(ap);
+}
+
+bool mtlbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why)
+{
+    const struct diag_list *first = f->diags.damaged ? &f->diags : NULL;
+    for (size_t i = 0; i < f->n_libraries && !first; i++) {
+        mtlbx_library *lib = f->libraries[i];
+        pthread_mutex_lock(&lib->lock);
+        if (lib->diags.damaged)
+            first = &lib->diags;
+        pthread_mutex_unlock(&lib->lock);
+    }
+    if (first && offset)
+        *offset = first->damaged_offset;
+    if (first && why)
+        *why = first->damaged_why;
+    return first != NULL;
+}
+
 bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset)
 {
     bool oom = f->diags.out_of_memory;

@@ -40,9 +40,8 @@ void parse_fat(mtlbx_file *f)
         *s = (struct mtlbx_fat_slice){ rd32be(p), rd32be(p + 4), rd32be(p + 8), rd32be(p + 12), rd32be(p + 16),
                                        8 + 20 * (uint64_t)i };
         if (!span_within(s->offset, s->size, 0, f->size)) {
-            diag_add(&f->diags, MTLBX_ERROR, s->entry_offset,
-                     "fat slice %u (0x%x + 0x%x) lies outside the file (0x%llx bytes)", i, s->offset, s->size,
-                     (unsigned long long)f->size);
+            file_damaged(f, s->entry_offset, "fat slice %u (0x%x + 0x%x) lies outside the file (0x%llx bytes)", i,
+                         s->offset, s->size, (unsigned long long)f->size);
             continue;
         }
         if (s->offset < 8 + 20 * (uint64_t)count)

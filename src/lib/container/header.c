@@ -23,7 +23,7 @@ void parse_header(mtlbx_library *lib)
     uint8_t buf[HEADER_SIZE] = { 0 };
     memcpy(buf, p, avail < HEADER_SIZE ? avail : HEADER_SIZE);
     if (!h->complete)
-        lib_error(lib, h->base + avail, "header truncated: %llu of %d bytes present",
+        lib_damaged(lib, h->base + avail, "header truncated: %llu of %d bytes present",
                   (unsigned long long)avail, HEADER_SIZE);
 
     h->version_word = rd16(buf + 4);
@@ -69,13 +69,13 @@ void parse_header(mtlbx_library *lib)
         if (i == 0 && size <= UINT64_MAX - 4)
             size += 4;
         if (off > avail) {
-            lib_error(lib, h->base + 24 + 16 * i, "%s offset 0x%llx is past the end of the library (0x%llx)",
+            lib_damaged(lib, h->base + 24 + 16 * i, "%s offset 0x%llx is past the end of the library (0x%llx)",
                       section_names[i], (unsigned long long)off, (unsigned long long)avail);
             *ranges[i] = (struct mtlbx_range){ h->base + avail, 0 };
             continue;
         }
         if (size > avail - off) {
-            lib_error(lib, h->base + 32 + 16 * i, "%s (0x%llx + 0x%llx) runs past the end of the library (0x%llx)",
+            lib_damaged(lib, h->base + 32 + 16 * i, "%s (0x%llx + 0x%llx) runs past the end of the library (0x%llx)",
                       section_names[i], (unsigned long long)off, (unsigned long long)size,
                       (unsigned long long)avail);
             size = avail - off;

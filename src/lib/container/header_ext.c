@@ -81,7 +81,7 @@ bool ext_section(mtlbx_library *lib, uint32_t fourcc, const char *what, struct m
         if (tag_out)
             *tag_out = t;
         if (off > avail || size > avail - off) {
-            lib_error(lib, t->offset, "%s (0x%llx + 0x%llx) lies outside the library (0x%llx bytes)", what,
+            lib_damaged(lib, t->offset, "%s (0x%llx + 0x%llx) lies outside the library (0x%llx bytes)", what,
                       (unsigned long long)off, (unsigned long long)size, (unsigned long long)avail);
             return false;
         }

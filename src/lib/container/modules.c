@@ -14,6 +14,18 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A module that lies outside the module list; one that runs past the
+ * end of the file too means the file is cut short (mtlbx_file_damaged). */
+static void report_outside(mtlbx_library *lib, uint64_t at, size_t i, uint64_t rel, uint64_t size)
+{
+    const struct mtlbx_range sec = lib->header.modules;
+    uint64_t room = lib->header.base + lib->header.available - sec.offset; /* from the list to the end */
+    void (*report)(mtlbx_library *, uint64_t, const char *, ...) =
+        rel > room || size > room - rel ? lib_damaged : lib_error;
+    report(lib, at, "function %zu: module (0x%llx + 0x%llx) lies outside the module list (0x%llx bytes)", i,
+           (unsigned long long)rel, (unsigned long long)size, (unsigned long long)sec.size);
+}
+
 void parse_modules(mtlbx_library *lib)
 {
     const struct mtlbx_range sec = lib->header.modules;
@@ -41,8 +53,7 @@ void parse_modules(mtlbx_library *lib)
         /* Every module has its MDSZ: the list's pass found them all. */
         for (size_t k = 0; k < lib->n_outside; k++) {
             const struct module_outside *o = &lib->outside[k];
-            lib_error(lib, o->at, "function %zu: module (0x%llx + 0x%llx) lies outside the module list (0x%llx bytes)",
-                      o->i, (unsigned long long)o->rel, (unsigned long long)o->size, (unsigned long long)sec.size);
+            report_outside(lib, o->at, o->i, o->rel, o->size);
         }
         return;
     }
@@ -50,9 +61,7 @@ void parse_modules(mtlbx_library *lib)
         struct mtlbx_function *fn = library_function(lib, i);
         uint64_t rel, size;
         if (!derive_function(lib, fn, &rel, &size))
-            lib_error(lib, fn->entry_offset,
-                      "function %zu: module (0x%llx + 0x%llx) lies outside the module list (0x%llx bytes)", i,
-                      (unsigned long long)rel, (unsigned long long)size, (unsigned long long)sec.size);
+            report_outside(lib, fn->entry_offset, i, rel, size);
         if (i % LAZY_BLOCK == LAZY_BLOCK - 1)
             library_forget_functions(lib, i + 1);
     }

@@ -194,14 +194,14 @@ void parse_sources(mtlbx_library *lib)
     uint64_t rel = rd64(t->value), size = rd64(t->value + 8);
     uint64_t lo = lib->header.base, hi = lib->header.base + lib->header.available;
     if (rel > hi - lo) {
-        lib_error(lib, t->value_offset, "%s offset %llu lies outside the library", t->name,
+        lib_damaged(lib, t->value_offset, "%s offset %llu lies outside the library", t->name,
                   (unsigned long long)rel);
         check_soff(lib);
         return;
     }
     uint64_t start = lo + rel;
     if (size > hi - start) {
-        lib_error(lib, t->value_offset + 8, "%s size %llu runs past the end of the library", t->name,
+        lib_damaged(lib, t->value_offset + 8, "%s size %llu runs past the end of the library", t->name,
                   (unsigned long long)size);
         size = hi - start;
     }

@@ -119,6 +119,7 @@ Test(header, both_readings_and_sections)
     cr_assert(ext->present);
     cr_assert(ext->has_uuid);
     cr_assert_eq(memcmp(ext->uuid, "0123456789abcdef", 16), 0);
+    cr_assert_not(mtlbx_file_damaged(f, NULL, NULL));
     mtlbx_close(f);
     ib_free(&b);
 }
@@ -133,6 +134,36 @@ Test(header, truncated_header_is_an_error_not_a_refusal)
     cr_assert_not(mtlbx_library_header(lib)->complete);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "header truncated"), 1);
     cr_assert_eq(mtlbx_library_function_count(lib), 0);
+    uint64_t at = 0;
+    const char *why = NULL;
+    cr_assert(mtlbx_file_damaged(f, &at, &why));
+    cr_assert_eq(at, 40);
+    cr_assert_str_eq(why, "header truncated: 40 of 88 bytes present");
+    mtlbx_close(f);
+    ib_free(&b);
+}
+
+/* CONTRACT: info and ls exit 1 when a section or a module runs past the
+ * end of the file (issue 36); the first such field is named. Bytes after
+ * the library (a size that disagrees) cut nothing short. */
+Test(header, a_file_cut_inside_a_section_is_damaged)
+{
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 3, .functions = three, .ext = TEST_EXT_EMPTY });
+    size_t whole = b.len;
+    b.len = whole - 1;
+    mtlbx_file *f = open_buf(&b);
+    uint64_t at = 0;
+    const char *why = NULL;
+    cr_assert(mtlbx_file_damaged(f, &at, &why));
+    /* The last section here is the module list: its size field, at 80. */
+    cr_assert_eq(at, 80, "%s at %llu", why, (unsigned long long)at);
+    cr_assert(strstr(why, "module list"), "%s", why);
+    mtlbx_close(f);
+    b.len = whole;
+    ib_zeros(&b, 16);
+    f = open_buf(&b);
+    cr_assert_not(mtlbx_file_damaged(f, NULL, NULL));
     mtlbx_close(f);
     ib_free(&b);
 }
@@ -405,6 +436,10 @@ Test(fat, slices_open_as_libraries_and_bad_slices_are_reported)
     cr_assert_eq(mtlbx_library_verify_all(mtlbx_library_at(f, 1), 0), 0);
     cr_assert_eq(mtlbx_library_diag_count(mtlbx_library_at(f, 0)), 0);
     cr_assert_str_eq(mtlbx_cputype_name(0x01000017), "AIR64");
+    /* The third slice lies past the end of the file: the file is damaged there. */
+    uint64_t at = 0;
+    cr_assert(mtlbx_file_damaged(f, &at, NULL));
+    cr_assert_eq(at, entries + 40);
     mtlbx_close(f);
     ib_free(&b);
 }
