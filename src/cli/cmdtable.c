@@ -97,13 +97,18 @@ static const struct cli_option check_options[] = {
 
 const struct cli_command cli_commands[] = {
     { "info", "FILE...", 1, -1, "header, sections with offsets and sizes, function counts by type, sources, dynamic header, problem count", no_options,
-      "Exit status: 0 ok, 2 a file could not be read.", cmd_info },
+      "Exit status: 0 ok, 1 a damaged library (its header, a section or a module\n"
+      "runs past the end of the file: one line on stderr names the offset),\n"
+      "2 a file could not be read.",
+      cmd_info },
     { "ls", "FILE...", 1, -1, "one line per function: index, type, AIR and MSL versions, module offset and size, first 16 hex digits of HASH, name", ls_options,
       "Each line: index, type, AIR and MSL versions, module offset and size, the first\n"
       "16 hex digits of HASH, name. With several files, each comes under a\n"
       "'==> FILE <==' line.\n"
       "Exit status: 0 ok, 1 a hash mismatch or (--verify) a module that is not\n"
-      "LLVM bitcode, 2 a file could not be read (the worst of all files).",
+      "LLVM bitcode, or a damaged library (a section or module past the end of\n"
+      "the file: what can be read is listed, one line on stderr names the\n"
+      "offset), 2 a file could not be read (the worst of all files).",
       cmd_ls },
     { "dump", "FILE", 1, 1, "the whole parsed structure as one JSON document (the CONTRACT.md schema, plus extra keys)", dump_options,
       "The schema is documented in CONTRACT.md.\nExit status: 0 ok, 2 the file could not be read.",
@@ -140,9 +145,10 @@ const struct cli_command cli_commands[] = {
       cmd_src },
     { "sig", "FILE [NAME...]", 1, -1, "each function's interface (from its AIR metadata) as an MSL-style declaration", sig_options,
       "Each function (or each one named) as an MSL-style declaration: stage, name,\n"
-      "one line per argument with its type, name and binding ([[buffer(3)]], ...),\n"
-      "struct members with offsets and sizes, outputs and function attributes,\n"
-      "under a comment line with the OS version it needs to load and why.\n"
+      "one line per argument with its address space, type, name and binding\n"
+      "([[buffer(3)]], [[threadgroup(0)]], ...), struct members with offsets and\n"
+      "sizes, outputs and function attributes, after the function constants it\n"
+      "uses and under a comment line with the OS version it needs to load and why.\n"
       "Exit status: 0 ok, 1 no such function or a module that does not decode,\n"
       "2 the file could not be read.",
       cmd_sig },
