@@ -88,6 +88,21 @@ static void sb_fmt(struct sb *b, const char *fmt, ...)
         sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
+/* A decimal integer: what sig writes for every binding and function
+ * constant, where vsnprintf was a tenth of the declaration's time. */
+static void sb_int(struct sb *b, int64_t v)
+{
+    char tmp[24];
+    size_t n = sizeof tmp;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        tmp[--n] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        tmp[--n] = '-';
+    sb_put(b, tmp + n, sizeof tmp - n);
+}
+
 /* File bytes, escaped for a terminal. */
 static void sb_esc(struct sb *b, struct mtlbx_bytes s)
 {
@@ -290,8 +305,11 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
         sep = ", ";
         if (attr) {
             sb_str(b, attr);
-            if (a->has_location)
-                sb_fmt(b, "(%" PRId64 ")", a->location);
+            if (a->has_location) {
+                sb_str(b, "(");
+                sb_int(b, a->location);
+                sb_str(b, ")");
+            }
             else if (a->has_location_expression)
                 put_expression(b, a->location_expression);
             int64_t second;
@@ -582,7 +600,9 @@ static void put_constants(struct sb *b, const struct mtlbx_metadata *md)
         sb_str(b, mtlbx_data_type_name(c->type, tbuf, sizeof tbuf));
         sb_str(b, " ");
         sb_esc(b, valid ? part[n_parts - 1] : c->name);
-        sb_fmt(b, " [[function_constant(%u)]];", (unsigned)c->index);
+        sb_str(b, " [[function_constant(");
+        sb_int(b, c->index);
+        sb_str(b, ")]];");
         for (size_t k = 0; valid && k + 1 < n_parts; k++)
             sb_str(b, " }");
         if (!c->active)
