@@ -8,39 +8,6 @@
 need python3
 python3 "$SRC/tests/hostile_mkrunaway.py" "$WORK" || exit 1
 
-# bounded NAME STATUS SECONDS MB CMD...: CMD exits STATUS within SECONDS
-# (it is killed at twice that) and its peak RSS stays under MB (when GNU
-# time is there to say). Output in $WORK/out and $WORK/err.
-bounded() {
-    _name=$1 _want=$2 _secs=$3 _mb=$4
-    shift 4
-    _t0=$(date +%s%N)
-    if [ -x /usr/bin/time ]; then
-        timeout -s KILL $((_secs * 2)) /usr/bin/time -f %M -o "$WORK/rss" "$@" >"$WORK/out" 2>"$WORK/err"
-    else
-        echo 0 >"$WORK/rss"
-        timeout -s KILL $((_secs * 2)) "$@" >"$WORK/out" 2>"$WORK/err"
-    fi
-    _st=$?
-    _ms=$((($(date +%s%N) - _t0) / 1000000))
-    _kb=$(tail -1 "$WORK/rss" 2>/dev/null)
-    case $_kb in '' | *[!0-9]*) _kb=0 ;; esac
-    if [ "$_st" -ne "$_want" ]; then
-        fail "$_name: exit $_st, expected $_want (${_ms} ms)"
-        head -3 "$WORK/err"
-        return 1
-    fi
-    if [ "$_ms" -gt $((_secs * 1000)) ]; then
-        fail "$_name: took ${_ms} ms, the bound is ${_secs} s"
-        return 1
-    fi
-    if [ "$_kb" -gt $((_mb * 1024)) ]; then
-        fail "$_name: peak RSS $((_kb / 1024)) MB, the bound is ${_mb} MB"
-        return 1
-    fi
-    ok "$_name: exit $_st in ${_ms} ms, peak RSS $((_kb / 1024)) MB"
-}
-
 # Item 5: modules whose bitcode is truncated. sig and dump --interfaces
 # could not read them, yet check printed nothing and exited 0. Now one
 # error, at the module's offset. (A module whose blocks nest past the
