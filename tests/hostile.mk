@@ -160,3 +160,9 @@ EXTRA_DIST += tests/hostile/hostile_many_files.sh
 # a spoofing TERM; an error about a 5,000-byte name.
 TESTS += tests/hostile/hostile_names.sh
 EXTRA_DIST += tests/hostile/hostile_names.sh
+
+# ---------------------------------------------------------- issue 35 --
+# tests/hostile/hostile_archive_work.sh: archives nested in archives share
+# one member limit (stored zips three deep held three).
+TESTS += tests/hostile/hostile_archive_work.sh
+EXTRA_DIST += tests/hostile/hostile_archive_work.sh

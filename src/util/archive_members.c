@@ -23,6 +23,9 @@ struct member_reader {
     size_t head_len;
     uint64_t declared;         /* size in the archive's directory, 0 unknown */
     bool size_known;
+    /* What reading it whole may hold: member_limit() less what the nested
+     * archives around it already hold in memory (`held`). */
+    uint64_t limit, held;
 };
 
 uint64_t member_limit(void)
@@ -92,13 +95,32 @@ static ssize_t read_some(struct archive *a, uint8_t *buf, size_t want)
     return (ssize_t)got;
 }
 
+/* Says that a member does not fit in what it may hold (`size` is its
+ * declared size, 0 when it grew past the limit while being read): the
+ * whole limit, or what the archives it is nested in leave of it. */
+static void over_limit(const struct member_reader *rd, uint64_t size, char *err, size_t err_size)
+{
+    unsigned long long whole = rd->held + rd->limit, held = rd->held;
+    if (!held && size)
+        snprintf(err, err_size, "member of %llu bytes is over the limit of %llu bytes (MTLBX_MEMBER_LIMIT)",
+                 (unsigned long long)size, whole);
+    else if (!held)
+        snprintf(err, err_size, "member decompresses past the limit of %llu bytes (a zip bomb?)", whole);
+    else if (size)
+        snprintf(err, err_size, "member of %llu bytes: with the %llu bytes of the archives it is nested in, over "
+                 "the limit of %llu bytes (MTLBX_MEMBER_LIMIT)", (unsigned long long)size, held, whole);
+    else
+        snprintf(err, err_size, "member decompresses past the %llu bytes that the archives it is nested in "
+                 "(%llu bytes) leave of the limit of %llu bytes (MTLBX_MEMBER_LIMIT)",
+                 (unsigned long long)rd->limit, held, whole);
+}
+
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size)
 {
-    uint64_t limit = member_limit();
+    uint64_t limit = rd->limit;
     *len = 0;
     if (rd->size_known && rd->declared > limit) {
-        snprintf(err, err_size, "member of %llu bytes is over the limit of %llu bytes (MTLBX_MEMBER_LIMIT)",
-                 (unsigned long long)rd->declared, (unsigned long long)limit);
+        over_limit(rd, rd->declared, err, err_size);
         return NULL;
     }
     /* Trust the declared size only as a first guess: a zip bomb lies. */
@@ -116,8 +138,7 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
         if (used == cap) {
             if (cap > limit) {
                 free(buf);
-                snprintf(err, err_size, "member decompresses past the limit of %llu bytes (a zip bomb?)",
-                         (unsigned long long)limit);
+                over_limit(rd, 0, err, err_size);
                 return NULL;
             }
             size_t next = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
@@ -142,8 +163,7 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
     }
     if (used > limit) {
         free(buf);
-        snprintf(err, err_size, "member decompresses past the limit of %llu bytes (a zip bomb?)",
-                 (unsigned long long)limit);
+        over_limit(rd, 0, err, err_size);
         return NULL;
     }
     *len = used;
@@ -199,6 +219,12 @@ struct lister {
     size_t err_size;
     int status;                /* 0, or -1 once a problem is in err */
     bool stop;
+    /* Memory is bounded per listing, not per level: the nested archives
+     * open at once (each read whole into memory) and the member being read
+     * share member_limit() (`limit`); `held` is what the open ones hold.
+     * A zip of stored zips three deep once held the innermost bytes three
+     * times over, a limit each. */
+    uint64_t limit, held;
 };
 
 /* The first problem goes to err (with the member it is about); the
@@ -237,6 +263,7 @@ static void list_nested(struct lister *L, struct member_reader *rd, const char *
         problem(L, joined, err);
         return;
     }
+    L->held += len;
     struct archive *inner = new_reader();
     if (!inner) {
         problem(L, joined, archive_dl_error() ? archive_dl_error() : "out of memory");
@@ -251,6 +278,7 @@ static void list_nested(struct lister *L, struct member_reader *rd, const char *
     if (inner)
         archive_read_free(inner);
     free(data);
+    L->held -= len;
 }
 
 static void list_entries(struct lister *L, struct archive *a, const char *prefix, int depth)
@@ -293,7 +321,8 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
             free(joined);
             continue;
         }
-        struct member_reader rd = { .a = a, .size_known = archive_entry_size_is_set(e) != 0 };
+        struct member_reader rd = { .a = a, .size_known = archive_entry_size_is_set(e) != 0,
+                                    .limit = L->limit - L->held, .held = L->held };
         if (rd.size_known && archive_entry_size(e) >= 0)
             rd.declared = (uint64_t)archive_entry_size(e);
         ssize_t got = read_some(a, rd.head, sizeof rd.head);
@@ -321,7 +350,7 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
 static int walk_members(const char *path, const char *want, member_fn fn, void *ctx, const volatile int *cancel,
                         char *err, size_t err_size)
 {
-    struct lister L = { fn, ctx, want, cancel, err, err_size, 0, false };
+    struct lister L = { fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0 };
     struct archive *a = new_reader();
     if (!a) {
         say(err, err_size, "%s", archive_dl_error() ? archive_dl_error() : "out of memory");

@@ -8,7 +8,9 @@
  * archive reads each member's first bytes; a member is decompressed into
  * memory only when asked for (or when it is an archive to look inside),
  * and never past MEMBER_LIMIT bytes, so a zip bomb or an oversized member
- * is a clear error rather than an exhausted machine. Member names are
+ * is a clear error rather than an exhausted machine. The limit is one per
+ * listing, not one per level: the archives held open inside one another
+ * and the member read from the innermost share it. Member names are
  * archive bytes: callers show them escaped and never use them as a path
  * to write to. No printing here. */
 #ifndef MTLBX_ARCHIVE_MEMBERS_H
@@ -70,7 +72,6 @@ char *archive_join(const char *prefix, const char *name);
  * by the caller, or handed to mtlbx_open_buffer_owned) or NULL with err
  * set: too large, damaged, or out of memory. */
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size);
-
 /* True for a folder, or a regular file whose content is an archive (not
  * a metallib): what the explorer scans and `diff` compares as releases. */
 bool folder_or_archive(const char *path);
