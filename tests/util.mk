@@ -6,6 +6,13 @@ tests_util_test_json_stream_SOURCES = tests/util/test_json_stream.c
 tests_util_test_json_stream_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_util_test_json_stream_LDADD = $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(CRITERION_LIBS)
 TESTS += tests/util/test_json_stream
+# Two releases paired, their archive members read ahead in one pass each,
+# under a read-ahead budget and with sizes the archives misstate.
+check_PROGRAMS += tests/util/test_release_pairs
+tests_util_test_release_pairs_SOURCES = tests/util/test_release_pairs.c tests/scratch_dir.c tests/scratch_dir.h
+tests_util_test_release_pairs_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_util_test_release_pairs_LDADD = $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(CRITERION_LIBS)
+TESTS += tests/util/test_release_pairs
 endif
 # The explorer's case-insensitive search against the tolower() loop.
 check_PROGRAMS += tests/util/test_nocase

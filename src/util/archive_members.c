@@ -170,6 +170,23 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
     return buf;
 }
 
+int64_t member_measure(struct member_reader *rd)
+{
+    /* Through archive_read_data, as the head was read (mixing in
+     * archive_read_data_block would skip what it has buffered). */
+    uint8_t buf[16384];
+    uint64_t used = rd->head_len;
+    while (used <= rd->limit) {
+        la_ssize_t n = archive_read_data(rd->a, buf, sizeof buf);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        used += (uint64_t)n;
+    }
+    return used > rd->limit ? (int64_t)rd->limit + 1 : (int64_t)used;
+}
+
 /* A reader for every archive format and compression libarchive has that
  * archive_content() recognises. (Not mtree: its entries name files on
  * disk, which libarchive would then open.) */
@@ -444,9 +461,56 @@ static int fail(struct mtlbx_error *err, enum mtlbx_status st, const char *msg)
     return st;
 }
 
+/* ------------------------------------------------------- offers -- */
+
+struct offer {
+    const char *arg;           /* NULL: a free slot */
+    void *data;
+    size_t len;
+    char error[256];
+};
+
+static _Thread_local struct offer offers[OPEN_ANY_OFFERS];
+
+bool open_any_offer(const char *arg, void *data, size_t len, const char *error)
+{
+    for (size_t i = 0; i < OPEN_ANY_OFFERS; i++)
+        if (!offers[i].arg) {
+            offers[i] = (struct offer){ arg, data, len, "" };
+            snprintf(offers[i].error, sizeof offers[i].error, "%s", error ? error : "");
+            return true;
+        }
+    free(data);
+    return false;
+}
+
+void open_any_withdraw(void)
+{
+    for (size_t i = 0; i < OPEN_ANY_OFFERS; i++) {
+        free(offers[i].data);
+        offers[i] = (struct offer){ 0 };
+    }
+}
+
+/* The offer for arg, taken out of its slot; false when there is none. */
+static bool take_offer(const char *arg, struct offer *out)
+{
+    for (size_t i = 0; i < OPEN_ANY_OFFERS; i++)
+        if (offers[i].arg && strcmp(offers[i].arg, arg) == 0) {
+            *out = offers[i];
+            offers[i] = (struct offer){ 0 };
+            return true;
+        }
+    return false;
+}
+
 int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
 {
     *out = NULL;
+    struct offer ready;
+    if (take_offer(arg, &ready))
+        return ready.data ? mtlbx_open_buffer_owned(ready.data, ready.len, arg, out, err)
+                          : fail(err, MTLBX_E_IO, ready.error);
     size_t cut = member_path_split(arg);
     if (!cut)
         return mtlbx_open_path(arg, out, err);

@@ -72,6 +72,12 @@ char *archive_join(const char *prefix, const char *name);
  * by the caller, or handed to mtlbx_open_buffer_owned) or NULL with err
  * set: too large, damaged, or out of memory. */
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size);
+/* Decompresses the current member without keeping it: the bytes it really
+ * holds (an archive's directory may say anything), counted up to one past
+ * the limit member_read_all would apply; -1 when it is damaged. Nothing
+ * is kept (a 16 KiB buffer on the stack). */
+int64_t member_measure(struct member_reader *rd);
+
 /* True for a folder, or a regular file whose content is an archive (not
  * a metallib): what the explorer scans and `diff` compares as releases. */
 bool folder_or_archive(const char *path);
@@ -83,7 +89,23 @@ size_t member_path_split(const char *arg);
 
 /* Opens `arg` as a metallib: an ordinary path through mtlbx_open_path, or
  * "ARCHIVE!MEMBER[!MEMBER...]" decompressed into memory (named by `arg`). This is the
- * one place every command and the explorer open what the user names. */
+ * one place every command and the explorer open what the user names.
+ * A member offered for exactly `arg` on this thread (open_any_offer) is
+ * taken instead of walking the archive. */
 int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err);
+
+/* Members already read, for the next open_any() of them. Whoever reads a
+ * whole archive in one pass (release_pair) offers the members its caller
+ * is about to open, so that each open does not walk the archive from its
+ * start again. An offer is for exactly the string `arg` (kept as a
+ * pointer: it must live until withdrawn), on the calling thread only (the
+ * explorer's background threads never see it), and is taken once: `data`
+ * (malloc'd, owned from here on) or, when reading it failed, the one-line
+ * `error` open_any would have given. At most OPEN_ANY_OFFERS at once;
+ * returns false (data freed) when none is free. */
+#define OPEN_ANY_OFFERS 2
+bool open_any_offer(const char *arg, void *data, size_t len, const char *error);
+/* Frees every offer of this thread that was not taken. */
+void open_any_withdraw(void);
 
 #endif
