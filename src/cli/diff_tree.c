@@ -106,7 +106,7 @@ static void count_up(size_t n, const char *one, const char *many, const char **s
     }
 }
 
-static void print_summary(const struct report *r, const char *old_path, const char *new_path)
+static void print_summary(const struct report *r, bool unread, const char *old_path, const char *new_path)
 {
     char *sa = mtlbx_escape_dup((const uint8_t *)old_path, strlen(old_path), MTLBX_ESC_TERMINAL);
     char *sb = mtlbx_escape_dup((const uint8_t *)new_path, strlen(new_path), MTLBX_ESC_TERMINAL);
@@ -117,7 +117,9 @@ static void print_summary(const struct report *r, const char *old_path, const ch
     count_up(r->n_changed, "library changed", "libraries changed", &sep);
     count_up(r->n_added, "added", "added", &sep);
     count_up(r->n_removed, "removed", "removed", &sep);
-    printf("%s%s%zu the same\n", sep, *sep ? "" : "identical, ", r->n_same);
+    /* What could not be read was not compared: never "identical" then. */
+    printf("%s%s%zu the same%s\n", sep, *sep || unread ? "" : "identical, ", r->n_same,
+           unread ? ", and not everything could be read" : "");
 }
 
 /* ------------------------------------------------------------ command -- */
@@ -139,7 +141,8 @@ int diff_releases(const char *old_path, const char *new_path, bool json, bool ve
         r.changed = json_array();
     }
     release_pair(&a, &b, on_pair, &r);
-    bool identical = !r.n_added && !r.n_removed && !r.n_changed;
+    bool unread = r.failed || a.failed || b.failed;
+    bool identical = !r.n_added && !r.n_removed && !r.n_changed && !unread;
     int rc = 0;
     if (json) {
         json_t *root = json_pack("{s:o,s:o,s:b,s:o,s:o,s:o}", "a", string_json(old_path), "b", string_json(new_path),
@@ -148,7 +151,7 @@ int diff_releases(const char *old_path, const char *new_path, bool json, bool ve
         json_decref(root);
         putchar('\n');
     } else {
-        print_summary(&r, old_path, new_path);
+        print_summary(&r, unread, old_path, new_path);
     }
     release_side_free(&a);
     release_side_free(&b);
@@ -156,7 +159,7 @@ int diff_releases(const char *old_path, const char *new_path, bool json, bool ve
         cli_error("(standard output)", NULL, "write failed");
         return 2;
     }
-    if (r.failed || a.failed || b.failed)
+    if (unread)
         return 2;
     return identical ? 0 : 1;
 }

@@ -9,7 +9,8 @@
 # for every pair, decompressing the archive from its start each time: 104 s
 # for two .tar.gz, over 300 s for two wheels on an idle machine (the
 # .tar.gz below: over 60 s). Each archive is now read once (a few passes
-# under the read-ahead budget): about a second here.
+# under the read-ahead budget): about a second here. Two releases that
+# could not be read are not "identical" either.
 # Item 6: a zip holding stored zips three deep held each level whole at
 # once, a member limit each (207 KB held 622 MB); the levels now share one
 # limit. The archives come from tests/hostile_mkreleases.py and
@@ -32,6 +33,29 @@ for kind in tar.gz whl; do
     fi
 done
 # (Read ahead under a budget, in batches: tests/util/test_release_pairs.c.)
+# Two wheels whose directories say every library holds 100 MB: libarchive
+# finds the first one damaged and reads no further. Nothing was compared,
+# so the summary must not say "identical" (it did, exit 2 aside), nor the
+# JSON.
+python3 - "$WORK/old.whl" "$WORK/new.whl" <<'PY' || exit 1
+import struct, sys
+for path in sys.argv[1:]:
+    d = bytearray(open(path, "rb").read())
+    for sig, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        p = d.find(sig)
+        while p >= 0:
+            struct.pack_into("<I", d, p + at, 100 << 20)
+            p = d.find(sig, p + 4)
+    open(path, "wb").write(d)
+PY
+if bounded "diff of two wheels whose sizes are all wrong" 2 30 400 "$BIN" diff "$WORK/old.whl" "$WORK/new.whl"; then
+    grep -q 'damaged member' "$WORK/err" && ! grep -q identical "$WORK/out" &&
+        grep -q ', and not everything could be read$' "$WORK/out" && ok "not called identical" ||
+        fail "the summary: $(cat "$WORK/out")"
+fi
+"$BIN" diff --json "$WORK/old.whl" "$WORK/new.whl" 2>/dev/null |
+    python3 -c 'import json, sys; assert json.load(sys.stdin)["identical"] is False' &&
+    ok "--json: identical is false" || fail "--json calls them identical"
 rm -f "$WORK"/old.* "$WORK"/new.*
 
 # ---- item 6: stored zips three deep ------------------------------------------
