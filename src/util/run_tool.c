@@ -298,6 +298,24 @@ size_t find_other_llvm_dis(const char *chosen, char **out, size_t max)
     return k;
 }
 
+/* llvm-dis writes at least a "; ModuleID" line for any module it reads:
+ * one that exits 0 and prints nothing (or only blanks) has failed, and an
+ * empty page or an empty `dis` with exit 0 would say the module holds
+ * nothing. Returns the status the run should have (rc, or -1 with
+ * res->message set). */
+static int said_nothing(int rc, struct tool_result *res)
+{
+    if (rc != 0 || res->cancelled)
+        return rc;
+    for (size_t i = 0; i < res->output_len; i++) {
+        char c = res->output[i];
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+            return rc;
+    }
+    snprintf(res->message, sizeof res->message, "llvm-dis exited with status 0 but printed nothing");
+    return -1;
+}
+
 int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t len,
                              unsigned timeout_ms, size_t max_output, const atomic_bool *cancel,
                              struct tool_result *res)
@@ -310,7 +328,8 @@ int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t
     }
     /* "-o -" keeps the output on stdout whatever the input name. */
     char *argv[] = { (char *)llvm_dis, (char *)"-o", (char *)"-", (char *)"-", NULL };
-    int rc = run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res);
+    int rc = said_nothing(run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, res),
+                          res);
     if (rc == 0 || !rejected(res))
         return rc;
     /* Rejected: another llvm-dis installed (the newest first) may read it. */
@@ -323,7 +342,8 @@ int run_llvm_dis_cancellable(const char *llvm_dis, const uint8_t *module, size_t
         }
         struct tool_result alt;
         argv[0] = others[k];
-        if (run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, &alt) == 0) {
+        if (said_nothing(run_tool_cancellable("llvm-dis", argv, module, len, timeout_ms, max_output, cancel, &alt),
+                         &alt) == 0) {
             snprintf(alt.read_by, sizeof alt.read_by, "%s", others[k]);
             snprintf(alt.message, sizeof alt.message, "%.150s rejected the module (%.120s); read by %.150s",
                      llvm_dis, res->message, others[k]);

@@ -401,6 +401,27 @@ Test(run_tool, nonzero_exit_reports_stderr)
     free(d);
 }
 
+/* An llvm-dis that exits 0 and prints nothing, or only blanks, has failed
+ * (issue 35 item 9): dis printed nothing and exited 0. */
+Test(run_tool, llvm_dis_that_prints_nothing_has_failed)
+{
+    char *d = pt_tmpdir();
+    const char *bodies[] = { "cat >/dev/null; exit 0", "cat >/dev/null; printf ' \\n\\n\\t'; exit 0" };
+    for (size_t k = 0; k < 2; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "silent%zu", k);
+        char *silent = script(d, name, bodies[k]);
+        struct tool_result r;
+        cr_expect_eq(run_llvm_dis(silent, (const uint8_t *)"BC", 2, 5000, 1024, &r), -1, "%s", bodies[k]);
+        cr_expect_str_eq(r.message, "llvm-dis exited with status 0 but printed nothing");
+        tool_result_free(&r);
+        free(silent);
+    }
+    expect_no_children();
+    pt_rmtree(d);
+    free(d);
+}
+
 Test(run_tool, hang_is_killed_at_the_deadline, .timeout = 30)
 {
     char *d = pt_tmpdir();

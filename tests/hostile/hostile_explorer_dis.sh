@@ -1,5 +1,5 @@
 #!/bin/sh
-# The explorer with an llvm-dis that fails, floods or hangs (fake tools,
+# The explorer with an llvm-dis that fails, floods, hangs or says nothing (fake tools,
 # so this runs the same with or without LLVM installed). Each time the
 # explorer must report it or show what it got, stay usable (move, open
 # the help, quit cleanly with exit 0 and the terminal restored), and never
@@ -16,6 +16,8 @@ tool flooding 'cat >/dev/null; yes "define void @f() ; \033[31mred\033[0m" | hea
 # Never exits, and a grandchild keeps stdout open: only the timeout
 # (30 s, killing the whole process group) ends it.
 tool hanging 'sleep 1000 & cat >/dev/null; sleep 1000'
+# Exits 0 and prints nothing (issue 35 item 9): a failure, not an empty page.
+tool silent 'cat >/dev/null; exit 0'
 
 usable() { # the panels still answer keys, then quit cleanly
     keys j
@@ -43,6 +45,14 @@ to_bytes
 wait_for "Functions (8)"
 keys d
 wait_for "llvm-dis output exceeds 67108864 bytes; stopped" 60
+expect "1 Tree"
+usable
+
+start 120 30 xterm-256color MTLBX_LLVM_DIS="$WORK/silent" -- "$SAMPLE"
+to_bytes
+wait_for "Functions (8)"
+keys d
+wait_for "llvm-dis exited with status 0 but printed nothing" 30
 expect "1 Tree"
 usable
 

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Small inputs that made mtlbx run away or say nothing (issue 23), each run
-# with its expected exit status and a bound on time and peak memory. The
-# bounds are generous (CI is a loaded 2-core machine running ASan); what
-# they catch is the old behaviour, which was many times over them.
+# Small inputs that made mtlbx run away or say nothing (issue 23; a silent
+# llvm-dis, issue 35 item 9), each run with its expected exit status and a
+# bound on time and peak memory. The bounds are generous (CI is a loaded
+# 2-core machine running ASan); what they catch is the old behaviour,
+# which was many times over them.
 # The libraries come from tests/hostile_mkrunaway.py.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
 need python3
@@ -74,6 +75,19 @@ if bounded "dis, llvm-dis exits 1 leaving a child on its output" 2 10 200 \
     grep -q 'exited with status 1: error: Invalid record' "$WORK/err" ||
         fail "dis did not report the failure: $(cat "$WORK/err")"
 fi
+# Issue 35 item 9: an llvm-dis that exits 0 and prints nothing. dis printed
+# nothing and exited 0, as if the module were empty; llvm-dis writes at
+# least a "; ModuleID" line for any module it reads, so it is the tool's
+# failure: exit 2 and one line naming it.
+printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$WORK/silent-llvm-dis"
+chmod +x "$WORK/silent-llvm-dis"
+if bounded "dis, llvm-dis exits 0 and prints nothing" 2 10 200 \
+    "$BIN" --llvm-dis "$WORK/silent-llvm-dis" dis "$WORK/valid.metallib" first; then
+    [ ! -s "$WORK/out" ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] &&
+        grep -q ': function first: llvm-dis exited with status 0 but printed nothing$' "$WORK/err" &&
+        ok "dis says llvm-dis printed nothing" || fail "dis on a silent llvm-dis: $(cat "$WORK/err" "$WORK/out")"
+fi
+
 # The process group is killed: no lingering child outlives the command.
 for _i in 1 2 3 4 5 6 7 8 9 10; do
     pgrep -f "$WORK/lingering-sleep" >/dev/null || break
