@@ -183,10 +183,45 @@ static int write_hashed(int fd, const uint8_t *data, size_t len, const uint8_t *
     return rc;
 }
 
+/* A file-size limit (ulimit -f) makes a write past it raise SIGXFSZ,
+ * whose default action ends the process without a word and leaves the
+ * temporary file half-written. With SIGXFSZ blocked in the writing thread
+ * the write fails with EFBIG instead, an error like a full disk: said in
+ * one line, the temporary removed. The signal it leaves pending is taken
+ * back (unless one was pending before), so nothing else sees it. */
+static void xfsz_block(sigset_t *old, bool *was_pending)
+{
+    sigset_t s, pending;
+    sigemptyset(&s);
+    sigaddset(&s, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &s, old);
+    sigpending(&pending);
+    *was_pending = sigismember(&pending, SIGXFSZ) == 1;
+}
+
+static void xfsz_unblock(const sigset_t *old, bool was_pending)
+{
+    sigset_t s, pending;
+    sigemptyset(&s);
+    sigaddset(&s, SIGXFSZ);
+    sigpending(&pending);
+    if (!was_pending && sigismember(&pending, SIGXFSZ) == 1) {
+        struct timespec zero = { 0, 0 };
+        sigtimedwait(&s, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* Fills and closes the temporary file. */
 static int write_temp(int fd, const void *data, size_t len, const uint8_t *sha256, char *err, size_t err_size)
 {
+    sigset_t old;
+    bool was_pending;
+    xfsz_block(&old, &was_pending);
     int rc = sha256 ? write_hashed(fd, data, len, sha256, err, err_size) : write_all(fd, data, len);
+    int e = errno;
+    xfsz_unblock(&old, was_pending);
+    errno = e;
     if (rc != 0) {
         if (rc == -1 && !sha256)
             set_err(err, err_size, "write failed: %s", strerror(errno));

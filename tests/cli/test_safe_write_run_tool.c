@@ -16,7 +16,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -221,6 +223,37 @@ Test(safe_write, writes_then_refuses_then_forces)
     expect_content(d, "x.air", "three");
     cr_expect_eq(count_temps(d), 0);
     free(want);
+    pt_rmtree(d);
+    free(d);
+}
+
+/* A file-size limit (ulimit -f) with SIGXFSZ at its default used to kill
+ * the process in the middle of write(), leaving the temporary file (issue
+ * 35 item 10). The writer blocks SIGXFSZ while it writes: the write fails
+ * with EFBIG, the call says so and removes its temporary, the process
+ * lives on with no SIGXFSZ left pending, and a file under the limit is
+ * still written. (Criterion runs each test in its own process.) */
+Test(safe_write, a_file_size_limit_is_an_error_not_a_death)
+{
+    char *d = pt_tmpdir();
+    struct rlimit rl = { 4096, 4096 };
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    static char big[65536];
+    char err[256];
+    cr_assert_eq(safe_write_file(d, "big.air", big, sizeof big, false, err, sizeof err, NULL, 0), -1);
+    cr_expect(strstr(err, "File too large") != NULL, "%s", err);
+    cr_assert_eq(safe_write_under(d, "a/b.metal", big, sizeof big, false, err, sizeof err, NULL, 0), -1);
+    cr_expect(strstr(err, "File too large") != NULL, "%s", err);
+    cr_expect_eq(count_temps(d), 0);
+    char *p = pt_join(d, "big.air");
+    cr_expect_neq(access(p, F_OK), 0, "a partial file under the final name");
+    free(p);
+    sigset_t pending;
+    sigpending(&pending);
+    cr_expect_eq(sigismember(&pending, SIGXFSZ), 0, "SIGXFSZ left pending");
+    cr_expect_eq(safe_write_file(d, "small.air", "ok", 2, false, err, sizeof err, NULL, 0), 0, "%s", err);
+    expect_content(d, "small.air", "ok");
     pt_rmtree(d);
     free(d);
 }

@@ -2,7 +2,10 @@
 # Lost output is an error (issue 12, item 4): every command's standard
 # output on /dev/full, and on a "full disk" (RLIMIT_FSIZE, with SIGXFSZ
 # ignored so the write fails with EFBIG as on a full filesystem), must end
-# in exit 2 and a message, never exit 0.
+# in exit 2 and a message, never exit 0. A file-size limit the process
+# does not ignore killed it by SIGXFSZ without a word, leaving a
+# half-written .mtlbx-tmp-* behind `extract` and `sources -o` (issue 35
+# item 10): now the write fails, one line says so, and nothing is left.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
 [ -w /dev/full ] || { echo "SKIP: no /dev/full"; exit 77; }
 
@@ -57,4 +60,34 @@ else
     fail "dis > out.ll on a full disk: exit $rc"
     head -3 "$WORK/err"
 fi
+
+# extract and sources -o under a limit of 1 KiB (sh counts 512-byte
+# blocks; every module and the sample's largest source are larger): one
+# line per file that could not be written, exit 2, no temporary file left,
+# and what fits is still written.
+# limited LABEL CMD...: CMD under `ulimit -f 2`, SIGXFSZ not ignored.
+limited() {
+    _label=$1
+    shift
+    rm -rf "$WORK/lim"
+    mkdir "$WORK/lim"
+    (
+        ulimit -f 2
+        exec "$@" >"$WORK/out" 2>"$WORK/err"
+    )
+    _rc=$?
+    _left=$(find "$WORK/lim" -name '.mtlbx-tmp-*' | wc -l)
+    if [ $_rc -eq 2 ] && [ "$_left" -eq 0 ] && grep -q ': write failed: File too large$' "$WORK/err"; then
+        ok "$_label under ulimit -f: exit 2, nothing left: $(head -1 "$WORK/err")"
+    else
+        fail "$_label under ulimit -f: exit $_rc, $_left temporary files left"
+        head -3 "$WORK/err"
+    fi
+}
+limited "extract -f compute_main" "$BIN" extract "$SAMPLE" -o "$WORK/lim" -f compute_main
+[ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "extract: not one line: $(cat "$WORK/err")"
+[ -z "$(ls -A "$WORK/lim")" ] || fail "extract left: $(ls -A "$WORK/lim")"
+limited "sources -o" "$BIN" sources "$SAMPLE" -o "$WORK/lim"
+[ "$(grep -c 'write failed' "$WORK/err")" -eq 1 ] || fail "sources -o: $(cat "$WORK/err")"
+[ -f "$WORK/lim/0/metal-options.txt" ] || fail "sources -o: the members that fit were not written"
 finish
