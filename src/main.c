@@ -43,6 +43,7 @@ static char *find_sample(void)
 int main(int argc, char **argv)
 {
     struct cli_args args;
+    cli_stdout_keep_errno();  /* why output was lost, when it is */
     atexit(cli_close_stdout); /* lost output turns any exit into 2 */
     int status;
     if (cli_parse(argc, argv, &args, &status) != 0)

@@ -60,6 +60,14 @@ int cli_damaged(const char *path, const mtlbx_file *f);
  * error) prints a message and ends the process with status 2 instead of
  * the one it was exiting with. */
 void cli_close_stdout(void);
+/* stdout_errno.c. First thing in main(): when standard output is not a
+ * terminal, stdout becomes a stream that keeps the errno of its first
+ * failing write (or close), and SIGXFSZ is blocked so that a file-size
+ * limit fails a write (EFBIG) rather than killing the process. */
+void cli_stdout_keep_errno(void);
+/* That errno: why standard output failed, or 0 (no failure, or stdout was
+ * not replaced). What a command says when its output is lost. */
+int cli_stdout_errno(void);
 /* --slice N (the commands that take a function name): *slice is N, or -1
  * when not given. False after a one-line error when f has no library N. */
 bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, long *slice);

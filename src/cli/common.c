@@ -122,13 +122,14 @@ int cli_damaged(const char *path, const mtlbx_file *f)
 void cli_close_stdout(void)
 {
     /* fclose reports what fflush does, plus a failing close (NFS); a
-     * stream that already failed keeps its error flag (its errno is long
-     * gone). EPIPE never gets here: SIGPIPE ends the process first, as
-     * for any filter. */
+     * stream that already failed keeps its error flag, and its errno was
+     * kept by the stream (cli_stdout_keep_errno). EPIPE never gets here:
+     * SIGPIPE ends the process first, as for any filter. This is the one
+     * line said about lost output: commands only return 2. */
     int failed = ferror(stdout);
     errno = 0;
     if (fclose(stdout) != 0 || failed) {
-        int e = errno;
+        int e = cli_stdout_errno() ? cli_stdout_errno() : errno;
         if (e)
             fprintf(stderr, "mtlbx: write error on standard output: %s\n", strerror(e));
         else

@@ -75,10 +75,12 @@ int cmd_diff(const struct cli_args *args)
         } else {
             diff_print_text(d, path[0], path[1], opt.verify, !no_color && isatty(STDOUT_FILENO), "");
         }
-        if (rc == 0 && fflush(stdout) == 0 && !ferror(stdout))
+        /* Lost output: cli_close_stdout says so, with the write's own errno. */
+        bool lost = fflush(stdout) != 0 || ferror(stdout);
+        if (rc == 0 && !lost)
             status = d->identical ? 0 : 1;
-        else
-            cli_error("(standard output)", NULL, "write failed");
+        else if (!lost)
+            cli_error(path[0], NULL, "out of memory while writing the comparison with %s", path[1]);
     }
     mtlbx_diff_free(d);
     mtlbx_close(fa);

@@ -155,10 +155,12 @@ int diff_releases(const char *old_path, const char *new_path, bool json, bool ve
     }
     release_side_free(&a);
     release_side_free(&b);
-    if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error("(standard output)", NULL, "write failed");
+    /* Lost output: cli_close_stdout says so, with the write's own errno. */
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    if (rc != 0 && !lost)
+        cli_error(old_path, NULL, "out of memory while writing the comparison with %s", new_path);
+    if (rc != 0 || lost)
         return 2;
-    }
     if (unread)
         return 2;
     return identical ? 0 : 1;

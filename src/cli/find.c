@@ -647,10 +647,9 @@ int cmd_find(const struct cli_args *args)
     pthread_cond_destroy(&fd.can_put);
     pthread_cond_destroy(&fd.progress_wake);
     pthread_cond_destroy(&fd.turn);
-    if (fflush(stdout) != 0 || ferror(stdout) || fd.output_error) {
-        fprintf(stderr, "mtlbx: find: cannot write the output: %s\n", strerror(errno));
+    /* Lost output: cli_close_stdout says so, with the write's own errno. */
+    if (fflush(stdout) != 0 || ferror(stdout) || fd.output_error)
         return 2;
-    }
     if (rc || fd.short_of_memory)
         return 2;
     return fd.failed ? 1 : 0;

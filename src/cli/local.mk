@@ -12,6 +12,7 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/cmdline.c src/cli/cmdline.h \
 	src/cli/cmdtable.c \
 	src/cli/common.c \
+	src/cli/stdout_errno.c \
 	src/cli/check.c \
 	src/cli/dump_json.c \
 	src/cli/find.c \
