@@ -165,6 +165,8 @@ EXTRA_DIST += tests/hostile/hostile_names.sh
 # tests/hostile/hostile_archive_work.sh: diff of two releases of 6,000
 # libraries read each archive once (it reopened one per pair: quadratic),
 # and archives nested in archives share one member limit (stored zips
-# three deep held three).
-TESTS += tests/hostile/hostile_archive_work.sh
-EXTRA_DIST += tests/hostile/hostile_archive_work.sh tests/hostile_mkreleases.py
+# three deep held three). tests/hostile/hostile_raw_bytes.sh: DEL in the
+# JSON fields of textconv and diff.
+TESTS += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_bytes.sh
+EXTRA_DIST += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_bytes.sh \
+	tests/hostile_mkreleases.py tests/hostile_mkdel.py

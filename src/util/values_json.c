@@ -363,6 +363,27 @@ char *vj_text(const json_t *v)
         return strdup("-");
     if (json_is_string(v))
         return mtlbx_escape_dup((const uint8_t *)json_string_value(v), json_string_length(v), MTLBX_ESC_TERMINAL);
-    /* ENSURE_ASCII: no byte of a name reaches the terminal raw. */
-    return json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    /* ENSURE_ASCII escapes controls and everything past ASCII, but
+     * writes DEL (0x7F) as it is, which JSON allows and a terminal acts
+     * on: it becomes \u007F, so no byte of a name reaches the terminal raw
+     * and the text is still the same JSON value. */
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    size_t dels = 0, n = 0;
+    for (; s && s[n]; n++)
+        dels += s[n] == 0x7F;
+    if (!dels)
+        return s;
+    char *out = malloc(n + 5 * dels + 1), *o = out;
+    for (size_t i = 0; out && i < n; i++) {
+        if (s[i] == 0x7F) {
+            memcpy(o, "\\u007F", 6);  /* upper-case hex, as jansson writes the others */
+            o += 6;
+        } else {
+            *o++ = s[i];
+        }
+    }
+    if (out)
+        *o = '\0';
+    free(s);
+    return out;
 }
