@@ -166,7 +166,9 @@ EXTRA_DIST += tests/hostile/hostile_names.sh
 # libraries read each archive once (it reopened one per pair: quadratic),
 # and archives nested in archives share one member limit (stored zips
 # three deep held three). tests/hostile/hostile_raw_bytes.sh: DEL in the
-# JSON fields of textconv and diff.
+# JSON fields of textconv and diff, control bytes in --os values.
+# (A silent llvm-dis: hostile_runaway.sh and hostile_explorer_dis.sh; a
+# file-size limit and the errno of lost output: hostile_write_errors.sh.)
 TESTS += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_bytes.sh
 EXTRA_DIST += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_bytes.sh \
 	tests/hostile_mkreleases.py tests/hostile_mkdel.py

@@ -45,13 +45,18 @@ bool os_gate_parse(const struct cli_args *a, struct os_gate *g)
         const char *v = a->values[i].value, *colon = strchr(v, ':');
         enum mtlbx_os os = colon ? mtlbx_os_parse(v, (size_t)(colon - v)) : MTLBX_OS_NONE;
         struct mtlbx_os_version ver;
-        if (!colon || os == MTLBX_OS_NONE || !parse_version(colon + 1, &ver)) {
-            fprintf(stderr, "%s: --os %s: expected PLATFORM:VERSION, e.g. macos:15.0 (platforms: macos, ios, "
-                            "tvos, maccatalyst, visionos, watchos)\n", cli_program_name(), v);
-            return false;
-        }
-        if (g->named[os] && mtlbx_os_version_cmp(g->version[os], ver) != 0) {
-            fprintf(stderr, "%s: --os %s: %s is named twice\n", cli_program_name(), v, mtlbx_os_name(os));
+        bool bad = !colon || os == MTLBX_OS_NONE || !parse_version(colon + 1, &ver);
+        bool twice = !bad && g->named[os] && mtlbx_os_version_cmp(g->version[os], ver) != 0;
+        if (bad || twice) {
+            /* The value is the user's bytes: shown escaped, as paths are. */
+            char *shown = mtlbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
+            if (bad)
+                fprintf(stderr, "%s: --os %s: expected PLATFORM:VERSION, e.g. macos:15.0 (platforms: macos, ios, "
+                                "tvos, maccatalyst, visionos, watchos)\n", cli_program_name(), shown ? shown : "?");
+            else
+                fprintf(stderr, "%s: --os %s: %s is named twice\n", cli_program_name(), shown ? shown : "?",
+                        mtlbx_os_name(os));
+            free(shown);
             return false;
         }
         g->on = g->named[os] = true;

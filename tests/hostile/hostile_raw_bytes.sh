@@ -1,9 +1,11 @@
 #!/bin/sh
-# Bytes that reached the terminal raw (issue 35 item 12): DEL (0x7F) in
-# names that `textconv` and the text of `diff` print as JSON (a constant,
-# a vertex attribute, the dynamic header's name and linked library): JSON
-# allows it unescaped, so it went out as it was; now it is \u007F, still
-# the same JSON value.
+# Bytes that reached the terminal raw (issue 35 items 12 and 13):
+# - DEL (0x7F) in names that `textconv` and the text of `diff` print as
+#   JSON (a constant, a vertex attribute, the dynamic header's name and
+#   linked library): JSON allows it unescaped, so it went out as it was;
+#   now it is \u007F, still the same JSON value;
+# - the value of --os, echoed as typed in its error (an OSC sequence that
+#   retitles the terminal): now escaped as paths are.
 # The libraries come from tests/hostile_mkdel.py.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
 need python3
@@ -37,4 +39,16 @@ no_raw "diff" "$WORK/out" &&
     grep -qF 'dynamic_header {"name":"lib\u007FA.dylib","linked":["dep\u007FA.dylib"]} -> {"name":"lib\u007FB.dylib"' \
         "$WORK/out" && ok "diff: the dynamic header with \\u007F" || fail "diff: $(cat "$WORK/out")"
 no_raw "diff stderr" "$WORK/err"
+
+for value in "$(printf 'macos:\033]0;pwned\007')" "$(printf 'macos:1\177')" "$(printf 'mac\033[2Jos:1')"; do
+    "$BIN" check --os "$value" "$A" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q -- '--os .*\\x1b\|--os .*\\x7f' "$WORK/err"; then
+        no_raw "check --os $(head -1 "$WORK/err" | cut -c1-40)..." "$WORK/err"
+    else
+        fail "check --os with a control byte: exit $rc: $(od -c "$WORK/err" | head -3)"
+    fi
+done
+"$BIN" find --os "$(printf 'ios:\033]0;x\007')" "$A" >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 2 ] && no_raw "find --os" "$WORK/err"
 finish
