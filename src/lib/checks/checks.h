@@ -119,6 +119,10 @@ struct mtlbx_requires {
     size_t n_functions;              /* library: functions whose own version is `version` */
 };
 void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out);
+/* What a function of these MSL and AIR versions needs on `os`, with no
+ * library around it (the writer checks modules against its target). */
+void mtlbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
+                            struct mtlbx_requires *out);
 /* The whole library: the highest version of its functions and of its
  * deployment target, the reasons that give that version, and the union of
  * its functions' unknown versions. */

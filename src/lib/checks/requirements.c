@@ -220,17 +220,10 @@ static void requires_reset(struct mtlbx_requires *out, enum mtlbx_os os)
     out->n_reasons = out->n_unknown = out->unknown_dropped = out->n_functions = 0;
 }
 
-void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
+/* What an MSL and an AIR version need on out->os, added to out. */
+static void versions_require(struct mtlbx_os_version msl, struct mtlbx_os_version air, struct mtlbx_requires *out)
 {
-    requires_reset(out, mtlbx_library_os(lib));
-    struct mtlbx_os_version dt;
-    if (deployment_target(lib, &dt))
-        add_reason(out, MTLBX_REQ_DEPLOYMENT, dt, dt);
-    if (i >= lib->n_functions)
-        return;
-    const struct mtlbx_function *fn = library_function(lib, i);
     int col = msl_column(out->os);
-    struct mtlbx_os_version msl = ver(fn->msl_major, fn->msl_minor), air = ver(fn->air_major, fn->air_minor);
     size_t row;
     switch (msl_row(msl, &row)) {
     case FOUND:
@@ -255,6 +248,25 @@ void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_re
     case OLDER:
         break;
     }
+}
+
+void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
+{
+    requires_reset(out, mtlbx_library_os(lib));
+    struct mtlbx_os_version dt;
+    if (deployment_target(lib, &dt))
+        add_reason(out, MTLBX_REQ_DEPLOYMENT, dt, dt);
+    if (i >= lib->n_functions)
+        return;
+    const struct mtlbx_function *fn = library_function(lib, i);
+    versions_require(ver(fn->msl_major, fn->msl_minor), ver(fn->air_major, fn->air_minor), out);
+}
+
+void mtlbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
+                            struct mtlbx_requires *out)
+{
+    requires_reset(out, os);
+    versions_require(msl, air, out);
 }
 
 /* Deployment first, then MSL, then AIR, each by version. */
