@@ -251,9 +251,10 @@ static int move_noreplace(int dfd, const char *tmp, const char *name)
     return 0;
 }
 
-/* The core: writes DIRFD/NAME atomically. NAME must be a checked component. */
-static int write_at(int dfd, const char *name, const void *data, size_t len, bool force,
-                    const struct safe_write_guard *guard, char *err, size_t err_size)
+/* The first half of an atomic write: refuses an existing NAME (unless
+ * force; never the input), then creates and registers the temporary. */
+static int temp_begin(int dfd, const char *name, bool force, const struct safe_write_guard *guard, char *tmp,
+                      size_t tmp_size, int *slot, char *err, size_t err_size)
 {
     struct stat st;
     if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -277,17 +278,16 @@ static int write_at(int dfd, const char *name, const void *data, size_t len, boo
 
     /* The temporary starts with '.' and names this program, so a crash
      * mid-write leaves something recognisable; every error path removes it. */
-    char tmp[64];
-    int fd = -1, slot = -1;
+    int fd = -1;
     /* Created and registered with the fatal signals blocked, so Ctrl-C,
      * SIGTERM or SIGHUP at any moment of a long write removes it. */
     sigset_t old_mask;
     fatal_cleanup_block(&old_mask);
     unsigned long seed = (unsigned long)getpid() ^ (unsigned long)time(NULL) ^
-                         (unsigned long)(uintptr_t)&tmp;
+                         (unsigned long)(uintptr_t)tmp;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         seed = seed * 6364136223846793005UL + 1442695040888963407UL;
-        snprintf(tmp, sizeof tmp, ".mtlbx-tmp-%08lx", (seed >> 16) & 0xFFFFFFFFUL);
+        snprintf(tmp, tmp_size, ".mtlbx-tmp-%08lx", (seed >> 16) & 0xFFFFFFFFUL);
         fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) {
             set_err(err, err_size, "cannot create a temporary file: %s", strerror(errno));
@@ -300,9 +300,16 @@ static int write_at(int dfd, const char *name, const void *data, size_t len, boo
         fatal_cleanup_unblock(&old_mask);
         return -1;
     }
-    slot = fatal_cleanup_add_temp(dfd, tmp);
+    *slot = fatal_cleanup_add_temp(dfd, tmp);
     fatal_cleanup_unblock(&old_mask);
-    int rc = write_temp(fd, data, len, guard ? guard->sha256 : NULL, err, err_size);
+    return fd;
+}
+
+/* The second half: moves the finished temporary into place (rc 0), or
+ * removes it (rc != 0, or the move fails). */
+static int temp_finish(int dfd, const char *tmp, const char *name, bool force, int slot, int rc, char *err,
+                       size_t err_size)
+{
     if (rc == 0) {
         /* With force a plain rename replaces the old entry atomically; it
          * never writes through a symlink, it replaces the link itself. */
@@ -319,6 +326,19 @@ static int write_at(int dfd, const char *name, const void *data, size_t len, boo
         unlinkat(dfd, tmp, 0);
     fatal_cleanup_forget_temp(slot);
     return rc;
+}
+
+/* The core: writes DIRFD/NAME atomically. NAME must be a checked component. */
+static int write_at(int dfd, const char *name, const void *data, size_t len, bool force,
+                    const struct safe_write_guard *guard, char *err, size_t err_size)
+{
+    char tmp[64];
+    int slot = -1;
+    int fd = temp_begin(dfd, name, force, guard, tmp, sizeof tmp, &slot, err, err_size);
+    if (fd < 0)
+        return -1;
+    int rc = write_temp(fd, data, len, guard ? guard->sha256 : NULL, err, err_size);
+    return temp_finish(dfd, tmp, name, force, slot, rc, err, err_size);
 }
 
 static int open_dir(const char *dir, char *err, size_t err_size)
@@ -464,6 +484,74 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
 out:
     free(copy);
     return rc;
+}
+
+int safe_write_begin(const char *path, bool force, const struct safe_write_guard *guard, struct safe_write_temp *t,
+                     char *err, size_t err_size)
+{
+    memset(t, 0, sizeof *t);
+    t->fd = t->dfd = t->slot = -1;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strlen(name) > NAME_MAX) {
+        set_err(err, err_size, "not a file name");
+        return -1;
+    }
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    t->name = strdup(name);
+    if (!dir || !t->name) {
+        free(dir);
+        free(t->name);
+        t->name = NULL;
+        set_err(err, err_size, "out of memory");
+        return -1;
+    }
+    t->dfd = open_dir(dir, err, err_size);
+    free(dir);
+    if (t->dfd < 0) {
+        free(t->name);
+        t->name = NULL;
+        return -1;
+    }
+    t->force = force;
+    t->fd = temp_begin(t->dfd, t->name, force, guard, t->tmp, sizeof t->tmp, &t->slot, err, err_size);
+    if (t->fd < 0) {
+        close(t->dfd);
+        free(t->name);
+        t->name = NULL;
+        t->dfd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+int safe_write_commit(struct safe_write_temp *t, char *err, size_t err_size)
+{
+    int rc = 0;
+    if (close(t->fd) != 0) {
+        set_err(err, err_size, "write failed: %s", strerror(errno));
+        rc = -1;
+    }
+    t->fd = -1;
+    rc = temp_finish(t->dfd, t->tmp, t->name, t->force, t->slot, rc, err, err_size);
+    close(t->dfd);
+    free(t->name);
+    t->name = NULL;
+    t->dfd = -1;
+    return rc;
+}
+
+void safe_write_abort(struct safe_write_temp *t)
+{
+    if (t->dfd < 0)
+        return;
+    if (t->fd >= 0)
+        close(t->fd);
+    temp_finish(t->dfd, t->tmp, t->name, t->force, t->slot, -1, NULL, 0);
+    close(t->dfd);
+    free(t->name);
+    t->name = NULL;
+    t->fd = t->dfd = -1;
 }
 
 int make_output_dir(const char *dir, char *err, size_t err_size)

@@ -45,6 +45,25 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
                              bool force, const struct safe_write_guard *guard, char *err, size_t err_size,
                              char *path_out, size_t path_size);
 
+/* An atomic write of a file too large to hold in memory: `path` (the
+ * user's: its directory is theirs to name) is refused when it exists and
+ * not `force`, and never when it is the guard's input; t->fd is an empty
+ * temporary beside it (registered with fatal_cleanup, so a signal removes
+ * it) for the caller to fill (pwrite at any offset), then commit (moved
+ * into place; on failure removed, -1 with a reason) or abort (removed).
+ * The guard's sha256 is not checked here. */
+struct safe_write_temp {
+    int fd;                    /* write here */
+    int dfd, slot;
+    bool force;
+    char tmp[64];
+    char *name;
+};
+int safe_write_begin(const char *path, bool force, const struct safe_write_guard *guard, struct safe_write_temp *t,
+                     char *err, size_t err_size);
+int safe_write_commit(struct safe_write_temp *t, char *err, size_t err_size);
+void safe_write_abort(struct safe_write_temp *t);
+
 /* The output directory the user named: created with its missing parents
  * (mkdir -p, mode 0777 less the umask), and refused unless it is a
  * directory. Following
