@@ -5,7 +5,7 @@
 #   src/ui, src/cli   the explorer and the commands (they never call each other's files)
 #   src/util          writing files, running llvm-dis, folder walks, archive members
 #   src/lib           the parser library, itself in layers (src/lib/local.mk):
-#                     compare > model > checks > bitcode > container
+#                     writer > compare > model > checks > bitcode > container
 # LAYERS_PY defaults to ../shared/tools/layers.py beside the source tree.
 # Exit 0 when all hold; 1 (with the circles and calls named) otherwise.
 build=${1:?usage: check_layers.sh BUILD_DIR [LAYERS_PY]}
@@ -20,7 +20,7 @@ run() {
     echo "layers.py $*"
     python3 "$layers" "$build" "$@" || status=1
 }
-run --folder src/lib --order src/lib/compare,src/lib/model,src/lib/checks,src/lib/bitcode,src/lib/container
+run --folder src/lib --order src/lib/writer,src/lib/compare,src/lib/model,src/lib/checks,src/lib/bitcode,src/lib/container
 run --folder src/cli
 run --folder src/util
 run --folder src/ui

@@ -8,6 +8,10 @@
 #   model      what the views share: nodes, fields, labels, MSL text; its caches
 #              belong to an mtlbx_model (model.c), not to the file handle
 #   compare    the comparison of two libraries
+#   writer     metallibs written: a library laid out from its values (unpack,
+#              pack, pack --from) or from AIR modules and a target (the
+#              mtlbx_writer_* API of ../shared/LIBRARY.md); it calls the
+#              container, bitcode and checks layers, and nothing calls it
 
 noinst_LIBRARIES += src/lib/libmtlbx.a
 src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
@@ -80,7 +84,18 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/compare/compare.c \
 	src/lib/compare/compare_iface.c \
 	src/lib/compare/compare_scan.h \
-	src/lib/compare/compare_scan.c
+	src/lib/compare/compare_scan.c \
+	src/lib/writer/writer.h \
+	src/lib/writer/writer_internal.h \
+	src/lib/writer/air_module.c \
+	src/lib/writer/describe.c \
+	src/lib/writer/layout.c \
+	src/lib/writer/model.c \
+	src/lib/writer/output.c \
+	src/lib/writer/select.c \
+	src/lib/writer/sources_build.c \
+	src/lib/writer/targets.c \
+	src/lib/writer/writer_api.c
 
 # The requirement tables are data/requirements.tsv, the one copy of them:
 # compiled in through this generated header (tools/requirements-table.awk).

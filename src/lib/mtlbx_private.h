@@ -5,7 +5,7 @@
  * the command line and the tests include, free to change with them: the
  * umbrella over the layers' faces (container/container.h,
  * then the bitcode modules and MSL text declared below, checks/checks.h,
- * model/model.h, compare/compare.h). The library never prints, never exits and never touches a
+ * model/model.h, compare/compare.h, writer/writer.h). The library never prints, never exits and never touches a
  * terminal. It maps the file read-only and never copies it: every byte
  * span it hands out points into the mapping (or into the caller's buffer
  * for mtlbx_open_buffer) and stays valid until mtlbx_close().
@@ -303,11 +303,13 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
                             unsigned flags);
 
 /* The faces of the upper layers: the checks over the parsed container
- * (checks/checks.h), the node model the views share (model/model.h) and
- * the comparison of two libraries (compare/compare.h). */
+ * (checks/checks.h), the node model the views share (model/model.h), the
+ * comparison of two libraries (compare/compare.h) and the writer
+ * (writer/writer.h). */
 #include "checks/checks.h"
 #include "model/model.h"
 #include "compare/compare.h"
+#include "writer/writer.h"
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,341 @@
+/* The writer of ../shared/LIBRARY.md ("The writer"): a library from AIR
+ * modules and a target, as Apple's standalone `metallib` tool writes it.
+ *
+ *   mtlbx_writer *w = mtlbx_writer_new();
+ *   mtlbx_writer_target(w, "macOS:14.0");
+ *   mtlbx_writer_add_function(w, air, len);       (once per module)
+ *   mtlbx_writer_write_filename(w, "out.metallib");
+ *
+ * Every call returns MTLBX_WRITER_OK (LIBRARY.md's MTLBX_OK), FAILED with
+ * a one-line reason in mtlbx_writer_error_string (the writer is still
+ * usable, nothing was added or written) or FATAL (out of memory). */
+#include "config.h"
+#include "writer_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+mtlbx_writer *mtlbx_wr_new(void)
+{
+    mtlbx_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->base_dirfd = -1;
+    w->error_offset = -1;
+    return w;
+}
+
+mtlbx_writer *mtlbx_writer_new(void)
+{
+    mtlbx_writer *w = mtlbx_wr_new();
+    if (w && !mtlbx_wr_add_library(w)) {
+        mtlbx_writer_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void mtlbx_writer_free(mtlbx_writer *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n_libraries; i++)
+        wr_library_free(&w->libraries[i]);
+    free(w->libraries);
+    for (size_t i = 0; i < w->n_members; i++) {
+        free(w->members[i].name);
+        free(w->members[i].data);
+    }
+    free(w->members);
+    free(w->names);
+    free(w->air);
+    for (size_t i = 0; i < w->n_memories; i++)
+        free(w->memories[i]);
+    free(w->memories);
+    arena_free(&w->arena);
+    free(w);
+}
+
+const char *mtlbx_writer_error_string(mtlbx_writer *w)
+{
+    return w ? w->error : "no writer (out of memory)";
+}
+
+static struct mtlbx_wr_library *lib0(mtlbx_writer *w)
+{
+    return w->n_libraries ? &w->libraries[0] : NULL;
+}
+
+/* The API makes one plain library (describe and the manifest reader are
+ * the ways to more). */
+static int api_ready(mtlbx_writer *w)
+{
+    if (!w)
+        return MTLBX_WRITER_FATAL;
+    if (w->fatal)
+        return MTLBX_WRITER_FATAL;
+    if (w->fat || w->n_libraries != 1)
+        return mtlbx_wr_fail(w, -1, "this writer holds a fat file or several libraries; the API writes one");
+    w->error[0] = 0;
+    w->error_offset = -1;
+    return MTLBX_WRITER_OK;
+}
+
+int mtlbx_writer_target(mtlbx_writer *w, const char *os)
+{
+    int rc = api_ready(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    struct mtlbx_wr_target t;
+    if ((rc = mtlbx_wr_parse_target(w, os, &t)) != MTLBX_WRITER_OK)
+        return rc;
+    struct mtlbx_wr_library *lib = lib0(w);
+    if ((rc = mtlbx_wr_check_target(w, lib, &t)) != MTLBX_WRITER_OK)
+        return rc;
+    uint8_t type = lib->type_byte;
+    mtlbx_wr_apply_target(lib, &t);
+    lib->type_byte = type;
+    w->target = t;
+    w->has_target = true;
+    return MTLBX_WRITER_OK;
+}
+
+int mtlbx_writer_add_function(mtlbx_writer *w, const void *air, size_t len)
+{
+    int rc = api_ready(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    if (!air && len)
+        return mtlbx_wr_fail(w, -1, "no module bytes");
+    char shown[48];
+    snprintf(shown, sizeof shown, "module %zu", lib0(w)->n_functions);
+    struct mtlbx_wr_blob b = { air, len, NULL, false };
+    return mtlbx_wr_add_air(w, lib0(w), &b, shown, w->has_target ? &w->target : NULL);
+}
+
+int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data, size_t len)
+{
+    int rc = api_ready(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    if (!wr_member_name_ok(name))
+        return mtlbx_wr_fail(w, -1, "source member name \"%.60s\" cannot be a tar member name (empty, or longer "
+                             "than a ustar header holds)", name ? name : "");
+    for (size_t i = 0; i < w->n_members; i++)
+        if (strcmp(w->members[i].name, name) == 0)
+            return mtlbx_wr_fail(w, -1, "source member \"%.60s\" was added already", name);
+    if (!data && len)
+        return mtlbx_wr_fail(w, -1, "no source bytes");
+    if (!grow_array((void **)&w->members, &w->members_cap, w->n_members + 1, sizeof *w->members))
+        return mtlbx_wr_out_of_memory(w);
+    struct wr_member m = { strdup(name), malloc(len ? len : 1), len };
+    if (!m.name || !m.data) {
+        free(m.name);
+        free(m.data);
+        return mtlbx_wr_out_of_memory(w);
+    }
+    if (len)
+        memcpy(m.data, data, len);
+    w->members[w->n_members++] = m;
+    return MTLBX_WRITER_OK;
+}
+
+/* "1.2.8", "14.0.0": three numbers, each at most `max[k]`. */
+static bool parse_triplet(const char *s, const unsigned long max[3], unsigned long v[3])
+{
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        if (*s < '0' || *s > '9')
+            return false;
+        v[k] = strtoul(s, &end, 10);
+        if (v[k] > max[k] || (k < 2 && *end != '.') || (k == 2 && *end))
+            return false;
+        s = end + 1;
+    }
+    return true;
+}
+
+static int parse_name_byte(const char *value, const char *(*name)(uint8_t, char *, size_t), unsigned limit,
+                           const char *prefix, unsigned *out)
+{
+    char buf[32];
+    for (unsigned v = 0; v < limit; v++)
+        if (strcmp(name((uint8_t)v, buf, sizeof buf), value) == 0) {
+            *out = v;
+            return 0;
+        }
+    size_t pl = strlen(prefix);
+    if (strncmp(value, prefix, pl) == 0) {
+        char *end;
+        unsigned long v = strtoul(value + pl, &end, strstr(prefix, "0x") ? 16 : 10);
+        if (!*end && end != value + pl && v < limit) {
+            *out = (unsigned)v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int set_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib, const char *value)
+{
+    uint8_t uuid[16];
+    bool remove = !*value;
+    if (!remove) {
+        if (strlen(value) != 32)
+            return mtlbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
+        for (int i = 0; i < 16; i++) {
+            unsigned v;
+            if (sscanf(value + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", value[2 * i]) ||
+                !strchr("0123456789abcdefABCDEF", value[2 * i + 1]))
+                return mtlbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
+            uuid[i] = (uint8_t)v;
+        }
+    }
+    /* The extension again, without its UUID, then the new one last
+     * (where real files have it, FORMAT §5). */
+    struct mtlbx_wr_tags old = lib->has_ext ? lib->ext : (struct mtlbx_wr_tags){ 0, 0 }, fresh = mtlbx_wr_tags_begin(lib);
+    for (size_t i = 0; i < old.n; i++) {
+        struct mtlbx_wr_tag t = lib->tags[old.first + i];
+        if (t.fourcc == FOURCC('U', 'U', 'I', 'D'))
+            continue;
+        if (mtlbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
+            return MTLBX_WRITER_FATAL;
+    }
+    if (!remove && mtlbx_wr_add_tag(w, lib, FOURCC('U', 'U', 'I', 'D'), MTLBX_WR_VALUE, uuid, 16, false) < 0)
+        return MTLBX_WRITER_FATAL;
+    mtlbx_wr_tags_end(lib, &fresh);
+    lib->ext = fresh;
+    lib->has_ext = true;
+    return MTLBX_WRITER_OK;
+}
+
+static int set_dynamic_name(mtlbx_writer *w, struct mtlbx_wr_library *lib, const char *value)
+{
+    size_t len = strlen(value);
+    if (len + 1 > UINT16_MAX)
+        return mtlbx_wr_fail(w, -1, "the dynamic header's NAME is too long for its tag");
+    struct mtlbx_wr_tags old = lib->has_ext ? lib->ext : (struct mtlbx_wr_tags){ 0, 0 }, fresh = mtlbx_wr_tags_begin(lib);
+    /* HDYN after the sources' pointer, before the rest (FORMAT §5). */
+    bool placed = !len;
+    for (size_t i = 0; i <= old.n; i++) {
+        struct mtlbx_wr_tag t = i < old.n ? lib->tags[old.first + i] : (struct mtlbx_wr_tag){ 0 };
+        bool sources = i < old.n && (t.fourcc == FOURCC('H', 'S', 'R', 'C') || t.fourcc == FOURCC('H', 'S', 'R', 'D'));
+        if (!placed && !sources) {
+            if (mtlbx_wr_add_tag(w, lib, FOURCC('H', 'D', 'Y', 'N'), MTLBX_WR_SECTION, NULL, 0, true) < 0)
+                return MTLBX_WRITER_FATAL;
+            placed = true;
+        }
+        if (i == old.n || t.fourcc == FOURCC('H', 'D', 'Y', 'N'))
+            continue;
+        if (mtlbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
+            return MTLBX_WRITER_FATAL;
+    }
+    mtlbx_wr_tags_end(lib, &fresh);
+    lib->ext = fresh;
+    lib->has_ext = true;
+    lib->has_dynamic = len > 0;
+    if (!len)
+        return MTLBX_WRITER_OK;
+    lib->dynamic = mtlbx_wr_tags_begin(lib);
+    if (mtlbx_wr_add_tag(w, lib, FOURCC('N', 'A', 'M', 'E'), MTLBX_WR_VALUE, value, len + 1, false) < 0)
+        return MTLBX_WRITER_FATAL;
+    mtlbx_wr_tags_end(lib, &lib->dynamic);
+    return MTLBX_WRITER_OK;
+}
+
+int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
+{
+    int rc = api_ready(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    if (!value)
+        return mtlbx_wr_fail(w, -1, "no value");
+    struct mtlbx_wr_library *lib = lib0(w);
+    unsigned long v[3];
+    unsigned b;
+    switch (key) {
+    case MTLBX_WRITER_CONTAINER_VERSION: {
+        static const unsigned long max[3] = { 0x7FFF, 0xFFFF, 0xFFFF };
+        if (!parse_triplet(value, max, v))
+            return mtlbx_wr_fail(w, -1, "container version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
+        lib->version_word = (uint16_t)((lib->version_word & 0x8000) | v[0]);
+        lib->minor = (uint16_t)v[1];
+        lib->patch = (uint16_t)v[2];
+        return MTLBX_WRITER_OK;
+    }
+    case MTLBX_WRITER_PLATFORM:
+        if (strcmp(value, "macOS") == 0)
+            lib->version_word |= 0x8000;
+        else if (strcmp(value, "iOS") == 0)
+            lib->version_word &= 0x7FFF;
+        else
+            return mtlbx_wr_fail(w, -1, "platform \"%.60s\" is neither macOS nor iOS", value);
+        return MTLBX_WRITER_OK;
+    case MTLBX_WRITER_FILE_TYPE:
+        if (parse_name_byte(value, mtlbx_file_type_name, 128, "unknown-", &b) != 0)
+            return mtlbx_wr_fail(w, -1, "file type \"%.60s\" is not one dump --json names", value);
+        lib->type_byte = (uint8_t)((lib->type_byte & 0x80) | b);
+        return MTLBX_WRITER_OK;
+    case MTLBX_WRITER_TARGET_OS:
+        if (parse_name_byte(value, mtlbx_target_os_name, 256, "unknown-0x", &b) != 0)
+            return mtlbx_wr_fail(w, -1, "target OS \"%.60s\" is not one dump --json names", value);
+        lib->platform_byte = (uint8_t)b;
+        return MTLBX_WRITER_OK;
+    case MTLBX_WRITER_OS_VERSION: {
+        static const unsigned long max[3] = { 0xFFFF, 0xFF, 0xFF };
+        if (!parse_triplet(value, max, v))
+            return mtlbx_wr_fail(w, -1, "OS version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
+        lib->os_major = (uint16_t)v[0];
+        lib->os_minor = (uint8_t)v[1];
+        lib->os_patch = (uint8_t)v[2];
+        return MTLBX_WRITER_OK;
+    }
+    case MTLBX_WRITER_UUID: return set_uuid(w, lib, value);
+    case MTLBX_WRITER_NAME: return set_dynamic_name(w, lib, value);
+    default: return mtlbx_wr_fail(w, -1, "key %d is not one the writer sets", key);
+    }
+}
+
+int mtlbx_writer_prepare(mtlbx_writer *w)
+{
+    int rc = api_ready(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    if (!w->has_target)
+        return mtlbx_wr_fail(w, -1, "no target: call mtlbx_writer_target first (\"macOS:14.0\", ...)");
+    return wr_lay_out_members(w, lib0(w));
+}
+
+int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path)
+{
+    int rc = mtlbx_writer_prepare(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    if (!path)
+        return mtlbx_wr_fail(w, -1, "no path");
+    return wr_write_file_atomic(w, path);
+}
+
+int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len)
+{
+    int rc = mtlbx_writer_prepare(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    if (!out || !len)
+        return mtlbx_wr_fail(w, -1, "nowhere to put the bytes");
+    uint8_t *buf;
+    size_t n;
+    if ((rc = wr_write_memory(w, &buf, &n)) != MTLBX_WRITER_OK)
+        return rc;
+    /* Owned by the writer, as LIBRARY.md's strings are by their handle,
+     * and valid until mtlbx_writer_free: no later call frees it. */
+    if (!grow_array((void **)&w->memories, &w->memories_cap, w->n_memories + 1, sizeof *w->memories)) {
+        free(buf);
+        return mtlbx_wr_out_of_memory(w);
+    }
+    w->memories[w->n_memories++] = buf;
+    *out = buf;
+    *len = n;
+    return MTLBX_WRITER_OK;
+}
