@@ -31,6 +31,8 @@ enum cli_option_key {
     OPT_OS,
     OPT_SLICE,
     OPT_ALL,
+    OPT_TARGET,
+    OPT_FROM,
 };
 
 enum cli_option_flags {

@@ -80,6 +80,23 @@ static const struct cli_option src_options[] = {
     { 0 },
 };
 
+static const struct cli_option unpack_options[] = {
+    { 'o', "output", "DIR", CLI_OPT_REQUIRED,
+      "the folder to write (created with its parents if missing; nothing is written outside it)" },
+    { OPT_FORCE, "force", NULL, 0, "replace existing files" },
+    { 0 },
+};
+
+static const struct cli_option pack_options[] = {
+    { 'o', "output", "FILE", CLI_OPT_REQUIRED, "the library to write" },
+    { OPT_TARGET, "target", "PLATFORM:VERSION", 0,
+      "pack .air modules for this target (macOS:14.0, iOS:17.0, visionOS:1.0, iOS-simulator:17.0, ...)" },
+    { OPT_FROM, "from", "FILE", 0, "a library of some functions of FILE, named with -f" },
+    { 'f', "function", "NAME", CLI_OPT_REPEAT, "with --from: keep this function (repeatable)" },
+    { OPT_FORCE, "force", NULL, 0, "replace an existing FILE" },
+    { 0 },
+};
+
 static const struct cli_option find_options[] = {
     { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
     { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
@@ -175,5 +192,19 @@ const struct cli_command cli_commands[] = {
       "not one, and a FIFO or device named as PATH, are reported.\n"
       "Exit status: 0 ok, 1 an entry could not be read (reported; the survey goes on),\n2 error.",
       cmd_find },
+    { "unpack", "FILE", 1, 1, "writes DIR/manifest.json (the library's values: no offset, size, MDSZ, OFFT or HASH), one .air per module and the embedded source archives", unpack_options,
+      "What pack needs to give FILE back byte for byte: a file no rule or quirk\n"
+      "describes is refused, naming the first offset that differs. A fat file's\n"
+      "slices go under DIR/slice0/, DIR/slice1/, ...\n"
+      "Exit status: 0 ok, 2 error.",
+      cmd_unpack },
+    { "pack", "DIR|MODULE.air...", 0, -1, "writes the library DIR/manifest.json describes, a library of AIR modules for a target, or a library of just some functions of FILE", pack_options,
+      "pack DIR gives back the file unpack read, byte for byte. With --target, each\n"
+      "module's name, type and versions come from its AIR metadata, as Apple's\n"
+      "metallib tool writes them; a module that is not AIR, two functions of one\n"
+      "name, or a module built for a newer OS than the target are refused. With\n"
+      "--from, NAME is a name, a unique prefix or a glob.\n"
+      "Exit status: 0 ok, 1 (--from) no function matched, 2 error.",
+      cmd_pack },
 };
 const size_t cli_commands_len = sizeof cli_commands / sizeof *cli_commands;

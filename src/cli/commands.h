@@ -22,6 +22,8 @@ int cmd_textconv(const struct cli_args *a);
 
 int cmd_find(const struct cli_args *a);
 int cmd_src(const struct cli_args *a);
+int cmd_unpack(const struct cli_args *a);
+int cmd_pack(const struct cli_args *a);
 
 /* dump_json.c: the `dump --json` document of an open file, streamed to
  * `out` and ended by a newline; on one line for `find --json` (one_line).

@@ -31,6 +31,12 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/diff_render.h \
 	src/cli/diff_tree.c \
 	src/cli/textconv.c \
+	src/cli/manifest.h \
+	src/cli/manifest_read.c \
+	src/cli/manifest_values.c \
+	src/cli/manifest_write.c \
+	src/cli/pack.c \
+	src/cli/unpack.c \
 	$(MTLBX_PULLOUT_SOURCES)
 MTLBX_CLI_LIBS = src/cli/libmtlbxcli.a
 

@@ -1,0 +1,328 @@
+/* `mtlbx unpack FILE -o DIR [--force]`: a library as its values and its
+ * parts, for `mtlbx pack DIR` to give the file back byte for byte.
+ *
+ * DIR gets manifest.json (manifest.h: the values in file order, no
+ * offset, size, MDSZ, OFFT or HASH), one NAME.air per module (the bytes
+ * its HASH covers, named as `mtlbx extract` names them: made safe,
+ * NAME~2.air for a name taken) and sources/N.tar.bz2 per embedded source
+ * archive (its payload as stored, padding included). A fat file's slices
+ * go under DIR/sliceK/.
+ *
+ * Before anything is written, the model is laid out again and compared
+ * with the file (mtlbx_wr_compare): a file the rules and quirks cannot
+ * give back is refused (exit 2, the first offset that differs), never
+ * unpacked into something pack would change. Files are written through
+ * safe_write (a temporary, renamed when whole; never over an existing
+ * file without --force, never outside DIR), manifest.json last, so an
+ * unpack cut short leaves no manifest pack would read; on a failure what
+ * this run wrote is removed again.
+ *
+ * Exit: 0 written; 2 the file cannot be read, cannot be unpacked byte for
+ * byte, or a write failed. */
+#include "config.h"
+
+#include "commands.h"
+#include "manifest.h"
+#include "util/name_set.h"
+#include "util/safe_write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct written {
+    char **paths;              /* relative to DIR, in the order written */
+    size_t n, cap;
+};
+
+static bool remember(struct written *wr, const char *rel)
+{
+    if (wr->n == wr->cap) {
+        size_t cap = wr->cap ? wr->cap * 2 : 64;
+        char **p = realloc(wr->paths, cap * sizeof *p);
+        if (!p)
+            return false;
+        wr->paths = p;
+        wr->cap = cap;
+    }
+    return (wr->paths[wr->n] = strdup(rel)) ? (wr->n++, true) : false;
+}
+
+/* A failed unpack takes back what it wrote (and the folders it made, when
+ * they are empty again). */
+static void take_back(const char *dir, struct written *wr, bool fat, size_t n_libs)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return;
+    for (size_t i = wr->n; i-- > 0;)
+        unlinkat(dfd, wr->paths[i], 0);
+    for (size_t l = 0; l < n_libs; l++) {
+        char sub[64];
+        snprintf(sub, sizeof sub, fat ? "slice%zu/sources" : "sources", l);
+        unlinkat(dfd, sub, AT_REMOVEDIR);
+        if (fat) {
+            snprintf(sub, sizeof sub, "slice%zu", l);
+            unlinkat(dfd, sub, AT_REMOVEDIR);
+        }
+    }
+    close(dfd);
+}
+
+static void files_free(struct manifest_files *files, const mtlbx_writer *w)
+{
+    for (size_t l = 0; files && l < mtlbx_wr_library_count(w); l++) {
+        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at((mtlbx_writer *)w, l);
+        for (size_t m = 0; files[l].modules && m < lib->n_modules; m++)
+            free(files[l].modules[m]);
+        for (size_t a = 0; files[l].archives && a < lib->n_archives; a++)
+            free(files[l].archives[a]);
+        free(files[l].modules);
+        free(files[l].archives);
+    }
+    free(files);
+}
+
+/* The NAME of the first function that uses each module, or NULL. */
+static const struct mtlbx_wr_tag *module_name(const struct mtlbx_wr_library *lib, size_t m)
+{
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        const struct mtlbx_wr_function *fn = &lib->functions[i];
+        if (fn->module != m)
+            continue;
+        for (size_t k = 0; k < fn->tags.n; k++) {
+            const struct mtlbx_wr_tag *t = &lib->tags[fn->tags.first + k];
+            if (t->fourcc == 0x454D414E /* NAME */ && t->kind == MTLBX_WR_VALUE)
+                return t;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Names every library's files. Names from the file are made safe; one
+ * that had to change is said on stderr. */
+static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
+{
+    size_t n = mtlbx_wr_library_count(w);
+    bool fat = mtlbx_wr_is_fat(w);
+    struct manifest_files *files = calloc(n + 1, sizeof *files);
+    if (!files)
+        return NULL;
+    for (size_t l = 0; l < n; l++) {
+        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
+        struct name_set used = { .nocase = true };
+        char prefix[32] = "";
+        if (fat)
+            snprintf(prefix, sizeof prefix, "slice%zu/", l);
+        files[l].modules = calloc(lib->n_modules + 1, sizeof *files[l].modules);
+        files[l].archives = calloc(lib->n_archives + 1, sizeof *files[l].archives);
+        if (!files[l].modules || !files[l].archives) {
+            name_set_free(&used);
+            files_free(files, w);
+            return NULL;
+        }
+        /* Modules are named in the order the functions use them (as
+         * extract names them), so the first of a name keeps it. */
+        size_t *order = malloc((lib->n_modules + 1) * sizeof *order);
+        bool *seen = calloc(lib->n_modules + 1, 1);
+        size_t k = 0;
+        for (size_t i = 0; order && seen && i < lib->n_functions; i++)
+            if (!seen[lib->functions[i].module]) {
+                seen[lib->functions[i].module] = true;
+                order[k++] = lib->functions[i].module;
+            }
+        bool ok = order && seen;
+        for (size_t j = 0; ok && j < k; j++) {
+            size_t m = order[j];
+            const struct mtlbx_wr_tag *t = module_name(lib, m);
+            char fallback[40];
+            snprintf(fallback, sizeof fallback, "module-%zu", m);
+            const uint8_t *nm = t ? t->value.ptr : (const uint8_t *)fallback;
+            size_t len = t ? strnlen((const char *)t->value.ptr, t->value.len) : strlen(fallback);
+            char *file = name_set_unique_file(&used, nm, len, ".air");
+            char *full = file ? malloc(strlen(prefix) + strlen(file) + 1) : NULL;
+            ok = full != NULL;
+            if (ok) {
+                strcpy(full, prefix);
+                strcat(full, file);
+                files[l].modules[m] = full;
+                /* Said when the name could not be used as it is. */
+                char *safe = safe_component(nm, len);
+                if (safe && (strlen(safe) != len || memcmp(safe, nm, len) != 0)) {
+                    char *shown = mtlbx_escape_dup(nm, len, MTLBX_ESC_TERMINAL);
+                    char *sf = mtlbx_escape_dup((const uint8_t *)full, strlen(full), MTLBX_ESC_TERMINAL);
+                    cli_error(path, NULL, "warning: function %s is not a safe file name; its module is %s",
+                              shown ? shown : "?", sf ? sf : "?");
+                    free(shown);
+                    free(sf);
+                }
+                free(safe);
+            }
+            free(file);
+        }
+        free(order);
+        free(seen);
+        name_set_free(&used);
+        for (size_t a = 0; ok && a < lib->n_archives; a++) {
+            char name[64];
+            snprintf(name, sizeof name, "%ssources/%zu.tar.bz2", prefix, a);
+            ok = (files[l].archives[a] = strdup(name)) != NULL;
+        }
+        if (!ok) {
+            files_free(files, w);
+            return NULL;
+        }
+    }
+    return files;
+}
+
+/* Nothing is in the way, unless --force: checked for every file before
+ * the first is written, so a refusal writes nothing. */
+static bool nothing_in_the_way(const char *dir, mtlbx_writer *w, const struct manifest_files *files)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return true; /* DIR does not exist yet */
+    struct stat st;
+    const char *hit = NULL;
+    if (fstatat(dfd, MANIFEST_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        hit = MANIFEST_NAME;
+    for (size_t l = 0; !hit && l < mtlbx_wr_library_count(w); l++) {
+        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
+        for (size_t m = 0; !hit && m < lib->n_modules; m++)
+            if (fstatat(dfd, files[l].modules[m], &st, AT_SYMLINK_NOFOLLOW) == 0)
+                hit = files[l].modules[m];
+        for (size_t a = 0; !hit && a < lib->n_archives; a++)
+            if (fstatat(dfd, files[l].archives[a], &st, AT_SYMLINK_NOFOLLOW) == 0)
+                hit = files[l].archives[a];
+    }
+    close(dfd);
+    if (hit) {
+        char *shown = mtlbx_escape_dup((const uint8_t *)hit, strlen(hit), MTLBX_ESC_TERMINAL);
+        cli_error(dir, NULL, "%s exists (use --force to replace it); nothing written", shown ? shown : "?");
+        free(shown);
+    }
+    return !hit;
+}
+
+static int write_parts(const char *file, const char *dir, mtlbx_writer *w, const struct manifest_files *files,
+                       bool force, const struct safe_write_guard *input, struct written *wr)
+{
+    char err[256];
+    for (size_t l = 0; l < mtlbx_wr_library_count(w); l++) {
+        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
+        for (size_t m = 0; m < lib->n_modules; m++) {
+            const struct mtlbx_wr_module *mod = &lib->modules[m];
+            /* What is written must be what was hashed: a same-size rewrite
+             * of the input meanwhile is caught before the rename. */
+            struct safe_write_guard g = *input;
+            g.sha256 = mod->hash_known ? mod->hash : NULL;
+            if (safe_write_under_guarded(dir, files[l].modules[m], mod->bytes.data, (size_t)mod->bytes.len, force,
+                                         &g, err, sizeof err, NULL, 0) != 0 ||
+                !remember(wr, files[l].modules[m])) {
+                char *sf = mtlbx_escape_dup((const uint8_t *)files[l].modules[m], strlen(files[l].modules[m]),
+                                            MTLBX_ESC_TERMINAL);
+                cli_error(dir, NULL, "%s: %s", sf ? sf : "?", err);
+                free(sf);
+                return 2;
+            }
+        }
+        for (size_t a = 0; a < lib->n_archives; a++) {
+            const struct mtlbx_wr_archive *ar = &lib->archives[a];
+            if (safe_write_under_guarded(dir, files[l].archives[a], ar->payload.data, (size_t)ar->payload.len, force,
+                                         input, err, sizeof err, NULL, 0) != 0 ||
+                !remember(wr, files[l].archives[a])) {
+                cli_error(dir, NULL, "%s: %s", files[l].archives[a], err);
+                return 2;
+            }
+        }
+    }
+    (void)file;
+    return 0;
+}
+
+int cmd_unpack(const struct cli_args *args)
+{
+    const char *file = args->operands[0], *dir = cli_value(args, 'o');
+    bool force = cli_flag(args, OPT_FORCE);
+    if (!dir || !*dir) {
+        cli_error(file, NULL, "-o needs a directory name");
+        return 2;
+    }
+    mtlbx_file *f = cli_open(file);
+    if (!f)
+        return 2;
+    int status = 2;
+    struct manifest_files *files = NULL;
+    struct written wr = { 0 };
+    char *text = NULL;
+    mtlbx_writer *w = mtlbx_wr_new();
+    if (!w) {
+        cli_error(file, NULL, "out of memory");
+        goto out;
+    }
+    /* The model, then the proof that it gives the file back. */
+    int rc = mtlbx_wr_describe(w, f, MTLBX_WR_DESCRIBE_VERIFY);
+    if (rc == MTLBX_WRITER_OK && cli_complete(file, f))
+        goto out;
+    if (rc == MTLBX_WRITER_OK)
+        rc = mtlbx_wr_compare(w, mtlbx_file_data(f), mtlbx_file_size(f));
+    if (rc != MTLBX_WRITER_OK) {
+        int64_t at = mtlbx_wr_error_offset(w);
+        uint64_t off = (uint64_t)at;
+        cli_error(file, at >= 0 ? &off : NULL, "cannot unpack byte for byte: %s", mtlbx_writer_error_string(w));
+        goto out;
+    }
+    if (!(files = name_files(file, w))) {
+        cli_error(file, NULL, "out of memory");
+        goto out;
+    }
+    char err[256];
+    size_t len;
+    if (!manifest_render(w, files, &text, &len, err, sizeof err)) {
+        cli_error(file, NULL, "%s", err);
+        goto out;
+    }
+    if (!force && !nothing_in_the_way(dir, w, files))
+        goto out;
+    if (make_output_dir(dir, err, sizeof err) != 0) {
+        cli_error(dir, NULL, "%s", err);
+        goto out;
+    }
+    /* --force never replaces the input itself. */
+    struct safe_write_guard input = { 0 };
+    struct stat st;
+    if (stat(file, &st) == 0)
+        input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
+                                           .input_ino = (uint64_t)st.st_ino };
+    status = write_parts(file, dir, w, files, force, &input, &wr);
+    if (status == 0 && cli_complete(file, f))
+        status = 2;
+    if (status == 0) {
+        char out[8192];
+        if (safe_write_file_guarded(dir, MANIFEST_NAME, text, len, force, &input, err, sizeof err, out,
+                                    sizeof out) != 0) {
+            cli_error(dir, NULL, "%s: %s", MANIFEST_NAME, err);
+            status = 2;
+        } else {
+            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)out, strlen(out) });
+            putchar('\n');
+        }
+    }
+    if (status != 0)
+        take_back(dir, &wr, mtlbx_wr_is_fat(w), mtlbx_wr_library_count(w));
+out:
+    for (size_t i = 0; i < wr.n; i++)
+        free(wr.paths[i]);
+    free(wr.paths);
+    free(text);
+    if (w)
+        files_free(files, w);
+    mtlbx_writer_free(w);
+    mtlbx_close(f);
+    return status;
+}
