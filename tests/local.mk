@@ -83,3 +83,4 @@ include tests/interface.mk
 include tests/cli.mk
 include tests/util.mk
 include tests/containers.mk
+include tests/writer.mk
