@@ -89,6 +89,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/writer/writer_internal.h \
 	src/lib/writer/air_module.c \
 	src/lib/writer/describe.c \
+	src/lib/writer/files.c \
 	src/lib/writer/layout.c \
 	src/lib/writer/model.c \
 	src/lib/writer/output.c \

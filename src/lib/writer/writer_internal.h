@@ -87,7 +87,7 @@ int wr_layout_size(mtlbx_writer *w, uint64_t *size);
 /* output.c: the model written into one malloc'd buffer; written to
  * `path` atomically (a temporary beside it, renamed when whole). */
 int wr_write_memory(mtlbx_writer *w, uint8_t **out, size_t *len);
-/* output.c: a regular file opened for reading, beneath dirfd
+/* files.c: a regular file opened for reading, beneath dirfd
  * (mtlbx_wr_open_beneath) or as given; -1 with a reason in err. */
 int wr_open_file(int dirfd, const char *path, bool beneath, uint64_t *size, char *err, size_t err_size);
 int wr_write_file_atomic(mtlbx_writer *w, const char *path);
