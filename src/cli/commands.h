@@ -86,6 +86,11 @@ int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *nam
  * or the status (1 or 2, reported) with *f NULL. */
 int cli_open_function(const struct cli_args *args, const char *path, const char *name, mtlbx_file **f,
                       mtlbx_library **lib, size_t *fi);
+/* Whether the file at `path` was written to since `at_open` was taken
+ * (an in-place rewrite changes its modification and change times), or
+ * can no longer be stat'ed. */
+struct stat;
+bool cli_modified_since(const char *path, const struct stat *at_open);
 /* Parses "-o DIR", "--force" style options shared by extract/sources. */
 const char *cli_program_name(void);
 

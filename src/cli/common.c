@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -181,4 +182,14 @@ bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, 
     }
     *slice = (long)n;
     return true;
+}
+
+bool cli_modified_since(const char *path, const struct stat *at_open)
+{
+    struct stat now;
+    if (!at_open || stat(path, &now) != 0)
+        return true;
+    return now.st_mtim.tv_sec != at_open->st_mtim.tv_sec || now.st_mtim.tv_nsec != at_open->st_mtim.tv_nsec ||
+           now.st_ctim.tv_sec != at_open->st_ctim.tv_sec || now.st_ctim.tv_nsec != at_open->st_ctim.tv_nsec ||
+           now.st_size != at_open->st_size;
 }

@@ -46,18 +46,6 @@ static int write_module(const char *dir, const char *name, bool under, struct mt
     return safe_write_file_guarded(dir, name, mod.ptr, mod.len, force, g, err, err_size, out, out_size);
 }
 
-/* Whether the input was written to since it was opened (an in-place
- * rewrite changes its modification and change times): then a module that
- * does not match its HASH is a file changing under us, not a corrupt one. */
-static bool modified_since(const char *path, const struct stat *at_open)
-{
-    struct stat now;
-    if (!at_open || stat(path, &now) != 0)
-        return true;
-    return now.st_mtim.tv_sec != at_open->st_mtim.tv_sec || now.st_mtim.tv_nsec != at_open->st_mtim.tv_nsec ||
-           now.st_ctim.tv_sec != at_open->st_ctim.tv_sec || now.st_ctim.tv_nsec != at_open->st_ctim.tv_nsec;
-}
-
 /* Writes one library's selected functions. Returns false if any failed. */
 static bool extract_library(const char *path, mtlbx_library *lib, size_t li, bool fat,
                             const char *dir, const bool *selected, bool force, const struct safe_write_guard *input, const struct stat *at_open,
@@ -97,7 +85,7 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
             g.sha256 = fn->hash;
             int rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
             uint8_t actual[32];
-            if (rc == -2 && !modified_since(path, at_open) &&
+            if (rc == -2 && !cli_modified_since(path, at_open) &&
                 mtlbx_function_verify(lib, i, actual) == MTLBX_HASH_MISMATCH) {
                 /* The module as stored does not match its HASH (mtlbx check
                  * reports it): write what the file holds, still checked. */

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define MANIFEST_NAME "manifest.json"
 #define MANIFEST_VERSION 1
@@ -22,10 +23,11 @@ struct manifest_files {
 };
 
 /* manifest_write.c: the manifest of the model `w` (made by
- * mtlbx_wr_describe), files[l] naming library l's files. The text is
- * malloc'd; false (with a reason in err) out of memory. */
-bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, char **text, size_t *len, char *err,
-                     size_t err_size);
+ * mtlbx_wr_describe), files[l] naming library l's files, streamed to
+ * `out` (a library of 20,000 functions has a 15 MB manifest: it is never
+ * held whole). False (with a reason in err) when a write failed or
+ * memory ran out. */
+bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *out, char *err, size_t err_size);
 
 /* manifest_read.c: fills the empty writer `w` from manifest text; file
  * references are opened beneath `dirfd` (mtlbx_wr_open_beneath) to learn

@@ -9,6 +9,7 @@
 #include "manifest.h"
 #include "util/json_stream.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,15 +338,14 @@ static void put_library(struct json_stream *js, const struct mtlbx_wr_library *l
     json_stream_close(js);
 }
 
-bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, char **text, size_t *len, char *err,
-                     size_t err_size)
+bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *out, char *err, size_t err_size)
 {
     struct json_stream *js = malloc(sizeof *js);
     if (!js) {
         snprintf(err, err_size, "out of memory");
         return false;
     }
-    json_stream_init(js, NULL);
+    json_stream_init(js, out);
     json_stream_open(js, NULL, '{');
     json_stream_put_int(js, "mtlbx_manifest", MANIFEST_VERSION);
     size_t n = mtlbx_wr_library_count(w);
@@ -371,27 +371,9 @@ bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, char *
     json_stream_close(js);
     json_stream_close(js);
     json_stream_flush(js);
-    size_t cap;
-    char *t = json_stream_take(js, len, &cap);
-    bool ok = !js->failed && t;
+    bool ok = !js->failed && fputc('\n', out) != EOF && fflush(out) == 0 && !ferror(out);
     free(js);
-    if (!ok) {
-        free(t);
-        snprintf(err, err_size, "out of memory");
-        return false;
-    }
-    /* A final newline, as every text file has. */
-    if (*len + 1 >= cap) {
-        char *grown = realloc(t, *len + 2);
-        if (!grown) {
-            free(t);
-            snprintf(err, err_size, "out of memory");
-            return false;
-        }
-        t = grown;
-    }
-    t[(*len)++] = '\n';
-    t[*len] = 0;
-    *text = t;
-    return true;
+    if (!ok)
+        snprintf(err, err_size, "write failed: %s", errno ? strerror(errno) : "out of memory");
+    return ok;
 }

@@ -25,6 +25,7 @@
 #include "manifest.h"
 #include "util/name_set.h"
 #include "util/safe_write.h"
+#include "util/span_release.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -209,40 +210,87 @@ static bool nothing_in_the_way(const char *dir, mtlbx_writer *w, const struct ma
     return !hit;
 }
 
-static int write_parts(const char *file, const char *dir, mtlbx_writer *w, const struct manifest_files *files,
+static int write_parts(mtlbx_file *f, const char *dir, mtlbx_writer *w, const struct manifest_files *files,
                        bool force, const struct safe_write_guard *input, struct written *wr)
 {
     char err[256];
-    for (size_t l = 0; l < mtlbx_wr_library_count(w); l++) {
+    const uint8_t *base = mtlbx_file_data(f);
+    /* Nothing written is read again: the mapping's pages go as the
+     * modules are written, or unpacking a 300 MB library keeps 300 MB. */
+    struct span_release written;
+    span_release_init(&written, f);
+    int status = 0;
+    for (size_t l = 0; status == 0 && l < mtlbx_wr_library_count(w); l++) {
         const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
-        for (size_t m = 0; m < lib->n_modules; m++) {
-            const struct mtlbx_wr_module *mod = &lib->modules[m];
-            /* What is written must be what was hashed: a same-size rewrite
-             * of the input meanwhile is caught before the rename. */
-            struct safe_write_guard g = *input;
-            g.sha256 = mod->hash_known ? mod->hash : NULL;
-            if (safe_write_under_guarded(dir, files[l].modules[m], mod->bytes.data, (size_t)mod->bytes.len, force,
-                                         &g, err, sizeof err, NULL, 0) != 0 ||
-                !remember(wr, files[l].modules[m])) {
-                char *sf = mtlbx_escape_dup((const uint8_t *)files[l].modules[m], strlen(files[l].modules[m]),
-                                            MTLBX_ESC_TERMINAL);
+        for (size_t m = 0; status == 0 && m < lib->n_modules; m++) {
+            const struct mtlbx_wr_blob *b = &lib->modules[m].bytes;
+            const char *rel = files[l].modules[m];
+            if (safe_write_under_guarded(dir, rel, b->data, (size_t)b->len, force, input, err, sizeof err, NULL, 0) !=
+                    0 ||
+                !remember(wr, rel)) {
+                char *sf = mtlbx_escape_dup((const uint8_t *)rel, strlen(rel), MTLBX_ESC_TERMINAL);
                 cli_error(dir, NULL, "%s: %s", sf ? sf : "?", err);
                 free(sf);
-                return 2;
+                status = 2;
             }
+            span_release_add(&written, (struct mtlbx_range){ (uint64_t)(b->data - base), b->len });
         }
-        for (size_t a = 0; a < lib->n_archives; a++) {
+        for (size_t a = 0; status == 0 && a < lib->n_archives; a++) {
             const struct mtlbx_wr_archive *ar = &lib->archives[a];
             if (safe_write_under_guarded(dir, files[l].archives[a], ar->payload.data, (size_t)ar->payload.len, force,
                                          input, err, sizeof err, NULL, 0) != 0 ||
                 !remember(wr, files[l].archives[a])) {
                 cli_error(dir, NULL, "%s: %s", files[l].archives[a], err);
-                return 2;
+                status = 2;
             }
         }
     }
-    (void)file;
-    return 0;
+    span_release_flush(&written);
+    return status;
+}
+
+/* DIR/manifest.json, streamed into safe_write's temporary, then its path
+ * on stdout. */
+static int write_manifest(const char *dir, mtlbx_writer *w, const struct manifest_files *files, bool force,
+                          const struct safe_write_guard *input)
+{
+    size_t dl = strlen(dir);
+    char *path = malloc(dl + sizeof MANIFEST_NAME + 1), err[256];
+    if (!path) {
+        cli_error(dir, NULL, "out of memory");
+        return 2;
+    }
+    snprintf(path, dl + sizeof MANIFEST_NAME + 1, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", MANIFEST_NAME);
+    struct safe_write_temp t;
+    int status = 2;
+    if (safe_write_begin(path, force, input, &t, err, sizeof err) != 0) {
+        cli_error(path, NULL, "%s", err);
+    } else {
+        int fd = dup(t.fd);
+        FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+        bool ok = out && manifest_render(w, files, out, err, sizeof err);
+        if (!out) {
+            if (fd >= 0)
+                close(fd);
+            snprintf(err, sizeof err, "out of memory");
+        }
+        if (out && fclose(out) != 0 && ok) {
+            ok = false;
+            snprintf(err, sizeof err, "write failed: %s", strerror(errno));
+        }
+        if (!ok) {
+            safe_write_abort(&t);
+            cli_error(path, NULL, "%s", err);
+        } else if (safe_write_commit(&t, err, sizeof err) != 0) {
+            cli_error(path, NULL, "%s", err);
+        } else {
+            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) });
+            putchar('\n');
+            status = 0;
+        }
+    }
+    free(path);
+    return status;
 }
 
 int cmd_unpack(const struct cli_args *args)
@@ -253,13 +301,16 @@ int cmd_unpack(const struct cli_args *args)
         cli_error(file, NULL, "-o needs a directory name");
         return 2;
     }
+    /* A rewrite of FILE while it is unpacked is caught by its times (what
+     * was hashed must be what is written). */
+    struct stat at_open;
+    bool have_st = stat(file, &at_open) == 0;
     mtlbx_file *f = cli_open(file);
     if (!f)
         return 2;
     int status = 2;
     struct manifest_files *files = NULL;
     struct written wr = { 0 };
-    char *text = NULL;
     mtlbx_writer *w = mtlbx_wr_new();
     if (!w) {
         cli_error(file, NULL, "out of memory");
@@ -282,11 +333,6 @@ int cmd_unpack(const struct cli_args *args)
         goto out;
     }
     char err[256];
-    size_t len;
-    if (!manifest_render(w, files, &text, &len, err, sizeof err)) {
-        cli_error(file, NULL, "%s", err);
-        goto out;
-    }
     if (!force && !nothing_in_the_way(dir, w, files))
         goto out;
     if (make_output_dir(dir, err, sizeof err) != 0) {
@@ -299,27 +345,21 @@ int cmd_unpack(const struct cli_args *args)
     if (stat(file, &st) == 0)
         input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
                                            .input_ino = (uint64_t)st.st_ino };
-    status = write_parts(file, dir, w, files, force, &input, &wr);
+    status = write_parts(f, dir, w, files, force, &input, &wr);
     if (status == 0 && cli_complete(file, f))
         status = 2;
-    if (status == 0) {
-        char out[8192];
-        if (safe_write_file_guarded(dir, MANIFEST_NAME, text, len, force, &input, err, sizeof err, out,
-                                    sizeof out) != 0) {
-            cli_error(dir, NULL, "%s: %s", MANIFEST_NAME, err);
-            status = 2;
-        } else {
-            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)out, strlen(out) });
-            putchar('\n');
-        }
+    if (status == 0 && cli_modified_since(file, have_st ? &at_open : NULL)) {
+        cli_error(file, NULL, "the file changed while it was unpacked; nothing written");
+        status = 2;
     }
+    if (status == 0)
+        status = write_manifest(dir, w, files, force, &input);
     if (status != 0)
         take_back(dir, &wr, mtlbx_wr_is_fat(w), mtlbx_wr_library_count(w));
 out:
     for (size_t i = 0; i < wr.n; i++)
         free(wr.paths[i]);
     free(wr.paths);
-    free(text);
     if (w)
         files_free(files, w);
     mtlbx_writer_free(w);
