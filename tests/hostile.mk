@@ -47,7 +47,7 @@ endif
 
 # The harnesses built without libFuzzer: replay.c gives them a main() that
 # runs every file of the directories named on the command line.
-check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode
+check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode tests/fuzz_replay_writer
 tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c \
 	src/util/interface_json.c src/util/interface_json.h
 tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
@@ -55,6 +55,10 @@ tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
 	tests/fuzz/walk.c tests/fuzz/walk.h
 tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
+tests_fuzz_replay_writer_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_writer.c \
+	src/cli/manifest_read.c src/cli/manifest_values.c src/cli/manifest.h
+tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
+tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/ui
 tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
@@ -89,6 +93,9 @@ FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c $(top_srcdir)/src/util/interface_json.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
+FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manifest_read.c \
+	$(top_srcdir)/src/cli/manifest_values.c \
+	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
 	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c wrap.c)
 
@@ -102,6 +109,9 @@ fuzz-build:
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
 	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/util $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
+	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/cli $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
+	  $(FUZZ_WRITER_SRC) -o tests/fuzz/fuzz_writer $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
 	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
 
 # Each run mutates a working copy of the seeds (never the committed
@@ -120,11 +130,15 @@ fuzz: fuzz-build
 	cp -f $(HOSTILE_FUZZ_DIR)/seeds/bitcode/* tests/fuzz/work-bitcode/
 	tests/fuzz/fuzz_bitcode -max_total_time=$(FUZZ_SECONDS) -timeout=25 -rss_limit_mb=2048 \
 	  -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/bitcode- tests/fuzz/work-bitcode
+	$(MKDIR_P) tests/fuzz/work-writer
+	cp -f $(HOSTILE_FUZZ_DIR)/seeds/writer/* tests/fuzz/work-writer/
+	tests/fuzz/fuzz_writer -max_total_time=$(FUZZ_SECONDS) -timeout=25 -rss_limit_mb=2048 \
+	  -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/writer- tests/fuzz/work-writer
 
 clean-local: clean-fuzz
 clean-fuzz:
 	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format \
-	  tests/fuzz/fuzz_bitcode tests/fuzz/work-bitcode
+	  tests/fuzz/fuzz_bitcode tests/fuzz/work-bitcode tests/fuzz/fuzz_writer tests/fuzz/work-writer
 
 .PHONY: fuzz fuzz-build clean-fuzz
 

@@ -14,3 +14,7 @@ fz="$MTLBX_SRCDIR/tests/fuzz"
 bitcode_regress=
 [ -d "$fz/regress/bitcode" ] && bitcode_regress="$fz/regress/bitcode"
 "$MTLBX_BUILDDIR/tests/fuzz_replay_bitcode" "$fz/seeds/bitcode" $bitcode_regress
+# the writer's inputs: manifests and AIR modules (regress/writer once it has had a finding)
+writer_regress=
+[ -d "$fz/regress/writer" ] && writer_regress="$fz/regress/writer"
+"$MTLBX_BUILDDIR/tests/fuzz_replay_writer" "$fz/seeds/writer" $writer_regress
