@@ -228,5 +228,10 @@ hostile "an ENDT item" h-endt "ENDT ends every group"
 hostile "another manifest version" h-version "this mtlbx reads version 1"
 mkdir "$WORK/dup.d" && printf '{"mtlbx_manifest": 1, "mtlbx_manifest": 1}' >"$WORK/dup.d/manifest.json"
 hostile "a key given twice" dup "duplicate"
+# Functions are parsed one at a time: an error in one names its line.
+cp -R "$WORK/sample.metallib.d" "$WORK/syntax.d" && rm -f "$WORK/syntax.d/link.air"
+line=$(grep -n '"name": "fragment_main"' "$WORK/syntax.d/manifest.json" | cut -d: -f1)
+sed -i 's/"name": "fragment_main"/"name" "fragment_main"/' "$WORK/syntax.d/manifest.json"
+hostile "a syntax error in a function" syntax "functions\[1\]: line $line: ':' expected"
 
 exit $FAILED
