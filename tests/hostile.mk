@@ -162,6 +162,10 @@ EXTRA_DIST += tests/hostile/memory_flat.sh
 # extracted, extract --force onto its own input.
 TESTS += tests/hostile/hostile_signals.sh
 EXTRA_DIST += tests/hostile/hostile_signals.sh tests/hostile_mkbig.py
+# tests/hostile/hostile_writer.sh: pack and unpack on a full disk and under
+# signals leave no temporary file and no torn output (issue 33).
+TESTS += tests/hostile/hostile_writer.sh
+EXTRA_DIST += tests/hostile/hostile_writer.sh
 # tests/hostile/hostile_explorer_eof.sh: the explorer's terminal closed under it
 # with no SIGHUP reaching it (python3's pty module).
 TESTS += tests/hostile/hostile_explorer_eof.sh

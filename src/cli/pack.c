@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "manifest.h"
+#include "util/fatal_cleanup.h"
 #include "util/safe_write.h"
 
 #include <errno.h>
@@ -200,6 +201,10 @@ int cmd_pack(const struct cli_args *args)
     const char *out = cli_value(args, 'o'), *target = cli_value(args, OPT_TARGET), *from = cli_value(args, OPT_FROM);
     bool force = cli_flag(args, OPT_FORCE), names = cli_flag(args, 'f');
     const char *prog = cli_program_name();
+    /* Ctrl-C, SIGTERM or SIGHUP while OUT is written remove its temporary
+     * (cli_open installs these too, but pack DIR and --target open no
+     * library). */
+    fatal_cleanup_install_handlers();
     if (!out || !*out) {
         cli_error(prog, NULL, "pack: -o needs a file name");
         return 2;
