@@ -157,7 +157,7 @@ static bool signature(const struct mtlbx_wr_library *lib, const struct mtlbx_wr_
         }
         if (!name) {
             plain = false;
-            name = "?";
+            name = "????"; /* four bytes, as every name copied below */
         }
         if (used + 6 < size) {
             memcpy(sig + used, name, 4);

@@ -169,7 +169,7 @@ static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
         free(seen);
         name_set_free(&used);
         for (size_t a = 0; ok && a < lib->n_archives; a++) {
-            char name[64];
+            char name[96];
             snprintf(name, sizeof name, "%ssources/%zu.tar.bz2", prefix, a);
             ok = (files[l].archives[a] = strdup(name)) != NULL;
         }

@@ -16,7 +16,7 @@ struct wr_member {
 
 /* air_module.c: what a module added by mtlbx_wr_add_air says of itself. */
 struct wr_air_info {
-    char shown[160];             /* the module as messages name it (escaped) */
+    char shown[200];             /* the module as messages name it (escaped) */
     char name[160];              /* its function's name (escaped) */
     bool has_triple;
     char triple[96];             /* printable ASCII */
