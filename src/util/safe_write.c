@@ -515,6 +515,8 @@ int safe_write_begin(const char *path, bool force, const struct safe_write_guard
     }
     t->force = force;
     t->fd = temp_begin(t->dfd, t->name, force, guard, t->tmp, sizeof t->tmp, &t->slot, err, err_size);
+    if (t->fd >= 0)
+        xfsz_block(&t->old_mask, &t->xfsz_was_pending);
     if (t->fd < 0) {
         close(t->dfd);
         free(t->name);
@@ -533,6 +535,7 @@ int safe_write_commit(struct safe_write_temp *t, char *err, size_t err_size)
         rc = -1;
     }
     t->fd = -1;
+    xfsz_unblock(&t->old_mask, t->xfsz_was_pending);
     rc = temp_finish(t->dfd, t->tmp, t->name, t->force, t->slot, rc, err, err_size);
     close(t->dfd);
     free(t->name);
@@ -545,8 +548,10 @@ void safe_write_abort(struct safe_write_temp *t)
 {
     if (t->dfd < 0)
         return;
-    if (t->fd >= 0)
+    if (t->fd >= 0) {
         close(t->fd);
+        xfsz_unblock(&t->old_mask, t->xfsz_was_pending);
+    }
     temp_finish(t->dfd, t->tmp, t->name, t->force, t->slot, -1, NULL, 0);
     close(t->dfd);
     free(t->name);

@@ -3,6 +3,7 @@
 #ifndef MTLBX_SAFE_WRITE_H
 #define MTLBX_SAFE_WRITE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,12 @@ struct safe_write_temp {
     bool force;
     char tmp[64];
     char *name;
+    /* SIGXFSZ is blocked in the writing thread from begin to commit or
+     * abort (a file-size limit then fails the write with EFBIG instead of
+     * ending the process with the temporary left behind): the mask to
+     * restore, and whether one was pending before. */
+    sigset_t old_mask;
+    bool xfsz_was_pending;
 };
 int safe_write_begin(const char *path, bool force, const struct safe_write_guard *guard, struct safe_write_temp *t,
                      char *err, size_t err_size);

@@ -40,6 +40,22 @@ else
     fail "unpack on a full disk: exit $rc, $(cat "$WORK/err"); $(find "$WORK/full/d" -type f | head -3)"
 fi
 
+# SIGXFSZ not ignored, standard output a terminal (so nothing at start-up
+# has blocked the signal for a redirected stdout): pack's streamed write
+# must still fail with a message, not die with its temporary file left.
+if command -v script >/dev/null 2>&1; then
+    mkdir "$WORK/fsz"
+    script -qec "sh -c 'ulimit -f 24; exec \"$BIN\" pack \"$WORK/sample.d\" -o \"$WORK/fsz/out.metallib\"; '" /dev/null \
+        >"$WORK/err" 2>&1 </dev/null
+    if grep -q "write failed" "$WORK/err" && [ ! -e "$WORK/fsz/out.metallib" ] && [ "$(leftovers "$WORK/fsz")" -eq 0 ]; then
+        ok "pack under ulimit -f on a terminal, SIGXFSZ not ignored: a message, no output, no temporary file"
+    else
+        fail "pack under ulimit -f on a terminal: $(tr -d '\r' <"$WORK/err" | head -c 300); $(ls -A "$WORK/fsz")"
+    fi
+else
+    echo "note: no script(1): the terminal case of the file-size limit is not run"
+fi
+
 # --- signals ------------------------------------------------------------------------
 dfl() { exec python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
