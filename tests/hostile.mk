@@ -56,7 +56,8 @@ tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c 
 	tests/fuzz/walk.c tests/fuzz/walk.h
 tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
 tests_fuzz_replay_writer_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_writer.c \
-	src/cli/manifest_read.c src/cli/manifest_values.c src/cli/manifest.h
+	src/cli/manifest_read.c src/cli/manifest_scan.c src/cli/manifest_scan.h \
+	src/cli/manifest_values.c src/cli/manifest.h
 tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
 tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
@@ -94,6 +95,7 @@ FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c $(top_srcdir)/src/util/interface_json.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manifest_read.c \
+	$(top_srcdir)/src/cli/manifest_scan.c \
 	$(top_srcdir)/src/cli/manifest_values.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
