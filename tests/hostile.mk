@@ -47,7 +47,10 @@ endif
 
 # The harnesses built without libFuzzer: replay.c gives them a main() that
 # runs every file of the directories named on the command line.
-check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode tests/fuzz_replay_writer
+check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode tests/fuzz_replay_writer \
+	tests/fuzz_replay_macho
+tests_fuzz_replay_macho_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_macho.c
+tests_fuzz_replay_macho_LDADD = $(MTLBX_LIBS)
 tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c \
 	src/util/interface_json.c src/util/interface_json.h
 tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
@@ -78,7 +81,7 @@ TESTS += tests/hostile/hostile_runaway.sh
 EXTRA_DIST += tests/hostile/hostile_runaway.sh tests/hostile_mkrunaway.py
 
 EXTRA_DIST += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sigbus.sh tests/hostile/hostile_explorer_dis.sh \
-	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c \
+	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c tests/mkmacho.py \
 	tests/fuzz/seeds tests/fuzz/regress
 
 # ------------------------------------------------------------ make fuzz --
@@ -98,6 +101,8 @@ FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manife
 	$(top_srcdir)/src/cli/manifest_scan.c \
 	$(top_srcdir)/src/cli/manifest_values.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
+FUZZ_MACHO_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_macho.c \
+	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
 	$(addprefix $(top_srcdir)/src/ui/,hexfmt.c textfmt.c layout.c lineedit.c query.c rows.c rowfmt.c keys.c wrap.c)
 
@@ -109,6 +114,8 @@ fuzz-build:
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
 	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_MACHO_SRC) \
+	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/util $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
 	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
@@ -136,11 +143,16 @@ fuzz: fuzz-build
 	cp -f $(HOSTILE_FUZZ_DIR)/seeds/writer/* tests/fuzz/work-writer/
 	tests/fuzz/fuzz_writer -max_total_time=$(FUZZ_SECONDS) -timeout=25 -rss_limit_mb=2048 \
 	  -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/writer- tests/fuzz/work-writer
+	$(MKDIR_P) tests/fuzz/work-macho
+	cp -f $(HOSTILE_FUZZ_DIR)/seeds/macho/* tests/fuzz/work-macho/
+	tests/fuzz/fuzz_macho -max_total_time=$(FUZZ_SECONDS) -timeout=25 -rss_limit_mb=2048 \
+	  -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/macho- tests/fuzz/work-macho
 
 clean-local: clean-fuzz
 clean-fuzz:
 	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format \
-	  tests/fuzz/fuzz_bitcode tests/fuzz/work-bitcode tests/fuzz/fuzz_writer tests/fuzz/work-writer
+	  tests/fuzz/fuzz_bitcode tests/fuzz/work-bitcode tests/fuzz/fuzz_writer tests/fuzz/work-writer \
+	  tests/fuzz/fuzz_macho tests/fuzz/work-macho
 
 .PHONY: fuzz fuzz-build clean-fuzz
 

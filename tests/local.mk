@@ -37,6 +37,13 @@ tests_lib_container_test_reflection_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_lib_container_test_reflection_LDADD = $(TEST_LIBS)
 TESTS += tests/lib/container/test_reflection
 
+# The Mach-O reader on tests/mkmacho.py's shapes and damage (the fuzz seeds).
+check_PROGRAMS += tests/lib/container/test_macho
+tests_lib_container_test_macho_SOURCES = tests/lib/container/test_macho.c tests/testenv.c tests/testenv.h
+tests_lib_container_test_macho_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_container_test_macho_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/container/test_macho
+
 # Requirements in the library: platform names, triples, a damaged module.
 check_PROGRAMS += tests/lib/checks/test_requirements
 tests_lib_checks_test_requirements_SOURCES = tests/lib/checks/test_requirements.c tests/testenv.c tests/testenv.h

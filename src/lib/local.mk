@@ -35,6 +35,8 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/container/header.c \
 	src/lib/container/header_ext.c \
 	src/lib/container/library.c \
+	src/lib/container/macho.c \
+	src/lib/container/macho.h \
 	src/lib/container/metadata.c \
 	src/lib/container/modules.c \
 	src/lib/container/nouns.c \

@@ -18,3 +18,7 @@ bitcode_regress=
 writer_regress=
 [ -d "$fz/regress/writer" ] && writer_regress="$fz/regress/writer"
 "$MTLBX_BUILDDIR/tests/fuzz_replay_writer" "$fz/seeds/writer" $writer_regress
+# The Mach-O reader (seeds written by tests/mkmacho.py --seeds)
+macho_regress=
+[ -d "$fz/regress/macho" ] && macho_regress="$fz/regress/macho"
+"$MTLBX_BUILDDIR/tests/fuzz_replay_macho" "$fz/seeds/macho" $macho_regress

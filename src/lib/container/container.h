@@ -603,4 +603,8 @@ const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
 #ifdef __cplusplus
 }
 #endif
+
+/* Mach-O hosts: the sections that may hold a metallib. */
+#include "container/macho.h"
+
 #endif
