@@ -8,7 +8,10 @@
 #   tests/cli/find_archives.sh      archives by content (wheels, tars, nested) and
 #                               special operands; archives from tests/mkrelease.py
 #   tests/cli/find_mappings.sh      many small libraries cost no munmap or madvise each
+#   tests/cli/macho_hosts.sh        metallibs in Mach-O sections (tests/mkmacho.py), hostile
+#                               load commands (issue 34)
 CONTAINER_TESTS = \
+	tests/cli/macho_hosts.sh \
 	tests/cli/find_mappings.sh \
 	tests/cli/containers_find.sh \
 	tests/cli/containers_corpus.sh \

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include "archive_members.h"
+#include "macho_members.h"
+#include "member_reader.h"
 
 #include "container/archive_dl.h"
 
@@ -16,17 +18,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct member_reader {
-    struct archive *a;
-    uint8_t head[ARCHIVE_HEAD];  /* the bytes already read to see what it is */
-    size_t head_len;
-    uint64_t declared;         /* size in the archive's directory, 0 unknown */
-    bool size_known;
-    /* What reading it whole may hold: member_limit() less what the nested
-     * archives around it already hold in memory (`held`). */
-    uint64_t limit, held;
-};
 
 uint64_t member_limit(void)
 {
@@ -115,6 +106,12 @@ static void over_limit(const struct member_reader *rd, uint64_t size, char *err,
                  (unsigned long long)rd->limit, held, whole);
 }
 
+/* The member's next bytes: from the archive, or from a Mach-O section. */
+static la_ssize_t member_read(struct member_reader *rd, void *buf, size_t n)
+{
+    return rd->a ? archive_read_data(rd->a, buf, n) : rd->read(rd->read_ctx, buf, n);
+}
+
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size)
 {
     uint64_t limit = rd->limit;
@@ -151,9 +148,9 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
             buf = grown;
             cap = next;
         }
-        la_ssize_t n = archive_read_data(rd->a, buf + used, cap - used);
+        la_ssize_t n = member_read(rd, buf + used, cap - used);
         if (n < 0) {
-            say(err, err_size, "damaged member: %s", archive_error_string(rd->a));
+            say(err, err_size, "damaged member: %s", rd->a ? archive_error_string(rd->a) : "section cut short");
             free(buf);
             return NULL;
         }
@@ -173,11 +170,12 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
 int64_t member_measure(struct member_reader *rd)
 {
     /* Through archive_read_data, as the head was read (mixing in
-     * archive_read_data_block would skip what it has buffered). */
+     * archive_read_data_block would skip what it has buffered), or a Mach-O
+     * section's reader. */
     uint8_t buf[16384];
     uint64_t used = rd->head_len;
     while (used <= rd->limit) {
-        la_ssize_t n = archive_read_data(rd->a, buf, sizeof buf);
+        la_ssize_t n = member_read(rd, buf, sizeof buf);
         if (n < 0)
             return -1;
         if (n == 0)
@@ -263,6 +261,28 @@ char *archive_join(const char *prefix, const char *name)
 }
 
 static void list_entries(struct lister *L, struct archive *a, const char *prefix, int depth);
+
+/* Mach-O hosts (macho_members.c) report to the listing's own problem and
+ * stop. */
+static void macho_problem(void *ctx, const char *where, const char *what)
+{
+    problem(ctx, where, what);
+}
+
+static struct macho_listener macho_listener(struct lister *L)
+{
+    return (struct macho_listener){ L->fn, L->ctx, L->want, macho_problem, L, L->cancel, false, L->limit - L->held,
+                                    L->held };
+}
+
+/* The member at hand is a Mach-O file: its sections, read as it is
+ * decompressed. */
+static void list_macho(struct lister *L, const char *joined, struct archive *a, const struct member_reader *rd)
+{
+    struct macho_listener ml = macho_listener(L);
+    macho_list_archive_member(&ml, joined, a, rd->head, rd->head_len, rd->size_known ? rd->declared : 0);
+    L->stop |= ml.stop;
+}
 
 /* The member at hand is an archive itself: list it from memory. */
 static void list_nested(struct lister *L, struct member_reader *rd, const char *joined, int depth)
@@ -359,15 +379,35 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
                 L->stop = true;
         } else if (!lib && archive_content(rd.head, rd.head_len)) {
             list_nested(L, &rd, joined, depth);
+        } else if (!lib && macho_content(rd.head, rd.head_len)) {
+            list_macho(L, joined, a, &rd);
         }
         free(joined);
     }
+}
+
+/* A file whose first bytes are a Mach-O's: its sections are listed, not
+ * the file through libarchive. */
+static bool is_macho_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    uint8_t head[8];
+    ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
+    if (fd >= 0)
+        close(fd);
+    return n > 0 && macho_content(head, (size_t)n);
 }
 
 static int walk_members(const char *path, const char *want, member_fn fn, void *ctx, const volatile int *cancel,
                         char *err, size_t err_size)
 {
     struct lister L = { fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0 };
+    if (is_macho_file(path)) {
+        struct macho_listener ml = macho_listener(&L);
+        if (!macho_list_path(&ml, path, err, err_size))
+            return -1;
+        return L.status;
+    }
     struct archive *a = new_reader();
     if (!a) {
         say(err, err_size, "%s", archive_dl_error() ? archive_dl_error() : "out of memory");
@@ -403,7 +443,8 @@ bool folder_or_archive(const char *path)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     uint8_t head[ARCHIVE_HEAD];
     ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
-    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) && archive_content(head, (size_t)n);
+    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) &&
+                   (archive_content(head, (size_t)n) || macho_content(head, (size_t)n));
     if (fd >= 0)
         close(fd);
     return archive;
@@ -504,6 +545,51 @@ static bool take_offer(const char *arg, struct offer *out)
     return false;
 }
 
+/* The metallib sections of a Mach-O host named on its own: the first
+ * three names and how many. */
+struct host_sections {
+    size_t n;
+    char *names[3];
+};
+
+static int note_section(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
+{
+    (void)size;
+    (void)rd;
+    struct host_sections *h = ctx;
+    if (h->n < 3)
+        h->names[h->n] = strdup(name);
+    h->n++;
+    return 0;
+}
+
+/* A Mach-O file named where a metallib is wanted: its one metallib
+ * section, as HOST!SEGMENT,SECTION; several are named, none is said. */
+static int open_host(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
+{
+    struct host_sections h = { 0 };
+    char list_err[256] = "";
+    int rc = walk_members(arg, NULL, note_section, &h, NULL, list_err, sizeof list_err);
+    char msg[sizeof err->message];
+    if (h.n == 1 && h.names[0]) {
+        char *full = archive_join(arg, h.names[0]);
+        rc = full ? open_any(full, out, err) : fail(err, MTLBX_E_NOMEM, "out of memory");
+        free(full);
+    } else {
+        if (h.n == 0)
+            snprintf(msg, sizeof msg, "not a metallib: a Mach-O file with no metallib in its sections%s%.180s%s",
+                     rc ? " (" : "", rc ? list_err : "", rc ? ")" : "");
+        else
+            snprintf(msg, sizeof msg, "a Mach-O file with %zu metallibs in its sections: name one, as HOST!%.80s%s%.80s",
+                     h.n, h.names[0] ? h.names[0] : "?", h.names[1] ? " or HOST!" : "",
+                     h.names[1] ? h.names[1] : "");
+        rc = fail(err, MTLBX_E_NOT_METALLIB, msg);
+    }
+    for (size_t i = 0; i < 3; i++)
+        free(h.names[i]);
+    return rc;
+}
+
 int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
 {
     *out = NULL;
@@ -512,8 +598,10 @@ int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
         return ready.data ? mtlbx_open_buffer_owned(ready.data, ready.len, arg, out, err)
                           : fail(err, MTLBX_E_IO, ready.error);
     size_t cut = member_path_split(arg);
-    if (!cut)
-        return mtlbx_open_path(arg, out, err);
+    if (!cut) {
+        int rc = mtlbx_open_path(arg, out, err);
+        return rc == MTLBX_E_NOT_METALLIB && is_macho_file(arg) ? open_host(arg, out, err) : rc;
+    }
     char *archive = strndup(arg, cut);
     if (!archive)
         return fail(err, MTLBX_E_NOMEM, "out of memory");

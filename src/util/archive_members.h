@@ -58,7 +58,8 @@ typedef int (*member_fn)(void *ctx, const char *name, uint64_t size, struct memb
  * libarchive reads (a compressed text file, say): err says so. */
 #define ARCHIVE_NOT_ARCHIVE (-2)
 
-/* Lists `path`. Returns 0 when the whole archive (and those inside it)
+/* Lists `path` (an archive, or a Mach-O file whose metallib sections are
+ * its members: macho_members.h). Returns 0 when the whole archive (and those inside it)
  * was read, ARCHIVE_NOT_ARCHIVE, or -1 with a one-line reason in err: the
  * first problem met, naming the member (entries around it were still
  * reported). `cancel`, if not NULL, is polled between entries. */
@@ -78,8 +79,9 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
  * is kept (a 16 KiB buffer on the stack). */
 int64_t member_measure(struct member_reader *rd);
 
-/* True for a folder, or a regular file whose content is an archive (not
- * a metallib): what the explorer scans and `diff` compares as releases. */
+/* True for a folder, or a regular file whose content is an archive or a
+ * Mach-O file (not a metallib): what the explorer scans and `diff`
+ * compares as releases. */
 bool folder_or_archive(const char *path);
 
 /* Splits "ARCHIVE!MEMBER" at the first '!' whose left part is an existing
@@ -88,7 +90,8 @@ bool folder_or_archive(const char *path);
 size_t member_path_split(const char *arg);
 
 /* Opens `arg` as a metallib: an ordinary path through mtlbx_open_path, or
- * "ARCHIVE!MEMBER[!MEMBER...]" decompressed into memory (named by `arg`). This is the
+ * "ARCHIVE!MEMBER[!MEMBER...]" decompressed into memory (named by `arg`);
+ * a Mach-O file with one metallib section opens that one. This is the
  * one place every command and the explorer open what the user names.
  * A member offered for exactly `arg` on this thread (open_any_offer) is
  * taken instead of walking the archive. */

@@ -15,6 +15,9 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/archive_members.h \
 	src/util/diff_text.c \
 	src/util/diff_text.h \
+	src/util/macho_members.c \
+	src/util/macho_members.h \
+	src/util/member_reader.h \
 	src/util/interface_json.c \
 	src/util/interface_json.h \
 	src/util/interface_stream.c \

@@ -6,6 +6,7 @@
 
 #include "tree_walk.h"
 #include "archive_members.h"
+#include "macho_members.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -121,7 +122,7 @@ static void classify_file(struct walk *w, int fd, const struct stat *st, const c
     if (n >= 4 && metallib_magic(head)) {
         atomic_fetch_add(&w->progress->metallibs, 1);
         emit(w, WALK_METALLIB, (uint64_t)st->st_size, NULL);
-    } else if (archive_content(head, (size_t)n)) {
+    } else if (archive_content(head, (size_t)n) || macho_content(head, (size_t)n)) {
         atomic_fetch_add(&w->progress->archives, 1);
         emit(w, WALK_ARCHIVE, (uint64_t)st->st_size, NULL);
     } else if (named || metallib_name(name)) {
