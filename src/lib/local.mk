@@ -67,6 +67,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/checks/sha256.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
+	src/lib/checks/load_stamps.c \
 	src/lib/model/model.h \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \

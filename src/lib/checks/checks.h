@@ -80,6 +80,11 @@ const char *mtlbx_os_name(enum mtlbx_os os);
 /* A platform name as a user types it ("macos", "iOS", "macCatalyst",
  * "visionos", "xros"; any case), or MTLBX_OS_NONE. */
 enum mtlbx_os mtlbx_os_parse(const char *name, size_t len);
+/* Apple's PLATFORM_* numbers (LC_BUILD_VERSION, and a metallib header's
+ * byte 11 below its 0x80 flag): 1 macOS, 2 iOS, 3 tvOS, 4 watchOS, 6 Mac
+ * Catalyst, 7-9 the simulators (as their OS), 11 visionOS, 12 its
+ * simulator; MTLBX_OS_NONE for bridgeOS, DriverKit and the unknown. */
+enum mtlbx_os mtlbx_platform_os(uint32_t platform);
 /* The platform of an LLVM target triple ("air64-apple-macosx14.0.0"). */
 enum mtlbx_os mtlbx_os_of_triple(const char *triple);
 
@@ -132,8 +137,74 @@ void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out
 bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b);
 /* The platform requirements are computed for (header, else module triple). */
 enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib);
+/* The header's deployment target (byte 11's platform, the version at
+ * 12); false when the header names no platform a table knows. */
+bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v);
 /* The first module's target triple (printable ASCII); false if none reads. */
 bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
+/* The tables on their own: the first version of `os` that accepts MSL
+ * (or AIR) version v, in *needs when FOUND; OLDER: older than the table
+ * (no constraint); UNKNOWN: newer than the table, or not in it;
+ * NO_PLATFORM: no column for os (watchOS, unknown). */
+enum mtlbx_table_answer { MTLBX_TABLE_FOUND, MTLBX_TABLE_OLDER, MTLBX_TABLE_UNKNOWN, MTLBX_TABLE_NO_PLATFORM };
+enum mtlbx_table_answer mtlbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
+enum mtlbx_table_answer mtlbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
+
+/* ---------------------------------------------------------- load stamps -- */
+
+/* What Metal itself checks when it loads a library (load_stamps.c), each
+ * stamp as the runtime's errors name it, for a gate that speaks them:
+ * - the modules' LLVM target triple (air64_v28-apple-macosx26.0.0): what
+ *   Metal decides the OS by. It refuses a triple for a newer OS major than
+ *   the running one ("Unsupported target triple") and accepts a newer minor
+ *   of the same major; the header's deployment target is not what it reads
+ *   (a header forged either way changes nothing). Measured on macOS 26.3
+ *   with libraries stamped 26.0, 26.4, 26.9 and 27.0: zig-metallib
+ *   docs/air-format.md section 1.7 (data/requirements.tsv keeps the rule);
+ * - the MSL version, "language version 4.0" (VERS);
+ * - the AIR version, which the runtime calls "deployment target
+ *   0x00020008" (major << 16 | minor).
+ * The header's own deployment target is kept to say when it and the
+ * triple disagree. */
+struct mtlbx_load_stamps {
+    enum mtlbx_os os;                /* the library's platform (mtlbx_library_os) */
+    size_t n_functions;
+    /* The triple that asks the most (by OS version), as read */
+    bool has_triple;
+    char triple[96];
+    enum mtlbx_os triple_os;
+    bool triple_has_version;
+    struct mtlbx_os_version triple_version;
+    size_t triple_functions;         /* modules read that ask that version */
+    size_t triples_read;             /* modules whose triple was read */
+    size_t triples_differ;           /* of those, asking another OS or version than `triple` */
+    /* The header's deployment target (byte 11 and the version at 12) */
+    bool has_header_target;
+    enum mtlbx_os header_os;
+    struct mtlbx_os_version header_version;
+    /* The highest MSL and AIR versions of the functions, and how many
+     * functions have each */
+    bool has_msl, has_air;
+    struct mtlbx_os_version msl, air;
+    size_t msl_functions, air_functions;
+};
+/* every_module: read every module's triple (check: each module is read
+ * anyway); else the first ones until one reads (what find can afford). */
+void mtlbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct mtlbx_load_stamps *out);
+/* The OS version a triple asks for: "air64_v28-apple-macosx26.0.0" ->
+ * 26.0; false when its OS part carries no version. */
+bool mtlbx_triple_os_version(const char *triple, struct mtlbx_os_version *out);
+/* Whether Metal on `running` loads a module whose triple asks for
+ * `asks`, by the rule above. macOS 10.x releases were majors in all but
+ * number: 10.14 on 10.13 is refused. */
+enum mtlbx_triple_verdict {
+    MTLBX_TRIPLE_ACCEPTED,           /* not newer */
+    MTLBX_TRIPLE_NEWER_MINOR,        /* a newer minor of the same major: accepted on macOS (measured) */
+    MTLBX_TRIPLE_REFUSED,            /* a newer major */
+};
+enum mtlbx_triple_verdict mtlbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
+                                               struct mtlbx_os_version asks);
+
 /* "deployment target macOS 26.0", "MSL 4.0 needs macOS 26.0", "AIR 2.8
  * needs macOS 26.0"; and "MSL 4.2" for an unknown version. Return buf. */
 const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);

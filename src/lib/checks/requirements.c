@@ -88,19 +88,32 @@ int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b)
     return (a.minor > b.minor) - (a.minor < b.minor);
 }
 
-/* The header's byte 11 as a platform, a simulator as its OS; NONE for
- * unknown, bridgeOS, DriverKit and values no table covers. */
-static enum mtlbx_os header_os(uint8_t platform_byte)
+static struct mtlbx_os_version ver(uint16_t major, uint16_t minor);
+
+enum mtlbx_os mtlbx_platform_os(uint32_t platform)
 {
-    switch (platform_byte) {
-    case 0x81: return MTLBX_OS_MACOS;
-    case 0x82: case 0x87: return MTLBX_OS_IOS;
-    case 0x83: case 0x88: return MTLBX_OS_TVOS;
-    case 0x84: case 0x89: return MTLBX_OS_WATCHOS;
-    case 0x86: return MTLBX_OS_MACCATALYST;
-    case 0x8B: case 0x8C: return MTLBX_OS_VISIONOS;
+    switch (platform) {
+    case 1: return MTLBX_OS_MACOS;
+    case 2: case 7: return MTLBX_OS_IOS;
+    case 3: case 8: return MTLBX_OS_TVOS;
+    case 4: case 9: return MTLBX_OS_WATCHOS;
+    case 6: return MTLBX_OS_MACCATALYST;
+    case 11: case 12: return MTLBX_OS_VISIONOS;
     default: return MTLBX_OS_NONE;
     }
+}
+
+/* The header's byte 11: 0x80 (64-bit) and a platform number. */
+static enum mtlbx_os header_os(uint8_t platform_byte)
+{
+    return platform_byte & 0x80 ? mtlbx_platform_os(platform_byte & 0x7Fu) : MTLBX_OS_NONE;
+}
+
+bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v)
+{
+    *os = header_os(lib->header.platform_byte);
+    *v = ver(lib->header.os_major, lib->header.os_minor);
+    return *os != MTLBX_OS_NONE;
 }
 
 /* Every module of a library is built for one target; the first few are
@@ -181,6 +194,35 @@ static enum lookup air_msl(struct mtlbx_os_version v, struct mtlbx_os_version *m
     return older ? OLDER : NOT_IN_TABLE;
 }
 
+enum mtlbx_table_answer mtlbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version *needs)
+{
+    size_t row;
+    switch (msl_row(msl, &row)) {
+    case FOUND:
+        if (msl_column(os) < 0)
+            return MTLBX_TABLE_NO_PLATFORM;
+        *needs = REQ_MSL[row].os[msl_column(os)];
+        return MTLBX_TABLE_FOUND;
+    case OLDER:
+        return MTLBX_TABLE_OLDER;
+    default:
+        return MTLBX_TABLE_UNKNOWN;
+    }
+}
+
+enum mtlbx_table_answer mtlbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version air, struct mtlbx_os_version *needs)
+{
+    struct mtlbx_os_version msl;
+    switch (air_msl(air, &msl)) {
+    case FOUND:
+        return mtlbx_msl_needs(os, msl, needs);
+    case OLDER:
+        return MTLBX_TABLE_OLDER;
+    default:
+        return MTLBX_TABLE_UNKNOWN;
+    }
+}
+
 static void add_reason(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struct mtlbx_os_version of,
                        struct mtlbx_os_version needs)
 {
@@ -204,10 +246,8 @@ static void add_unknown(struct mtlbx_requires *r, enum mtlbx_req_rule rule, stru
 
 static bool deployment_target(const mtlbx_library *lib, struct mtlbx_os_version *v)
 {
-    if (header_os(lib->header.platform_byte) == MTLBX_OS_NONE)
-        return false;
-    *v = ver(lib->header.os_major, lib->header.os_minor);
-    return true;
+    enum mtlbx_os os;
+    return mtlbx_library_deployment_target(lib, &os, v);
 }
 
 /* Empties *out without clearing its arrays: a library's requirement asks

@@ -113,3 +113,76 @@ Test(requirements, damaged_module_triple)
     cr_assert(last_exact, "damage after the triple should leave it whole");
     cr_assert_lt(found, 400, "damage before the triple should lose it");
 }
+
+/* What Metal decides by (checks.h "load stamps"): the triple's OS
+ * version, refused a newer major and accepted a newer minor of the same
+ * one (zig-metallib docs/air-format.md 1.7, measured on macOS 26.3), each
+ * macOS 10.x a major of its own. */
+Test(requirements, triple_versions_and_the_major_rule)
+{
+    struct mtlbx_os_version v;
+    cr_assert(mtlbx_triple_os_version("air64_v28-apple-macosx26.0.0", &v) && v.major == 26 && v.minor == 0);
+    cr_assert(mtlbx_triple_os_version("air64-apple-ios16.4.0", &v) && v.major == 16 && v.minor == 4);
+    cr_assert(mtlbx_triple_os_version("air64-apple-ios14.0-macabi", &v) && v.major == 14 && v.minor == 0);
+    cr_assert(mtlbx_triple_os_version("air64_v26-apple-xros1.0.0-simulator", &v) && v.major == 1);
+    cr_assert(mtlbx_triple_os_version("air64-apple-macosx10.13", &v) && v.major == 10 && v.minor == 13);
+    cr_assert_not(mtlbx_triple_os_version("air64-apple-macosx", &v));
+    cr_assert_not(mtlbx_triple_os_version("air64-apple", &v));
+    cr_assert_not(mtlbx_triple_os_version("air64-apple-macosx99999999.0", &v));
+    struct mtlbx_os_version v26 = { 26, 0 }, v26_4 = { 26, 4 }, v27 = { 27, 0 }, v14 = { 14, 0 };
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v26, v26), MTLBX_TRIPLE_ACCEPTED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v26_4, v26), MTLBX_TRIPLE_ACCEPTED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v26, v26_4), MTLBX_TRIPLE_NEWER_MINOR);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v26, v27), MTLBX_TRIPLE_REFUSED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v14, v26), MTLBX_TRIPLE_REFUSED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, (struct mtlbx_os_version){ 10, 13 },
+                                      (struct mtlbx_os_version){ 10, 14 }), MTLBX_TRIPLE_REFUSED);
+    cr_assert_eq(mtlbx_platform_os(1), MTLBX_OS_MACOS);
+    cr_assert_eq(mtlbx_platform_os(7), MTLBX_OS_IOS);
+    cr_assert_eq(mtlbx_platform_os(6), MTLBX_OS_MACCATALYST);
+    cr_assert_eq(mtlbx_platform_os(12), MTLBX_OS_VISIONOS);
+    cr_assert_eq(mtlbx_platform_os(5), MTLBX_OS_NONE);
+    struct mtlbx_os_version needs;
+    cr_assert_eq(mtlbx_msl_needs(MTLBX_OS_MACOS, (struct mtlbx_os_version){ 4, 0 }, &needs), MTLBX_TABLE_FOUND);
+    cr_assert(needs.major == 26 && needs.minor == 0);
+    cr_assert_eq(mtlbx_air_needs(MTLBX_OS_IOS, (struct mtlbx_os_version){ 2, 5 }, &needs), MTLBX_TABLE_FOUND);
+    cr_assert(needs.major == 16 && needs.minor == 0);
+    cr_assert_eq(mtlbx_msl_needs(MTLBX_OS_MACOS, (struct mtlbx_os_version){ 9, 9 }, &needs), MTLBX_TABLE_UNKNOWN);
+    cr_assert_eq(mtlbx_msl_needs(MTLBX_OS_MACOS, (struct mtlbx_os_version){ 1, 0 }, &needs), MTLBX_TABLE_OLDER);
+    cr_assert_eq(mtlbx_msl_needs(MTLBX_OS_WATCHOS, (struct mtlbx_os_version){ 3, 0 }, &needs),
+                 MTLBX_TABLE_NO_PLATFORM);
+}
+
+/* The stamps of two fixtures: every module's triple read, or the first. */
+Test(requirements, load_stamps)
+{
+    char *path = fixture("tests/fixtures/dylib-v129.metallib");
+    mtlbx_file *f = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_E_NONE, "%s", err.message);
+    free(path);
+    struct mtlbx_load_stamps s;
+    for (int every = 0; every < 2; every++) {
+        mtlbx_library_load_stamps(mtlbx_library_at(f, 0), every, &s);
+        cr_assert_eq(s.os, MTLBX_OS_MACOS);
+        cr_assert(s.has_triple);
+        cr_assert_str_eq(s.triple, "air64_v28-apple-macosx26.0.0");
+        cr_assert(s.triple_has_version && s.triple_version.major == 26 && s.triple_version.minor == 0);
+        cr_assert_eq(s.triples_read, every ? 2 : 1);
+        cr_assert_eq(s.triple_functions, every ? 2 : 1);
+        cr_assert_eq(s.triples_differ, 0);
+        cr_assert(s.has_header_target && s.header_os == MTLBX_OS_MACOS && s.header_version.major == 26);
+        cr_assert(s.has_msl && s.msl.major == 4 && s.msl.minor == 0 && s.msl_functions == 2);
+        cr_assert(s.has_air && s.air.major == 2 && s.air.minor == 8 && s.air_functions == 2);
+    }
+    mtlbx_close(f);
+    /* No target OS in the header: the triple alone names the platform. */
+    path = fixture("tests/fixtures/legacy-v122-ios.metallib");
+    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_E_NONE, "%s", err.message);
+    free(path);
+    mtlbx_library_load_stamps(mtlbx_library_at(f, 0), true, &s);
+    cr_assert_not(s.has_header_target);
+    cr_assert_eq(s.os, MTLBX_OS_IOS);
+    cr_assert_str_eq(s.triple, "air64-apple-ios12.0.0");
+    mtlbx_close(f);
+}
