@@ -114,10 +114,31 @@ static la_ssize_t member_read(struct member_reader *rd, void *buf, size_t n)
 
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size)
 {
-    uint64_t limit = rd->limit;
+    return member_read_upto(rd, rd->limit, len, err, err_size);
+}
+
+/* A member over what it may hold: a caller's own limit (`own`), or the
+ * listing's (over_limit says how the nested archives share it). */
+static void too_big(const struct member_reader *rd, bool own, uint64_t limit, uint64_t size, char *err,
+                    size_t err_size)
+{
+    if (!own)
+        over_limit(rd, size, err, err_size);
+    else if (size)
+        snprintf(err, err_size, "member of %llu bytes is over the limit of %llu bytes", (unsigned long long)size,
+                 (unsigned long long)limit);
+    else
+        snprintf(err, err_size, "member decompresses past the limit of %llu bytes", (unsigned long long)limit);
+}
+
+void *member_read_upto(struct member_reader *rd, uint64_t limit, size_t *len, char *err, size_t err_size)
+{
     *len = 0;
+    bool own = limit < rd->limit;
+    if (!own)
+        limit = rd->limit;
     if (rd->size_known && rd->declared > limit) {
-        over_limit(rd, rd->declared, err, err_size);
+        too_big(rd, own, limit, rd->declared, err, err_size);
         return NULL;
     }
     /* Trust the declared size only as a first guess: a zip bomb lies. */
@@ -135,7 +156,7 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
         if (used == cap) {
             if (cap > limit) {
                 free(buf);
-                over_limit(rd, 0, err, err_size);
+                too_big(rd, own, limit, 0, err, err_size);
                 return NULL;
             }
             size_t next = cap * 2 > limit + 1 ? (size_t)limit + 1 : cap * 2;
@@ -160,7 +181,7 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
     }
     if (used > limit) {
         free(buf);
-        over_limit(rd, 0, err, err_size);
+        too_big(rd, own, limit, 0, err, err_size);
         return NULL;
     }
     *len = used;
@@ -240,6 +261,9 @@ struct lister {
      * A zip of stored zips three deep once held the innermost bytes three
      * times over, a limit each. */
     uint64_t limit, held;
+    /* archive_list_metallibs_and: the other members asked for */
+    bool (*side_wants)(const char *joined);
+    member_fn side;
 };
 
 /* The first problem goes to err (with the member it is about); the
@@ -281,7 +305,7 @@ static void list_macho(struct lister *L, const char *joined, struct archive *a, 
 {
     struct macho_listener ml = macho_listener(L);
     macho_list_archive_member(&ml, joined, a, rd->head, rd->head_len, rd->size_known ? rd->declared : 0);
-    L->stop |= ml.stop;
+    L->stop |= ml.stop && !L->side; /* side members may still follow */
 }
 
 /* The member at hand is an archive itself: list it from memory. */
@@ -354,7 +378,8 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
         size_t jl = strlen(joined);
         bool wanted = L->want && strcmp(joined, L->want) == 0;
         bool on_the_way = L->want && strncmp(L->want, joined, jl) == 0 && L->want[jl] == '!';
-        if (L->want && !wanted && !on_the_way) {
+        bool side = L->side && L->side_wants && L->side_wants(joined);
+        if (L->want && !wanted && !on_the_way && !side) {
             free(joined);
             continue;
         }
@@ -375,7 +400,11 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
         if (wanted || (!L->want && (lib || metallib_name(joined)))) {
             /* A .metallib that is not one goes to fn too: opening it says
              * so, rather than the member passing in silence. */
-            if (L->fn(L->ctx, joined, rd.declared, &rd) || wanted)
+            /* (With side members asked for, they may still follow.) */
+            if (L->fn(L->ctx, joined, rd.declared, &rd) || (wanted && !L->side))
+                L->stop = true;
+        } else if (!lib && side) {
+            if (L->side(L->ctx, joined, rd.declared, &rd))
                 L->stop = true;
         } else if (!lib && archive_content(rd.head, rd.head_len)) {
             list_nested(L, &rd, joined, depth);
@@ -398,10 +427,10 @@ static bool is_macho_file(const char *path)
     return n > 0 && macho_content(head, (size_t)n);
 }
 
-static int walk_members(const char *path, const char *want, member_fn fn, void *ctx, const volatile int *cancel,
-                        char *err, size_t err_size)
+static int walk_lister(const char *path, struct lister L)
 {
-    struct lister L = { fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0 };
+    char *err = L.err;
+    size_t err_size = L.err_size;
     if (is_macho_file(path)) {
         struct macho_listener ml = macho_listener(&L);
         if (!macho_list_path(&ml, path, err, err_size))
@@ -425,10 +454,25 @@ static int walk_members(const char *path, const char *want, member_fn fn, void *
     return L.status;
 }
 
+static int walk_members(const char *path, const char *want, member_fn fn, void *ctx, const volatile int *cancel,
+                        char *err, size_t err_size)
+{
+    return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0,
+                                              NULL, NULL });
+}
+
 int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
                            char *err, size_t err_size)
 {
     return walk_members(path, NULL, fn, ctx, cancel, err, err_size);
+}
+
+int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
+                               bool (*side_wants)(const char *joined), member_fn side, void *ctx,
+                               const volatile int *cancel, char *err, size_t err_size)
+{
+    return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0,
+                                              side_wants, side });
 }
 
 bool folder_or_archive(const char *path)

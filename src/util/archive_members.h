@@ -66,6 +66,15 @@ typedef int (*member_fn)(void *ctx, const char *name, uint64_t size, struct memb
 int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
                            char *err, size_t err_size);
 
+/* The same (only the member `want`, its joined name, when not NULL), and
+ * `side` for each other regular member (at any nesting level) whose
+ * joined name `side_wants` accepts: what a release gate reads beside the
+ * libraries (declared_os.h: a wheel's WHEEL, an app's Info.plist). `side`
+ * may read it with member_read_upto. */
+int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
+                               bool (*side_wants)(const char *joined), member_fn side, void *ctx,
+                               const volatile int *cancel, char *err, size_t err_size);
+
 /* "PREFIX!NAME" (just NAME when prefix is NULL), malloc'd; NULL on no memory. */
 char *archive_join(const char *prefix, const char *name);
 
@@ -78,6 +87,8 @@ void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t e
  * the limit member_read_all would apply; -1 when it is damaged. Nothing
  * is kept (a 16 KiB buffer on the stack). */
 int64_t member_measure(struct member_reader *rd);
+/* member_read_all under a limit of the caller's, in bytes (the smaller one wins). */
+void *member_read_upto(struct member_reader *rd, uint64_t limit, size_t *len, char *err, size_t err_size);
 
 /* True for a folder, or a regular file whose content is an archive or a
  * Mach-O file (not a metallib): what the explorer scans and `diff`

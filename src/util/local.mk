@@ -18,6 +18,10 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/macho_members.c \
 	src/util/macho_members.h \
 	src/util/member_reader.h \
+	src/util/declared_os.c \
+	src/util/declared_os.h \
+	src/util/info_plist.c \
+	src/util/info_plist.h \
 	src/util/interface_json.c \
 	src/util/interface_json.h \
 	src/util/interface_stream.c \
@@ -40,7 +44,7 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/tree_walk.h \
 	src/util/values_json.c \
 	src/util/values_json.h
-src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS)
+src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS) $(LIBPLIST_CFLAGS)
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers.
-MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(DL_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS) $(JANSSON_LIBS)
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(DL_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS) $(JANSSON_LIBS) $(LIBPLIST_LIBS)

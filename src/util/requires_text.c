@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Appends to buf (always NUL-terminated, truncated when full). */
@@ -92,4 +93,32 @@ void req_reasons_text(const struct mtlbx_requires *r, char *buf, size_t size)
         add(buf, size, "%snot known: ", r->n_reasons ? "; " : "");
         req_unknown_text(r, buf, size);
     }
+}
+
+bool os_version_parse(const char *s, struct mtlbx_os_version *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return false;
+    unsigned long major = strtoul(s, &end, 10), minor = 0;
+    if (end == s || major > UINT16_MAX)
+        return false;
+    if (*end == '.') {
+        const char *m = end + 1;
+        if (*m < '0' || *m > '9')
+            return false;
+        minor = strtoul(m, &end, 10);
+        if (minor > UINT16_MAX)
+            return false;
+        if (*end == '.') {
+            const char *p = end + 1;
+            if (*p < '0' || *p > '9')
+                return false;
+            strtoul(p, &end, 10);
+        }
+    }
+    if (*end)
+        return false;
+    *v = (struct mtlbx_os_version){ (uint16_t)major, (uint16_t)minor };
+    return true;
 }

@@ -23,4 +23,9 @@ void req_reasons_text(const struct mtlbx_requires *r, char *buf, size_t size);
 /* Appends the versions newer than the tables: "MSL 4.2, AIR 2.9 and 2 more". */
 void req_unknown_text(const struct mtlbx_requires *r, char *buf, size_t size);
 
+/* An OS version as people and files write it (--os, Info.plist, wheel
+ * tags): "14", "14.2", "10.13.6" (a patch level adds nothing: requirements
+ * are major.minor). False for anything else, trailing text included. */
+bool os_version_parse(const char *s, struct mtlbx_os_version *out);
+
 #endif
