@@ -35,3 +35,11 @@ EXTRA_DIST += tests/cli/dis_newer_llvm.sh tests/ui/explorer_dis_newer_llvm.sh
 REQUIREMENTS_TESTS = tests/cli/requirements.sh
 TESTS += $(REQUIREMENTS_TESTS)
 EXTRA_DIST += $(REQUIREMENTS_TESTS)
+
+# The release gate (issue 34): check and find --os declared against wheels,
+# .ipa and .app Info.plist and Mach-O hosts built around corpus libraries,
+# check --expect, --json and --format github (skips without the corpus;
+# tests/cli/macho_hosts.sh covers hosts from the fixtures).
+RELEASE_GATE_TESTS = tests/cli/release_gate.sh
+TESTS += $(RELEASE_GATE_TESTS)
+EXTRA_DIST += $(RELEASE_GATE_TESTS)

@@ -1,27 +1,27 @@
 /* `mtlbx check`: everything that can be checked, one finding per line as
- * FILE:OFFSET: error|warning: message. It hashes every module, checks
- * that each is LLVM bitcode and that its interface decodes, walks the byte
- * layout and decompresses every source archive, so each lazily found
- * problem shows. Findings of a file
- * come sorted by offset, identical on every run. */
+ * FILE:OFFSET: error|warning: message (or JSON Lines, or GitHub
+ * annotations: check_report.h). It hashes every module, checks that each
+ * is LLVM bitcode and that its interface decodes, walks the byte layout
+ * and decompresses every source archive, so each lazily found problem
+ * shows. It takes what find takes (folders, archives, Mach-O hosts, walked
+ * the same way) and adds the release gate: --os declared (declared_gate.h)
+ * and --expect LIST (expect.h). Findings of a library come sorted by
+ * offset, identical on every run. */
 #include "config.h"
 
 #include "commands.h"
+#include "cli/check_report.h"
+#include "cli/declared_gate.h"
+#include "cli/expect.h"
 #include "cli/requires_cli.h"
+#include "util/archive_members.h"
+#include "util/macho_members.h"
+#include "util/tree_walk.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void print_diag(const char *path, const struct mtlbx_diag *d)
-{
-    cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) });
-    printf(":%llu: %s: ", (unsigned long long)d->offset, d->severity == MTLBX_ERROR ? "error" : "warning");
-    /* Messages may quote names from the file. */
-    cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)d->message, strlen(d->message) });
-    putchar('\n');
-}
 
 /* Below this, check_file takes no threads. */
 #define SMALL_FILE ((uint64_t)8 << 20)
@@ -34,9 +34,10 @@ static void *layout_check_thread(void *f)
     return NULL;
 }
 
-/* Checks one open file; returns the number of findings, or -1 when out
- * of memory. With --os (gate->on), the requirement findings join them. */
-static long check_file(const char *path, mtlbx_file *f, const struct os_gate *gate)
+/* Checks one open file into the report (as file `idx`); returns the
+ * number of findings, or -1 when out of memory. With --os (gate->on), the
+ * requirement findings join them. */
+static long check_file(mtlbx_file *f, const struct os_gate *gate, struct report *r, size_t idx)
 {
     /* The byte layout is walked beside the hashing, which reads other
      * bytes on the other threads (the explorer builds nodes while it
@@ -59,7 +60,7 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
         mtlbx_library_verify_and_check_interfaces(mtlbx_library_at(f, l), small ? 1 : 0, NULL);
     if (layout_threaded)
         pthread_join(layout, NULL);
-    size_t n = mtlbx_file_diag_count(f);
+    long n = 0;
     for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         mtlbx_library_validate_modules(lib);
@@ -71,71 +72,251 @@ static long check_file(const char *path, mtlbx_file *f, const struct os_gate *ga
         const struct mtlbx_sources *src = mtlbx_library_sources(lib);
         for (size_t k = 0; src && k < src->n_archives; k++)
             mtlbx_archive_load(lib, k);
-        n += mtlbx_library_diag_count(lib);
+    }
+    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++, n++) {
+        const struct mtlbx_diag *d = mtlbx_file_diag(f, i);
+        report_add(r, idx, d->severity, d->offset, d->message, RULE_DIAGNOSTIC);
+    }
+    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mtlbx_library_at(f, l);
+        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++, n++) {
+            const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+            report_add(r, idx, d->severity, d->offset, d->message, RULE_DIAGNOSTIC);
+        }
     }
     struct gate_finding *gf = NULL;
     size_t n_gate = 0;
     bool gate_ok = true;
     for (size_t l = 0; gate->on && gate_ok && l < mtlbx_file_library_count(f); l++)
         gate_ok = os_gate_library(gate, mtlbx_library_at(f, l), true, &gf, &n_gate);
-    struct mtlbx_diag *gate_diags = malloc((n_gate + 1) * sizeof *gate_diags);
-    const struct mtlbx_diag **all = malloc((n + n_gate + 1) * sizeof *all);
-    if (!all || !gate_diags || !gate_ok) {
-        for (size_t i = 0; i < n_gate; i++)
-            free(gf[i].message);
-        free(gf);
-        free(gate_diags);
-        free(all);
-        return -1;
-    }
-    size_t k = 0;
     for (size_t i = 0; i < n_gate; i++) {
-        gate_diags[i] = (struct mtlbx_diag){ gf[i].severity, gf[i].offset, gf[i].message };
-        all[k++] = &gate_diags[i];
-    }
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
-        all[k++] = mtlbx_file_diag(f, i);
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
-            all[k++] = mtlbx_library_diag(lib, i);
-    }
-    /* Offset order, the same on every run (mtlbx_diag_ptr_cmp). */
-    qsort(all, k, sizeof *all, mtlbx_diag_ptr_cmp);
-    for (size_t i = 0; i < k; i++)
-        print_diag(path, all[i]);
-    free(all);
-    for (size_t i = 0; i < n_gate; i++)
+        report_add(r, idx, gf[i].severity, gf[i].offset, gf[i].message, RULE_OS);
         free(gf[i].message);
+    }
     free(gf);
-    free(gate_diags);
-    return (long)k;
+    return gate_ok && !r->out_of_memory ? n + (long)n_gate : -1;
+}
+
+/* ---------------------------------------------------------- the run -- */
+
+struct checker {
+    struct os_gate gate;
+    struct expect *expect;     /* --expect, or NULL */
+    struct report report;
+    struct bundle_cache cache;
+    bool any_finding, any_unopened, output_failed;
+    /* The job at hand: a file, or an archive or Mach-O host with what is
+     * inside it (--os declared waits for its declarations). */
+    struct package pkg;
+    struct gate_wait wait;
+    const char *operand;
+};
+
+/* One library file: checked, held against --expect, kept for the gate. */
+static void check_library(struct checker *c, const char *name, const char *member,
+                          const struct mtlbx_macho_slice *slice, mtlbx_file *f)
+{
+    size_t idx = report_file(&c->report, name);
+    if (check_file(f, &c->gate, &c->report, idx) < 0) {
+        cli_error(name, NULL, "out of memory");
+        c->any_unopened = true;
+    }
+    for (size_t l = 0; c->expect && l < mtlbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mtlbx_library_at(f, l);
+        expect_library(c->expect, lib);
+        /* An empty library (a build that cached a 118-byte metallib) fails any --expect. */
+        if (!mtlbx_library_function_count(lib)) {
+            char *msg = NULL;
+            if (asprintf(&msg, "library has no functions, and %s expects %zu %s", c->expect->list,
+                         expect_count(c->expect), mtlbx_noun(expect_count(c->expect), "name", "names")) >= 0)
+                report_add(&c->report, idx, MTLBX_ERROR, mtlbx_library_header(lib)->base, msg, RULE_EXPECT);
+            free(msg);
+        }
+    }
+    if (c->gate.declared && !mtlbx_file_out_of_memory(f, NULL))
+        gate_wait_add(&c->wait, name, member, slice, f, true, idx);
+    if (cli_complete(name, f))
+        c->any_unopened = true;
+}
+
+static void emit_declared(void *ctx, size_t tag, const char *name, const struct gate_finding *g)
+{
+    (void)name;
+    struct checker *c = ctx;
+    report_add(&c->report, tag, g->severity, g->offset, g->message, RULE_OS_DECLARED);
+}
+
+static void job_begin(struct checker *c, const char *disk_path, bool archive)
+{
+    if (c->gate.declared)
+        package_begin(&c->pkg, disk_path, archive, &c->cache);
+}
+
+/* The job's declared findings, then everything it found, printed. */
+static void job_end(struct checker *c)
+{
+    if (c->gate.declared) {
+        if (!gate_wait_finish(&c->wait, &c->pkg, emit_declared, c) || c->pkg.out_of_memory)
+            c->report.out_of_memory = true;
+        gate_wait_free(&c->wait);
+        package_end(&c->pkg);
+    }
+    size_t before = c->report.findings;
+    if (c->report.out_of_memory) {
+        cli_error(c->operand, NULL, "out of memory: its findings are not all known");
+        c->any_unopened = true;
+    }
+    if (!report_flush(&c->report, stdout))
+        c->output_failed = true;
+    c->any_finding |= c->report.findings > before;
+    c->report.out_of_memory = false;
+}
+
+struct member_ctx {
+    struct checker *c;
+    const char *archive;
+};
+
+/* A WHEEL or an Info.plist member (--os declared). */
+static int on_declaration(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
+{
+    (void)size;
+    package_member_read(&((struct member_ctx *)ctx)->c->pkg, name, rd);
+    return 0;
+}
+
+static int on_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
+{
+    (void)size;
+    struct member_ctx *mc = ctx;
+    char *full = archive_join(mc->archive, name);
+    char err[256];
+    size_t len;
+    void *data = full ? member_read_all(rd, &len, err, sizeof err) : NULL;
+    mtlbx_file *f = NULL;
+    struct mtlbx_error oerr;
+    if (!full)
+        cli_error(mc->archive, NULL, "out of memory");
+    else if (!data)
+        cli_error(full, NULL, "%s", err);
+    else if (mtlbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
+        cli_error(full, oerr.has_offset ? &oerr.offset : NULL, "%s", oerr.message);
+    if (f)
+        check_library(mc->c, full, name, member_macho_slice(rd), f);
+    else
+        mc->c->any_unopened = true;
+    mtlbx_close(f);
+    free(full);
+    return 0;
+}
+
+/* An archive or a Mach-O host: its libraries (only `want` when not NULL),
+ * and what its package declares. */
+static void check_archive(struct checker *c, const char *path, const char *want, bool named)
+{
+    job_begin(c, path, true);
+    struct member_ctx mc = { c, path };
+    char err[300];
+    int rc = archive_list_metallibs_and(path, want, on_member, c->gate.declared ? package_member_wanted : NULL,
+                                        on_declaration, &mc, NULL, err, sizeof err);
+    if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || named)) {
+        cli_error(path, NULL, "%s", err);
+        c->any_unopened = true;
+    }
+    job_end(c);
+}
+
+/* A file named, or met in a folder, as a metallib. */
+static void check_path(struct checker *c, const char *path)
+{
+    mtlbx_file *f = cli_open(path);
+    if (!f) {
+        c->any_unopened = true;
+        return;
+    }
+    job_begin(c, path, false);
+    check_library(c, path, "", NULL, f);
+    mtlbx_close(f);
+    job_end(c);
+}
+
+static int on_entry(void *ctx, const struct walk_entry *e)
+{
+    struct checker *c = ctx;
+    switch (e->kind) {
+    case WALK_PROBLEM:
+        cli_error(e->path, NULL, "%s", e->problem);
+        c->any_unopened = true;
+        break;
+    case WALK_METALLIB:
+        check_path(c, e->path);
+        break;
+    case WALK_ARCHIVE:
+        check_archive(c, e->path, NULL, !e->rel[0]);
+        break;
+    }
+    return 0;
+}
+
+static void report_missing(void *ctx, const char *what, bool glob)
+{
+    struct checker *c = ctx;
+    size_t idx = report_file(&c->report, c->operand);
+    char *msg = NULL;
+    if (asprintf(&msg, glob ? "no function matches %s, which %s expects" : "function %s is missing, which %s expects",
+                 what, c->expect->list) >= 0)
+        report_add(&c->report, idx, MTLBX_ERROR, 0, msg, RULE_EXPECT);
+    free(msg);
 }
 
 int cmd_check(const struct cli_args *args)
 {
-    bool any_finding = false, any_unopened = false;
-    struct os_gate gate;
-    if (!os_gate_parse(args, &gate))
+    struct checker c = { 0 };
+    struct expect expect;
+    if (!os_gate_parse(args, &c.gate) ||
+        !report_format_parse(cli_value(args, OPT_FORMAT), cli_flag(args, OPT_JSON), &c.report.format))
         return 2;
-    for (int a = 0; a < args->n_operands; a++) {
-        const char *path = args->operands[a];
-        mtlbx_file *f = cli_open(path);
-        if (!f) {
-            any_unopened = true;
-            continue;
-        }
-        long found = check_file(path, f, &gate);
-        if (found < 0) {
-            cli_error(path, NULL, "out of memory");
-            any_unopened = true;
-        }
-        any_finding |= found > 0;
-        if (cli_complete(path, f))
-            any_unopened = true;
-        mtlbx_close(f);
+    if (cli_value(args, OPT_EXPECT)) {
+        if (!expect_load(&expect, cli_value(args, OPT_EXPECT)))
+            return 2;
+        c.expect = &expect;
     }
-    if (fflush(stdout) != 0 || ferror(stdout))
+    for (int a = 0; a < args->n_operands && !c.output_failed; a++) {
+        const char *path = args->operands[a];
+        c.operand = path;
+        if (c.expect)
+            expect_reset(c.expect);
+        /* What find takes: a folder, an archive, a Mach-O host; a member
+         * of one (ARCHIVE!MEMBER, HOST!SEGMENT,SECTION) is read with the
+         * declarations beside it. */
+        size_t cut = member_path_split(path);
+        if (cut) {
+            char *archive = strndup(path, cut);
+            if (archive)
+                check_archive(&c, archive, path + cut + 1, true);
+            else
+                cli_error(path, NULL, "out of memory"), c.any_unopened = true;
+            free(archive);
+        } else if (folder_or_archive(path)) {
+            struct walk_progress progress = { 0 };
+            tree_walk(path, on_entry, &c, &progress, NULL);
+        } else {
+            check_path(&c, path);
+        }
+        if (c.expect) {
+            expect_missing(c.expect, report_missing, &c);
+            if (c.expect->out_of_memory)
+                cli_error(path, NULL, "out of memory"), c.any_unopened = true;
+            if (!report_flush(&c.report, stdout))
+                c.output_failed = true;
+            c.any_finding |= c.report.findings > 0;
+        }
+    }
+    report_free(&c.report);
+    bundle_cache_free(&c.cache);
+    if (c.expect)
+        expect_free(c.expect);
+    if (c.output_failed || fflush(stdout) != 0 || ferror(stdout))
         return 2;
-    return any_unopened ? 2 : any_finding ? 1 : 0;
+    return c.any_unopened ? 2 : c.any_finding ? 1 : 0;
 }

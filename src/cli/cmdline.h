@@ -33,6 +33,8 @@ enum cli_option_key {
     OPT_ALL,
     OPT_TARGET,
     OPT_FROM,
+    OPT_EXPECT,
+    OPT_FORMAT,
 };
 
 enum cli_option_flags {

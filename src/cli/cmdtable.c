@@ -101,14 +101,21 @@ static const struct cli_option find_options[] = {
     { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
     { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
       "the deployment gate: report each library that needs more than this OS version (macos:15.0, "
-      "ios:17.0, ...; repeatable)" },
+      "ios:17.0, ...; repeatable), or than its package declares (--os declared)" },
     { 0 },
 };
 
 static const struct cli_option check_options[] = {
     { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
       "also report each function and library that needs more than this OS version (macos:15.0, ios:17.0, "
-      "tvos, maccatalyst, visionos, watchos; repeatable), and a library for a platform not named" },
+      "tvos, maccatalyst, visionos, watchos; repeatable), and a library for a platform not named; "
+      "--os declared: each library against the minimum its package declares (wheel tag, Info.plist, "
+      "LC_BUILD_VERSION)" },
+    { OPT_EXPECT, "expect", "LIST", 0,
+      "each function name or glob in LIST (a text file, one a line, # comments; or an older library, wheel "
+      "or folder: all its functions) must exist; an empty library fails" },
+    { OPT_JSON, "json", NULL, 0, "findings as JSON Lines: file, offset, severity, message, rule" },
+    { OPT_FORMAT, "format", "FORMAT", 0, "text (the default), json, or github (workflow annotations)" },
     { 0 },
 };
 
@@ -130,12 +137,20 @@ const struct cli_command cli_commands[] = {
     { "dump", "FILE", 1, 1, "the whole parsed structure as one JSON document (the CONTRACT.md schema, plus extra keys)", dump_options,
       "The schema is documented in CONTRACT.md.\nExit status: 0 ok, 2 the file could not be read.",
       cmd_dump },
-    { "check", "FILE...", 1, -1, "one finding per line, FILE:OFFSET: error|warning: message, sorted by offset", check_options,
+    { "check", "PATH...", 1, -1, "one finding per line, FILE:OFFSET: error|warning: message, sorted by offset; PATH as find takes it (folders, archives, Mach-O hosts)", check_options,
       "Each finding: FILE:OFFSET: error|warning: message, sorted by offset within\n"
-      "each file. Every module is hashed and every source archive decompressed.\n"
+      "each library. Every module is hashed and every source archive decompressed.\n"
+      "PATH is a metallib, or what find takes: a folder, an archive, a Mach-O host,\n"
+      "each library in it named as find names it.\n"
       "With --os PLATFORM:VERSION, also one error per function and library that\n"
       "needs a newer OS (from the deployment target, MSL and AIR versions), and\n"
-      "one warning for a library whose platform no --os names.\n"
+      "one warning for a library whose platform no --os names. With --os declared,\n"
+      "one error per library that needs more than its package declares (a wheel's\n"
+      "platform tag, an app's Info.plist, its Mach-O host's LC_BUILD_VERSION), in\n"
+      "Metal's words, naming the stamp that decides (the modules' target triple);\n"
+      "a warning when nothing declares a minimum.\n"
+      "With --expect LIST, one error per name or glob of LIST that no function of\n"
+      "PATH has, and per library without functions.\n"
       "Exit status: 0 clean, 1 findings, 2 a file could not be read.",
       cmd_check },
     { "extract", "FILE", 1, 1, "writes each function's module (exactly the bytes HASH covers) to DIR/NAME.air", extract_options,

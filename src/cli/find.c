@@ -14,8 +14,10 @@
 #include "config.h"
 
 #include "commands.h"
+#include "cli/declared_gate.h"
 #include "cli/requires_cli.h"
 #include "util/archive_members.h"
+#include "util/macho_members.h"
 #include "util/fatal_cleanup.h"
 #include "util/tree_walk.h"
 
@@ -303,8 +305,34 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
     free(s);
 }
 
-/* --os: each library's verdict as `check --os` words it (library level),
- * after the file's line; on stderr with --json, to keep JSON Lines whole. */
+/* One finding of a gate, as `check` words it: after the file's line, or
+ * on stderr with --json, to keep JSON Lines whole. Fails the run. */
+static void gate_line(struct finder *fd, struct text *t, const char *name, const struct gate_finding *g)
+{
+    char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    char *msg = mtlbx_escape_dup((const uint8_t *)g->message, strlen(g->message), MTLBX_ESC_TERMINAL);
+    char *line = NULL;
+    if (!safe || !msg || asprintf(&line, "%s:%llu: %s: %s\n", safe, (unsigned long long)g->offset,
+                                  g->severity == MTLBX_ERROR ? "error" : "warning", msg) < 0)
+        line = NULL;
+    if (!line) {
+        t->oom = true;
+    } else if (fd->json) {
+        pthread_mutex_lock(&fd->lock);
+        clear_progress_locked(fd);
+        fputs(line, stderr);
+        pthread_mutex_unlock(&fd->lock);
+    } else {
+        text_add(t, line);
+    }
+    free(line);
+    free(msg);
+    free(safe);
+    mark_failed(fd, false);
+}
+
+/* --os PLATFORM:VERSION: each library's verdict as `check --os` words it
+ * (library level). */
 static void describe_gate(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
 {
     struct gate_finding *g = NULL;
@@ -312,36 +340,32 @@ static void describe_gate(struct finder *fd, struct text *t, const char *name, m
     bool ok = true;
     for (size_t l = 0; ok && l < mtlbx_file_library_count(f); l++)
         ok = os_gate_library(&fd->gate, mtlbx_library_at(f, l), false, &g, &n);
-    char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
     for (size_t i = 0; i < n; i++) {
-        char *msg = mtlbx_escape_dup((const uint8_t *)g[i].message, strlen(g[i].message), MTLBX_ESC_TERMINAL);
-        char *line = NULL;
-        if (asprintf(&line, "%s:%llu: %s: %s\n", safe ? safe : "?", (unsigned long long)g[i].offset,
-                     g[i].severity == MTLBX_ERROR ? "error" : "warning", msg ? msg : "?") < 0)
-            line = NULL;
-        if (!line || !msg) {
-            t->oom = true;
-        } else if (fd->json) {
-            pthread_mutex_lock(&fd->lock);
-            clear_progress_locked(fd);
-            fputs(line, stderr);
-            pthread_mutex_unlock(&fd->lock);
-        } else {
-            text_add(t, line);
-        }
-        free(line);
-        free(msg);
+        gate_line(fd, t, name, &g[i]);
         free(g[i].message);
     }
     free(g);
-    free(safe);
     if (!ok)
         t->oom = true;
-    if (n)
-        mark_failed(fd, false);
 }
 
-static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
+/* --os declared: a job's libraries wait for its declarations (declared_gate.h). */
+struct emit_ctx {
+    struct finder *fd;
+    struct text *t;
+};
+
+static void emit_declared(void *ctx, size_t tag, const char *name, const struct gate_finding *g)
+{
+    (void)tag;
+    struct emit_ctx *e = ctx;
+    gate_line(e->fd, e->t, name, g);
+}
+
+/* Describes one file; with --os declared its libraries join `wait`
+ * (`member`: its name inside the job, `slice`: its Mach-O slice). */
+static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f, struct gate_wait *wait,
+                     const char *member, const struct mtlbx_macho_slice *slice)
 {
     size_t start = t->len;
     if (fd->json)
@@ -350,6 +374,8 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
         describe_line(t, name, f);
     if (fd->gate.on)
         describe_gate(fd, t, name, f);
+    if (fd->gate.declared && !mtlbx_file_out_of_memory(f, NULL))
+        gate_wait_add(wait, name, member, slice, f, false, 0);
     uint64_t at;
     if (mtlbx_file_out_of_memory(f, &at)) {
         /* Counts from a library read in part would be wrong, not short
@@ -376,7 +402,17 @@ struct member_ctx {
     struct finder *fd;
     struct text *t;
     const char *archive;
+    struct package *pkg;       /* --os declared */
+    struct gate_wait *wait;
 };
+
+/* A WHEEL or an Info.plist (--os declared): what the package declares. */
+static int on_declaration(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
+{
+    (void)size;
+    package_member_read(((struct member_ctx *)ctx)->pkg, name, rd);
+    return 0;
+}
 
 static int on_member(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
 {
@@ -397,7 +433,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     else if (mtlbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
         report_open(mc->fd, full, &oerr);
     else
-        describe(mc->fd, mc->t, full, f);
+        describe(mc->fd, mc->t, full, f, mc->wait, name, member_macho_slice(rd));
     mtlbx_close(f);
     free(full);
     return 0;
@@ -442,25 +478,38 @@ static int open_small(const char *path, struct buffer *b, mtlbx_file **out, stru
     return mtlbx_open_buffer(b->data, got, path, out, err);
 }
 
-static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, bool *write_failed)
+static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, struct bundle_cache *cache,
+                     bool *write_failed)
 {
     struct text t = { .seq = j->seq };
+    struct package pkg;
+    struct gate_wait wait = { 0 };
+    if (fd->gate.declared)
+        package_begin(&pkg, j->path, j->kind == WALK_ARCHIVE, cache);
     if (j->kind == WALK_METALLIB) {
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
         if (open_small(j->path, b, &f, &err) != MTLBX_E_NONE)
             report_open(fd, j->path, &err);
         else
-            describe(fd, &t, j->path, f);
+            describe(fd, &t, j->path, f, &wait, "", NULL);
         mtlbx_close(f);
     } else {
-        struct member_ctx mc = { fd, &t, j->path };
+        struct member_ctx mc = { fd, &t, j->path, &pkg, &wait };
         char err[300];
-        int rc = archive_list_metallibs(j->path, on_member, &mc, NULL, err, sizeof err);
+        int rc = archive_list_metallibs_and(j->path, NULL, on_member, fd->gate.declared ? package_member_wanted : NULL,
+                                            on_declaration, &mc, NULL, err, sizeof err);
         /* Compressed bytes with no archive inside, met in a folder, are
          * just not an archive; named on the command line, they are said. */
         if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || j->named))
             report(fd, j->path, err);
+    }
+    if (fd->gate.declared) {
+        struct emit_ctx e = { fd, &t };
+        if (!gate_wait_finish(&wait, &pkg, emit_declared, &e) || pkg.out_of_memory)
+            t.oom = true;
+        gate_wait_free(&wait);
+        package_end(&pkg);
     }
     if (t.oom) {
         report_out_of_memory(fd, j->path, "out of memory");
@@ -478,6 +527,7 @@ static void *worker(void *arg)
 {
     struct finder *fd = arg;
     struct buffer b = { 0 };
+    struct bundle_cache cache = { 0 };
     for (;;) {
         pthread_mutex_lock(&fd->lock);
         while (!fd->q_count && !fd->no_more_jobs)
@@ -485,6 +535,7 @@ static void *worker(void *arg)
         if (!fd->q_count) {
             pthread_mutex_unlock(&fd->lock);
             free(b.data);
+            bundle_cache_free(&cache);
             return NULL;
         }
         struct job j = fd->queue[fd->q_head];
@@ -493,7 +544,7 @@ static void *worker(void *arg)
         pthread_cond_signal(&fd->can_put);
         pthread_mutex_unlock(&fd->lock);
         bool write_failed = false;
-        char *text = run_job(fd, &j, &b, &write_failed);
+        char *text = run_job(fd, &j, &b, &cache, &write_failed);
         free(j.path);
         deliver(fd, j.seq, text, write_failed);
     }

@@ -14,6 +14,10 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/common.c \
 	src/cli/stdout_errno.c \
 	src/cli/check.c \
+	src/cli/check_report.c \
+	src/cli/check_report.h \
+	src/cli/expect.c \
+	src/cli/expect.h \
 	src/cli/dump_json.c \
 	src/cli/find.c \
 	src/cli/info.c \
@@ -22,6 +26,8 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/layout_json.c \
 	src/cli/layout_json.h \
 	src/cli/ls.c \
+	src/cli/declared_gate.c \
+	src/cli/declared_gate.h \
 	src/cli/requires_cli.c \
 	src/cli/requires_cli.h \
 	src/cli/names.c \

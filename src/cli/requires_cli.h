@@ -11,9 +11,11 @@
 
 #include <stddef.h>
 
-/* --os PLATFORM:VERSION, repeatable (at most one per platform). */
+/* --os PLATFORM:VERSION, repeatable (at most one per platform), and
+ * --os declared (the package's own minimum: declared_gate.h). */
 struct os_gate {
-    bool on;
+    bool on;                   /* some PLATFORM:VERSION */
+    bool declared;
     bool named[MTLBX_OS_COUNT];
     struct mtlbx_os_version version[MTLBX_OS_COUNT];
 };
@@ -26,6 +28,9 @@ struct gate_finding {
     uint64_t offset;
     char *message;
 };
+/* Appends one finding (its message formatted); false when out of memory. */
+bool gate_push(struct gate_finding **out, size_t *n, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* The findings for one library: with `functions`, one per function that
  * needs more than the named version of its platform (check), else only the
  * library's own (find). Appended to *out (grown with realloc); false when

@@ -78,6 +78,21 @@ expect 0 "info ARCH!SEGMENT,SECTION" -- "$M" info 'uni64.dylib!i386!__TEXT,metal
 expect 1 "diff of two hosts" -- "$M" diff libk.dylib two.dylib
 grep -q '^+ __DATA,shaders$' out && grep -q '1 added, 1 the same' out && ok "paired by section" || fail "diff: $(cat out)"
 
+# ---- check takes them; LC_BUILD_VERSION gates them (--os declared) ---------
+expect 0 "check on a host" -- "$M" check libk.dylib
+expect 1 "check --os declared on a host whose minos is 14.0" -- "$M" check --os declared libk.dylib
+grep -q '^libk.dylib!__TEXT,metal_basic:0: error: library needs macOS 26.0, more than the macOS 14.0 its package declares (LC_BUILD_VERSION minos 14.0 of libk.dylib (arm64)): target triple air64_v28-apple-macosx26.0.0' out &&
+    ok "the slice's minimum OS is the floor" || fail "check --os declared: $(cat out)"
+$MK uni26.dylib --section "__TEXT,metal_basic=$L26" --minos macos:26.0 --universal arm64,x86_64 || exit 1
+expect 0 "check --os declared on a universal host at minos 26.0" -- "$M" check --os declared uni26.dylib
+expect 1 "find --os declared on a universal host at minos 14.0" -- "$M" find --os declared uni.dylib
+[ "$(grep -c 'error: library needs macOS 26.0, more than the macOS 14.0' out)" -eq 2 ] &&
+    grep -q 'LC_BUILD_VERSION minos 14.0 of uni.dylib (x86_64)' out && ok "each slice by its own minimum" ||
+    fail "universal: $(cat out)"
+expect 1 "check --os declared on a 32-bit big-endian host (LC_VERSION_MIN_MACOSX 10.5)" -- "$M" check --os declared ppc.dylib
+grep -q 'more than the macOS 10.5 its package declares (LC_VERSION_MIN minos 10.5 of ppc.dylib (ppc))' out &&
+    ok "LC_VERSION_MIN_MACOSX is a floor too" || fail "ppc: $(cat out)"
+
 # ---- hostile load commands: one line each, the survey goes on --------------
 for kind in ncmds cmdsize0 cmdsize-past sizeofcmds-past nsects section-past section-overlap truncated; do
     $MK "bad-$kind.dylib" --section "__TEXT,metal_basic=$L26" --minos macos:14.0 --hostile "$kind" || exit 1
@@ -96,6 +111,12 @@ for f in bad-*.dylib; do
         fail "$f: exit $st, stdout $(cut -f1 out | tr '\n' ' '), stderr $(cat err)"
     fi
 done
+# check: the same line on stderr (exit 2: not all could be read), and the
+# next operand is still checked.
+"$M" check bad-cmdsize0.dylib libk.dylib >out 2>err
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^mtlbx: bad-cmdsize0.dylib: Mach-O at offset 36: ' err &&
+    ok "check on a hostile host: exit 2, $(cat err)" || fail "check hostile: exit $st, $(cat out err)"
 # What can still be read is read: the extra commands are past the real ones.
 "$M" find bad-ncmds.dylib >out 2>err
 grep -q '^bad-ncmds.dylib!__TEXT,metal_basic' out && ok "a lying ncmds still lists the real section" ||
