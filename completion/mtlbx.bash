@@ -9,7 +9,7 @@
 # Options that take an argument: the next word is not an operand.
 _mtlbx_takes_arg() {
     case $1 in
-        --llvm-dis | -o | --output | -f | --function | --os | --slice) return 0 ;;
+        --llvm-dis | -o | --output | -f | --function | --os | --slice | --expect | --format) return 0 ;;
     esac
     return 1
 }
@@ -21,10 +21,11 @@ _mtlbx_files() {
     compopt -o filenames 2>/dev/null
 }
 
-# find and diff also read archives (by content; these are the usual names).
+# find, check and diff also read archives and Mach-O hosts (by content;
+# these are the usual names).
 _mtlbx_releases() {
     local IFS=$'\n'
-    COMPREPLY+=($(compgen -f -X '!*.@(metallib|metallibsym|METALLIB|zip|ipa|whl|jar|tar|tgz|gz|xz|zst|bz2)' -- "$1") $(compgen -d -- "$1"))
+    COMPREPLY+=($(compgen -f -X '!*.@(metallib|metallibsym|METALLIB|zip|ipa|whl|jar|tar|tgz|gz|xz|zst|bz2|dylib|so)' -- "$1") $(compgen -d -- "$1"))
     compopt -o filenames 2>/dev/null
 }
 
@@ -75,9 +76,16 @@ _mtlbx() {
             _mtlbx_functions "$prog" "${ops[0]}" "$cur"
             ;;
         --os)
-            # PLATFORM:VERSION; the platforms, the version typed by hand.
-            COMPREPLY=($(compgen -W "macos: ios: tvos: maccatalyst: visionos: watchos:" -- "$cur"))
-            compopt -o nospace 2>/dev/null
+            # PLATFORM:VERSION (the version typed by hand), or declared.
+            COMPREPLY=($(compgen -W "macos: ios: tvos: maccatalyst: visionos: watchos: declared" -- "$cur"))
+            [[ ${COMPREPLY[0]} == *: ]] && compopt -o nospace 2>/dev/null
+            ;;
+        --format)
+            COMPREPLY=($(compgen -W "text json github" -- "$cur"))
+            ;;
+        --expect)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            compopt -o filenames 2>/dev/null
             ;;
         --slice)
             ;;
@@ -99,7 +107,7 @@ _mtlbx() {
                 :
             elif [[ ( $cmd == dump || $cmd == extract || $cmd == sources ) && ${#ops[@]} -ge 1 ]]; then
                 :
-            elif [[ $cmd == find || $cmd == diff ]]; then
+            elif [[ $cmd == find || $cmd == diff || $cmd == check ]]; then
                 _mtlbx_releases "$cur"
             else
                 _mtlbx_files "$cur"

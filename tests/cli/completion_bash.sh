@@ -89,6 +89,13 @@ grep -qx notes.txt "$WORK/got" && fail "find <Tab> offers notes.txt"
 complete_words "$MTLBX_BIN" diff a.metallib "" >"$WORK/got"
 grep -qx mlx-0.1.whl "$WORK/got" || fail "diff A <Tab> lacks the wheel"
 complete_words "$MTLBX_BIN" info "" | grep -qx mlx-0.1.whl && fail "info <Tab> offers the wheel"
+# check takes what find takes (issue 34), Mach-O hosts too; its gate's values.
+: >"$WORK/libtorch.dylib"
+complete_words "$MTLBX_BIN" check "" >"$WORK/got"
+grep -qx mlx-0.1.whl "$WORK/got" && grep -qx libtorch.dylib "$WORK/got" || fail "check <Tab> lacks the wheel or the dylib"
+complete_words "$MTLBX_BIN" check --os d | grep -qx declared || fail "check --os d<Tab> is not declared"
+[ "$(complete_words "$MTLBX_BIN" check --format g | tr '\n' ' ')" = "github " ] || fail "check --format g<Tab>"
+complete_words "$MTLBX_BIN" check a.metallib --ex | grep -qx -- --expect || fail "check --ex<Tab> lacks --expect"
 
 [ $FAILED -eq 0 ] && echo "ok: bash completion"
 exit $FAILED
