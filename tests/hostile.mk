@@ -79,6 +79,10 @@ EXTRA_DIST += tests/hostile/hostile_interface_dag.sh tests/hostile_mkbitcode.py
 # tests/hostile_mkrunaway.py).
 TESTS += tests/hostile/hostile_runaway.sh
 EXTRA_DIST += tests/hostile/hostile_runaway.sh tests/hostile_mkrunaway.py
+# Issue 34: Info.plist files libplist alone would crash or hang on (deep,
+# cyclic, shared references, cut short, huge), each one warning in seconds.
+TESTS += tests/hostile/hostile_plist.sh
+EXTRA_DIST += tests/hostile/hostile_plist.sh
 
 EXTRA_DIST += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sigbus.sh tests/hostile/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c tests/mkmacho.py \

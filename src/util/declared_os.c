@@ -32,10 +32,11 @@ static char *dup_printf(const char *fmt, ...)
     return s;
 }
 
-/* A name for messages: escaped for a terminal. */
+/* A name for messages: valid UTF-8 (invalid bytes as \xNN). Whoever
+ * prints a message escapes it for a terminal, once. */
 static char *shown(const char *s, size_t len)
 {
-    return mtlbx_escape_dup((const uint8_t *)s, len, MTLBX_ESC_TERMINAL);
+    return mtlbx_escape_dup((const uint8_t *)s, len, 0);
 }
 
 static bool ends_with(const char *s, size_t len, const char *suffix)
@@ -192,7 +193,11 @@ static size_t plist_declarations(const uint8_t *data, size_t len, const char *wh
         decl[n++] = (struct declaration){ NULL, m.other_os, m.other,
                                           dup_printf("MinimumOSVersion %s in %s%s", m.other_text, where,
                                                      m.other_os ? "" : ", which names no platform") };
-    if (!n)
+    if (m.bad_macos || m.bad_other)
+        *why = dup_printf("%s: %s \"%s\" is not a version", where,
+                          m.bad_macos ? "LSMinimumSystemVersion" : "MinimumOSVersion",
+                          m.bad_macos ? m.macos_text : m.other_text);
+    else if (!n)
         *why = dup_printf("%s declares no LSMinimumSystemVersion or MinimumOSVersion", where);
     return n;
 }

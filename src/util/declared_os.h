@@ -15,7 +15,8 @@
  *   section holds the library: that library.
  * A library's floor is the lowest version declared for its platform in
  * its scope: that is where the package lets itself be installed. No
- * printing; names and plist texts in the sources are escaped. */
+ * printing; names and plist texts in the sources are valid UTF-8 (the
+ * printer escapes them for a terminal). */
 #ifndef MTLBX_DECLARED_OS_H
 #define MTLBX_DECLARED_OS_H
 

@@ -173,7 +173,7 @@ static bool version_of(plist_t dict, const char *key, struct mtlbx_os_version *v
     const char *s = plist_get_string_ptr(node, NULL);
     if (!s)
         return false;
-    mtlbx_escape((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL, text, size);
+    mtlbx_escape((const uint8_t *)s, strlen(s), 0, text, size); /* printers escape for a terminal */
     return os_version_parse(s, v);
 }
 
@@ -234,6 +234,8 @@ bool info_plist_read(const uint8_t *data, size_t len, struct info_plist_min *out
     }
     out->has_macos = version_of(root, "LSMinimumSystemVersion", &out->macos, out->macos_text, sizeof out->macos_text);
     out->has_other = version_of(root, "MinimumOSVersion", &out->other, out->other_text, sizeof out->other_text);
+    out->bad_macos = !out->has_macos && out->macos_text[0];
+    out->bad_other = !out->has_other && out->other_text[0];
     out->other_os = embedded_platform(root);
     plist_free(root);
     return true;

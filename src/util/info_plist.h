@@ -18,11 +18,13 @@
 struct info_plist_min {
     bool has_macos;                      /* LSMinimumSystemVersion */
     struct mtlbx_os_version macos;
-    char macos_text[32];                 /* as written, printable */
+    char macos_text[32];                 /* as written, valid UTF-8 */
     bool has_other;                      /* MinimumOSVersion */
     struct mtlbx_os_version other;
     char other_text[32];
     enum mtlbx_os other_os;              /* its platform; MTLBX_OS_NONE when the plist names none */
+    /* A key present whose value is no version: its text stays in *_text */
+    bool bad_macos, bad_other;
 };
 
 /* Reads data (len bytes). False with a one-line reason in err when it is
