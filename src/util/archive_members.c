@@ -31,18 +31,6 @@ uint64_t member_limit(void)
     return MEMBER_LIMIT_DEFAULT;
 }
 
-bool metallib_magic(const uint8_t m[4])
-{
-    return (m[0] == 'M' && m[1] == 'T' && m[2] == 'L' && m[3] == 'B') ||
-           (m[0] == 0xCB && m[1] == 0xFE && m[2] == 0xBA && m[3] == 0xBE);
-}
-
-bool metallib_name(const char *name)
-{
-    size_t n = strlen(name);
-    return n >= 9 && strcasecmp(name + n - 9, ".metallib") == 0;
-}
-
 static bool starts(const uint8_t *head, size_t n, const char *magic, size_t len)
 {
     return n >= len && memcmp(head, magic, len) == 0;
@@ -273,15 +261,6 @@ static void problem(struct lister *L, const char *where, const char *what)
     if (L->status == 0 && L->err && L->err_size)
         snprintf(L->err, L->err_size, "%s%s%s", where ? where : "", where ? ": " : "", what ? what : "unknown error");
     L->status = -1;
-}
-
-char *archive_join(const char *prefix, const char *name)
-{
-    size_t n = (prefix ? strlen(prefix) + 1 : 0) + strlen(name) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", prefix ? prefix : "", prefix ? "!" : "", name);
-    return s;
 }
 
 static void list_entries(struct lister *L, struct archive *a, const char *prefix, int depth);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "member_names.h"
 #include "mtlbx_private.h"
 
 /* Default size limit of one decompressed member (256 MiB); the variable
@@ -40,12 +41,6 @@ uint64_t member_limit(void);
 /* True when the first bytes (n of them, up to ARCHIVE_HEAD) are those of
  * an archive or a compressed stream that libarchive may read. */
 bool archive_content(const uint8_t *head, size_t n);
-/* The metallib magics: MTLB, or the fat CB FE BA BE. */
-bool metallib_magic(const uint8_t magic[4]);
-/* A name ending in .metallib (any case): one that is not a metallib is
- * reported, never passed over in silence. */
-bool metallib_name(const char *name);
-
 struct member_reader;
 /* Called once per regular-file member that holds a metallib magic or whose
  * name ends in .metallib, at any nesting level; `name` is the member path,
@@ -74,9 +69,6 @@ int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const vola
 int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
                                bool (*side_wants)(const char *joined), member_fn side, void *ctx,
                                const volatile int *cancel, char *err, size_t err_size);
-
-/* "PREFIX!NAME" (just NAME when prefix is NULL), malloc'd; NULL on no memory. */
-char *archive_join(const char *prefix, const char *name);
 
 /* Decompresses the current member whole. Returns a malloc'd buffer (freed
  * by the caller, or handed to mtlbx_open_buffer_owned) or NULL with err

@@ -28,6 +28,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/interface_stream.h \
 	src/util/json_stream.c \
 	src/util/json_stream.h \
+	src/util/member_names.c \
+	src/util/member_names.h \
 	src/util/member_plan.c \
 	src/util/member_plan.h \
 	src/util/name_set.c \
