@@ -175,6 +175,7 @@ static void job_end(struct checker *c)
 struct member_ctx {
     struct checker *c;
     const char *archive;
+    size_t members;            /* handed to on_member */
 };
 
 /* A WHEEL or an Info.plist member (--os declared). */
@@ -189,6 +190,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
 {
     (void)size;
     struct member_ctx *mc = ctx;
+    mc->members++;
     char *full = archive_join(mc->archive, name);
     char err[256];
     size_t len;
@@ -215,12 +217,15 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
 static void check_archive(struct checker *c, const char *path, const char *want, bool named)
 {
     job_begin(c, path, true);
-    struct member_ctx mc = { c, path };
+    struct member_ctx mc = { c, path, 0 };
     char err[300];
     int rc = archive_list_metallibs_and(path, want, on_member, c->gate.declared ? package_member_wanted : NULL,
                                         on_declaration, &mc, NULL, err, sizeof err);
     if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || named)) {
         cli_error(path, NULL, "%s", err);
+        c->any_unopened = true;
+    } else if (want && !mc.members) {
+        cli_error(c->operand, NULL, "no such member in the archive");
         c->any_unopened = true;
     }
     job_end(c);

@@ -83,6 +83,9 @@ expect 0 "check on a host" -- "$M" check libk.dylib
 expect 1 "check --os declared on a host whose minos is 14.0" -- "$M" check --os declared libk.dylib
 grep -q '^libk.dylib!__TEXT,metal_basic:0: error: library needs macOS 26.0, more than the macOS 14.0 its package declares (LC_BUILD_VERSION minos 14.0 of libk.dylib (arm64)): target triple air64_v28-apple-macosx26.0.0' out &&
     ok "the slice's minimum OS is the floor" || fail "check --os declared: $(cat out)"
+expect 1 "check --os declared HOST!SEGMENT,SECTION" -- "$M" check --os declared 'libk.dylib!__TEXT,metal_basic'
+grep -q '(LC_BUILD_VERSION minos 14.0 of libk.dylib (arm64))' out && ok "its slice's minimum, named alone" ||
+    fail "HOST!SECTION: $(cat out)"
 $MK uni26.dylib --section "__TEXT,metal_basic=$L26" --minos macos:26.0 --universal arm64,x86_64 || exit 1
 expect 0 "check --os declared on a universal host at minos 26.0" -- "$M" check --os declared uni26.dylib
 expect 1 "find --os declared on a universal host at minos 14.0" -- "$M" find --os declared uni.dylib

@@ -93,6 +93,10 @@ has "the plist is named, in Apple's words" \
     "target triple air64-apple-ios16.0.0" "language version 3.0, first supported on iOS 16.0" \
     "deployment target 0x00020005 (AIR 2.5), first supported on iOS 16.0"
 both 0 "the same at MinimumOSVersion 16.0 (the plist after the library)" A16.ipa
+expect 1 "check --os declared ARCHIVE!MEMBER reads the declarations beside it" -- \
+    "$M" check --os declared 'A15.ipa!Payload/A.app/default.metallib'
+has "the member's app plist" "(MinimumOSVersion 15.0 in A15.ipa!Payload/A.app/Info.plist)"
+expect 2 "check on a member that is not there" -- "$M" check 'A15.ipa!Payload/A.app/none.metallib'
 mkdir -p Mac.app/Contents/Resources && cp Info-mac.plist Mac.app/Contents/Info.plist &&
     cp "$L26" Mac.app/Contents/Resources/default.metallib || exit 1
 both 1 "an .app folder whose XML Info.plist says LSMinimumSystemVersion 13.0" Mac.app
