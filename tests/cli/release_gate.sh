@@ -75,6 +75,9 @@ has "the triple decides" "library needs macOS 13.0, more than the macOS 12.0 its
     "target triple air64-apple-macosx13.0.0, which Metal refuses below macOS 13" "language version 3.0, first supported on macOS 13.0"
 both 0 "file name 14.0 and WHEEL 13.0 around a macOS 13 library: the lowest, 13.0, holds" \
     two-1.0-cp312-cp312-macosx_14_0_arm64.whl
+$REL dist.zip "wheels/$WHL=$WHL" || exit 1
+both 1 "a wheel inside a zip: the inner wheel's name is its floor" dist.zip
+has "named by the inner wheel" "dist.zip!wheels/$WHL!mlx/lib/mlx.metallib:0: error: library needs macOS 26.0, more than the macOS 14.0 its package declares (wheel tag macosx_14_0_arm64 in the file name $WHL)"
 
 # ---- an app's Info.plist, binary in an .ipa, XML in a folder ---------------
 python3 -c 'import plistlib, sys
