@@ -77,6 +77,13 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(len(d["
 expect 0 "info ARCH!SEGMENT,SECTION" -- "$M" info 'uni64.dylib!i386!__TEXT,metal_basic'
 expect 1 "diff of two hosts" -- "$M" diff libk.dylib two.dylib
 grep -q '^+ __DATA,shaders$' out && grep -q '1 added, 1 the same' out && ok "paired by section" || fail "diff: $(cat out)"
+# Two wheels holding hosts: their sections are read ahead, once per wheel.
+$MK lib15.dylib --section "__TEXT,metal_basic=$L15" --minos macos:14.0 || exit 1
+$REL old.whl "t/lib.dylib=libk.dylib" "t/uni.so=uni.dylib" || exit 1
+$REL new.whl "t/lib.dylib=lib15.dylib" "t/uni.so=uni.dylib" || exit 1
+expect 1 "diff of two wheels holding hosts" -- "$M" diff old.whl new.whl
+grep -q '^~ t/lib.dylib!__TEXT,metal_basic$' out && grep -q 'old.whl -> new.whl: 1 library changed, 2 the same' out &&
+    ok "the changed section, the universal one's two the same" || fail "diff of wheels: $(cat out)"
 
 # ---- check takes them; LC_BUILD_VERSION gates them (--os declared) ---------
 expect 0 "check on a host" -- "$M" check libk.dylib
