@@ -2,70 +2,99 @@
 # The pure parts (layout, row, hex and text formatting, key table, query
 # parsing, line editing) need no terminal and are unit-tested on their own.
 noinst_LIBRARIES += src/ui/libmtlbxui.a
-src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util
+# Each folder of src/ui on the include path (for now).
+UI_INCLUDES = -I$(top_srcdir)/src/ui -I$(top_srcdir)/src/ui/core -I$(top_srcdir)/src/ui/loop -I$(top_srcdir)/src/ui/model -I$(top_srcdir)/src/ui/term -I$(top_srcdir)/src/ui/text -I$(top_srcdir)/src/ui/verbs -I$(top_srcdir)/src/ui/views/bytes -I$(top_srcdir)/src/ui/views/compare -I$(top_srcdir)/src/ui/views/folder -I$(top_srcdir)/src/ui/views/functions -I$(top_srcdir)/src/ui/views/members -I$(top_srcdir)/src/ui/views/page -I$(top_srcdir)/src/ui/views/release -I$(top_srcdir)/src/ui/views/text -I$(top_srcdir)/src/ui/widgets -I$(top_srcdir)/src/ui/work
+src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util $(UI_INCLUDES)
 src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
-	src/ui/ui.h \
-	src/ui/actions.c \
-	src/ui/bytes_view.c \
-	src/ui/clipboard.c \
-	src/ui/detail_panel.c \
-	src/ui/diag_view.c \
-	src/ui/expand_all.c \
-	src/ui/explorer.c \
-	src/ui/ex_file.c \
-	src/ui/exstate.c \
-	src/ui/extract_all.c \
-	src/ui/filter.c \
-	src/ui/function_step.c \
-	src/ui/folder_scan.c src/ui/folder_scan.h \
-	src/ui/folder_survey.c \
-	src/ui/folder_view.c \
-	src/ui/fpage.c \
-	src/ui/ftable.c src/ui/ftable.h \
-	src/ui/background.h \
-	src/ui/functions_home.c \
-	src/ui/functions_view.c \
-	src/ui/funcview.c src/ui/funcview.h \
-	src/ui/hasher.c src/ui/hasher.h \
-	src/ui/hex_cursor.c \
-	src/ui/hex_panel.c \
-	src/ui/hexfmt.c src/ui/hexfmt.h \
-	src/ui/history.c \
-	src/ui/jumps.c \
-	src/ui/iface_table.c src/ui/iface_table.h \
-	src/ui/hl.h src/ui/hl_llvm.c src/ui/hl_msl.c \
-	src/ui/ifacer.c src/ui/ifacer.h \
-	src/ui/job.c src/ui/job.h \
-	src/ui/keylog.c src/ui/keylog.h \
-	src/ui/keys.c src/ui/keys.h \
-	src/ui/layout.c src/ui/layout.h \
-	src/ui/lineedit.c src/ui/lineedit.h \
-	src/ui/marks.c \
-	src/ui/members_view.c \
-	src/ui/mouse.c \
-	src/ui/osc52.c src/ui/osc52.h \
-	src/ui/pathcomplete.c src/ui/pathcomplete.h \
-	src/ui/compare_view.c \
-	src/ui/release_view.c \
-	src/ui/show_files.c \
-	src/ui/problems.c \
-	src/ui/prompt.c \
-	src/ui/query.c src/ui/query.h \
-	src/ui/rowfmt.c src/ui/rowfmt.h \
-	src/ui/rows.c src/ui/rows.h \
-	src/ui/rows_expand_all.c \
-	src/ui/search.c src/ui/search.h src/ui/search_results.c \
-	src/ui/select_node.c \
-	src/ui/source_find.c src/ui/source_find.h \
-	src/ui/term.c src/ui/term.h \
-	src/ui/textfmt.c src/ui/textfmt.h \
-	src/ui/textsearch.c src/ui/textsearch.h \
-	src/ui/textview.c \
-	src/ui/tree_panel.c \
-	src/ui/view.h src/ui/views.c \
-	src/ui/wrap.c src/ui/wrap.h \
-	src/ui/write_file.c
+	src/ui/core/ex_file.c \
+	src/ui/core/exstate.c \
+	src/ui/core/history.c \
+	src/ui/core/job.c \
+	src/ui/core/job.h \
+	src/ui/core/jumps.c \
+	src/ui/core/marks.c \
+	src/ui/core/show_files.c \
+	src/ui/core/ui.h \
+	src/ui/core/view.h \
+	src/ui/loop/explorer.c \
+	src/ui/loop/mouse.c \
+	src/ui/loop/views.c \
+	src/ui/model/ftable.c \
+	src/ui/model/ftable.h \
+	src/ui/model/funcview.c \
+	src/ui/model/funcview.h \
+	src/ui/model/iface_table.c \
+	src/ui/model/iface_table.h \
+	src/ui/model/rows.c \
+	src/ui/model/rows.h \
+	src/ui/model/rows_expand_all.c \
+	src/ui/model/search.h \
+	src/ui/model/search_results.c \
+	src/ui/term/keys.c \
+	src/ui/term/keys.h \
+	src/ui/term/term.c \
+	src/ui/term/term.h \
+	src/ui/text/hexfmt.c \
+	src/ui/text/hexfmt.h \
+	src/ui/text/hl.h \
+	src/ui/text/hl_llvm.c \
+	src/ui/text/hl_msl.c \
+	src/ui/text/keylog.c \
+	src/ui/text/keylog.h \
+	src/ui/text/layout.c \
+	src/ui/text/layout.h \
+	src/ui/text/lineedit.c \
+	src/ui/text/lineedit.h \
+	src/ui/text/osc52.c \
+	src/ui/text/osc52.h \
+	src/ui/text/pathcomplete.c \
+	src/ui/text/pathcomplete.h \
+	src/ui/text/query.c \
+	src/ui/text/query.h \
+	src/ui/text/rowfmt.c \
+	src/ui/text/rowfmt.h \
+	src/ui/text/source_find.c \
+	src/ui/text/source_find.h \
+	src/ui/text/textfmt.c \
+	src/ui/text/textfmt.h \
+	src/ui/text/textsearch.c \
+	src/ui/text/textsearch.h \
+	src/ui/text/wrap.c \
+	src/ui/text/wrap.h \
+	src/ui/verbs/actions.c \
+	src/ui/verbs/clipboard.c \
+	src/ui/verbs/diag_view.c \
+	src/ui/verbs/extract_all.c \
+	src/ui/verbs/write_file.c \
+	src/ui/views/bytes/bytes_view.c \
+	src/ui/views/bytes/detail_panel.c \
+	src/ui/views/bytes/expand_all.c \
+	src/ui/views/bytes/filter.c \
+	src/ui/views/bytes/function_step.c \
+	src/ui/views/bytes/hex_cursor.c \
+	src/ui/views/bytes/hex_panel.c \
+	src/ui/views/bytes/problems.c \
+	src/ui/views/bytes/search.c \
+	src/ui/views/bytes/select_node.c \
+	src/ui/views/bytes/tree_panel.c \
+	src/ui/views/compare/compare_view.c \
+	src/ui/views/folder/folder_view.c \
+	src/ui/views/functions/functions_home.c \
+	src/ui/views/functions/functions_view.c \
+	src/ui/views/members/members_view.c \
+	src/ui/views/page/fpage.c \
+	src/ui/views/release/release_view.c \
+	src/ui/views/text/textview.c \
+	src/ui/widgets/prompt.c \
+	src/ui/work/background.h \
+	src/ui/work/folder_scan.c \
+	src/ui/work/folder_scan.h \
+	src/ui/work/folder_survey.c \
+	src/ui/work/hasher.c \
+	src/ui/work/hasher.h \
+	src/ui/work/ifacer.c \
+	src/ui/work/ifacer.h
 
 # What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
 MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
@@ -74,5 +103,5 @@ MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 # sections of man/mtlbx.1 and README.md in step with the table.
 noinst_PROGRAMS += src/ui/keydoc
 src_ui_keydoc_SOURCES = src/ui/keydoc.c
-src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
+src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) $(UI_INCLUDES)
 src_ui_keydoc_LDADD = src/ui/libmtlbxui.a $(MTLBX_UTIL_LIBS)
