@@ -15,5 +15,5 @@ bench_decode_interfaces_LDADD = $(MTLBX_LIBS)
 # milliseconds for bench/run's "sort of 200,000 rows" row.
 noinst_PROGRAMS += bench/sort_functions
 bench_sort_functions_SOURCES = bench/sort_functions.c
-bench_sort_functions_CPPFLAGS = $(AM_CPPFLAGS) $(UI_INCLUDES)
+bench_sort_functions_CPPFLAGS = $(AM_CPPFLAGS)
 bench_sort_functions_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(MTLBX_LIBS)

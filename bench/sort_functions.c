@@ -5,7 +5,7 @@
  * bounds: wall time on a busy machine measures the machine). */
 #include "config.h"
 
-#include "ftable.h"
+#include "ui/model/ftable.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -64,7 +64,7 @@ tests_fuzz_replay_writer_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_writer.c 
 tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
 tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
-tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) $(UI_INCLUDES)
+tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
 tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 check_SCRIPTS += tests/hostile/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
@@ -95,7 +95,7 @@ EXTRA_DIST += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sig
 CLANG ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I$(top_builddir) -I$(top_builddir)/src/lib -I$(top_srcdir)/src/lib -I$(top_srcdir)/src $(UI_INCLUDES) \
+	-I$(top_builddir) -I$(top_builddir)/src/lib -I$(top_srcdir)/src/lib -I$(top_srcdir)/src \
 	-include $(top_builddir)/config.h
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))

@@ -3,7 +3,7 @@
  * installed; tests/ui/test_ui_keys.c checks the man page still matches. */
 #include "config.h"
 
-#include "keys.h"
+#include "ui/term/keys.h"
 #include "util/docfmt.h"
 
 #include <stdio.h>

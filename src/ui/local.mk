@@ -2,9 +2,7 @@
 # The pure parts (layout, row, hex and text formatting, key table, query
 # parsing, line editing) need no terminal and are unit-tested on their own.
 noinst_LIBRARIES += src/ui/libmtlbxui.a
-# Each folder of src/ui on the include path (for now).
-UI_INCLUDES = -I$(top_srcdir)/src/ui -I$(top_srcdir)/src/ui/core -I$(top_srcdir)/src/ui/loop -I$(top_srcdir)/src/ui/model -I$(top_srcdir)/src/ui/term -I$(top_srcdir)/src/ui/text -I$(top_srcdir)/src/ui/verbs -I$(top_srcdir)/src/ui/views/bytes -I$(top_srcdir)/src/ui/views/compare -I$(top_srcdir)/src/ui/views/folder -I$(top_srcdir)/src/ui/views/functions -I$(top_srcdir)/src/ui/views/members -I$(top_srcdir)/src/ui/views/page -I$(top_srcdir)/src/ui/views/release -I$(top_srcdir)/src/ui/views/text -I$(top_srcdir)/src/ui/widgets -I$(top_srcdir)/src/ui/work
-src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util $(UI_INCLUDES)
+src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util
 src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
 	src/ui/core/ex_file.c \
@@ -103,5 +101,5 @@ MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 # sections of man/mtlbx.1 and README.md in step with the table.
 noinst_PROGRAMS += src/ui/keydoc
 src_ui_keydoc_SOURCES = src/ui/keydoc.c
-src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) $(UI_INCLUDES)
+src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
 src_ui_keydoc_LDADD = src/ui/libmtlbxui.a $(MTLBX_UTIL_LIBS)

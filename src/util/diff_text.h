@@ -2,8 +2,9 @@
  * new: "requires macOS 15.0 (MSL 3.2) -> macOS 26.0 (MSL 4.0)", "hash
  * 1f2e... -> 9a8b...", "interface buffer(3) x: float* -> half*". Written
  * once for `mtlbx diff` (src/cli/diff_render.c) and the explorer's compare
- * view (src/ui/compare_view.c), which show the same lines. Returns strings,
- * never prints; every byte from a file is escaped for the terminal. */
+ * view (src/ui/views/compare/compare_view.c), which show the same lines.
+ * Returns strings, never prints; every byte from a file is escaped for the
+ * terminal. */
 #ifndef MTLBX_UTIL_DIFF_TEXT_H
 #define MTLBX_UTIL_DIFF_TEXT_H
 

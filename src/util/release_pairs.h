@@ -1,7 +1,7 @@
 /* Two releases (two folders or two archives: wheels, .ipa, SDK folders)
  * paired library by library, by the path inside each side, for `mtlbx
  * diff OLD NEW` (src/cli/diff_tree.c) and the explorer's release compare
- * (src/ui/release_view.c). Each side is walked the way `find` walks it
+ * (src/ui/views/release/release_view.c). Each side is walked the way `find` walks it
  * (tree_walk, archives by content, nested ones joined with '!'). Only the
  * paths are kept: opening and comparing a pair is the caller's, with
  * open_any(item->open).

@@ -7,15 +7,15 @@
  * byte picks the unit; the rest feeds it. */
 #include "config.h"
 
-#include "hexfmt.h"
-#include "keys.h"
-#include "layout.h"
-#include "lineedit.h"
-#include "query.h"
-#include "rowfmt.h"
-#include "rows.h"
-#include "textfmt.h"
-#include "wrap.h"
+#include "ui/text/hexfmt.h"
+#include "ui/term/keys.h"
+#include "ui/text/layout.h"
+#include "ui/text/lineedit.h"
+#include "ui/text/query.h"
+#include "ui/text/rowfmt.h"
+#include "ui/model/rows.h"
+#include "ui/text/textfmt.h"
+#include "ui/text/wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * source text (source_find.c). */
 #include "config.h"
 
-#include "ftable.h"
-#include "source_find.h"
+#include "ui/model/ftable.h"
+#include "ui/text/source_find.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hexfmt.h"
+#include "ui/text/hexfmt.h"
 
 Test(hexfmt, offset_digits_grow_with_the_file)
 {

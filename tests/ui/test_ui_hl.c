@@ -3,8 +3,8 @@
  * where a line's matches lie). */
 #include "config.h"
 
-#include "hl.h"
-#include "textsearch.h"
+#include "ui/text/hl.h"
+#include "ui/text/textsearch.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
+#include "ui/term/keys.h"
 
 Test(keys, the_issue_s_minimum_keys_dispatch)
 {

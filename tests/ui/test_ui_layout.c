@@ -3,7 +3,7 @@
 
 #include <criterion/criterion.h>
 
-#include "layout.h"
+#include "ui/text/layout.h"
 
 static void assert_inside(const struct rect *r, int lines, int cols)
 {

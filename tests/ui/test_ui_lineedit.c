@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "lineedit.h"
+#include "ui/text/lineedit.h"
 
 Test(lineedit, insert_and_move)
 {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pathcomplete.h"
+#include "ui/text/pathcomplete.h"
 
 static char root[256];
 

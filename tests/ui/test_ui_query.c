@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "query.h"
+#include "ui/text/query.h"
 
 Test(query, offsets)
 {

@@ -6,10 +6,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "funcview.h"
-#include "layout.h"
-#include "osc52.h"
-#include "wrap.h"
+#include "ui/model/funcview.h"
+#include "ui/text/layout.h"
+#include "ui/text/osc52.h"
+#include "ui/text/wrap.h"
 
 Test(wrap, short_text_is_one_line)
 {

@@ -5,7 +5,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "rowfmt.h"
+#include "ui/text/rowfmt.h"
 
 static void utf8_locale(void)
 {

@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 
-#include "rows.h"
+#include "ui/model/rows.h"
 
 static size_t asked;
 

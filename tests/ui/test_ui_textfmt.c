@@ -6,7 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "textfmt.h"
+#include "ui/text/textfmt.h"
 
 static void utf8_locale(void)
 {

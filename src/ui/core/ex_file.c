@@ -4,7 +4,7 @@
  * before whoever owns the file closes it. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path)
 {

@@ -4,7 +4,7 @@
  * main loop (explorer.c), which installs the repaint as a callback. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * jumps.c goes back to them. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <string.h>
 

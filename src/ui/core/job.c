@@ -3,10 +3,10 @@
  * time; a key that would start another says so instead of queueing. */
 #include "config.h"
 
-#include "job.h"
-#include "keylog.h"
-#include "term.h"
-#include "ui.h"
+#include "ui/core/job.h"
+#include "ui/text/keylog.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -3,7 +3,7 @@
  * row, or a function's page. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <string.h>
 

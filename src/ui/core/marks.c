@@ -3,8 +3,8 @@
  * and less. */
 #include "config.h"
 
-#include "term.h"
-#include "ui.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
 
 static int read_letter(struct explorer *ex, const char *ask)
 {

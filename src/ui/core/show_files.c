@@ -4,7 +4,7 @@
  * views: it calls no view back. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,17 +8,17 @@
 #include <stdint.h>
 
 #include "mtlbx_private.h"
-#include "explorer.h"
-#include "ftable.h"
-#include "funcview.h"
-#include "hasher.h"
-#include "ifacer.h"
-#include "job.h"
-#include "keys.h"
-#include "layout.h"
-#include "query.h"
-#include "rows.h"
-#include "search.h"
+#include "ui/explorer.h"
+#include "ui/model/ftable.h"
+#include "ui/model/funcview.h"
+#include "ui/work/hasher.h"
+#include "ui/work/ifacer.h"
+#include "ui/core/job.h"
+#include "ui/term/keys.h"
+#include "ui/text/layout.h"
+#include "ui/text/query.h"
+#include "ui/model/rows.h"
+#include "ui/model/search.h"
 
 /* One file the panels show (ex_file.c): the file, its model (the node tree
  * the panels walk) and, once walked, its byte layout. The model and the

@@ -8,7 +8,7 @@
 #ifndef MTLBX_UI_VIEW_H
 #define MTLBX_UI_VIEW_H
 
-#include "keys.h"
+#include "ui/term/keys.h"
 
 struct explorer;
 

@@ -5,15 +5,15 @@
  * refresh per frame; curses only sends what changed. */
 #include "config.h"
 
-#include "explorer.h"
-#include "keylog.h"
-#include "rowfmt.h"
-#include "term.h"
+#include "ui/explorer.h"
+#include "ui/text/keylog.h"
+#include "ui/text/rowfmt.h"
+#include "ui/term/term.h"
 #include "archive_members.h"
-#include "textfmt.h"
-#include "ui.h"
-#include "view.h"
-#include "wrap.h"
+#include "ui/text/textfmt.h"
+#include "ui/core/ui.h"
+#include "ui/core/view.h"
+#include "ui/text/wrap.h"
 
 #include <inttypes.h>
 #include <locale.h>

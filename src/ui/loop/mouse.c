@@ -4,10 +4,10 @@
  * --no-mouse (then the terminal's own selection works unshifted). */
 #include "config.h"
 
-#include "hexfmt.h"
-#include "term.h"
-#include "ui.h"
-#include "view.h"
+#include "ui/text/hexfmt.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
+#include "ui/core/view.h"
 
 #define WHEEL_ROWS 3
 

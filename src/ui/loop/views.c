@@ -1,8 +1,8 @@
 /* The view table (view.h): one entry per view. */
 #include "config.h"
 
-#include "view.h"
-#include "ui.h"
+#include "ui/core/view.h"
+#include "ui/core/ui.h"
 
 static const struct view_ops views[SCREEN_COUNT] = {
     [SCREEN_MAIN] = { "byte explorer", KC_TREE, bytes_draw, bytes_action, bytes_status },

@@ -7,8 +7,8 @@
  * milliseconds per byte that differs. */
 #include "config.h"
 
-#include "ftable.h"
-#include "funcview.h"
+#include "ui/model/ftable.h"
+#include "ui/model/funcview.h"
 #include "util/nocase.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * and dropped when the filter or sort changes. */
 #include "config.h"
 
-#include "funcview.h"
+#include "ui/model/funcview.h"
 #include "util/nocase.h"
 
 #include <stdio.h>

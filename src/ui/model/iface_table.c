@@ -7,7 +7,7 @@
  * escaped here. */
 #include "config.h"
 
-#include "iface_table.h"
+#include "ui/model/iface_table.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* Flattened tree rows; see rows.h for why the tree is kept flat. */
 #include "config.h"
 
-#include "rows.h"
+#include "ui/model/rows.h"
 
 #include <stdlib.h>
 #include <string.h>

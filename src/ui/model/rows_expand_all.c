@@ -7,7 +7,7 @@
  * linear in the rows. */
 #include "config.h"
 
-#include "rows.h"
+#include "ui/model/rows.h"
 
 #include <stdlib.h>
 #include <string.h>

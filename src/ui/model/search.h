@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "mtlbx_private.h"
-#include "query.h"
+#include "ui/text/query.h"
 
 struct explorer;
 

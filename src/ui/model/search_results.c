@@ -3,8 +3,8 @@
  * here without calling the search (search.c), which moves the selection. */
 #include "config.h"
 
-#include "search.h"
-#include "ui.h"
+#include "ui/model/search.h"
+#include "ui/core/ui.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * a hang-up or a crash — goes through term_teardown first. */
 #include "config.h"
 
-#include "term.h"
-#include "textfmt.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
 #include "util/fatal_cleanup.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * expect to count by. */
 #include "config.h"
 
-#include "hexfmt.h"
+#include "ui/text/hexfmt.h"
 
 #include <string.h>
 

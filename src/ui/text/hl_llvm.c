@@ -4,7 +4,7 @@
  * nothing in llvm-dis output spans lines. */
 #include "config.h"
 
-#include "hl.h"
+#include "ui/text/hl.h"
 
 #include <string.h>
 

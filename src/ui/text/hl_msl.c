@@ -4,7 +4,7 @@
  * matrix types, packed_ types, textures, samplers). */
 #include "config.h"
 
-#include "hl.h"
+#include "ui/text/hl.h"
 
 #include <string.h>
 

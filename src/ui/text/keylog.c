@@ -2,7 +2,7 @@
  * once so a killed explorer still leaves a complete log. */
 #include "config.h"
 
-#include "keylog.h"
+#include "ui/text/keylog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * at 80 columns. */
 #include "config.h"
 
-#include "layout.h"
+#include "ui/text/layout.h"
 
 #include <string.h>
 

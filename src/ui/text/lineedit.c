@@ -2,7 +2,7 @@
  * bytes so a multi-byte character is never split. */
 #include "config.h"
 
-#include "lineedit.h"
+#include "ui/text/lineedit.h"
 
 #include <string.h>
 

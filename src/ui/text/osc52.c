@@ -1,7 +1,7 @@
 /* See osc52.h. */
 #include "config.h"
 
-#include "osc52.h"
+#include "ui/text/osc52.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Tab completion of file paths (see pathcomplete.h). */
 #include "config.h"
 
-#include "pathcomplete.h"
+#include "ui/text/pathcomplete.h"
 
 #include <dirent.h>
 #include <stdbool.h>

@@ -2,7 +2,7 @@
  * of offsets and searches is unit-tested and documented in one place. */
 #include "config.h"
 
-#include "query.h"
+#include "ui/text/query.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -3,8 +3,8 @@
  * but never push the label past half the row. */
 #include "config.h"
 
-#include "rowfmt.h"
-#include "textfmt.h"
+#include "ui/text/rowfmt.h"
+#include "ui/text/textfmt.h"
 
 #include <string.h>
 

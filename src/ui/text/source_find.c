@@ -2,7 +2,7 @@
  * at most a few megabytes and this runs once per key press. */
 #include "config.h"
 
-#include "source_find.h"
+#include "ui/text/source_find.h"
 
 #include <string.h>
 

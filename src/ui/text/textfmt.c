@@ -3,7 +3,7 @@
  * ESC sequence prints as "\x1b[..." and never acts on the terminal. */
 #include "config.h"
 
-#include "textfmt.h"
+#include "ui/text/textfmt.h"
 #include "mtlbx_private.h"
 
 #include <ctype.h>

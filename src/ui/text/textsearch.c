@@ -2,8 +2,8 @@
  * searches, so n and N stay instant on a 60 MB disassembly. */
 #include "config.h"
 
-#include "textsearch.h"
-#include "textfmt.h"
+#include "ui/text/textsearch.h"
+#include "ui/text/textfmt.h"
 
 #include <stdint.h>
 #include <stdlib.h>

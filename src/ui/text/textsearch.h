@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "hl.h"
+#include "ui/text/hl.h"
 
 /* The lines (0-based, ascending) of a text holding `needle`: line i is
  * data[line_start[i] .. line_start[i + 1]). *n gets the count; returns

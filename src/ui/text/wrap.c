@@ -1,8 +1,8 @@
 /* See wrap.h. */
 #include "config.h"
 
-#include "textfmt.h"
-#include "wrap.h"
+#include "ui/text/textfmt.h"
+#include "ui/text/wrap.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 
 #include "run_tool.h"
 #include "safe_write.h"
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <errno.h>
 #include <inttypes.h>

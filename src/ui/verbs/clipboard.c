@@ -5,10 +5,10 @@
  * is the terminal-safe text shown on screen, never raw control bytes. */
 #include "config.h"
 
-#include "osc52.h"
-#include "term.h"
-#include "textfmt.h"
-#include "ui.h"
+#include "ui/text/osc52.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * panel and the Diagnostics node cut long messages. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

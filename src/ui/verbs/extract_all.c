@@ -8,7 +8,7 @@
 
 #include "name_set.h"
 #include "safe_write.h"
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "safe_write.h"
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <errno.h>
 #include <stdio.h>

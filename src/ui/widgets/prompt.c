@@ -4,11 +4,11 @@
  * share one, and complete paths with Tab. */
 #include "config.h"
 
-#include "lineedit.h"
-#include "pathcomplete.h"
-#include "term.h"
-#include "textfmt.h"
-#include "ui.h"
+#include "ui/text/lineedit.h"
+#include "ui/text/pathcomplete.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The scan thread of folder_scan.h. */
 #include "config.h"
 
-#include "folder_scan.h"
+#include "ui/work/folder_scan.h"
 #include "archive_members.h"
 
 #include <fcntl.h>

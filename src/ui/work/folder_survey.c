@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "archive_members.h"
-#include "folder_scan.h"
+#include "ui/work/folder_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

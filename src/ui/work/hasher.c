@@ -2,8 +2,8 @@
  * priority request (the selected function) first when there is one. */
 #include "config.h"
 
-#include "background.h"
-#include "hasher.h"
+#include "ui/work/background.h"
+#include "ui/work/hasher.h"
 #include "util/span_release.h"
 
 #include <pthread.h>

@@ -3,8 +3,8 @@
  * them without a lock. */
 #include "config.h"
 
-#include "background.h"
-#include "ifacer.h"
+#include "ui/work/background.h"
+#include "ui/work/ifacer.h"
 #include "util/span_release.h"
 
 #include <pthread.h>

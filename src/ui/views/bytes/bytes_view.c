@@ -3,8 +3,8 @@
  * function's page and as powerful as it was when it was the home. */
 #include "config.h"
 
-#include "term.h"
-#include "ui.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,11 +3,11 @@
  * header offsets...) carry an arrow and Enter follows them. */
 #include "config.h"
 
-#include "rowfmt.h"
-#include "term.h"
-#include "textfmt.h"
-#include "ui.h"
-#include "wrap.h"
+#include "ui/text/rowfmt.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
+#include "ui/core/ui.h"
+#include "ui/text/wrap.h"
 
 /* The selected field's value wraps onto at most this many rows. */
 #define DETAIL_WRAP_LINES 4

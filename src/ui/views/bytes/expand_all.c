@@ -7,8 +7,8 @@
  * the row is then (the user may have moved, opened or closed rows). */
 #include "config.h"
 
-#include "job.h"
-#include "ui.h"
+#include "ui/core/job.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * on its node when that is still shown. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * the functions as the tree shows them. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 /* Functions as the tree shows them: through the filter and sort (f, S). */
 static size_t function_count(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib)

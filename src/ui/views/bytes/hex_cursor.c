@@ -5,8 +5,8 @@
  * circle. */
 #include "config.h"
 
-#include "hexfmt.h"
-#include "ui.h"
+#include "ui/text/hexfmt.h"
+#include "ui/core/ui.h"
 
 uint64_t hex_file_size(const struct explorer *ex)
 {

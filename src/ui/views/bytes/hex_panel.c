@@ -4,9 +4,9 @@
  * field's); moving the cursor here selects the node that owns the byte. */
 #include "config.h"
 
-#include "hexfmt.h"
-#include "term.h"
-#include "ui.h"
+#include "ui/text/hexfmt.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

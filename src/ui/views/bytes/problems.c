@@ -3,7 +3,7 @@
  * "BAD" cannot find them: that is a badge, not a name). */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,9 +5,9 @@
  * from the hex cursor, wrapping. Both show progress and Esc cancels them. */
 #include "config.h"
 
-#include "job.h"
-#include "search.h"
-#include "ui.h"
+#include "ui/core/job.h"
+#include "ui/model/search.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * so that none of them calls another panel. */
 #include "config.h"
 
-#include "ui.h"
+#include "ui/core/ui.h"
 
 void tree_ensure(struct explorer *ex)
 {

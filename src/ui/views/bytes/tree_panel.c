@@ -3,9 +3,9 @@
  * the cursor touches nothing but indices (see rows.h). */
 #include "config.h"
 
-#include "rowfmt.h"
-#include "term.h"
-#include "ui.h"
+#include "ui/text/rowfmt.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -12,9 +12,9 @@
 #include "diff_text.h"
 #include "run_tool.h"
 #include "safe_write.h"
-#include "term.h"
-#include "ui.h"
-#include "wrap.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
+#include "ui/text/wrap.h"
 
 #include <fcntl.h>
 #include <stdio.h>

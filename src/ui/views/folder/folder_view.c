@@ -14,11 +14,11 @@
 #include "config.h"
 
 #include "archive_members.h"
-#include "folder_scan.h"
-#include "rowfmt.h"
-#include "term.h"
-#include "textfmt.h"
-#include "ui.h"
+#include "ui/work/folder_scan.h"
+#include "ui/text/rowfmt.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
+#include "ui/core/ui.h"
 
 #include <inttypes.h>
 #include <stdio.h>

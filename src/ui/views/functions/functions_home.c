@@ -3,8 +3,8 @@
  * src/ui: it fills the model and calls no other view. */
 #include "config.h"
 
-#include "iface_table.h"
-#include "ui.h"
+#include "ui/model/iface_table.h"
+#include "ui/core/ui.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,10 +5,10 @@
  * own under the rows. Only the rows on screen are formatted. */
 #include "config.h"
 
-#include "rowfmt.h"
-#include "term.h"
-#include "ui.h"
-#include "wrap.h"
+#include "ui/text/rowfmt.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
+#include "ui/text/wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

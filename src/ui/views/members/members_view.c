@@ -4,12 +4,12 @@
  * row's archive under a directory (never outside it: safe_write_under). */
 #include "config.h"
 
-#include "rowfmt.h"
+#include "ui/text/rowfmt.h"
 #include "member_plan.h"
 #include "safe_write.h"
-#include "term.h"
-#include "textfmt.h"
-#include "ui.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
+#include "ui/core/ui.h"
 
 #include <errno.h>
 #include <inttypes.h>

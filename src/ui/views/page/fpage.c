@@ -5,12 +5,12 @@
  * explorer. Backspace returns to where the page was opened from. */
 #include "config.h"
 
-#include "iface_table.h"
-#include "rowfmt.h"
-#include "source_find.h"
-#include "term.h"
-#include "ui.h"
-#include "wrap.h"
+#include "ui/model/iface_table.h"
+#include "ui/text/rowfmt.h"
+#include "ui/text/source_find.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
+#include "ui/text/wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

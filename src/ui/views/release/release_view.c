@@ -11,10 +11,10 @@
 
 #include "archive_members.h"
 #include "diff_text.h"
-#include "folder_scan.h"
+#include "ui/work/folder_scan.h"
 #include "release_pairs.h"
-#include "term.h"
-#include "ui.h"
+#include "ui/term/term.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,12 +7,12 @@
  * LLVM IR and MSL are coloured by hl_llvm.c and hl_msl.c. */
 #include "config.h"
 
-#include "hl.h"
-#include "rowfmt.h"
-#include "term.h"
-#include "textfmt.h"
-#include "textsearch.h"
-#include "ui.h"
+#include "ui/text/hl.h"
+#include "ui/text/rowfmt.h"
+#include "ui/term/term.h"
+#include "ui/text/textfmt.h"
+#include "ui/text/textsearch.h"
+#include "ui/core/ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>
