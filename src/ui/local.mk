@@ -83,7 +83,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/views/members/members_view.c \
 	src/ui/views/page/fpage.c \
 	src/ui/views/release/release_view.c \
-	src/ui/views/text/textview.c \
+	src/ui/widgets/pager.c \
 	src/ui/widgets/prompt.c \
 	src/ui/work/background.h \
 	src/ui/work/folder_scan.c \
