@@ -127,9 +127,11 @@ expect_not() {
     if screen | grep -F -q -- "$1"; then fail "unexpectedly on screen: $1"; fi
 }
 
-# quit_and_check: q, then the program must exit 0 and restore the tty.
+# quit_and_check: Q (quit from any view; q closes the view back to the
+# one it was opened from, and quits only at the first), then the program
+# must exit 0 and restore the tty.
 quit_and_check() {
-    keys q
+    keys Q
     wait_for "EXITED:${1:-0}" 10 || return 1
     wait_for "STTY:same" 5
 }

@@ -5,18 +5,21 @@ noinst_LIBRARIES += src/ui/libmtlbxui.a
 src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util
 src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
+	src/ui/core/core.h \
 	src/ui/core/ex_file.c \
 	src/ui/core/exstate.c \
 	src/ui/core/history.c \
 	src/ui/core/job.c \
 	src/ui/core/job.h \
-	src/ui/core/jumps.c \
 	src/ui/core/marks.c \
 	src/ui/core/show_files.c \
-	src/ui/core/ui.h \
+	src/ui/core/view.c \
 	src/ui/core/view.h \
+	src/ui/core/view_list.h \
+	src/ui/loop/dispatch.c \
 	src/ui/loop/explorer.c \
-	src/ui/loop/mouse.c \
+	src/ui/loop/frame.c \
+	src/ui/loop/loop.h \
 	src/ui/loop/views.c \
 	src/ui/model/ftable.c \
 	src/ui/model/ftable.h \
@@ -64,7 +67,11 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/verbs/clipboard.c \
 	src/ui/verbs/diag_view.c \
 	src/ui/verbs/extract_all.c \
+	src/ui/verbs/source.c \
+	src/ui/verbs/verbs.h \
 	src/ui/verbs/write_file.c \
+	src/ui/views/bytes/bytes.h \
+	src/ui/views/bytes/bytes_state.c \
 	src/ui/views/bytes/bytes_view.c \
 	src/ui/views/bytes/detail_panel.c \
 	src/ui/views/bytes/expand_all.c \
@@ -76,15 +83,20 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/views/bytes/search.c \
 	src/ui/views/bytes/select_node.c \
 	src/ui/views/bytes/tree_panel.c \
+	src/ui/views/bytes/verbs.c \
 	src/ui/views/compare/compare_view.c \
 	src/ui/views/folder/folder_view.c \
-	src/ui/views/functions/functions_home.c \
 	src/ui/views/functions/functions_view.c \
 	src/ui/views/members/members_view.c \
 	src/ui/views/page/fpage.c \
 	src/ui/views/release/release_view.c \
+	src/ui/views/text/textview.c \
+	src/ui/widgets/list.c \
+	src/ui/widgets/list.h \
 	src/ui/widgets/pager.c \
+	src/ui/widgets/pager.h \
 	src/ui/widgets/prompt.c \
+	src/ui/widgets/prompt.h \
 	src/ui/work/background.h \
 	src/ui/work/folder_scan.c \
 	src/ui/work/folder_scan.h \

@@ -3,9 +3,10 @@
 # compute_main changed (tests/compare_rebuild.py). D lists the change,
 # Enter jumps to the function in A, Backspace comes back, b jumps to it in
 # B, d shows the coloured diff -u of the two llvm-dis outputs, q returns to
-# the list and then home, to the function table (not to the panels D was
-# pressed in). Each changed field reads old -> new, as `mtlbx diff` says. Also: D with one file says why it does
-# nothing, and a file against itself is identical.
+# the list and then to the view D was pressed in (the panels here), and q
+# again to the function table. Each changed field reads old -> new, as
+# `mtlbx diff` says. Also: D with one file says why it does nothing, and a
+# file against itself is identical.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
 
@@ -67,7 +68,9 @@ wait_for "no change matches"
 
 keys q
 wait_gone "Compare: "
-expect "Functions  16"
+wait_for "1 Tree"
+keys q
+wait_for "Functions  16"
 expect_not "1 Tree"
 quit_and_check
 

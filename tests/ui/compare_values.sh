@@ -6,8 +6,9 @@
 # (both read from `dump --json`); on the sample against a rebuild with a
 # rebound, retyped buffer (tests/mkrebound.py, needs llvm-as) the selected
 # row, shown whole under the list, is diff's line for it. q from the compare
-# view returns home, to the function table, even when D was pressed in the
-# byte explorer. Each part skips alone when what it needs is missing.
+# view returns to the view D was pressed in (the byte explorer here), and q
+# from there to the function table. Each part skips alone when what it
+# needs is missing.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
 RAN=0
@@ -49,7 +50,9 @@ if [ -f "$A13" ] && [ -f "$A26" ]; then
         fail "the selected function's change is not diff's line: $(detail_text)"
     keys q
     wait_gone "Compare: "
-    expect "Functions  2"
+    wait_for " 1 Tree  "
+    keys q
+    wait_for "Functions  2"
     expect_not " 1 Tree  "
     quit_and_check
 else

@@ -21,6 +21,7 @@ keys /
 wait_for "Search names/tags"
 type_text ZZZZ
 keys Enter
+wait_for "match 1/1"
 wait_for ": ZZZZ"
 # The unknown tag's row carries the "?" marker in column 0.
 screen | grep -q '^?.*ZZZZ' || fail "unknown tag ZZZZ is not marked with ?"

@@ -68,6 +68,9 @@ for size in "80 24" "120 40"; do
         keys Enter
         wait_for "at 0x$(printf '%x' "0x$off")"
         expect "bad.metallib: HASH"
+        # Backspace: the problem list again, then where ! was pressed.
+        keys BSpace
+        wait_for "Diagnostics: "
         keys BSpace
         wait_for "back (1 more)"
         # Backspace restores the detail cursor: Tab to the detail, down to a

@@ -49,10 +49,10 @@ keys Escape
 wait_for "llvm-dis cancelled"
 gone
 expect_not "partial output"
-# Quitting while it runs leaves nothing behind either.
+# Quitting (Q) while it runs leaves nothing behind either.
 keys d
 wait_for "(Esc cancels)"
-keys q
+keys Q
 wait_for "EXITED:0" 10
 gone
 

@@ -34,6 +34,7 @@ Test(ftable, rows_in_file_order_then_sorted_by_every_column)
     mtlbx_file *f = open_sample();
     struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
+    size_t sel = 0;
     cr_assert(ftable_init(&t, &lib, 1));
     cr_assert_eq(t.n_all, 8);
     cr_assert_eq(t.n_shown, 8);
@@ -42,7 +43,7 @@ Test(ftable, rows_in_file_order_then_sorted_by_every_column)
     cr_expect_str_eq(a, "vertex_main");
     /* Name order: ascending bytes. */
     t.sort = FT_COL_NAME;
-    cr_assert(ftable_apply(&t));
+    cr_assert(ftable_apply(&t, &sel));
     for (size_t i = 1; i < t.n_shown; i++) {
         name_of(&t, i - 1, a, sizeof a);
         name_of(&t, i, b, sizeof b);
@@ -50,28 +51,28 @@ Test(ftable, rows_in_file_order_then_sorted_by_every_column)
     }
     /* Size: biggest module first. */
     t.sort = FT_COL_SIZE;
-    cr_assert(ftable_apply(&t));
+    cr_assert(ftable_apply(&t, &sel));
     for (size_t i = 1; i < t.n_shown; i++)
         cr_expect_geq(ftable_row_function(&t, ftable_row(&t, i - 1))->module.size,
                       ftable_row_function(&t, ftable_row(&t, i))->module.size);
     /* Every column sorts all rows, each once, and the selection stays on
      * its function. */
-    t.sel = 3;
-    const struct ft_row *kept = ftable_row(&t, t.sel);
+    sel = 3;
+    const struct ft_row *kept = ftable_row(&t, sel);
     uint32_t kept_index = kept->index;
     for (int c = 0; c < FT_COL_COUNT; c++) {
         t.sort = (enum ft_col)c;
-        cr_assert(ftable_apply(&t));
+        cr_assert(ftable_apply(&t, &sel));
         cr_assert_eq(t.n_shown, 8);
         unsigned seen = 0;
         for (size_t i = 0; i < t.n_shown; i++)
             seen |= 1u << ftable_row(&t, i)->index;
         cr_expect_eq(seen, 0xffu, "column %d", c);
-        cr_expect_eq(ftable_row(&t, t.sel)->index, kept_index, "column %d", c);
+        cr_expect_eq(ftable_row(&t, sel)->index, kept_index, "column %d", c);
     }
     /* The cells say what the library says. */
     t.sort = FT_COL_ORDER;
-    ftable_apply(&t);
+    ftable_apply(&t, &sel);
     char cell[32];
     ftable_cell(&t, ftable_row(&t, 0), FT_COL_STAGE, cell, sizeof cell);
     cr_expect_str_eq(cell, "vertex");
@@ -88,24 +89,24 @@ Test(ftable, filter_and_search_count_functions)
     mtlbx_file *f = open_sample();
     struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
+    size_t sel = 0;
     cr_assert(ftable_init(&t, &lib, 1));
     /* "_main" is in five names; the search counts them, not rows. */
     cr_expect_eq(ftable_search(&t, "_MAIN", NULL, NULL), 5);
     bool wrapped;
-    t.sel = 0;
-    cr_assert(ftable_search_step(&t, true, &wrapped));
+    cr_assert(ftable_search_step(&t, &sel, true, &wrapped));
     cr_expect_eq(t.hit_cur, 1);
     cr_expect_not(wrapped);
-    t.sel = t.hits[t.n_hits - 1];
-    cr_assert(ftable_search_step(&t, true, &wrapped));
+    sel = t.hits[t.n_hits - 1];
+    cr_assert(ftable_search_step(&t, &sel, true, &wrapped));
     cr_expect(wrapped);
     cr_expect_eq(t.hit_cur, 0);
-    cr_assert(ftable_search_step(&t, false, &wrapped));
+    cr_assert(ftable_search_step(&t, &sel, false, &wrapped));
     cr_expect(wrapped);
     cr_expect_eq(t.hit_cur, t.n_hits - 1);
     /* A filter keeps the kernels only. */
     snprintf(t.filter, sizeof t.filter, "kernel");
-    cr_assert(ftable_apply(&t));
+    cr_assert(ftable_apply(&t, &sel));
     cr_expect_eq(t.n_shown, 1);
     char a[64];
     name_of(&t, 0, a, sizeof a);

@@ -1,12 +1,12 @@
 /* What the explorer keeps per shown file beside the file itself: the model
- * its panels walk and the byte layout (ui.h, struct ex_file). Both are the
- * explorer's, made when a file is shown and let go when it no longer is,
- * before whoever owns the file closes it. */
+ * the byte explorer walks and the byte layout (core.h, struct ex_file).
+ * Both are the explorer's, made when a file is shown and let go when it no
+ * longer is, before whoever owns the file closes it. */
 #include "config.h"
 
-#include "ui/core/ui.h"
+#include "ui/core/core.h"
 
-bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path)
+bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path, bool owned)
 {
     mtlbx_model *m = mtlbx_model_open(f);
     mtlbx_node *root = mtlbx_root(m);
@@ -15,7 +15,7 @@ bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path)
         *ef = (struct ex_file){ 0 };
         return false;
     }
-    *ef = (struct ex_file){ .f = f, .path = path, .root = root, .m = m };
+    *ef = (struct ex_file){ .f = f, .path = path, .root = root, .m = m, .owned = owned };
     return true;
 }
 
@@ -35,11 +35,17 @@ const struct mtlbx_layout *ex_file_layout(struct ex_file *ef)
     return ef->layout;
 }
 
-mtlbx_model *ex_model_of(const struct explorer *ex, const mtlbx_library *lib)
+long ex_file_of(const struct explorer *ex, const mtlbx_library *lib)
 {
     mtlbx_file *f = lib ? mtlbx_library_file(lib) : NULL;
     for (uint32_t i = 0; f && i < ex->n_files; i++)
         if (ex->files[i].f == f)
-            return ex->files[i].m;
-    return NULL;
+            return (long)i;
+    return -1;
+}
+
+mtlbx_model *ex_model_of(const struct explorer *ex, const mtlbx_library *lib)
+{
+    long i = ex_file_of(ex, lib);
+    return i >= 0 ? ex->files[i].m : NULL;
 }

@@ -1,52 +1,61 @@
-/* Where the user has been: every jump (Enter on an offset, a search, a
- * mark, Enter on a function, b from a page) remembers the place it left,
- * the view included, so Backspace returns there and, after going back,
- * forward (Ctrl-]) goes again, as in a browser or vim's jump list. This
- * file only records places, calling nothing else, so every view may;
- * jumps.c goes back to them. */
+/* Where the user has been: every change of view (open_view) and every
+ * jump inside a view (Enter on an offset, a search, a mark) remembers the
+ * place it left, so Backspace returns there and, after going back,
+ * Ctrl-] goes forward again, as in a browser or vim's jump list. A place
+ * is a view and what its here() noted; its restore() comes back to it. */
 #include "config.h"
 
-#include "ui/core/ui.h"
+#include "ui/core/core.h"
 
 #include <string.h>
 
-struct jump ex_here(struct explorer *ex)
+void history_push(struct explorer *ex)
 {
-    return (struct jump){ .screen = SCREEN_MAIN, .file = ex_current_file_index(ex), .node = ex_selected_node(ex),
-                          .hex_cursor = ex->hex.cursor, .hex_top = ex->hex.top,
-                          .detail_sel = ex->detail.sel, .detail_top = ex->detail.top };
+    struct jump j = view_here(ex);
+    history_record(ex, &j);
 }
 
-/* The current place: a view of functions, or the byte explorer's. */
-struct jump ex_place_here(struct explorer *ex)
+/* One step through `from` (the history or forward), the place left going
+ * on `to`; places equal to where one is are passed over. */
+static bool step(struct explorer *ex, struct jump *from, size_t *n_from, struct jump *to, size_t *n_to)
 {
-    struct jump j = ex_here(ex);
-    if (ex->screen == SCREEN_FUNCTIONS) {
-        j.screen = SCREEN_FUNCTIONS;
-        j.table_sel = ex->funcs.sel;
-    } else if (ex->screen == SCREEN_PAGE) {
-        j.screen = SCREEN_PAGE;
-        j.page_lib = ex->page.lib;
-        j.page_fn = ex->page.fn;
+    struct jump here = view_here(ex);
+    while (*n_from) {
+        struct jump j = from[--*n_from];
+        if (jump_same(&j, &here))
+            continue;
+        if (!goto_jump(ex, &j))
+            return true; /* gone: goto_jump said why */
+        if (here.view != VIEW_NONE)
+            jump_push(to, n_to, &here);
+        return true;
     }
-    return j;
+    return false;
 }
 
-void ex_push_jump(struct jump *stack, size_t *n, const struct jump *j)
+void history_back(struct explorer *ex)
 {
-    if (*n == HISTORY_MAX) {
-        memmove(&stack[0], &stack[1], (HISTORY_MAX - 1) * sizeof stack[0]);
-        (*n)--;
-    }
-    stack[(*n)++] = *j;
-}
-
-void ex_push_history(struct explorer *ex)
-{
-    struct jump j = ex_place_here(ex);
-    if (j.screen == SCREEN_MAIN && !j.node)
+    if (!step(ex, ex->history, &ex->n_history, ex->forward, &ex->n_forward)) {
+        ex_message(ex, "no earlier place (views opened, Enter on an offset field, / and : are remembered)");
         return;
-    ex_push_jump(ex->history, &ex->n_history, &j);
-    ex->n_forward = 0;
+    }
+    if (!ex->status[0])
+        ex_message(ex, "back (%zu more)", ex->n_history);
 }
 
+void history_forward(struct explorer *ex)
+{
+    if (!step(ex, ex->forward, &ex->n_forward, ex->history, &ex->n_history)) {
+        ex_message(ex, "nothing to go forward to (Backspace goes back first)");
+        return;
+    }
+    if (!ex->status[0])
+        ex_message(ex, "forward (%zu more)", ex->n_forward);
+}
+
+void history_clear(struct explorer *ex)
+{
+    ex->n_history = ex->n_forward = 0;
+    for (size_t i = 0; i < sizeof ex->marks / sizeof ex->marks[0]; i++)
+        ex->marks[i].view = VIEW_NONE;
+}

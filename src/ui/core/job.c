@@ -6,7 +6,7 @@
 #include "ui/core/job.h"
 #include "ui/text/keylog.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
+#include "ui/core/core.h"
 
 #include <pthread.h>
 #include <sched.h>

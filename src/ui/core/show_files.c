@@ -1,58 +1,59 @@
-/* Putting opened files in the panels in place of whatever was there, as
- * `mtlbx FILE...` starts (ex_show_files, ui.h): for the folder list's
- * Enter (folder_view.c) and a release pair's (release_view.c). Below both
- * views: it calls no view back. */
+/* Putting opened files in the views in place of whatever was there, as
+ * `mtlbx FILE...` starts: for the folder list's Enter and a release pair's
+ * (ex_show_files, core.h), and the background sweeps over what is shown. */
 #include "config.h"
 
-#include "ui/core/ui.h"
+#include "ui/core/core.h"
+#include "ui/core/job.h"
+#include "ui/work/hasher.h"
+#include "ui/work/ifacer.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-/* Shows `n` files (1, or the 2 of a release pair: ex->files holds one per
- * root) in place of whatever was there, as `mtlbx FILE...` starts: same
- * tree, selection, hashing, the function table as home. */
+void ex_start_sweeps(struct explorer *ex)
+{
+    size_t n_libs = 0;
+    for (uint32_t i = 0; i < ex->n_files; i++)
+        n_libs += mtlbx_file_library_count(ex->files[i].f);
+    mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
+    if (!libs)
+        return;
+    size_t k = 0;
+    for (uint32_t i = 0; i < ex->n_files; i++)
+        for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
+            if (mtlbx_library_at(ex->files[i].f, l))
+                libs[k++] = mtlbx_library_at(ex->files[i].f, l);
+    ex->hasher = hasher_start(libs, k);
+    ex->ifacer = ifacer_start(libs, k);
+    free(libs);
+}
+
 void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *const *paths, uint32_t n)
 {
-    /* The shown files' models go: nothing may walk or point into them
-     * any more (a search job, its hits, the function view's orders). */
+    /* The shown files' models go: nothing may walk or point into them any
+     * more (a job, a view's rows, a place in the history). */
     job_cancel(ex);
-    ifacer_forget(ex->ifacer);
-    search_results_free(&ex->search);
-    funcview_reset(&ex->fview);
+    views_forget(ex);
+    history_clear(ex);
+    hasher_stop(ex->hasher);
+    ifacer_stop(ex->ifacer);
+    ex->hasher = NULL;
+    ex->ifacer = NULL;
     for (uint32_t i = 0; i < ex->n_files; i++)
         ex_file_release(&ex->files[i]);
     ex->n_files = 0;
-    hasher_stop(ex->hasher);
-    ex->hasher = NULL;
-    ex->hash_done_seen = 0;
-    detail_free(&ex->detail);
-    memset(&ex->detail, 0, sizeof ex->detail);
-    rows_free(&ex->rows);
-    ex->tree_sel = ex->tree_top = 0;
-    ex->n_history = 0;
-    ex->hex.file = 0;
-    ex->hex.cursor = ex->hex.top = 0;
-    size_t n_libs = 0;
-    uint32_t shown = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!ex_file_open(&ex->files[shown], files[i], paths[i]))
-            continue; /* out of memory: the file is not shown */
-        shown++;
-        n_libs += mtlbx_file_library_count(files[i]);
+    if (n > ex->files_cap) {
+        struct ex_file *g = realloc(ex->files, n * sizeof *g);
+        if (!g) {
+            ex_error(ex, "out of memory");
+            return;
+        }
+        ex->files = g;
+        ex->files_cap = n;
     }
-    ex->n_files = shown;
-    mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
-    if (libs) {
-        size_t k = 0;
-        for (uint32_t i = 0; i < shown; i++)
-            for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
-                libs[k++] = mtlbx_library_at(ex->files[i].f, l);
-        ex->hasher = hasher_start(libs, k);
-        free(libs);
-    }
-    ex->screen = SCREEN_MAIN;
-    ex->focus = PANEL_TREE;
-    ex->tree_built = false;   /* built when the bytes are first shown */
-    functions_home(ex);
+    for (uint32_t i = 0; i < n; i++)
+        if (ex_file_open(&ex->files[ex->n_files], files[i], paths[i], false))
+            ex->n_files++; /* else out of memory: the file is not shown */
+    ex->layout_done = false;
+    ex_start_sweeps(ex);
 }

@@ -1,23 +1,20 @@
-/* The view table (view.h): one entry per view. */
+/* The view table (core/view.h): one entry per line of core/view_list.h,
+ * each the `struct view_ops` its folder defines. */
 #include "config.h"
 
-#include "ui/core/view.h"
-#include "ui/core/ui.h"
+#include "ui/loop/loop.h"
 
-static const struct view_ops views[SCREEN_COUNT] = {
-    [SCREEN_MAIN] = { "byte explorer", KC_TREE, bytes_draw, bytes_action, bytes_status },
-    [SCREEN_TEXT] = { "text view", KC_TEXT, textview_draw, textview_action, textview_status },
-    [SCREEN_MEMBERS] = { "source members", KC_MEMBERS, members_draw, members_action, bytes_status },
-    [SCREEN_COMPARE] = { "compare", KC_COMPARE, compare_draw, compare_action, bytes_status },
-    [SCREEN_FOLDER] = { "folder survey", KC_FOLDER, folder_draw, folder_action, bytes_status },
-    [SCREEN_RELEASE] = { "release compare", KC_RELEASE, release_draw, release_action, bytes_status },
-    [SCREEN_FUNCTIONS] = { "function table", KC_FUNCS, functions_draw, functions_action, functions_status },
-    [SCREEN_PAGE] = { "function page", KC_PAGE, page_draw, page_action, page_status },
+#define VIEW(id, ops) extern const struct view_ops ops;
+#include "ui/core/view_list.h"
+#undef VIEW
+
+static const struct view_ops *const table[VIEW_COUNT] = {
+#define VIEW(id, ops) [VIEW_##id] = &ops,
+#include "ui/core/view_list.h"
+#undef VIEW
 };
 
-const struct view_ops *view_of(int screen)
+const struct view_ops *const *views_table(void)
 {
-    if (screen < 0 || screen >= SCREEN_COUNT || !views[screen].draw)
-        return &views[SCREEN_MAIN];
-    return &views[screen];
+    return table;
 }

@@ -283,8 +283,13 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
 
 char *ftable_display_name(const struct ftable *t, const struct ft_row *r)
 {
-    const struct mtlbx_function *fn = ftable_row_function(t, r);
-    char *demangled = t->raw_names ? NULL : mtlbx_demangle(fn->name);
+    return ftable_function_name(t->libs[r->lib].lib, r->index, t->raw_names);
+}
+
+char *ftable_function_name(const mtlbx_library *lib, size_t index, bool raw)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, index);
+    char *demangled = raw ? NULL : mtlbx_demangle(fn->name);
     char *safe = demangled ? mtlbx_escape_dup((const uint8_t *)demangled, strlen(demangled), MTLBX_ESC_TERMINAL)
                            : mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
     free(demangled);
@@ -479,9 +484,9 @@ static bool sort_shown(struct ftable *t)
     return true;
 }
 
-bool ftable_apply(struct ftable *t)
+bool ftable_apply(struct ftable *t, size_t *sel)
 {
-    const struct ft_row *keep = ftable_row(t, t->sel);
+    const struct ft_row *keep = ftable_row(t, *sel);
     uint32_t keep_pos = keep ? (uint32_t)(keep - t->all) : UINT32_MAX;
     size_t n = 0;
     for (size_t i = 0; i < t->n_all; i++) {
@@ -491,10 +496,10 @@ bool ftable_apply(struct ftable *t)
     }
     t->n_shown = n;
     bool ok = sort_shown(t);
-    t->sel = 0;
+    *sel = 0;
     for (size_t i = 0; keep_pos != UINT32_MAX && i < n; i++)
         if (t->shown[i] == keep_pos) {
-            t->sel = i;
+            *sel = i;
             break;
         }
     t->n_hits = 0;
@@ -535,7 +540,7 @@ size_t ftable_search(struct ftable *t, const char *text, ftable_extra_fn extra, 
     return t->n_hits;
 }
 
-bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped)
+bool ftable_search_step(struct ftable *t, size_t *sel, bool forward, bool *wrapped)
 {
     *wrapped = false;
     if (!t->n_hits)
@@ -544,7 +549,7 @@ bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped)
     size_t lo = 0, hi = t->n_hits;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (t->hits[mid] <= t->sel)
+        if (t->hits[mid] <= *sel)
             lo = mid + 1;
         else
             hi = mid;
@@ -559,7 +564,7 @@ bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped)
     } else {
         /* lo - 1 is the last hit at or before sel; skip sel itself. */
         size_t at_or_before = lo;
-        if (at_or_before && t->hits[at_or_before - 1] == t->sel)
+        if (at_or_before && t->hits[at_or_before - 1] == *sel)
             at_or_before--;
         if (at_or_before == 0) {
             k = t->n_hits - 1;
@@ -569,7 +574,7 @@ bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped)
         }
     }
     t->hit_cur = k;
-    t->sel = t->hits[k];
+    *sel = t->hits[k];
     return true;
 }
 

@@ -41,7 +41,6 @@ struct ftable {
     enum ft_col sort;
     bool descending;
     char filter[128];            /* "" : every function */
-    size_t sel, top;             /* in shown */
     bool raw_names;              /* names as stored, not demangled */
     int stage_width;             /* the longest stage name of any row */
     bool show_file;              /* several libraries: the file column says whose */
@@ -83,9 +82,10 @@ mtlbx_library *ftable_row_lib(const struct ftable *t, const struct ft_row *r);
 const struct mtlbx_function *ftable_row_function(const struct ftable *t, const struct ft_row *r);
 
 /* Re-applies the filter and the sort (after either changed, or when the
- * interfaces behind the args column arrived); the selection stays on its
- * function when that is still shown. */
-bool ftable_apply(struct ftable *t);
+ * interfaces behind the args column arrived); the selection (*sel, a
+ * position in shown: the view's) stays on its function when that is
+ * still shown, else goes to the first row. */
+bool ftable_apply(struct ftable *t, size_t *sel);
 
 /* Column text of one row, without padding ("kernel", "4", "3.1", "12.3K",
  * "ok", "S", "macOS 14.0", "#1 a" for a.metallib's second library). The args column says "..."
@@ -97,15 +97,17 @@ const char *ftable_col_title(enum ft_col c);
 /* The name as shown: demangled unless raw_names, made terminal-safe,
  * malloc'd (NULL only when out of memory). */
 char *ftable_display_name(const struct ftable *t, const struct ft_row *r);
+/* The same for any function of a library (the function page's). */
+char *ftable_function_name(const mtlbx_library *lib, size_t index, bool raw);
 
 /* `/`: every shown function whose name (or, once decoded, an argument's
  * name or type, through `extra`) contains the text, ignoring case.
  * Returns the number of matching functions. */
 typedef const char *(*ftable_extra_fn)(void *ctx, const mtlbx_library *lib, size_t index, size_t *len);
 size_t ftable_search(struct ftable *t, const char *text, ftable_extra_fn extra, void *ctx);
-/* The next (or previous) hit from the selection, wrapping; false if none.
- * *wrapped says whether it went round. */
-bool ftable_search_step(struct ftable *t, bool forward, bool *wrapped);
+/* The next (or previous) hit from the selection *sel (moved there),
+ * wrapping; false if none. *wrapped says whether it went round. */
+bool ftable_search_step(struct ftable *t, size_t *sel, bool forward, bool *wrapped);
 
 /* Where a function of a library stands in the shown rows, or -1. */
 long ftable_find(const struct ftable *t, const mtlbx_library *lib, size_t index);

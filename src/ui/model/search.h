@@ -13,14 +13,12 @@
 
 struct explorer;
 
-/* Whether one node matches: the default compares the label (and a tag's
- * FourCC); another kind of search (argument names of a decoded interface,
- * say) installs its own in explorer.search_match. Runs on the worker with
- * the model lock held. */
+/* Whether one node matches: the byte explorer's default compares the
+ * label, a tag's FourCC and a function's argument names and types; another
+ * kind of search may install its own. Runs on the worker with the model
+ * lock held. */
 typedef bool (*search_match_fn)(struct explorer *ex, const struct query *q, uint32_t file,
                                 const mtlbx_node *n, const char *label);
-bool search_match_label(struct explorer *ex, const struct query *q, uint32_t file,
-                        const mtlbx_node *n, const char *label);
 
 struct search_hit {
     uint32_t file;

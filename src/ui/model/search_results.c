@@ -1,28 +1,12 @@
-/* The results of a tree search (search.h): whether a node matches, which
- * rows are hits, where n and N go. The tree panel highlights hits through
- * here without calling the search (search.c), which moves the selection. */
+/* The results of a tree search (search.h): which rows are hits, where n
+ * and N go. The tree panel highlights hits through here without calling
+ * the search (views/bytes/search.c), which moves the selection. */
 #include "config.h"
 
 #include "ui/model/search.h"
-#include "ui/core/ui.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-bool search_match_label(struct explorer *ex, const struct query *q, uint32_t file,
-                        const mtlbx_node *n, const char *label)
-{
-    (void)file;
-    /* A function also matches by its arguments' names and types, once
-     * the background decoder has decoded its interface. Its texts are
-     * published atomically and live until the explorer ends (after any
-     * job is cancelled), so the search worker may read them. */
-    size_t args_len;
-    const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(ex->ifacer, n->lib, n->index, &args_len)
-                                                      : NULL;
-    return query_label_matches(q, label) || (args && *args && query_label_matches(q, args)) ||
-           (n->kind == MTLBX_NODE_TAG && q->tag_like && strcmp(n->tag.name, q->text) == 0);
-}
 
 void search_results_free(struct search_results *r)
 {

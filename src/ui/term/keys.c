@@ -21,13 +21,14 @@
 const struct key_binding key_table[] = {
     /* Everywhere */
     { { '?', KEY_F(1) }, ACT_HELP, KC_ALL, "this help screen", "help" },
-    { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once", NULL },
+    { { 'Q' }, ACT_QUIT_NOW, KC_ALL, "quit at once, from any view", NULL },
     { { CTRL('L') }, ACT_REDRAW, KC_ALL, "redraw the screen", NULL },
-    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_TEXT | KC_MEMBERS, "close this view", "close" },
-    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_COMPARE, "close: back to the function table", "close" },
-    { { 'q' }, ACT_QUIT, KC_MAIN | KC_FOLDER | KC_FUNCS, "quit", "quit" },
-    { { 'q', 27 }, ACT_QUIT, KC_PAGE, "close the page: back to the function table", NULL },
-    { { 'q', 27, KEY_BACKSPACE, 127 }, ACT_QUIT, KC_RELEASE, "close: back to the folder list", "close" },
+    { { 'q' }, ACT_QUIT, KC_ALL, "close this view: back to the view it was opened from (the first one quits)", "close" },
+    { { KEY_BACKSPACE, 127, CTRL('H'), CTRL('O') }, ACT_BACK, KC_ALL, "back to the previous place: a view, or a jump inside one", "back" },
+    { { CTRL(']') }, ACT_FORWARD, KC_ALL, "forward again, after going back", NULL },
+    { { 'm' }, ACT_SET_MARK, KC_ALL, "m then a letter: mark this place", NULL },
+    { { '\'' }, ACT_GOTO_MARK, KC_ALL, "' then a letter: go back to that mark", NULL },
+    { { 27 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_PAGE | KC_RELEASE, "close this view, as q does", NULL },
 
     /* Moving */
     { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },
@@ -52,9 +53,7 @@ const struct key_binding key_table[] = {
     { { 'd' }, ACT_DISASSEMBLE, KC_FN, "IR: llvm-dis of the function's module (cached per module hash)", "IR" },
     { { 'b' }, ACT_PANE_BYTES, KC_FN, "bytes: the tree, detail and hex panels on this function", "bytes" },
     { { 'r' }, ACT_RAW_NAMES, KC_FN, "names as stored (mangled) or demangled", NULL },
-    { { KEY_BACKSPACE, 127, CTRL('H'), CTRL('O') }, ACT_BACK, KC_FN, "back to the previous place (view or jump)", "back" },
-    { { CTRL(']'), '\t' }, ACT_FORWARD, KC_FN, "forward again, after going back", NULL },
-    { { CTRL(']') }, ACT_FORWARD, KC_MAIN, "forward again, after going back", NULL },
+    { { '\t' }, ACT_FORWARD, KC_FN, "forward again, as Ctrl-] does", NULL },
 
     /* Panels */
     { { '\t', KEY_F(6) }, ACT_NEXT_PANEL, KC_MAIN, "next panel (tree, detail, hex)", "panel" },
@@ -78,7 +77,6 @@ const struct key_binding key_table[] = {
     /* Detail and hex */
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_DETAIL, "follow an offset field (->) to its target; else show the whole field", "follow" },
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_HEX, "select the node that owns the byte", NULL },
-    { { KEY_BACKSPACE, 127, CTRL('H'), CTRL('O') }, ACT_BACK, KC_MAIN, "go back through the jump history", "back" },
 
     /* Search and go to */
     { { '/' }, ACT_SEARCH, KC_MAIN, "search names and tags; \"x 4d544c42\" for hex bytes, '\"text' for raw bytes", "search" },
@@ -139,8 +137,6 @@ const struct key_binding key_table[] = {
     { { 'f', '|' }, ACT_FILTER, KC_MAIN, "filter the functions: name, kernel/vertex/fragment, air 2.6", "filter" },
     { { 'S' }, ACT_SORT, KC_MAIN, "sort the functions: file order, name, module size, type", NULL },
     { { 27 }, ACT_CLEAR, KC_MAIN, "clear the filter and the search highlights", NULL },
-    { { 'm' }, ACT_SET_MARK, KC_MAIN, "m then a letter: mark this place", NULL },
-    { { '\'' }, ACT_GOTO_MARK, KC_MAIN, "' then a letter: go back to that mark", NULL },
     { { 'y' }, ACT_COPY, KC_MAIN, "copy the name, field or offset to the clipboard (OSC 52)", "copy" },
     { { 'y' }, ACT_COPY, KC_TEXT, "copy the current line to the clipboard (OSC 52)", "copy" },
     { { 'y' }, ACT_COPY, KC_MEMBERS, "copy the member's path to the clipboard (OSC 52)", "copy" },
@@ -346,6 +342,11 @@ char *keys_help_text(unsigned context)
  * that does not fit is left out and shorter ones after it still go in. */
 void keys_footer(unsigned context, int width, char *buf, size_t size)
 {
+    keys_footer_at(context, false, width, buf, size);
+}
+
+void keys_footer_at(unsigned context, bool home, int width, char *buf, size_t size)
+{
     static const enum action order[] = {
         ACT_ENTER, ACT_PANE_IFACE, ACT_SOURCES, ACT_DISASSEMBLE, ACT_PANE_BYTES, ACT_EXTRACT,
         ACT_SEARCH, ACT_HELP, ACT_QUIT, ACT_FILTER, ACT_SORT,
@@ -363,7 +364,9 @@ void keys_footer(unsigned context, int width, char *buf, size_t size)
                 snprintf(name, sizeof name, "Bksp");
             else
                 key_display_name(b->keys[0], name, sizeof name);
-            int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", name, b->hint);
+            /* q closes a view, and at the first one quits. */
+            const char *hint = home && b->action == ACT_QUIT ? "quit" : b->hint;
+            int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", name, hint);
             if (n < 0 || used + (size_t)n >= size || (int)(used + (size_t)n) > width)
                 break;
             memcpy(buf + used, item, (size_t)n + 1);

@@ -91,6 +91,9 @@ char *keys_help_text(unsigned context);
 /* A footer line of hints for a context ("Tab panel  / search  q quit"),
  * cut to fit `width` columns at a hint boundary. */
 void keys_footer(unsigned context, int width, char *buf, size_t size);
+/* The same in a view that is or is not the first one (q's hint says
+ * "quit" there, "close" elsewhere). */
+void keys_footer_at(unsigned context, bool home, int width, char *buf, size_t size);
 
 /* The section title of one context bit ("Tree panel"). */
 const char *key_context_title(unsigned context);

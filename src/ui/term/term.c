@@ -326,3 +326,55 @@ attr_t term_attr_on(attr_t base, enum ui_attr a)
         add &= ~A_COLOR;
     return base | add;
 }
+
+void term_size(int *lines, int *cols)
+{
+    *lines = LINES;
+    *cols = COLS;
+}
+
+void term_begin_frame(void) { erase(); }
+void term_end_frame(void) { refresh(); }
+void term_flush(void) { refresh(); }
+void term_redraw_all(void) { clearok(curscr, TRUE); }
+
+void term_show_cursor(int y, int x)
+{
+    curs_set(1);
+    move(y, x);
+    refresh();
+}
+
+void term_hide_cursor(void) { curs_set(0); }
+
+bool term_mouse_start(void)
+{
+    mmask_t want = BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+    mmask_t got = mousemask(want, NULL);
+    mouseinterval(0);           /* report presses at once: no click timing */
+    return got != 0;
+}
+
+bool term_mouse_event(int *y, int *x, int *wheel)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return false;
+    *y = ev.y;
+    *x = ev.x;
+    if (ev.bstate & BUTTON4_PRESSED)
+        *wheel = -1;
+    else if (ev.bstate & BUTTON5_PRESSED)
+        *wheel = 1;
+    else if (ev.bstate & BUTTON1_PRESSED)
+        *wheel = 0;
+    else
+        return false;
+    return true;
+}
+
+bool term_send_raw(const char *bytes, size_t n)
+{
+    refresh();
+    return write(STDOUT_FILENO, bytes, n) == (ssize_t)n;
+}

@@ -49,6 +49,29 @@ int term_put_raw(int y, int x, int width, const char *utf8, attr_t attr);
 void term_fill(int y, int x, int width, attr_t attr);
 void term_vline(int y, int x, int height);
 
+/* The terminal's size in lines and columns (after a resize too). */
+void term_size(int *lines, int *cols);
+/* A frame: the screen is cleared, drawn, then sent at once (curses only
+ * sends what changed). */
+void term_begin_frame(void);
+void term_end_frame(void);
+/* Sends what was drawn since, outside a frame (a prompt's line). */
+void term_flush(void);
+/* Ctrl-L: the next frame redraws every cell. */
+void term_redraw_all(void);
+/* The text cursor, shown at (y, x) while a prompt reads a line. */
+void term_show_cursor(int y, int x);
+void term_hide_cursor(void);
+/* Asks the terminal for mouse presses and the wheel; false when it
+ * cannot report them. */
+bool term_mouse_start(void);
+/* The mouse event behind a KEY_MOUSE: a press at (y, x) (*wheel 0) or a
+ * wheel turn (+1 down, -1 up); false when there is none to read. */
+bool term_mouse_event(int *y, int *x, int *wheel);
+/* Writes bytes to the terminal after what was drawn (an OSC 52 copy);
+ * false when not all went out. */
+bool term_send_raw(const char *bytes, size_t n);
+
 /* Glyphs that degrade to ASCII: "→" or "->", "…" or ">". */
 const char *term_glyph_follow(void);
 const char *term_glyph_ellipsis(void);

@@ -1,11 +1,14 @@
-/* The verbs: extract modules (e, E), disassemble (d), open sources (s)
- * and write raw bytes (w). Every write goes through safe_write, asks where
- * with a default, and asks again before replacing an existing file. */
+/* The verbs on one function, from whichever view has it selected: e
+ * writes its module (through safe_write, asking where with a default and
+ * again before replacing a file), d disassembles it with llvm-dis into the
+ * text view, in the background and cached per module hash. */
 #include "config.h"
 
 #include "run_tool.h"
 #include "safe_write.h"
-#include "ui/core/ui.h"
+#include "ui/core/job.h"
+#include "ui/verbs/verbs.h"
+#include "ui/widgets/prompt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -20,35 +23,10 @@ static char *escaped(struct mtlbx_bytes b)
     return s ? s : strdup("?");
 }
 
-static mtlbx_library *library_of(struct explorer *ex, const mtlbx_node *n)
+void verb_extract_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
-    if (n && n->lib)
-        return n->lib;
-    mtlbx_file *f = ex_current_file(ex)->f;
-    return mtlbx_file_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
-}
-
-void action_extract(struct explorer *ex, bool all)
-{
-    mtlbx_node *n = ex_selected_node(ex);
-    long fn = action_function_of(n);
-    mtlbx_library *lib = library_of(ex, n);
-    if (!lib) {
-        ex_error(ex, "no library here to extract from");
-        return;
-    }
-    bool whole = n && (n->kind == MTLBX_NODE_LIBRARY || n->kind == MTLBX_NODE_FUNCTION_LIST ||
-                       n->kind == MTLBX_NODE_MODULE_LIST || n->kind == MTLBX_NODE_FILE);
-    if (all || (fn < 0 && whole)) {
-        action_extract_all(ex, lib);
-        return;
-    }
-    if (fn < 0) {
-        ex_error(ex, "select a function (or the function list, for all of them); w writes any node's bytes");
-        return;
-    }
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, (size_t)fn);
-    const struct mtlbx_function *f = mtlbx_function_at(lib, (size_t)fn);
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, fn);
+    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
     if (m.len == 0) {
         ex_error(ex, "this function's module is missing or outside the module section");
         return;
@@ -59,7 +37,7 @@ void action_extract(struct explorer *ex, bool all)
     free(base);
     if (!prompt_path(ex, "Write module to", def, path, sizeof path))
         return;
-    action_write_bytes(ex, path, m.ptr, m.len);
+    verb_write_bytes(ex, path, m.ptr, m.len);
 }
 
 /* llvm-dis outputs kept by the SHA-256 of the module they came from
@@ -81,7 +59,7 @@ struct ir_cache {
     size_t next;
 };
 
-void action_ir_cache_free(struct explorer *ex)
+void verbs_done(struct explorer *ex)
 {
     if (!ex->ir)
         return;
@@ -145,8 +123,6 @@ static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
         ex_error(ex, "llvm-dis failed: %s", d->res.message[0] ? d->res.message : "no reason given");
     } else {
         ir_store(ex, d->key, d->res.output ? d->res.output : "", d->res.output_len, d->res.truncated);
-        if (ex->screen == SCREEN_TEXT)
-            textview_close(ex);
         /* The chosen llvm-dis rejected it and a newer one read it: say which. */
         char title[sizeof d->title + 600];
         char *by = d->res.read_by[0] ? escaped((struct mtlbx_bytes){ (const uint8_t *)d->res.read_by,
@@ -161,27 +137,19 @@ static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
             snprintf(title, sizeof title, "%s", d->title);
         free(by);
         free(chosen);
-        textview_open(ex, title, d->res.output ? d->res.output : "", d->res.output_len, d->save);
-        ex_message(ex, "%s%s", d->res.truncated ? "output cut at the size limit; " : "",
-                   "/ searches, w saves, q returns");
+        struct text_doc doc = { .title = title, .data = d->res.output ? d->res.output : "",
+                                .len = d->res.output_len, .save_name = d->save };
+        struct place at = place_text(&doc);
+        if (open_view(ex, VIEW_TEXT, &at))
+            ex_message(ex, "%s%s", d->res.truncated ? "output cut at the size limit; " : "",
+                       "/ searches, w saves, q returns");
     }
     tool_result_free(&d->res);
     free(d->llvm_dis);
     free(d);
 }
 
-void action_disassemble(struct explorer *ex)
-{
-    mtlbx_node *n = ex_selected_node(ex);
-    long fn = action_function_of(n);
-    if (fn < 0 || !n->lib) {
-        ex_error(ex, "select a function first: d disassembles its module");
-        return;
-    }
-    action_disassemble_function(ex, n->lib, (size_t)fn);
-}
-
-void action_disassemble_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
+void verb_disassemble(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
     struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, fn);
     if (m.len == 0) {
@@ -210,11 +178,11 @@ void action_disassemble_function(struct explorer *ex, mtlbx_library *lib, size_t
     mtlbx_sha256(m.ptr, m.len, d->key);
     const struct ir_entry *hit = ir_lookup(ex, d->key);
     if (hit) {
-        if (ex->screen == SCREEN_TEXT)
-            textview_close(ex);
-        textview_open(ex, d->title, hit->text, hit->len, d->save);
-        ex_message(ex, "%s%s", hit->truncated ? "output cut at the size limit; " : "",
-                   "/ searches, w saves, q returns (cached)");
+        struct text_doc doc = { .title = d->title, .data = hit->text, .len = hit->len, .save_name = d->save };
+        struct place at = place_text(&doc);
+        if (open_view(ex, VIEW_TEXT, &at))
+            ex_message(ex, "%s%s", hit->truncated ? "output cut at the size limit; " : "",
+                       "/ searches, w saves, q returns (cached)");
         free(d->llvm_dis);
         free(d);
         return;
@@ -225,118 +193,4 @@ void action_disassemble_function(struct explorer *ex, mtlbx_library *lib, size_t
         free(d->llvm_dis);
         free(d);
     }
-}
-
-/* The archive the selection is about: the archive itself, a member, the
- * sources section, or the archive a function's SOFF points at. */
-static long archive_of(struct explorer *ex, mtlbx_node *n, mtlbx_library *lib)
-{
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
-    if (!s || !s->present || s->n_archives == 0)
-        return -1;
-    if (n && n->kind == MTLBX_NODE_ARCHIVE)
-        return n->index;
-    if (n && n->kind == MTLBX_NODE_MEMBER)
-        return n->sub;
-    long fn = action_function_of(n);
-    if (fn >= 0) {
-        long a = mtlbx_function_archive(lib, (size_t)fn);
-        if (a >= 0)
-            return a;
-        ex_message(ex, "this function's SOFF names no archive; showing the first one");
-    }
-    return 0;
-}
-
-void action_sources(struct explorer *ex)
-{
-    mtlbx_node *n = ex_selected_node(ex);
-    mtlbx_library *lib = library_of(ex, n);
-    long a = lib ? archive_of(ex, n, lib) : -1;
-    if (a < 0) {
-        ex_error(ex, "no embedded sources in this library (they come from -frecord-sources)");
-        return;
-    }
-    ex_message(ex, "decompressing the source archives...");
-    ex_draw(ex);
-    ex->status[0] = '\0';
-    /* All of the library's archives, starting at the one asked about;
-     * one that does not decode is listed as such. */
-    members_open(ex, ex_current_file_index(ex), lib, (size_t)a);
-}
-
-static const char *kind_slug(const mtlbx_node *n)
-{
-    switch (n->kind) {
-    case MTLBX_NODE_FILE: return "file";
-    case MTLBX_NODE_FAT_HEADER: return "fat-header";
-    case MTLBX_NODE_FAT_SLICE: return "fat-slice";
-    case MTLBX_NODE_LIBRARY: return "library";
-    case MTLBX_NODE_HEADER: return "header";
-    case MTLBX_NODE_FUNCTION_LIST: return "function-list";
-    case MTLBX_NODE_FUNCTION: return "function";
-    case MTLBX_NODE_TAG: return "tag";
-    case MTLBX_NODE_TAG_GROUP: return "tag-group";
-    case MTLBX_NODE_HEADER_EXT: return "header-ext";
-    case MTLBX_NODE_PUBLIC_MD: return "public-md";
-    case MTLBX_NODE_PRIVATE_MD: return "private-md";
-    case MTLBX_NODE_MODULE_LIST: return "modules";
-    case MTLBX_NODE_MODULE: return "module";
-    case MTLBX_NODE_SOURCES: return "sources";
-    case MTLBX_NODE_ARCHIVE: return "archive";
-    case MTLBX_NODE_MEMBER: return "archive-payload";
-    case MTLBX_NODE_DYNAMIC_HEADER: return "dynamic-header";
-    case MTLBX_NODE_LIST: return "list";
-    default: return "bytes";
-    }
-}
-
-/* The name `w` proposes: the function's name and what part of it this is
- * ("GainMapFilter.entry.bin", "GainMapFilter.HASH.bin",
- * "GainMapFilter.module.bin"); else the kind and offset
- * ("header-0x0.bin"). Always one safe path component. */
-static void node_file_name(const mtlbx_node *n, char *def, size_t size)
-{
-    long fn = action_function_of(n);
-    const struct mtlbx_function *f =
-        fn >= 0 && n->lib && (size_t)fn < mtlbx_library_function_count(n->lib) ? mtlbx_function_at(n->lib, (size_t)fn) : NULL;
-    char *name = f && f->name.len ? safe_component(f->name.ptr, f->name.len) : NULL;
-    if (name) {
-        const char *part = n->kind == MTLBX_NODE_FUNCTION ? "entry"
-                           : n->kind == MTLBX_NODE_TAG    ? n->tag.name
-                           : n->kind == MTLBX_NODE_TAG_GROUP && n->parent ? kind_slug(n->parent)
-                                                                           : kind_slug(n);
-        if (n->kind == MTLBX_NODE_TAG_GROUP && n->parent && n->parent->kind == MTLBX_NODE_FUNCTION)
-            part = "group";
-        snprintf(def, size, "%s.%s.bin", name, part);
-    } else if (n->kind == MTLBX_NODE_TAG) {
-        snprintf(def, size, "tag-%s-0x%" PRIx64 ".bin", n->tag.name, n->offset);
-    } else {
-        snprintf(def, size, "%s-0x%" PRIx64 ".bin", kind_slug(n), n->offset);
-    }
-    free(name);
-    /* A FourCC may hold any printable byte, '/' included: keep the
-     * default one path component. */
-    for (char *p = def; *p; p++)
-        if (*p == '/')
-            *p = '_';
-}
-
-void action_write_node(struct explorer *ex)
-{
-    mtlbx_node *n = ex_selected_node(ex);
-    struct ex_file *ef = ex_current_file(ex);
-    uint64_t size = mtlbx_file_size(ef->f);
-    if (!n || n->size == 0 || n->offset >= size) {
-        ex_error(ex, "this node has no bytes in the file to write");
-        return;
-    }
-    uint64_t len = n->size;
-    if (len > size - n->offset)
-        len = size - n->offset;
-    char def[400], path[1024];
-    node_file_name(n, def, sizeof def);
-    if (!prompt_path(ex, "Write node bytes to", def, path, sizeof path))
-        return;
-    action_write_bytes(ex, path, mtlbx_file_data(ef->f) + n->offset, (size_t)len);
 }

@@ -4,7 +4,7 @@
  * panel and the Diagnostics node cut long messages. */
 #include "config.h"
 
-#include "ui/core/ui.h"
+#include "ui/verbs/verbs.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -77,38 +77,36 @@ static void put_finding(struct text_out *t, const struct mtlbx_diag *d, int widt
     put(t, "\n", 1);
 }
 
-/* Enter in the text view on the findings: follows the selected
- * finding's offset. */
-static void follow(struct explorer *ex)
+/* Enter on a line of the findings (the text view's): the finding's
+ * offset in the byte explorer. A finding's first line starts with its
+ * offset, its continuations with spaces: walk up to the first line. */
+static bool follow(struct explorer *ex, const char *text, size_t len, size_t at, long file)
 {
-    struct textview *t = &ex->text;
-    if (t->n_lines == 0)
-        return;
-    /* A finding's first line starts with its offset; continuations with
-     * spaces: walk up to the first line. */
-    size_t line = t->cur < t->n_lines ? t->cur : t->n_lines - 1;
-    while (line > 0 && t->data[t->line_start[line]] == ' ')
-        line--;
-    const char *s = t->data + t->line_start[line];
-    char *end;
-    unsigned long long off = strtoull(s, &end, 16);
-    if (end == s) {
-        ex_error(ex, "no offset on this line");
-        return;
+    while (at > 0 && at < len && text[at] == ' ') {
+        at--; /* onto the newline ending the line above */
+        while (at > 0 && text[at - 1] != '\n')
+            at--;
     }
-    uint32_t file = t->follow_file;
-    textview_close(ex);
-    if (file >= ex->n_files)
-        return;
-    ex_push_history(ex);
-    hex_goto(ex, file, (uint64_t)off);
-    hex_sync_tree(ex);
+    char head[32];
+    size_t n = len - at < sizeof head - 1 ? len - at : sizeof head - 1;
+    snprintf(head, sizeof head, "%.*s", (int)n, text + at);
+    char *end;
+    unsigned long long off = strtoull(head, &end, 16);
+    if (end == head || (uint32_t)file >= ex->n_files) {
+        ex_error(ex, "no offset on this line");
+        return false;
+    }
+    struct place to = place_offset((uint32_t)file, (uint64_t)off);
+    if (!open_view(ex, VIEW_BYTES, &to))
+        return false;
     ex_message(ex, "at 0x%llx (Backspace goes back; ! lists the problems again)", off);
+    return true;
 }
 
-void diag_view_open(struct explorer *ex)
+void verb_show_problems(struct explorer *ex, uint32_t file)
 {
-    uint32_t file = ex_current_file_index(ex);
+    if (file >= ex->n_files)
+        return;
     mtlbx_file *f = ex->files[file].f;
     size_t n = mtlbx_file_diag_count(f);
     for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
@@ -146,8 +144,9 @@ void diag_view_open(struct explorer *ex)
     char title[160];
     snprintf(title, sizeof title, "Diagnostics: %zu error%s, %zu warning%s  (Enter follows an offset)", errors,
              errors == 1 ? "" : "s", k - errors, k - errors == 1 ? "" : "s");
-    textview_open(ex, title, t.s, t.len, "diagnostics.txt");
+    struct text_doc doc = { .title = title, .data = t.s, .len = t.len, .save_name = "diagnostics.txt",
+                            .enter = follow, .enter_arg = file };
+    struct place at = place_text(&doc);
+    open_view(ex, VIEW_TEXT, &at);
     free(t.s);
-    ex->text.follow_file = file;
-    ex->text.enter = ex->screen == SCREEN_TEXT ? follow : NULL;
 }

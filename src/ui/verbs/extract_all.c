@@ -8,7 +8,9 @@
 
 #include "name_set.h"
 #include "safe_write.h"
-#include "ui/core/ui.h"
+#include "ui/core/job.h"
+#include "ui/verbs/verbs.h"
+#include "ui/widgets/prompt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +70,7 @@ static void extract_finish(struct explorer *ex, struct job *j, bool cancelled)
     free_job(x);
 }
 
-void action_extract_all(struct explorer *ex, mtlbx_library *lib)
+void verb_extract_all(struct explorer *ex, mtlbx_library *lib)
 {
     size_t n = mtlbx_library_function_count(lib);
     if (n == 0) {
@@ -88,8 +90,8 @@ void action_extract_all(struct explorer *ex, mtlbx_library *lib)
         return;
     }
     snprintf(x->shown_dir, sizeof x->shown_dir, "%s", dir_in);
-    action_expand_home(dir_in, x->dir, sizeof x->dir);
-    if (!action_make_dirs(x->dir, err, sizeof err)) {
+    verb_expand_home(dir_in, x->dir, sizeof x->dir);
+    if (!verb_make_dirs(x->dir, err, sizeof err)) {
         ex_error(ex, "%s", err);
         free_job(x);
         return;
@@ -115,7 +117,7 @@ void action_extract_all(struct explorer *ex, mtlbx_library *lib)
             existing++;
     }
     name_set_free(&used);
-    x->force = action_confirm_overwrite(ex, existing, n, dir_in);
+    x->force = verb_confirm_overwrite(ex, existing, n, dir_in);
     if (!job_start(ex, "writing modules", extract_work, extract_finish, x, false))
         free_job(x);
 }

@@ -1,11 +1,12 @@
 /* Writing what the user asked for to a file, and the helpers every verb
- * shares: which function a node belongs to, "~/x" paths, mkdir -p, and
- * asking before overwriting. Calls nothing above it in src/ui (a prompt
- * and the status line only), so any view may use it. */
+ * shares: "~/x" paths, mkdir -p, and asking before overwriting. Calls
+ * nothing above it in src/ui (a prompt and the status line only), so any
+ * view may use it. */
 #include "config.h"
 
 #include "safe_write.h"
-#include "ui/core/ui.h"
+#include "ui/verbs/verbs.h"
+#include "ui/widgets/prompt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,23 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-long action_function_of(const mtlbx_node *n)
-{
-    for (; n; n = n->parent) {
-        if (n->kind == MTLBX_NODE_FUNCTION || n->kind == MTLBX_NODE_MODULE)
-            return n->index;
-        /* A metadata group belongs to the function it is indexed by, both
-         * under the function and under the metadata sections. */
-        if (n->kind == MTLBX_NODE_TAG_GROUP && n->parent &&
-            (n->parent->kind == MTLBX_NODE_FUNCTION || n->parent->kind == MTLBX_NODE_PUBLIC_MD ||
-             n->parent->kind == MTLBX_NODE_PRIVATE_MD))
-            return n->index;
-    }
-    return -1;
-}
-
 /* "~/x" means $HOME/x, as in a shell. */
-void action_expand_home(const char *in, char *out, size_t size)
+void verb_expand_home(const char *in, char *out, size_t size)
 {
     const char *home = getenv("HOME");
     if (in[0] == '~' && (in[1] == '/' || in[1] == '\0') && home && *home)
@@ -53,10 +39,10 @@ static void split_path(const char *path, char *dir, size_t dsize, char *name, si
     }
 }
 
-bool action_write_bytes(struct explorer *ex, const char *typed, const void *data, size_t len)
+bool verb_write_bytes(struct explorer *ex, const char *typed, const void *data, size_t len)
 {
     char path[2048], dir[2048], name[2048], err[256], final[4200];
-    action_expand_home(typed, path, sizeof path);
+    verb_expand_home(typed, path, sizeof path);
     split_path(path, dir, sizeof dir, name, sizeof name);
     if (!name[0]) {
         ex_error(ex, "%s names a directory; give a file name", typed);
@@ -85,7 +71,7 @@ bool action_write_bytes(struct explorer *ex, const char *typed, const void *data
     return true;
 }
 
-bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir)
+bool verb_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir)
 {
     if (existing == 0)
         return false;
@@ -96,7 +82,7 @@ bool action_confirm_overwrite(struct explorer *ex, size_t existing, size_t total
 }
 
 /* mkdir -p, for the directory the user named. */
-bool action_make_dirs(const char *path, char *err, size_t err_size)
+bool verb_make_dirs(const char *path, char *err, size_t err_size)
 {
     char tmp[2048];
     if (!path || !path[0]) {

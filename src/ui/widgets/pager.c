@@ -1,18 +1,14 @@
-/* The pager: a scrollable, searchable view of text from outside the
- * parser (llvm-dis output, source members) or of generated text (help).
- * Lines are made safe only when drawn, so a 60 MB disassembly costs only
- * the lines on screen. As in less: matches are highlighted, the status
- * line says "match i/N", n and N wrap with a message, & shows only the
- * matching lines, the title gives a percentage, # hides line numbers.
- * LLVM IR and MSL are coloured by hl_llvm.c and hl_msl.c. */
+/* See pager.h. */
 #include "config.h"
 
+#include "ui/core/core.h"
+#include "ui/term/term.h"
 #include "ui/text/hl.h"
 #include "ui/text/rowfmt.h"
-#include "ui/term/term.h"
 #include "ui/text/textfmt.h"
 #include "ui/text/textsearch.h"
-#include "ui/core/ui.h"
+#include "ui/widgets/pager.h"
+#include "ui/widgets/prompt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +17,7 @@
 #define HSCROLL_STEP 8
 #define HSCROLL_MAX 4000
 
-static void free_text(struct textview *t)
+void pager_free(struct pager *t)
 {
     free(t->title);
     free(t->data);
@@ -38,20 +34,20 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* What the text is, from the name it would be saved under. */
-static enum text_syntax syntax_of(const char *save_name)
+static enum pager_syntax syntax_of(const char *save_name)
 {
     if (ends_with(save_name, ".ll"))
-        return TEXT_LLVM;
+        return PAGER_LLVM;
     static const char *const msl[] = { ".metal", ".h", ".hpp", ".hh", ".metalh", ".inc", ".cpp", ".cc", ".c" };
     for (size_t i = 0; i < sizeof msl / sizeof msl[0]; i++)
         if (ends_with(save_name, msl[i]))
-            return TEXT_MSL;
-    return TEXT_PLAIN;
+            return PAGER_MSL;
+    return PAGER_PLAIN;
 }
 
 /* Block comments run across lines: where each line starts, computed
  * once (a source member is small; IR needs none). */
-static void find_comment_states(struct textview *t)
+static void find_comment_states(struct pager *t)
 {
     t->comment_in = calloc(t->n_lines + 1, sizeof *t->comment_in);
     if (!t->comment_in)
@@ -64,13 +60,10 @@ static void find_comment_states(struct textview *t)
     }
 }
 
-void textview_open(struct explorer *ex, const char *title, const char *data, size_t len,
-                   const char *save_name)
+bool pager_load(struct pager *t, const char *title, const char *data, size_t len, const char *save_name,
+                size_t line)
 {
-    struct textview *t = &ex->text;
-    /* q returns to the view it was opened from. */
-    enum ex_screen from = ex->screen == SCREEN_TEXT ? ex->text_return : ex->screen;
-    free_text(t);
+    pager_free(t);
     t->title = strdup(title ? title : "");
     t->data = malloc(len + 1);
     size_t lines = 1;
@@ -78,9 +71,8 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
         lines += data[i] == '\n';
     t->line_start = malloc((lines + 1) * sizeof *t->line_start);
     if (!t->title || !t->data || !t->line_start) {
-        free_text(t);
-        ex_error(ex, "out of memory opening the text view");
-        return;
+        pager_free(t);
+        return false;
     }
     memcpy(t->data, data, len);
     t->data[len] = '\0';
@@ -97,21 +89,15 @@ void textview_open(struct explorer *ex, const char *title, const char *data, siz
     t->line_start[n] = len;
     snprintf(t->save_name, sizeof t->save_name, "%s", save_name ? save_name : "text.txt");
     t->syntax = syntax_of(t->save_name);
-    if (t->syntax == TEXT_MSL)
+    if (t->syntax == PAGER_MSL)
         find_comment_states(t);
-    ex->text_return = from;
-    ex->screen = SCREEN_TEXT;
-}
-
-void textview_close(struct explorer *ex)
-{
-    free_text(&ex->text);
-    ex->screen = ex->text_return;
-    ex->text_return = SCREEN_MAIN;
+    if (line)
+        pager_goto_line(t, line);
+    return true;
 }
 
 /* Bytes of line i without its newline. */
-static void line_bytes(const struct textview *t, size_t i, const uint8_t **p, size_t *len)
+static void line_bytes(const struct pager *t, size_t i, const uint8_t **p, size_t *len)
 {
     size_t s = t->line_start[i], e = t->line_start[i + 1];
     if (e > s && t->data[e - 1] == '\n')
@@ -120,34 +106,39 @@ static void line_bytes(const struct textview *t, size_t i, const uint8_t **p, si
     *len = e - s;
 }
 
-static int page_rows(const struct explorer *ex)
+void pager_line(const struct pager *t, size_t i, const char **s, size_t *len)
 {
-    int rows = ex->lay.body.h - 1;
-    return rows > 0 ? rows : 1;
+    const uint8_t *p;
+    line_bytes(t, i, &p, len);
+    *s = (const char *)p;
+}
+
+static int page_rows(const struct pager *t)
+{
+    return t->rows > 0 ? t->rows : 1;
 }
 
 /* The lines shown: all of them, or with & only the matching ones. Lines
  * are named by their index in the text; a rank is a place among the
  * shown lines. */
-static size_t shown_count(const struct textview *t)
+static size_t shown_count(const struct pager *t)
 {
     return t->only_matches ? t->n_matches : t->n_lines;
 }
 
-static size_t rank_of(const struct textview *t, size_t line)
+static size_t rank_of(const struct pager *t, size_t line)
 {
     return t->only_matches ? textsearch_rank(t->matches, t->n_matches, line) : line;
 }
 
-static size_t line_at(const struct textview *t, size_t rank)
+static size_t line_at(const struct pager *t, size_t rank)
 {
     return t->only_matches ? t->matches[rank] : rank;
 }
 
-static void scroll_to_cur(struct explorer *ex)
+static void scroll_to_cur(struct pager *t)
 {
-    struct textview *t = &ex->text;
-    size_t page = (size_t)page_rows(ex), n = shown_count(t);
+    size_t page = (size_t)page_rows(t), n = shown_count(t);
     if (n == 0) {
         t->top = 0;
         return;
@@ -163,9 +154,8 @@ static void scroll_to_cur(struct explorer *ex)
 }
 
 /* The shown line `delta` shown lines away from the current one. */
-static void move_cur(struct explorer *ex, long delta)
+static void move_cur(struct pager *t, long delta)
 {
-    struct textview *t = &ex->text;
     size_t n = shown_count(t);
     if (n == 0)
         return;
@@ -175,12 +165,11 @@ static void move_cur(struct explorer *ex, long delta)
     if (r >= (long)n)
         r = (long)n - 1;
     t->cur = line_at(t, (size_t)r);
-    scroll_to_cur(ex);
+    scroll_to_cur(t);
 }
 
-static void set_cur(struct explorer *ex, long line)
+static void set_cur(struct pager *t, long line)
 {
-    struct textview *t = &ex->text;
     if (line < 0)
         line = 0;
     if (t->n_lines && line >= (long)t->n_lines)
@@ -191,33 +180,31 @@ static void set_cur(struct explorer *ex, long line)
         size_t r = textsearch_rank(t->matches, t->n_matches, t->cur);
         t->cur = t->matches[r < t->n_matches ? r : t->n_matches - 1];
     }
-    scroll_to_cur(ex);
+    scroll_to_cur(t);
 }
 
 /* A match found by a search sits a third of the way down the page, with
  * context above it (less puts it at the top), unless it already shows. */
-static void show_match(struct explorer *ex, size_t line)
+static void show_match(struct pager *t, size_t line)
 {
-    struct textview *t = &ex->text;
-    size_t page = (size_t)page_rows(ex);
+    size_t page = (size_t)page_rows(t);
     size_t r = rank_of(t, line), top = rank_of(t, t->top);
     t->cur = line;
     if (r < top || r >= top + page)
         t->top = line_at(t, r > page / 3 ? r - page / 3 : 0);
-    scroll_to_cur(ex);
+    scroll_to_cur(t);
     /* Bring the match into view horizontally too. */
     const uint8_t *p;
     size_t len;
     line_bytes(t, line, &p, &len);
     long at = textfmt_find(p, len, t->query.text);
-    int w = ex->lay.body.w - 8;
+    int w = t->width - 8;
     t->hscroll = at > w ? (int)at - w / 2 : 0;
 }
 
 /* n / N: the next or previous matching line, wrapping with a message. */
-static void find(struct explorer *ex, bool forward)
+static void find(struct explorer *ex, struct pager *t, bool forward)
 {
-    struct textview *t = &ex->text;
     if (!t->have_query || t->n_lines == 0)
         return;
     if (t->n_matches == 0) {
@@ -226,7 +213,7 @@ static void find(struct explorer *ex, bool forward)
     }
     bool wrapped;
     size_t k = textsearch_step(t->matches, t->n_matches, t->cur, forward, &wrapped);
-    show_match(ex, t->matches[k]);
+    show_match(t, t->matches[k]);
     if (wrapped)
         ex_message(ex, forward ? "search hit the bottom, continued at the top"
                                : "search hit the top, continued at the bottom");
@@ -234,9 +221,8 @@ static void find(struct explorer *ex, bool forward)
 
 /* Finds every line holding the new query, then the first match after the
  * current line. */
-static void search_new(struct explorer *ex, const struct query *q)
+static void search_new(struct explorer *ex, struct pager *t, const struct query *q)
 {
-    struct textview *t = &ex->text;
     size_t n;
     size_t *lines = textsearch_lines(t->data, t->line_start, t->n_lines, q->text, &n);
     if (n == (size_t)-1) {
@@ -259,25 +245,23 @@ static void search_new(struct explorer *ex, const struct query *q)
     size_t k = t->cur == 0 ? 0 : textsearch_step(t->matches, n, t->cur - 1, true, &wrapped);
     if (t->cur == 0 && t->matches[0] != 0)
         k = 0;
-    show_match(ex, t->matches[k]);
+    show_match(t, t->matches[k]);
 }
 
-static void toggle_filter(struct explorer *ex)
+static void toggle_filter(struct explorer *ex, struct pager *t)
 {
-    struct textview *t = &ex->text;
     if (!t->only_matches && (!t->have_query || t->n_matches == 0)) {
         ex_message(ex, "& shows only the lines that match a search: search with / first");
         return;
     }
     t->only_matches = !t->only_matches;
-    set_cur(ex, (long)t->cur);
+    set_cur(t, (long)t->cur);
     ex_message(ex, t->only_matches ? "only the %zu matching lines (& again: all lines)" : "all lines",
                t->n_matches);
 }
 
-void textview_status(struct explorer *ex, char *buf, size_t size)
+void pager_status(const struct pager *t, char *buf, size_t size)
 {
-    const struct textview *t = &ex->text;
     buf[0] = '\0';
     if (!t->have_query)
         return;
@@ -291,48 +275,32 @@ void textview_status(struct explorer *ex, char *buf, size_t size)
     snprintf(buf, size, "/%.60s: match %s%s", t->query.text, where, t->only_matches ? "  (& only matching lines)" : "");
 }
 
-static void save_text(struct explorer *ex)
+bool pager_action(struct explorer *ex, struct pager *t, enum action a)
 {
-    char path[1024];
-    if (!prompt_path(ex, "Save text to", ex->text.save_name, path, sizeof path))
-        return;
-    action_write_bytes(ex, path, ex->text.data, ex->text.len);
-}
-
-void textview_action(struct explorer *ex, enum action a)
-{
-    struct textview *t = &ex->text;
-    long page = page_rows(ex);
+    long page = page_rows(t);
     switch (a) {
-    case ACT_QUIT: textview_close(ex); break;
-    case ACT_ENTER:
-        if (t->enter && t->n_lines)
-            t->enter(ex);
-        else
-            ex_message(ex, "Enter follows offsets only in the problem list (!)");
-        break;
-    case ACT_DOWN: move_cur(ex, 1); break;
-    case ACT_UP: move_cur(ex, -1); break;
+    case ACT_DOWN: move_cur(t, 1); break;
+    case ACT_UP: move_cur(t, -1); break;
     case ACT_PAGE_DOWN: {
         /* A page down shows the next page, as in less. */
         size_t n = shown_count(t), top = rank_of(t, t->top) + (size_t)page;
         if (n && top < n)
             t->top = line_at(t, top);
-        move_cur(ex, page);
+        move_cur(t, page);
         break;
     }
     case ACT_PAGE_UP: {
         size_t top = rank_of(t, t->top);
         if (shown_count(t))
             t->top = line_at(t, top > (size_t)page ? top - (size_t)page : 0);
-        move_cur(ex, -page);
+        move_cur(t, -page);
         break;
     }
-    case ACT_HALF_DOWN: move_cur(ex, page / 2); break;
-    case ACT_HALF_UP: move_cur(ex, -page / 2); break;
-    case ACT_TOP: move_cur(ex, -(long)shown_count(t)); break;
-    case ACT_BOTTOM: move_cur(ex, (long)shown_count(t)); break;
-    case ACT_FILTER: toggle_filter(ex); break;
+    case ACT_HALF_DOWN: move_cur(t, page / 2); break;
+    case ACT_HALF_UP: move_cur(t, -page / 2); break;
+    case ACT_TOP: move_cur(t, -(long)shown_count(t)); break;
+    case ACT_BOTTOM: move_cur(t, (long)shown_count(t)); break;
+    case ACT_FILTER: toggle_filter(ex, t); break;
     case ACT_LINE_NUMBERS:
         t->hide_numbers = !t->hide_numbers;
         ex_message(ex, t->hide_numbers ? "line numbers hidden (# shows them)" : "line numbers shown");
@@ -352,7 +320,7 @@ void textview_action(struct explorer *ex, enum action a)
             ex_error(ex, "%s", why);
             break;
         }
-        search_new(ex, &parsed);
+        search_new(ex, t, &parsed);
         break;
     }
     case ACT_SEARCH_NEXT:
@@ -360,7 +328,7 @@ void textview_action(struct explorer *ex, enum action a)
         if (!t->have_query)
             ex_message(ex, "no search yet: press / first");
         else
-            find(ex, a == ACT_SEARCH_NEXT);
+            find(ex, t, a == ACT_SEARCH_NEXT);
         break;
     case ACT_GOTO: {
         char in[64];
@@ -372,13 +340,13 @@ void textview_action(struct explorer *ex, enum action a)
             ex_error(ex, "not a line number: %s", in);
         } else {
             t->only_matches = false; /* the line asked for may not match */
-            set_cur(ex, line - 1);
+            set_cur(t, line - 1);
         }
         break;
     }
-    case ACT_WRITE: save_text(ex); break;
-    default: break;
+    default: return false;
     }
+    return true;
 }
 
 /* A unified diff's lines: added green, removed red, hunk headers as
@@ -455,12 +423,12 @@ static void overdraw(int y, int x, int width, int skip, const char *buf, const s
 
 #define SPANS_MAX 256
 
-void textview_draw(struct explorer *ex)
+void pager_draw(struct pager *t, const struct rect *r)
 {
-    struct textview *t = &ex->text;
-    const struct rect *r = &ex->lay.body;
-    int rows = page_rows(ex);
-    scroll_to_cur(ex);
+    t->rows = r->h - 1 > 0 ? r->h - 1 : 1;
+    t->width = r->w;
+    int rows = t->rows;
+    scroll_to_cur(t);
     size_t n_shown = shown_count(t), top = n_shown ? rank_of(t, t->top) : 0;
     size_t last = top + (size_t)rows < n_shown ? top + (size_t)rows : n_shown;
     /* As less: how far the bottom of the page is through the text. */
@@ -505,9 +473,9 @@ void textview_draw(struct explorer *ex)
         term_put(y, r->x + gutter, text_w, buf, a, t->hscroll);
         /* The selected line keeps its one colour; others get syntax. */
         size_t n = 0;
-        if (i != t->cur && t->syntax == TEXT_LLVM) {
+        if (i != t->cur && t->syntax == PAGER_LLVM) {
             n = hl_llvm_line(buf, blen, spans, SPANS_MAX);
-        } else if (i != t->cur && t->syntax == TEXT_MSL) {
+        } else if (i != t->cur && t->syntax == PAGER_MSL) {
             bool in = t->comment_in && t->comment_in[i];
             n = hl_msl_line(buf, blen, &in, spans, SPANS_MAX);
         }
@@ -519,9 +487,9 @@ void textview_draw(struct explorer *ex)
     }
 }
 
-void textview_goto_line(struct explorer *ex, size_t line)
+void pager_goto_line(struct pager *t, size_t line)
 {
     /* At the top of the page, as less +N shows it. */
-    ex->text.top = line;
-    set_cur(ex, (long)line);
+    t->top = line;
+    set_cur(t, (long)line);
 }

@@ -8,7 +8,8 @@
 #include "ui/text/pathcomplete.h"
 #include "ui/term/term.h"
 #include "ui/text/textfmt.h"
-#include "ui/core/ui.h"
+#include "ui/core/core.h"
+#include "ui/widgets/prompt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static int prompt_key(struct explorer *ex, wint_t *wide)
         return 27;
     }
     if (key == KEY_RESIZE) {
-        layout_compute(LINES, COLS, ex->zoom, &ex->lay);
+        ex_relayout(ex);
         ex_draw(ex);
         return ERR;
     }
@@ -110,8 +111,7 @@ static void draw_prompt(struct explorer *ex, const char *label, const struct lin
         textfmt_sanitize((const uint8_t *)hint, strlen(hint), safe, sizeof safe, 8, 1 << 20);
         term_put(r->y, r->x + end_col, r->w - end_col, safe, term_attr(AT_DIM), 0);
     }
-    move(r->y, r->x + lw + cursor_col - skip);
-    refresh();
+    term_show_cursor(r->y, r->x + lw + cursor_col - skip);
 }
 
 static bool prompt_run(struct explorer *ex, const char *label, const char *initial, char *out, size_t size,
@@ -122,7 +122,6 @@ static bool prompt_run(struct explorer *ex, const char *label, const char *initi
     struct prompt_history *h = history_for(path ? "path" : label);
     size_t pos = h ? h->n : 0;          /* h->n: the line being typed */
     char draft[LINEEDIT_MAX] = "", hint[512] = "";
-    curs_set(1);
     bool ok = false;
     for (;;) {
         draw_prompt(ex, label, &e, hint);
@@ -180,7 +179,7 @@ static bool prompt_run(struct explorer *ex, const char *label, const char *initi
             lineedit_insert(&e, &c, 1);
         }
     }
-    curs_set(0);
+    term_hide_cursor();
     if (ok) {
         snprintf(out, size, "%s", e.buf);
         history_add(h, e.buf);
@@ -206,7 +205,7 @@ bool prompt_yes_no(struct explorer *ex, const char *question)
             char q[600];
             snprintf(q, sizeof q, "%s (y/N) ", question);
             term_put(r->y, r->x, r->w, q, term_attr(AT_STATUS_ERROR), 0);
-            refresh();
+            term_flush();
         }
         wint_t wide;
         int key = prompt_key(ex, &wide);

@@ -165,3 +165,13 @@ void folder_scan_free(struct folder_scan *s)
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
+
+void folder_scan_title(const struct folder_scan *s, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, " mtlbx  ");
+    for (uint32_t r = 0; s && r < s->n_roots && used < size; r++) {
+        char *safe = mtlbx_escape_dup((const uint8_t *)s->roots[r], strlen(s->roots[r]), MTLBX_ESC_TERMINAL);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", r ? " | " : "", safe ? safe : "?");
+        free(safe);
+    }
+}

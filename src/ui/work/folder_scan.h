@@ -70,6 +70,9 @@ void folder_scan_begin(struct folder_scan *s);
 void *folder_survey_thread(void *scan);
 /* Asks the thread to stop soon; what was found stays. */
 void folder_scan_cancel(struct folder_scan *s);
+/* The title line while the folder list shows: " mtlbx  ROOT | ROOT",
+ * terminal-safe. */
+void folder_scan_title(const struct folder_scan *s, char *buf, size_t size);
 /* Stops and joins the thread, closes every opened file, frees it all. */
 void folder_scan_free(struct folder_scan *s);
 

@@ -6,7 +6,8 @@
 #include "ui/text/rowfmt.h"
 #include "ui/term/term.h"
 #include "ui/text/textfmt.h"
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
+#include "ui/work/hasher.h"
 #include "ui/text/wrap.h"
 
 /* The selected field's value wraps onto at most this many rows. */
@@ -74,7 +75,7 @@ static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx
     bool hash_tag = n && n->kind == MTLBX_NODE_TAG && strcmp(n->tag.name, "HASH") == 0;
     if (!n || (n->kind != MTLBX_NODE_FUNCTION && !hash_tag))
         return;
-    long fn = action_function_of(n);
+    long fn = bytes_function_of(n);
     if (fn < 0 || !n->lib || mtlbx_function_hash_state(n->lib, (size_t)fn) != MTLBX_HASH_MISMATCH)
         return;
     const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
@@ -90,7 +91,7 @@ static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx
     struct mtlbx_field fa = { "sha256 actual", have ? a : "(being computed)", f->module.offset,
                               f->module.size, MTLBX_FIELD_ERROR, 0 };
     /* The HASH tag's 32 bytes are where the expected digest lives. */
-    fe.offset = (uint64_t)(f->hash - mtlbx_file_data(ex_current_file(ex)->f));
+    fe.offset = (uint64_t)(f->hash - mtlbx_file_data(bytes_file(ex)->f));
     fe.size = 32;
     size_t at = d->n;
     for (size_t i = 0; i < d->n; i++)
@@ -113,69 +114,52 @@ static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx
  * hashing has made progress (a "pending" hash turns into ok/mismatch). */
 void detail_refresh(struct explorer *ex, bool force)
 {
-    struct detail_state *d = &ex->detail;
-    mtlbx_node *n = ex_selected_node(ex);
+    struct bytes *b = bytes_of(ex);
+    struct detail_state *d = &b->detail;
+    mtlbx_node *n = bytes_selected_node(ex);
     bool same = n == d->node;
-    if (same && !force && d->hash_done_seen == ex->hash_done_seen)
+    if (same && !force && d->hash_done_seen == b->hash_done_seen)
         return;
-    size_t keep_sel = same ? d->sel : 0, keep_top = same ? d->top : 0;
+    size_t keep_sel = same ? d->list.sel : 0, keep_top = same ? d->list.top : 0;
     detail_free(d);
     d->node = n;
-    d->hash_done_seen = ex->hash_done_seen;
+    d->hash_done_seen = b->hash_done_seen;
     if (n) {
-        mtlbx_node_fields(ex_current_file(ex)->m, n, collect, d);
+        mtlbx_node_fields(bytes_file(ex)->m, n, collect, d);
         add_digests(ex, d, n);
     }
-    d->sel = d->n ? (keep_sel < d->n ? keep_sel : d->n - 1) : 0;
-    d->top = keep_top;
+    d->list.sel = d->n ? (keep_sel < d->n ? keep_sel : d->n - 1) : 0;
+    d->list.top = keep_top;
 }
 
-static int detail_page(const struct explorer *ex)
+/* The fields are a list (widgets/list.h) in the detail panel. */
+static struct list *field_list(struct explorer *ex)
 {
-    int rows = layout_rows(&ex->lay.panel[PANEL_DETAIL]);
-    return rows > 0 ? rows : 1;
+    struct bytes *b = bytes_of(ex);
+    struct list *l = &b->detail.list;
+    l->n = b->detail.n;
+    l->rows = layout_rows(&b->lay.panel[PANEL_DETAIL]);
+    l->keep_full = true;
+    return l;
 }
 
-static void scroll_to_sel(struct explorer *ex)
+const struct field_row *detail_selected_field(struct explorer *ex)
 {
-    struct detail_state *d = &ex->detail;
-    size_t page = (size_t)detail_page(ex);
-    if (d->sel < d->top)
-        d->top = d->sel;
-    else if (d->sel >= d->top + page)
-        d->top = d->sel - page + 1;
-    if (d->top + page > d->n)
-        d->top = d->n > page ? d->n - page : 0;
-}
-
-static void select_field(struct explorer *ex, long i)
-{
-    struct detail_state *d = &ex->detail;
-    if (d->n == 0)
-        return;
-    if (i < 0)
-        i = 0;
-    if (i >= (long)d->n)
-        i = (long)d->n - 1;
-    d->sel = (size_t)i;
-    scroll_to_sel(ex);
-    const struct field_row *f = &d->v[d->sel];
-    /* The hex view shows the field's own bytes. */
-    if (f->size > 0 && !(f->flags & MTLBX_FIELD_HEADING))
-        hex_goto(ex, ex_current_file_index(ex), f->offset);
+    const struct detail_state *d = &bytes_of(ex)->detail;
+    return d->list.sel < d->n ? &d->v[d->list.sel] : NULL;
 }
 
 static void follow(struct explorer *ex, const struct field_row *f)
 {
-    struct ex_file *ef = ex_current_file(ex);
+    struct ex_file *ef = bytes_file(ex);
     if (f->target >= mtlbx_file_size(ef->f)) {
         ex_error(ex, "%s points at 0x%" PRIx64 ", past the end of the file", f->name, f->target);
         return;
     }
-    ex_push_history(ex);
+    history_push(ex);
     mtlbx_node *n = mtlbx_node_at_offset(ef->m, f->target);
-    uint32_t file = ex_current_file_index(ex);
-    ex_select_node(ex, file, n, true);
+    uint32_t file = bytes_current_file(ex);
+    bytes_select_node(ex, file, n, true);
     hex_goto(ex, file, f->target);
     ex_message(ex, "followed %s to 0x%" PRIx64 " (Backspace goes back)", f->name, f->target);
 }
@@ -193,23 +177,15 @@ static void show_whole_field(struct explorer *ex, const struct field_row *f)
         return;
     /* The value is terminal-safe already; the pager escapes again, which
      * is harmless for safe text. */
-    textview_open(ex, f->name, text, (size_t)n, "field.txt");
+    struct text_doc doc = { .title = f->name, .data = text, .len = (size_t)n, .save_name = "field.txt" };
+    struct place at = place_text(&doc);
+    open_view(ex, VIEW_TEXT, &at);
     free(text);
 }
 
 void detail_action(struct explorer *ex, enum action a)
 {
-    struct detail_state *d = &ex->detail;
-    long page = detail_page(ex);
     switch (a) {
-    case ACT_DOWN: select_field(ex, (long)d->sel + 1); break;
-    case ACT_UP: select_field(ex, (long)d->sel - 1); break;
-    case ACT_PAGE_DOWN: select_field(ex, (long)d->sel + page); break;
-    case ACT_PAGE_UP: select_field(ex, (long)d->sel - page); break;
-    case ACT_HALF_DOWN: select_field(ex, (long)d->sel + page / 2); break;
-    case ACT_HALF_UP: select_field(ex, (long)d->sel - page / 2); break;
-    case ACT_TOP: select_field(ex, 0); break;
-    case ACT_BOTTOM: select_field(ex, (long)d->n - 1); break;
     case ACT_ENTER: {
         const struct field_row *f = detail_selected_field(ex);
         if (!f)
@@ -226,9 +202,10 @@ void detail_action(struct explorer *ex, enum action a)
 
 void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
 {
+    struct bytes *b = bytes_of(ex);
     if (r->h <= 0 || r->w <= 0)
         return;
-    struct detail_state *d = &ex->detail;
+    struct detail_state *d = &b->detail;
     const struct field_row *sel = detail_selected_field(ex);
     char title[256];
     if (sel && sel->size)
@@ -255,14 +232,14 @@ void detail_draw(struct explorer *ex, const struct rect *r, bool focused)
     bool show_off = r->w >= 56;
 
     int rows = layout_rows(r);
-    scroll_to_sel(ex);
+    list_scroll(field_list(ex));
     int y = r->y + 1;
     for (int k = 0; k < rows && y < r->y + 1 + rows; k++, y++) {
-        size_t i = d->top + (size_t)k;
+        size_t i = d->list.top + (size_t)k;
         if (i >= d->n)
             break;
         const struct field_row *f = &d->v[i];
-        bool is_sel = i == d->sel;
+        bool is_sel = i == d->list.sel;
         attr_t base = is_sel ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
         term_fill(y, r->x, r->w, base);
         if (f->flags & MTLBX_FIELD_HEADING) {

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "ui/core/job.h"
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,32 +54,34 @@ static void work(struct job *j)
     struct expand_all *e = j->ctx;
     e->job = j;
     job_model_lock();
-    e->rc = rows_build_subtree(&e->top, &e->ex->rows_src, e->budget, wants, e->ex, tick, e, &e->sub,
+    e->rc = rows_build_subtree(&e->top, &bytes_of(e->ex)->rows_src, e->budget, wants, e->ex, tick, e, &e->sub,
                                &e->stopped);
     job_model_unlock();
 }
 
 /* The row now showing the node `*` was pressed on, or -1. */
-static long find_top(const struct explorer *ex, const struct tree_row *top)
+static long find_top(struct explorer *ex, const struct tree_row *top)
 {
-    for (size_t i = 0; i < ex->rows.n; i++)
-        if (ex->rows.v[i].node == top->node && ex->rows.v[i].file == top->file)
+    struct bytes *b = bytes_of(ex);
+    for (size_t i = 0; i < b->rows.n; i++)
+        if (b->rows.v[i].node == top->node && b->rows.v[i].file == top->file)
             return (long)i;
     return -1;
 }
 
 static void splice(struct explorer *ex, struct expand_all *e)
 {
+    struct bytes *b = bytes_of(ex);
     long at = find_top(ex, &e->top);
     if (at < 0) {
         ex_message(ex, "not expanded: its row was closed meanwhile");
         return;
     }
-    size_t i = (size_t)at, old_end = rows_subtree_end(&ex->rows, i);
-    size_t sel = ex->tree_sel;
-    const void *sel_node = ex->rows.v[sel].node;
+    size_t i = (size_t)at, old_end = rows_subtree_end(&b->rows, i);
+    size_t sel = b->tree.sel;
+    const void *sel_node = b->rows.v[sel].node;
     long added;
-    if (rows_splice_subtree(&ex->rows, i, &e->sub, &added) < 0) {
+    if (rows_splice_subtree(&b->rows, i, &e->sub, &added) < 0) {
         ex_error(ex, "out of memory expanding");
         return;
     }
@@ -88,17 +90,17 @@ static void splice(struct explorer *ex, struct expand_all *e)
     if (sel >= old_end) {
         sel = (size_t)((long)sel + added);
     } else if (sel > i) {
-        size_t end = rows_subtree_end(&ex->rows, i);
+        size_t end = rows_subtree_end(&b->rows, i);
         sel = i;
         for (size_t k = i; k < end; k++)
-            if (ex->rows.v[k].node == sel_node) {
+            if (b->rows.v[k].node == sel_node) {
                 sel = k;
                 break;
             }
         if (sel == i)
             tree_set_selection(ex, i);
     }
-    ex->tree_sel = sel < ex->rows.n ? sel : ex->rows.n - 1;
+    b->tree.sel = sel < b->rows.n ? sel : b->rows.n - 1;
     tree_scroll_to_selection(ex);
     if (e->stopped)
         ex_message(ex, "stopped expanding after about %d rows", EXPAND_ALL_LIMIT);
@@ -108,12 +110,13 @@ static void splice(struct explorer *ex, struct expand_all *e)
 
 static void finish(struct explorer *ex, struct job *j, bool cancelled)
 {
+    struct bytes *b = bytes_of(ex);
     struct expand_all *e = j->ctx;
     if (cancelled || e->rc == 1)
         ex_message(ex, "expanding cancelled");
     else if (e->rc < 0)
         ex_error(ex, "out of memory expanding");
-    else if (e->sort != ex->fview.sort || strcmp(e->filter, ex->fview.filter) != 0)
+    else if (e->sort != b->fview.sort || strcmp(e->filter, b->fview.filter) != 0)
         ex_message(ex, "not expanded: the filter or sort changed meanwhile (* again)");
     else
         splice(ex, e);
@@ -123,7 +126,8 @@ static void finish(struct explorer *ex, struct job *j, bool cancelled)
 
 void expand_all_start(struct explorer *ex, size_t row)
 {
-    if (row >= ex->rows.n)
+    struct bytes *b = bytes_of(ex);
+    if (row >= b->rows.n)
         return;
     struct expand_all *e = calloc(1, sizeof *e);
     if (!e) {
@@ -131,10 +135,10 @@ void expand_all_start(struct explorer *ex, size_t row)
         return;
     }
     e->ex = ex;
-    e->top = ex->rows.v[row];
-    e->budget = EXPAND_ALL_LIMIT + (rows_subtree_end(&ex->rows, row) - row);
-    e->sort = ex->fview.sort;
-    snprintf(e->filter, sizeof e->filter, "%s", ex->fview.filter);
+    e->top = b->rows.v[row];
+    e->budget = EXPAND_ALL_LIMIT + (rows_subtree_end(&b->rows, row) - row);
+    e->sort = b->fview.sort;
+    snprintf(e->filter, sizeof e->filter, "%s", b->fview.filter);
     if (!job_start(ex, "expanding", work, finish, e, false))
         free(e);
 }

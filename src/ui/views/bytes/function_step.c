@@ -5,19 +5,21 @@
  * the functions as the tree shows them. */
 #include "config.h"
 
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
 
 /* Functions as the tree shows them: through the filter and sort (f, S). */
 static size_t function_count(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib)
 {
+    struct bytes *b = bytes_of(ex);
     mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
-    return list ? funcview_child_count(&ex->fview, model, list) : 0;
+    return list ? funcview_child_count(&b->fview, model, list) : 0;
 }
 
 static mtlbx_node *function_node(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib, size_t i)
 {
+    struct bytes *b = bytes_of(ex);
     mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
-    mtlbx_node *fn = list ? funcview_child(&ex->fview, model, list, i) : NULL;
+    mtlbx_node *fn = list ? funcview_child(&b->fview, model, list, i) : NULL;
     return fn && fn->kind == MTLBX_NODE_FUNCTION ? fn : NULL;
 }
 
@@ -25,13 +27,14 @@ static mtlbx_node *function_node(struct explorer *ex, mtlbx_model *model, mtlbx_
  * sorted) list; -1 when it is not shown or `index` is not a function. */
 static long view_position(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib, long index)
 {
-    if (index < 0 || !funcview_active(&ex->fview))
+    struct bytes *b = bytes_of(ex);
+    if (index < 0 || !funcview_active(&b->fview))
         return index;
     mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
     mtlbx_node *fn = list ? mtlbx_node_child(model, list, (size_t)index) : NULL;
-    size_t count = list ? funcview_child_count(&ex->fview, model, list) : 0;
+    size_t count = list ? funcview_child_count(&b->fview, model, list) : 0;
     for (size_t i = 0; fn && i < count; i++)
-        if (funcview_child(&ex->fview, model, list, i) == fn)
+        if (funcview_child(&b->fview, model, list, i) == fn)
             return (long)i;
     return -1;
 }
@@ -76,8 +79,8 @@ static bool advance(struct explorer *ex, bool forward, uint32_t *file, long *chi
 
 void tree_step_function(struct explorer *ex, bool forward)
 {
-    mtlbx_node *n = ex_selected_node(ex);
-    uint32_t file = ex_current_file_index(ex);
+    mtlbx_node *n = bytes_selected_node(ex);
+    uint32_t file = bytes_current_file(ex);
     if (!n || file >= ex->n_files)
         return;
     mtlbx_model *model = ex->files[file].m;
@@ -99,13 +102,13 @@ void tree_step_function(struct explorer *ex, bool forward)
      * list, sources, lists) as after the last, unless it belongs to a
      * function (its module, its metadata). */
     if (lib) {
-        long count = (long)function_count(ex, model, lib), pos = view_position(ex, model, lib, action_function_of(n));
+        long count = (long)function_count(ex, model, lib), pos = view_position(ex, model, lib, bytes_function_of(n));
         const struct mtlbx_header *h = mtlbx_library_header(lib->lib);
         if (pos < 0)
             pos = n == lib || n->kind == MTLBX_NODE_HEADER || n->offset < h->function_list.offset ? -1 : count;
         long want = forward ? pos + 1 : pos - 1;
         if (want >= 0 && want < count) {
-            if (!ex_select_node(ex, file, function_node(ex, model, lib, (size_t)want), false))
+            if (!bytes_select_node(ex, file, function_node(ex, model, lib, (size_t)want), false))
                 ex_error(ex, "cannot reach function %ld", want);
             return;
         }
@@ -116,7 +119,7 @@ void tree_step_function(struct explorer *ex, bool forward)
         size_t count = l ? function_count(ex, ex->files[file].m, l) : 0;
         if (!count)
             continue;
-        if (!ex_select_node(ex, file, function_node(ex, ex->files[file].m, l, forward ? 0 : count - 1), false))
+        if (!bytes_select_node(ex, file, function_node(ex, ex->files[file].m, l, forward ? 0 : count - 1), false))
             ex_error(ex, "cannot reach that function");
         return;
     }

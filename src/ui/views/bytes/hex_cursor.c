@@ -6,54 +6,58 @@
 #include "config.h"
 
 #include "ui/text/hexfmt.h"
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
 
-uint64_t hex_file_size(const struct explorer *ex)
+uint64_t hex_file_size(struct explorer *ex)
 {
-    return ex->hex.file < ex->n_files ? mtlbx_file_size(ex->files[ex->hex.file].f) : 0;
+    struct bytes *b = bytes_of(ex);
+    return b->hex.file < ex->n_files ? mtlbx_file_size(ex->files[b->hex.file].f) : 0;
 }
 
 void hex_geometry(struct explorer *ex, int *bpr, int *rows)
 {
-    const struct rect *r = &ex->lay.panel[PANEL_HEX];
+    struct bytes *b = bytes_of(ex);
+    const struct rect *r = &b->lay.panel[PANEL_HEX];
     int digits = hexfmt_offset_digits(hex_file_size(ex));
     int w = r->w > 0 ? r->w : ex->lay.cols;
     *bpr = hexfmt_bytes_per_row(w, digits);
     *rows = layout_rows(r);
     if (*rows < 1)
         *rows = 1;
-    ex->hex.bytes_per_row = *bpr;
+    b->hex.bytes_per_row = *bpr;
 }
 
 void hex_keep_visible(struct explorer *ex, bool center)
 {
+    struct bytes *b = bytes_of(ex);
     int bpr, rows;
     hex_geometry(ex, &bpr, &rows);
     uint64_t size = hex_file_size(ex);
-    uint64_t row_of_cursor = ex->hex.cursor / (uint64_t)bpr * (uint64_t)bpr;
+    uint64_t row_of_cursor = b->hex.cursor / (uint64_t)bpr * (uint64_t)bpr;
     uint64_t span = (uint64_t)bpr * (uint64_t)rows;
-    ex->hex.top = ex->hex.top / (uint64_t)bpr * (uint64_t)bpr;
-    if (row_of_cursor < ex->hex.top || row_of_cursor >= ex->hex.top + span) {
+    b->hex.top = b->hex.top / (uint64_t)bpr * (uint64_t)bpr;
+    if (row_of_cursor < b->hex.top || row_of_cursor >= b->hex.top + span) {
         if (center) {
             /* A jump lands a third of the way down, with context above. */
             uint64_t above = (uint64_t)(rows / 3) * (uint64_t)bpr;
-            ex->hex.top = row_of_cursor > above ? row_of_cursor - above : 0;
-        } else if (row_of_cursor < ex->hex.top) {
-            ex->hex.top = row_of_cursor;
+            b->hex.top = row_of_cursor > above ? row_of_cursor - above : 0;
+        } else if (row_of_cursor < b->hex.top) {
+            b->hex.top = row_of_cursor;
         } else {
-            ex->hex.top = row_of_cursor - span + (uint64_t)bpr;
+            b->hex.top = row_of_cursor - span + (uint64_t)bpr;
         }
     }
     /* Never leave blank rows below the end when the file is long enough. */
     uint64_t last_row = size ? (size - 1) / (uint64_t)bpr * (uint64_t)bpr : 0;
-    if (ex->hex.top > last_row)
-        ex->hex.top = last_row;
+    if (b->hex.top > last_row)
+        b->hex.top = last_row;
 }
 
 void hex_goto(struct explorer *ex, uint32_t file, uint64_t offset)
 {
-    ex->hex.file = file;
+    struct bytes *b = bytes_of(ex);
+    b->hex.file = file;
     uint64_t size = hex_file_size(ex);
-    ex->hex.cursor = size == 0 ? 0 : offset < size ? offset : size - 1;
+    b->hex.cursor = size == 0 ? 0 : offset < size ? offset : size - 1;
     hex_keep_visible(ex, true);
 }

@@ -6,7 +6,7 @@
 
 #include "ui/text/hexfmt.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,16 +17,17 @@
  * paging through the bytes does not open every function on the way. */
 static void sync_tree_shallow(struct explorer *ex)
 {
-    struct ex_file *ef = &ex->files[ex->hex.file];
-    for (mtlbx_node *n = mtlbx_node_at_offset(ef->m, ex->hex.cursor); n; n = n->parent)
-        for (size_t i = 0; i < ex->rows.n; i++)
-            if (ex->rows.v[i].node == n && ex->rows.v[i].file == ex->hex.file) {
-                if (i != ex->tree_sel) {
-                    uint64_t keep = ex->hex.cursor, top = ex->hex.top;
+    struct bytes *b = bytes_of(ex);
+    struct ex_file *ef = &ex->files[b->hex.file];
+    for (mtlbx_node *n = mtlbx_node_at_offset(ef->m, b->hex.cursor); n; n = n->parent)
+        for (size_t i = 0; i < b->rows.n; i++)
+            if (b->rows.v[i].node == n && b->rows.v[i].file == b->hex.file) {
+                if (i != b->tree.sel) {
+                    uint64_t keep = b->hex.cursor, top = b->hex.top;
                     tree_set_selection(ex, i);
-                    ex->hex.cursor = keep;
-                    ex->hex.top = top;
-                    hex_goto(ex, ex->hex.file, keep);
+                    b->hex.cursor = keep;
+                    b->hex.top = top;
+                    hex_goto(ex, b->hex.file, keep);
                 }
                 return;
             }
@@ -36,15 +37,16 @@ static void sync_tree_shallow(struct explorer *ex)
  * for a short move, only to what it shows for a long one (`shallow`). */
 static void move_cursor_by(struct explorer *ex, int64_t delta, bool shallow)
 {
+    struct bytes *b = bytes_of(ex);
     uint64_t size = hex_file_size(ex);
     if (size == 0)
         return;
-    int64_t c = (int64_t)ex->hex.cursor + delta;
+    int64_t c = (int64_t)b->hex.cursor + delta;
     if (c < 0)
         c = 0;
     if ((uint64_t)c >= size)
         c = (int64_t)size - 1;
-    ex->hex.cursor = (uint64_t)c;
+    b->hex.cursor = (uint64_t)c;
     hex_keep_visible(ex, false);
     if (shallow)
         sync_tree_shallow(ex);
@@ -57,6 +59,7 @@ static void page_cursor(struct explorer *ex, int64_t delta) { move_cursor_by(ex,
 
 void hex_action(struct explorer *ex, enum action a)
 {
+    struct bytes *b = bytes_of(ex);
     int bpr, rows;
     hex_geometry(ex, &bpr, &rows);
     int64_t page = (int64_t)bpr * rows;
@@ -69,7 +72,7 @@ void hex_action(struct explorer *ex, enum action a)
     case ACT_PAGE_UP: page_cursor(ex, -page); break;
     case ACT_HALF_DOWN: page_cursor(ex, page / 2); break;
     case ACT_HALF_UP: page_cursor(ex, -page / 2); break;
-    case ACT_TOP: page_cursor(ex, -(int64_t)ex->hex.cursor); break;
+    case ACT_TOP: page_cursor(ex, -(int64_t)b->hex.cursor); break;
     case ACT_BOTTOM: page_cursor(ex, (int64_t)hex_file_size(ex)); break;
     case ACT_ENTER: hex_sync_tree(ex); break;
     default: break;
@@ -99,38 +102,39 @@ static bool unclaimed(struct unclaimed_cache *c, uint64_t o)
 
 void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
 {
-    if (r->h <= 0 || r->w <= 0 || ex->hex.file >= ex->n_files)
+    struct bytes *b = bytes_of(ex);
+    if (r->h <= 0 || r->w <= 0 || b->hex.file >= ex->n_files)
         return;
     int bpr, rows;
     hex_geometry(ex, &bpr, &rows);
     hex_keep_visible(ex, false);
-    const uint8_t *data = mtlbx_file_data(ex->files[ex->hex.file].f);
+    const uint8_t *data = mtlbx_file_data(ex->files[b->hex.file].f);
     uint64_t size = hex_file_size(ex);
     int digits = hexfmt_offset_digits(size);
-    mtlbx_node *node = ex_selected_node(ex);
+    mtlbx_node *node = bytes_selected_node(ex);
     uint64_t n_off = node ? node->offset : 0, n_size = node ? node->size : 0;
-    const struct field_row *field = ex->focus == PANEL_DETAIL ? detail_selected_field(ex) : NULL;
+    const struct field_row *field = b->focus == PANEL_DETAIL ? detail_selected_field(ex) : NULL;
     uint64_t f_off = field ? field->offset : 0;
     uint64_t f_size = field && !(field->flags & MTLBX_FIELD_HEADING) ? field->size : 0;
 
-    struct unclaimed_cache uc = { .layout = ex->files[ex->hex.file].layout };
+    struct unclaimed_cache uc = { .layout = ex->files[b->hex.file].layout };
     char title[160];
-    if (unclaimed(&uc, ex->hex.cursor))
+    if (unclaimed(&uc, b->hex.cursor))
         snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64
                  "  UNCLAIMED 0x%" PRIx64 "+%" PRIu64 " (~)",
-                 ex->hex.cursor, size, uc.run.offset, uc.run.size);
+                 b->hex.cursor, size, uc.run.offset, uc.run.size);
     else if (n_size)
         snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64
                  "  node 0x%" PRIx64 "+%" PRIu64,
-                 ex->hex.cursor, size, n_off, n_size);
+                 b->hex.cursor, size, n_off, n_size);
     else
         snprintf(title, sizeof title, " 3 Hex  cursor 0x%" PRIx64 " of 0x%" PRIx64,
-                 ex->hex.cursor, size);
+                 b->hex.cursor, size);
     term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
 
     char line[512];
     for (int k = 0; k < rows; k++) {
-        uint64_t row_off = ex->hex.top + (uint64_t)k * (uint64_t)bpr;
+        uint64_t row_off = b->hex.top + (uint64_t)k * (uint64_t)bpr;
         int y = r->y + 1 + k;
         if (row_off >= size) {
             term_fill(y, r->x, r->w, A_NORMAL);
@@ -153,7 +157,7 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
                 a = term_attr(AT_HEX_NODE);
             if (in_span(o, f_off, f_size))
                 a = term_attr(AT_HEX_FIELD);
-            if (o == ex->hex.cursor)
+            if (o == b->hex.cursor)
                 a = focused ? term_attr(AT_HEX_CURSOR) : a | A_UNDERLINE;
             if (a == A_NORMAL)
                 continue;
@@ -163,11 +167,11 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
             term_put_raw(y, r->x + ac, 1, one, a);
             /* Join a highlighted run across the gap to the next byte. */
             uint64_t next = o + 1;
-            bool joined = i + 1 < bpr && next < size && o != ex->hex.cursor &&
+            bool joined = i + 1 < bpr && next < size && o != b->hex.cursor &&
                           ((a == term_attr(AT_HEX_NODE) && in_span(next, n_off, n_size) &&
                             !in_span(next, f_off, f_size)) ||
                            (a == term_attr(AT_HEX_FIELD) && in_span(next, f_off, f_size)));
-            if (joined && next != ex->hex.cursor) {
+            if (joined && next != b->hex.cursor) {
                 int gap = hexfmt_hex_col(i + 1, bpr, digits) - (hc + 2);
                 for (int g = 0; g < gap; g++)
                     term_put_raw(y, r->x + hc + 2 + g, 1, " ", a);
@@ -177,5 +181,28 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
          * of a row holding unclaimed bytes. */
         if (row_unclaimed)
             term_put_raw(y, r->x + digits, 1, "~", term_attr(AT_HEX_UNCLAIMED));
+    }
+}
+
+void hex_click(struct explorer *ex, const struct rect *r, int row, int x)
+{
+    struct bytes *b = bytes_of(ex);
+    uint64_t size = hex_file_size(ex);
+    int digits = hexfmt_offset_digits(size), bpr = b->hex.bytes_per_row;
+    if (bpr <= 0)
+        return;
+    int col = x - r->x;
+    for (int i = 0; i < bpr; i++) {
+        int hc = hexfmt_hex_col(i, bpr, digits), ac = hexfmt_ascii_col(i, bpr, digits);
+        if ((col >= hc && col < hc + 2) || col == ac) {
+            uint64_t off = b->hex.top + (uint64_t)row * (uint64_t)bpr + (uint64_t)i;
+            if (off < size) {
+                uint64_t keep_top = b->hex.top;
+                hex_goto(ex, b->hex.file, off);
+                b->hex.top = keep_top;     /* a click does not scroll */
+                hex_sync_tree(ex);
+            }
+            return;
+        }
     }
 }

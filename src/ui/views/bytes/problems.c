@@ -3,7 +3,8 @@
  * "BAD" cannot find them: that is a badge, not a name). */
 #include "config.h"
 
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
+#include "ui/work/hasher.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,9 +43,10 @@ static void consider_diag(struct problem_pick *p, const struct mtlbx_diag *d)
 
 void problems_step(struct explorer *ex, bool forward)
 {
-    uint32_t file = ex_current_file_index(ex);
+    struct bytes *b = bytes_of(ex);
+    uint32_t file = bytes_current_file(ex);
     mtlbx_file *f = ex->files[file].f;
-    struct problem_pick p = { .from = ex->hex.file == file ? ex->hex.cursor : 0, .forward = forward };
+    struct problem_pick p = { .from = b->hex.file == file ? b->hex.cursor : 0, .forward = forward };
     for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
         consider_diag(&p, mtlbx_file_diag(f, d));
     for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
@@ -63,7 +65,7 @@ void problems_step(struct explorer *ex, bool forward)
         return;
     }
     uint64_t at = p.found ? p.best : p.wrap_best;
-    ex_push_history(ex);
+    history_push(ex);
     hex_goto(ex, file, at);
     hex_sync_tree(ex);
     ex_message(ex, "0x%" PRIx64 ": %s%s", at, p.found ? p.what : p.wrap_what,

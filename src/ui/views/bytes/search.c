@@ -7,7 +7,9 @@
 
 #include "ui/core/job.h"
 #include "ui/model/search.h"
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
+#include "ui/widgets/prompt.h"
+#include "ui/work/ifacer.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +22,21 @@
 #define BYTE_CHUNK ((uint64_t)16 << 20)
 
 /* ------------------------------------------------------ label search -- */
+
+bool search_match_label(struct explorer *ex, const struct query *q, uint32_t file,
+                        const mtlbx_node *n, const char *label)
+{
+    (void)file;
+    /* A function also matches by its arguments' names and types, once
+     * the background decoder has decoded its interface. Its texts are
+     * published atomically and live until the explorer ends (after any
+     * job is cancelled), so the search worker may read them. */
+    size_t args_len;
+    const char *args = n->kind == MTLBX_NODE_FUNCTION ? ifacer_search_text(ex->ifacer, n->lib, n->index, &args_len)
+                                                      : NULL;
+    return query_label_matches(q, label) || (args && *args && query_label_matches(q, args)) ||
+           (n->kind == MTLBX_NODE_TAG && q->tag_like && strcmp(n->tag.name, q->text) == 0);
+}
 
 struct label_search {
     struct explorer *ex;
@@ -121,25 +138,27 @@ static void label_work(struct job *j)
 /* Selects match `i` and says where it is among them. */
 static void show_match(struct explorer *ex, size_t i, bool wrapped, bool forward)
 {
-    struct search_results *r = &ex->search;
+    struct bytes *b = bytes_of(ex);
+    struct search_results *r = &b->search;
     r->cur = i;
-    ex_push_history(ex);
-    if (!ex_select_node(ex, r->v[i].file, r->v[i].node, false)) {
-        if (ex->fview.filter[0])
+    history_push(ex);
+    if (!bytes_select_node(ex, r->v[i].file, r->v[i].node, false)) {
+        if (b->fview.filter[0])
             ex_error(ex, "match %zu/%zu is hidden by the filter (Esc clears it)", i + 1, r->n);
         else
-            ex_error(ex, "found %s but cannot show it in the tree", ex->query.text);
+            ex_error(ex, "found %s but cannot show it in the tree", b->query.text);
         return;
     }
-    char a[32], b[32];
+    char a[32], n[32];
     mtlbx_format_count(a, sizeof a, i + 1);
-    mtlbx_format_count(b, sizeof b, r->n);
-    ex_message(ex, "match %s/%s%s%s", a, b, r->capped ? "+" : "",
+    mtlbx_format_count(n, sizeof n, r->n);
+    ex_message(ex, "match %s/%s%s%s", a, n, r->capped ? "+" : "",
                !wrapped ? "" : forward ? "  (wrapped to the first match)" : "  (wrapped to the last match)");
 }
 
 static void label_finish(struct explorer *ex, struct job *j, bool cancelled)
 {
+    struct bytes *b = bytes_of(ex);
     struct label_search *s = j->ctx;
     if (cancelled) {
         ex_message(ex, "search cancelled");
@@ -148,7 +167,7 @@ static void label_finish(struct explorer *ex, struct job *j, bool cancelled)
         ex_error(ex, "out of memory searching");
         search_results_free(&s->res);
     } else if (!s->res.n) {
-        search_results_free(&ex->search);
+        search_results_free(&b->search);
         size_t done, total;
         ifacer_progress(ex->ifacer, &done, &total);
         if (done < total) /* a miss may only mean: not read yet */
@@ -158,11 +177,11 @@ static void label_finish(struct explorer *ex, struct job *j, bool cancelled)
             ex_error(ex, "not found: %s%s", s->q.text, s->q.tag_like ? "" : "  (hex bytes: / x 4d544c42)");
         search_results_free(&s->res);
     } else {
-        search_results_free(&ex->search);
-        ex->search = s->res;
+        search_results_free(&b->search);
+        b->search = s->res;
         bool wrapped;
         size_t pos = s->passed ? s->current_pos : 0;
-        size_t i = search_step(ex->search.n, pos, s->passed && s->current_is_hit, s->forward, &wrapped);
+        size_t i = search_step(b->search.n, pos, s->passed && s->current_is_hit, s->forward, &wrapped);
         show_match(ex, i, wrapped && s->passed, s->forward);
     }
     free(s);
@@ -170,16 +189,17 @@ static void label_finish(struct explorer *ex, struct job *j, bool cancelled)
 
 static void start_label_search(struct explorer *ex, bool forward)
 {
+    struct bytes *b = bytes_of(ex);
     struct label_search *s = calloc(1, sizeof *s);
     if (!s) {
         ex_error(ex, "out of memory");
         return;
     }
     s->ex = ex;
-    s->q = ex->query;
+    s->q = b->query;
     s->forward = forward;
-    s->match = ex->search_match ? ex->search_match : search_match_label;
-    s->current = ex_selected_node(ex);
+    s->match = b->search_match ? b->search_match : search_match_label;
+    s->current = bytes_selected_node(ex);
     if (!job_start(ex, "searching", label_work, label_finish, s, false))
         free(s);
 }
@@ -261,7 +281,7 @@ static void byte_finish(struct explorer *ex, struct job *j, bool cancelled)
         ex_error(ex, "bytes not found: %s", b->text);
     } else {
         uint64_t at = (uint64_t)b->at;
-        ex_push_history(ex);
+        history_push(ex);
         hex_goto(ex, b->file, at);
         hex_sync_tree(ex);
         ex_message(ex, "found %s at 0x%" PRIx64 "%s", b->text, at,
@@ -272,20 +292,21 @@ static void byte_finish(struct explorer *ex, struct job *j, bool cancelled)
 
 static void start_byte_search(struct explorer *ex, bool forward)
 {
+    struct bytes *bv = bytes_of(ex);
     struct byte_search *b = calloc(1, sizeof *b);
     if (!b) {
         ex_error(ex, "out of memory");
         return;
     }
-    b->file = ex_current_file_index(ex);
+    b->file = bytes_current_file(ex);
     mtlbx_file *f = ex->files[b->file].f;
     b->data = mtlbx_file_data(f);
     b->size = mtlbx_file_size(f);
-    b->from = ex->hex.file == b->file ? ex->hex.cursor : 0;
-    memcpy(b->pat, ex->query.bytes, ex->query.n_bytes);
-    b->n = ex->query.n_bytes;
+    b->from = bv->hex.file == b->file ? bv->hex.cursor : 0;
+    memcpy(b->pat, bv->query.bytes, bv->query.n_bytes);
+    b->n = bv->query.n_bytes;
     b->forward = forward;
-    snprintf(b->text, sizeof b->text, "%s", ex->query.text);
+    snprintf(b->text, sizeof b->text, "%s", bv->query.text);
     if (!job_start(ex, "searching bytes", byte_work, byte_finish, b, true))
         free(b);
 }
@@ -294,7 +315,8 @@ static void start_byte_search(struct explorer *ex, bool forward)
 
 static void run(struct explorer *ex, bool forward)
 {
-    if (ex->query.kind == QUERY_BYTES)
+    struct bytes *b = bytes_of(ex);
+    if (b->query.kind == QUERY_BYTES)
         start_byte_search(ex, forward);
     else
         start_label_search(ex, forward);
@@ -302,8 +324,9 @@ static void run(struct explorer *ex, bool forward)
 
 void search_start(struct explorer *ex)
 {
+    struct bytes *b = bytes_of(ex);
     char in[QUERY_MAX], why[160];
-    const char *label = ex->focus == PANEL_HEX ? "Search bytes (hex or text)"
+    const char *label = b->focus == PANEL_HEX ? "Search bytes (hex or text)"
                                                : "Search names/tags (x HEX for bytes)";
     if (job_running(ex)) {
         ex_error(ex, "busy: wait, or Esc cancels the running search");
@@ -312,26 +335,27 @@ void search_start(struct explorer *ex)
     if (!prompt_line(ex, label, "", in, sizeof in))
         return;
     struct query q;
-    if (!query_parse(in, ex->focus == PANEL_HEX, &q, why, sizeof why)) {
+    if (!query_parse(in, b->focus == PANEL_HEX, &q, why, sizeof why)) {
         ex_error(ex, "%s", why);
         return;
     }
-    ex->query = q;
-    ex->have_query = true;
-    search_results_free(&ex->search);
+    b->query = q;
+    b->have_query = true;
+    search_results_free(&b->search);
     run(ex, true);
 }
 
 void search_repeat(struct explorer *ex, bool forward)
 {
-    if (!ex->have_query) {
+    struct bytes *b = bytes_of(ex);
+    if (!b->have_query) {
         ex_message(ex, "no search yet: press / first");
         return;
     }
-    struct search_results *r = &ex->search;
+    struct search_results *r = &b->search;
     /* Still on the match shown last: step through the list at once. */
-    if (ex->query.kind == QUERY_LABEL && r->n && r->cur < r->n &&
-        r->v[r->cur].node == ex_selected_node(ex)) {
+    if (b->query.kind == QUERY_LABEL && r->n && r->cur < r->n &&
+        r->v[r->cur].node == bytes_selected_node(ex)) {
         bool wrapped;
         size_t i = search_step(r->n, r->cur, true, forward, &wrapped);
         show_match(ex, i, wrapped, forward);
@@ -342,15 +366,16 @@ void search_repeat(struct explorer *ex, bool forward)
 
 void goto_offset_prompt(struct explorer *ex)
 {
+    struct bytes *b = bytes_of(ex);
     char in[128];
     if (!prompt_line(ex, "Go to offset (hex 0x58, decimal 88, +16, -0x10, $)", "", in, sizeof in))
         return;
-    uint32_t file = ex_current_file_index(ex);
+    uint32_t file = bytes_current_file(ex);
     uint64_t size = mtlbx_file_size(ex->files[file].f), off;
-    uint64_t cur = ex->hex.file == file ? ex->hex.cursor : 0;
+    uint64_t cur = b->hex.file == file ? b->hex.cursor : 0;
     switch (parse_offset(in, cur, size, &off)) {
     case OFFSET_OK:
-        ex_push_history(ex);
+        history_push(ex);
         hex_goto(ex, file, off);
         hex_sync_tree(ex);
         ex_message(ex, "at 0x%" PRIx64 " (Backspace goes back)", off);
@@ -366,10 +391,11 @@ void goto_offset_prompt(struct explorer *ex)
 
 void goto_next_unclaimed(struct explorer *ex)
 {
-    uint32_t file = ex_current_file_index(ex);
+    struct bytes *b = bytes_of(ex);
+    uint32_t file = bytes_current_file(ex);
     const struct mtlbx_layout *layout = ex_file_layout(&ex->files[file]);
     const struct mtlbx_layout_summary *s = layout ? &layout->summary : NULL;
-    uint64_t cur = ex->hex.file == file ? ex->hex.cursor : 0;
+    uint64_t cur = b->hex.file == file ? b->hex.cursor : 0;
     struct mtlbx_range run;
     bool wrapped = false;
     if (!mtlbx_layout_unclaimed_at(layout, cur, true, &run)) {
@@ -383,7 +409,7 @@ void goto_next_unclaimed(struct explorer *ex)
         }
     }
     char count[48];
-    ex_push_history(ex);
+    history_push(ex);
     hex_goto(ex, file, run.offset);
     hex_sync_tree(ex);
     ex_message(ex, "%s unclaimed at 0x%" PRIx64 "%s (Backspace goes back)",

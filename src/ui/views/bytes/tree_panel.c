@@ -5,7 +5,7 @@
 
 #include "ui/text/rowfmt.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
+#include "ui/views/bytes/bytes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,79 +17,72 @@
 static size_t src_child_count(void *ctx, uint32_t file, void *node)
 {
     struct explorer *ex = ctx;
-    return funcview_child_count(&ex->fview, ex->files[file].m, node);
+    return funcview_child_count(&bytes_of(ex)->fview, ex->files[file].m, node);
 }
 
 static void *src_child(void *ctx, uint32_t file, void *node, size_t i)
 {
     struct explorer *ex = ctx;
-    return funcview_child(&ex->fview, ex->files[file].m, node, i);
+    return funcview_child(&bytes_of(ex)->fview, ex->files[file].m, node, i);
 }
 
 /* With one file the libraries are the roots (the file name is in the
  * title bar); with several, each file is a root of its own. */
 void tree_init(struct explorer *ex)
 {
-    ex->tree_built = true;
-    ex->rows_src.child_count = src_child_count;
-    ex->rows_src.child = src_child;
-    ex->rows_src.ctx = ex;
+    struct bytes *b = bytes_of(ex);
+    b->tree_built = true;
+    b->rows_src.child_count = src_child_count;
+    b->rows_src.child = src_child;
+    b->rows_src.ctx = ex;
     for (uint32_t i = 0; i < ex->n_files; i++) {
         mtlbx_node *root = ex->files[i].root;
         if (ex->n_files == 1) {
             size_t n = mtlbx_node_child_count(ex->files[i].m, root);
             for (size_t c = 0; c < n; c++)
-                rows_append(&ex->rows, mtlbx_node_child(ex->files[i].m, root, c), i, 0);
+                rows_append(&b->rows, mtlbx_node_child(ex->files[i].m, root, c), i, 0);
         } else {
-            rows_append(&ex->rows, root, i, 0);
-            rows_expand(&ex->rows, ex->rows.n - 1, &ex->rows_src);
+            rows_append(&b->rows, root, i, 0);
+            rows_expand(&b->rows, b->rows.n - 1, &b->rows_src);
         }
     }
     /* Open every library, and the first function list, so a newcomer
      * lands on a function. */
     bool opened_functions = false;
-    for (size_t i = 0; i < ex->rows.n; i++) {
-        mtlbx_node *n = ex->rows.v[i].node;
-        if (n->kind == MTLBX_NODE_LIBRARY && !ex->rows.v[i].expanded)
-            rows_expand(&ex->rows, i, &ex->rows_src);
+    for (size_t i = 0; i < b->rows.n; i++) {
+        mtlbx_node *n = b->rows.v[i].node;
+        if (n->kind == MTLBX_NODE_LIBRARY && !b->rows.v[i].expanded)
+            rows_expand(&b->rows, i, &b->rows_src);
         else if (n->kind == MTLBX_NODE_FUNCTION_LIST && !opened_functions) {
-            rows_expand(&ex->rows, i, &ex->rows_src);
+            rows_expand(&b->rows, i, &b->rows_src);
             opened_functions = true;
         }
     }
     size_t sel = 0;
-    for (size_t i = 0; i < ex->rows.n; i++)
-        if (((mtlbx_node *)ex->rows.v[i].node)->kind == MTLBX_NODE_FUNCTION) {
+    for (size_t i = 0; i < b->rows.n; i++)
+        if (((mtlbx_node *)b->rows.v[i].node)->kind == MTLBX_NODE_FUNCTION) {
             sel = i;
             break;
         }
     tree_set_selection(ex, sel);
 }
 
-static void move_by(struct explorer *ex, long delta)
-{
-    long target = (long)ex->tree_sel + delta;
-    if (target < 0)
-        target = 0;
-    if (ex->rows.n && target >= (long)ex->rows.n)
-        target = (long)ex->rows.n - 1;
-    tree_set_selection(ex, (size_t)target);
-}
-
 static bool row_expandable(struct explorer *ex, size_t i)
 {
-    const struct tree_row *r = &ex->rows.v[i];
+    struct bytes *b = bytes_of(ex);
+    const struct tree_row *r = &b->rows.v[i];
     return mtlbx_node_expandable(ex->files[r->file].m, r->node);
 }
 
 static void expand_row(struct explorer *ex, size_t i)
 {
-    mtlbx_node *n = ex->rows.v[i].node;
+    struct bytes *b = bytes_of(ex);
+    mtlbx_node *n = b->rows.v[i].node;
     if (n->kind == MTLBX_NODE_ARCHIVE)
         ex_message(ex, "decompressing the source archive...");
-    if (rows_expand(&ex->rows, i, &ex->rows_src) < 0)
+    if (rows_expand(&b->rows, i, &b->rows_src) < 0)
         ex_error(ex, "out of memory expanding this node");
-    else if (ex->rows.v[i].n_children == 0 && n->kind == MTLBX_NODE_ARCHIVE)
+    else if (b->rows.v[i].n_children == 0 && n->kind == MTLBX_NODE_ARCHIVE)
         ex_error(ex, "this source archive does not decode (see the diagnostics)");
     else if (n->kind == MTLBX_NODE_ARCHIVE)
         ex->status[0] = '\0';
@@ -97,57 +90,50 @@ static void expand_row(struct explorer *ex, size_t i)
 
 static void collapse_to_libraries(struct explorer *ex)
 {
+    struct bytes *b = bytes_of(ex);
     uint16_t depth = ex->n_files == 1 ? 0 : 1;
-    mtlbx_node *keep = ex_selected_node(ex);
-    for (size_t i = ex->rows.n; i-- > 0;)
-        if (ex->rows.v[i].depth == depth && ex->rows.v[i].expanded)
-            rows_collapse(&ex->rows, i);
+    mtlbx_node *keep = bytes_selected_node(ex);
+    for (size_t i = b->rows.n; i-- > 0;)
+        if (b->rows.v[i].depth == depth && b->rows.v[i].expanded)
+            rows_collapse(&b->rows, i);
     /* Keep the cursor on the library that held the selection. */
     while (keep && keep->parent && keep->kind != MTLBX_NODE_LIBRARY)
         keep = keep->parent;
-    for (size_t i = 0; i < ex->rows.n; i++)
-        if (ex->rows.v[i].node == keep) {
+    for (size_t i = 0; i < b->rows.n; i++)
+        if (b->rows.v[i].node == keep) {
             tree_set_selection(ex, i);
             return;
         }
-    tree_set_selection(ex, ex->tree_sel);
+    tree_set_selection(ex, b->tree.sel);
 }
 
 void tree_action(struct explorer *ex, enum action a)
 {
-    if (ex->rows.n == 0)
+    struct bytes *b = bytes_of(ex);
+    if (b->rows.n == 0)
         return;
-    size_t sel = ex->tree_sel;
-    struct tree_row *r = &ex->rows.v[sel];
-    long page = tree_page_rows(ex);
+    size_t sel = b->tree.sel;
+    struct tree_row *r = &b->rows.v[sel];
     switch (a) {
-    case ACT_DOWN: move_by(ex, 1); break;
-    case ACT_UP: move_by(ex, -1); break;
-    case ACT_PAGE_DOWN: move_by(ex, page); break;
-    case ACT_PAGE_UP: move_by(ex, -page); break;
-    case ACT_HALF_DOWN: move_by(ex, page / 2 ? page / 2 : 1); break;
-    case ACT_HALF_UP: move_by(ex, -(page / 2 ? page / 2 : 1)); break;
-    case ACT_TOP: tree_set_selection(ex, 0); break;
-    case ACT_BOTTOM: tree_set_selection(ex, ex->rows.n - 1); break;
     case ACT_RIGHT:
         if (!r->expanded && row_expandable(ex, sel))
             expand_row(ex, sel);
-        else if (r->expanded && sel + 1 < ex->rows.n && ex->rows.v[sel + 1].depth > r->depth)
+        else if (r->expanded && sel + 1 < b->rows.n && b->rows.v[sel + 1].depth > r->depth)
             tree_set_selection(ex, sel + 1);
         break;
     case ACT_LEFT:
         if (r->expanded) {
-            rows_collapse(&ex->rows, sel);
+            rows_collapse(&b->rows, sel);
             tree_scroll_to_selection(ex);
         } else {
-            long p = rows_parent(&ex->rows, sel);
+            long p = rows_parent(&b->rows, sel);
             if (p >= 0)
                 tree_set_selection(ex, (size_t)p);
         }
         break;
     case ACT_ENTER:
         if (r->expanded) {
-            rows_collapse(&ex->rows, sel);
+            rows_collapse(&b->rows, sel);
             tree_scroll_to_selection(ex);
         } else if (row_expandable(ex, sel)) {
             expand_row(ex, sel);
@@ -159,28 +145,28 @@ void tree_action(struct explorer *ex, enum action a)
         break;
     case ACT_COLLAPSE:
         if (r->expanded)
-            rows_collapse(&ex->rows, sel);
+            rows_collapse(&b->rows, sel);
         tree_scroll_to_selection(ex);
         break;
     case ACT_COLLAPSE_ALL: collapse_to_libraries(ex); break;
     case ACT_NEXT_SIBLING: {
-        long j = rows_next_sibling(&ex->rows, sel);
+        long j = rows_next_sibling(&b->rows, sel);
         if (j >= 0)
             tree_set_selection(ex, (size_t)j);
         break;
     }
     case ACT_PREV_SIBLING: {
-        long j = rows_prev_sibling(&ex->rows, sel);
+        long j = rows_prev_sibling(&b->rows, sel);
         if (j >= 0)
             tree_set_selection(ex, (size_t)j);
         break;
     }
     case ACT_SCROLL_RIGHT:
-        if (ex->tree_hscroll < TREE_HSCROLL_MAX)
-            ex->tree_hscroll += TREE_HSCROLL_STEP;
+        if (b->tree_hscroll < TREE_HSCROLL_MAX)
+            b->tree_hscroll += TREE_HSCROLL_STEP;
         break;
     case ACT_SCROLL_LEFT:
-        ex->tree_hscroll = ex->tree_hscroll > TREE_HSCROLL_STEP ? ex->tree_hscroll - TREE_HSCROLL_STEP : 0;
+        b->tree_hscroll = b->tree_hscroll > TREE_HSCROLL_STEP ? b->tree_hscroll - TREE_HSCROLL_STEP : 0;
         break;
     default: break;
     }
@@ -197,10 +183,11 @@ static enum ui_attr badge_attr(enum row_badge b)
 
 static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool focused)
 {
-    const struct tree_row *r = &ex->rows.v[i];
+    struct bytes *b = bytes_of(ex);
+    const struct tree_row *r = &b->rows.v[i];
     mtlbx_model *model = ex->files[r->file].m;
     mtlbx_node *n = r->node;
-    bool selected = i == ex->tree_sel;
+    bool selected = i == b->tree.sel;
     attr_t base = selected ? term_attr(focused ? AT_SELECT : AT_SELECT_UNFOCUSED) : A_NORMAL;
     char label[512];
     tree_node_label(ex, r->file, n, label, sizeof label);
@@ -211,7 +198,7 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
         .is_function = n->kind == MTLBX_NODE_FUNCTION && n->lib != NULL,
         .hash = n->lib && n->kind == MTLBX_NODE_FUNCTION ? mtlbx_function_hash_state(n->lib, n->index)
                                                          : MTLBX_HASH_UNCHECKED,
-        .label = label, .ascii = term_ascii(), .hscroll = ex->tree_hscroll,
+        .label = label, .ascii = term_ascii(), .hscroll = b->tree_hscroll,
         .is_name = n->kind == MTLBX_NODE_MEMBER,
     };
     struct row_layout out;
@@ -232,7 +219,7 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
             la |= term_attr(AT_UNKNOWN);
         if (!selected && out.mark == ROW_MARK_ERROR)
             la |= term_attr(AT_BAD);
-        if (search_is_hit(&ex->search, n))
+        if (search_is_hit(&b->search, n))
             la = (la & ~A_COLOR) | term_attr(AT_MATCH);
         term_put_raw(y, x + out.label_col, w - out.label_col, out.label, la);
     }
@@ -240,28 +227,29 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
 
 void tree_draw(struct explorer *ex, const struct rect *r, bool focused)
 {
+    struct bytes *b = bytes_of(ex);
     if (r->h <= 0 || r->w <= 0)
         return;
     char title[300];
-    int tl = snprintf(title, sizeof title, " 1 Tree  %zu/%zu", ex->rows.n ? ex->tree_sel + 1 : 0, ex->rows.n);
-    if (ex->search.n && ex->search.cur < ex->search.n && tl > 0 && (size_t)tl < sizeof title)
-        tl += snprintf(title + tl, sizeof title - (size_t)tl, "  match %zu/%zu%s", ex->search.cur + 1,
-                       ex->search.n, ex->search.capped ? "+" : "");
-    if (funcview_active(&ex->fview) && tl > 0 && (size_t)tl < sizeof title) {
+    int tl = snprintf(title, sizeof title, " 1 Tree  %zu/%zu", b->rows.n ? b->tree.sel + 1 : 0, b->rows.n);
+    if (b->search.n && b->search.cur < b->search.n && tl > 0 && (size_t)tl < sizeof title)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, "  match %zu/%zu%s", b->search.cur + 1,
+                       b->search.n, b->search.capped ? "+" : "");
+    if (funcview_active(&b->fview) && tl > 0 && (size_t)tl < sizeof title) {
         size_t shown, total;
-        funcview_counts(&ex->fview, &shown, &total);
-        if (ex->fview.filter[0])
-            tl += snprintf(title + tl, sizeof title - (size_t)tl, "  filter %s: %zu/%zu", ex->fview.filter,
+        funcview_counts(&b->fview, &shown, &total);
+        if (b->fview.filter[0])
+            tl += snprintf(title + tl, sizeof title - (size_t)tl, "  filter %s: %zu/%zu", b->fview.filter,
                            shown, total);
-        if (ex->fview.sort != SORT_FILE && tl > 0 && (size_t)tl < sizeof title)
-            snprintf(title + tl, sizeof title - (size_t)tl, "  in %s", funcview_sort_name(ex->fview.sort));
+        if (b->fview.sort != SORT_FILE && tl > 0 && (size_t)tl < sizeof title)
+            snprintf(title + tl, sizeof title - (size_t)tl, "  in %s", funcview_sort_name(b->fview.sort));
     }
     term_put(r->y, r->x, r->w, title, term_attr(focused ? AT_PANEL_TITLE_FOCUS : AT_PANEL_TITLE), 0);
     int rows = layout_rows(r);
     tree_scroll_to_selection(ex);
     for (int k = 0; k < rows; k++) {
-        size_t i = ex->tree_top + (size_t)k;
-        if (i >= ex->rows.n)
+        size_t i = b->tree.top + (size_t)k;
+        if (i >= b->rows.n)
             break;
         draw_row(ex, i, r->y + 1 + k, r->x, r->w, focused);
     }

@@ -2,19 +2,22 @@
  * libraries, one row per change, from the parser's comparison (compare.c,
  * the same answer as `mtlbx diff`), each changed field with its old and new
  * value in the words `mtlbx diff` prints (util/diff_text.c); the selected
- * row is shown whole, wrapped, at the bottom. Enter jumps to the changed node in file
- * A (in B when only B has it), b to it in file B; Backspace in the panels
- * comes back here. d on a changed function shows the unified diff of the
- * two llvm-dis outputs, computed by `diff -u` (diffutils) through the tool
- * runner, coloured in the text view. */
+ * row is shown whole, wrapped, at the bottom. Enter jumps to the changed
+ * node in file A (in B when only B has it), b to it in file B; Backspace
+ * there comes back here. d on a changed function shows the unified diff
+ * of the two llvm-dis outputs, computed by `diff -u` (diffutils) through
+ * the tool runner, coloured in the text view. */
 #include "config.h"
 
 #include "diff_text.h"
 #include "run_tool.h"
 #include "safe_write.h"
+#include "ui/core/core.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
+#include "ui/text/query.h"
 #include "ui/text/wrap.h"
+#include "ui/widgets/list.h"
+#include "ui/widgets/prompt.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,16 +37,22 @@ struct compare_row {
     char *text;                /* row_text's line, made when first shown */
 };
 
+/* The view's private block: the comparison of two shown files, kept
+ * while they are shown (D again comes back to it at once). */
 struct compare_view {
     uint32_t file_a, file_b;
-    struct mtlbx_diff *diff;
+    struct mtlbx_diff *diff;   /* NULL: none yet */
     struct compare_row *rows;
     size_t n_rows, cap;
-    size_t sel, top;
-    size_t history_mark;       /* n_history just after a jump from here, else 0 */
+    struct list list;
     struct query query;
     bool have_query;
 };
+
+static struct compare_view *state(struct explorer *ex)
+{
+    return view_state(ex, VIEW_COMPARE);
+}
 
 static bool add_row(struct compare_view *cv, struct compare_row r)
 {
@@ -95,48 +104,40 @@ static bool build_rows(struct compare_view *cv)
     return ok;
 }
 
-void compare_free(struct explorer *ex)
+static void free_diff(struct compare_view *cv)
 {
-    struct compare_view *cv = ex->compare;
-    if (!cv)
-        return;
     mtlbx_diff_free(cv->diff);
     for (size_t i = 0; i < cv->n_rows; i++)
         free(cv->rows[i].text);
     free(cv->rows);
-    free(cv);
-    ex->compare = NULL;
+    memset(cv, 0, sizeof *cv);
 }
 
-void compare_open(struct explorer *ex)
+/* The two files: with two shown, A is the first and B the second; with
+ * more, the one `at` names against the next. */
+static bool compare_open(struct explorer *ex, const struct place *at)
 {
+    struct compare_view *cv = state(ex);
     if (ex->n_files < 2) {
         ex_error(ex, "open two files to compare them: mtlbx A.metallib B.metallib, then D");
-        return;
+        return false;
     }
-    /* Two files: A is the first, B the second. More: the current file
-     * against the next one. */
-    uint32_t a = ex->n_files == 2 ? 0 : ex_current_file_index(ex), b = (a + 1) % ex->n_files;
-    if (ex->compare && ex->compare->file_a == a && ex->compare->file_b == b) {
-        ex->screen = SCREEN_COMPARE;
-        return;
-    }
-    compare_free(ex);
-    struct compare_view *cv = calloc(1, sizeof *cv);
+    uint32_t a = ex->n_files == 2 ? 0 : at->file < ex->n_files ? at->file : 0, b = (a + 1) % ex->n_files;
+    if (cv->diff && cv->file_a == a && cv->file_b == b)
+        return true;
+    free_diff(cv);
     struct mtlbx_diff_options opt = { .verify = false };
-    if (!cv || mtlbx_diff_files(ex->files[a].f, ex->files[b].f, &opt, &cv->diff) != MTLBX_E_NONE ||
-        !build_rows(cv)) {
-        if (cv)
-            mtlbx_diff_free(cv->diff), free(cv->rows), free(cv);
+    if (mtlbx_diff_files(ex->files[a].f, ex->files[b].f, &opt, &cv->diff) != MTLBX_E_NONE || !build_rows(cv)) {
+        free_diff(cv);
         ex_error(ex, "out of memory while comparing the two files");
-        return;
+        return false;
     }
     cv->file_a = a;
     cv->file_b = b;
-    ex->compare = cv;
-    ex->screen = SCREEN_COMPARE;
+    cv->list = (struct list){ .n = cv->n_rows };
     if (cv->diff->identical)
         ex_message(ex, "the two libraries are identical (modules compared by their stored hash)");
+    return true;
 }
 
 /* ------------------------------------------------------------- jumping -- */
@@ -157,7 +158,7 @@ static mtlbx_node *child_where(mtlbx_model *model, mtlbx_node *n, enum mtlbx_nod
  * source member (or its archive), or the library. */
 static mtlbx_node *row_node(struct explorer *ex, const struct compare_row *r, bool side_b)
 {
-    uint32_t file = side_b ? ex->compare->file_b : ex->compare->file_a;
+    uint32_t file = side_b ? state(ex)->file_b : state(ex)->file_a;
     mtlbx_model *model = ex->files[file].m;
     mtlbx_library *lib = side_b ? r->ld->b : r->ld->a;
     if (!lib)
@@ -193,10 +194,10 @@ static mtlbx_node *row_node(struct explorer *ex, const struct compare_row *r, bo
 
 static void jump(struct explorer *ex, bool side_b)
 {
-    struct compare_view *cv = ex->compare;
-    if (cv->sel >= cv->n_rows)
+    struct compare_view *cv = state(ex);
+    if (cv->list.sel >= cv->n_rows)
         return;
-    const struct compare_row *r = &cv->rows[cv->sel];
+    const struct compare_row *r = &cv->rows[cv->list.sel];
     /* Added things exist only in B, removed ones only in A. */
     if (r->mark == '+')
         side_b = true;
@@ -208,25 +209,12 @@ static void jump(struct explorer *ex, bool side_b)
         ex_error(ex, "that change has no node to show in %s", ex->files[file].path);
         return;
     }
-    ex_push_history(ex);
-    ex->screen = SCREEN_MAIN;
-    if (!ex_select_node(ex, file, n, false)) {
-        ex_error(ex, "could not select that node");
+    struct place at = place_node(file, n);
+    if (!open_view(ex, VIEW_BYTES, &at))
         return;
-    }
-    cv->history_mark = ex->n_history;
     /* The file's last component: the status line also names the node. */
     const char *path = ex->files[file].path, *slash = strrchr(path, '/');
     ex_message(ex, "%s (%s); Backspace returns to the comparison", side_b ? "B" : "A", slash ? slash + 1 : path);
-}
-
-bool compare_back(struct explorer *ex)
-{
-    struct compare_view *cv = ex->compare;
-    if (!cv || !cv->history_mark || ex->n_history != cv->history_mark)
-        return false;
-    cv->history_mark = 0;
-    return true;
 }
 
 /* ------------------------------------------------- disassembly diff -- */
@@ -244,8 +232,8 @@ static bool disassemble(struct explorer *ex, mtlbx_library *lib, size_t i, struc
 
 static void show_disassembly_diff(struct explorer *ex)
 {
-    struct compare_view *cv = ex->compare;
-    const struct compare_row *r = cv->sel < cv->n_rows ? &cv->rows[cv->sel] : NULL;
+    struct compare_view *cv = state(ex);
+    const struct compare_row *r = cv->list.sel < cv->n_rows ? &cv->rows[cv->list.sel] : NULL;
     if (!r || r->kind != ROW_CHANGED) {
         ex_error(ex, "select a changed function: d shows the diff of its two disassemblies");
         return;
@@ -284,10 +272,12 @@ static void show_disassembly_diff(struct explorer *ex)
             char *safe = safe_component(name.ptr, name.len);
             snprintf(save, sizeof save, "%s.diff", safe ? safe : "function");
             free(safe);
-            textview_open(ex, title, dd.output ? dd.output : "", dd.output_len, save);
-            ex->text.diff_colours = true;
-            ex_message(ex, "%s/ searches, w saves, q returns to the comparison",
-                       dd.truncated ? "output cut at the size limit; " : "");
+            struct text_doc doc = { .title = title, .data = dd.output ? dd.output : "", .len = dd.output_len,
+                                    .save_name = save, .diff_colours = true };
+            struct place at = place_text(&doc);
+            if (open_view(ex, VIEW_TEXT, &at))
+                ex_message(ex, "%s/ searches, w saves, q returns to the comparison",
+                           dd.truncated ? "output cut at the size limit; " : "");
         }
     }
     tool_result_free(&da);
@@ -307,48 +297,25 @@ static const char *row_text(struct compare_row *r);
 #define DETAIL_LINES 3
 static int detail_lines(const struct explorer *ex) { return ex->lay.body.h >= 10 ? DETAIL_LINES + 1 : 0; }
 
-static int page_rows(const struct explorer *ex)
-{
-    int rows = ex->lay.body.h - 1 - detail_lines(ex);
-    return rows > 0 ? rows : 1;
-}
-
 /* The selected row whole: a hash or an interface change is often wider
  * than the list's line. */
 static void draw_detail(struct explorer *ex)
 {
-    struct compare_view *cv = ex->compare;
+    struct compare_view *cv = state(ex);
     const struct rect *r = &ex->lay.body;
     int lines = detail_lines(ex);
     if (!lines || r->w < 8)
         return;
     int y = r->y + r->h - lines;
     term_put(y, r->x, r->w, " The selected change", term_attr(AT_HEADING), 0);
-    if (cv->sel >= cv->n_rows)
+    if (cv->list.sel >= cv->n_rows)
         return;
-    const char *text = row_text(&cv->rows[cv->sel]);
+    const char *text = row_text(&cv->rows[cv->list.sel]);
     size_t starts[DETAIL_LINES + 1];
     int n = wrap_text(text, r->w, starts, DETAIL_LINES);
     char line[1200];
     for (int k = 0; k < n; k++)
         term_put(y + 1 + k, r->x, r->w, wrap_line(text, starts, k, line, sizeof line), term_attr(AT_NORMAL), 0);
-}
-
-static void select_row(struct explorer *ex, long i)
-{
-    struct compare_view *cv = ex->compare;
-    if (cv->n_rows == 0)
-        return;
-    if (i < 0)
-        i = 0;
-    if (i >= (long)cv->n_rows)
-        i = (long)cv->n_rows - 1;
-    cv->sel = (size_t)i;
-    size_t page = (size_t)page_rows(ex);
-    if (cv->sel < cv->top)
-        cv->top = cv->sel;
-    else if (cv->sel >= cv->top + page)
-        cv->top = cv->sel - page + 1;
 }
 
 /* "NAME" of a source member, escaped (malloc'd). */
@@ -422,9 +389,9 @@ static const char *row_text(struct compare_row *r)
     return r->text ? r->text : "(out of memory)";
 }
 
-void compare_draw(struct explorer *ex)
+static void compare_draw(struct explorer *ex)
 {
-    struct compare_view *cv = ex->compare;
+    struct compare_view *cv = state(ex);
     const struct rect *r = &ex->lay.body;
     char title[600];
     /* The count first: the paths are what may be cut. */
@@ -432,32 +399,32 @@ void compare_draw(struct explorer *ex)
              mtlbx_noun(cv->n_rows, "change", "changes"), cv->diff->identical ? " (identical)" : "",
              ex->files[cv->file_a].path, ex->files[cv->file_b].path);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
-    int rows = page_rows(ex);
-    select_row(ex, (long)cv->sel);
+    list_set(&cv->list, cv->n_rows, r->y + 1, r->h - 1 - detail_lines(ex));
+    int rows = (int)list_page(&cv->list);
     for (int k = 0; k < rows; k++) {
-        size_t i = cv->top + (size_t)k;
+        size_t i = cv->list.top + (size_t)k;
         if (i >= cv->n_rows)
             break;
         const char *line = row_text(&cv->rows[i]);
         enum ui_attr at = cv->rows[i].mark == '+' ? AT_OK : cv->rows[i].mark == '-' ? AT_BAD : AT_WARN;
-        term_put(r->y + 1 + k, r->x, r->w, line, i == cv->sel ? term_attr(AT_SELECT) : term_attr(at), 0);
+        term_put(r->y + 1 + k, r->x, r->w, line, i == cv->list.sel ? term_attr(AT_SELECT) : term_attr(at), 0);
     }
     draw_detail(ex);
 }
 
 static void find(struct explorer *ex, bool forward)
 {
-    struct compare_view *cv = ex->compare;
+    struct compare_view *cv = state(ex);
     if (!cv->have_query) {
         ex_message(ex, "no search yet: press / first");
         return;
     }
     size_t n = cv->n_rows;
     for (size_t k = 1; k <= n; k++) {
-        size_t i = forward ? (cv->sel + k) % n : (cv->sel + n - k % n) % n;
+        size_t i = forward ? (cv->list.sel + k) % n : (cv->list.sel + n - k % n) % n;
         const char *line = row_text(&cv->rows[i]);
         if (query_label_matches(&cv->query, line)) {
-            select_row(ex, (long)i);
+            list_select(&cv->list, (long)i);
             return;
         }
     }
@@ -466,7 +433,7 @@ static void find(struct explorer *ex, bool forward)
 
 static void search(struct explorer *ex)
 {
-    struct compare_view *cv = ex->compare;
+    struct compare_view *cv = state(ex);
     char q[QUERY_MAX], why[128];
     if (!prompt_line(ex, "Search the changes", cv->have_query ? cv->query.text : "", q, sizeof q))
         return;
@@ -478,28 +445,53 @@ static void search(struct explorer *ex)
     find(ex, true);
 }
 
-void compare_action(struct explorer *ex, enum action a)
+static enum view_result compare_action(struct explorer *ex, enum action a)
 {
-    struct compare_view *cv = ex->compare;
-    long page = page_rows(ex);
     switch (a) {
-    /* Home: the function table (the panels when there is none), wherever
-     * D was pressed. */
-    case ACT_QUIT: ex->screen = ex->funcs.n_all ? SCREEN_FUNCTIONS : SCREEN_MAIN; break;
-    case ACT_DOWN: select_row(ex, (long)cv->sel + 1); break;
-    case ACT_UP: select_row(ex, (long)cv->sel - 1); break;
-    case ACT_PAGE_DOWN: select_row(ex, (long)cv->sel + page); break;
-    case ACT_PAGE_UP: select_row(ex, (long)cv->sel - page); break;
-    case ACT_HALF_DOWN: select_row(ex, (long)cv->sel + page / 2); break;
-    case ACT_HALF_UP: select_row(ex, (long)cv->sel - page / 2); break;
-    case ACT_TOP: select_row(ex, 0); break;
-    case ACT_BOTTOM: select_row(ex, (long)cv->n_rows - 1); break;
     case ACT_ENTER: jump(ex, false); break;
     case ACT_JUMP_B: jump(ex, true); break;
     case ACT_DISASSEMBLE: show_disassembly_diff(ex); break;
     case ACT_SEARCH: search(ex); break;
     case ACT_SEARCH_NEXT: find(ex, true); break;
     case ACT_SEARCH_PREV: find(ex, false); break;
-    default: break;
+    default: return VIEW_IGNORED;
     }
+    return VIEW_HANDLED;
 }
+
+static void compare_forget(struct explorer *ex)
+{
+    free_diff(state(ex));
+}
+
+static struct list *compare_list(struct explorer *ex)
+{
+    return &state(ex)->list;
+}
+
+static void compare_here(struct explorer *ex, struct jump *j)
+{
+    struct compare_view *cv = state(ex);
+    j->at = place_file(cv->file_a);
+    j->w[0] = cv->list.sel;
+}
+
+static bool compare_restore(struct explorer *ex, const struct jump *j)
+{
+    list_select(&state(ex)->list, (long)j->w[0]);
+    return true;
+}
+
+const struct view_ops compare_view = {
+    .name = "compare",
+    .keys = KC_COMPARE,
+    .state_size = sizeof(struct compare_view),
+    .open = compare_open,
+    .forget = compare_forget,
+    .done = compare_forget,
+    .draw = compare_draw,
+    .action = compare_action,
+    .list = compare_list,
+    .here = compare_here,
+    .restore = compare_restore,
+};

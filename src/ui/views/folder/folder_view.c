@@ -14,11 +14,14 @@
 #include "config.h"
 
 #include "archive_members.h"
-#include "ui/work/folder_scan.h"
-#include "ui/text/rowfmt.h"
+#include "ui/core/core.h"
 #include "ui/term/term.h"
+#include "ui/text/query.h"
+#include "ui/text/rowfmt.h"
 #include "ui/text/textfmt.h"
-#include "ui/core/ui.h"
+#include "ui/widgets/list.h"
+#include "ui/widgets/prompt.h"
+#include "ui/work/folder_scan.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,22 +43,41 @@ static const char *const sort_names[FSORT_COUNT] = {
     "the order found", "size", "functions", "container version", "target", "MSL version", "problems", "path",
 };
 
-/* qsort has no context: the entries being sorted (UI thread, under the
- * scan's lock) and the column. */
-static const struct folder_entry *sort_entries;
-static int sort_column;
+/* The view's private block; the scan itself is the explorer's (the
+ * release compare and the title read it too). */
+struct folder_view {
+    struct list list;
+    struct query query;
+    bool have_query;
+    bool was_scanning;           /* one more frame when the scan ends */
+    int sort;                    /* S: the column rows are sorted by */
+    size_t search_entry;         /* the entry the last / or n stopped on */
+};
+
+static struct folder_view *state(struct explorer *ex)
+{
+    return view_state(ex, VIEW_FOLDER);
+}
+
+/* What a sort compares: the entries (read under the scan's lock) and the
+ * column. */
+struct sort_ctx {
+    const struct folder_entry *entries;
+    int column;
+};
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
     return (a < b) - (a > b);
 }
 
-static int by_column(const void *x, const void *y)
+static int by_column(const void *x, const void *y, void *ctx)
 {
+    const struct sort_ctx *sc = ctx;
     const struct folder_row *p = x, *q = y;
-    const struct folder_entry *a = &sort_entries[p->entry], *b = &sort_entries[q->entry];
+    const struct folder_entry *a = &sc->entries[p->entry], *b = &sc->entries[q->entry];
     int c = 0;
-    switch (sort_column) {
+    switch (sc->column) {
     case FSORT_SIZE: c = cmp_u64_desc(a->size, b->size); break;
     case FSORT_FUNCTIONS: c = cmp_u64_desc(a->functions, b->functions); break;
     case FSORT_VERSION: c = strverscmp(b->version, a->version); break;
@@ -73,20 +95,19 @@ static int by_column(const void *x, const void *y)
  * S sorts each run by a column. */
 static struct folder_row *build_rows(struct explorer *ex, size_t *n_rows)
 {
-    struct folder_scan *s = ex->folder.scan;
+    struct folder_scan *s = ex->scan;
     pthread_mutex_lock(&s->lock);
     size_t n = s->n + s->n_roots;
     struct folder_row *v = malloc((n ? n : 1) * sizeof *v);
     size_t k = 0, e = 0;
-    sort_entries = s->v;
-    sort_column = ex->folder.sort;
+    struct sort_ctx sc = { s->v, state(ex)->sort };
     for (uint32_t r = 0; v && r < s->n_roots; r++) {
         v[k++] = (struct folder_row){ r, -1 };
         size_t first = k;
         for (; e < s->n && s->v[e].root == r; e++)
             v[k++] = (struct folder_row){ r, (long)e };
-        if (sort_column != FSORT_FOUND)
-            qsort(v + first, k - first, sizeof *v, by_column);
+        if (sc.column != FSORT_FOUND)
+            qsort_r(v + first, k - first, sizeof *v, by_column, &sc);
     }
     pthread_mutex_unlock(&s->lock);
     *n_rows = v ? k : 0;
@@ -102,55 +123,36 @@ static size_t row_of_entry(const struct folder_row *rows, size_t n, size_t entry
     return n;
 }
 
-static int page_rows(const struct explorer *ex)
-{
-    int rows = ex->lay.body.h - 2;
-    return rows > 0 ? rows : 1;
-}
-
-static void select_row(struct explorer *ex, long i, size_t n_rows)
-{
-    struct folder_view *f = &ex->folder;
-    if (i >= (long)n_rows)
-        i = (long)n_rows - 1;
-    if (i < 0)
-        i = 0;
-    f->sel = (size_t)i;
-    size_t page = (size_t)page_rows(ex);
-    if (f->sel < f->top)
-        f->top = f->sel;
-    else if (f->sel >= f->top + page)
-        f->top = f->sel - page + 1;
-}
-
 /* The walk or the survey is still running. */
-bool folder_scanning(const struct explorer *ex)
+static bool scanning(const struct explorer *ex)
 {
-    return ex->folder.scan && (!atomic_load(&ex->folder.scan->done) || !atomic_load(&ex->folder.scan->survey_done));
+    return ex->scan && (!atomic_load(&ex->scan->done) || !atomic_load(&ex->scan->survey_done));
 }
 
-void folder_title(const struct explorer *ex, char *buf, size_t size)
+static void folder_title(struct explorer *ex, char *buf, size_t size)
 {
-    struct folder_scan *s = ex->folder.scan;
-    size_t used = (size_t)snprintf(buf, size, " mtlbx  ");
-    for (uint32_t r = 0; r < s->n_roots && used < size; r++) {
-        char *safe = mtlbx_escape_dup((const uint8_t *)s->roots[r], strlen(s->roots[r]), MTLBX_ESC_TERMINAL);
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", r ? " | " : "", safe ? safe : "?");
-        free(safe);
-    }
+    folder_scan_title(ex->scan, buf, size);
 }
 
-void folder_after_frame(struct explorer *ex)
+/* The scan starts once the first frame is out (so it never delays it);
+ * while it runs, each turn draws what it has found. */
+static bool folder_tick(struct explorer *ex, bool *busy)
 {
-    if (ex->folder.scan)
-        folder_scan_begin(ex->folder.scan);
+    struct folder_view *f = state(ex);
+    if (ex->frames)
+        folder_scan_begin(ex->scan);
+    bool now = scanning(ex), changed = now || f->was_scanning;
+    f->was_scanning = now;
+    if (now)
+        *busy = true;
+    return changed;
 }
 
 /* ------------------------------------------------------------ opening -- */
 
 static void open_entry(struct explorer *ex, size_t index)
 {
-    struct folder_scan *s = ex->folder.scan;
+    struct folder_scan *s = ex->scan;
     pthread_mutex_lock(&s->lock);
     struct folder_entry e = s->v[index];
     pthread_mutex_unlock(&s->lock);
@@ -181,7 +183,8 @@ static void open_entry(struct explorer *ex, size_t index)
     }
     const char *path = e.open_path;
     ex_show_files(ex, &e.file, &path, 1);
-    ex_message(ex, "%s: %zu functions; F goes back to the list", label ? label : "?", e.functions);
+    if (open_home(ex, NULL))
+        ex_message(ex, "%s: %zu functions; q or F goes back to the list", label ? label : "?", e.functions);
     free(label);
 }
 
@@ -209,17 +212,17 @@ static bool index_hit(const struct query *q, const char *index, char *what, size
  * ("which library takes GEMMParams"). The status line says what matched. */
 static void search(struct explorer *ex, bool forward, const struct folder_row *rows, size_t n)
 {
-    struct folder_view *f = &ex->folder;
+    struct folder_view *f = state(ex);
     if (!f->have_query || !n)
         return;
-    struct folder_scan *s = f->scan;
+    struct folder_scan *s = ex->scan;
     size_t libs = 0;
     for (size_t i = 0; i < n; i++)
         libs += rows[i].entry >= 0;
     size_t indexed = atomic_load(&s->indexed);
     bool partial = !atomic_load(&s->survey_done);
     for (size_t k = 1; k <= n; k++) {
-        size_t i = forward ? (f->sel + k) % n : (f->sel + n - k % n) % n;
+        size_t i = forward ? (f->list.sel + k) % n : (f->list.sel + n - k % n) % n;
         if (rows[i].entry < 0)
             continue;
         char what[420] = "";
@@ -229,7 +232,7 @@ static void search(struct explorer *ex, bool forward, const struct folder_row *r
         char *label = hit ? mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL) : NULL;
         pthread_mutex_unlock(&s->lock);
         if (hit) {
-            select_row(ex, (long)i, n);
+            list_select(&f->list, (long)i);
             f->search_entry = (size_t)rows[i].entry;
             if (what[0])
                 ex_message(ex, "%s: %s%s", label ? label : "?", what,
@@ -246,36 +249,33 @@ static void search(struct explorer *ex, bool forward, const struct folder_row *r
         ex_error(ex, "no library matches %s (paths, function names, argument names and types)", f->query.text);
 }
 
-void folder_action(struct explorer *ex, enum action a)
+static enum view_result folder_action(struct explorer *ex, enum action a)
 {
-    struct folder_view *f = &ex->folder;
-    size_t n;
-    struct folder_row *rows = build_rows(ex, &n);
-    if (!rows)
-        return;
-    long page = page_rows(ex);
+    struct folder_view *f = state(ex);
     switch (a) {
-    case ACT_QUIT: ex->quit = true; break;
-    case ACT_COMPARE: release_open(ex); break;
-    case ACT_DOWN: select_row(ex, (long)f->sel + 1, n); break;
-    case ACT_UP: select_row(ex, (long)f->sel - 1, n); break;
-    case ACT_PAGE_DOWN: select_row(ex, (long)f->sel + page, n); break;
-    case ACT_PAGE_UP: select_row(ex, (long)f->sel - page, n); break;
-    case ACT_HALF_DOWN: select_row(ex, (long)f->sel + page / 2, n); break;
-    case ACT_HALF_UP: select_row(ex, (long)f->sel - page / 2, n); break;
-    case ACT_TOP: select_row(ex, 0, n); break;
-    case ACT_BOTTOM: select_row(ex, (long)n - 1, n); break;
+    case ACT_COMPARE: open_view(ex, VIEW_RELEASE, NULL); return VIEW_HANDLED;
     case ACT_CANCEL:
-        if (folder_scanning(ex)) {
-            folder_scan_cancel(f->scan);
+        if (scanning(ex)) {
+            folder_scan_cancel(ex->scan);
             ex_message(ex, "scan stopped; what was found stays listed");
         } else {
             ex_message(ex, "the scan is over");
         }
+        return VIEW_HANDLED;
+    case ACT_ENTER: case ACT_SEARCH: case ACT_SEARCH_NEXT: case ACT_SEARCH_PREV: case ACT_SORT:
         break;
+    default: return VIEW_IGNORED;
+    }
+    size_t n;
+    struct folder_row *rows = build_rows(ex, &n);
+    if (!rows)
+        return VIEW_HANDLED;
+    f->list.n = n;
+    list_scroll(&f->list);
+    switch (a) {
     case ACT_ENTER:
-        if (f->sel < n && rows[f->sel].entry >= 0)
-            open_entry(ex, (size_t)rows[f->sel].entry);
+        if (f->list.sel < n && rows[f->list.sel].entry >= 0)
+            open_entry(ex, (size_t)rows[f->list.sel].entry);
         else
             ex_message(ex, "select a library below the folder to open it");
         break;
@@ -295,36 +295,28 @@ void folder_action(struct explorer *ex, enum action a)
     case ACT_SEARCH_PREV: search(ex, false, rows, n); break;
     case ACT_SORT: {
         /* Keep the selected library selected under the new order. */
-        long entry = f->sel < n ? rows[f->sel].entry : -1;
+        long entry = f->list.sel < n ? rows[f->list.sel].entry : -1;
         f->sort = (f->sort + 1) % FSORT_COUNT;
         free(rows);
         rows = build_rows(ex, &n);
         if (!rows)
-            return;
+            return VIEW_HANDLED;
         if (entry >= 0)
-            select_row(ex, (long)row_of_entry(rows, n, (size_t)entry), n);
+            list_select(&f->list, (long)row_of_entry(rows, n, (size_t)entry));
         ex_message(ex, "sorted by %s (S: next column)", sort_names[f->sort]);
         break;
     }
     default: break;
     }
     free(rows);
-}
-
-void folder_back(struct explorer *ex)
-{
-    if (!ex->folder.scan) {
-        ex_message(ex, "F goes back to the folder list when a folder or archive was opened");
-        return;
-    }
-    ex->screen = SCREEN_FOLDER;
+    return VIEW_HANDLED;
 }
 
 /* ------------------------------------------------------------ drawing -- */
 
 static void progress_text(const struct explorer *ex, char *buf, size_t size)
 {
-    struct folder_scan *s = ex->folder.scan;
+    struct folder_scan *s = ex->scan;
     char files[32], libs[32];
     size_t found = atomic_load(&s->progress.metallibs) + atomic_load(&s->members);
     size_t problems = atomic_load(&s->progress.problems);
@@ -360,7 +352,7 @@ static const char *fit_cell(const char *value, int width, char *out, size_t size
 
 static void draw_row(struct explorer *ex, int y, const struct folder_row *row, bool selected)
 {
-    struct folder_scan *s = ex->folder.scan;
+    struct folder_scan *s = ex->scan;
     const struct rect *r = &ex->lay.body;
     char line[1600];
     attr_t attr = selected ? term_attr(AT_SELECT) : A_NORMAL;
@@ -419,10 +411,10 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     term_put(y, r->x, r->w, line, attr, 0);
 }
 
-void folder_draw(struct explorer *ex)
+static void folder_draw(struct explorer *ex)
 {
-    struct folder_view *f = &ex->folder;
-    struct folder_scan *s = f->scan;
+    struct folder_view *f = state(ex);
+    struct folder_scan *s = ex->scan;
     const struct rect *r = &ex->lay.body;
     char title[400], progress[160], survey[96] = "";
     progress_text(ex, progress, sizeof progress);
@@ -435,44 +427,77 @@ void folder_draw(struct explorer *ex)
     else if (!s->cancel)
         snprintf(survey, sizeof survey, "; names indexed");
     snprintf(title, sizeof title, " Folders and archives: %s%s%s   sorted by %s", progress, survey,
-             folder_scanning(ex) ? "   Esc stops the scan" : "", sort_names[f->sort]);
+             scanning(ex) ? "   Esc stops the scan" : "", sort_names[f->sort]);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     term_put(r->y + 1, r->x, r->w, r->w >= WIDE_COLS ? HEADER_WIDE : HEADER_NARROW, A_BOLD, 0);
     size_t n;
     struct folder_row *rows = build_rows(ex, &n);
     if (!rows)
         return;
-    select_row(ex, (long)f->sel, n);
-    int page = page_rows(ex);
-    for (int k = 0; k < page && f->top + (size_t)k < n; k++)
-        draw_row(ex, r->y + 2 + k, &rows[f->top + (size_t)k], f->top + (size_t)k == f->sel);
+    list_set(&f->list, n, r->y + 2, r->h - 2);
+    int page = (int)list_page(&f->list);
+    for (int k = 0; k < page && f->list.top + (size_t)k < n; k++)
+        draw_row(ex, r->y + 2 + k, &rows[f->list.top + (size_t)k], f->list.top + (size_t)k == f->list.sel);
     free(rows);
 }
 
 /* ------------------------------------------------------------- set-up -- */
 
-bool folder_open(struct explorer *ex, char *const *paths, int n_paths)
+static bool folder_open(struct explorer *ex, const struct place *at)
 {
-    bool any = false;
-    for (int i = 0; i < n_paths && !any; i++)
-        any = folder_scan_wants(paths[i]);
-    if (!any)
+    (void)at;
+    struct folder_view *f = state(ex);
+    if (!ex->scan) {
+        ex_message(ex, "F goes back to the folder list when a folder or archive was opened");
         return false;
-    ex->folder.scan = folder_scan_new(paths, (uint32_t)n_paths);
-    if (!ex->folder.scan)
-        return false;
-    ex->screen = SCREEN_FOLDER;
-    /* Start on the first library rather than the root's heading. */
-    ex->folder.sel = 1;
+    }
+    if (!ex->frames) {
+        /* Start on the first library rather than the root's heading. */
+        f->list.sel = 1;
+        ex_message(ex, "? shows every key; Enter opens a library, Esc stops the scan, q quits");
+    }
     return true;
 }
 
-void folder_free(struct explorer *ex)
+static struct list *folder_list(struct explorer *ex)
 {
-    if (!ex->folder.scan)
-        return;
-    /* The files shown in the panels belong to the scan's entries. */
-    ex->n_files = 0;
-    folder_scan_free(ex->folder.scan);
-    ex->folder.scan = NULL;
+    return &state(ex)->list;
 }
+
+/* The list's rows change as the scan goes: the row count is read again
+ * before the generic moves use it. */
+static struct list *folder_list_now(struct explorer *ex)
+{
+    struct folder_view *f = state(ex);
+    size_t n;
+    struct folder_row *rows = build_rows(ex, &n);
+    free(rows);
+    if (rows)
+        f->list.n = n;
+    return folder_list(ex);
+}
+
+static void folder_here(struct explorer *ex, struct jump *j)
+{
+    j->w[0] = state(ex)->list.sel;
+}
+
+static bool folder_restore(struct explorer *ex, const struct jump *j)
+{
+    list_select(&state(ex)->list, (long)j->w[0]);
+    return true;
+}
+
+const struct view_ops folder_view = {
+    .name = "folder survey",
+    .keys = KC_FOLDER,
+    .state_size = sizeof(struct folder_view),
+    .open = folder_open,
+    .draw = folder_draw,
+    .action = folder_action,
+    .title = folder_title,
+    .tick = folder_tick,
+    .list = folder_list_now,
+    .here = folder_here,
+    .restore = folder_restore,
+};

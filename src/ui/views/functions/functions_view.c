@@ -5,10 +5,16 @@
  * own under the rows. Only the rows on screen are formatted. */
 #include "config.h"
 
-#include "ui/text/rowfmt.h"
+#include "ui/core/core.h"
+#include "ui/core/job.h"
+#include "ui/model/ftable.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
+#include "ui/text/rowfmt.h"
 #include "ui/text/wrap.h"
+#include "ui/verbs/verbs.h"
+#include "ui/widgets/list.h"
+#include "ui/widgets/prompt.h"
+#include "ui/work/ifacer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +25,20 @@
 /* Names keep at least this many columns: the requires column goes
  * first when the screen is narrower (as htop drops columns). */
 #define NAME_MIN_WIDTH 40
+
+/* The view's private block: the table's rows (a model of every open
+ * library's functions) and the list over them. */
+struct functions {
+    struct ftable t;
+    struct list list;
+    bool built;
+};
+
+static struct functions *state(struct explorer *ex)
+{
+    return view_state(ex, VIEW_FUNCTIONS);
+}
+
 
 struct column {
     enum ft_col col;
@@ -48,9 +68,9 @@ static int columns(const struct ftable *t, int width, struct column *out)
     return n;
 }
 
-static const struct ft_row *selected(const struct explorer *ex)
+static const struct ft_row *selected(struct functions *fv)
 {
-    return ftable_row(&ex->funcs, ex->funcs.sel);
+    return ftable_row(&fv->t, fv->list.sel);
 }
 
 static bool is_hit(const struct ftable *t, size_t pos)
@@ -75,23 +95,8 @@ static int name_lines(const char *name, int width, size_t *starts)
     return n < 1 ? 1 : n;
 }
 
-static int list_rows(struct explorer *ex, int name_h)
+static void draw_title_bar(struct explorer *ex, struct ftable *t, int y)
 {
-    int rows = ex->lay.body.h - 2 - name_h;
-    return rows > 1 ? rows : 1;
-}
-
-static void scroll_to_sel(struct ftable *t, int rows)
-{
-    if (t->sel < t->top)
-        t->top = t->sel;
-    else if (t->sel >= t->top + (size_t)rows)
-        t->top = t->sel - (size_t)rows + 1;
-}
-
-static void draw_title_bar(struct explorer *ex, int y)
-{
-    struct ftable *t = &ex->funcs;
     const struct rect *r = &ex->lay.body;
     char all[32], shown[32], bar[400];
     mtlbx_format_count(all, sizeof all, t->n_all);
@@ -117,9 +122,11 @@ static void put_cell(int y, int x, const struct column *c, const char *text, att
     term_put(y, x, c->width + 1, cell, a, 0);
 }
 
-void functions_draw(struct explorer *ex)
+static void functions_draw(struct explorer *ex)
 {
-    struct ftable *t = &ex->funcs;
+    struct functions *fv = state(ex);
+    struct ftable *t = &fv->t;
+    t->raw_names = ex->raw_names;
     const struct rect *r = &ex->lay.body;
     struct column cols[FT_COL_COUNT];
     int n_cols = columns(t, r->w, cols);
@@ -130,14 +137,14 @@ void functions_draw(struct explorer *ex)
     const char *ell = rowfmt_ellipsis(term_ascii());
 
     /* The whole name of the selection, at the bottom of the body. */
-    const struct ft_row *sel = selected(ex);
+    const struct ft_row *sel = selected(fv);
     char *full = sel ? ftable_display_name(t, sel) : NULL;
     size_t starts[NAME_LINES_MAX + 1];
     int name_h = name_lines(full, r->w, starts);
-    int rows = list_rows(ex, name_h);
-    scroll_to_sel(t, rows);
+    list_set(&fv->list, t->n_shown, r->y + 2, r->h - 2 - name_h);
+    int rows = (int)list_page(&fv->list);
 
-    draw_title_bar(ex, r->y);
+    draw_title_bar(ex, t, r->y);
     /* Column headings; the sort column in capitals. */
     int x = r->x;
     for (int c = 0; c < n_cols; c++) {
@@ -154,13 +161,13 @@ void functions_draw(struct explorer *ex)
 
     for (int k = 0; k < rows; k++) {
         int y = r->y + 2 + k;
-        size_t pos = t->top + (size_t)k;
+        size_t pos = fv->list.top + (size_t)k;
         const struct ft_row *row = ftable_row(t, pos);
         if (!row) {
             term_fill(y, r->x, r->w, A_NORMAL);
             continue;
         }
-        bool is_sel = pos == t->sel;
+        bool is_sel = pos == fv->list.sel;
         attr_t base = is_sel ? term_attr(AT_SELECT) : A_NORMAL;
         term_fill(y, r->x, r->w, base);
         x = r->x;
@@ -198,17 +205,17 @@ void functions_draw(struct explorer *ex)
     free(full);
 }
 
-void functions_status(struct explorer *ex, char *buf, size_t size)
+static void functions_status(struct explorer *ex, char *buf, size_t size)
 {
-    struct ftable *t = &ex->funcs;
-    const struct ft_row *row = selected(ex);
+    struct functions *fv = state(ex);
+    const struct ft_row *row = selected(fv);
     buf[0] = '\0';
     if (!row)
         return;
-    const struct mtlbx_function *fn = ftable_row_function(t, row);
+    const struct mtlbx_function *fn = ftable_row_function(&fv->t, row);
     char a[32], b[32], c[32];
-    snprintf(buf, size, "function %s of %s  module %s bytes", mtlbx_format_count(a, sizeof a, t->sel + 1),
-             mtlbx_format_count(b, sizeof b, t->n_shown),
+    snprintf(buf, size, "function %s of %s  module %s bytes", mtlbx_format_count(a, sizeof a, fv->list.sel + 1),
+             mtlbx_format_count(b, sizeof b, fv->t.n_shown),
              fn->module_valid ? mtlbx_format_count(c, sizeof c, fn->module.size) : "-");
 }
 
@@ -218,17 +225,16 @@ static const char *iface_text(void *ctx, const mtlbx_library *lib, size_t index,
     return ifacer_search_text(ex->ifacer, lib, index, len);
 }
 
-static void say_match(struct explorer *ex, bool wrapped)
+static void say_match(struct explorer *ex, struct ftable *t, bool wrapped)
 {
-    struct ftable *t = &ex->funcs;
     char a[32], b[32];
     ex_message(ex, "match %s/%s%s", mtlbx_format_count(a, sizeof a, t->hit_cur + 1),
                mtlbx_format_count(b, sizeof b, t->n_hits), wrapped ? "  (search wrapped)" : "");
 }
 
-static void search_functions(struct explorer *ex)
+static void search_functions(struct explorer *ex, struct functions *fv)
 {
-    struct ftable *t = &ex->funcs;
+    struct ftable *t = &fv->t;
     char q[sizeof t->query];
     if (!prompt_line(ex, "Search functions (name, argument name or type)", "", q, sizeof q) || !q[0])
         return;
@@ -238,120 +244,235 @@ static void search_functions(struct explorer *ex)
     }
     /* The first match from the selection on, the selection included. */
     bool wrapped;
-    if (t->sel > 0)
-        t->sel--;
-    else
-        t->sel = t->n_shown ? t->n_shown - 1 : 0;
-    ftable_search_step(t, true, &wrapped);
-    say_match(ex, false);
+    size_t sel = fv->list.sel > 0 ? fv->list.sel - 1 : t->n_shown ? t->n_shown - 1 : 0;
+    ftable_search_step(t, &sel, true, &wrapped);
+    list_select(&fv->list, (long)sel);
+    say_match(ex, t, false);
 }
 
-static void filter_functions(struct explorer *ex)
+static void apply(struct explorer *ex, struct functions *fv)
 {
-    struct ftable *t = &ex->funcs;
+    size_t sel = fv->list.sel;
+    if (!ftable_apply(&fv->t, &sel))
+        ex_error(ex, "out of memory sorting the functions");
+    fv->list.n = fv->t.n_shown;
+    list_select(&fv->list, (long)sel);
+}
+
+static void filter_functions(struct explorer *ex, struct functions *fv)
+{
+    struct ftable *t = &fv->t;
     char in[sizeof t->filter];
     if (!prompt_line(ex, "Filter functions (name, kernel, air 2.6; empty clears)", t->filter, in, sizeof in))
         return;
     snprintf(t->filter, sizeof t->filter, "%s", in);
-    if (!ftable_apply(t))
-        ex_error(ex, "out of memory sorting the functions");
+    apply(ex, fv);
     char a[32], b[32];
     if (!in[0])
         ex_message(ex, "filter cleared");
     else if (t->n_shown == 0)
         ex_error(ex, "no function matches %s (Esc clears the filter)", in);
-    else
+    else if (!ex->status[0])
         ex_message(ex, "filter %s: %s of %s functions  (Esc clears the filter)", in,
                    mtlbx_format_count(a, sizeof a, t->n_shown), mtlbx_format_count(b, sizeof b, t->n_all));
 }
 
-static void move_by(struct explorer *ex, long delta)
+static enum view_result functions_action(struct explorer *ex, enum action a)
 {
-    struct ftable *t = &ex->funcs;
-    if (!t->n_shown)
-        return;
-    long s = (long)t->sel + delta;
-    if (s < 0)
-        s = 0;
-    if (s >= (long)t->n_shown)
-        s = (long)t->n_shown - 1;
-    t->sel = (size_t)s;
-}
-
-void functions_action(struct explorer *ex, enum action a)
-{
-    struct ftable *t = &ex->funcs;
-    const struct ft_row *row = selected(ex);
-    long page = ex->lay.body.h - 3;
-    if (page < 1)
-        page = 1;
+    struct functions *fv = state(ex);
+    struct ftable *t = &fv->t;
+    const struct ft_row *row = selected(fv);
     switch (a) {
-    case ACT_QUIT: ex->quit = true; return;
-    case ACT_DOWN: move_by(ex, 1); return;
-    case ACT_UP: move_by(ex, -1); return;
-    case ACT_PAGE_DOWN: move_by(ex, page); return;
-    case ACT_PAGE_UP: move_by(ex, -page); return;
-    case ACT_HALF_DOWN: move_by(ex, page / 2); return;
-    case ACT_HALF_UP: move_by(ex, -page / 2); return;
-    case ACT_TOP: t->sel = 0; return;
-    case ACT_BOTTOM: t->sel = t->n_shown ? t->n_shown - 1 : 0; return;
-    case ACT_SEARCH: search_functions(ex); return;
+    case ACT_SEARCH: search_functions(ex, fv); return VIEW_HANDLED;
     case ACT_SEARCH_NEXT:
     case ACT_SEARCH_PREV: {
         bool wrapped;
-        if (!t->n_hits)
+        size_t sel = fv->list.sel;
+        if (!t->n_hits) {
             ex_message(ex, "no search yet: press / first");
-        else if (ftable_search_step(t, a == ACT_SEARCH_NEXT, &wrapped))
-            say_match(ex, wrapped);
-        return;
+        } else if (ftable_search_step(t, &sel, a == ACT_SEARCH_NEXT, &wrapped)) {
+            list_select(&fv->list, (long)sel);
+            say_match(ex, t, wrapped);
+        }
+        return VIEW_HANDLED;
     }
-    case ACT_FILTER: filter_functions(ex); return;
+    case ACT_FILTER: filter_functions(ex, fv); return VIEW_HANDLED;
     case ACT_SORT:
         t->sort = (enum ft_col)((t->sort + 1) % FT_COL_COUNT);
         if (t->sort == FT_COL_FILE && !t->show_file)
             t->sort = (enum ft_col)(t->sort + 1);
-        if (!ftable_apply(t))
-            ex_error(ex, "out of memory sorting the functions");
-        else
+        apply(ex, fv);
+        if (!ex->status[0])
             ex_message(ex, "sorted by %s  (S again for the next column)", ftable_col_title(t->sort));
-        return;
+        return VIEW_HANDLED;
     case ACT_CLEAR: {
         bool had = t->filter[0] || t->n_hits;
         t->filter[0] = '\0';
-        ftable_apply(t);
+        apply(ex, fv);
         if (had)
             ex_message(ex, "filter and search cleared");
-        return;
+        return VIEW_HANDLED;
     }
     case ACT_RAW_NAMES:
-        t->raw_names = !t->raw_names;
-        ex_message(ex, t->raw_names ? "names as stored" : "names demangled");
-        return;
-    case ACT_BACK: ex_go_back(ex); return;
-    case ACT_FORWARD: ex_go_forward(ex); return;
-    case ACT_COMPARE: compare_open(ex); return;
-    case ACT_FOLDER: folder_back(ex); return;
-    case ACT_DIAGNOSTICS: diag_view_open(ex); return;
+        ex->raw_names = !ex->raw_names;
+        ex_message(ex, ex->raw_names ? "names as stored" : "names demangled");
+        return VIEW_HANDLED;
+    case ACT_COMPARE: {
+        struct place at = place_file(row ? t->libs[row->lib].file : 0);
+        open_view(ex, VIEW_COMPARE, &at);
+        return VIEW_HANDLED;
+    }
+    case ACT_FOLDER:
+        if (!view_is_open(ex, VIEW_FOLDER))
+            ex_message(ex, "F goes back to the folder list when a folder or archive was opened");
+        else
+            open_view(ex, VIEW_FOLDER, NULL);
+        return VIEW_HANDLED;
+    case ACT_DIAGNOSTICS:
+        verb_show_problems(ex, row ? t->libs[row->lib].file : 0);
+        return VIEW_HANDLED;
     default: break;
     }
-    if (!row) {
-        ex_message(ex, "no function here (f filters, Esc clears the filter)");
-        return;
+    switch (a) {
+    case ACT_ENTER: case ACT_PANE_IFACE: case ACT_SOURCES: case ACT_DISASSEMBLE:
+    case ACT_PANE_BYTES: case ACT_EXTRACT: case ACT_COPY:
+        if (!row) {
+            ex_message(ex, "no function here (f filters, Esc clears the filter)");
+            return VIEW_HANDLED;
+        }
+        break;
+    default: return VIEW_IGNORED;
     }
     mtlbx_library *lib = ftable_row_lib(t, row);
+    struct place at = place_function(lib, row->index);
     switch (a) {
     case ACT_ENTER:
-    case ACT_PANE_IFACE:
-        ex_push_history(ex);
-        page_open(ex, row->lib, row->index);
+    case ACT_PANE_IFACE: open_view(ex, VIEW_PAGE, &at); break;
+    case ACT_SOURCES: verb_show_source(ex, lib, row->index); break;
+    case ACT_DISASSEMBLE: verb_disassemble(ex, lib, row->index); break;
+    case ACT_PANE_BYTES:
+        if (open_view(ex, VIEW_BYTES, &at))
+            ex_message(ex, "the function's bytes; Backspace returns");
         break;
-    case ACT_SOURCES: page_show_source(ex, lib, row->index); break;
-    case ACT_DISASSEMBLE: action_disassemble_function(ex, lib, row->index); break;
-    case ACT_PANE_BYTES: page_show_bytes(ex, lib, row->index); break;
-    case ACT_EXTRACT:
-        if (bytes_select_function(ex, lib, row->index))
-            action_extract(ex, false);
+    case ACT_EXTRACT: verb_extract_function(ex, lib, row->index); break;
+    case ACT_COPY: {
+        char *name = ftable_function_name(lib, row->index, true);
+        if (name)
+            verb_copy(ex, "the name", name);
+        free(name);
         break;
+    }
     default: break;
     }
+    return VIEW_HANDLED;
 }
+
+/* ------------------------------------------------------------ opening -- */
+
+static mtlbx_model *model_of(void *ctx, const mtlbx_library *lib)
+{
+    return ex_model_of(ctx, lib);
+}
+
+static long arg_count(void *ctx, const mtlbx_library *lib, size_t index)
+{
+    struct explorer *ex = ctx;
+    return ifacer_arg_count(ex->ifacer, lib, index);
+}
+
+/* The table over every shown library. */
+static bool build(struct explorer *ex, struct functions *fv)
+{
+    size_t n_libs = 0;
+    for (uint32_t i = 0; i < ex->n_files; i++)
+        n_libs += mtlbx_file_library_count(ex->files[i].f);
+    struct ft_lib *libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
+    if (!libs)
+        return false;
+    size_t k = 0;
+    for (uint32_t i = 0; i < ex->n_files; i++)
+        for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
+            if (mtlbx_library_at(ex->files[i].f, l))
+                libs[k++] = (struct ft_lib){ mtlbx_library_at(ex->files[i].f, l), i, ex->files[i].path, 0, 0 };
+    bool ok = ftable_init(&fv->t, libs, k);
+    free(libs);
+    fv->t.arg_count = arg_count;
+    fv->t.model_of = model_of;
+    fv->t.arg_ctx = ex;
+    fv->list = (struct list){ .n = fv->t.n_shown };
+    fv->built = true;
+    return ok;
+}
+
+/* The table of the shown files; a function (lib and function) selects its
+ * row. False when they hold no function: a file without functions
+ * (empty, damaged, a fat header only) opens on its bytes. */
+static bool functions_open(struct explorer *ex, const struct place *at)
+{
+    struct functions *fv = state(ex);
+    if (!fv->built && !build(ex, fv)) {
+        ex_error(ex, "out of memory listing the functions");
+        return false;
+    }
+    if (!fv->t.n_all)
+        return false;
+    if (at->lib && at->function >= 0) {
+        long pos = ftable_find(&fv->t, at->lib, (size_t)at->function);
+        if (pos >= 0)
+            list_select(&fv->list, pos);
+    }
+    if (!ex->frames)
+        ex_message(ex, "? shows every key; Enter opens a function, / searches, b shows bytes, q quits");
+    return true;
+}
+
+static void functions_forget(struct explorer *ex)
+{
+    struct functions *fv = state(ex);
+    ftable_free(&fv->t);
+    memset(fv, 0, sizeof *fv);
+}
+
+static void functions_done(struct explorer *ex)
+{
+    ftable_free(&state(ex)->t);
+}
+
+static struct list *functions_list(struct explorer *ex)
+{
+    return &state(ex)->list;
+}
+
+/* A place is a function: the table finds its row again however it is
+ * sorted or filtered since. */
+static void functions_here(struct explorer *ex, struct jump *j)
+{
+    struct functions *fv = state(ex);
+    const struct ft_row *row = selected(fv);
+    if (row)
+        j->at = place_function(ftable_row_lib(&fv->t, row), row->index);
+    j->w[0] = fv->list.sel;
+}
+
+static bool functions_restore(struct explorer *ex, const struct jump *j)
+{
+    struct functions *fv = state(ex);
+    long pos = j->at.lib ? ftable_find(&fv->t, j->at.lib, (size_t)j->at.function) : -1;
+    list_select(&fv->list, pos >= 0 ? pos : (long)j->w[0]);
+    return true;
+}
+
+const struct view_ops functions_view = {
+    .name = "function table",
+    .keys = KC_FUNCS,
+    .state_size = sizeof(struct functions),
+    .open = functions_open,
+    .forget = functions_forget,
+    .done = functions_done,
+    .draw = functions_draw,
+    .action = functions_action,
+    .status = functions_status,
+    .list = functions_list,
+    .here = functions_here,
+    .restore = functions_restore,
+};

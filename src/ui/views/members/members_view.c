@@ -4,12 +4,16 @@
  * row's archive under a directory (never outside it: safe_write_under). */
 #include "config.h"
 
-#include "ui/text/rowfmt.h"
 #include "member_plan.h"
 #include "safe_write.h"
+#include "ui/core/core.h"
 #include "ui/term/term.h"
+#include "ui/text/query.h"
+#include "ui/text/rowfmt.h"
 #include "ui/text/textfmt.h"
-#include "ui/core/ui.h"
+#include "ui/verbs/verbs.h"
+#include "ui/widgets/list.h"
+#include "ui/widgets/prompt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -22,45 +26,72 @@
 #define MEMBER_ROW_FORMAT "  %-8s %12" PRIu64 "  %s"
 #define MEMBER_ROW_FORMAT_HEAD "  %-8s %12s  %s"
 
-static const struct mtlbx_archive *archive_at(const struct explorer *ex, size_t ai)
+struct member_row {
+    size_t archive;
+    long member;                 /* -1: the archive's heading row */
+};
+
+/* The view's private block. */
+struct members {
+    uint32_t file;
+    mtlbx_library *lib;
+    size_t archive;              /* the archive `s` was asked about */
+    struct member_row *rows;     /* every archive of lib, with its members */
+    size_t n_rows;
+    struct list list;
+    struct query query;
+    bool have_query;
+};
+
+static struct members *state(struct explorer *ex)
 {
-    const struct members_view *m = &ex->members;
+    return view_state(ex, VIEW_MEMBERS);
+}
+
+static const struct mtlbx_archive *archive_at(const struct members *m, size_t ai)
+{
     const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
     return s && ai < s->n_archives ? &s->archives[ai] : NULL;
 }
 
 /* The archive of the selected row (a heading or one of its members). */
-static const struct mtlbx_archive *current_archive(const struct explorer *ex)
+static const struct mtlbx_archive *current_archive(const struct members *m)
 {
-    const struct members_view *m = &ex->members;
-    return m->sel < m->n_rows ? archive_at(ex, m->rows[m->sel].archive) : NULL;
+    return m->list.sel < m->n_rows ? archive_at(m, m->rows[m->list.sel].archive) : NULL;
 }
 
 /* The selected member, or NULL on a heading row. */
-const struct mtlbx_member *members_selected(const struct explorer *ex)
+static const struct mtlbx_member *selected(const struct members *m)
 {
-    const struct members_view *m = &ex->members;
-    const struct mtlbx_archive *a = current_archive(ex);
-    if (!a || m->rows[m->sel].member < 0 || a->state != MTLBX_ARCHIVE_LOADED)
+    const struct mtlbx_archive *a = current_archive(m);
+    if (!a || m->rows[m->list.sel].member < 0 || a->state != MTLBX_ARCHIVE_LOADED)
         return NULL;
-    return &a->members[m->rows[m->sel].member];
+    return &a->members[m->rows[m->list.sel].member];
 }
 
-void members_free(struct members_view *m)
+static void free_rows(struct members *m)
 {
     free(m->rows);
     m->rows = NULL;
     m->n_rows = 0;
 }
 
-void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t archive)
+/* Every archive of the library (a source archive and its library), each
+ * decompressed now; the one asked about selected. */
+static bool members_open(struct explorer *ex, const struct place *at)
 {
-    struct members_view *m = &ex->members;
-    members_free(m);
-    m->file = file;
-    m->lib = lib;
-    m->archive = archive;
-    m->sel = m->top = 0;
+    struct members *m = state(ex);
+    if (!at->lib || at->archive < 0)
+        return m->rows != NULL; /* back to the list it holds */
+    if (m->rows && m->lib == at->lib && m->archive == (size_t)at->archive)
+        return true;
+    free_rows(m);
+    m->file = at->file;
+    m->lib = at->lib;
+    m->archive = (size_t)at->archive;
+    mtlbx_library *lib = m->lib;
+    size_t archive = m->archive;
+    m->list = (struct list){ 0 };
     /* Every archive of the library, each decompressed now (a failed one
      * keeps its heading, saying so). */
     const struct mtlbx_sources *s = mtlbx_library_sources(lib);
@@ -73,23 +104,24 @@ void members_open(struct explorer *ex, uint32_t file, mtlbx_library *lib, size_t
     if (!s || failed == s->n_archives) {
         ex_error(ex, "the source archive%s do%s not decode (bzip2 or tar damaged; see Diagnostics)",
                  failed == 1 ? "" : "s", failed == 1 ? "es" : "");
-        return;
+        return false;
     }
     m->rows = calloc(total + 1, sizeof *m->rows);
     if (!m->rows) {
         ex_error(ex, "out of memory");
-        return;
+        return false;
     }
     for (size_t ai = 0; s && ai < s->n_archives; ai++) {
         if (ai == archive)
-            m->sel = m->n_rows + (s->archives[ai].n_members ? 1 : 0);
+            m->list.sel = m->n_rows + (s->archives[ai].n_members ? 1 : 0);
         m->rows[m->n_rows++] = (struct member_row){ ai, -1 };
         for (size_t k = 0; k < s->archives[ai].n_members; k++)
             m->rows[m->n_rows++] = (struct member_row){ ai, (long)k };
     }
-    ex->screen = SCREEN_MEMBERS;
+    m->list.n = m->n_rows;
     if (failed)
         ex_error(ex, "%zu of %zu source archives do not decode (see Diagnostics)", failed, s->n_archives);
+    return true;
 }
 
 static char *member_name(const struct mtlbx_member *mem)
@@ -98,64 +130,9 @@ static char *member_name(const struct mtlbx_member *mem)
     return s ? s : strdup("?");
 }
 
-void members_show(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member)
+static void write_one(struct explorer *ex, struct members *m)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
-    if (!s || archive >= s->n_archives || s->archives[archive].state != MTLBX_ARCHIVE_LOADED ||
-        member >= s->archives[archive].n_members) {
-        ex_error(ex, "that member is not available");
-        return;
-    }
-    const struct mtlbx_member *mem = &s->archives[archive].members[member];
-    char *name = member_name(mem);
-    if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
-        if (mem->link_target) {
-            char *t = mtlbx_escape_dup((const uint8_t *)mem->link_target, strlen(mem->link_target),
-                                       MTLBX_ESC_TERMINAL);
-            ex_message(ex, "%s is a link to %s", name, t ? t : "?");
-            free(t);
-        } else {
-            ex_message(ex, "%s is not a regular file", name);
-        }
-        free(name);
-        return;
-    }
-    const char *slash = strrchr(mem->name, '/');
-    char *base = safe_component((const uint8_t *)(slash ? slash + 1 : mem->name),
-                                strlen(slash ? slash + 1 : mem->name));
-    char title[600];
-    snprintf(title, sizeof title, "source: %.500s", name);
-    textview_open(ex, title, (const char *)mem->data, (size_t)mem->size, base ? base : "member.txt");
-    free(base);
-    free(name);
-}
-
-static int page_rows(const struct explorer *ex)
-{
-    int rows = ex->lay.body.h - 2;
-    return rows > 0 ? rows : 1;
-}
-
-static void select_row(struct explorer *ex, long i)
-{
-    struct members_view *m = &ex->members;
-    if (m->n_rows == 0)
-        return;
-    if (i < 0)
-        i = 0;
-    if (i >= (long)m->n_rows)
-        i = (long)m->n_rows - 1;
-    m->sel = (size_t)i;
-    size_t page = (size_t)page_rows(ex);
-    if (m->sel < m->top)
-        m->top = m->sel;
-    else if (m->sel >= m->top + page)
-        m->top = m->sel - page + 1;
-}
-
-static void write_one(struct explorer *ex)
-{
-    const struct mtlbx_member *mem = members_selected(ex);
+    const struct mtlbx_member *mem = selected(m);
     if (!mem) {
         ex_error(ex, "select a member to write it (W writes the whole archive)");
         return;
@@ -171,7 +148,7 @@ static void write_one(struct explorer *ex)
     bool ok = prompt_path(ex, "Write member to", base ? base : "member", path, sizeof path);
     free(base);
     if (ok)
-        action_write_bytes(ex, path, mem->data, (size_t)mem->size);
+        verb_write_bytes(ex, path, mem->data, (size_t)mem->size);
 }
 
 /* Where safe_write_under will put `rel` under `dir` (leading '/' and "."
@@ -193,9 +170,9 @@ static bool member_exists(const char *dir, const char *rel)
     return n < sizeof path && lstat(path, &st) == 0;
 }
 
-static void write_all(struct explorer *ex)
+static void write_all(struct explorer *ex, struct members *m)
 {
-    const struct mtlbx_archive *a = current_archive(ex);
+    const struct mtlbx_archive *a = current_archive(m);
     if (!a || a->n_members == 0)
         return;
     char def[300], typed[1024], dir[2048];
@@ -204,9 +181,9 @@ static void write_all(struct explorer *ex)
     free(id);
     if (!prompt_path(ex, "Write all members under directory", def, typed, sizeof typed))
         return;
-    action_expand_home(typed, dir, sizeof dir);
+    verb_expand_home(typed, dir, sizeof dir);
     char err0[256];
-    if (!action_make_dirs(dir, err0, sizeof err0)) {
+    if (!verb_make_dirs(dir, err0, sizeof err0)) {
         ex_error(ex, "%s", err0);
         return;
     }
@@ -226,7 +203,7 @@ static void write_all(struct explorer *ex)
             files++;
             existing += member_exists(dir, a->members[i].name);
         }
-    bool force = action_confirm_overwrite(ex, existing, files, dir);
+    bool force = verb_confirm_overwrite(ex, existing, files, dir);
     size_t written = 0, refused = 0, skipped = 0;
     char err[256], first_err[512] = "";
     for (size_t i = 0; i < a->n_members; i++) {
@@ -262,46 +239,35 @@ static void write_all(struct explorer *ex)
                    skipped ? " (directories and links skipped)" : "");
 }
 
-static void find(struct explorer *ex, bool forward)
+static void find(struct explorer *ex, struct members *m, bool forward)
 {
-    struct members_view *m = &ex->members;
     if (!m->have_query || m->n_rows == 0)
         return;
     size_t n = m->n_rows;
     for (size_t k = 1; k <= n; k++) {
-        size_t i = forward ? (m->sel + k) % n : (m->sel + n - k % n) % n;
-        const struct mtlbx_archive *a = archive_at(ex, m->rows[i].archive);
+        size_t i = forward ? (m->list.sel + k) % n : (m->list.sel + n - k % n) % n;
+        const struct mtlbx_archive *a = archive_at(m, m->rows[i].archive);
         if (a && m->rows[i].member >= 0 && a->state == MTLBX_ARCHIVE_LOADED &&
             query_label_matches(&m->query, a->members[m->rows[i].member].name)) {
-            select_row(ex, (long)i);
+            list_select(&m->list, (long)i);
             return;
         }
     }
     ex_error(ex, "no member matches %s", m->query.text);
 }
 
-void members_action(struct explorer *ex, enum action a)
+static enum view_result members_action(struct explorer *ex, enum action a)
 {
-    struct members_view *m = &ex->members;
-    long page = page_rows(ex);
+    struct members *m = state(ex);
     switch (a) {
-    case ACT_QUIT: ex->screen = SCREEN_MAIN; break;
-    case ACT_DOWN: select_row(ex, (long)m->sel + 1); break;
-    case ACT_UP: select_row(ex, (long)m->sel - 1); break;
-    case ACT_PAGE_DOWN: select_row(ex, (long)m->sel + page); break;
-    case ACT_PAGE_UP: select_row(ex, (long)m->sel - page); break;
-    case ACT_HALF_DOWN: select_row(ex, (long)m->sel + page / 2); break;
-    case ACT_HALF_UP: select_row(ex, (long)m->sel - page / 2); break;
-    case ACT_TOP: select_row(ex, 0); break;
-    case ACT_BOTTOM: select_row(ex, (long)m->n_rows - 1); break;
     case ACT_ENTER:
-        if (m->sel < m->n_rows && m->rows[m->sel].member >= 0)
-            members_show(ex, m->lib, m->rows[m->sel].archive, (size_t)m->rows[m->sel].member);
+        if (m->list.sel < m->n_rows && m->rows[m->list.sel].member >= 0)
+            verb_show_member(ex, m->lib, m->rows[m->list.sel].archive, (size_t)m->rows[m->list.sel].member);
         else
             ex_message(ex, "an archive: its members are listed below it");
         break;
-    case ACT_WRITE: write_one(ex); break;
-    case ACT_WRITE_ALL: write_all(ex); break;
+    case ACT_WRITE: write_one(ex, m); break;
+    case ACT_WRITE_ALL: write_all(ex, m); break;
     case ACT_SEARCH: {
         char q[QUERY_MAX], why[128];
         if (!prompt_line(ex, "Search member names", "", q, sizeof q))
@@ -311,13 +277,23 @@ void members_action(struct explorer *ex, enum action a)
             break;
         }
         m->have_query = true;
-        find(ex, true);
+        find(ex, m, true);
         break;
     }
-    case ACT_SEARCH_NEXT: find(ex, true); break;
-    case ACT_SEARCH_PREV: find(ex, false); break;
-    default: break;
+    case ACT_SEARCH_NEXT: find(ex, m, true); break;
+    case ACT_SEARCH_PREV: find(ex, m, false); break;
+    case ACT_COPY: {
+        const struct mtlbx_member *mem = selected(m);
+        char *safe = mem ? mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL)
+                         : NULL;
+        if (safe)
+            verb_copy(ex, "the path", safe);
+        free(safe);
+        break;
     }
+    default: return VIEW_IGNORED;
+    }
+    return VIEW_HANDLED;
 }
 
 static const char *type_word(enum mtlbx_member_type t)
@@ -333,9 +309,9 @@ static const char *type_word(enum mtlbx_member_type t)
     }
 }
 
-void members_draw(struct explorer *ex)
+static void members_draw(struct explorer *ex)
 {
-    struct members_view *m = &ex->members;
+    struct members *m = state(ex);
     const struct rect *r = &ex->lay.body;
     const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
     size_t n_archives = s ? s->n_archives : 0;
@@ -349,15 +325,15 @@ void members_draw(struct explorer *ex)
     char head[64];
     snprintf(head, sizeof head, MEMBER_ROW_FORMAT_HEAD, "type", "size", "name");
     term_put(r->y + 1, r->x, r->w, head, A_BOLD, 0);
-    int rows = page_rows(ex);
-    select_row(ex, (long)m->sel);
+    list_set(&m->list, m->n_rows, r->y + 2, r->h - 2);
+    int rows = (int)list_page(&m->list);
     for (int k = 0; k < rows; k++) {
-        size_t i = m->top + (size_t)k;
+        size_t i = m->list.top + (size_t)k;
         if (i >= m->n_rows)
             break;
-        const struct mtlbx_archive *a = archive_at(ex, m->rows[i].archive);
+        const struct mtlbx_archive *a = archive_at(m, m->rows[i].archive);
         char line[1200];
-        attr_t at = i == m->sel ? term_attr(AT_SELECT) : A_NORMAL;
+        attr_t at = i == m->list.sel ? term_attr(AT_SELECT) : A_NORMAL;
         if (!a)
             continue;
         if (m->rows[i].member < 0) {
@@ -369,7 +345,7 @@ void members_draw(struct explorer *ex)
                 snprintf(line, sizeof line, "! archive %zu  %s  (does not decode; see Diagnostics)",
                          m->rows[i].archive, id ? id : "?");
             free(id);
-            term_put(r->y + 2 + k, r->x, r->w, line, i == m->sel ? at : term_attr(AT_HEADING), 0);
+            term_put(r->y + 2 + k, r->x, r->w, line, i == m->list.sel ? at : term_attr(AT_HEADING), 0);
             continue;
         }
         const struct mtlbx_member *mem = &a->members[m->rows[i].member];
@@ -383,3 +359,48 @@ void members_draw(struct explorer *ex)
         term_put(r->y + 2 + k, r->x, r->w, line, at, 0);
     }
 }
+
+static void members_forget(struct explorer *ex)
+{
+    struct members *m = state(ex);
+    free_rows(m);
+    memset(m, 0, sizeof *m);
+}
+
+static void members_done(struct explorer *ex)
+{
+    free_rows(state(ex));
+}
+
+static struct list *members_list(struct explorer *ex)
+{
+    return &state(ex)->list;
+}
+
+static void members_here(struct explorer *ex, struct jump *j)
+{
+    struct members *m = state(ex);
+    if (m->lib)
+        j->at = place_archive(m->file, m->lib, m->archive);
+    j->w[0] = m->list.sel;
+}
+
+static bool members_restore(struct explorer *ex, const struct jump *j)
+{
+    list_select(&state(ex)->list, (long)j->w[0]);
+    return true;
+}
+
+const struct view_ops members_view = {
+    .name = "source members",
+    .keys = KC_MEMBERS,
+    .state_size = sizeof(struct members),
+    .open = members_open,
+    .forget = members_forget,
+    .done = members_done,
+    .draw = members_draw,
+    .action = members_action,
+    .list = members_list,
+    .here = members_here,
+    .restore = members_restore,
+};

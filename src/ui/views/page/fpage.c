@@ -2,15 +2,16 @@
  * page itself) is the interface as a binding table; `s` opens the
  * embedded source member at the function's definition and `d` its IR in
  * the text view (q comes back here); `b` shows its bytes in the byte
- * explorer. Backspace returns to where the page was opened from. */
+ * explorer. q closes it back to the table, Backspace goes back. */
 #include "config.h"
 
+#include "ui/core/core.h"
+#include "ui/model/ftable.h"
 #include "ui/model/iface_table.h"
-#include "ui/text/rowfmt.h"
-#include "ui/text/source_find.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
 #include "ui/text/wrap.h"
+#include "ui/verbs/verbs.h"
+#include "ui/work/ifacer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +21,26 @@
 #define WRAP_INDENT 6
 #define WRAP_MAX_LINES 64
 
-static mtlbx_library *page_lib(const struct explorer *ex)
+/* The view's private block: the function, and the interface pane's
+ * lines built for it. */
+struct page {
+    mtlbx_library *lib;
+    size_t fn;
+    size_t top;                  /* first wrapped row shown */
+    char **lines;                /* the interface pane's logical lines */
+    unsigned char *heading;      /* per line: drawn as a heading */
+    size_t n_lines;
+    int built_state;             /* interface state the lines were built from */
+    mtlbx_library *built_lib;    /* the function they were built for */
+    size_t built_fn;
+};
+
+static struct page *state(struct explorer *ex)
 {
-    return ex->page.lib < ex->funcs.n_libs ? ex->funcs.libs[ex->page.lib].lib : NULL;
+    return view_state(ex, VIEW_PAGE);
 }
 
-void page_free(struct fpage *p)
+static void free_lines(struct page *p)
 {
     iface_table_free(p->lines, p->heading, p->n_lines);
     p->lines = NULL;
@@ -33,45 +48,56 @@ void page_free(struct fpage *p)
     p->n_lines = 0;
 }
 
-/* Opening a page is only naming its function (history.c does the same
- * to come back to one): the first draw builds the rest. */
-void page_open(struct explorer *ex, uint32_t lib, uint32_t fn)
+/* Opening a page is only naming its function: the first draw builds the
+ * rest. */
+static bool page_open(struct explorer *ex, const struct place *at)
 {
-    ex->page.lib = lib;
-    ex->page.fn = fn;
-    ex->page.top = 0;
-    ex->screen = SCREEN_PAGE;
+    struct page *p = state(ex);
+    if (at->lib && at->function >= 0 && (size_t)at->function < mtlbx_library_function_count(at->lib)) {
+        if (p->lib != at->lib || p->fn != (size_t)at->function)
+            p->top = 0;
+        p->lib = at->lib;
+        p->fn = (size_t)at->function;
+    }
+    if (!p->lib) {
+        ex_error(ex, "no function to show");
+        return false;
+    }
+    return true;
 }
 
-bool page_waiting(struct explorer *ex)
+static bool waiting(struct explorer *ex, struct page *p)
 {
-    mtlbx_library *l = ex->screen == SCREEN_PAGE ? page_lib(ex) : NULL;
-    return l && mtlbx_function_interface_cached(ex_model_of(ex, l), l, ex->page.fn, NULL, NULL) ==
-                    MTLBX_IFACE_NOT_DECODED;
+    return p->lib && mtlbx_function_interface_cached(ex_model_of(ex, p->lib), p->lib, p->fn, NULL, NULL) ==
+                         MTLBX_IFACE_NOT_DECODED;
 }
 
-static void build(struct explorer *ex)
+/* While the interface is decoded in the background: keep waking up, and
+ * draw again once it is in. */
+static bool page_tick(struct explorer *ex, bool *busy)
 {
-    struct fpage *p = &ex->page;
-    mtlbx_library *l = page_lib(ex);
+    struct page *p = state(ex);
+    if (waiting(ex, p))
+        *busy = true;
+    return p->lines && p->built_state != (int)mtlbx_function_interface_cached(ex_model_of(ex, p->lib), p->lib, p->fn,
+                                                                           NULL, NULL);
+}
+
+static void build(struct explorer *ex, struct page *p)
+{
+    mtlbx_library *l = p->lib;
     if (!l)
         return;
-    bool other = !p->lines || p->built_lib != p->lib || p->built_fn != p->fn;
+    bool other = !p->lines || p->built_lib != l || p->built_fn != p->fn;
     mtlbx_model *model = ex_model_of(ex, l);
-    int state = mtlbx_function_interface_cached(model, l, p->fn, NULL, NULL);
-    if (!other && state == p->built_state && p->lines)
+    int st = mtlbx_function_interface_cached(model, l, p->fn, NULL, NULL);
+    if (!other && st == p->built_state && p->lines)
         return;
-    if (other) {
-        /* A new function: its interface first in the worker's queue, and
-         * the table on it, so Backspace lands there. */
-        if (state == MTLBX_IFACE_NOT_DECODED)
-            ifacer_prioritise(ex->ifacer, model, l, p->fn);
-        long pos = ftable_find(&ex->funcs, l, p->fn);
-        if (pos >= 0)
-            ex->funcs.sel = (size_t)pos;
-    }
-    page_free(p);
-    p->built_lib = p->lib;
+    /* A new function: its interface first in the worker's queue. */
+    if (other && st == MTLBX_IFACE_NOT_DECODED)
+        ifacer_prioritise(ex->ifacer, model, l, p->fn);
+    free_lines(p);
+    p->built_lib = l;
     p->built_fn = p->fn;
     p->built_state = iface_table_build(model, l, p->fn, &p->lines, &p->heading, &p->n_lines);
 }
@@ -89,27 +115,26 @@ static int body_rows(const struct explorer *ex)
     return rows > 1 ? rows : 1;
 }
 
-static size_t total_rows(struct explorer *ex, int width)
+static size_t total_rows(struct page *p, int width)
 {
     size_t total = 0, starts[WRAP_MAX_LINES + 1];
-    for (size_t i = 0; i < ex->page.n_lines; i++)
-        total += (size_t)wrapped_rows(ex->page.lines[i], width, starts);
+    for (size_t i = 0; i < p->n_lines; i++)
+        total += (size_t)wrapped_rows(p->lines[i], width, starts);
     return total;
 }
 
-void page_draw(struct explorer *ex)
+static void page_draw(struct explorer *ex)
 {
-    struct fpage *p = &ex->page;
+    struct page *p = state(ex);
     const struct rect *r = &ex->lay.body;
-    mtlbx_library *l = page_lib(ex);
-    build(ex);
+    mtlbx_library *l = p->lib;
+    build(ex, p);
     /* Title: which pane, and the keys of the others. */
     char title[200];
     snprintf(title, sizeof title, " Interface  (s source, d IR, b bytes; Backspace returns)");
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     /* The name, whole, wrapped under the title when long. */
-    const struct ft_row row = { p->lib, p->fn };
-    char *name = l ? ftable_display_name(&ex->funcs, &row) : NULL;
+    char *name = l ? ftable_function_name(l, p->fn, ex->raw_names) : NULL;
     const struct mtlbx_function *f = l ? mtlbx_function_at(l, p->fn) : NULL;
     char head[1600];
     char type[32];
@@ -128,7 +153,7 @@ void page_draw(struct explorer *ex)
     }
     int width = r->w - 1;
     int rows = r->y + r->h - y;
-    size_t total = total_rows(ex, width);
+    size_t total = total_rows(p, width);
     if (rows > 0 && p->top + (size_t)rows > total)
         p->top = total > (size_t)rows ? total - (size_t)rows : 0;
     /* Skip to the first wrapped row shown, then draw. */
@@ -150,115 +175,28 @@ void page_draw(struct explorer *ex)
         term_fill(y, r->x, r->w, A_NORMAL);
 }
 
-void page_status(struct explorer *ex, char *buf, size_t size)
+static void page_status(struct explorer *ex, char *buf, size_t size)
 {
-    mtlbx_library *l = page_lib(ex);
+    struct page *p = state(ex);
+    mtlbx_library *l = p->lib;
     buf[0] = '\0';
     if (!l)
         return;
-    const struct mtlbx_function *f = mtlbx_function_at(l, ex->page.fn);
+    const struct mtlbx_function *f = mtlbx_function_at(l, p->fn);
     char a[32];
-    snprintf(buf, size, "function %u  module %s bytes  hash %s", ex->page.fn,
+    snprintf(buf, size, "function %zu  module %s bytes  hash %s", p->fn,
              f->module_valid ? mtlbx_format_count(a, sizeof a, f->module.size) : "-",
-             mtlbx_function_hash_state(l, ex->page.fn) == MTLBX_HASH_MATCHES         ? "ok"
-             : mtlbx_function_hash_state(l, ex->page.fn) == MTLBX_HASH_MISMATCH ? "BAD"
-                                                                               : "-");
-}
-
-/* ------------------------------------------------------------- source -- */
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-void page_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
-{
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
-    if (!s || !s->present || s->n_archives == 0) {
-        ex_message(ex, "no embedded sources in this library (they come from -frecord-sources)");
-        return;
-    }
-    long a = mtlbx_function_archive(lib, fn);
-    if (a < 0) {
-        ex_message(ex, "this function names no source archive (no SOFF)");
-        return;
-    }
-    ex_message(ex, "decompressing the source archive...");
-    ex_draw(ex);
-    ex->status[0] = '\0';
-    if (mtlbx_archive_load(lib, (size_t)a) != MTLBX_ARCHIVE_LOADED) {
-        ex_error(ex, "the source archive does not decompress (! lists why)");
-        return;
-    }
-    const struct mtlbx_archive *ar = &s->archives[a];
-    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
-    char *demangled = mtlbx_demangle(f->name);
-    char *name = demangled ? demangled : strndup((const char *)f->name.ptr, f->name.len);
-    /* The best definition over the members, .metal files before others. */
-    long best = -1;
-    int best_score = 0;
-    size_t best_line = 0;
-    for (int pass = 0; pass < 2 && best_score < 3; pass++)
-        for (size_t m = 0; name && m < ar->n_members; m++) {
-            const struct mtlbx_member *mem = &ar->members[m];
-            if (mem->type != MTLBX_MEMBER_FILE || !mem->data || ends_with(mem->name, ".metal") != (pass == 0))
-                continue;
-            size_t line = 0;
-            int score = source_find_definition(mem->data, mem->size, name, &line);
-            if (score > best_score) {
-                best_score = score;
-                best = (long)m;
-                best_line = line;
-            }
-        }
-    if (best < 0) {
-        ex_message(ex, "%s is not named in the embedded sources; s in the byte explorer lists them",
-                   name ? "the function" : "?");
-        free(name);
-        return;
-    }
-    free(name);
-    const struct mtlbx_member *mem = &ar->members[best];
-    /* The file name first: a long path is cut at its end. */
-    const char *slash = strrchr(mem->name, '/');
-    const char *base = slash && slash[1] ? slash + 1 : mem->name;
-    char *path = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
-    char *file = mtlbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
-    char title[1200];
-    snprintf(title, sizeof title, "%.200s in %.900s", file ? file : "?", path ? path : "?");
-    textview_open(ex, title, (const char *)mem->data, mem->size, base);
-    free(path);
-    free(file);
-    if (ex->screen == SCREEN_TEXT) {
-        textview_goto_line(ex, best_line);
-        ex_message(ex, "line %zu%s; q returns", best_line + 1,
-                   best_score >= 3 ? " defines it" : best_score == 2 ? " names it" : " mentions it");
-    }
-}
-
-void page_show_bytes(struct explorer *ex, mtlbx_library *lib, size_t fn)
-{
-    ex_push_history(ex);
-    enum ex_screen from = ex->screen;
-    ex->screen = SCREEN_MAIN;
-    if (!bytes_select_function(ex, lib, fn)) {
-        ex->screen = from;
-        ex->n_history--;
-        ex_error(ex, "the tree does not show this function (F, or Esc in the bytes clears its filter)");
-        return;
-    }
-    ex->focus = PANEL_TREE;
-    ex_message(ex, "the function's bytes; Backspace returns");
+             mtlbx_function_hash_state(l, p->fn) == MTLBX_HASH_MATCHES    ? "ok"
+             : mtlbx_function_hash_state(l, p->fn) == MTLBX_HASH_MISMATCH ? "BAD"
+                                                                          : "-");
 }
 
 /* ------------------------------------------------------------- keys -- */
 
-void page_action(struct explorer *ex, enum action a)
+static enum view_result page_action(struct explorer *ex, enum action a)
 {
-    struct fpage *p = &ex->page;
-    mtlbx_library *l = page_lib(ex);
+    struct page *p = state(ex);
+    mtlbx_library *l = p->lib;
     long page = body_rows(ex) - 1;
     if (page < 1)
         page = 1;
@@ -272,34 +210,68 @@ void page_action(struct explorer *ex, enum action a)
     case ACT_TOP: p->top = 0; break;
     case ACT_BOTTOM: p->top = SIZE_MAX / 2; break;
     case ACT_PANE_IFACE: p->top = 0; break;
-    case ACT_QUIT:
-    case ACT_BACK:
-        if (ex->n_history)
-            ex_go_back(ex);
-        else
-            ex->screen = SCREEN_FUNCTIONS;
-        break;
-    case ACT_FORWARD: ex_go_forward(ex); break;
     case ACT_RAW_NAMES:
-        ex->funcs.raw_names = !ex->funcs.raw_names;
-        ex_message(ex, ex->funcs.raw_names ? "names as stored" : "names demangled");
+        ex->raw_names = !ex->raw_names;
+        ex_message(ex, ex->raw_names ? "names as stored" : "names demangled");
         break;
-    case ACT_SOURCES:
-        if (l)
-            page_show_source(ex, l, p->fn);
+    case ACT_SOURCES: verb_show_source(ex, l, p->fn); break;
+    case ACT_DISASSEMBLE: verb_disassemble(ex, l, p->fn); break;
+    case ACT_PANE_BYTES: {
+        struct place at = place_function(l, p->fn);
+        if (open_view(ex, VIEW_BYTES, &at))
+            ex_message(ex, "the function's bytes; Backspace returns");
         break;
-    case ACT_DISASSEMBLE:
-        if (l)
-            action_disassemble_function(ex, l, p->fn);
-        break;
-    case ACT_PANE_BYTES:
-        if (l)
-            page_show_bytes(ex, l, p->fn);
-        break;
-    case ACT_EXTRACT:
-        if (l && bytes_select_function(ex, l, p->fn))
-            action_extract(ex, false);
-        break;
-    default: break;
     }
+    case ACT_EXTRACT: verb_extract_function(ex, l, p->fn); break;
+    case ACT_COPY: {
+        char *name = ftable_function_name(l, p->fn, true);
+        if (name)
+            verb_copy(ex, "the name", name);
+        free(name);
+        break;
+    }
+    default: return VIEW_IGNORED;
+    }
+    return VIEW_HANDLED;
 }
+
+static void page_forget(struct explorer *ex)
+{
+    struct page *p = state(ex);
+    free_lines(p);
+    memset(p, 0, sizeof *p);
+}
+
+static void page_done(struct explorer *ex)
+{
+    free_lines(state(ex));
+}
+
+static void page_here(struct explorer *ex, struct jump *j)
+{
+    struct page *p = state(ex);
+    if (p->lib)
+        j->at = place_function(p->lib, p->fn);
+    j->w[0] = p->top;
+}
+
+static bool page_restore(struct explorer *ex, const struct jump *j)
+{
+    state(ex)->top = (size_t)j->w[0];
+    return true;
+}
+
+const struct view_ops page_view = {
+    .name = "function page",
+    .keys = KC_PAGE,
+    .state_size = sizeof(struct page),
+    .open = page_open,
+    .forget = page_forget,
+    .done = page_done,
+    .draw = page_draw,
+    .action = page_action,
+    .status = page_status,
+    .tick = page_tick,
+    .here = page_here,
+    .restore = page_restore,
+};

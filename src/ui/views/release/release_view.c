@@ -4,17 +4,18 @@
  * one row per library added, removed or changed, a changed one with its
  * requirement change first ("requires macOS 15.0 (MSL 3.2) -> macOS 26.0
  * (MSL 4.0)", util/diff_text.c) and its counts. Enter on a changed pair
- * shows its two libraries and their compare view (compare_view.c); the
- * pair's files stay open, as the folder list's do, until the explorer
- * ends. q comes back to the folder list. */
+ * shows its two libraries and their compare view; the pair's files stay
+ * open, as the folder list's do, until the explorer ends. q comes back to
+ * the folder list. */
 #include "config.h"
 
 #include "archive_members.h"
 #include "diff_text.h"
-#include "ui/work/folder_scan.h"
 #include "release_pairs.h"
+#include "ui/core/core.h"
 #include "ui/term/term.h"
-#include "ui/core/ui.h"
+#include "ui/widgets/list.h"
+#include "ui/work/folder_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +28,20 @@ struct release_row {
     mtlbx_file *fa, *fb;       /* opened by Enter, kept */
 };
 
+/* The view's private block: the pairs, made once (D again comes back). */
 struct release_view {
+    bool built;
     struct release_row *rows;
     size_t n_rows, cap;
     size_t n_same, n_problems;
-    size_t sel, top;
+    struct list list;
     bool failed;               /* out of memory while building */
 };
+
+static struct release_view *state(struct explorer *ex)
+{
+    return view_state(ex, VIEW_RELEASE);
+}
 
 static void on_problem(void *ctx, const char *path, const char *message)
 {
@@ -134,11 +142,9 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
     rv->rows[rv->n_rows++] = row;
 }
 
-void release_free(struct explorer *ex)
+static void release_done(struct explorer *ex)
 {
-    struct release_view *rv = ex->release;
-    if (!rv)
-        return;
+    struct release_view *rv = state(ex);
     for (size_t i = 0; i < rv->n_rows; i++) {
         struct release_row *r = &rv->rows[i];
         free(r->text), free(r->open_a), free(r->open_b);
@@ -146,36 +152,29 @@ void release_free(struct explorer *ex)
         mtlbx_close(r->fb);
     }
     free(rv->rows);
-    free(rv);
-    ex->release = NULL;
 }
 
-void release_open(struct explorer *ex)
+static bool release_open(struct explorer *ex, const struct place *at)
 {
-    struct folder_scan *s = ex->folder.scan;
+    (void)at;
+    struct release_view *rv = state(ex);
+    struct folder_scan *s = ex->scan;
     if (!s || s->n_roots != 2 || !release_is_release(s->roots[0]) || !release_is_release(s->roots[1])) {
         ex_error(ex, "D compares two folders or archives: mtlbx OLD NEW (two folders, wheels, .ipa...)");
-        return;
+        return false;
     }
-    if (ex->release) {
-        ex->screen = SCREEN_RELEASE;
-        return;
-    }
+    if (rv->built)
+        return true;
     ex_message(ex, "pairing and comparing the libraries of the two...");
     ex_draw(ex);
-    struct release_view *rv = calloc(1, sizeof *rv);
-    if (!rv) {
-        ex_error(ex, "out of memory");
-        return;
-    }
     struct release_side a = { .problem = on_problem, .ctx = rv }, b = { .problem = on_problem, .ctx = rv };
     release_side_collect(s->roots[0], &a);
     release_side_collect(s->roots[1], &b);
     release_pair(&a, &b, on_pair, rv);
     release_side_free(&a);
     release_side_free(&b);
-    ex->release = rv;
-    ex->screen = SCREEN_RELEASE;
+    rv->built = true;
+    rv->list = (struct list){ .n = rv->n_rows };
     if (rv->failed)
         ex_error(ex, "out of memory: some libraries are not listed");
     else if (rv->n_problems)
@@ -183,13 +182,14 @@ void release_open(struct explorer *ex)
                  rv->n_problems == 1 ? "entry" : "entries");
     else
         ex_message(ex, "Enter on a changed library compares its two versions; q goes back to the list");
+    return true;
 }
 
-/* Enter: the pair's two libraries in the panels, and their compare view. */
+/* Enter: the pair's two libraries in the views, and their compare view. */
 static void open_pair(struct explorer *ex)
 {
-    struct release_view *rv = ex->release;
-    struct release_row *r = rv->sel < rv->n_rows ? &rv->rows[rv->sel] : NULL;
+    struct release_view *rv = state(ex);
+    struct release_row *r = rv->list.sel < rv->n_rows ? &rv->rows[rv->list.sel] : NULL;
     if (!r || r->mark != '~') {
         ex_error(ex, "select a changed library (~): added and removed ones are in one release only");
         return;
@@ -200,41 +200,17 @@ static void open_pair(struct explorer *ex)
         ex_error(ex, "%s", err.message);
         return;
     }
-    compare_free(ex);
     mtlbx_file *files[2] = { r->fa, r->fb };
     const char *paths[2] = { r->open_a, r->open_b };
     ex_show_files(ex, files, paths, 2);
-    compare_open(ex);
+    open_view(ex, VIEW_COMPARE, NULL);
 }
 
 /* ------------------------------------------------------------ drawing -- */
 
-static int page_rows(const struct explorer *ex)
+static void release_draw(struct explorer *ex)
 {
-    int rows = ex->lay.body.h - 1;
-    return rows > 0 ? rows : 1;
-}
-
-static void select_row(struct explorer *ex, long i)
-{
-    struct release_view *rv = ex->release;
-    if (rv->n_rows == 0)
-        return;
-    if (i < 0)
-        i = 0;
-    if (i >= (long)rv->n_rows)
-        i = (long)rv->n_rows - 1;
-    rv->sel = (size_t)i;
-    size_t page = (size_t)page_rows(ex);
-    if (rv->sel < rv->top)
-        rv->top = rv->sel;
-    else if (rv->sel >= rv->top + page)
-        rv->top = rv->sel - page + 1;
-}
-
-void release_draw(struct explorer *ex)
-{
-    struct release_view *rv = ex->release;
+    struct release_view *rv = state(ex);
     const struct rect *r = &ex->lay.body;
     size_t added = 0, removed = 0, changed = 0;
     for (size_t i = 0; i < rv->n_rows; i++)
@@ -243,33 +219,58 @@ void release_draw(struct explorer *ex)
     snprintf(title, sizeof title, " Releases: %zu changed, %zu added, %zu removed, %zu the same", changed, added,
              removed, rv->n_same);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
-    select_row(ex, (long)rv->sel);
-    int rows = page_rows(ex);
+    list_set(&rv->list, rv->n_rows, r->y + 1, r->h - 1);
+    int rows = (int)list_page(&rv->list);
     for (int k = 0; k < rows; k++) {
-        size_t i = rv->top + (size_t)k;
+        size_t i = rv->list.top + (size_t)k;
         if (i >= rv->n_rows)
             break;
         char mark = rv->rows[i].mark;
         enum ui_attr at = mark == '+' ? AT_OK : mark == '-' || mark == '?' ? AT_BAD : AT_WARN;
-        term_put(r->y + 1 + k, r->x, r->w, rv->rows[i].text, i == rv->sel ? term_attr(AT_SELECT) : term_attr(at), 0);
+        term_put(r->y + 1 + k, r->x, r->w, rv->rows[i].text, i == rv->list.sel ? term_attr(AT_SELECT) : term_attr(at),
+                 0);
     }
 }
 
-void release_action(struct explorer *ex, enum action a)
+static enum view_result release_action(struct explorer *ex, enum action a)
 {
-    struct release_view *rv = ex->release;
-    long page = page_rows(ex);
-    switch (a) {
-    case ACT_QUIT: ex->screen = SCREEN_FOLDER; break;
-    case ACT_DOWN: select_row(ex, (long)rv->sel + 1); break;
-    case ACT_UP: select_row(ex, (long)rv->sel - 1); break;
-    case ACT_PAGE_DOWN: select_row(ex, (long)rv->sel + page); break;
-    case ACT_PAGE_UP: select_row(ex, (long)rv->sel - page); break;
-    case ACT_HALF_DOWN: select_row(ex, (long)rv->sel + page / 2); break;
-    case ACT_HALF_UP: select_row(ex, (long)rv->sel - page / 2); break;
-    case ACT_TOP: select_row(ex, 0); break;
-    case ACT_BOTTOM: select_row(ex, (long)rv->n_rows - 1); break;
-    case ACT_ENTER: open_pair(ex); break;
-    default: break;
-    }
+    if (a != ACT_ENTER)
+        return VIEW_IGNORED;
+    open_pair(ex);
+    return VIEW_HANDLED;
 }
+
+static void release_title(struct explorer *ex, char *buf, size_t size)
+{
+    folder_scan_title(ex->scan, buf, size);
+}
+
+static struct list *release_list(struct explorer *ex)
+{
+    return &state(ex)->list;
+}
+
+static void release_here(struct explorer *ex, struct jump *j)
+{
+    j->w[0] = state(ex)->list.sel;
+}
+
+static bool release_restore(struct explorer *ex, const struct jump *j)
+{
+    list_select(&state(ex)->list, (long)j->w[0]);
+    return true;
+}
+
+const struct view_ops release_view = {
+    .name = "release compare",
+    .keys = KC_RELEASE,
+    .state_size = sizeof(struct release_view),
+    .open = release_open,
+    .done = release_done,
+    .draw = release_draw,
+    .action = release_action,
+    .title = release_title,
+    .list = release_list,
+    .here = release_here,
+    .restore = release_restore,
+};
