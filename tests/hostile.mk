@@ -65,7 +65,7 @@ tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_src
 tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
-tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a $(NCURSES_LIBS)
+tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(NCURSES_LIBS)
 check_SCRIPTS += tests/hostile/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
 # only without it).
@@ -108,7 +108,8 @@ FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manife
 FUZZ_MACHO_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_macho.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
-	$(addprefix $(top_srcdir)/src/ui/,text/hexfmt.c text/textfmt.c text/layout.c text/lineedit.c text/query.c model/rows.c text/rowfmt.c term/keys.c text/wrap.c)
+	$(addprefix $(top_srcdir)/src/ui/,text/hexfmt.c text/textfmt.c text/layout.c text/lineedit.c text/query.c model/rows.c text/rowfmt.c term/keys.c text/wrap.c) \
+	$(top_srcdir)/src/util/text_buf.c
 
 fuzz-build:
 	@if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' | \

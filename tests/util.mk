@@ -1,5 +1,6 @@
 # Helpers in src/util checked against what they stand in for: the
-# streaming JSON writer against jansson (test_json_stream).
+# streaming JSON writer against jansson (test_json_stream), the text
+# buffer on its own (test_text_buf).
 if HAVE_CRITERION
 check_PROGRAMS += tests/util/test_json_stream
 tests_util_test_json_stream_SOURCES = tests/util/test_json_stream.c
@@ -13,6 +14,12 @@ tests_util_test_release_pairs_SOURCES = tests/util/test_release_pairs.c tests/sc
 tests_util_test_release_pairs_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_util_test_release_pairs_LDADD = $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(CRITERION_LIBS)
 TESTS += tests/util/test_release_pairs
+# The growable text buffer the explorer, find and the JSON stream share.
+check_PROGRAMS += tests/util/test_text_buf
+tests_util_test_text_buf_SOURCES = tests/util/test_text_buf.c
+tests_util_test_text_buf_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_util_test_text_buf_LDADD = $(MTLBX_UTIL_LIBS) $(CRITERION_LIBS)
+TESTS += tests/util/test_text_buf
 endif
 # The explorer's case-insensitive search against the tolower() loop.
 check_PROGRAMS += tests/util/test_nocase

@@ -19,6 +19,7 @@
 #include "util/archive_members.h"
 #include "util/macho_members.h"
 #include "util/fatal_cleanup.h"
+#include "util/text_buf.h"
 #include "util/tree_walk.h"
 
 #include <errno.h>
@@ -168,9 +169,7 @@ static void deliver(struct finder *fd, size_t seq, char *text, bool write_failed
 /* A job's output: gathered until its turn, or written straight to stdout
  * once the job has taken it (direct). */
 struct text {
-    char *s;
-    size_t len, cap;
-    bool oom;
+    struct text_buf buf;         /* failed: out of memory */
     size_t seq;
     bool direct;
     bool write_failed;
@@ -184,20 +183,7 @@ static void text_add(struct text *t, const char *s)
             t->write_failed = true;
         return;
     }
-    if (t->oom)
-        return;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = (t->len + n + 1) * 2;
-        char *g = realloc(t->s, cap);
-        if (!g) {
-            t->oom = true;
-            return;
-        }
-        t->s = g;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, s, n + 1);
-    t->len += n;
+    text_buf_add(&t->buf, s, n);
 }
 
 /* The columns of describe_line, printed first when the output is a
@@ -265,9 +251,10 @@ static void take_stdout(struct finder *fd, struct text *t)
     clear_progress_locked(fd);
     pthread_mutex_unlock(&fd->lock);
     t->direct = true;
-    if (t->len && fputs(t->s, stdout) == EOF)
+    if (t->buf.len && fputs(t->buf.s, stdout) == EOF)
         t->write_failed = true;
-    t->len = 0;
+    /* Printed: nothing of it is left to deliver again. */
+    text_buf_free(&t->buf);
 }
 
 /* The same streamed document as `dump --json`, on one line. A document
@@ -289,13 +276,13 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
     size_t len = 0;
     FILE *mem = open_memstream(&s, &len);
     if (!mem) {
-        t->oom = true;
+        t->buf.failed = true;
         return;
     }
     int rc = dump_write_document(mem, name, f, true);
     if (fclose(mem) != 0 || !s) {
         free(s);
-        t->oom = true;
+        t->buf.failed = true;
         return;
     }
     if (rc == 0)
@@ -316,7 +303,7 @@ static void gate_line(struct finder *fd, struct text *t, const char *name, const
                                   g->severity == MTLBX_ERROR ? "error" : "warning", msg) < 0)
         line = NULL;
     if (!line) {
-        t->oom = true;
+        t->buf.failed = true;
     } else if (fd->json) {
         pthread_mutex_lock(&fd->lock);
         clear_progress_locked(fd);
@@ -346,7 +333,7 @@ static void describe_gate(struct finder *fd, struct text *t, const char *name, m
     }
     free(g);
     if (!ok)
-        t->oom = true;
+        t->buf.failed = true;
 }
 
 /* --os declared: a job's libraries wait for its declarations (declared_gate.h). */
@@ -367,7 +354,7 @@ static void emit_declared(void *ctx, size_t tag, const char *name, const struct 
 static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_file *f, struct gate_wait *wait,
                      const char *member, const struct mtlbx_macho_slice *slice)
 {
-    size_t start = t->len;
+    size_t start = t->buf.len;
     if (fd->json)
         describe_json(fd, t, name, f);
     else
@@ -382,9 +369,9 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
          * (the memory's diagnostic counted as the library's problem,
          * exit 0): no line for it, an error and exit 2 instead. */
         if (!t->direct) {
-            t->len = start;
-            if (t->s)
-                t->s[start] = '\0';
+            t->buf.len = start;
+            if (t->buf.s)
+                t->buf.s[start] = '\0';
         }
         /* The JSON document said so itself (dump_write_document). */
         if (fd->json)
@@ -507,20 +494,20 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, s
     if (fd->gate.declared) {
         struct emit_ctx e = { fd, &t };
         if (!gate_wait_finish(&wait, &pkg, emit_declared, &e) || pkg.out_of_memory)
-            t.oom = true;
+            t.buf.failed = true;
         gate_wait_free(&wait);
         package_end(&pkg);
     }
-    if (t.oom) {
+    if (t.buf.failed) {
         report_out_of_memory(fd, j->path, "out of memory");
-        free(t.s);
+        text_buf_free(&t.buf);
         *write_failed = t.write_failed;
         return NULL;
     }
     *write_failed = t.write_failed;
     if (t.direct && fflush(stdout) == EOF)
         *write_failed = true;
-    return t.s;
+    return text_buf_take(&t.buf, NULL, NULL);
 }
 
 static void *worker(void *arg)

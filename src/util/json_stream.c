@@ -31,8 +31,7 @@ void json_stream_init(struct json_stream *js, FILE *out)
     js->failed = false;
     js->compact = false;
     js->len = 0;
-    js->mem = NULL;
-    js->mem_len = js->mem_cap = 0;
+    js->mem = (struct text_buf){ 0 };
 }
 
 void json_stream_init_item(struct json_stream *js, int depth, bool compact)
@@ -55,20 +54,9 @@ static void sink(struct json_stream *js, const char *p, size_t n)
             js->failed = true;
         return;
     }
-    if (n > js->mem_cap - js->mem_len) {
-        size_t cap = js->mem_cap ? js->mem_cap : 4096;
-        while (cap - js->mem_len < n && cap < SIZE_MAX / 2)
-            cap *= 2;
-        char *grown = cap - js->mem_len >= n ? realloc(js->mem, cap) : NULL;
-        if (!grown) {
-            js->failed = true;
-            return;
-        }
-        js->mem = grown;
-        js->mem_cap = cap;
-    }
-    memcpy(js->mem + js->mem_len, p, n);
-    js->mem_len += n;
+    text_buf_add(&js->mem, p, n);
+    if (js->mem.failed)
+        js->failed = true;
 }
 
 bool json_stream_flush(struct json_stream *js)
@@ -81,19 +69,16 @@ bool json_stream_flush(struct json_stream *js)
 
 void json_stream_give(struct json_stream *js, char *buf, size_t cap)
 {
-    js->mem = buf;
-    js->mem_cap = buf ? cap : 0;
-    js->mem_len = 0;
+    text_buf_adopt(&js->mem, buf, cap);
 }
 
 char *json_stream_take(struct json_stream *js, size_t *len, size_t *cap)
 {
     json_stream_flush(js);
-    char *text = js->mem;
-    *len = js->failed ? 0 : js->mem_len;
-    *cap = js->mem_cap;
-    js->mem = NULL;
-    js->mem_len = js->mem_cap = 0;
+    bool whole = !js->failed;
+    char *text = text_buf_take(&js->mem, len, cap);
+    if (!whole)
+        *len = 0;
     return text;
 }
 

@@ -11,6 +11,7 @@
 #define MTLBX_JSON_STREAM_H
 
 #include "mtlbx_private.h"
+#include "text_buf.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -28,8 +29,7 @@ struct json_stream {
     bool failed;                                 /* a NULL value, an encoder or write error, too deep */
     bool compact;                                /* one line, as JSON_COMPACT (set after init) */
     size_t len;                                  /* bytes in buf not yet written to out */
-    char *mem;                                   /* out NULL: the text so far (json_stream_take) */
-    size_t mem_len, mem_cap;
+    struct text_buf mem;                         /* out NULL: the text so far (json_stream_take) */
     char buf[16384];
 };
 

@@ -6,6 +6,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
 	src/util/fatal_cleanup.h \
 	src/util/nocase.c \
+	src/util/text_buf.c \
+	src/util/text_buf.h \
 	src/util/span_release.c \
 	src/util/span_release.h \
 	src/util/nocase.h \

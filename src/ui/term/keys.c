@@ -3,10 +3,10 @@
  * drift from behaviour (tig's request table does the same). */
 #include "config.h"
 
+#include "util/text_buf.h"
 #include "ui/term/keys.h"
 
 #include <curses.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,36 +225,6 @@ const char *key_context_title(unsigned context)
     }
 }
 
-struct text_buf { char *s; size_t len, cap; };
-
-static void tb_add(struct text_buf *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void tb_add(struct text_buf *t, const char *fmt, ...)
-{
-    va_list ap;
-    char line[512];
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof line)
-        n = sizeof line - 1;
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *p = realloc(t->s, cap);
-        if (!p)
-            return;
-        t->s = p;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, line, (size_t)n + 1);
-    t->len += (size_t)n;
-}
-
 const struct key_section key_sections[] = {
     { KC_ALL, "Everywhere" },
     { KC_FN, "Function table and function page" },
@@ -304,19 +274,19 @@ const char *const keys_legend =
 char *keys_help_text(unsigned context)
 {
     struct text_buf t = { 0 };
-    tb_add(&t, "mtlbx explorer keys  (q closes this help; / searches it)\n");
+    text_buf_printf(&t, "mtlbx explorer keys  (q closes this help; / searches it)\n");
     /* What works where the user is comes first (htop, tig). */
     if (context) {
-        tb_add(&t, "\nThis view: %s\n", key_context_title(context));
+        text_buf_printf(&t, "\nThis view: %s\n", key_context_title(context));
         for (size_t i = 0; i < key_table_len; i++) {
             const struct key_binding *b = &key_table[i];
             if (!(b->contexts & context))
                 continue;
             char names[96];
             key_binding_names(b, names, sizeof names);
-            tb_add(&t, "  %-22s %s\n", names, b->help);
+            text_buf_printf(&t, "  %-22s %s\n", names, b->help);
         }
-        tb_add(&t, "\nAll keys, by view\n");
+        text_buf_printf(&t, "\nAll keys, by view\n");
     }
     for (size_t s = 0; s < key_sections_len; s++) {
         int shown = 0;
@@ -325,16 +295,15 @@ char *keys_help_text(unsigned context)
             if (!key_in_section(b, key_sections[s].mask))
                 continue;
             if (!shown++)
-                tb_add(&t, "\n%s\n", key_sections[s].title);
+                text_buf_printf(&t, "\n%s\n", key_sections[s].title);
             char names[96];
             key_binding_names(b, names, sizeof names);
-            tb_add(&t, "  %-22s %s\n", names, b->help);
+            text_buf_printf(&t, "  %-22s %s\n", names, b->help);
         }
     }
-    tb_add(&t, "\n%s", keys_legend);
-    if (!t.s)
-        return strdup("");
-    return t.s;
+    text_buf_printf(&t, "\n%s", keys_legend);
+    char *text = text_buf_take(&t, NULL, NULL);
+    return text ? text : strdup("");
 }
 
 /* Footer hints go in order of what a newcomer needs first: open, the

@@ -4,6 +4,7 @@
  * panel and the Diagnostics node cut long messages. */
 #include "config.h"
 
+#include "util/text_buf.h"
 #include "ui/verbs/verbs.h"
 
 #include <inttypes.h>
@@ -13,68 +14,41 @@
 
 #define INDENT 12   /* "0x00001234  " */
 
-struct text_out {
-    char *s;
-    size_t len, cap;
-    bool failed;
-};
-
-static void put(struct text_out *t, const char *p, size_t n)
-{
-    if (t->failed)
-        return;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *s = realloc(t->s, cap);
-        if (!s) {
-            t->failed = true;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, p, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-}
-
 /* "0x00001234  error: message", the message wrapped at `width` columns at
  * spaces, continuation lines indented under it. Messages are ASCII-safe
  * (the library escapes what it quotes from the file). */
-static void put_finding(struct text_out *t, const struct mtlbx_diag *d, int width)
+static void put_finding(struct text_buf *t, const struct mtlbx_diag *d, int width)
 {
     char head[64];
     int n = snprintf(head, sizeof head, "0x%08" PRIx64 "  %s: ", d->offset,
                      d->severity == MTLBX_ERROR ? "error" : "warning");
-    put(t, head, (size_t)n);
+    text_buf_add(t, head, (size_t)n);
     int col = n, avail = width > INDENT + 20 ? width : INDENT + 20;
     const char *p = d->message;
     while (*p) {
         size_t w = strcspn(p, " ");
         if (col > INDENT && col + (int)w > avail) {
-            put(t, "\n            ", 1 + INDENT);
+            text_buf_add(t, "\n            ", 1 + INDENT);
             col = INDENT;
         }
         /* A word longer than a line is cut into pieces. */
         while (col + (int)w > avail && avail - col > 0) {
-            put(t, p, (size_t)(avail - col));
+            text_buf_add(t, p, (size_t)(avail - col));
             p += avail - col;
             w -= (size_t)(avail - col);
-            put(t, "\n            ", 1 + INDENT);
+            text_buf_add(t, "\n            ", 1 + INDENT);
             col = INDENT;
         }
-        put(t, p, w);
+        text_buf_add(t, p, w);
         col += (int)w;
         p += w;
         if (*p == ' ') {
-            put(t, " ", 1);
+            text_buf_add(t, " ", 1);
             col++;
             p++;
         }
     }
-    put(t, "\n", 1);
+    text_buf_add(t, "\n", 1);
 }
 
 /* Enter on a line of the findings (the text view's): the finding's
@@ -132,12 +106,12 @@ void verb_show_problems(struct explorer *ex, uint32_t file)
         ex_message(ex, "no problems found in this file (hashes are checked in the background)");
         return;
     }
-    struct text_out t = { 0 };
+    struct text_buf t = { 0 };
     for (size_t i = 0; i < k; i++)
         put_finding(&t, all[i], ex->lay.cols - 2);
     free(all);
     if (t.failed) {
-        free(t.s);
+        text_buf_free(&t);
         ex_error(ex, "out of memory");
         return;
     }
@@ -148,5 +122,5 @@ void verb_show_problems(struct explorer *ex, uint32_t file)
                             .enter = follow, .enter_arg = file };
     struct place at = place_text(&doc);
     open_view(ex, VIEW_TEXT, &at);
-    free(t.s);
+    text_buf_free(&t);
 }

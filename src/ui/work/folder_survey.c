@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "archive_members.h"
+#include "util/text_buf.h"
 #include "ui/work/folder_scan.h"
 
 #include <stdio.h>
@@ -18,40 +19,13 @@
 /* While the walk is still finding entries: how long to wait for more. */
 #define WAIT_NS 20000000L
 
-struct text {
-    char *s;
-    size_t len, cap;
-    bool failed;
-};
-
-static void add(struct text *t, const char *p, size_t n)
-{
-    if (t->failed)
-        return;
-    if (t->len + n + 2 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->len + n + 2)
-            cap *= 2;
-        char *g = realloc(t->s, cap);
-        if (!g) {
-            t->failed = true;
-            return;
-        }
-        t->s = g;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, p, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-}
-
 /* Bytes from the file, made safe for the screen (they are shown in the
  * status line when found). */
-static void add_safe(struct text *t, struct mtlbx_bytes b)
+static void add_safe(struct text_buf *t, struct mtlbx_bytes b)
 {
     char *e = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
     if (e)
-        add(t, e, strlen(e));
+        text_buf_str(t, e);
     free(e);
 }
 
@@ -119,8 +93,8 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    struct text t = { 0 };
-    add(&t, "", 0);
+    struct text_buf t = { 0 };
+    text_buf_add(&t, "", 0);
     if (open_any(path, &f, &err) == MTLBX_E_NONE && f) {
         for (size_t l = 0; l < mtlbx_file_library_count(f) && !s->cancel; l++) {
             mtlbx_library *lib = mtlbx_library_at(f, l);
@@ -128,7 +102,7 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
             for (size_t k = 0; k < mtlbx_library_function_count(lib) && !s->cancel; k++) {
                 struct mtlbx_bytes name = mtlbx_function_at(lib, k)->name;
                 add_safe(&t, name);
-                add(&t, "\n", 1);
+                text_buf_add(&t, "\n", 1);
                 struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, k, NULL, NULL);
                 for (size_t a = 0; iface && a < iface->n_inputs; a++) {
                     const struct mtlbx_air_argument *arg = &iface->inputs[a];
@@ -136,12 +110,12 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
                         continue;
                     if (arg->has_type)
                         add_safe(&t, arg->type);
-                    add(&t, " ", 1);
+                    text_buf_add(&t, " ", 1);
                     if (arg->has_name)
                         add_safe(&t, arg->name);
-                    add(&t, " in ", 4);
+                    text_buf_add(&t, " in ", 4);
                     add_safe(&t, name);
-                    add(&t, "\n", 1);
+                    text_buf_add(&t, "\n", 1);
                 }
                 mtlbx_interface_free(iface);
             }
@@ -149,13 +123,14 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
         }
         mtlbx_close(f);
     }
+    char *index = text_buf_take(&t, NULL, NULL);
     pthread_mutex_lock(&s->lock);
-    if (!t.failed && !s->v[i].index) {
-        s->v[i].index = t.s;
-        t.s = NULL;
+    if (index && !s->v[i].index) {
+        s->v[i].index = index;
+        index = NULL;
     }
     pthread_mutex_unlock(&s->lock);
-    free(t.s);
+    free(index);
 }
 
 void *folder_survey_thread(void *arg)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "ui/work/background.h"
+#include "util/text_buf.h"
 #include "ui/work/ifacer.h"
 #include "util/span_release.h"
 
@@ -68,19 +69,14 @@ static const char *keep_text(struct ifacer *w, const char *s, size_t len)
     return p + sizeof n;
 }
 
-static void append(char **s, size_t *len, struct mtlbx_bytes b)
+static void append(struct text_buf *t, struct mtlbx_bytes b)
 {
     if (!b.len)
         return;
     char *esc = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
-    size_t n = esc ? strlen(esc) : 0;
-    char *p = esc ? realloc(*s, *len + n + 2) : NULL;
-    if (p) {
-        memcpy(p + *len, esc, n);
-        p[*len + n] = '\n';
-        p[*len + n + 1] = '\0';
-        *s = p;
-        *len += n + 1;
+    if (esc) {
+        text_buf_str(t, esc);
+        text_buf_add(t, "\n", 1);
     }
     free(esc);
 }
@@ -89,19 +85,17 @@ static void append(char **s, size_t *len, struct mtlbx_bytes b)
  * (malloc'd, its length in *len; NULL when it is empty). */
 static char *search_text(const struct mtlbx_interface *iface, size_t *len_out)
 {
-    char *s = NULL;
-    size_t len = 0;
+    struct text_buf t = { 0 };
     const struct mtlbx_air_argument *lists[2] = { iface->inputs, iface->outputs };
     size_t counts[2] = { iface->n_inputs, iface->n_outputs };
     for (int l = 0; l < 2; l++)
         for (size_t i = 0; i < counts[l]; i++) {
             if (lists[l][i].has_name)
-                append(&s, &len, lists[l][i].name);
+                append(&t, lists[l][i].name);
             if (lists[l][i].has_type)
-                append(&s, &len, lists[l][i].type);
+                append(&t, lists[l][i].type);
         }
-    *len_out = len;
-    return s;
+    return text_buf_take(&t, len_out, NULL);
 }
 
 static void sweep_one(struct ifacer *w, mtlbx_interface_reader *rd, size_t l, size_t i)
