@@ -44,6 +44,13 @@ tests_lib_container_test_macho_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_lib_container_test_macho_LDADD = $(TEST_LIBS)
 TESTS += tests/lib/container/test_macho
 
+# The one binary search the library, the explorer and sig share.
+check_PROGRAMS += tests/lib/container/test_lower_bound
+tests_lib_container_test_lower_bound_SOURCES = tests/lib/container/test_lower_bound.c
+tests_lib_container_test_lower_bound_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_container_test_lower_bound_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/container/test_lower_bound
+
 # Requirements in the library: platform names, triples, a damaged module.
 check_PROGRAMS += tests/lib/checks/test_requirements
 tests_lib_checks_test_requirements_SOURCES = tests/lib/checks/test_requirements.c tests/testenv.c tests/testenv.h

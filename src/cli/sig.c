@@ -50,18 +50,24 @@ static int by_name(const void *x, const void *y)
     return span_order(a->s, a->len, b->s, b->len);
 }
 
+struct name_key {
+    const struct sig_options *o;
+    const char *s;
+    size_t len;
+};
+
+static bool name_before(const void *ctx, size_t i)
+{
+    const struct name_key *k = ctx;
+    return span_order(k->o->sorted[i].s, k->o->sorted[i].len, k->s, k->len) < 0;
+}
+
 /* Marks (in mark[k]) every operand equal to the len bytes at s; true if
  * there is one. */
 static bool mark_equal(const struct sig_options *o, bool *mark, const char *s, size_t len)
 {
-    size_t lo = 0, hi = (size_t)o->n_names;
-    while (lo < hi) { /* the first operand not before s */
-        size_t mid = lo + (hi - lo) / 2;
-        if (span_order(o->sorted[mid].s, o->sorted[mid].len, s, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    struct name_key key = { o, s, len };
+    size_t lo = mtlbx_lower_bound((size_t)o->n_names, name_before, &key); /* the first not before s */
     bool hit = false;
     for (; lo < (size_t)o->n_names && span_order(o->sorted[lo].s, o->sorted[lo].len, s, len) == 0; lo++)
         hit = mark[o->sorted[lo].k] = true;

@@ -19,6 +19,7 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/mtlbx_private.h \
 	src/lib/internal.h \
 	src/lib/container/container.h \
+	src/lib/container/lower_bound.h \
 	src/lib/container/archive.c \
 	src/lib/container/archive_dl.c \
 	src/lib/container/archive_dl.h \

@@ -924,20 +924,25 @@ struct mtlbx_layout *mtlbx_layout_check(mtlbx_file *f)
     return c;
 }
 
+struct run_key {
+    const struct mtlbx_range *runs;
+    uint64_t offset;
+};
+
+static bool run_ends_before(const void *ctx, size_t i)
+{
+    const struct run_key *k = ctx;
+    return k->runs[i].offset + k->runs[i].size <= k->offset;
+}
+
 bool mtlbx_layout_unclaimed_at(const struct mtlbx_layout *c, uint64_t offset, bool after,
                                struct mtlbx_range *run)
 {
     if (!c || !c->n_runs)
         return false;
     /* First run ending after offset. */
-    size_t lo = 0, hi = c->n_runs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->runs[mid].offset + c->runs[mid].size <= offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    struct run_key k = { c->runs, offset };
+    size_t lo = mtlbx_lower_bound(c->n_runs, run_ends_before, &k);
     if (lo == c->n_runs)
         return false;
     const struct mtlbx_range *r = &c->runs[lo];

@@ -524,6 +524,18 @@ static int by_hash(const void *p, const void *q)
     return c ? c : (*(const size_t *)p > *(const size_t *)q) - (*(const size_t *)p < *(const size_t *)q);
 }
 
+struct hash_key {
+    const uint8_t *const *hb;
+    const size_t *order;
+    const uint8_t *h;
+};
+
+static bool hash_before(const void *ctx, size_t i)
+{
+    const struct hash_key *k = ctx;
+    return memcmp(k->hb[k->order[i]], k->h, 32) < 0;
+}
+
 static bool pair_renamed_functions(struct mtlbx_library_diff *d)
 {
     if (!d->n_added || !d->n_removed)
@@ -555,13 +567,10 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
         size_t i = d->removed[k];
         const uint8_t *h = mtlbx_function_at(d->a, i)->hash;
         long found = -1;
-        for (size_t lo = 0, hi = n_order; h && lo < hi;) {
-            size_t mid = lo + (hi - lo) / 2;
-            int c = memcmp(hb[order[mid]], h, 32);
-            if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid, found = c == 0 ? (long)mid : found;
+        if (h) {
+            struct hash_key key = { hb, order, h };
+            size_t lo = mtlbx_lower_bound(n_order, hash_before, &key);
+            found = lo < n_order && memcmp(hb[order[lo]], h, 32) == 0 ? (long)lo : -1;
         }
         /* the first unused one of that hash */
         while (found >= 0 && (size_t)found < n_order && used[found] && memcmp(hb[order[found]], h, 32) == 0)

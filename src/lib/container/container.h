@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "container/lower_bound.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -110,6 +110,17 @@ static void walk_list(mtlbx_library *lib, enum mtlbx_list_kind k)
     l->groups = lib->list_groups[k];
 }
 
+struct group_key {
+    const struct mtlbx_range *groups;
+    uint64_t target;
+};
+
+static bool group_before(const void *ctx, size_t i)
+{
+    const struct group_key *k = ctx;
+    return k->groups[i].offset < k->target;
+}
+
 /* RFLT is relative to RLST and must land on one of its groups (FORMAT §12). */
 static void check_rflt(mtlbx_library *lib, struct function_cursor *fns)
 {
@@ -120,17 +131,10 @@ static void check_rflt(mtlbx_library *lib, struct function_cursor *fns)
             continue;
         bool hit = false;
         if (r->present && fn->rflt < r->range.size) {
-            uint64_t target = r->range.offset + fn->rflt;
             /* Groups are in offset order: binary search. */
-            size_t lo = 0, hi = r->n_groups;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (r->groups[mid].offset < target)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            hit = lo < r->n_groups && r->groups[lo].offset == target;
+            struct group_key k = { r->groups, r->range.offset + fn->rflt };
+            size_t lo = mtlbx_lower_bound(r->n_groups, group_before, &k);
+            hit = lo < r->n_groups && r->groups[lo].offset == k.target;
         }
         if (!hit)
             lib_error(lib, fn->entry_offset, "function %zu: RFLT 0x%llx points at no reflection group", i,

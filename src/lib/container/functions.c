@@ -148,14 +148,7 @@ static uint64_t decode_entry(mtlbx_library *lib, struct mtlbx_function *fn, size
 /* Smallest value in sorted[0..n) strictly greater than v, or `fallback`. */
 static uint64_t next_greater(const uint64_t *sorted, size_t n, uint64_t v, uint64_t fallback)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sorted[mid] <= v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = mtlbx_upper_bound_u64(sorted, n, v);
     return lo < n ? sorted[lo] : fallback;
 }
 

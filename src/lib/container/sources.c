@@ -329,27 +329,28 @@ static long archive_of(const mtlbx_library *lib, const struct mtlbx_function *fn
     return fn->present & MTLBX_F_SOFF ? archive_at(lib, fn->soff) : -1;
 }
 
+struct sarc_key {
+    const struct mtlbx_sources *s;
+    uint64_t target;
+};
+
+static bool sarc_before(const void *ctx, size_t i)
+{
+    const struct sarc_key *k = ctx;
+    return k->s->archives[i].sarc_offset < k->target;
+}
+
 /* The archive whose SARC tag a SOFF value points at, or -1. */
 static long archive_at(const mtlbx_library *lib, uint64_t soff)
 {
     const struct mtlbx_sources *s = &lib->sources;
     if (!s->present || soff > s->range.size)
         return -1;
-    uint64_t target = s->range.offset + soff;
     /* Groups are walked forward, so SARC offsets are strictly increasing:
      * binary search keeps the check linear-logarithmic for big libraries. */
-    size_t lo = 0, hi = s->n_archives;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        uint64_t at = s->archives[mid].sarc_offset;
-        if (at == target)
-            return (long)mid;
-        if (at < target)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
+    struct sarc_key k = { s, s->range.offset + soff };
+    size_t i = mtlbx_lower_bound(s->n_archives, sarc_before, &k);
+    return i < s->n_archives && s->archives[i].sarc_offset == k.target ? (long)i : -1;
 }
 
 long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index)

@@ -808,6 +808,17 @@ static bool contains(const mtlbx_node *n, uint64_t off)
     return off >= n->offset && off - n->offset < n->size;
 }
 
+struct child_key {
+    const mtlbx_node *n;
+    uint64_t off;
+};
+
+static bool starts_at_or_before(const void *ctx, size_t i)
+{
+    const struct child_key *k = ctx;
+    return k->n->children[i]->offset <= k->off;
+}
+
 /* The smallest child containing off. Sorted children are bisected to the
  * last one starting at or before off; a few earlier ones are checked too
  * in case spans overlap (a hostile file, or shared modules). */
@@ -815,14 +826,8 @@ static mtlbx_node *child_at(const mtlbx_node *n, uint64_t off)
 {
     mtlbx_node *best = NULL;
     if (n->sorted) {
-        size_t lo = 0, hi = n->n_children;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (n->children[mid]->offset <= off)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        struct child_key k = { n, off };
+        size_t lo = mtlbx_lower_bound(n->n_children, starts_at_or_before, &k);
         for (size_t i = lo, seen = 0; i > 0 && seen < MAX_OVERLAP_SCAN; i--, seen++) {
             mtlbx_node *c = n->children[i - 1];
             if (contains(c, off) && (!best || c->size < best->size))

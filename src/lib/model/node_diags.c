@@ -112,15 +112,7 @@ static struct diag_index *diag_index_get(mtlbx_model *model, const mtlbx_library
 /* First position whose offset is >= off. */
 static size_t lower_bound(const uint64_t *v, size_t n, uint64_t off)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return mtlbx_lower_bound_u64(v, n, off);
 }
 
 size_t node_diag_range(mtlbx_model *m, const mtlbx_library *lib, uint64_t off,

@@ -546,14 +546,7 @@ bool ftable_search_step(struct ftable *t, size_t *sel, bool forward, bool *wrapp
     if (!t->n_hits)
         return false;
     /* The first hit after (or before) the selection. */
-    size_t lo = 0, hi = t->n_hits;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->hits[mid] <= *sel)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = mtlbx_upper_bound_u32(t->hits, t->n_hits, (uint32_t)*sel);
     size_t k;
     if (forward) {
         k = lo;

@@ -2,6 +2,7 @@
  * searches, so n and N stay instant on a 60 MB disassembly. */
 #include "config.h"
 
+#include "container/lower_bound.h"
 #include "ui/text/textsearch.h"
 #include "ui/text/textfmt.h"
 
@@ -36,15 +37,7 @@ size_t *textsearch_lines(const char *data, const size_t *line_start, size_t n_li
 
 size_t textsearch_rank(const size_t *lines, size_t n, size_t line)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lines[mid] < line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return mtlbx_lower_bound_size(lines, n, line);
 }
 
 size_t textsearch_step(const size_t *lines, size_t n, size_t cur, bool forward, bool *wrapped)

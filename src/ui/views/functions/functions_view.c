@@ -75,14 +75,7 @@ static const struct ft_row *selected(struct functions *fv)
 
 static bool is_hit(const struct ftable *t, size_t pos)
 {
-    size_t lo = 0, hi = t->n_hits;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->hits[mid] < pos)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = mtlbx_lower_bound_u32(t->hits, t->n_hits, (uint32_t)pos);
     return lo < t->n_hits && t->hits[lo] == pos;
 }
 
