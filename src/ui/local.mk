@@ -55,8 +55,6 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/text/query.h \
 	src/ui/text/rowfmt.c \
 	src/ui/text/rowfmt.h \
-	src/ui/text/source_find.c \
-	src/ui/text/source_find.h \
 	src/ui/text/textfmt.c \
 	src/ui/text/textfmt.h \
 	src/ui/text/textsearch.c \

@@ -144,7 +144,7 @@ for size in "80 24" "200 50"; do
     wait_for "Interface  (s source"
     keys s
     wait_for "kernel void radixHistogramKernel("
-    wait_for "defines it"
+    wait_for "defines radixHistogramKernel"
     expect "GaussianMetalRenderer.metal in /Users/"
     keys q
     wait_for "Interface  (s source"

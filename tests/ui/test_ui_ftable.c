@@ -1,11 +1,10 @@
 /* The function table's model (ftable.c) on the bundled sample: file
  * order, a sort by every column (total and repeatable), a filter, and a
- * search that counts functions; and finding a function's definition in a
- * source text (source_find.c). */
+ * search that counts functions. (Where a function is defined in its
+ * sources is the library's: tests/lib/model/test_names.c.) */
 #include "config.h"
 
 #include "ui/model/ftable.h"
-#include "ui/text/source_find.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -115,31 +114,4 @@ Test(ftable, filter_and_search_count_functions)
     cr_expect_eq(ftable_find(&t, lib.lib, 0), -1);
     ftable_free(&t);
     mtlbx_close(f);
-}
-
-static const char source[] =
-    "#include <metal_stdlib>\n"                                          /* 0 */
-    "// calls radixKernel(x) somewhere\n"                                /* 1 */
-    "static void helper() { radixKernel(1); }\n"                         /* 2 */
-    "kernel void radixKernel(device uint* x [[buffer(0)]]) {}\n"         /* 3 */
-    "template <typename T> kernel void project(device T* p) {}\n"        /* 4 */
-    "template [[host_name(\"project_float_half\")]] kernel void project<half>(device half*);\n" /* 5 */
-    "vertex float4 vs_main(uint id [[vertex_id]]) { return 0; }\n";      /* 6 */
-
-Test(source_find, the_defining_line_beats_calls_and_strings)
-{
-    const uint8_t *p = (const uint8_t *)source;
-    size_t len = strlen(source), line = 99;
-    cr_expect_eq(source_find_definition(p, len, "radixKernel", &line), 3);
-    cr_expect_eq(line, 3);
-    /* A template instance: its base name's definition, not the string. */
-    cr_expect_eq(source_find_definition(p, len, "project_float_half", &line), 3);
-    cr_expect_eq(line, 4);
-    /* A demangled C++ name. */
-    cr_expect_eq(source_find_definition(p, len, "ns::vs_main(unsigned int)", &line), 3);
-    cr_expect_eq(line, 6);
-    /* Not there at all. */
-    cr_expect_eq(source_find_definition(p, len, "absent", &line), 0);
-    /* No part of a longer identifier. */
-    cr_expect_eq(source_find_definition(p, len, "radix", &line), 0);
 }

@@ -42,6 +42,7 @@ struct explorer {
     struct ex_file *files;       /* the files shown (one root each) */
     uint32_t n_files;
     size_t files_cap;
+    unsigned long files_gen;     /* one more each time other files are shown */
     struct folder_scan *scan;    /* mtlbx DIR: the folder list's scan (NULL: files named) */
     struct layout lay;           /* title, body, status and footer lines */
     char status[512];            /* the message on the status line */

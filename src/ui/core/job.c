@@ -1,6 +1,12 @@
 /* The one background job and the model lock. A job is small: a worker
  * function, a finish function and progress counters. Only one runs at a
- * time; a key that would start another says so instead of queueing. */
+ * time; a key that would start another says so instead of queueing.
+ *
+ * A cancel waits a moment for the worker to see it. A worker inside a
+ * call that cannot be interrupted (the library's source search, opening a
+ * release's archives) is then left behind: the screen answers at once,
+ * the slot stays busy ("stopping") until the worker ends, and its finish
+ * runs then, as cancelled. Such a worker never takes the model lock. */
 #include "config.h"
 
 #include "ui/core/job.h"
@@ -19,7 +25,11 @@
 struct job_slot {
     struct job job;
     pthread_t thread;
+    bool left_behind;            /* cancelled, but not ended yet */
 };
+
+/* How long a cancel waits for the worker before leaving it behind. */
+#define JOB_STOP_WAIT_MS 300
 
 static pthread_mutex_t model = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int ui_waiting;
@@ -90,7 +100,10 @@ bool job_start(struct explorer *ex, const char *what, job_work_fn work, job_fini
                void *ctx, bool counts_bytes)
 {
     if (ex->job) {
-        ex_error(ex, "busy with %s: wait, or Esc cancels it", ex->job->job.what);
+        if (ex->job->left_behind)
+            ex_error(ex, "still stopping %s: try again in a moment", ex->job->job.what);
+        else
+            ex_error(ex, "busy with %s: wait, or Esc cancels it", ex->job->job.what);
         return false;
     }
     struct job_slot *s = calloc(1, sizeof *s);
@@ -148,12 +161,36 @@ static void end_job(struct explorer *ex, bool cancelled)
     free(s);
 }
 
+/* Whether the worker ended within `ms` (the model lock is let go
+ * meanwhile: the worker may be waiting for it). */
+static bool ended_within(struct job_slot *s, uint64_t ms)
+{
+    uint64_t until = job_now_ms() + ms;
+    job_model_ui_leave();
+    while (!atomic_load(&s->job.finished) && job_now_ms() < until)
+        nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+    job_model_ui_enter();
+    return atomic_load(&s->job.finished);
+}
+
 void job_cancel(struct explorer *ex)
 {
-    if (!ex->job)
+    struct job_slot *s = ex->job;
+    if (!s)
         return;
-    atomic_store(&ex->job->job.cancel, true);
+    atomic_store(&s->job.cancel, true);
+    if (s->left_behind)
+        return;
+    if (!ended_within(s, JOB_STOP_WAIT_MS)) {
+        s->left_behind = true;  /* its finish runs when it ends (job_poll) */
+        return;
+    }
     end_job(ex, true);
+}
+
+bool job_stuck(const struct explorer *ex)
+{
+    return ex->job && ex->job->left_behind && !atomic_load(&ex->job->job.finished);
 }
 
 bool job_poll(struct explorer *ex)
@@ -166,7 +203,7 @@ bool job_poll(struct explorer *ex)
         return true;
     }
     if (atomic_load(&ex->job->job.finished)) {
-        end_job(ex, false);
+        end_job(ex, ex->job->left_behind);
         return true;
     }
     return false;
@@ -182,7 +219,10 @@ void job_progress_text(const struct explorer *ex, char *buf, size_t size)
     double secs = (double)(job_now_ms() - j->started_ms) / 1000.0;
     size_t done = atomic_load(&((struct job *)j)->done), total = atomic_load(&((struct job *)j)->total);
     const char *dots = term_ascii() ? "..." : "\xe2\x80\xa6";
-    if (total) {
+    if (ex->job->left_behind) {
+        snprintf(buf, size, "cancelled, still ending: %s%s %.1f s  (Q quits without waiting)", j->what, dots,
+                 secs);
+    } else if (total) {
         char a[32], b[32];
         mtlbx_format_count(a, sizeof a, j->counts_bytes ? done >> 20 : done);
         mtlbx_format_count(b, sizeof b, j->counts_bytes ? total >> 20 : total);

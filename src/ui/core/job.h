@@ -19,7 +19,9 @@
 struct explorer;
 struct job;
 
-/* Runs on the worker; must look at job_cancelled() often. */
+/* Runs on the worker; looks at job_cancelled() often. One that cannot (it
+ * waits in a library call) must not take the model lock: it is left
+ * behind when cancelled (job_cancel). */
 typedef void (*job_work_fn)(struct job *j);
 /* Runs on the UI thread once the worker has ended (joined), cancelled or
  * not; it owns and frees `ctx`. */
@@ -44,8 +46,13 @@ bool job_running(const struct explorer *ex);
 /* On the UI thread, each turn of the loop: ends a finished job (calls its
  * finish) and turns a Ctrl-C into a cancel. True if anything changed. */
 bool job_poll(struct explorer *ex);
-/* Asks the worker to stop, waits for it, and runs finish(cancelled). */
+/* Asks the worker to stop and waits a moment for it, then runs
+ * finish(cancelled); a worker that does not stop by then is left behind
+ * and finished when it ends (job_poll). */
 void job_cancel(struct explorer *ex);
+/* A cancelled worker still running: the explorer may end without
+ * waiting for it (and without freeing what it reads). */
+bool job_stuck(const struct explorer *ex);
 /* "llvm-dis… 2.1 s  (Esc cancels)", "searching 120,000/200,000 ...". */
 void job_progress_text(const struct explorer *ex, char *buf, size_t size);
 

@@ -55,5 +55,6 @@ void ex_show_files(struct explorer *ex, mtlbx_file *const *files, const char *co
         if (ex_file_open(&ex->files[ex->n_files], files[i], paths[i], false))
             ex->n_files++; /* else out of memory: the file is not shown */
     ex->layout_done = false;
+    ex->files_gen++;
     ex_start_sweeps(ex);
 }

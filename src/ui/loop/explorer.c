@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* While background work runs, wake up this often to show it. */
 #define HASH_POLL_MS 120
@@ -103,6 +104,15 @@ static void run(struct explorer *ex)
 static void free_all(struct explorer *ex)
 {
     job_cancel(ex);
+    if (job_stuck(ex)) {
+        /* A worker inside a call that cannot be interrupted (a source
+         * search, a release's archives): Q answers now, without waiting
+         * for it and without freeing what it still reads. */
+        term_teardown();
+        keylog_close();
+        fflush(NULL);
+        _exit(0);
+    }
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     ifacer_stop(ex->ifacer);

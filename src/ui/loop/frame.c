@@ -99,7 +99,8 @@ static void draw_title(struct explorer *ex)
 
 /* A text too long for the status line is also shown whole on up to this
  * many lines just above it (over the body's last rows), so a long name
- * is readable without the status line ever wrapping into the key bar. */
+ * or an error's reason is readable without the status line ever wrapping
+ * into the key bar. */
 #define WHOLE_LINES_MAX 3
 
 static void draw_whole(struct explorer *ex, const char *text, attr_t attr)
@@ -117,7 +118,10 @@ static void draw_whole(struct explorer *ex, const char *text, attr_t attr)
 }
 
 /* One line, never wrapped: the message first (an error highlighted on
- * its own), then what the view says of its selection, cut at its end. */
+ * its own), then what the view says of its selection, cut at its end. An
+ * error that does not fit is shown whole above it (a failed write's
+ * reason comes after the path); else, in a view that asks for it, the
+ * selection. */
 static void draw_status(struct explorer *ex)
 {
     const struct rect *r = &ex->lay.status;
@@ -136,7 +140,9 @@ static void draw_status(struct explorer *ex)
     else
         snprintf(line, sizeof line, "%s", info);
     rowfmt_cut(line, r->w, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
-    if (v && v->wrap_status && textfmt_width(info) > r->w)
+    if (ex->status_error && textfmt_width(ex->status) > r->w)
+        draw_whole(ex, ex->status, term_attr(AT_STATUS_ERROR));
+    else if (v && v->wrap_status && textfmt_width(info) > r->w)
         draw_whole(ex, info, term_attr(AT_STATUS));
     term_put(r->y, r->x, r->w, cut, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
     if (ex->status_error && ex->status[0]) {

@@ -1,19 +1,69 @@
 /* s on a function (the table, its page): the embedded source member that
- * defines it, in the text view at that line; and one member's text. */
+ * defines it, found by the library as `mtlbx src` finds it, in the text
+ * view at that line; and one member's text. */
 #include "config.h"
 
 #include "safe_write.h"
-#include "ui/text/source_find.h"
+#include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool ends_with(const char *s, const char *suffix)
+/* The library's source search (mtlbx_source_locate, the same `mtlbx src`
+ * uses) runs on the job worker: it decompresses the archives and reads
+ * every member, which on a big or hostile library takes a while. It reads
+ * only the library's sources, never the node model, so it needs no model
+ * lock, and a cancel that it cannot see (inside the library) leaves it
+ * behind (core/job.c). */
+struct source_job {
+    mtlbx_library *lib;
+    size_t fn;
+    int found;
+    struct mtlbx_source_location loc;
+};
+
+static void source_work(struct job *j)
 {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
+    struct source_job *d = j->ctx;
+    d->found = mtlbx_source_locate(d->lib, d->fn, &d->loc);
+}
+
+static void source_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct source_job *d = j->ctx;
+    const struct mtlbx_function *f = mtlbx_function_at(d->lib, d->fn);
+    char *name = mtlbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
+    if (cancelled) {
+        ex_message(ex, "source search cancelled");
+    } else if (d->found == -2) {
+        ex_error(ex, "out of memory searching the sources");
+    } else if (d->found < 0) {
+        ex_error(ex, "the source archives do not decompress (! lists why)");
+    } else if (d->found == 0) {
+        ex_message(ex, "no embedded source member defines %s; s in the byte explorer lists them",
+                   name ? name : "?");
+    } else {
+        const struct mtlbx_member *mem =
+            &mtlbx_library_sources(d->lib)->archives[d->loc.archive].members[d->loc.member];
+        /* The file name first: a long path is cut at its end. */
+        const char *slash = strrchr(mem->name, '/');
+        const char *base = slash && slash[1] ? slash + 1 : mem->name;
+        char *path = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+        char *file = mtlbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
+        char title[1200];
+        snprintf(title, sizeof title, "%.200s in %.900s", file ? file : "?", path ? path : "?");
+        struct text_doc doc = { .title = title, .data = (const char *)mem->data, .len = (size_t)mem->size,
+                                .save_name = base, .line = d->loc.line ? d->loc.line - 1 : 0 };
+        struct place at = place_text(&doc);
+        if (open_view(ex, VIEW_TEXT, &at))
+            ex_message(ex, "line %zu defines %s (as mtlbx src finds it); q returns", d->loc.line, name ? name : "it");
+        free(path);
+        free(file);
+    }
+    free(name);
+    free(d);
 }
 
 void verb_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
@@ -23,62 +73,15 @@ void verb_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
         ex_message(ex, "no embedded sources in this library (they come from -frecord-sources)");
         return;
     }
-    long a = mtlbx_function_archive(lib, fn);
-    if (a < 0) {
-        ex_message(ex, "this function names no source archive (no SOFF)");
+    struct source_job *d = calloc(1, sizeof *d);
+    if (!d) {
+        ex_error(ex, "out of memory");
         return;
     }
-    ex_message(ex, "decompressing the source archive...");
-    ex_draw(ex);
-    ex->status[0] = '\0';
-    if (mtlbx_archive_load(lib, (size_t)a) != MTLBX_ARCHIVE_LOADED) {
-        ex_error(ex, "the source archive does not decompress (! lists why)");
-        return;
-    }
-    const struct mtlbx_archive *ar = &s->archives[a];
-    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
-    char *demangled = mtlbx_demangle(f->name);
-    char *name = demangled ? demangled : strndup((const char *)f->name.ptr, f->name.len);
-    /* The best definition over the members, .metal files before others. */
-    long best = -1;
-    int best_score = 0;
-    size_t best_line = 0;
-    for (int pass = 0; pass < 2 && best_score < 3; pass++)
-        for (size_t m = 0; name && m < ar->n_members; m++) {
-            const struct mtlbx_member *mem = &ar->members[m];
-            if (mem->type != MTLBX_MEMBER_FILE || !mem->data || ends_with(mem->name, ".metal") != (pass == 0))
-                continue;
-            size_t line = 0;
-            int score = source_find_definition(mem->data, mem->size, name, &line);
-            if (score > best_score) {
-                best_score = score;
-                best = (long)m;
-                best_line = line;
-            }
-        }
-    if (best < 0) {
-        ex_message(ex, "%s is not named in the embedded sources; s in the byte explorer lists them",
-                   name ? "the function" : "?");
-        free(name);
-        return;
-    }
-    free(name);
-    const struct mtlbx_member *mem = &ar->members[best];
-    /* The file name first: a long path is cut at its end. */
-    const char *slash = strrchr(mem->name, '/');
-    const char *base = slash && slash[1] ? slash + 1 : mem->name;
-    char *path = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
-    char *file = mtlbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
-    char title[1200];
-    snprintf(title, sizeof title, "%.200s in %.900s", file ? file : "?", path ? path : "?");
-    struct text_doc doc = { .title = title, .data = (const char *)mem->data, .len = mem->size, .save_name = base,
-                            .line = best_line };
-    struct place at = place_text(&doc);
-    free(path);
-    free(file);
-    if (open_view(ex, VIEW_TEXT, &at))
-        ex_message(ex, "line %zu%s; q returns", best_line + 1,
-                   best_score >= 3 ? " defines it" : best_score == 2 ? " names it" : " mentions it");
+    d->lib = lib;
+    d->fn = fn;
+    if (!job_start(ex, "searching the sources", source_work, source_finish, d, false))
+        free(d);
 }
 
 static char *member_name(const struct mtlbx_member *mem)

@@ -7,6 +7,7 @@
 #include "ui/text/lineedit.h"
 #include "ui/text/pathcomplete.h"
 #include "ui/term/term.h"
+#include "ui/text/rowfmt.h"
 #include "ui/text/textfmt.h"
 #include "ui/core/core.h"
 #include "ui/widgets/prompt.h"
@@ -86,11 +87,12 @@ static void draw_prompt(struct explorer *ex, const char *label, const struct lin
         ex_draw(ex);
         return;
     }
-    char lab[256];
-    snprintf(lab, sizeof lab, "%s: ", label);
+    /* The label takes at most half the line; a longer one is cut with an
+     * ellipsis, and ": " always parts it from what is typed. */
+    char lab[260], cut[256];
+    rowfmt_cut(label, r->w / 2 - 2, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
+    snprintf(lab, sizeof lab, "%s: ", cut);
     int lw = textfmt_width(lab);
-    if (lw > r->w / 2)
-        lw = r->w / 2;
     term_fill(r->y, r->x, r->w, A_NORMAL);
     term_put_raw(r->y, r->x, lw, lab, A_BOLD);
     /* Typed text is shown made safe; scroll so the cursor stays visible. */

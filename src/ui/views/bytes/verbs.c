@@ -86,9 +86,6 @@ void bytes_sources(struct explorer *ex)
         ex_error(ex, "no embedded sources in this library (they come from -frecord-sources)");
         return;
     }
-    ex_message(ex, "decompressing the source archives...");
-    ex_draw(ex);
-    ex->status[0] = '\0';
     /* All of the library's archives, starting at the one asked about;
      * one that does not decode is listed as such. */
     struct place at = place_archive(bytes_current_file(ex), lib, (size_t)a);

@@ -13,6 +13,7 @@
 #include "run_tool.h"
 #include "safe_write.h"
 #include "ui/core/core.h"
+#include "ui/core/job.h"
 #include "ui/term/term.h"
 #include "ui/text/query.h"
 #include "ui/text/wrap.h"
@@ -113,8 +114,58 @@ static void free_diff(struct compare_view *cv)
     memset(cv, 0, sizeof *cv);
 }
 
+/* The comparison runs on the job worker (on two big libraries it reads
+ * every module); the view opens when it is done. It reads the two files,
+ * never the node model: no model lock, and a cancel it cannot see is left
+ * behind (core/job.c). */
+struct compare_job {
+    uint32_t a, b;
+    mtlbx_file *fa, *fb;
+    unsigned long files_gen;     /* the shown files it is about */
+    struct mtlbx_diff *diff;
+    int rc;
+};
+
+static void compare_work(struct job *j)
+{
+    struct compare_job *c = j->ctx;
+    struct mtlbx_diff_options opt = { .verify = false };
+    c->rc = mtlbx_diff_files(c->fa, c->fb, &opt, &c->diff);
+}
+
+static void compare_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct compare_job *c = j->ctx;
+    struct compare_view *cv = state(ex);
+    if (cancelled) {
+        ex_message(ex, "comparing cancelled");
+    } else if (c->files_gen != ex->files_gen) {
+        ex_message(ex, "the comparison is of files no longer shown: D again compares these");
+    } else if (c->rc != MTLBX_E_NONE) {
+        ex_error(ex, "out of memory while comparing the two files");
+    } else {
+        free_diff(cv);
+        cv->diff = c->diff;
+        c->diff = NULL;
+        cv->file_a = c->a;
+        cv->file_b = c->b;
+        if (!build_rows(cv)) {
+            free_diff(cv);
+            ex_error(ex, "out of memory while comparing the two files");
+        } else {
+            cv->list = (struct list){ .n = cv->n_rows };
+            struct place at = place_file(c->a);
+            if (open_view(ex, VIEW_COMPARE, &at) && cv->diff->identical)
+                ex_message(ex, "the two libraries are identical (modules compared by their stored hash)");
+        }
+    }
+    mtlbx_diff_free(c->diff);
+    free(c);
+}
+
 /* The two files: with two shown, A is the first and B the second; with
- * more, the one `at` names against the next. */
+ * more, the one `at` names against the next. Compared once (in the
+ * background: the view opens then); D again comes back at once. */
 static bool compare_open(struct explorer *ex, const struct place *at)
 {
     struct compare_view *cv = state(ex);
@@ -125,19 +176,15 @@ static bool compare_open(struct explorer *ex, const struct place *at)
     uint32_t a = ex->n_files == 2 ? 0 : at->file < ex->n_files ? at->file : 0, b = (a + 1) % ex->n_files;
     if (cv->diff && cv->file_a == a && cv->file_b == b)
         return true;
-    free_diff(cv);
-    struct mtlbx_diff_options opt = { .verify = false };
-    if (mtlbx_diff_files(ex->files[a].f, ex->files[b].f, &opt, &cv->diff) != MTLBX_E_NONE || !build_rows(cv)) {
-        free_diff(cv);
-        ex_error(ex, "out of memory while comparing the two files");
+    struct compare_job *c = calloc(1, sizeof *c);
+    if (!c) {
+        ex_error(ex, "out of memory");
         return false;
     }
-    cv->file_a = a;
-    cv->file_b = b;
-    cv->list = (struct list){ .n = cv->n_rows };
-    if (cv->diff->identical)
-        ex_message(ex, "the two libraries are identical (modules compared by their stored hash)");
-    return true;
+    *c = (struct compare_job){ a, b, ex->files[a].f, ex->files[b].f, ex->files_gen, NULL, 0 };
+    if (!job_start(ex, "comparing", compare_work, compare_finish, c, false))
+        free(c);
+    return false; /* it opens when the comparison is in */
 }
 
 /* ------------------------------------------------------------- jumping -- */

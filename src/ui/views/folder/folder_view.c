@@ -15,6 +15,7 @@
 
 #include "archive_members.h"
 #include "ui/core/core.h"
+#include "ui/core/job.h"
 #include "ui/term/term.h"
 #include "ui/text/query.h"
 #include "ui/text/rowfmt.h"
@@ -207,9 +208,67 @@ static bool index_hit(const struct query *q, const char *index, char *what, size
     return false;
 }
 
+/* Whether entry i matches (its path, or a line of its index): `what`
+ * gets the line. Under the scan's lock. */
+static bool entry_hit(const struct query *q, const struct folder_entry *e, char *what, size_t size)
+{
+    return query_label_matches(q, e->label) || index_hit(q, e->index, what, size);
+}
+
+/* A search that finds nothing while the survey is still indexing waits
+ * for it on the job worker, and looks again as soon as an entry indexed
+ * meanwhile matches or the index is whole, so that `/` finds what the
+ * folder holds, not what was indexed when the key was pressed. */
+struct index_wait {
+    struct folder_scan *s;
+    struct query q;
+    bool forward;
+    bool found;
+};
+
+static void wait_work(struct job *j)
+{
+    struct index_wait *w = j->ctx;
+    size_t checked = 0;
+    for (;;) {
+        bool whole = atomic_load(&w->s->survey_done);
+        size_t indexed = atomic_load(&w->s->indexed);
+        job_set_progress(j, indexed, atomic_load(&w->s->progress.metallibs) + atomic_load(&w->s->members));
+        char what[8];
+        pthread_mutex_lock(&w->s->lock);
+        for (; checked < indexed && checked < w->s->n && !w->found; checked++)
+            w->found = entry_hit(&w->q, &w->s->v[checked], what, sizeof what);
+        pthread_mutex_unlock(&w->s->lock);
+        if (w->found || whole || job_cancelled(j))
+            return;
+        nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+    }
+}
+
+static void search(struct explorer *ex, bool forward, const struct folder_row *rows, size_t n);
+
+static void wait_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct index_wait *w = j->ctx;
+    bool forward = w->forward;
+    free(w);
+    if (cancelled) {
+        ex_message(ex, "search cancelled");
+        return;
+    }
+    size_t n;
+    struct folder_row *rows = build_rows(ex, &n);
+    if (rows) {
+        state(ex)->list.n = n;
+        search(ex, forward, rows, n);
+    }
+    free(rows);
+}
+
 /* `/` in the folder list: the next library whose path, or one of whose
  * function names, argument names or argument types, holds the query
- * ("which library takes GEMMParams"). The status line says what matched. */
+ * ("which library takes GEMMParams"). The status line says what matched;
+ * while the index is not whole, a miss waits for it (wait_work). */
 static void search(struct explorer *ex, bool forward, const struct folder_row *rows, size_t n)
 {
     struct folder_view *f = state(ex);
@@ -228,7 +287,7 @@ static void search(struct explorer *ex, bool forward, const struct folder_row *r
         char what[420] = "";
         pthread_mutex_lock(&s->lock);
         const struct folder_entry *e = &s->v[rows[i].entry];
-        bool hit = query_label_matches(&f->query, e->label) || index_hit(&f->query, e->index, what, sizeof what);
+        bool hit = entry_hit(&f->query, e, what, sizeof what);
         char *label = hit ? mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL) : NULL;
         pthread_mutex_unlock(&s->lock);
         if (hit) {
@@ -243,10 +302,18 @@ static void search(struct explorer *ex, bool forward, const struct folder_row *r
             return;
         }
     }
-    if (partial)
+    if (partial) {
+        struct index_wait *w = calloc(1, sizeof *w);
+        if (w) {
+            *w = (struct index_wait){ s, f->query, forward, false };
+            if (job_start(ex, "waiting for the name index", wait_work, wait_finish, w, false))
+                return;
+            free(w);
+        }
         ex_error(ex, "no library matches %s yet: %zu of %zu indexed so far", f->query.text, indexed, libs);
-    else
+    } else {
         ex_error(ex, "no library matches %s (paths, function names, argument names and types)", f->query.text);
+    }
 }
 
 static enum view_result folder_action(struct explorer *ex, enum action a)

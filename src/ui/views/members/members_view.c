@@ -7,6 +7,7 @@
 #include "member_plan.h"
 #include "safe_write.h"
 #include "ui/core/core.h"
+#include "ui/core/job.h"
 #include "ui/term/term.h"
 #include "ui/text/query.h"
 #include "ui/text/rowfmt.h"
@@ -76,8 +77,44 @@ static void free_rows(struct members *m)
     m->n_rows = 0;
 }
 
+/* Decompressing a library's archives (bzip2, then tar) takes seconds on a
+ * big or hostile one: it runs on the job worker, and the list opens when
+ * it is done. The library serialises its own loads; no model lock. */
+struct load_job {
+    struct place at;
+};
+
+static bool all_tried(const mtlbx_library *lib)
+{
+    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    for (size_t ai = 0; s && ai < s->n_archives; ai++)
+        if (__atomic_load_n(&s->archives[ai].state, __ATOMIC_ACQUIRE) == MTLBX_ARCHIVE_UNLOADED)
+            return false;
+    return true;
+}
+
+static void load_work(struct job *j)
+{
+    struct load_job *d = j->ctx;
+    const struct mtlbx_sources *s = mtlbx_library_sources(d->at.lib);
+    for (size_t ai = 0; s && ai < s->n_archives && !job_cancelled(j); ai++) {
+        job_set_progress(j, ai, s->n_archives);
+        mtlbx_archive_load(d->at.lib, ai);
+    }
+}
+
+static void load_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct load_job *d = j->ctx;
+    if (cancelled)
+        ex_message(ex, "decompressing the sources cancelled");
+    else
+        open_view(ex, VIEW_MEMBERS, &d->at);
+    free(d);
+}
+
 /* Every archive of the library (a source archive and its library), each
- * decompressed now; the one asked about selected. */
+ * decompressed first; the one asked about selected. */
 static bool members_open(struct explorer *ex, const struct place *at)
 {
     struct members *m = state(ex);
@@ -85,6 +122,18 @@ static bool members_open(struct explorer *ex, const struct place *at)
         return m->rows != NULL; /* back to the list it holds */
     if (m->rows && m->lib == at->lib && m->archive == (size_t)at->archive)
         return true;
+    if (!all_tried(at->lib)) {
+        struct load_job *d = calloc(1, sizeof *d);
+        if (!d) {
+            ex_error(ex, "out of memory");
+            return false;
+        }
+        d->at = *at;
+        d->at.text = NULL;
+        if (!job_start(ex, "decompressing the sources", load_work, load_finish, d, false))
+            free(d);
+        return false; /* it opens when they are in */
+    }
     free_rows(m);
     m->file = at->file;
     m->lib = at->lib;
@@ -92,8 +141,8 @@ static bool members_open(struct explorer *ex, const struct place *at)
     mtlbx_library *lib = m->lib;
     size_t archive = m->archive;
     m->list = (struct list){ 0 };
-    /* Every archive of the library, each decompressed now (a failed one
-     * keeps its heading, saying so). */
+    /* Every archive of the library (a failed one keeps its heading,
+     * saying so). */
     const struct mtlbx_sources *s = mtlbx_library_sources(lib);
     size_t total = 0, failed = 0;
     for (size_t ai = 0; s && ai < s->n_archives; ai++) {

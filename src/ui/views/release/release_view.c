@@ -13,6 +13,7 @@
 #include "diff_text.h"
 #include "release_pairs.h"
 #include "ui/core/core.h"
+#include "ui/core/job.h"
 #include "ui/term/term.h"
 #include "ui/widgets/list.h"
 #include "ui/work/folder_scan.h"
@@ -43,11 +44,23 @@ static struct release_view *state(struct explorer *ex)
     return view_state(ex, VIEW_RELEASE);
 }
 
+/* The pairing runs on the job worker (it walks both sides, opens and
+ * compares every pair: seconds to minutes on thousands of libraries) into
+ * a block of its own, which the view takes when it is done. It reads only
+ * what it opens itself: no model lock, and a cancel it cannot see (inside
+ * a walk or a comparison) is left behind (core/job.c). */
+struct release_job {
+    struct job *job;
+    char *roots[2];
+    struct release_view built;
+    size_t pairs;
+};
+
 static void on_problem(void *ctx, const char *path, const char *message)
 {
     (void)path;
     (void)message;
-    ((struct release_view *)ctx)->n_problems++;
+    ((struct release_job *)ctx)->built.n_problems++;
 }
 
 static char *escaped(const char *s) { return mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL); }
@@ -85,7 +98,11 @@ static void change_summary(const struct mtlbx_diff *d, FILE *out)
 /* The row of one pair, or none when the two libraries are the same. */
 static void on_pair(void *ctx, const struct release_item *x, const struct release_item *y)
 {
-    struct release_view *rv = ctx;
+    struct release_job *rj = ctx;
+    struct release_view *rv = &rj->built;
+    if (job_cancelled(rj->job))
+        return;
+    job_set_progress(rj->job, ++rj->pairs, 0);
     char *buf = NULL, *key = escaped((x ? x : y)->key);
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -142,9 +159,8 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
     rv->rows[rv->n_rows++] = row;
 }
 
-static void release_done(struct explorer *ex)
+static void free_rows(struct release_view *rv)
 {
-    struct release_view *rv = state(ex);
     for (size_t i = 0; i < rv->n_rows; i++) {
         struct release_row *r = &rv->rows[i];
         free(r->text), free(r->open_a), free(r->open_b);
@@ -152,6 +168,52 @@ static void release_done(struct explorer *ex)
         mtlbx_close(r->fb);
     }
     free(rv->rows);
+}
+
+static void release_done(struct explorer *ex)
+{
+    free_rows(state(ex));
+}
+
+static void pair_work(struct job *j)
+{
+    struct release_job *rj = j->ctx;
+    rj->job = j;
+    struct release_side a = { .problem = on_problem, .ctx = rj }, b = { .problem = on_problem, .ctx = rj };
+    release_side_collect(rj->roots[0], &a);
+    if (!job_cancelled(j))
+        release_side_collect(rj->roots[1], &b);
+    if (!job_cancelled(j))
+        release_pair(&a, &b, on_pair, rj);
+    release_side_free(&a);
+    release_side_free(&b);
+}
+
+static void pair_finish(struct explorer *ex, struct job *j, bool cancelled)
+{
+    struct release_job *rj = j->ctx;
+    struct release_view *rv = state(ex);
+    if (cancelled || rv->built) {
+        free_rows(&rj->built);
+        if (cancelled)
+            ex_message(ex, "comparing the releases cancelled");
+    } else {
+        *rv = rj->built;
+        rv->built = true;
+        rv->list = (struct list){ .n = rv->n_rows };
+        if (open_view(ex, VIEW_RELEASE, NULL)) {
+            if (rv->failed)
+                ex_error(ex, "out of memory: some libraries are not listed");
+            else if (rv->n_problems)
+                ex_error(ex, "%zu %s could not be read (mtlbx diff names them)", rv->n_problems,
+                         rv->n_problems == 1 ? "entry" : "entries");
+            else
+                ex_message(ex, "Enter on a changed library compares its two versions; q goes back to the list");
+        }
+    }
+    free(rj->roots[0]);
+    free(rj->roots[1]);
+    free(rj);
 }
 
 static bool release_open(struct explorer *ex, const struct place *at)
@@ -165,24 +227,23 @@ static bool release_open(struct explorer *ex, const struct place *at)
     }
     if (rv->built)
         return true;
-    ex_message(ex, "pairing and comparing the libraries of the two...");
-    ex_draw(ex);
-    struct release_side a = { .problem = on_problem, .ctx = rv }, b = { .problem = on_problem, .ctx = rv };
-    release_side_collect(s->roots[0], &a);
-    release_side_collect(s->roots[1], &b);
-    release_pair(&a, &b, on_pair, rv);
-    release_side_free(&a);
-    release_side_free(&b);
-    rv->built = true;
-    rv->list = (struct list){ .n = rv->n_rows };
-    if (rv->failed)
-        ex_error(ex, "out of memory: some libraries are not listed");
-    else if (rv->n_problems)
-        ex_error(ex, "%zu %s could not be read (mtlbx diff names them)", rv->n_problems,
-                 rv->n_problems == 1 ? "entry" : "entries");
-    else
-        ex_message(ex, "Enter on a changed library compares its two versions; q goes back to the list");
-    return true;
+    struct release_job *rj = calloc(1, sizeof *rj);
+    if (rj) {
+        rj->roots[0] = strdup(s->roots[0]);
+        rj->roots[1] = strdup(s->roots[1]);
+    }
+    if (!rj || !rj->roots[0] || !rj->roots[1]) {
+        if (rj)
+            free(rj->roots[0]), free(rj->roots[1]);
+        free(rj);
+        ex_error(ex, "out of memory");
+        return false;
+    }
+    if (!job_start(ex, "pairing and comparing the libraries", pair_work, pair_finish, rj, false)) {
+        free(rj->roots[0]), free(rj->roots[1]);
+        free(rj);
+    }
+    return false; /* it opens when the pairs are in */
 }
 
 /* Enter: the pair's two libraries in the views, and their compare view. */
