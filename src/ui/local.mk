@@ -86,9 +86,9 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/views/folder/folder_view.c \
 	src/ui/views/functions/functions_view.c \
 	src/ui/views/members/members_view.c \
-	src/ui/views/page/fpage.c \
+	src/ui/views/page/page_view.c \
 	src/ui/views/release/release_view.c \
-	src/ui/views/text/textview.c \
+	src/ui/views/text/text_view.c \
 	src/ui/widgets/list.c \
 	src/ui/widgets/list.h \
 	src/ui/widgets/pager.c \
