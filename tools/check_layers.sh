@@ -6,6 +6,8 @@
 #   src/util          writing files, running llvm-dis, folder walks, archive members
 #   src/lib           the parser library, itself in layers (src/lib/local.mk):
 #                     writer > compare > model > checks > bitcode > container
+# src/ui is in layers of its own (src/ui/README.md): loop > views > verbs >
+# widgets > core > model > work > term > text.
 # LAYERS_PY defaults to ../shared/tools/layers.py beside the source tree.
 # Exit 0 when all hold; 1 (with the circles and calls named) otherwise.
 build=${1:?usage: check_layers.sh BUILD_DIR [LAYERS_PY]}
@@ -23,7 +25,7 @@ run() {
 run --folder src/lib --order src/lib/writer,src/lib/compare,src/lib/model,src/lib/checks,src/lib/bitcode,src/lib/container
 run --folder src/cli
 run --folder src/util
-run --folder src/ui
+run --folder src/ui --order src/ui/loop,src/ui/views,src/ui/verbs,src/ui/widgets,src/ui/core,src/ui/model,src/ui/work,src/ui/term,src/ui/text
 # Across folders only the direction counts here: circles inside a folder
 # are the folder runs' business.
 echo "layers.py --order src/ui,src/cli,src/util,src/lib"

@@ -104,6 +104,9 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/work/ifacer.c \
 	src/ui/work/ifacer.h
 
+# The design: what each folder is, how to add a view.
+EXTRA_DIST += src/ui/README.md
+
 # What the mtlbx binary links for the explorer (before $(MTLBX_LIBS)).
 MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 

@@ -43,8 +43,9 @@ for mode in colour ascii; do
     # to requires, where the older requirement comes first.
     screen | sed -n 4p | grep -q '^metaljl-kernel.26 ' || fail "$mode: file order does not start with kernel.26"
     keys S
-    wait_for "sorted by file"
-    expect "FILE"
+    # The title said "sorted by file order" before: wait for the heading.
+    wait_for "FILE"
+    expect "sorted by file"
     for col in stage args msl size hash src requires; do
         keys S
         wait_for "sorted by $col" || break
