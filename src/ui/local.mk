@@ -71,6 +71,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/views/bytes/bytes.h \
 	src/ui/views/bytes/bytes_state.c \
 	src/ui/views/bytes/bytes_view.c \
+	src/ui/views/bytes/bytes_view.h \
 	src/ui/views/bytes/detail_panel.c \
 	src/ui/views/bytes/expand_all.c \
 	src/ui/views/bytes/filter.c \
@@ -83,12 +84,19 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/views/bytes/tree_panel.c \
 	src/ui/views/bytes/verbs.c \
 	src/ui/views/compare/compare_view.c \
+	src/ui/views/compare/compare_view.h \
 	src/ui/views/folder/folder_view.c \
+	src/ui/views/folder/folder_view.h \
 	src/ui/views/functions/functions_view.c \
+	src/ui/views/functions/functions_view.h \
 	src/ui/views/members/members_view.c \
+	src/ui/views/members/members_view.h \
 	src/ui/views/page/page_view.c \
+	src/ui/views/page/page_view.h \
 	src/ui/views/release/release_view.c \
+	src/ui/views/release/release_view.h \
 	src/ui/views/text/text_view.c \
+	src/ui/views/text/text_view.h \
 	src/ui/widgets/list.c \
 	src/ui/widgets/list.h \
 	src/ui/widgets/pager.c \

@@ -5,6 +5,7 @@
  * a place: a node, an offset, a function. */
 #include "config.h"
 
+#include "ui/views/bytes/bytes_view.h"
 #include "ui/core/job.h"
 #include "ui/term/term.h"
 #include "ui/verbs/verbs.h"

@@ -9,6 +9,7 @@
  * the tool runner, coloured in the text view. */
 #include "config.h"
 
+#include "ui/views/compare/compare_view.h"
 #include "diff_text.h"
 #include "run_tool.h"
 #include "safe_write.h"

@@ -13,6 +13,7 @@
  * GEMMParams. S sorts by each column in turn. */
 #include "config.h"
 
+#include "ui/views/folder/folder_view.h"
 #include "archive_members.h"
 #include "ui/core/core.h"
 #include "ui/core/job.h"

@@ -5,6 +5,7 @@
  * own under the rows. Only the rows on screen are formatted. */
 #include "config.h"
 
+#include "ui/views/functions/functions_view.h"
 #include "ui/core/core.h"
 #include "ui/core/job.h"
 #include "ui/model/ftable.h"

@@ -4,6 +4,7 @@
  * row's archive under a directory (never outside it: safe_write_under). */
 #include "config.h"
 
+#include "ui/views/members/members_view.h"
 #include "member_plan.h"
 #include "safe_write.h"
 #include "ui/core/core.h"

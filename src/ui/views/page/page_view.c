@@ -5,6 +5,7 @@
  * explorer. q closes it back to the table, Backspace goes back. */
 #include "config.h"
 
+#include "ui/views/page/page_view.h"
 #include "ui/core/core.h"
 #include "ui/model/ftable.h"
 #include "ui/model/iface_table.h"

@@ -9,6 +9,7 @@
  * the folder list. */
 #include "config.h"
 
+#include "ui/views/release/release_view.h"
 #include "archive_members.h"
 #include "diff_text.h"
 #include "release_pairs.h"

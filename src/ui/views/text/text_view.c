@@ -5,6 +5,7 @@
  * asked for (the problem list follows a finding's offset). */
 #include "config.h"
 
+#include "ui/views/text/text_view.h"
 #include "ui/core/core.h"
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/pager.h"
