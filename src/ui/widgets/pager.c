@@ -198,7 +198,7 @@ static void show_match(struct pager *t, size_t line)
     size_t len;
     line_bytes(t, line, &p, &len);
     long at = textfmt_find(p, len, t->query.text);
-    int w = t->width - 8;
+    int w = t->width > 16 ? t->width - 8 : 72; /* before the first draw: 80 columns */
     t->hscroll = at > w ? (int)at - w / 2 : 0;
 }
 
