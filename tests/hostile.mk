@@ -65,7 +65,7 @@ tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_src
 tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
-tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(NCURSES_LIBS)
+tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(MTLBX_LIBS) $(NCURSES_LIBS)
 check_SCRIPTS += tests/hostile/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
 # only without it).
@@ -107,7 +107,7 @@ FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manife
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
 FUZZ_MACHO_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_macho.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_a_SOURCES)))
-FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c \
+FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c $(top_srcdir)/src/lib/container/escape.c \
 	$(addprefix $(top_srcdir)/src/ui/,text/hexfmt.c text/textfmt.c text/layout.c text/lineedit.c text/query.c model/rows.c text/rowfmt.c term/keys.c text/wrap.c) \
 	$(top_srcdir)/src/util/text_buf.c
 
@@ -117,16 +117,16 @@ fuzz-build:
 	  echo "make fuzz: '$(CLANG)' cannot build libFuzzer programs (install clang, or set CLANG=)"; exit 1; fi
 	$(MKDIR_P) tests/fuzz
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
-	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
-	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS)
+	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS) $(UNISTRING_LIBS)
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_MACHO_SRC) \
-	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) -lpthread
+	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/util $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
-	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
+	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/cli $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_WRITER_SRC) -o tests/fuzz/fuzz_writer $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
-	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) -lpthread
+	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
 
 # Each run mutates a working copy of the seeds (never the committed
 # ones); new crashes land in tests/fuzz/artifacts/ for tests/fuzz/regress.

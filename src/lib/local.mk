@@ -116,4 +116,4 @@ src/lib/requirements_table.h: $(top_srcdir)/data/requirements.tsv $(top_srcdir)/
 src/lib/checks/libmtlbx_a-requirements.$(OBJEXT): src/lib/requirements_table.h
 
 # What every program linking the parser needs after libmtlbx.a
-MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS)
+MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)

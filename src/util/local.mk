@@ -50,5 +50,6 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/values_json.h
 src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS) $(LIBPLIST_CFLAGS)
 
-# What the binary (and the explorer's tests) add to LDADD for these helpers.
-MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(DL_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS) $(JANSSON_LIBS) $(LIBPLIST_LIBS)
+# What the binary (and the explorer's tests) add to LDADD for these helpers;
+# they call the parser library (safe_write.c its escaping policy).
+MTLBX_UTIL_LIBS = src/util/libmtlbxutil.a $(MTLBX_LIBS) $(DL_LIBS) $(LIBGCRYPT_LIBS) $(UNISTRING_LIBS) $(JANSSON_LIBS) $(LIBPLIST_LIBS)

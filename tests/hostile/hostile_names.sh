@@ -2,8 +2,9 @@
 # Names that spoof (issue 12, item 8): function names holding U+202E
 # (right-to-left override), U+200B, U+FEFF, U+2028, U+2029 and a C1 CSI,
 # and source members whose names hold a C1 CSI, a raw 0x9B byte, invalid
-# UTF-8 or U+202E. One policy (mtlbx_codepoint_unsafe) for the terminal and
-# for file names: no command prints any of them raw, no extracted file
+# UTF-8 or U+202E, and issue 35's 26 format characters (below). One policy
+# (mtlbx_codepoint_unsafe) for the terminal and for file names: no command
+# prints any of them raw, no extracted file
 # name holds one, and `sources -o` refuses those members (as the man page
 # says) while writing the others.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/hostile_lib.sh"
@@ -121,6 +122,50 @@ for tag in CNST VATY DEBI DEPF; do
         fail "duplicate $tag not reported: $(cat "$WORK/out")"
     fi
 done
+
+# Issue 35 item 11: the invisible format characters a hand-kept list
+# missed (Arabic number signs, Syriac abbreviation mark, Kaithi, Egyptian
+# hieroglyph, shorthand and musical format controls), each in a function
+# name: none reaches the terminal raw (ls --names is what shell completion
+# reads), and none lands in an extracted file's name.
+python3 - "$SRC/tools" "$WORK/cf.metallib" <<'PY' || exit 1
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import mtlbwriter as W
+cps = [0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6DD, 0x70F, 0x8E2, 0x110BD, 0x110CD, 0x13430, 0x13431,
+       0x13438, 0x1BCA0, 0x1BCA1, 0x1BCA2, 0x1BCA3] + list(range(0x1D173, 0x1D17B))
+assert len(cps) == 26
+fns = [W.Function("cf%04x%sx" % (cp, chr(cp)), 2, W.wrap_bitcode(b"%d" % cp), (2, 6, 3, 2)) for cp in cps]
+lib = W.Library(functions=fns, extension=["UUID"], uuid=bytes(16))
+open(sys.argv[2], "wb").writelines(W.build(lib)[0])
+PY
+cf_raw() { python3 - "$@" <<'PY'
+import sys
+cps = [0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6DD, 0x70F, 0x8E2, 0x110BD, 0x110CD, 0x13430, 0x13431,
+       0x13438, 0x1BCA0, 0x1BCA1, 0x1BCA2, 0x1BCA3] + list(range(0x1D173, 0x1D17B))
+found = sorted({"%s has U+%04X" % (p.rsplit("/", 1)[-1], cp) for p in sys.argv[1:] for cp in cps
+                if chr(cp).encode() in open(p, "rb").read()})
+print(" ".join(found[:4]))
+sys.exit(1 if found else 0)
+PY
+}
+f=$WORK/cf.metallib
+for cmd in "ls --names" "ls" "info" "check" "textconv" "dump --json"; do
+    "$BIN" $cmd "$f" >"$WORK/out" 2>"$WORK/err"
+    case $cmd in dump*) : >"$WORK/out" ;; esac  # JSON escapes as JSON does, for programs
+    if r=$(cf_raw "$WORK/out" "$WORK/err"); then ok "$cmd: no format character raw"; else fail "$cmd: $r"; fi
+done
+[ "$("$BIN" ls --names "$f" | grep -c '^cf1d17a\\xf0\\x9d\\x85\\xbax$')" -eq 1 ] ||
+    fail "ls --names does not show U+1D17A as its escaped bytes: $("$BIN" ls --names "$f" | tail -1)"
+mkdir "$WORK/cfair"
+"$BIN" extract "$f" -o "$WORK/cfair" >"$WORK/out" 2>"$WORK/err" || fail "extract: exit $?"
+ls "$WORK/cfair" >"$WORK/names"
+if r=$(cf_raw "$WORK/out" "$WORK/err" "$WORK/names"); then
+    ok "extract: $(wc -l <"$WORK/names") files, no format character in a name"
+else
+    fail "extract: $r"
+fi
 
 # Item 9: an error line about a 5,000-byte name keeps its reason (lines
 # used to be cut at 1,023 bytes).

@@ -571,17 +571,15 @@ const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
 /* The one policy for what a terminal or a file name must never receive
  * as itself (the command line's escaping, the explorer's and the names of
  * extracted files all ask here): C0 and C1 controls and DEL act on the
- * terminal; bidi controls reorder what is shown ("trojan source");
+ * terminal; bidi controls reorder what is shown ("trojan source"); the
  * invisible format characters (zero-width space, word joiner, BOM, soft
- * hyphen, tag characters) and the line and paragraph separators make two
- * names look the same or a name look like something else. */
-static inline bool mtlbx_codepoint_unsafe(uint32_t cp)
-{
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || cp == 0x061C ||
-           cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
-           (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
-           (cp >= 0xE0000 && cp <= 0xE007F);
-}
+ * hyphen, tag characters, Arabic number signs, Egyptian hieroglyph and
+ * musical format controls...) and the line and paragraph separators make
+ * two names look the same or a name look like something else. Those are
+ * whole Unicode categories (Cc, Cf, Zl, Zp), taken from libunistring's
+ * tables (escape.c), and so are the code points unassigned in them: a
+ * later Unicode may make one a format character. */
+bool mtlbx_codepoint_unsafe(uint32_t cp);
 
 enum {
     MTLBX_ESC_TERMINAL = 1u << 0, /* also escape mtlbx_codepoint_unsafe() characters */

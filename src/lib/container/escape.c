@@ -7,6 +7,22 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <unictype.h>
+
+/* Unicode's own categories rather than a list kept here: a hand-kept list
+ * missed 26 format characters (U+0600-0605, U+06DD, U+110BD, U+13430,
+ * U+1BCA0, U+1D173... issue 35). libunistring's tables are pure lookups
+ * (no locale, no state). Unassigned code points (Cn) go too: Debian 12's
+ * tables are Unicode 14, and Unicode 15 made U+13439-1343F format
+ * characters, so what is unassigned here may be invisible on a newer
+ * terminal. */
+bool mtlbx_codepoint_unsafe(uint32_t cp)
+{
+    if (cp < 0x80)
+        return cp < 0x20 || cp == 0x7F;
+    return uc_is_general_category_withtable(cp, UC_CATEGORY_MASK_Cc | UC_CATEGORY_MASK_Cf | UC_CATEGORY_MASK_Zl |
+                                                    UC_CATEGORY_MASK_Zp | UC_CATEGORY_MASK_Cn);
+}
 
 size_t mtlbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp)
 {

@@ -84,6 +84,51 @@ Test(escape, controls_and_invalid_utf8_become_visible)
     cr_assert_str_eq(out, "\\xc2\\x9b");
 }
 
+/* The UTF-8 bytes of code point cp into out; their count. */
+static size_t utf8(uint32_t cp, uint8_t *out)
+{
+    if (cp < 0x80)
+        return out[0] = (uint8_t)cp, 1;
+    if (cp < 0x800)
+        return out[0] = (uint8_t)(0xC0 | cp >> 6), out[1] = (uint8_t)(0x80 | (cp & 0x3F)), 2;
+    if (cp < 0x10000)
+        return out[0] = (uint8_t)(0xE0 | cp >> 12), out[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F)),
+               out[2] = (uint8_t)(0x80 | (cp & 0x3F)), 3;
+    return out[0] = (uint8_t)(0xF0 | cp >> 18), out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F)),
+           out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F)), out[3] = (uint8_t)(0x80 | (cp & 0x3F)), 4;
+}
+
+/* Issue 35: format characters a hand-kept list missed reached the
+ * terminal raw; the policy is now Unicode's categories. Visible letters of
+ * the same scripts still pass. */
+Test(escape, every_invisible_format_character_is_escaped)
+{
+    static const uint32_t format[] = {
+        0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x08E2, 0x110BD, 0x110CD,
+        0x13430, 0x13431, 0x13438, 0x1BCA0, 0x1BCA1, 0x1BCA2, 0x1BCA3, 0x1D173, 0x1D174, 0x1D175,
+        0x1D176, 0x1D177, 0x1D178, 0x1D179, 0x1D17A,
+        /* and those the old list held */
+        0x00AD, 0x061C, 0x180E, 0x200B, 0x200E, 0x202E, 0x2028, 0x2029, 0x2060, 0x2066, 0xFEFF, 0xFFF9,
+        0xE0001, 0xE0041,
+    };
+    static const uint32_t visible[] = { 'A', 0xE9, 0x0627, 0x05D0, 0x4E2D, 0x1F600, 0x13000, 0x1D11E };
+    uint8_t in[8];
+    char out[64];
+    for (size_t k = 0; k < sizeof format / sizeof *format; k++) {
+        size_t n = utf8(format[k], in);
+        cr_assert(mtlbx_codepoint_unsafe(format[k]), "U+%04X is not unsafe", format[k]);
+        mtlbx_escape(in, n, MTLBX_ESC_TERMINAL, out, sizeof out);
+        cr_assert_eq(strlen(out), 4 * n, "U+%04X shown as %s", format[k], out);
+        cr_assert_eq(strncmp(out, "\\x", 2), 0, "U+%04X shown as %s", format[k], out);
+    }
+    for (size_t k = 0; k < sizeof visible / sizeof *visible; k++) {
+        size_t n = utf8(visible[k], in);
+        cr_assert_not(mtlbx_codepoint_unsafe(visible[k]), "U+%04X is unsafe", visible[k]);
+        mtlbx_escape(in, n, MTLBX_ESC_TERMINAL, out, sizeof out);
+        cr_assert(strlen(out) == n && memcmp(out, in, n) == 0, "U+%04X shown as %s", visible[k], out);
+    }
+}
+
 Test(escape, truncates_on_a_whole_piece_and_reports_the_full_length)
 {
     char out[6];
