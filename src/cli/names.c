@@ -40,10 +40,15 @@ static void report(const char *path, const mtlbx_file *f, const char *name, cons
     char *q = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
     char list[2048];
     list_names(f, m, list, sizeof list);
+    /* A name too long to demangle may be the one asked for: say so. */
+    char note[160] = "";
+    if (m->how == MTLBX_NAME_MISSING && m->undemangled)
+        snprintf(note, sizeof note, " (%zu C++ %s too long to demangle, compared as stored)", m->undemangled,
+                 m->undemangled == 1 ? "name is" : "names are");
     if (m->how == MTLBX_NAME_MISSING && m->n)
-        cli_error(path, NULL, "no function named '%s'; did you mean %s?", q ? q : "?", list);
+        cli_error(path, NULL, "no function named '%s'%s; did you mean %s?", q ? q : "?", note, list);
     else if (m->how == MTLBX_NAME_MISSING)
-        cli_error(path, NULL, "no function named '%s'", q ? q : "?");
+        cli_error(path, NULL, "no function named '%s'%s", q ? q : "?", note);
     else
         cli_error(path, NULL, "'%s' matches %zu functions: %s (give more of the name)", q ? q : "?", m->n, list);
     free(q);

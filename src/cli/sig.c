@@ -79,24 +79,16 @@ static bool look_up(struct sig_options *o, const char *s, size_t len)
     return mark_equal(o, o->found, s, len);
 }
 
-/* A NAME matches the raw name, the demangled name, or the demangled name
- * without its parameter list ("utils::scale" for _ZN5utils5scaleEDv3_ff). */
+/* A NAME matches the stored name, or is one the library's resolver
+ * matched another way (a demangled name such as "utils::scale" for
+ * _ZN5utils5scaleEDv3_ff, a glob, a prefix: marked in o->extra). Nothing
+ * is demangled here: one name that demangles to gigabytes must not cost
+ * `sig FILE foo` anything (issue 35). */
 static bool wanted(struct sig_options *o, size_t l, size_t i, struct mtlbx_bytes name)
 {
     if (o->n_names == 0 || (o->extra && o->extra[l] && o->extra[l][i]))
         return true;
-    bool any = look_up(o, (const char *)name.ptr, name.len);
-    if (name.len > 2 && name.ptr[0] == '_' && name.ptr[1] == 'Z') {
-        char *d = mtlbx_demangle(name);
-        if (d) {
-            char *paren = strchr(d, '(');
-            any |= look_up(o, d, strlen(d));
-            if (paren)
-                any |= look_up(o, d, (size_t)(paren - d));
-            free(d);
-        }
-    }
-    return any;
+    return look_up(o, (const char *)name.ptr, name.len);
 }
 
 /* The one-line error for a module that does not decode (or was cut). */
@@ -281,9 +273,9 @@ static bool print_json(const struct sig_options *o, mtlbx_interface_reader *rd, 
     return diag == NULL;
 }
 
-/* NAME operands that are not a function's stored name: a demangled name
- * (the loop below finds it), a glob or a unique prefix (names.c), whose
- * functions are marked in o->extra. What resolves to nothing is reported
+/* NAME operands that are not a function's stored name: a demangled name,
+ * a glob or a unique prefix (names.c), whose functions are marked in
+ * o->extra. What resolves to nothing is reported
  * here, once, with the closest names. False if any did not resolve. */
 static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
 {
@@ -323,18 +315,16 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
             ok = false;
             continue;
         }
-        if (m.how != MTLBX_NAME_EXACT) {
-            if (!o->extra)
-                o->extra = calloc(n_libs + 1, sizeof *o->extra);
-            for (size_t j = 0; o->extra && j < m.n; j++) {
-                size_t l = m.v[j].library;
-                if (!o->extra[l])
-                    o->extra[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, sizeof **o->extra);
-                if (o->extra[l])
-                    o->extra[l][m.v[j].function] = true;
-            }
-            o->found[k] = true;
+        if (!o->extra)
+            o->extra = calloc(n_libs + 1, sizeof *o->extra);
+        for (size_t j = 0; o->extra && j < m.n; j++) {
+            size_t l = m.v[j].library;
+            if (!o->extra[l])
+                o->extra[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, sizeof **o->extra);
+            if (o->extra[l])
+                o->extra[l][m.v[j].function] = true;
         }
+        o->found[k] = true;
         mtlbx_name_matches_free(&m);
     }
     free(stored);

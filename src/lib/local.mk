@@ -79,7 +79,10 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/model/iface_cache.c \
 	src/lib/model/model.c \
 	src/lib/model/msl_decl.c \
+	src/lib/model/name_forms.c \
+	src/lib/model/name_match.h \
 	src/lib/model/name_resolve.c \
+	src/lib/model/name_suggest.c \
 	src/lib/model/node.c \
 	src/lib/model/node_arena.c \
 	src/lib/model/node_diags.c \

@@ -264,6 +264,10 @@ struct mtlbx_name_matches {
     enum mtlbx_name_how how;
     size_t n;
     struct mtlbx_function_ref *v;   /* in file order, except suggestions */
+    /* C++ names past the demangler's bound (mtlbx_demangle_bounded) that a
+     * glob or prefix was compared with as stored only: a miss may be one
+     * of them. */
+    size_t undemangled;
 };
 /* False (and *out empty) only when memory ran out. */
 bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);

@@ -6,11 +6,18 @@
  * demangled without its parameter list ("utils::scale" for
  * _ZN5utils5scaleEDv3_ff). The pattern is tried as an exact name, then as
  * a shell glob (fnmatch) when it holds * ? or [, then as a prefix; on a
- * miss the closest names are offered, best first: names that contain the
- * pattern (ignoring case), then names a few edits away. */
+ * miss the closest names are offered (name_suggest.c).
+ *
+ * An exact name never demangles anything: "utils::scale" is looked for in
+ * the stored names by its Itanium encoding (_ZN5utils5scaleE...), so that
+ * `sig FILE foo` costs a comparison per function whatever the names hold
+ * (issue 35: one name that demangles to gigabytes made it run for minutes).
+ * Globs and prefixes must see the demangled text; the demangler is
+ * bounded (bitcode/demangle.c), and a name past its bound is matched as
+ * stored. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "model/name_match.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -18,31 +25,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SUGGESTIONS_MAX 5
-
-/* One function's name in its forms; demangled text is malloc'd. */
-struct name_forms {
-    const char *raw;
-    size_t raw_len;
-    char *demangled;           /* NULL when not mangled */
-    size_t base_len;           /* demangled up to '(' */
-};
-
-static void forms_get(struct mtlbx_bytes name, struct name_forms *f)
-{
-    f->raw = (const char *)name.ptr;
-    f->raw_len = name.len;
-    f->demangled = NULL;
-    f->base_len = 0;
-    if (name.len > 2 && name.ptr[0] == '_' && name.ptr[1] == 'Z') {
-        f->demangled = mtlbx_demangle(name);
-        if (f->demangled) {
-            char *paren = strchr(f->demangled, '(');
-            f->base_len = paren ? (size_t)(paren - f->demangled) : strlen(f->demangled);
-        }
-    }
-}
 
 static bool span_is(const char *s, size_t len, const char *p, size_t plen)
 {
@@ -52,13 +34,6 @@ static bool span_is(const char *s, size_t len, const char *p, size_t plen)
 static bool span_starts(const char *s, size_t len, const char *p, size_t plen)
 {
     return len >= plen && memcmp(s, p, plen) == 0;
-}
-
-static bool exact(const struct name_forms *f, const char *p, size_t plen)
-{
-    return span_is(f->raw, f->raw_len, p, plen) ||
-           (f->demangled && (span_is(f->demangled, strlen(f->demangled), p, plen) ||
-                             span_is(f->demangled, f->base_len, p, plen)));
 }
 
 static bool prefix(const struct name_forms *f, const char *p, size_t plen)
@@ -98,72 +73,130 @@ static bool has_glob_chars(const char *p)
     return strpbrk(p, "*?[") != NULL;
 }
 
-static bool contains_nocase(const char *s, size_t len, const char *p, size_t plen)
-{
-    if (plen == 0 || plen > len)
-        return false;
-    for (size_t i = 0; i + plen <= len; i++) {
-        size_t j = 0;
-        while (j < plen && tolower((unsigned char)s[i + j]) == tolower((unsigned char)p[j]))
-            j++;
-        if (j == plen)
-            return true;
-    }
-    return false;
-}
+/* ------------------------------------------------ exact, by encoding -- */
 
-/* Edit distance ignoring ASCII case, or `limit` + 1 once it is certain to
- * exceed `limit` (names of very different lengths are not compared). */
-#define DISTANCE_LEN_MAX 256
-
-static size_t distance(const char *a, size_t alen, const char *b, size_t blen, size_t limit)
-{
-    if (alen > DISTANCE_LEN_MAX || blen > DISTANCE_LEN_MAX)
-        return limit + 1;
-    if ((alen > blen ? alen - blen : blen - alen) > limit)
-        return limit + 1;
-    size_t row[DISTANCE_LEN_MAX + 1];
-    for (size_t j = 0; j <= blen; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= alen; i++) {
-        size_t diag = row[0], best = row[0] = i;
-        for (size_t j = 1; j <= blen; j++) {
-            size_t up = row[j];
-            size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            size_t v = diag + cost;
-            if (up + 1 < v)
-                v = up + 1;
-            if (row[j - 1] + 1 < v)
-                v = row[j - 1] + 1;
-            row[j] = v;
-            diag = up;
-            if (v < best)
-                best = v;
-        }
-        if (best > limit)
-            return limit + 1;
-    }
-    return row[blen];
-}
-
-struct scored {
-    struct mtlbx_function_ref ref;
-    size_t score;              /* lower is closer */
+/* A typed C++ name, "utils::scale" or "utils::scale(float __vector(3),
+ * float)", as the identifiers of its scope path and where its parameter
+ * list starts (NULL: none). */
+#define SCOPE_DEPTH_MAX 32
+struct scoped_name {
+    size_t n;
+    const char *id[SCOPE_DEPTH_MAX];
+    size_t len[SCOPE_DEPTH_MAX];
+    const char *params;
 };
 
-/* Keeps the SUGGESTIONS_MAX lowest scores, in order (ties: first seen). */
-static void keep_best(struct scored *best, size_t *n, struct mtlbx_function_ref ref, size_t score)
+static bool ident_start(char c)
 {
-    size_t at = *n;
-    while (at > 0 && best[at - 1].score > score)
-        at--;
-    if (at >= SUGGESTIONS_MAX)
-        return;
-    size_t last = *n < SUGGESTIONS_MAX ? *n : SUGGESTIONS_MAX - 1;
-    memmove(best + at + 1, best + at, (last - at) * sizeof *best);
-    best[at] = (struct scored){ ref, score };
-    if (*n < SUGGESTIONS_MAX)
-        (*n)++;
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* False when p is no such path (an operator, a template, a lambda...). */
+static bool parse_scoped(const char *p, struct scoped_name *out)
+{
+    out->n = 0;
+    out->params = NULL;
+    for (;;) {
+        if (!ident_start(*p) || out->n == SCOPE_DEPTH_MAX)
+            return false;
+        const char *s = p;
+        while (ident_char(*p))
+            p++;
+        out->id[out->n] = s;
+        out->len[out->n++] = (size_t)(p - s);
+        if (p[0] == ':' && p[1] == ':') {
+            p += 2;
+            continue;
+        }
+        if (*p == '(') {
+            out->params = p;
+            return true;
+        }
+        return *p == '\0';
+    }
+}
+
+/* Reads "<length><identifier>" at *p (an Itanium <source-name>) and
+ * checks that it is id; advances *p past it. */
+static bool source_name_is(const char **p, const char *end, const char *id, size_t len)
+{
+    const char *q = *p;
+    size_t n = 0;
+    if (q >= end || *q < '1' || *q > '9')
+        return false;
+    while (q < end && *q >= '0' && *q <= '9' && n <= len)
+        n = n * 10 + (size_t)(*q++ - '0');
+    if (n != len || (size_t)(end - q) < len || memcmp(q, id, len) != 0)
+        return false;
+    *p = q + len;
+    return true;
+}
+
+/* Whether the stored name is the Itanium encoding of the scope path s,
+ * followed by nothing (a variable) or a parameter list: the names
+ * "utils::scale" stands for when demangled and cut at '(' (_Z5scalef,
+ * _ZL5scalef, _ZN5utils5scaleEDv3_ff, _ZNK5utils5scaleEv, _ZSt4swap...).
+ * A template (I...) or an ABI tag (B...) right after the name makes the
+ * demangled text another one ("void scale<float>(float)"), as in the
+ * demangled comparison this replaces. */
+static bool encodes(struct mtlbx_bytes name, const struct scoped_name *s)
+{
+    const char *p = (const char *)name.ptr, *end = p + name.len;
+    if (name.len < 3 || p[0] != '_' || p[1] != 'Z')
+        return false;
+    p += 2;
+    size_t k = 0;
+    if (*p == 'N') {
+        for (p++; p < end && (*p == 'r' || *p == 'V' || *p == 'K'); p++)
+            ;
+        if (p < end && (*p == 'R' || *p == 'O'))
+            p++;
+        if (s->n > 1 && s->len[0] == 3 && memcmp(s->id[0], "std", 3) == 0 && end - p >= 2 && p[0] == 'S' &&
+            p[1] == 't') {
+            p += 2;
+            k = 1;
+        }
+        if (k == 0 && s->n < 2)
+            return false; /* a nested name has two parts at least */
+        for (; k < s->n; k++)
+            if (!source_name_is(&p, end, s->id[k], s->len[k]))
+                return false;
+        if (p >= end || *p++ != 'E')
+            return false;
+    } else {
+        if (s->n == 2 && s->len[0] == 3 && memcmp(s->id[0], "std", 3) == 0 && end - p >= 2 && p[0] == 'S' &&
+            p[1] == 't') {
+            p += 2;
+            k = 1;
+        } else if (s->n != 1) {
+            return false;
+        } else if (*p == 'L') {
+            p++; /* internal linkage */
+        }
+        if (!source_name_is(&p, end, s->id[k], s->len[k]))
+            return false;
+    }
+    return p == end || (*p != 'I' && *p != 'B');
+}
+
+/* An exact match of a typed C++ name: by its encoding, and for a whole
+ * declaration ("scale(float)") by the demangled text of the names whose
+ * encoding already matches, only those. */
+static bool exact_mangled(struct mtlbx_bytes name, const struct scoped_name *s, const char *p)
+{
+    if (!encodes(name, s))
+        return false;
+    if (!s->params)
+        return true;
+    char *d = mtlbx_demangle(name);
+    bool hit = d && strcmp(d, p) == 0;
+    free(d);
+    return hit;
 }
 
 static bool push(struct mtlbx_name_matches *m, size_t *cap, size_t lib, size_t fn)
@@ -180,46 +213,36 @@ static bool push(struct mtlbx_name_matches *m, size_t *cap, size_t lib, size_t f
     return true;
 }
 
-/* A library of at most this many functions is read through its table,
- * which then holds them all (about 4.7 MB): `extract -f` with 200 names
- * resolves each in a pass of its own, and decoding every entry again for
- * each took it from 0.12 s to 0.9 s on 20,000 functions. A bigger one is
- * peeked at, so memory stays flat (a miss reads every name four times:
- * filling the table cost `sig NAME` 65 MB at 200,000 functions, about
- * 300 MB at a million). */
-#define NAME_TABLE_MAX 32768
-
-static const struct mtlbx_function *entry(const mtlbx_library *lib, size_t i)
-{
-    return mtlbx_library_function_count(lib) <= NAME_TABLE_MAX ? mtlbx_function_at(lib, i) : mtlbx_function_peek(lib, i);
-}
-
 enum pass { PASS_EXACT, PASS_GLOB, PASS_PREFIX };
 
 /* Every function matching in one way; false on no memory. Exact names
- * and prefixes are looked for among the stored names first, and among
- * the demangled forms only when no stored name matches: demangling every
- * name would make `dis FILE NAME` slow on 200,000 functions. */
+ * and prefixes are looked for among the stored names first, and in their
+ * other forms only when no stored name matches: an exact name by its
+ * encoding, a prefix among the demangled names. */
 static bool collect(const mtlbx_file *f, const char *p, enum pass pass, struct mtlbx_name_matches *m,
                     size_t *cap)
 {
     size_t plen = strlen(p);
-    for (int demangled = pass == PASS_GLOB; demangled < 2 && m->n == 0; demangled++) {
+    struct scoped_name scoped;
+    bool is_scoped = parse_scoped(p, &scoped);
+    for (int other = pass == PASS_GLOB; other < 2 && m->n == 0; other++) {
+        if (other && pass == PASS_EXACT && !is_scoped)
+            break; /* no C++ name encodes it */
         for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
             const mtlbx_library *lib = mtlbx_library_at(f, l);
             for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
-                struct mtlbx_bytes name = entry(lib, i)->name;
+                struct mtlbx_bytes name = name_entry(lib, i)->name;
                 bool hit;
-                if (!demangled) {
+                if (!other) {
                     hit = pass == PASS_EXACT ? span_is((const char *)name.ptr, name.len, p, plen)
                                              : span_starts((const char *)name.ptr, name.len, p, plen);
+                } else if (pass == PASS_EXACT) {
+                    hit = exact_mangled(name, &scoped, p);
                 } else {
                     struct name_forms fm;
-                    forms_get(name, &fm);
-                    hit = (fm.demangled || pass == PASS_GLOB) &&
-                          (pass == PASS_EXACT ? exact(&fm, p, plen)
-                           : pass == PASS_GLOB ? glob(&fm, p)
-                                               : prefix(&fm, p, plen));
+                    name_forms_get(name, &fm);
+                    hit = pass == PASS_GLOB ? glob(&fm, p) : fm.demangled && prefix(&fm, p, plen);
+                    m->undemangled += fm.too_long;
                     free(fm.demangled);
                 }
                 if (hit && !push(m, cap, l, i))
@@ -228,38 +251,6 @@ static bool collect(const mtlbx_file *f, const char *p, enum pass pass, struct m
         }
     }
     return true;
-}
-
-static void suggest(const mtlbx_file *f, const char *p, struct scored *best, size_t *n_best)
-{
-    size_t plen = strlen(p);
-    /* Substring hits rank before any edit distance: limit+1 is their base. */
-    size_t limit = plen / 3 > 2 ? plen / 3 : 2;
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
-            struct name_forms fm;
-            forms_get(entry(lib, i)->name, &fm);
-            const char *s = fm.demangled ? fm.demangled : fm.raw;
-            size_t len = fm.demangled ? fm.base_len : fm.raw_len;
-            struct mtlbx_function_ref ref = { l, i };
-            if (contains_nocase(fm.raw, fm.raw_len, p, plen) || contains_nocase(s, len, p, plen)) {
-                /* Closer in length, closer in meaning. */
-                size_t extra = len > plen ? len - plen : 0;
-                keep_best(best, n_best, ref, extra > 1000 ? 1000 : extra);
-            } else {
-                size_t d = distance(s, len, p, plen, limit);
-                /* A typo in the start of a longer name ("steel_gemm_nn_flot16"). */
-                if (len > plen) {
-                    size_t d_start = distance(s, plen, p, plen, limit);
-                    d = d_start < d ? d_start : d;
-                }
-                if (d <= limit)
-                    keep_best(best, n_best, ref, 1001 + d);
-            }
-            free(fm.demangled);
-        }
-    }
 }
 
 bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out)
@@ -287,12 +278,12 @@ bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struc
             return true;
     }
     out->how = MTLBX_NAME_MISSING;
-    struct scored best[SUGGESTIONS_MAX];
+    struct mtlbx_function_ref best[NAME_SUGGESTIONS_MAX];
     size_t n_best = 0;
     if (*pattern)
-        suggest(f, pattern, best, &n_best);
+        name_suggest(f, pattern, best, &n_best);
     for (size_t k = 0; k < n_best; k++)
-        if (!push(out, &cap, best[k].ref.library, best[k].ref.function))
+        if (!push(out, &cap, best[k].library, best[k].function))
             goto no_memory;
     return true;
 no_memory:

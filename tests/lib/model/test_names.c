@@ -2,7 +2,9 @@
  * is it defined": mtlbx_resolve_function_name (exact, glob, unique prefix,
  * ambiguous prefix, did-you-mean) on a library built in code, and
  * mtlbx_source_find_in_text (definitions, prototypes, calls, host_name)
- * on small texts. */
+ * on small texts; and the bounded demangler under both. The hostile
+ * inputs of issue 35 run under a timeout each: before, each took from
+ * tens of seconds to hours. */
 #include "config.h"
 
 #include "imagebuf.h"
@@ -10,6 +12,8 @@
 #include "mtlbx_private.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct test_function fns[] = {
@@ -157,4 +161,176 @@ Test(source_find, host_name_instantiations)
     /* In a macro: "gemm_" #name names every instantiation. */
     const char *m = "#define inst(n) template [[host_name(\"gemm_\" #n)]] kernel void gemm<n>();\n";
     cr_assert_eq(find(m, "gemm", &at), 2);
+}
+
+/* ------------------------------------------------------------ issue 35 -- */
+
+/* _Z1fSt4pairI1aS0_ES_IS1_S1_E...: each level one more parameter, the
+ * pair of the level before with itself, so the demangled text doubles a
+ * level (2^48 pairs for 48 levels, from 525 bytes). malloc'd. */
+static char *demangle_bomb(int depth)
+{
+    char *s = malloc(32 + (size_t)depth * 16);
+    cr_assert(s);
+    size_t at = (size_t)sprintf(s, "_Z1fSt4pairI1aS0_E");
+    for (int sub = 2; sub < depth + 2; sub++) {
+        char ref[16];
+        /* S<seq-id>_ names substitution sub, counted from S_ = 0; the
+         * seq-id is sub - 1 in base 36. */
+        int v = sub - 1, n = 0;
+        char digits[8];
+        do
+            digits[n++] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[v % 36];
+        while ((v /= 36) > 0);
+        int r = 0;
+        ref[r++] = 'S';
+        while (n)
+            ref[r++] = digits[--n];
+        ref[r++] = '_';
+        ref[r] = '\0';
+        at += (size_t)sprintf(s + at, "S_I%s%sE", ref, ref);
+    }
+    return s;
+}
+
+static enum mtlbx_demangle_status demangle(const char *name, char **out)
+{
+    return mtlbx_demangle_bounded((struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) }, out);
+}
+
+Test(demangle, bounded_in_its_output_and_as_before_otherwise, .timeout = 10)
+{
+    char *d;
+    cr_assert_eq(demangle("_ZN5utils5scaleEDv3_ff", &d), MTLBX_DEMANGLED);
+    cr_assert_str_eq(d, "utils::scale(float __vector(3), float)");
+    free(d);
+    cr_assert_eq(demangle("_ZNSt6vectorIiSaIiEE9push_backERKi", &d), MTLBX_DEMANGLED);
+    cr_assert_str_eq(d, "std::vector<int, std::allocator<int> >::push_back(int const&)");
+    free(d);
+    /* Three levels print whole; 48 would be 2^48 pairs. */
+    char *small = demangle_bomb(3), *bomb = demangle_bomb(48);
+    cr_assert_eq(demangle(small, &d), MTLBX_DEMANGLED);
+    cr_assert(strstr(d, "std::pair<std::pair<std::pair<a, a>, std::pair<a, a> >,"), "%s", d);
+    free(d);
+    cr_assert_eq(demangle(bomb, &d), MTLBX_DEMANGLE_TOO_LONG);
+    cr_assert_null(d);
+    cr_assert_null(mtlbx_demangle((struct mtlbx_bytes){ (const uint8_t *)bomb, strlen(bomb) }));
+    free(small);
+    free(bomb);
+    cr_assert_eq(demangle("gemm_f32", &d), MTLBX_DEMANGLE_NOT_MANGLED);
+    cr_assert_eq(demangle("_Zq", &d), MTLBX_DEMANGLE_NOT_MANGLED);
+    cr_assert_null(d);
+    /* Past the input bound, whatever it would give. */
+    char *huge = malloc(MTLBX_DEMANGLE_INPUT_MAX + 16);
+    snprintf(huge, MTLBX_DEMANGLE_INPUT_MAX + 16, "_Z%dx", MTLBX_DEMANGLE_INPUT_MAX);
+    memset(huge + strlen(huge) - 1, 'x', MTLBX_DEMANGLE_INPUT_MAX + 15 - strlen(huge));
+    huge[MTLBX_DEMANGLE_INPUT_MAX + 15] = '\0';
+    cr_assert_eq(demangle(huge, &d), MTLBX_DEMANGLE_TOO_LONG);
+    free(huge);
+}
+
+Test(names, an_exact_name_is_matched_without_demangling, .timeout = 10)
+{
+    char *bomb = demangle_bomb(48);
+    const struct test_function f[] = {
+        { .name = bomb, .type = 2 },
+        { .name = "_ZNK5utils5scaleEv", .type = 3 },    /* utils::scale() const */
+        { .name = "_ZSt4swapRiS_", .type = 3 },         /* std::swap(int&, int&) */
+        { .name = "_ZL6helperv", .type = 3 },           /* helper(), internal linkage */
+        { .name = "_Z5scaleIfEvT_", .type = 3 },        /* void scale<float>(float) */
+        { .name = "_ZN5utils5scaleEi", .type = 3 },     /* utils::scale(int) */
+    };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = 6, .functions = f, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *file = open_buf(&b);
+    /* Not there: before, every name was demangled to look for it, and
+     * the first one's text doubles 48 times. */
+    struct mtlbx_name_matches m = resolve(file, "foo");
+    cr_assert_eq(m.how, MTLBX_NAME_MISSING);
+    cr_assert_eq(m.undemangled, 1, "the bomb is said to be compared as stored: %zu", m.undemangled);
+    mtlbx_name_matches_free(&m);
+    /* Its name is f, which its encoding says without demangling. */
+    m = resolve(file, "f");
+    cr_assert_eq(m.how, MTLBX_NAME_EXACT);
+    cr_assert_eq(m.n, 1);
+    cr_assert_eq(m.v[0].function, 0);
+    mtlbx_name_matches_free(&m);
+    m = resolve(file, "utils::scale");
+    cr_assert_eq(m.how, MTLBX_NAME_EXACT);
+    cr_assert_eq(m.n, 2);
+    cr_assert_eq(m.v[0].function, 1);
+    cr_assert_eq(m.v[1].function, 5);
+    mtlbx_name_matches_free(&m);
+    m = resolve(file, "utils::scale(int)");
+    cr_assert_eq(m.how, MTLBX_NAME_EXACT);
+    cr_assert_eq(m.n, 1);
+    cr_assert_eq(m.v[0].function, 5);
+    mtlbx_name_matches_free(&m);
+    m = resolve(file, "std::swap");
+    cr_assert_eq(m.how, MTLBX_NAME_EXACT);
+    cr_assert_eq(m.v[0].function, 2);
+    mtlbx_name_matches_free(&m);
+    m = resolve(file, "helper");
+    cr_assert_eq(m.how, MTLBX_NAME_EXACT);
+    cr_assert_eq(m.v[0].function, 3);
+    mtlbx_name_matches_free(&m);
+    /* A template's demangled text is "void scale<float>(float)": no
+     * exact "scale" (the encoding says so too). */
+    m = resolve(file, "scale");
+    cr_assert_neq(m.how, MTLBX_NAME_EXACT);
+    mtlbx_name_matches_free(&m);
+    /* Globs and prefixes see the demangled names, bounded. */
+    m = resolve(file, "f*");
+    cr_assert_eq(m.how, MTLBX_NAME_MISSING);
+    cr_assert_eq(m.undemangled, 1);
+    mtlbx_name_matches_free(&m);
+    m = resolve(file, "std::sw");
+    cr_assert_eq(m.how, MTLBX_NAME_PREFIX);
+    cr_assert_eq(m.v[0].function, 2);
+    mtlbx_name_matches_free(&m);
+    mtlbx_close(file);
+    ib_free(&b);
+    free(bomb);
+}
+
+Test(names, did_you_mean_is_linear_in_the_names, .timeout = 10)
+{
+    /* 100 names of 20,000 letters and a pattern half as long that none
+     * holds: the substring test compared at every place (10^8 steps a
+     * name, minutes in all). */
+    enum { N = 100, LEN = 20000 };
+    char *name = malloc(LEN + 1), *p = malloc(LEN / 2 + 2);
+    memset(name, 'a', LEN);
+    name[LEN] = '\0';
+    memset(p, 'a', LEN / 2);
+    strcpy(p + LEN / 2, "b");
+    struct test_function f[N];
+    for (size_t i = 0; i < N; i++)
+        f[i] = (struct test_function){ .name = name, .type = 2 };
+    struct imagebuf b = { 0 };
+    ib_library(&b, &(struct test_library){ .n_functions = N, .functions = f, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *file = open_buf(&b);
+    struct mtlbx_name_matches m = resolve(file, p);
+    cr_assert_eq(m.how, MTLBX_NAME_MISSING);
+    mtlbx_name_matches_free(&m);
+    mtlbx_close(file);
+    ib_free(&b);
+    /* ...and it still finds a typo in a 250-letter name (four blocks of
+     * the bit-parallel distance). */
+    name[250] = '\0';
+    memcpy(name, "steel_gemm_", 11);
+    memcpy(p, name, 251);
+    p[100] = 'x', p[200] = 'y';
+    const struct test_function g[] = { { .name = "other", .type = 2 }, { .name = name, .type = 2 } };
+    ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = g, .ext = TEST_EXT_EMPTY });
+    file = open_buf(&b);
+    m = resolve(file, p);
+    cr_assert_eq(m.how, MTLBX_NAME_MISSING);
+    cr_assert_eq(m.n, 1);
+    cr_assert_eq(m.v[0].function, 1);
+    mtlbx_name_matches_free(&m);
+    mtlbx_close(file);
+    ib_free(&b);
+    free(name);
+    free(p);
 }
