@@ -478,11 +478,14 @@ long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index);
 
 /* Where a function is defined in the embedded sources (source_locate.c):
  * found by its name in the members' text (a mangled name by its demangled
- * base), searching the archive its SOFF names first. A definition ("name(
- * ...) {", or a [[host_name("name")]] instantiation) beats a prototype. */
+ * base), searching the archive its SOFF names first, outside comments. A
+ * definition ("name(...) {", or a [[host_name("name")]] instantiation)
+ * beats a prototype. Linear in the text, whatever it holds. */
 struct mtlbx_source_location {
     size_t archive, member;    /* into mtlbx_library_sources(lib)->archives */
-    size_t line;               /* 1-based line of the name */
+    size_t line;               /* 1-based line the declaration starts on: the
+                                * name's, or when the name starts its line (GNU
+                                * style, "kernel void\nfoo("), the type's above */
     uint64_t offset;           /* of the name in the member's text */
     uint64_t line_offset;      /* of the start of that line */
     uint64_t end_offset;       /* past the line closing its body ('}'), or the

@@ -334,3 +334,65 @@ Test(names, did_you_mean_is_linear_in_the_names, .timeout = 10)
     free(name);
     free(p);
 }
+
+Test(source_find, gnu_style_and_comments)
+{
+    size_t at;
+    /* The name starts its line. */
+    const char *gnu = "kernel void\nfoo(device float *out,\n    uint id)\n{\n    out[id] = 1;\n}\n";
+    cr_assert_eq(find(gnu, "foo", &at), 2);
+    cr_assert_eq(at, strstr(gnu, "foo(") - gnu);
+    /* A call at the start of a line is still a call. */
+    cr_assert_eq(find("x = 1 +\nfoo(2);\n{\n}\n", "foo", &at), 0);
+    cr_assert_eq(find("{\n    foo(a, b);\n}\n", "foo", &at), 0);
+    /* A definition commented out is none: the real one is found. */
+    const char *commented = "/* The old one:\nkernel void bar(device float *o) { o[0] = 0; }\n*/\n"
+                            "// kernel void bar(device float *o) { o[0] = 2; }\n"
+                            "kernel void bar(device float *o,\n                uint id)\n{\n}\n";
+    cr_assert_eq(find(commented, "bar", &at), 2);
+    cr_assert_eq(at, strstr(commented, "kernel void bar(device float *o,\n") - commented + strlen("kernel void "));
+    /* Only in a comment: nothing. */
+    cr_assert_eq(find("// void bar(int x) { }\n/* void bar(int x) { } */\n", "bar", &at), 0);
+    /* A comment between the name and its list, a string holding "//". */
+    const char *mixed = "constant char *u = \"http://x\";\nvoid baz /* here */ (int x) {\n}\n";
+    cr_assert_eq(find(mixed, "baz", &at), 2);
+    cr_assert_eq(at, strstr(mixed, "baz") - mixed);
+}
+
+/* n bytes of `unit` repeated, NUL-terminated. */
+static char *repeat(const char *unit, size_t n)
+{
+    size_t u = strlen(unit);
+    char *s = malloc(n + 1);
+    cr_assert(s);
+    for (size_t i = 0; i < n; i++)
+        s[i] = unit[i % u];
+    s[n] = '\0';
+    return s;
+}
+
+Test(source_find, linear_in_the_text, .timeout = 10)
+{
+    size_t at;
+    /* 16 MiB of 'a' and a name of 40,000 'a' then 'b': the name was
+     * compared at every place (24 s before). */
+    char *text = repeat("a", (size_t)16 << 20), *name = repeat("a", 40001);
+    name[40000] = 'b';
+    cr_assert_eq(mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), name, &at), 0);
+    free(text);
+    free(name);
+    /* 4 MiB of "x f(": each list was followed 8 KiB ahead (20 s before). */
+    text = repeat("x f(", (size_t)4 << 20);
+    cr_assert_eq(mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), "f", &at), 0);
+    free(text);
+    /* ...and a definition behind a long run of unclosed lists. */
+    char *calls = repeat("x f(", (size_t)1 << 20);
+    const char *def = ";\nvoid f(int x) {\n}\n";
+    text = malloc(strlen(calls) + strlen(def) + 1);
+    strcpy(text, calls);
+    strcat(text, def);
+    cr_assert_eq(mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), "f", &at), 2);
+    cr_assert_eq(at, strlen(calls) + strlen(";\nvoid "));
+    free(calls);
+    free(text);
+}
