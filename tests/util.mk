@@ -27,3 +27,11 @@ tests_util_test_nocase_SOURCES = tests/util/test_nocase.c
 tests_util_test_nocase_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_util_test_nocase_LDADD = $(MTLBX_UTIL_LIBS) $(CRITERION_LIBS)
 TESTS += tests/util/test_nocase
+# Unique output names (issue 35: linear in the names written).
+if HAVE_CRITERION
+check_PROGRAMS += tests/util/test_name_set
+tests_util_test_name_set_SOURCES = tests/util/test_name_set.c
+tests_util_test_name_set_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/src/util
+tests_util_test_name_set_LDADD = $(MTLBX_UTIL_LIBS) $(CRITERION_LIBS)
+TESTS += tests/util/test_name_set
+endif

@@ -102,19 +102,89 @@ bool name_set_add(struct name_set *s, const char *name)
     return true;
 }
 
+/* A BASE and SUFFIX name_set_unique was asked for (as keys: folded when
+ * the set folds) and the K to try next for it. Every K before it gave a
+ * name the set holds, and the set only grows, so they need no new look. */
+struct name_family {
+    char *base, *suffix;
+    unsigned long next;
+};
+
+static uint64_t family_hash(const char *base, const char *suffix)
+{
+    uint64_t h = hash(base);
+    return (h ^ 0x9e3779b97f4a7c15ULL) * 1099511628211ULL ^ hash(suffix);
+}
+
+/* The family of (base, suffix), added with next = 1 when new; NULL when
+ * out of memory. */
+static struct name_family *family_of(struct name_set *s, const char *base, const char *suffix)
+{
+    if ((s->n_families + 1) * 2 > s->family_cap) {
+        size_t ncap = s->family_cap ? s->family_cap * 2 : 16;
+        struct name_family **nf = calloc(ncap, sizeof *nf);
+        if (!nf)
+            return NULL;
+        for (size_t i = 0; i < s->family_cap; i++) {
+            if (!s->family[i])
+                continue;
+            size_t j = family_hash(s->family[i]->base, s->family[i]->suffix) & (ncap - 1);
+            while (nf[j])
+                j = (j + 1) & (ncap - 1);
+            nf[j] = s->family[i];
+        }
+        free(s->family);
+        s->family = nf;
+        s->family_cap = ncap;
+    }
+    size_t j = family_hash(base, suffix) & (s->family_cap - 1);
+    for (; s->family[j]; j = (j + 1) & (s->family_cap - 1))
+        if (strcmp(s->family[j]->base, base) == 0 && strcmp(s->family[j]->suffix, suffix) == 0)
+            return s->family[j];
+    struct name_family *f = malloc(sizeof *f);
+    if (!f)
+        return NULL;
+    f->base = strdup(base);
+    f->suffix = strdup(suffix);
+    f->next = 1;
+    if (!f->base || !f->suffix) {
+        free(f->base);
+        free(f->suffix);
+        free(f);
+        return NULL;
+    }
+    s->family[j] = f;
+    s->n_families++;
+    return f;
+}
+
 void name_set_free(struct name_set *s)
 {
     for (size_t i = 0; i < s->cap; i++)
         free(s->slot[i]);
     free(s->slot);
+    for (size_t i = 0; i < s->family_cap; i++)
+        if (s->family[i]) {
+            free(s->family[i]->base);
+            free(s->family[i]->suffix);
+            free(s->family[i]);
+        }
+    free(s->family);
     s->slot = NULL;
-    s->cap = s->n = 0;
+    s->family = NULL;
+    s->cap = s->n = s->family_cap = s->n_families = 0;
 }
 
 char *name_set_unique(struct name_set *s, const char *base, const char *suffix)
 {
+    char *base_key = key_of(s, base), *suffix_key = key_of(s, suffix);
+    struct name_family *fam = base_key && suffix_key ? family_of(s, base_key, suffix_key) : NULL;
+    free(base_key);
+    free(suffix_key);
+    if (!fam)
+        return NULL;
     /* Terminates: each K is a new name and the set is finite. */
-    for (unsigned long k = 1;; k++) {
+    for (unsigned long k = fam->next;; k++) {
         char *cand = NULL;
         int r = k == 1 ? asprintf(&cand, "%s%s", base, suffix)
                        : asprintf(&cand, "%s~%lu%s", base, k, suffix);
@@ -132,6 +202,7 @@ char *name_set_unique(struct name_set *s, const char *base, const char *suffix)
                 free(cand);
                 return NULL;
             }
+            fam->next = k + 1;
             return cand;
         }
         free(cand);

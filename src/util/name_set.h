@@ -11,10 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct name_family;
 struct name_set {
     bool nocase;               /* set before the first add: Unicode case folding + NFC */
     char **slot;
     size_t cap, n;
+    /* name_set_unique's next K for each BASE and SUFFIX asked for, so
+     * that the k-th repeat of a name costs one look-up, not k (100,000
+     * functions named alike were minutes, issue 35). */
+    struct name_family **family;
+    size_t family_cap, n_families;
 };
 
 bool name_set_has(const struct name_set *s, const char *name);
