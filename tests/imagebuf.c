@@ -120,7 +120,7 @@ size_t ib_library(struct imagebuf *b, const struct test_library *spec)
     size_t *pub_off = calloc(n + 1, sizeof *pub_off), *priv_off = calloc(n + 1, sizeof *priv_off);
     for (size_t i = 0; i < n; i++) {
         const struct test_function *f = &spec->functions[i];
-        const char *payload = f->payload ? f->payload : f->name;
+        const char *payload = f->payload ? f->payload : f->name ? f->name : "";
         mod_off[i] = mods.len;
         ib_module(&mods, payload, strlen(payload));
         mod_len[i] = mods.len - mod_off[i];
@@ -146,7 +146,8 @@ size_t ib_library(struct imagebuf *b, const struct test_library *spec)
         const struct test_function *f = &spec->functions[i];
         size_t entry = b->len;
         ib_u32(b, 0);
-        ib_tag_str(b, "NAME", f->name);
+        if (f->name)
+            ib_tag_str(b, "NAME", f->name);
         ib_tag(b, "TYPE", &f->type, 1);
         uint8_t digest[32];
         gcry_md_hash_buffer(GCRY_MD_SHA256, digest, mods.data + mod_off[i], mod_len[i]);

@@ -34,7 +34,7 @@ void ib_endt(struct imagebuf *b);
 void ib_module(struct imagebuf *b, const char *payload, size_t payload_len);
 
 struct test_function {
-    const char *name;
+    const char *name;               /* NULL: no NAME tag */
     uint8_t type;
     const char *payload;            /* module payload text; NULL: the name */
     bool no_mdsz;

@@ -11,9 +11,58 @@
 #include "util/diff_text.h"
 #include "util/run_tool.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A name may repeat in a library (a kernel and a vertex function both
+ * named foo; functions without a NAME): the comparison pairs the k-th of a
+ * name with the k-th, and says which one it is. In the text a later one is
+ * "foo (2nd of that name)"; in the JSON the names stay as they are, so a
+ * script reading them still can, and a list of names gets a parallel list
+ * "<list>_occurrences" (an object the key "occurrence"), only when a name
+ * in it is a second or later one. */
+static const char *ordinal_suffix(uint32_t k)
+{
+    if (k % 100 >= 11 && k % 100 <= 13)
+        return "th";
+    return k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+}
+
+/* " (2nd of that name)" for a later occurrence, "" for the first. */
+static const char *occurrence_text(uint32_t k, size_t name_len, char *buf, size_t size)
+{
+    if (k < 2)
+        return "";
+    snprintf(buf, size, " (%" PRIu32 "%s %s)", k, ordinal_suffix(k), name_len ? "of that name" : "without a name");
+    return buf;
+}
+
+static bool any_later(const uint32_t *occurrence, size_t n)
+{
+    for (size_t k = 0; occurrence && k < n; k++)
+        if (occurrence[k] >= 2)
+            return true;
+    return false;
+}
+
+/* Sets key to the occurrences of a list of names when one is a later one. */
+static void set_occurrences(json_t *o, const char *key, const uint32_t *occurrence, size_t n)
+{
+    if (!o || !any_later(occurrence, n))
+        return;
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(a, json_integer(occurrence[k]));
+    json_object_set_new(o, key, a);
+}
+
+static void set_occurrence(json_t *o, const char *key, uint32_t k)
+{
+    if (o && k >= 2)
+        json_object_set_new(o, key, json_integer(k));
+}
 
 /* ------------------------------------------------------------- values -- */
 
@@ -73,8 +122,9 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
                 json_object_set_new(field, "changes", vj_interface_changes(ra, d->a, c->a, rb, d->b, c->b));
             json_array_append_new(fields, field);
         }
-        json_array_append_new(changed, json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name),
-                                                 "fields", fields));
+        json_t *one = json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name), "fields", fields);
+        set_occurrence(one, "occurrence", c->occurrence_a);
+        json_array_append_new(changed, one);
     }
     mtlbx_interface_reader_free(ra);
     mtlbx_interface_reader_free(rb);
@@ -87,15 +137,38 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
                           members_json(d->b, d->members_added, d->n_members_added), "removed",
                           members_json(d->a, d->members_removed, d->n_members_removed), "changed",
                           members_changed);
-    /* Extra keys, beyond the contract: renamed or moved functions (same
-     * stored HASH) and source members (same bytes). */
+    /* Extra keys, beyond the contract: which occurrence of a repeated
+     * name each is; renamed or moved functions (same stored HASH) and
+     * source members (same bytes). */
+    json_t *fo = o ? json_object_get(o, "functions") : NULL, *so = o ? json_object_get(o, "sources") : NULL;
+    set_occurrences(fo, "added_occurrences", d->added_occurrence, d->n_added);
+    set_occurrences(fo, "removed_occurrences", d->removed_occurrence, d->n_removed);
+    set_occurrences(so, "added_occurrences", d->members_added_occurrence, d->n_members_added);
+    set_occurrences(so, "removed_occurrences", d->members_removed_occurrence, d->n_members_removed);
+    bool later_changed = false;
+    for (size_t k = 0; k < d->n_members_changed; k++)
+        later_changed |= d->members_changed[k].occurrence_a >= 2;
+    if (so && later_changed) {
+        json_t *a = json_array();
+        for (size_t k = 0; k < d->n_members_changed; k++)
+            json_array_append_new(a, json_integer(d->members_changed[k].occurrence_a));
+        json_object_set_new(so, "changed_occurrences", a);
+    }
     json_t *renamed = json_array(), *members_renamed = json_array();
-    for (size_t k = 0; k < d->n_renamed; k++)
-        json_array_append_new(renamed, json_pack("{s:o,s:o}", "a", vj_bytes(mtlbx_function_at(d->a, d->renamed[k].a)->name),
-                                                 "b", vj_bytes(mtlbx_function_at(d->b, d->renamed[k].b)->name)));
-    for (size_t k = 0; k < d->n_members_renamed; k++)
-        json_array_append_new(members_renamed, json_pack("{s:o,s:o}", "a", member_name_json(d->a, d->members_renamed[k].a),
-                                                         "b", member_name_json(d->b, d->members_renamed[k].b)));
+    for (size_t k = 0; k < d->n_renamed; k++) {
+        json_t *one = json_pack("{s:o,s:o}", "a", vj_bytes(mtlbx_function_at(d->a, d->renamed[k].a)->name), "b",
+                                vj_bytes(mtlbx_function_at(d->b, d->renamed[k].b)->name));
+        set_occurrence(one, "a_occurrence", d->renamed[k].occurrence_a);
+        set_occurrence(one, "b_occurrence", d->renamed[k].occurrence_b);
+        json_array_append_new(renamed, one);
+    }
+    for (size_t k = 0; k < d->n_members_renamed; k++) {
+        json_t *one = json_pack("{s:o,s:o}", "a", member_name_json(d->a, d->members_renamed[k].a), "b",
+                                member_name_json(d->b, d->members_renamed[k].b));
+        set_occurrence(one, "a_occurrence", d->members_renamed[k].occurrence_a);
+        set_occurrence(one, "b_occurrence", d->members_renamed[k].occurrence_b);
+        json_array_append_new(members_renamed, one);
+    }
     /* Only when there are some: the contract's objects stay as they were. */
     if (o && json_array_size(renamed))
         json_object_set(json_object_get(o, "functions"), "renamed", renamed);
@@ -123,30 +196,46 @@ json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
 
 /* ----------------------------------------------------------------- text -- */
 
-static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, const char *prefix,
-                                const struct diff_palette *p)
+/* A function's name, and which of that name it is when not the first. */
+static void put_function_name(mtlbx_library *lib, size_t i, uint32_t occurrence)
+{
+    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    char buf[64];
+    cli_put_escaped(stdout, fn->name);
+    fputs(occurrence_text(occurrence, fn->name.len, buf, sizeof buf), stdout);
+}
+
+static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, uint32_t occurrence,
+                                const char *prefix, const struct diff_palette *p)
 {
     const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
     char tbuf[24];
     const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-";
     printf("%s%s%c %-9s ", prefix, colour, mark, type);
-    cli_put_escaped(stdout, fn->name);
+    put_function_name(lib, i, occurrence);
     fputs(p->off, stdout);
+}
+
+static void put_member_name(mtlbx_library *lib, struct mtlbx_member_ref r, uint32_t occurrence)
+{
+    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    char buf[64];
+    cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+    fputs(occurrence_text(occurrence, strlen(s), buf, sizeof buf), stdout);
 }
 
 /* "PREFIX~ source    NAME" without the end of the line. */
 static void print_member_line_open(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
-                                   const char *prefix)
+                                   uint32_t occurrence, const char *prefix)
 {
-    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
     printf("%s%s%c source    ", prefix, colour, mark);
-    cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
+    put_member_name(lib, r, occurrence);
 }
 
 static void print_member_line(char mark, const char *colour, mtlbx_library *lib, struct mtlbx_member_ref r,
-                              const char *prefix, const struct diff_palette *p)
+                              uint32_t occurrence, const char *prefix, const struct diff_palette *p)
 {
-    print_member_line_open(mark, colour, lib, r, prefix);
+    print_member_line_open(mark, colour, lib, r, occurrence, prefix);
     printf("%s\n", p->off);
 }
 
@@ -202,18 +291,18 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
             free(text);
         }
     for (size_t k = 0; k < d->n_removed; k++) {
-        print_function_line('-', p->del, d->a, d->removed[k], prefix, p);
+        print_function_line('-', p->del, d->a, d->removed[k], d->removed_occurrence[k], prefix, p);
         putchar('\n');
     }
     for (size_t k = 0; k < d->n_added; k++) {
-        print_function_line('+', p->add, d->b, d->added[k], prefix, p);
+        print_function_line('+', p->add, d->b, d->added[k], d->added_occurrence[k], prefix, p);
         putchar('\n');
     }
     mtlbx_interface_reader *ra = d->n_changed ? mtlbx_interface_reader_new(d->a) : NULL;
     mtlbx_interface_reader *rb = d->n_changed ? mtlbx_interface_reader_new(d->b) : NULL;
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
-        print_function_line('~', p->chg, d->a, c->a, prefix, p);
+        print_function_line('~', p->chg, d->a, c->a, c->occurrence_a, prefix, p);
         char *text = diff_function_change_text(ra, d->a, c->a, rb, d->b, c->b, c->fields, p);
         printf(": %s\n", text ? text : "(out of memory)");
         free(text);
@@ -221,25 +310,24 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
     mtlbx_interface_reader_free(ra);
     mtlbx_interface_reader_free(rb);
     for (size_t k = 0; k < d->n_renamed; k++) {
-        print_function_line('>', p->chg, d->a, d->renamed[k].a, prefix, p);
+        print_function_line('>', p->chg, d->a, d->renamed[k].a, d->renamed[k].occurrence_a, prefix, p);
         fputs(" -> ", stdout);
-        cli_put_escaped(stdout, mtlbx_function_at(d->b, d->renamed[k].b)->name);
+        put_function_name(d->b, d->renamed[k].b, d->renamed[k].occurrence_b);
         puts(" (renamed: same hash)");
     }
     for (size_t k = 0; k < d->n_members_renamed; k++) {
-        const char *to = mtlbx_library_sources(d->b)->archives[d->members_renamed[k].b.archive]
-                             .members[d->members_renamed[k].b.member].name;
-        print_member_line_open('>', p->chg, d->a, d->members_renamed[k].a, prefix);
+        const struct mtlbx_member_change *c = &d->members_renamed[k];
+        print_member_line_open('>', p->chg, d->a, c->a, c->occurrence_a, prefix);
         fputs(" -> ", stdout);
-        cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)to, strlen(to) });
+        put_member_name(d->b, c->b, c->occurrence_b);
         printf(" (renamed: same bytes)%s\n", p->off);
     }
     for (size_t k = 0; k < d->n_members_removed; k++)
-        print_member_line('-', p->del, d->a, d->members_removed[k], prefix, p);
+        print_member_line('-', p->del, d->a, d->members_removed[k], d->members_removed_occurrence[k], prefix, p);
     for (size_t k = 0; k < d->n_members_added; k++)
-        print_member_line('+', p->add, d->b, d->members_added[k], prefix, p);
+        print_member_line('+', p->add, d->b, d->members_added[k], d->members_added_occurrence[k], prefix, p);
     for (size_t k = 0; k < d->n_members_changed; k++) {
-        print_member_line('~', p->chg, d->a, d->members_changed[k].a, prefix, p);
+        print_member_line('~', p->chg, d->a, d->members_changed[k].a, d->members_changed[k].occurrence_a, prefix, p);
         print_member_content_diff(d, &d->members_changed[k], prefix);
     }
     if (d->sources_incomplete)

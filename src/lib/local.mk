@@ -90,6 +90,8 @@ src_lib_libmtlbx_a_SOURCES = \
 	src/lib/compare/compare.h \
 	src/lib/compare/compare.c \
 	src/lib/compare/compare_iface.c \
+	src/lib/compare/compare_names.h \
+	src/lib/compare/compare_names.c \
 	src/lib/compare/compare_scan.h \
 	src/lib/compare/compare_scan.c \
 	src/lib/writer/writer.h \

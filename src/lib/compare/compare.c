@@ -3,7 +3,8 @@
  * libraries"). Everything here compares values the parser already decoded;
  * it prints nothing and copies nothing from the files.
  *
- * Cost: functions are matched through a hash table of names, and a pair
+ * Cost: functions are matched through a hash table of names and
+ * occurrences (compare_names.c), and a pair
  * whose stored HASH is equal is not read any further than its function
  * entry and metadata, so comparing two 20,000-function libraries costs
  * about what listing both does. Where the stored hashes are equal the
@@ -16,6 +17,7 @@
  * when their compressed bytes differ. */
 #include "config.h"
 #include "internal.h"
+#include "compare/compare_names.h"
 #include "compare/compare_scan.h"
 
 #include <stdatomic.h>
@@ -97,85 +99,6 @@ static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
     if (!dynamic_eq(mtlbx_library_dynamic_header(a), mtlbx_library_dynamic_header(b)))
         d |= 1u << MTLBX_HF_DYNAMIC_HEADER;
     return d;
-}
-
-/* --------------------------------------------------------- name index -- */
-
-/* Open addressing over function indexes, keyed by name; holds the first
- * function of each name. Each slot keeps 32 bits of its name's hash too,
- * so that a probe reads another function's entry only when those agree:
- * the lookups then read the entries in about the order they are asked
- * for, and the table of a million names is 16 MB (issue 22). */
-struct name_slot {
-    uint32_t function;         /* function index + 1; 0 = empty */
-    uint32_t check;            /* the name hash's high bits */
-};
-struct name_index {
-    const mtlbx_library *lib;
-    size_t mask;
-    struct name_slot *slot;
-};
-
-static uint64_t name_hash(struct mtlbx_bytes b)
-{
-    uint64_t h = 1469598103934665603ull;       /* FNV-1a */
-    for (size_t i = 0; i < b.len; i++)
-        h = (h ^ b.ptr[i]) * 1099511628211ull;
-    return h ^ (h >> 29);
-}
-
-/* Lets go of the decoded entries and metadata of lib before function
- * `before`, and of the pages read for them: a pass over a million
- * functions keeps only what it is on. Anything asked for again is
- * decoded again. */
-static void forget_behind(const mtlbx_library *lib, size_t before)
-{
-    if (!lib)
-        return; /* a library in one file only */
-    mtlbx_library_forget(lib, before);
-    mtlbx_library_release_pages(lib);
-}
-
-static long index_find(const struct name_index *ix, struct mtlbx_bytes name);
-
-static bool index_build(struct name_index *ix, const mtlbx_library *lib)
-{
-    size_t n = lib ? mtlbx_library_function_count(lib) : 0, cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    ix->lib = lib;
-    ix->mask = cap - 1;
-    if (n > UINT32_MAX - 1 || !(ix->slot = calloc(cap, sizeof *ix->slot)))
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
-        long first = index_find(ix, name);   /* a later duplicate: keep the first */
-        if (first < 0) {
-            uint64_t h = name_hash(name);
-            size_t s = (size_t)h & ix->mask;
-            while (ix->slot[s].function)
-                s = (s + 1) & ix->mask;
-            ix->slot[s] = (struct name_slot){ (uint32_t)(i + 1), (uint32_t)(h >> 32) };
-        }
-        /* Each entry is read once here, in order. */
-        if (i % 4096 == 4095)
-            forget_behind(lib, i + 1);
-    }
-    forget_behind(lib, n);
-    return true;
-}
-
-/* First function named `name`, or -1. */
-static long index_find(const struct name_index *ix, struct mtlbx_bytes name)
-{
-    if (!ix->lib)
-        return -1;
-    uint64_t h = name_hash(name);
-    for (size_t s = (size_t)h & ix->mask; ix->slot[s].function; s = (s + 1) & ix->mask)
-        if (ix->slot[s].check == (uint32_t)(h >> 32) &&
-            span_eq(mtlbx_function_at(ix->lib, ix->slot[s].function - 1)->name, name))
-            return (long)(ix->slot[s].function - 1);
-    return -1;
 }
 
 /* ---------------------------------------------------------- functions -- */
@@ -493,23 +416,43 @@ static void compare_modules(struct mtlbx_library_diff *d)
 /* qsort has no context argument: the library whose names are sorted. */
 static _Thread_local const mtlbx_library *sort_lib;
 
-static int by_name(const void *p, const void *q)
+/* An index and the occurrence of its name, sorted by name, then index
+ * (which, within one name, is the occurrence's order). */
+struct indexed {
+    size_t i;
+    uint32_t occurrence;
+};
+
+static int by_name_then_index(const void *p, const void *q)
 {
-    return span_cmp(mtlbx_function_at(sort_lib, *(const size_t *)p)->name,
-                     mtlbx_function_at(sort_lib, *(const size_t *)q)->name);
+    const struct indexed *x = p, *y = q;
+    int c = span_cmp(mtlbx_function_at(sort_lib, x->i)->name, mtlbx_function_at(sort_lib, y->i)->name);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 static int change_by_name(const void *p, const void *q)
 {
     const struct mtlbx_function_change *x = p, *y = q;
-    return span_cmp(mtlbx_function_at(sort_lib, x->a)->name, mtlbx_function_at(sort_lib, y->a)->name);
+    int c = span_cmp(mtlbx_function_at(sort_lib, x->a)->name, mtlbx_function_at(sort_lib, y->a)->name);
+    return c ? c : (x->a > y->a) - (x->a < y->a);
 }
 
-static void sort_indexes(size_t *v, size_t n, const mtlbx_library *lib)
+/* Sorts v and its parallel occurrences; false when out of memory. */
+static bool sort_indexes(size_t *v, uint32_t *occurrence, size_t n, const mtlbx_library *lib)
 {
+    if (n < 2)
+        return true;
+    struct indexed *t = malloc(n * sizeof *t);
+    if (!t)
+        return false;
+    for (size_t k = 0; k < n; k++)
+        t[k] = (struct indexed){ v[k], occurrence[k] };
     sort_lib = lib;
-    if (n > 1)
-        qsort(v, n, sizeof *v, by_name);
+    qsort(t, n, sizeof *t, by_name_then_index);
+    for (size_t k = 0; k < n; k++)
+        v[k] = t[k].i, occurrence[k] = t[k].occurrence;
+    free(t);
+    return true;
 }
 
 /* Pairs each removed function with an added one of the same stored HASH
@@ -542,43 +485,47 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
         return true;
     size_t nb = mtlbx_library_function_count(d->b);
     const uint8_t **hb = calloc(nb, sizeof *hb);
+    uint32_t *occurrence_b = malloc(nb * sizeof *occurrence_b);
     size_t *order = malloc(d->n_added * sizeof *order);
-    bool *used = calloc(d->n_added, sizeof *used);
+    /* taken[r]: how many of the run of one hash starting at order[r] are
+     * paired; they are always its first ones, so the next is found at
+     * once, not by stepping over those taken (quadratic when thousands of
+     * functions share one module). */
+    size_t *taken = calloc(d->n_added, sizeof *taken);
     d->renamed = malloc(d->n_removed * sizeof *d->renamed);
-    if (!hb || !order || !used || !d->renamed) {
-        free(hb), free(order), free(used);
+    if (!hb || !occurrence_b || !order || !taken || !d->renamed) {
+        free(hb), free(occurrence_b), free(order), free(taken);
         return false;
     }
     size_t n_order = 0;
     for (size_t k = 0; k < d->n_added; k++) {
         const uint8_t *h = mtlbx_function_at(d->b, d->added[k])->hash;
+        occurrence_b[d->added[k]] = d->added_occurrence[k];
         if (h) {
             hb[d->added[k]] = h;
-            order[n_order++] = k;
+            order[n_order++] = d->added[k];
         }
     }
-    /* order: positions in d->added, sorted by their function's hash. */
-    for (size_t k = 0; k < n_order; k++)
-        order[k] = d->added[order[k]];
+    /* order: the added functions with a hash, sorted by it (then index). */
     hash_sort_base = hb;
     qsort(order, n_order, sizeof *order, by_hash);
     size_t kept = 0;
     for (size_t k = 0; k < d->n_removed; k++) {
         size_t i = d->removed[k];
         const uint8_t *h = mtlbx_function_at(d->a, i)->hash;
-        long found = -1;
+        long run = -1; /* the first of that hash */
         if (h) {
             struct hash_key key = { hb, order, h };
             size_t lo = mtlbx_lower_bound(n_order, hash_before, &key);
-            found = lo < n_order && memcmp(hb[order[lo]], h, 32) == 0 ? (long)lo : -1;
+            run = lo < n_order && memcmp(hb[order[lo]], h, 32) == 0 ? (long)lo : -1;
         }
-        /* the first unused one of that hash */
-        while (found >= 0 && (size_t)found < n_order && used[found] && memcmp(hb[order[found]], h, 32) == 0)
-            found++;
-        if (found >= 0 && (size_t)found < n_order && !used[found] && memcmp(hb[order[found]], h, 32) == 0) {
-            used[found] = true;
-            d->renamed[d->n_renamed++] = (struct mtlbx_function_change){ i, order[found], 0 };
+        size_t found = run >= 0 ? (size_t)run + taken[run] : n_order;
+        if (found < n_order && memcmp(hb[order[found]], h, 32) == 0) {
+            taken[run]++;
+            d->renamed[d->n_renamed++] = (struct mtlbx_function_change){ i, order[found], 0, d->removed_occurrence[k],
+                                                                         occurrence_b[order[found]] };
         } else {
+            d->removed_occurrence[kept] = d->removed_occurrence[k];
             d->removed[kept++] = i;
         }
     }
@@ -587,64 +534,73 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
         hb[d->renamed[r].b] = NULL;          /* taken: no longer added */
     kept = 0;
     for (size_t k = 0; k < d->n_added; k++)
-        if (hb[d->added[k]] || !mtlbx_function_at(d->b, d->added[k])->hash)
+        if (hb[d->added[k]] || !mtlbx_function_at(d->b, d->added[k])->hash) {
+            d->added_occurrence[kept] = d->added_occurrence[k];
             d->added[kept++] = d->added[k];
+        }
     d->n_added = kept;
     free(hb);
+    free(occurrence_b);
     free(order);
-    free(used);
+    free(taken);
     return true;
-}
-
-/* Function i of lib is the first of its name (later duplicates are not compared). */
-static bool is_first(const struct name_index *ix, size_t i)
-{
-    return index_find(ix, mtlbx_function_at(ix->lib, i)->name) == (long)i;
 }
 
 static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct bytes_memo *memo)
 {
-    struct name_index ia = { 0 }, ib = { 0 };
+    struct name_index ib = { 0 };
+    struct name_counter count = { 0 };
     size_t na = d->a ? mtlbx_library_function_count(d->a) : 0, nb = d->b ? mtlbx_library_function_count(d->b) : 0;
     bool *paired = calloc(nb ? nb : 1, sizeof *paired);
-    bool ok = paired && index_build(&ia, d->a) && index_build(&ib, d->b) &&
+    bool ok = paired && name_index_build(&ib, d->b) && name_counter_init(&count, d->a) &&
               (d->removed = malloc((na ? na : 1) * sizeof *d->removed)) &&
+              (d->removed_occurrence = malloc((na ? na : 1) * sizeof *d->removed_occurrence)) &&
               (d->added = malloc((nb ? nb : 1) * sizeof *d->added)) &&
+              (d->added_occurrence = malloc((nb ? nb : 1) * sizeof *d->added_occurrence)) &&
               (d->changed = malloc((na ? na : 1) * sizeof *d->changed));
+    /* The k-th function of a name in A with the k-th of that name in B. */
     for (size_t i = 0; ok && i < na; i++) {
-        if (!is_first(&ia, i))
-            continue;
-        long j = index_find(&ib, mtlbx_function_at(d->a, i)->name);
+        uint32_t k = name_counter_next(&count, i);
+        long j = name_index_find(&ib, mtlbx_function_at(d->a, i)->name, k);
         if (j < 0) {
+            d->removed_occurrence[d->n_removed] = k;
             d->removed[d->n_removed++] = i;
             continue;
         }
         paired[j] = true;
         unsigned fields = compare_function(d->a, i, d->b, (size_t)j, verify, memo);
         if (fields)
-            d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields };
+            d->changed[d->n_changed++] = (struct mtlbx_function_change){ i, (size_t)j, fields, k, k };
         /* a is read in order, b in the order of a's names (the same, in
          * two builds of one library): what is asked for again after b's
          * entries are let go is decoded again. */
         if (i % 4096 == 4095) {
-            forget_behind(d->a, i + 1);
-            forget_behind(d->b, nb);
+            compare_forget_behind(d->a, i + 1);
+            compare_forget_behind(d->b, nb);
         }
     }
+    name_counter_free(&count);
+    name_index_free(&ib);
+    /* What B has beyond: every function no pair took, with the occurrence
+     * of its name in B. */
+    ok = ok && name_counter_init(&count, d->b);
     for (size_t j = 0; ok && j < nb; j++) {
-        if (!paired[j] && is_first(&ib, j))
+        uint32_t k = name_counter_next(&count, j);
+        if (!paired[j]) {
+            d->added_occurrence[d->n_added] = k;
             d->added[d->n_added++] = j;
+        }
         if (j % 4096 == 4095)
-            forget_behind(d->b, j + 1);
+            compare_forget_behind(d->b, j + 1);
     }
+    name_counter_free(&count);
     free(paired);
-    free(ia.slot);
-    free(ib.slot);
     if (!ok || !pair_renamed_functions(d))
         return false;
     compare_modules(d);
-    sort_indexes(d->removed, d->n_removed, d->a);
-    sort_indexes(d->added, d->n_added, d->b);
+    if (!sort_indexes(d->removed, d->removed_occurrence, d->n_removed, d->a) ||
+        !sort_indexes(d->added, d->added_occurrence, d->n_added, d->b))
+        return false;
     sort_lib = d->a;
     if (d->n_changed > 1)
         qsort(d->changed, d->n_changed, sizeof *d->changed, change_by_name);
@@ -701,10 +657,17 @@ static struct mtlbx_member_ref *all_members(mtlbx_library *lib, size_t *n, bool 
     return v;
 }
 
+/* By name, then archive and member: within one name, the order of its
+ * occurrences. */
 static int member_by_name(const void *p, const void *q)
 {
-    return span_cmp(member_name(sort_lib, *(const struct mtlbx_member_ref *)p),
-                     member_name(sort_lib, *(const struct mtlbx_member_ref *)q));
+    const struct mtlbx_member_ref *x = p, *y = q;
+    int c = span_cmp(member_name(sort_lib, *x), member_name(sort_lib, *y));
+    if (c)
+        return c;
+    if (x->archive != y->archive)
+        return x->archive < y->archive ? -1 : 1;
+    return (x->member > y->member) - (x->member < y->member);
 }
 
 /* Same archives, byte for byte: then the members are the same too. */
@@ -746,23 +709,29 @@ static bool pair_renamed_members(struct mtlbx_library_diff *d)
         }
         if (found < d->n_members_added) {
             used[found] = true;
-            d->members_renamed[d->n_members_renamed++] =
-                (struct mtlbx_member_change){ d->members_removed[k], d->members_added[found] };
+            d->members_renamed[d->n_members_renamed++] = (struct mtlbx_member_change){
+                d->members_removed[k], d->members_added[found], d->members_removed_occurrence[k],
+                d->members_added_occurrence[found] };
         } else {
+            d->members_removed_occurrence[kept] = d->members_removed_occurrence[k];
             d->members_removed[kept++] = d->members_removed[k];
         }
     }
     d->n_members_removed = kept;
     kept = 0;
     for (size_t j = 0; j < d->n_members_added; j++)
-        if (!used[j])
+        if (!used[j]) {
+            d->members_added_occurrence[kept] = d->members_added_occurrence[j];
             d->members_added[kept++] = d->members_added[j];
+        }
     d->n_members_added = kept;
     free(used);
     return true;
 }
 
-/* Sorted by name, then a merge walk: first of each name on each side. */
+/* Sorted by name, then a merge walk: the members of one name on each
+ * side are paired in order (the k-th with the k-th), and those one side
+ * has beyond the other's are added or removed. */
 static bool compare_sources(struct mtlbx_library_diff *d)
 {
     if (archives_identical(d->a, d->b))
@@ -771,7 +740,9 @@ static bool compare_sources(struct mtlbx_library_diff *d)
     struct mtlbx_member_ref *ma = all_members(d->a, &na, &d->sources_incomplete);
     struct mtlbx_member_ref *mb = all_members(d->b, &nb, &d->sources_incomplete);
     bool ok = ma && mb && (d->members_removed = malloc((na ? na : 1) * sizeof *ma)) &&
+              (d->members_removed_occurrence = malloc((na ? na : 1) * sizeof *d->members_removed_occurrence)) &&
               (d->members_added = malloc((nb ? nb : 1) * sizeof *mb)) &&
+              (d->members_added_occurrence = malloc((nb ? nb : 1) * sizeof *d->members_added_occurrence)) &&
               (d->members_changed = malloc((na ? na : 1) * sizeof *d->members_changed));
     if (ok) {
         sort_lib = d->a;
@@ -783,21 +754,28 @@ static bool compare_sources(struct mtlbx_library_diff *d)
         size_t i = 0, j = 0;
         while (i < na || j < nb) {
             int c = i == na ? 1 : j == nb ? -1 : span_cmp(member_name(d->a, ma[i]), member_name(d->b, mb[j]));
-            if (c < 0) {
-                d->members_removed[d->n_members_removed++] = ma[i];
-            } else if (c > 0) {
-                d->members_added[d->n_members_added++] = mb[j];
-            } else if (!members_eq(member_at(d->a, ma[i]), member_at(d->b, mb[j]))) {
-                d->members_changed[d->n_members_changed++] = (struct mtlbx_member_change){ ma[i], mb[j] };
-            }
-            /* Skip later members of the same name on each side. */
+            /* The runs of this name on each side (empty on the side without it). */
             struct mtlbx_bytes name = c <= 0 ? member_name(d->a, ma[i]) : member_name(d->b, mb[j]);
+            size_t ei = i, ej = j;
             if (c <= 0)
-                while (++i < na && span_eq(member_name(d->a, ma[i]), name))
+                while (++ei < na && span_eq(member_name(d->a, ma[ei]), name))
                     ;
             if (c >= 0)
-                while (++j < nb && span_eq(member_name(d->b, mb[j]), name))
+                while (++ej < nb && span_eq(member_name(d->b, mb[ej]), name))
                     ;
+            for (uint32_t k = 1; i < ei || j < ej; k++) {
+                if (i < ei && j < ej) {
+                    if (!members_eq(member_at(d->a, ma[i]), member_at(d->b, mb[j])))
+                        d->members_changed[d->n_members_changed++] = (struct mtlbx_member_change){ ma[i], mb[j], k, k };
+                    i++, j++;
+                } else if (i < ei) {
+                    d->members_removed_occurrence[d->n_members_removed] = k;
+                    d->members_removed[d->n_members_removed++] = ma[i++];
+                } else {
+                    d->members_added_occurrence[d->n_members_added] = k;
+                    d->members_added[d->n_members_added++] = mb[j++];
+                }
+            }
         }
     }
     free(ma);
@@ -805,12 +783,30 @@ static bool compare_sources(struct mtlbx_library_diff *d)
     return ok && pair_renamed_members(d);
 }
 
+/* How many members the loaded archives of lib hold. */
+static size_t member_count(mtlbx_library *lib)
+{
+    const struct mtlbx_sources *src = lib ? mtlbx_library_sources(lib) : NULL;
+    size_t n = 0;
+    for (size_t k = 0; src && src->present && k < src->n_archives; k++)
+        if (src->archives[k].state == MTLBX_ARCHIVE_LOADED)
+            n += src->archives[k].n_members;
+    return n;
+}
+
 /* ------------------------------------------------------------ results -- */
 
+/* Nothing differs: no list holds anything, every archive whose bytes
+ * differ was decoded and compared, and (which the lists imply, checked
+ * again so that "identical" never rests on a pairing alone) both sides
+ * have as many functions and as many source members. */
 static bool library_is_empty(const struct mtlbx_library_diff *d)
 {
     return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed && !d->n_renamed &&
-           !d->n_members_added && !d->n_members_removed && !d->n_members_changed && !d->n_members_renamed;
+           !d->n_members_added && !d->n_members_removed && !d->n_members_changed && !d->n_members_renamed &&
+           !d->sources_incomplete &&
+           mtlbx_library_function_count(d->a) == mtlbx_library_function_count(d->b) &&
+           (archives_identical(d->a, d->b) || member_count(d->a) == member_count(d->b));
 }
 
 int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
@@ -868,6 +864,10 @@ void mtlbx_diff_free(struct mtlbx_diff *d)
         struct mtlbx_library_diff *ld = &d->libraries[l];
         free(ld->added);
         free(ld->removed);
+        free(ld->added_occurrence);
+        free(ld->removed_occurrence);
+        free(ld->members_added_occurrence);
+        free(ld->members_removed_occurrence);
         free(ld->changed);
         free(ld->members_added);
         free(ld->members_removed);

@@ -12,10 +12,13 @@
 /* ------------------------------------------------------------- compare -- */
 
 /* What differs between two opened files (compare.c). Libraries are paired
- * by position, functions by name (the first of a duplicated name; later
- * ones with that name are not compared), embedded source members by name
- * and content. The result holds indexes only: a caller renders values from
- * the two libraries with the accessors above, so nothing is copied. */
+ * by position, functions by name and occurrence (the k-th function of a
+ * name in A with the k-th of that name in B: a name may repeat, and each
+ * is compared), embedded source members the same way by name, and by
+ * content. The result holds indexes only: a caller renders values from
+ * the two libraries with the accessors above, so nothing is copied.
+ * Occurrences count from 1, in file order (for members: archive, then
+ * member order); a name that appears once is its occurrence 1. */
 
 enum mtlbx_header_field {
     MTLBX_HF_REQUIRES,         /* first: what a release job asks first (requirements.c) */
@@ -38,6 +41,8 @@ const char *mtlbx_function_field_name(enum mtlbx_function_field f);
 struct mtlbx_function_change {
     size_t a, b;               /* function indexes in library A and in B */
     unsigned fields;           /* 1u << MTLBX_FF_* */
+    uint32_t occurrence_a, occurrence_b;  /* of each one's name in its library
+                                             (equal for a change; a rename may differ) */
 };
 
 /* A source member: archive index and member index in its library. */
@@ -46,15 +51,18 @@ struct mtlbx_member_ref {
 };
 struct mtlbx_member_change {
     struct mtlbx_member_ref a, b;
+    uint32_t occurrence_a, occurrence_b;  /* of each one's name among its library's members */
 };
 
 struct mtlbx_library_diff {
     size_t index;
     mtlbx_library *a, *b;      /* one is NULL when only one file has library `index` */
     unsigned header_fields;    /* 1u << MTLBX_HF_*; 0 when a or b is NULL */
-    /* Sorted by name (bytewise). added: indexes in b; removed: in a. */
+    /* Sorted by name (bytewise), then occurrence. added: indexes in b;
+     * removed: in a; *_occurrence: the occurrence of each one's name. */
     size_t n_added, n_removed, n_changed;
     size_t *added, *removed;
+    uint32_t *added_occurrence, *removed_occurrence;
     struct mtlbx_function_change *changed;
     /* Renamed or moved: a function removed from A whose stored HASH is that
      * of a function added in B (a: index in A, b: in B; fields 0), and a
@@ -65,6 +73,7 @@ struct mtlbx_library_diff {
     struct mtlbx_member_change *members_renamed;
     size_t n_members_added, n_members_removed, n_members_changed;
     struct mtlbx_member_ref *members_added, *members_removed;
+    uint32_t *members_added_occurrence, *members_removed_occurrence;
     struct mtlbx_member_change *members_changed;
     /* An archive on either side that did not decode: its members are not
      * compared (the diagnostics say why). */
@@ -72,7 +81,8 @@ struct mtlbx_library_diff {
 };
 
 struct mtlbx_diff {
-    bool identical;            /* no change at all, libraries paired one to one */
+    bool identical;            /* no change at all, libraries paired one to one,
+                                  and as many functions and members on each side */
     size_t n_libraries;        /* the larger of the two library counts */
     struct mtlbx_library_diff *libraries;
 };

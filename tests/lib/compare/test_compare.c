@@ -5,6 +5,7 @@
  * JSON and its refusals (missing file, directory, not a metallib). */
 #include "config.h"
 
+#include "imagebuf.h"
 #include "testenv.h"
 #include "mtlbx_private.h"
 #include "values_json.h"
@@ -224,6 +225,87 @@ Test(compare, a_renamed_function_is_recognised_by_its_hash)
     mtlbx_close(fb);
     free(b.data);
     free(c.data);
+}
+
+/* Issue 35: a name that repeats. Pairing "the first of a name" compared
+ * A's kernel foo with B's and said nothing of A's vertex foo: identical.
+ * The k-th of a name is paired with the k-th, and what one side has
+ * beyond is added or removed, with its occurrence. */
+static mtlbx_file *build(struct imagebuf *ib, const struct test_function *f, size_t n)
+{
+    ib_library(ib, &(struct test_library){ .n_functions = n, .functions = f, .ext = TEST_EXT_EMPTY });
+    mtlbx_file *file = NULL;
+    struct mtlbx_error err;
+    cr_assert_eq(mtlbx_open_buffer(ib->data, ib->len, "built", &file, &err), MTLBX_E_NONE, "%s", err.message);
+    return file;
+}
+
+Test(compare, a_repeated_name_is_paired_occurrence_by_occurrence)
+{
+    const struct test_function a[] = { { .name = "foo", .type = 2, .payload = "kernel foo" },
+                                       { .name = "foo", .type = 0, .payload = "vertex foo" } };
+    struct imagebuf ia = { 0 }, ib = { 0 };
+    mtlbx_file *fa = build(&ia, a, 2), *fb = build(&ib, a, 1);
+    for (int way = 0; way < 2; way++) {
+        for (int verify = 0; verify < 2; verify++) {
+            struct mtlbx_diff *d = way ? diff(fb, fa, verify) : diff(fa, fb, verify);
+            const struct mtlbx_library_diff *l = &d->libraries[0];
+            cr_assert_not(d->identical, "way %d verify %d", way, verify);
+            cr_assert_eq(l->n_changed, 0);
+            cr_assert_eq(way ? l->n_added : l->n_removed, 1);
+            cr_assert_eq(way ? l->n_removed : l->n_added, 0);
+            cr_assert_eq(way ? l->added[0] : l->removed[0], 1, "the vertex function, A's second foo");
+            cr_assert_eq(way ? l->added_occurrence[0] : l->removed_occurrence[0], 2);
+            mtlbx_diff_free(d);
+        }
+    }
+    mtlbx_close(fb);
+    ib_free(&ib);
+    /* Swapped in B: each occurrence is compared with its own. */
+    const struct test_function swapped[] = { a[1], a[0] };
+    fb = build(&ib, swapped, 2);
+    struct mtlbx_diff *d = diff(fa, fb, false);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_not(d->identical);
+    cr_assert_eq(l->n_changed, 2);
+    cr_assert_eq(l->changed[0].a, 0);
+    cr_assert_eq(l->changed[0].occurrence_a, 1);
+    cr_assert_eq(l->changed[1].a, 1);
+    cr_assert_eq(l->changed[1].b, 1);
+    cr_assert_eq(l->changed[1].occurrence_b, 2);
+    cr_assert(l->changed[1].fields & (1u << MTLBX_FF_TYPE));
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    ib_free(&ia);
+    ib_free(&ib);
+}
+
+Test(compare, nameless_functions_are_all_compared, .timeout = 60)
+{
+    /* 3,000 functions without a NAME against 2,999 of them. */
+    enum { N = 3000 };
+    struct test_function *f = calloc(N, sizeof *f);
+    for (size_t i = 0; i < N; i++)
+        f[i] = (struct test_function){ .name = NULL, .type = 2, .payload = "nameless" };
+    struct imagebuf ia = { 0 }, ib = { 0 };
+    mtlbx_file *fa = build(&ia, f, N), *fb = build(&ib, f, N - 1);
+    struct mtlbx_diff *d = diff(fa, fb, false);
+    const struct mtlbx_library_diff *l = &d->libraries[0];
+    cr_assert_not(d->identical);
+    cr_assert_eq(l->n_removed, 1);
+    cr_assert_eq(l->removed[0], N - 1);
+    cr_assert_eq(l->removed_occurrence[0], N);
+    cr_assert_eq(l->n_changed + l->n_added + l->n_renamed, 0);
+    mtlbx_diff_free(d);
+    d = diff(fa, fa, true);
+    cr_assert(d->identical);
+    mtlbx_diff_free(d);
+    mtlbx_close(fa);
+    mtlbx_close(fb);
+    ib_free(&ia);
+    ib_free(&ib);
+    free(f);
 }
 
 Test(compare, header_fields_and_versions)

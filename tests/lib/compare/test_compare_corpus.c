@@ -2,8 +2,10 @@
  * of the same kernels built by successive Metal.jl toolchains, ANGLE
  * builds, fat runtime libraries for several platforms) checked against a
  * diff computed here, independently, from the two `mtlbx dump --json`
- * documents: functions paired by name (first of a name), the fields of
- * CONTRACT.md compared as JSON values, header keys, source member names.
+ * documents: functions paired by name and occurrence (the k-th of a name
+ * with the k-th: issue 35), the fields of CONTRACT.md compared as JSON
+ * values, header keys, source member names (real libraries repeat them:
+ * one archive per compiled file, each holding common.h).
  * With --verify every field must agree exactly; without it, hash_ok counts
  * only where the stored hashes or the module sizes differ (the documented
  * trade-off).
@@ -70,17 +72,54 @@ static json_t *dump(const char *path)
     return run_json(argv, 0);
 }
 
-/* The first function of each name, keyed by name. */
+/* A name and its occurrence as one key, "NAME\x01KKKKKKKKKK": keys sort
+ * as the diff's lists do (by name, then occurrence) for names without
+ * control characters, which the corpus's are. */
+static char *key_of(const char *name, long k)
+{
+    char *key = NULL;
+    cr_assert(asprintf(&key, "%s\x01%010ld", name, k) > 0);
+    return key;
+}
+
+/* Adds the next occurrence of name to m (name -> count) and returns its key. */
+static char *next_key(json_t *counts, const char *name)
+{
+    long k = json_integer_value(json_object_get(counts, name)) + 1;
+    json_object_set_new(counts, name, json_integer(k));
+    return key_of(name, k);
+}
+
+/* Every function of a library, keyed by name and occurrence. */
 static json_t *by_name(json_t *lib)
 {
-    json_t *m = json_object(), *fn;
+    json_t *m = json_object(), *counts = json_object(), *fn;
     size_t k;
     json_array_foreach(lib ? json_object_get(lib, "functions") : NULL, k, fn) {
-        const char *name = json_string_value(json_object_get(fn, "name"));
-        if (!json_object_get(m, name))
-            json_object_set(m, name, fn);
+        char *key = next_key(counts, json_string_value(json_object_get(fn, "name")));
+        json_object_set(m, key, fn);
+        free(key);
     }
+    json_decref(counts);
     return m;
+}
+
+/* A list of names from the diff, with its parallel "<list>_occurrences"
+ * (absent: every one the first of its name), as keys. */
+static json_t *keys_of(json_t *names, json_t *occurrences)
+{
+    json_t *keys = json_array(), *n;
+    size_t k;
+    if (occurrences)
+        cr_assert_eq(json_array_size(occurrences), json_array_size(names), "occurrences not parallel to names");
+    json_array_foreach(names, k, n) {
+        long occ = occurrences ? (long)json_integer_value(json_array_get(occurrences, k)) : 1;
+        cr_assert(occ >= 1, "occurrence %ld", occ);
+        char *key = key_of(json_string_value(n), occ);
+        json_array_append_new(keys, json_string(key));
+        free(key);
+    }
+    return keys;
 }
 
 static int cmp_str(const void *p, const void *q)
@@ -115,6 +154,22 @@ static json_t *only_in(json_t *x, json_t *y)
     return sorted(names);
 }
 
+/* Changes as the diff gives them, each {"name", "fields", "occurrence"
+ * when a later one}, as {"key", "fields"}. */
+static json_t *changes_by_key(json_t *changed)
+{
+    json_t *out = json_array(), *c;
+    size_t k;
+    json_array_foreach(changed, k, c) {
+        json_t *occ = json_object_get(c, "occurrence");
+        cr_assert(!occ || json_integer_value(occ) >= 2, "occurrence key for a first one");
+        char *key = key_of(json_string_value(json_object_get(c, "name")), occ ? (long)json_integer_value(occ) : 1);
+        json_array_append_new(out, json_pack("{s:s,s:O}", "key", key, "fields", json_object_get(c, "fields")));
+        free(key);
+    }
+    return out;
+}
+
 static json_t *expected_changed(json_t *ma, json_t *mb, bool verify)
 {
     json_t *changed = json_array(), *fa;
@@ -141,7 +196,7 @@ static json_t *expected_changed(json_t *ma, json_t *mb, bool verify)
                 json_array_append_new(fields, json_pack("{s:s,s:O,s:O}", "field", function_keys[f], "a", va, "b", vb));
         }
         if (json_array_size(fields))
-            json_array_append_new(changed, json_pack("{s:O,s:o}", "name", jn, "fields", fields));
+            json_array_append_new(changed, json_pack("{s:O,s:o}", "key", jn, "fields", fields));
         else
             json_decref(fields);
     }
@@ -178,53 +233,48 @@ static void strip_interfaces(json_t *fns, const char *a, const char *b)
     }
 }
 
-static int by_string(const void *p, const void *q)
+/* The added and removed lists of a diff object (functions or sources) as
+ * sorted keys, with its renames (same stored HASH, or same member bytes)
+ * put back as the dumps, which pair by name only, see them: one removed
+ * and one added, after checking what the dumps can (the two hashes, or
+ * sizes). */
+static void unfold_renamed(json_t *obj, json_t *by_a, json_t *by_b, const char *key, const char *a, const char *b,
+                           json_t **added, json_t **removed)
 {
-    return strcmp(json_string_value(*(json_t *const *)p), json_string_value(*(json_t *const *)q));
-}
-
-static void append_sorted(json_t *list, json_t *name)
-{
-    json_array_append(list, name);
-    size_t n = json_array_size(list);
-    json_t **v = malloc(n * sizeof *v);
-    for (size_t k = 0; k < n; k++)
-        v[k] = json_incref(json_array_get(list, k));
-    qsort(v, n, sizeof *v, by_string);
-    json_array_clear(list);
-    for (size_t k = 0; k < n; k++)
-        json_array_append_new(list, v[k]);
-    free(v);
-}
-
-/* A rename (same stored HASH, or same member bytes) is what the dumps,
- * which pair by name only, see as one removed and one added: put it back
- * that way, after checking what the dumps can (the two hashes, or sizes). */
-static void unfold_renamed(json_t *obj, json_t *by_a, json_t *by_b, const char *key, const char *a, const char *b)
-{
+    *added = keys_of(json_object_get(obj, "added"), json_object_get(obj, "added_occurrences"));
+    *removed = keys_of(json_object_get(obj, "removed"), json_object_get(obj, "removed_occurrences"));
     json_t *renamed = json_object_get(obj, "renamed"), *r;
     size_t k;
     json_array_foreach(renamed, k, r) {
-        json_t *x = json_object_get(by_a, json_string_value(json_object_get(r, "a")));
-        json_t *y = json_object_get(by_b, json_string_value(json_object_get(r, "b")));
+        json_t *oa = json_object_get(r, "a_occurrence"), *ob = json_object_get(r, "b_occurrence");
+        char *ka = key_of(json_string_value(json_object_get(r, "a")), oa ? (long)json_integer_value(oa) : 1);
+        char *kb = key_of(json_string_value(json_object_get(r, "b")), ob ? (long)json_integer_value(ob) : 1);
+        json_t *x = json_object_get(by_a, ka), *y = json_object_get(by_b, kb);
         cr_assert(x && y, "%s %s: a rename of names not in the dumps", a, b);
         cr_assert(json_equal(key ? json_object_get(x, key) : x, key ? json_object_get(y, key) : y),
                   "%s %s: renamed but not the same %s", a, b, key ? key : "size");
-        append_sorted(json_object_get(obj, "removed"), json_object_get(r, "a"));
-        append_sorted(json_object_get(obj, "added"), json_object_get(r, "b"));
+        json_array_append_new(*removed, json_string(ka));
+        json_array_append_new(*added, json_string(kb));
+        free(ka), free(kb);
     }
-    json_object_del(obj, "renamed");
+    *added = sorted(*added);
+    *removed = sorted(*removed);
 }
 
+/* Every member of every archive, keyed by name and occurrence (archive
+ * order, then member order). */
 static json_t *member_names(json_t *lib)
 {
-    json_t *m = json_object(), *arch, *mem;
+    json_t *m = json_object(), *counts = json_object(), *arch, *mem;
     size_t k, j;
     json_t *src = lib ? json_object_get(lib, "sources") : NULL;
     json_array_foreach(src ? json_object_get(src, "archives") : NULL, k, arch)
-        json_array_foreach(json_object_get(arch, "members"), j, mem)
-            if (!json_object_get(m, json_string_value(json_object_get(mem, "name"))))
-                json_object_set(m, json_string_value(json_object_get(mem, "name")), json_object_get(mem, "size"));
+        json_array_foreach(json_object_get(arch, "members"), j, mem) {
+            char *key = next_key(counts, json_string_value(json_object_get(mem, "name")));
+            json_object_set(m, key, json_object_get(mem, "size"));
+            free(key);
+        }
+    json_decref(counts);
     return m;
 }
 
@@ -250,34 +300,43 @@ static void check_pair(const char *a, const char *b, bool verify)
                                                         json_object_get(y, header_keys[k])));
         cr_assert(json_equal(header, json_object_get(got, "header")), "%s %s: header\nexpected %s\ngot %s", a, b,
                   json_dumps(header, JSON_COMPACT), json_dumps(json_object_get(got, "header"), JSON_COMPACT));
-        /* Functions. */
+        /* Functions, by name and occurrence. */
         json_t *ma = by_name(x), *mb = by_name(y);
         json_t *exp = json_pack("{s:o,s:o,s:o}", "added", only_in(mb, ma), "removed", only_in(ma, mb), "changed",
                                 expected_changed(ma, mb, verify));
         json_t *fns = json_object_get(got, "functions");
         strip_interfaces(fns, a, b);
-        unfold_renamed(fns, ma, mb, "hash", a, b);
-        cr_assert(json_equal(exp, fns), "%s %s (verify %d): functions\nexpected %s\ngot      %s", a, b, verify,
-                  json_dumps(exp, JSON_COMPACT), json_dumps(fns, JSON_COMPACT));
-        /* Source members by name; a different size must be a change. */
+        json_t *fa, *fr;
+        unfold_renamed(fns, ma, mb, "hash", a, b, &fa, &fr);
+        json_t *seen = json_pack("{s:o,s:o,s:o}", "added", fa, "removed", fr, "changed",
+                                 changes_by_key(json_object_get(fns, "changed")));
+        cr_assert(json_equal(exp, seen), "%s %s (verify %d): functions\nexpected %s\ngot      %s", a, b, verify,
+                  json_dumps(exp, JSON_COMPACT), json_dumps(seen, JSON_COMPACT));
+        json_decref(seen);
+        /* Source members by name and occurrence; a different size must be
+         * a change. */
         json_t *sa = member_names(x), *sb = member_names(y), *src = json_object_get(got, "sources");
-        json_t *added = only_in(sb, sa), *removed = only_in(sa, sb);
-        unfold_renamed(src, sa, sb, NULL, a, b);
-        cr_assert(json_equal(added, json_object_get(src, "added")), "%s %s: sources added", a, b);
-        cr_assert(json_equal(removed, json_object_get(src, "removed")), "%s %s: sources removed", a, b);
+        json_t *added = only_in(sb, sa), *removed = only_in(sa, sb), *sadded, *sremoved;
+        unfold_renamed(src, sa, sb, NULL, a, b, &sadded, &sremoved);
+        cr_assert(json_equal(added, sadded), "%s %s: sources added\nexpected %s\ngot      %s", a, b,
+                  json_dumps(added, JSON_COMPACT), json_dumps(sadded, JSON_COMPACT));
+        cr_assert(json_equal(removed, sremoved), "%s %s: sources removed", a, b);
+        json_decref(sadded), json_decref(sremoved);
+        json_t *changed_keys = keys_of(json_object_get(src, "changed"), json_object_get(src, "changed_occurrences"));
         const char *mname;
         json_t *size;
         json_object_foreach(sa, mname, size) {
             json_t *other = json_object_get(sb, mname), *c;
             size_t k;
             bool listed = false;
-            json_array_foreach(json_object_get(src, "changed"), k, c)
+            json_array_foreach(changed_keys, k, c)
                 listed |= strcmp(json_string_value(c), mname) == 0;
             if (other && !json_equal(size, other))
                 cr_assert(listed, "%s %s: member %s changed size but is not listed", a, b, mname);
             if (listed)
                 cr_assert(other, "%s %s: changed member %s is not in B", a, b, mname);
         }
+        json_decref(changed_keys);
         identical = identical && json_array_size(header) == 0 && json_array_size(json_object_get(fns, "added")) == 0 &&
                     json_array_size(json_object_get(fns, "removed")) == 0 &&
                     json_array_size(json_object_get(fns, "changed")) == 0 &&
