@@ -163,21 +163,27 @@ def module(names, args_per_entry=1, name_len=1, nest=0, metadata_end=None):
 
 def library(path, functions):
     """A 1.2.2 library (no header extension) of `functions`, (name, module)
-    pairs; functions with the same module object share its bytes (one
-    offset, one size, one HASH)."""
-    placed, modules, size = {}, [], 0
-    for _, mod in functions:
+    pairs or (name, module, type) triples (the type a W.FUNCTION_TYPES
+    value; kernel without one); functions with the same module object
+    share its bytes (one offset, one size, one HASH), and a name of None
+    writes no NAME tag. Written to path, or returned when path is None."""
+    placed, modules, size, hashes = {}, [], 0, {}
+    for f in functions:
+        mod = f[1]
         if id(mod) not in placed:
             placed[id(mod)] = size
             modules.append(mod)
             size += len(mod)
+            hashes[id(mod)] = hashlib.sha256(mod).digest()
     empty = W.group(W.ENDT)
     entries = bytearray(struct.pack("<I", len(functions)))
-    for i, (name, mod) in enumerate(functions):
+    for i, f in enumerate(functions):
+        name, mod = f[0], f[1]
         tl = W.TagList()
-        tl.add("NAME", W.cstr(name))
-        tl.add("TYPE", bytes([W.FUNCTION_TYPES["kernel"]]))
-        tl.add("HASH", hashlib.sha256(mod).digest())
+        if name is not None:
+            tl.add("NAME", W.cstr(name))
+        tl.add("TYPE", bytes([f[2] if len(f) > 2 else W.FUNCTION_TYPES["kernel"]]))
+        tl.add("HASH", hashes[id(mod)])
         tl.add("OFFT", struct.pack("<3Q", i * len(empty), i * len(empty), placed[id(mod)]))
         tl.add("VERS", struct.pack("<4H", 2, 6, 3, 2))
         tl.add("MDSZ", W.u64(len(mod)))
@@ -190,9 +196,12 @@ def library(path, functions):
     total = mod_off + size
     lib = W.Library(version=(1, 2, 2), extension=None)
     head = W._header(lib, total, fl_off, len(entries) - 4, pub_off, len(md), priv_off, len(md), mod_off, size)
-    with open(path, "wb") as f:
-        f.write(head + bytes(entries) + md + md)
-        f.writelines(modules)
+    data = head + bytes(entries) + md + md + b"".join(modules)
+    if path is None:
+        return data
+    with open(path, "wb") as out:
+        out.write(data)
+    return data
 
 
 def rewrap(bitcode):
