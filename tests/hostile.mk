@@ -83,6 +83,11 @@ EXTRA_DIST += tests/hostile/hostile_runaway.sh tests/hostile_mkrunaway.py
 # cyclic, shared references, cut short, huge), each one warning in seconds.
 TESTS += tests/hostile/hostile_plist.sh
 EXTRA_DIST += tests/hostile/hostile_plist.sh
+# Issue 35: the demangler bomb, src's search, output names and repeated
+# names in diff, each within a time and memory bound (inputs from
+# tests/hostile_mktext.py, which also writes the fuzz seeds issue35-*).
+TESTS += tests/hostile/hostile_text.sh
+EXTRA_DIST += tests/hostile/hostile_text.sh tests/hostile_mktext.py
 
 EXTRA_DIST += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sigbus.sh tests/hostile/hostile_explorer_dis.sh \
 	tests/fuzz/metallib.dict tests/fuzz/README.md tests/fuzz/replay.c tests/mkmacho.py \

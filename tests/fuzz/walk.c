@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct walker {
@@ -269,6 +270,58 @@ static void walk_archives(struct walker *w, mtlbx_library *lib)
     }
 }
 
+/* What finds a function by its name and its source (issue 35): the
+ * bounded demangler, the resolution of a typed NAME (exact, prefix, "did
+ * you mean") and src's search of the embedded sources. The promises: a
+ * demangled name is no longer than the bound, a function is found by its
+ * own stored name, a location lies inside its member. */
+static void walk_names(struct walker *w, mtlbx_library *lib, size_t l, size_t i)
+{
+    struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
+    char *d = NULL;
+    enum mtlbx_demangle_status st = mtlbx_demangle_bounded(name, &d);
+    if ((st == MTLBX_DEMANGLED) != (d != NULL))
+        bad(w, "function %zu: demangler status %d with text %p", i, (int)st, (void *)d);
+    if (d && (!*d || strlen(d) > name.len * 16 + 256))
+        bad(w, "function %zu: %zu bytes demangled from %zu", i, strlen(d), name.len);
+    if (d)
+        touch(w, (const uint8_t *)d, strlen(d));
+    free(d);
+    if (name.len && name.len < 512 && !memchr(name.ptr, '\0', name.len)) {
+        char typed[512];
+        memcpy(typed, name.ptr, name.len);
+        typed[name.len] = '\0';
+        struct mtlbx_name_matches m;
+        if (mtlbx_resolve_function_name(w->f, typed, &m)) {
+            bool self = false;
+            for (size_t k = 0; k < m.n; k++)
+                self |= m.v[k].library == l && m.v[k].function == i;
+            if (m.how != MTLBX_NAME_EXACT || !self)
+                bad(w, "function %zu not found by its own name (how %d, %zu matches)", i, (int)m.how, m.n);
+            mtlbx_name_matches_free(&m);
+        }
+        /* A typo in its first half: the exact, prefix and "did you mean"
+         * passes, each over every function. */
+        typed[name.len / 2] = typed[name.len / 2] == 'q' ? 'z' : 'q';
+        if (mtlbx_resolve_function_name(w->f, typed, &m))
+            mtlbx_name_matches_free(&m);
+    }
+    struct mtlbx_source_location loc;
+    if (mtlbx_source_locate(lib, i, &loc) == 1) {
+        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+        if (loc.archive >= src->n_archives || loc.member >= src->archives[loc.archive].n_members) {
+            bad(w, "function %zu: source location outside the archives", i);
+            return;
+        }
+        const struct mtlbx_member *mem = &src->archives[loc.archive].members[loc.member];
+        if (!mem->data || loc.line < 1 || loc.line_offset > loc.offset || loc.offset >= mem->size ||
+            loc.end_offset > mem->size || loc.end_offset <= loc.line_offset)
+            bad(w, "function %zu: source location %llu..%llu (name at %llu) in a member of %llu bytes", i,
+                (unsigned long long)loc.line_offset, (unsigned long long)loc.end_offset,
+                (unsigned long long)loc.offset, (unsigned long long)mem->size);
+    }
+}
+
 static void walk_library(struct walker *w, mtlbx_library *lib)
 {
     const struct mtlbx_header *h = mtlbx_library_header(lib);
@@ -306,6 +359,18 @@ static void walk_library(struct walker *w, mtlbx_library *lib)
                 bad(w, "list group outside the file");
     }
     walk_archives(w, lib);
+}
+
+/* The first functions of every library: walk_names is linear in the
+ * functions, so not for each one (and the corrupt-input test walks
+ * thousands of files). */
+static void walk_all_names(struct walker *w)
+{
+    for (size_t l = 0; l < mtlbx_file_library_count(w->f); l++) {
+        mtlbx_library *lib = mtlbx_library_at(w->f, l);
+        for (size_t i = 0; i < mtlbx_library_function_count(lib) && i < 2; i++)
+            walk_names(w, lib, l, i);
+    }
 }
 
 static void count_diags(struct walker *w, const struct mtlbx_diag *d)
@@ -392,6 +457,7 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
     size_t nl = mtlbx_file_library_count(f);
     for (size_t l = 0; l < nl; l++)
         walk_library(&w, mtlbx_library_at(f, l));
+    walk_all_names(&w);
     /* The first functions' interfaces are kept (as the explorer's worker
      * does), so the walk also covers interface, argument and bitstream
      * block nodes and the declaration text. */

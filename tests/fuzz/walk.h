@@ -2,7 +2,9 @@
  * `dump` and `check` and the explorer do together: every node with its
  * label, flags and fields, node lookup by offset, every function accessor,
  * the hash checks, every source archive (bzip2 + tar listing) and every
- * diagnostic, and the comparison of the file with itself. Shared by the libFuzzer harness and the corrupt-input test,
+ * diagnostic, the comparison of the file with itself, and for the first
+ * functions the bounded demangler, NAME resolution and src's search of
+ * the sources. Shared by the libFuzzer harness and the corrupt-input test,
  * so both exercise the same surface. */
 #ifndef MTLBX_TEST_WALK_H
 #define MTLBX_TEST_WALK_H
