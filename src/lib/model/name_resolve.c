@@ -50,7 +50,8 @@ static bool glob(const struct name_forms *f, const char *p)
     char *raw = f->raw_len < sizeof small ? small : malloc(f->raw_len + 1);
     bool hit = false;
     if (raw) {
-        memcpy(raw, f->raw, f->raw_len);
+        if (f->raw_len) /* a nameless function has no pointer */
+            memcpy(raw, f->raw, f->raw_len);
         raw[f->raw_len] = '\0';
         hit = fnmatch(p, raw, 0) == 0;
         if (raw != small)
@@ -146,10 +147,9 @@ static bool source_name_is(const char **p, const char *end, const char *id, size
  * demangled comparison this replaces. */
 static bool encodes(struct mtlbx_bytes name, const struct scoped_name *s)
 {
-    const char *p = (const char *)name.ptr, *end = p + name.len;
-    if (name.len < 3 || p[0] != '_' || p[1] != 'Z')
-        return false;
-    p += 2;
+    if (name.len < 3 || name.ptr[0] != '_' || name.ptr[1] != 'Z')
+        return false; /* also a nameless function: no pointer to offset */
+    const char *p = (const char *)name.ptr + 2, *end = (const char *)name.ptr + name.len;
     size_t k = 0;
     if (*p == 'N') {
         for (p++; p < end && (*p == 'r' || *p == 'V' || *p == 'K'); p++)

@@ -117,7 +117,8 @@ static char *declared_name(struct mtlbx_bytes name)
         return d;
     char *s = malloc(name.len + 1);
     if (s) {
-        memcpy(s, name.ptr, name.len);
+        if (name.len) /* a nameless function has no pointer */
+            memcpy(s, name.ptr, name.len);
         s[name.len] = '\0';
     }
     return s;
