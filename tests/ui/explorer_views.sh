@@ -34,18 +34,18 @@ wait_for "STTY:same" 5
 start 80 24 xterm-256color -- "$SAMPLE" "$FIXTURES/unknown-tags.metallib"
 wait_for " Functions  10"
 keys D
-wait_for "Compare: 16 changes"
+wait_for "Compare: 17 changes"
 keys j Enter
 wait_for "Backspace returns to the comparison"
 expect " 1 Tree  "
 keys BSpace
-wait_for "Compare: 16 changes"
+wait_for "Compare: 17 changes"
 expect_not " 1 Tree  "
 # Forward again, and q from the panels comes back here too.
 keys C-]
 wait_for " 1 Tree  "
 keys q
-wait_for "Compare: 16 changes"
+wait_for "Compare: 17 changes"
 keys q
 wait_for " Functions  10"
 quit_and_check
