@@ -263,7 +263,10 @@ static void take_stdout(struct finder *fd, struct text *t)
  * library, see STREAM_DOCUMENT_FROM) is cut short there, as dump's is. */
 static void describe_json(struct finder *fd, struct text *t, const char *name, mtlbx_file *f)
 {
-    if (mtlbx_file_size(f) >= fd->stream_from)
+    /* A worker that holds the turn for nested archives gathers even a big
+     * document: waiting for the jobs before it to print, it could wait on
+     * one that waits for that turn. */
+    if (mtlbx_file_size(f) >= fd->stream_from && !archive_nest_turn_held())
         take_stdout(fd, t);
     if (t->direct) {
         if (dump_write_document(stdout, name, f, true) != 0)

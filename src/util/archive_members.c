@@ -12,11 +12,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 uint64_t member_limit(void)
@@ -252,6 +257,7 @@ struct lister {
     /* archive_list_metallibs_and: the other members asked for */
     bool (*side_wants)(const char *joined);
     member_fn side;
+    bool nest_turn;            /* holds the process's turn (nest_take_turn) */
 };
 
 /* The first problem goes to err (with the member it is about); the
@@ -287,6 +293,64 @@ static void list_macho(struct lister *L, const char *joined, struct archive *a, 
     L->stop |= ml.stop && !L->side; /* side members may still follow */
 }
 
+/* One listing at a time holds nested archives, process-wide. Each
+ * listing keeps what it holds within member_limit(), but find's workers
+ * (and the explorer's jobs) list several archives at once: four links to
+ * one zip of stored zips, with two workers, held 412 MB, one limit each.
+ * A listing takes its turn before it holds its first nested archive and
+ * gives it back when it holds none again, so the process holds one limit
+ * of them, and what a listing can open never depends on what the others
+ * happen to hold (the same answer at any number of workers). A listing
+ * waits only while it holds nothing, so none waits on another that waits
+ * on it; archives with no archive inside never wait. */
+static pthread_mutex_t nest_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t nest_free = PTHREAD_COND_INITIALIZER;
+static bool nest_taken;
+static _Thread_local bool nest_turn_on_this_thread;
+
+bool archive_nest_turn_held(void)
+{
+    return nest_turn_on_this_thread;
+}
+
+/* False when the listing was cancelled while it waited. */
+static bool nest_take_turn(const struct lister *L)
+{
+    pthread_mutex_lock(&nest_lock);
+    while (nest_taken && !(L->cancel && *L->cancel)) {
+        /* Woken by the turn given back; a cancel sets no condition, so
+         * the wait looks again every tenth of a second. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        pthread_cond_timedwait(&nest_free, &nest_lock, &until);
+    }
+    bool got = !nest_taken;
+    if (got)
+        nest_taken = nest_turn_on_this_thread = true;
+    pthread_mutex_unlock(&nest_lock);
+    return got;
+}
+
+static void nest_give_turn(void)
+{
+#ifdef __GLIBC__
+    /* What the listing held goes back to the system before the next one
+     * takes its turn. glibc keeps freed blocks below its mmap threshold
+     * (raised to 32 MiB after the first big free) in the thread's own
+     * arena: two workers kept 152 MB resident for 84 MB held at a time. */
+    malloc_trim(0);
+#endif
+    pthread_mutex_lock(&nest_lock);
+    nest_taken = nest_turn_on_this_thread = false;
+    pthread_cond_signal(&nest_free);
+    pthread_mutex_unlock(&nest_lock);
+}
+
 /* The member at hand is an archive itself: list it from memory. */
 static void list_nested(struct lister *L, struct member_reader *rd, const char *joined, int depth)
 {
@@ -296,11 +360,23 @@ static void list_nested(struct lister *L, struct member_reader *rd, const char *
         problem(L, joined, what);
         return;
     }
+    bool outermost = !L->nest_turn;
+    if (outermost) {
+        if (!nest_take_turn(L)) {
+            L->stop = true; /* cancelled */
+            return;
+        }
+        L->nest_turn = true;
+    }
     char err[256];
     size_t len;
     void *data = member_read_all(rd, &len, err, sizeof err);
     if (!data) {
         problem(L, joined, err);
+        if (outermost) {
+            L->nest_turn = false;
+            nest_give_turn();
+        }
         return;
     }
     L->held += len;
@@ -319,6 +395,10 @@ static void list_nested(struct lister *L, struct member_reader *rd, const char *
         archive_read_free(inner);
     free(data);
     L->held -= len;
+    if (outermost) {
+        L->nest_turn = false;
+        nest_give_turn();
+    }
 }
 
 static void list_entries(struct lister *L, struct archive *a, const char *prefix, int depth)
@@ -437,7 +517,7 @@ static int walk_members(const char *path, const char *want, member_fn fn, void *
                         char *err, size_t err_size)
 {
     return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0,
-                                              NULL, NULL });
+                                              NULL, NULL, false });
 }
 
 int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
@@ -451,7 +531,7 @@ int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
                                const volatile int *cancel, char *err, size_t err_size)
 {
     return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0,
-                                              side_wants, side });
+                                              side_wants, side, false });
 }
 
 bool folder_or_archive(const char *path)

@@ -70,6 +70,13 @@ int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
                                bool (*side_wants)(const char *joined), member_fn side, void *ctx,
                                const volatile int *cancel, char *err, size_t err_size);
 
+/* True on a thread whose listing now holds archives nested in archives
+ * (in a member callback under them). Only one listing in the process holds
+ * them at a time (archive_members.c says why): others wait for their turn,
+ * so a callback here must not wait for another listing to progress (find's
+ * output order), or the two would wait on each other. */
+bool archive_nest_turn_held(void);
+
 /* Decompresses the current member whole. Returns a malloc'd buffer (freed
  * by the caller, or handed to mtlbx_open_buffer_owned) or NULL with err
  * set: too large, damaged, or out of memory. */

@@ -103,4 +103,25 @@ expect_one_line "ls inside"
 # With room for the three levels, the library inside is found.
 bounded "find with room for the three levels" 0 30 400 env MTLBX_MEMBER_LIMIT=$((PAD * 7 / 2)) "$BIN" find "$NESTED" &&
     { grep -q "^$NESTED!l2.zip!l3.zip!l4.zip!lib.metallib	" "$WORK/out" || fail "not found: $(cat "$WORK/out")"; }
+
+# Four copies of it, listed by find's workers at once: one limit for the
+# whole process, not one per worker (two workers held 412 MB under the
+# default limit of 256 MiB). Each link still finds the library.
+ROOM=$((PAD * 7 / 2))
+mkdir "$WORK/links"
+for k in 1 2 3 4; do cp "$NESTED" "$WORK/links/n$k.zip"; done
+peak_mb env MTLBX_MEMBER_LIMIT=$ROOM "$BIN" find "$WORK/links"
+[ "$RC" -eq 0 ] && [ "$(grep -c '!l2.zip!l3.zip!l4.zip!lib.metallib	' "$WORK/out")" -eq 4 ] &&
+    ok "find over four copies of it: the library found in each" ||
+    fail "find over four copies: exit $RC: $(cat "$WORK/err" "$WORK/out")"
+if ! asan_build; then
+    [ "$MB" -lt $(((ROOM >> 20) + 12)) ] && ok "four copies, peak resident set ${MB} MB: one limit for the process" ||
+        fail "four copies held ${MB} MB: more than the one limit of $((ROOM >> 20)) MB"
+fi
+# A worker holding the nested archives' turn must not wait for its turn to
+# print (every document streamed, as a big one is): the two would wait on
+# each other.
+bounded "find --json, every document streamed, four copies" 0 60 400 env MTLBX_MEMBER_LIMIT=$ROOM \
+    MTLBX_FIND_STREAM_FROM=0 "$BIN" find --json "$WORK/links" &&
+    { [ "$(grep -c '"path"' "$WORK/out")" -ge 4 ] || fail "--json over four copies: $(head -c 300 "$WORK/out")"; }
 finish
