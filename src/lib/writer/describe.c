@@ -335,7 +335,7 @@ static int describe_functions(struct describing *d)
             break;
         }
         keys[i] = (struct module_key){ module.offset, module.size, i };
-        if ((i & 4095) == 4095)
+        if ((i & 4095) == 4095 && !(d->flags & MTLBX_WR_DESCRIBE_KEEP_DECODED))
             mtlbx_library_forget(lib, i);
     }
     d->out->md_prefix_excludes = excludes == 1;

@@ -903,12 +903,16 @@ int mtlbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len)
 
 struct fd_ctx {
     int fd;
+    uint64_t total, done;      /* total: set by mtlbx_wr_write before the first put */
+    int (*tick)(void *ctx, uint64_t done, uint64_t total);
+    void *tick_ctx;
 };
 
 static int fd_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, size_t len)
 {
     struct fd_ctx *c = ctx;
     const uint8_t *p = data;
+    size_t whole = len;
     while (len) {
         ssize_t n = pwrite(c->fd, p, len > ((size_t)1 << 30) ? ((size_t)1 << 30) : len, (off_t)off);
         if (n < 0 && errno == EINTR)
@@ -921,16 +925,27 @@ static int fd_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, si
         off += (uint64_t)n;
         len -= (size_t)n;
     }
+    c->done += whole;
+    if (c->tick && c->tick(c->tick_ctx, c->done, c->total) != 0) {
+        mtlbx_wr_fail(w, -1, "stopped");
+        return -1;
+    }
     return 0;
+}
+
+int mtlbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
+                           void *ctx)
+{
+    struct fd_ctx c = { .fd = fd, .tick = tick, .tick_ctx = ctx };
+    struct mtlbx_wr_sink sink = { fd_put, &c };
+    /* The length is known (and stored in c.total) before the first put. */
+    int rc = mtlbx_wr_write(w, &sink, &c.total);
+    if (rc == MTLBX_WRITER_OK && ftruncate(fd, (off_t)c.total) != 0)
+        rc = mtlbx_wr_fail(w, -1, "write failed: %s", strerror(errno));
+    return rc;
 }
 
 int mtlbx_wr_write_fd(mtlbx_writer *w, int fd)
 {
-    struct fd_ctx c = { fd };
-    struct mtlbx_wr_sink sink = { fd_put, &c };
-    uint64_t size = 0;
-    int rc = mtlbx_wr_write(w, &sink, &size);
-    if (rc == MTLBX_WRITER_OK && ftruncate(fd, (off_t)size) != 0)
-        rc = mtlbx_wr_fail(w, -1, "write failed: %s", strerror(errno));
-    return rc;
+    return mtlbx_wr_write_fd_tick(w, fd, NULL, NULL);
 }

@@ -227,6 +227,11 @@ enum {
      * and every module's digest is known. Without it digests are computed
      * as the modules are written, and each HASH is the module's. */
     MTLBX_WR_DESCRIBE_VERIFY = 1u << 0,
+    /* Let go of no decoded function entry as the pass goes (by default
+     * every 4,096, mtlbx_library_forget, so memory stays flat): for a
+     * caller that holds pointers from mtlbx_function_at across the call
+     * or reads the library from another thread meanwhile (the explorer). */
+    MTLBX_WR_DESCRIBE_KEEP_DECODED = 1u << 1,
 };
 
 /* The writer model of every library of an open file: the values read, in
@@ -255,13 +260,18 @@ struct mtlbx_wr_sink {
 };
 
 /* Lays the model out and writes it to the sink; *size (may be NULL) gets
- * the file's length. MTLBX_WRITER_OK, or FAILED with the reason (a value
+ * the file's length, before the sink's first put. MTLBX_WRITER_OK, or FAILED with the reason (a value
  * that does not fit its field, a module file that changed, the sink's
  * own error), or FATAL out of memory. */
 int mtlbx_wr_write(mtlbx_writer *w, const struct mtlbx_wr_sink *sink, uint64_t *size);
 /* The same to an open file descriptor (pwrite at each offset); the file
  * is made exactly as long as the library. */
 int mtlbx_wr_write_fd(mtlbx_writer *w, int fd);
+/* The same, telling `tick` (may be NULL) after each piece written how
+ * many bytes are written of how many; a nonzero return stops the write
+ * there: FAILED, "stopped" (the explorer's Esc, its progress line). */
+int mtlbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
+                           void *ctx);
 /* Writes the model in memory and compares it with `bytes` (the file it
  * was described from): OK when they are the same, else FAILED naming the
  * first offset that differs and the structure that covers it. Modules
