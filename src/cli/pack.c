@@ -8,7 +8,8 @@
  *   pack --from FILE -f NAME... -o OUT   just those functions of FILE
  *
  * OUT is written through safe_write: a temporary beside it, renamed when
- * whole, removed on any failure or signal; an existing OUT is refused
+ * whole, removed on any failure or signal (--from: util/pack_select, which
+ * the explorer's w on marked functions calls too); an existing OUT is refused
  * without --force, and FILE itself is never replaced. A module that is
  * not AIR, two functions of one name, a module built for a newer OS than
  * the target: exit 2 and no OUT.
@@ -19,13 +20,13 @@
 #include "commands.h"
 #include "manifest.h"
 #include "util/fatal_cleanup.h"
+#include "util/pack_select.h"
 #include "util/safe_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* A manifest is text of a few MB; more than this is not one. */
@@ -160,35 +161,30 @@ static int pack_from(const struct cli_args *args, const char *from, const char *
         if (rc == 0)
             mtlbx_name_matches_free(&m);
     }
-    mtlbx_writer *w = NULL;
     if (status == 0 && matched == 0)
         status = 1;
     if (status == 0) {
-        w = mtlbx_wr_new();
-        int rc = !w ? MTLBX_WRITER_FATAL : mtlbx_wr_describe(w, f, 0);
-        if (rc == MTLBX_WRITER_OK)
-            rc = mtlbx_wr_select(w, keep);
-        if (rc != MTLBX_WRITER_OK) {
-            if (w)
-                writer_error(from, w);
-            else
-                cli_error(from, NULL, "out of memory");
+        /* The explorer's w writes through the same call (util/pack_select). */
+        struct pack_select p = { .file = f, .file_path = from, .keep = keep, .out = out, .force = force };
+        switch (pack_select_write(&p)) {
+        case PACK_SELECT_OK: break;
+        case PACK_SELECT_INPUT: {
+            uint64_t off = (uint64_t)p.err_offset;
+            cli_error(from, p.err_offset >= 0 ? &off : NULL, "%s", p.err);
             status = 2;
+            break;
+        }
+        case PACK_SELECT_CHANGED:
+            if (!cli_complete(from, f))
+                cli_error(from, NULL, "%s", p.err);
+            status = 2;
+            break;
+        default:
+            cli_error(out, NULL, "%s", p.err);
+            status = 2;
+            break;
         }
     }
-    if (status == 0) {
-        struct safe_write_guard input = { 0 };
-        struct stat st;
-        if (stat(from, &st) == 0)
-            input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
-                                               .input_ino = (uint64_t)st.st_ino };
-        status = write_out(out, w, force, &input);
-    }
-    if (status == 0 && cli_complete(from, f)) {
-        unlink(out); /* written from a file that changed under us */
-        status = 2;
-    }
-    mtlbx_writer_free(w);
     for (size_t l = 0; keep && l < n_libs; l++)
         free(keep[l]);
     free(keep);

@@ -36,6 +36,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/member_plan.h \
 	src/util/name_set.c \
 	src/util/name_set.h \
+	src/util/pack_select.c \
+	src/util/pack_select.h \
 	src/util/run_tool.c \
 	src/util/run_tool.h \
 	src/util/safe_write.c \
