@@ -22,6 +22,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/loop/loop.h \
 	src/ui/loop/views.c \
 	src/ui/model/ftable.c \
+	src/ui/model/ftable_marks.c \
 	src/ui/model/ftable.h \
 	src/ui/model/funcview.c \
 	src/ui/model/funcview.h \

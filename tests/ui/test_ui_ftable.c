@@ -115,3 +115,53 @@ Test(ftable, filter_and_search_count_functions)
     ftable_free(&t);
     mtlbx_close(f);
 }
+
+/* Marks belong to functions: a sort or a filter moves rows, never a mark
+ * to another function; a, v and u act on the rows shown (u on all). */
+Test(ftable, marks_follow_functions_through_sort_and_filter)
+{
+    mtlbx_file *f = open_sample();
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
+    struct ftable t;
+    size_t sel = 0;
+    cr_assert(ftable_init(&t, &lib, 1));
+    /* compute_main (2) and patch_vertex (7), in file order. */
+    cr_assert(ftable_mark_toggle(&t, 2));
+    cr_assert(ftable_mark_toggle(&t, 7));
+    cr_expect_eq(t.n_marked, 2);
+    t.sort = FT_COL_NAME;
+    cr_assert(ftable_apply(&t, &sel));
+    size_t marked = 0;
+    for (size_t i = 0; i < t.n_shown; i++) {
+        const struct ft_row *r = ftable_row(&t, i);
+        bool want = r->index == 2 || r->index == 7;
+        cr_expect_eq(ftable_is_marked(&t, r), want, "row %zu (function %u)", i, r->index);
+        marked += ftable_is_marked(&t, r);
+    }
+    cr_expect_eq(marked, 2);
+    /* The filter hides patch_vertex: still marked, counted as hidden. */
+    snprintf(t.filter, sizeof t.filter, "kernel");
+    cr_assert(ftable_apply(&t, &sel));
+    cr_expect_eq(t.n_marked, 2);
+    cr_expect_eq(ftable_marked_hidden(&t), 1);
+    /* v inverts the shown row only (compute_main): one mark left, hidden. */
+    cr_expect_eq(ftable_mark_shown(&t, FT_MARK_INVERT), 1);
+    cr_expect_eq(t.n_marked, 1);
+    cr_expect_eq(ftable_marked_hidden(&t), 1);
+    /* a marks what is shown; toggling a marked row unmarks it. */
+    cr_expect_eq(ftable_mark_shown(&t, FT_MARK_SET), 1);
+    cr_expect_eq(ftable_mark_shown(&t, FT_MARK_SET), 0);
+    cr_assert(ftable_mark_toggle(&t, 0));
+    cr_expect_eq(t.n_marked, 1);
+    t.filter[0] = '\0';
+    cr_assert(ftable_apply(&t, &sel));
+    uint32_t file = 99;
+    cr_expect_eq(ftable_marked_files(&t, &file), 1);
+    cr_expect_eq(file, 0);
+    cr_expect(ftable_is_marked(&t, &t.all[7]));
+    cr_expect_eq(ftable_unmark_all(&t), 1);
+    cr_expect_eq(t.n_marked, 0);
+    cr_expect_eq(ftable_marked_files(&t, &file), 0);
+    ftable_free(&t);
+    mtlbx_close(f);
+}

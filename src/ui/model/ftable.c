@@ -130,6 +130,7 @@ void ftable_free(struct ftable *t)
     free(t->hits);
     free(t->names);
     free(t->name_at);
+    free(t->marked);
     keys_free(t->keys, t->n_all ? t->n_all : 1);
     keys_free(t->keys_tmp, t->n_all ? t->n_all : 1);
     memset(t, 0, sizeof *t);

@@ -68,6 +68,11 @@ struct ftable {
     char query[256];
     uint32_t *hits;
     size_t n_hits, hit_cur;
+    /* Marked functions (ftable_marks.c): one byte per row of `all`, whose
+     * order never changes, so a mark stays on its function through every
+     * sort and filter. NULL until the first mark. */
+    uint8_t *marked;
+    size_t n_marked;
 };
 
 #define FT_FILE_WIDTH_MAX 20
@@ -108,6 +113,22 @@ size_t ftable_search(struct ftable *t, const char *text, ftable_extra_fn extra, 
 /* The next (or previous) hit from the selection *sel (moved there),
  * wrapping; false if none. *wrapped says whether it went round. */
 bool ftable_search_step(struct ftable *t, size_t *sel, bool forward, bool *wrapped);
+
+/* ---- ftable_marks.c: marks (Space, a, u, v in the function table) ---- */
+bool ftable_is_marked(const struct ftable *t, const struct ft_row *r);
+/* Marks or unmarks the function shown at `pos`; false out of memory. */
+bool ftable_mark_toggle(struct ftable *t, size_t pos);
+enum ft_mark_op { FT_MARK_SET, FT_MARK_CLEAR, FT_MARK_INVERT };
+/* Every shown row (what the filter lets through); the number of marks
+ * changed, or -1 out of memory. */
+long ftable_mark_shown(struct ftable *t, enum ft_mark_op op);
+/* Every mark, shown or not; how many there were. */
+size_t ftable_unmark_all(struct ftable *t);
+/* Marked functions the filter hides. */
+size_t ftable_marked_hidden(const struct ftable *t);
+/* The files (ft_lib.file) that hold a marked function: how many, and
+ * the first's in *file. */
+size_t ftable_marked_files(const struct ftable *t, uint32_t *file);
 
 /* Where a function of a library stands in the shown rows, or -1. */
 long ftable_find(const struct ftable *t, const mtlbx_library *lib, size_t index);
