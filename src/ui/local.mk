@@ -69,6 +69,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/verbs/source.c \
 	src/ui/verbs/verbs.h \
 	src/ui/verbs/write_file.c \
+	src/ui/verbs/write_library.c \
 	src/ui/views/bytes/bytes.h \
 	src/ui/views/bytes/bytes_state.c \
 	src/ui/views/bytes/bytes_view.c \

@@ -39,6 +39,32 @@ Test(keys, the_issue_s_minimum_keys_dispatch)
     cr_assert_eq(key_lookup(KC_TREE, 'w'), ACT_WRITE);
 }
 
+/* Space marks in the function table (as file managers mark files) and
+ * pages down everywhere else; the function table's help does not offer
+ * it for paging. */
+Test(keys, space_marks_in_the_function_table_only)
+{
+    cr_assert_eq(key_lookup(KC_FUNCS, ' '), ACT_MARK);
+    cr_assert_eq(key_lookup(KC_FUNCS, KEY_IC), ACT_MARK);
+    cr_assert_eq(key_lookup(KC_FUNCS, 'w'), ACT_WRITE);
+    cr_assert_eq(key_lookup(KC_FUNCS, 'a'), ACT_MARK_ALL);
+    cr_assert_eq(key_lookup(KC_FUNCS, 'u'), ACT_UNMARK_ALL);
+    cr_assert_eq(key_lookup(KC_FUNCS, 'v'), ACT_MARK_INVERT);
+    cr_assert_eq(key_lookup(KC_FUNCS, 'm'), ACT_SET_MARK);
+    cr_assert_eq(key_lookup(KC_PAGE, ' '), ACT_PAGE_DOWN);
+    cr_assert_eq(key_lookup(KC_TREE, ' '), ACT_PAGE_DOWN);
+    cr_assert_eq(key_lookup(KC_TEXT, ' '), ACT_PAGE_DOWN);
+    char *help = keys_help_text(KC_FUNCS);
+    cr_assert_not_null(help);
+    char *all = strstr(help, "All keys, by view");
+    cr_assert_not_null(all);
+    *all = '\0';
+    cr_expect_not_null(strstr(help, "Space, Insert"));
+    cr_expect_null(strstr(help, "Ctrl-F, Space"), "%s", help);
+    cr_expect_not_null(strstr(help, "PgDn, Ctrl-F "));
+    free(help);
+}
+
 Test(keys, context_decides_the_meaning)
 {
     cr_assert_eq(key_lookup(KC_HEX, 'h'), ACT_LEFT);

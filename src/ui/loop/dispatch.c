@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Moves a count repeats (5j); a count before G or g goes to that row. */
+/* Moves a count repeats (5j, and 5 Space marks five functions); a count before G or g goes to that row. */
 static bool countable(enum action a)
 {
     switch (a) {
@@ -21,6 +21,7 @@ static bool countable(enum action a)
     case ACT_PAGE_DOWN: case ACT_PAGE_UP: case ACT_HALF_DOWN: case ACT_HALF_UP:
     case ACT_NEXT_SIBLING: case ACT_PREV_SIBLING: case ACT_NEXT_FUNCTION: case ACT_PREV_FUNCTION:
     case ACT_SEARCH_NEXT: case ACT_SEARCH_PREV: case ACT_NEXT_PROBLEM: case ACT_PREV_PROBLEM:
+    case ACT_MARK:
         return true;
     default:
         return false;

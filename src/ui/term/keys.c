@@ -30,6 +30,15 @@ const struct key_binding key_table[] = {
     { { '\'' }, ACT_GOTO_MARK, KC_ALL, "' then a letter: go back to that mark", NULL },
     { { 27 }, ACT_QUIT, KC_TEXT | KC_MEMBERS | KC_COMPARE | KC_PAGE | KC_RELEASE, "close this view, as q does", NULL },
 
+    /* Marking functions in the function table, as file managers mark
+     * files (mc's Insert, ranger's, lf's and nnn's Space; m is vim's place
+     * mark): before the moves, since Space pages down everywhere else. */
+    { { ' ', KEY_IC }, ACT_MARK, KC_FUNCS, "mark or unmark the function and move down (Space pages down elsewhere)", NULL },
+    { { 'a' }, ACT_MARK_ALL, KC_FUNCS, "mark every function shown (the filter's)", NULL },
+    { { 'v' }, ACT_MARK_INVERT, KC_FUNCS, "invert the marks of the functions shown", NULL },
+    { { 'u' }, ACT_UNMARK_ALL, KC_FUNCS, "unmark every function, shown or not", NULL },
+    { { 'w' }, ACT_WRITE, KC_FUNCS, "write a library (.metallib) of the marked functions, or of this one when none is marked: mtlbx pack --from", NULL },
+
     /* Moving */
     { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },
     { { 'k', KEY_UP }, ACT_UP, KC_ALL, "move up", NULL },
@@ -166,7 +175,7 @@ const char *key_display_name(int key, char *buf, size_t size)
         { KEY_HOME, "Home" }, { KEY_END, "End" }, { KEY_ENTER, "KpEnter" },
         { KEY_BACKSPACE, "Backspace" }, { KEY_BTAB, "Shift-Tab" },
         { '\t', "Tab" }, { '\n', "Enter" }, { '\r', "Return" }, { ' ', "Space" },
-        { 27, "Esc" }, { 127, "Del" },
+        { 27, "Esc" }, { 127, "Del" }, { KEY_IC, "Insert" },
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].key == key) {
@@ -206,6 +215,20 @@ void key_binding_names(const struct key_binding *b, char *buf, size_t size)
             break;
         used += (size_t)w;
     }
+}
+
+void key_binding_names_in(const struct key_binding *b, unsigned context, char *buf, size_t size)
+{
+    /* Only the keys that reach this binding here (Space marks in the
+     * function table: page down does not list it there). */
+    struct key_binding here = *b;
+    int n = 0;
+    for (int k = 0; k < KEYS_PER_BINDING && b->keys[k]; k++)
+        if (key_lookup(context, b->keys[k]) == b->action)
+            here.keys[n++] = b->keys[k];
+    for (int k = n; k < KEYS_PER_BINDING; k++)
+        here.keys[k] = 0;
+    key_binding_names(&here, buf, size);
 }
 
 const char *key_context_title(unsigned context)
@@ -283,8 +306,9 @@ char *keys_help_text(unsigned context)
             if (!(b->contexts & context))
                 continue;
             char names[96];
-            key_binding_names(b, names, sizeof names);
-            text_buf_printf(&t, "  %-22s %s\n", names, b->help);
+            key_binding_names_in(b, context, names, sizeof names);
+            if (names[0])
+                text_buf_printf(&t, "  %-22s %s\n", names, b->help);
         }
         text_buf_printf(&t, "\nAll keys, by view\n");
     }

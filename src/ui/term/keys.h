@@ -28,6 +28,7 @@ enum action {
     ACT_NEXT_UNCLAIMED,
     ACT_FORWARD, ACT_PANE_IFACE, ACT_PANE_BYTES, ACT_RAW_NAMES,
     ACT_LINE_NUMBERS,
+    ACT_MARK, ACT_MARK_ALL, ACT_UNMARK_ALL, ACT_MARK_INVERT,
     ACT_COUNT
 };
 
@@ -70,6 +71,9 @@ const char *key_display_name(int key, char *buf, size_t size);
 
 /* "j, Down" for a binding. */
 void key_binding_names(const struct key_binding *b, char *buf, size_t size);
+/* The same, only the keys that mean this binding in `context` (an
+ * earlier binding of the context may take one): "" when none does. */
+void key_binding_names_in(const struct key_binding *b, unsigned context, char *buf, size_t size);
 
 /* The help's sections, in order: a context mask and a title. */
 struct key_section {

@@ -23,6 +23,22 @@ bool verb_make_dirs(const char *path, char *err, size_t err_size);
  * all; false (or none existing) means keep existing files. */
 bool verb_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
 
+/* ---- write_library.c: w in the function table ---- */
+/* Which functions of one shown file a library is written of. */
+struct library_pick {
+    uint32_t file;               /* into ex->files */
+    bool **keep;                 /* keep[l][i]: function i of the file's library l (malloc'd) */
+    size_t n_libs;               /* the file's libraries */
+    size_t n_functions;          /* how many keep holds */
+    bool marked;                 /* the marked ones (else the one under the cursor) */
+    char default_name[300];      /* the path offered */
+};
+void library_pick_free(struct library_pick *pick);
+/* Asks where (Tab completes; asks again before replacing a file, never
+ * replaces the file shown), then writes the library in the background
+ * and says what was written. Takes `pick`'s arrays in every case. */
+void verb_write_library(struct explorer *ex, struct library_pick *pick);
+
 /* ---- actions.c: e and d on one function ---- */
 /* e: its module (exactly the bytes HASH covers) to NAME.air. */
 void verb_extract_function(struct explorer *ex, mtlbx_library *lib, size_t fn);

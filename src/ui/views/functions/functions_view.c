@@ -2,7 +2,11 @@
  * resource list): one row per function, short columns, and the name from
  * its first character in all the width they leave, cut at its end only
  * when it must be. The selected function's whole name has lines of its
- * own under the rows. Only the rows on screen are formatted. */
+ * own under the rows. Only the rows on screen are formatted.
+ *
+ * Functions are marked as a file manager marks files (Space, a, v, u):
+ * while any is, a gutter at the left shows `*` on each marked row (not
+ * colour alone), and w writes a library of them (verbs/write_library.c). */
 #include "config.h"
 
 #include "ui/views/functions/functions_view.h"
@@ -17,9 +21,14 @@
 #include "ui/widgets/prompt.h"
 #include "ui/work/ifacer.h"
 
+#include "safe_write.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The marks' gutter: "* " on a marked row, while any function is marked. */
+#define MARK_GUTTER 2
 
 /* The whole selected name gets at most this many lines. */
 #define NAME_LINES_MAX 4
@@ -99,6 +108,11 @@ static void draw_title_bar(struct explorer *ex, struct ftable *t, int y)
     if (t->filter[0])
         n += snprintf(bar + n, sizeof bar - (size_t)n, "  (%s shown, filter %.100s)", shown, t->filter);
     n += snprintf(bar + n, sizeof bar - (size_t)n, "  sorted by %s", ftable_col_title(t->sort));
+    if (t->n_marked) {
+        char marked[32];
+        n += snprintf(bar + n, sizeof bar - (size_t)n, "  %s marked",
+                      mtlbx_format_count(marked, sizeof marked, t->n_marked));
+    }
     if (t->raw_names)
         snprintf(bar + n, sizeof bar - (size_t)n, "  raw names");
     term_put(y, r->x, r->w, bar, term_attr(AT_PANEL_TITLE_FOCUS), 0);
@@ -123,8 +137,9 @@ static void functions_draw(struct explorer *ex)
     t->raw_names = ex->raw_names;
     const struct rect *r = &ex->lay.body;
     struct column cols[FT_COL_COUNT];
-    int n_cols = columns(t, r->w, cols);
-    int fixed = 0;
+    int gutter = t->n_marked ? MARK_GUTTER : 0;
+    int n_cols = columns(t, r->w - gutter, cols);
+    int fixed = gutter;
     for (int c = 0; c < n_cols; c++)
         fixed += cols[c].width + 1;
     int name_w = r->w - fixed;
@@ -140,7 +155,9 @@ static void functions_draw(struct explorer *ex)
 
     draw_title_bar(ex, t, r->y);
     /* Column headings; the sort column in capitals. */
-    int x = r->x;
+    int x = r->x + gutter;
+    if (gutter)
+        term_put(r->y + 1, r->x, gutter, "", term_attr(AT_HEADING), 0);
     for (int c = 0; c < n_cols; c++) {
         char title[32];
         snprintf(title, sizeof title, "%s", ftable_col_title(cols[c].col));
@@ -164,7 +181,12 @@ static void functions_draw(struct explorer *ex)
         bool is_sel = pos == fv->list.sel;
         attr_t base = is_sel ? term_attr(AT_SELECT) : A_NORMAL;
         term_fill(y, r->x, r->w, base);
-        x = r->x;
+        x = r->x + gutter;
+        bool marked = ftable_is_marked(t, row);
+        if (gutter)
+            term_put(y, r->x, gutter, marked ? "*" : "", marked ? base | A_BOLD : base, 0);
+        if (marked)
+            base |= A_BOLD;
         for (int c = 0; c < n_cols; c++) {
             char text[256];
             ftable_cell(t, row, cols[c].col, text, sizeof text);
@@ -208,9 +230,11 @@ static void functions_status(struct explorer *ex, char *buf, size_t size)
         return;
     const struct mtlbx_function *fn = ftable_row_function(&fv->t, row);
     char a[32], b[32], c[32];
-    snprintf(buf, size, "function %s of %s  module %s bytes", mtlbx_format_count(a, sizeof a, fv->list.sel + 1),
-             mtlbx_format_count(b, sizeof b, fv->t.n_shown),
-             fn->module_valid ? mtlbx_format_count(c, sizeof c, fn->module.size) : "-");
+    int n = snprintf(buf, size, "function %s of %s  module %s bytes",
+                     mtlbx_format_count(a, sizeof a, fv->list.sel + 1), mtlbx_format_count(b, sizeof b, fv->t.n_shown),
+                     fn->module_valid ? mtlbx_format_count(c, sizeof c, fn->module.size) : "-");
+    if (fv->t.n_marked && n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "  %s marked", mtlbx_format_count(a, sizeof a, fv->t.n_marked));
 }
 
 static const char *iface_text(void *ctx, const mtlbx_library *lib, size_t index, size_t *len)
@@ -271,6 +295,134 @@ static void filter_functions(struct explorer *ex, struct functions *fv)
                    mtlbx_format_count(a, sizeof a, t->n_shown), mtlbx_format_count(b, sizeof b, t->n_all));
 }
 
+/* "3 marked (1 hidden by the filter); w writes a library of them". */
+static void say_marks(struct explorer *ex, struct ftable *t, const char *what)
+{
+    char n[32], h[32];
+    size_t hidden = ftable_marked_hidden(t);
+    if (!t->n_marked) {
+        ex_message(ex, "%sno function marked", what);
+        return;
+    }
+    mtlbx_format_count(n, sizeof n, t->n_marked);
+    mtlbx_format_count(h, sizeof h, hidden);
+    ex_message(ex, "%s%s marked%s%s%s; w writes a library of them, u unmarks all", what, n,
+               hidden ? " (" : "", hidden ? h : "", hidden ? " hidden by the filter)" : "");
+}
+
+static void mark(struct explorer *ex, struct functions *fv, enum action a)
+{
+    struct ftable *t = &fv->t;
+    bool ok = true;
+    switch (a) {
+    case ACT_MARK:
+        if (!ftable_row(t, fv->list.sel)) {
+            ex_message(ex, "no function here (f filters, Esc clears the filter)");
+            return;
+        }
+        ok = ftable_mark_toggle(t, fv->list.sel);
+        list_select(&fv->list, (long)fv->list.sel + 1);
+        if (ok)
+            say_marks(ex, t, "");
+        break;
+    case ACT_MARK_ALL:
+    case ACT_MARK_INVERT: {
+        long changed = ftable_mark_shown(t, a == ACT_MARK_ALL ? FT_MARK_SET : FT_MARK_INVERT);
+        ok = changed >= 0;
+        if (ok)
+            say_marks(ex, t, a == ACT_MARK_ALL ? "every function shown marked: " : "marks inverted: ");
+        break;
+    }
+    case ACT_UNMARK_ALL: {
+        char n[32];
+        size_t had = ftable_unmark_all(t);
+        if (had)
+            ex_message(ex, "%s %s unmarked", mtlbx_format_count(n, sizeof n, had), mtlbx_noun(had, "function", "functions"));
+        else
+            ex_message(ex, "no function was marked");
+        break;
+    }
+    default: break;
+    }
+    if (!ok)
+        ex_error(ex, "out of memory marking the functions");
+}
+
+/* The name offered for the library: the function's for one, else the
+ * file's with the count ("candle-steel-gemm-3-functions.metallib"). */
+static void default_name(struct explorer *ex, const struct ftable *t, const struct ft_row *row, size_t n,
+                         bool marked, char *out, size_t size)
+{
+    char *safe = NULL;
+    if (!marked) {
+        const struct mtlbx_function *fn = ftable_row_function(t, row);
+        safe = safe_component(fn->name.ptr, fn->name.len);
+        snprintf(out, size, "%s.metallib", safe ? safe : "function");
+    } else {
+        const char *path = ex->files[t->libs[row->lib].file].path;
+        const char *base = path ? strrchr(path, '/') : NULL;
+        base = base ? base + 1 : path ? path : "library";
+        size_t len = strlen(base);
+        if (len > 9 && strcmp(base + len - 9, ".metallib") == 0)
+            len -= 9;
+        safe = safe_component((const uint8_t *)base, len);
+        snprintf(out, size, "%s-%zu-functions.metallib", safe ? safe : "library", n);
+    }
+    free(safe);
+}
+
+/* w: the marked functions, or the one under the cursor, of one file. */
+static void write_library(struct explorer *ex, struct functions *fv)
+{
+    struct ftable *t = &fv->t;
+    const struct ft_row *cur = selected(fv);
+    struct library_pick pick = { .marked = t->n_marked > 0 };
+    size_t n_files = 0;
+    if (pick.marked) {
+        n_files = ftable_marked_files(t, &pick.file);
+    } else if (cur) {
+        pick.file = t->libs[cur->lib].file;
+        n_files = 1;
+    }
+    if (n_files == 0) {
+        ex_message(ex, "no function here (f filters, Esc clears the filter)");
+        return;
+    }
+    if (n_files > 1) {
+        ex_error(ex, "the marked functions are in %zu files: a library is written of one file's (u unmarks all)",
+                 n_files);
+        return;
+    }
+    mtlbx_file *f = ex->files[pick.file].f;
+    pick.n_libs = mtlbx_file_library_count(f);
+    pick.keep = calloc(pick.n_libs + 1, sizeof *pick.keep);
+    bool ok = pick.keep != NULL;
+    for (size_t l = 0; ok && l < pick.n_libs; l++)
+        ok = (pick.keep[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, 1)) != NULL;
+    const struct ft_row *name_row = cur;
+    for (size_t i = 0; ok && i < t->n_all; i++) {
+        const struct ft_row *r = &t->all[i];
+        if (pick.marked ? !t->marked[i] : r != cur)
+            continue;
+        /* The table's library is one of the file's: which one. */
+        for (size_t l = 0; l < pick.n_libs; l++)
+            if (mtlbx_library_at(f, l) == t->libs[r->lib].lib) {
+                pick.n_functions += !pick.keep[l][r->index];
+                pick.keep[l][r->index] = true;
+            }
+        name_row = pick.marked && pick.n_functions == 1 ? r : name_row;
+    }
+    if (!ok) {
+        library_pick_free(&pick);
+        ex_error(ex, "out of memory");
+        return;
+    }
+    /* One marked function is named as one under the cursor is. */
+    default_name(ex, t, name_row, pick.n_functions, pick.n_functions > 1, pick.default_name,
+                 sizeof pick.default_name);
+    verb_write_library(ex, &pick);
+}
+
 static enum view_result functions_action(struct explorer *ex, enum action a)
 {
     struct functions *fv = state(ex);
@@ -291,6 +443,10 @@ static enum view_result functions_action(struct explorer *ex, enum action a)
         return VIEW_HANDLED;
     }
     case ACT_FILTER: filter_functions(ex, fv); return VIEW_HANDLED;
+    case ACT_MARK: case ACT_MARK_ALL: case ACT_MARK_INVERT: case ACT_UNMARK_ALL:
+        mark(ex, fv, a);
+        return VIEW_HANDLED;
+    case ACT_WRITE: write_library(ex, fv); return VIEW_HANDLED;
     case ACT_SORT:
         t->sort = (enum ft_col)((t->sort + 1) % FT_COL_COUNT);
         if (t->sort == FT_COL_FILE && !t->show_file)
