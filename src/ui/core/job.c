@@ -179,8 +179,11 @@ void job_cancel(struct explorer *ex)
     if (!s)
         return;
     atomic_store(&s->job.cancel, true);
-    if (s->left_behind)
+    if (s->left_behind) {
+        if (atomic_load(&s->job.finished))
+            end_job(ex, true); /* it ended meanwhile: its finish frees what it holds */
         return;
+    }
     if (!ended_within(s, JOB_STOP_WAIT_MS)) {
         s->left_behind = true;  /* its finish runs when it ends (job_poll) */
         return;

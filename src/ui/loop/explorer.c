@@ -113,6 +113,9 @@ static void free_all(struct explorer *ex)
         fflush(NULL);
         _exit(0);
     }
+    /* One that ended after job_cancel looked: its finish frees its work. */
+    while (job_running(ex))
+        job_poll(ex);
     hasher_stop(ex->hasher);
     ex->hasher = NULL;
     ifacer_stop(ex->ifacer);
