@@ -11,9 +11,12 @@
 
 unsigned mtlbx_cpus(void)
 {
+#if HAVE_SCHED_GETAFFINITY
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
         return (unsigned)CPU_COUNT(&set);
+#endif
+    /* Elsewhere (macOS has no affinity masks) every online CPU. */
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }

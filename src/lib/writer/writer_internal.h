@@ -98,17 +98,17 @@ void wr_uuid_from_digest(const uint8_t digest[32], uint8_t uuid[16]);
 
 static inline void wr64(uint8_t *p, uint64_t v)
 {
-    v = htole64(v);
+    v = MTLBX_LE64(v);
     memcpy(p, &v, 8);
 }
 static inline void wr32(uint8_t *p, uint32_t v)
 {
-    v = htole32(v);
+    v = MTLBX_LE32(v);
     memcpy(p, &v, 4);
 }
 static inline void wr16(uint8_t *p, uint16_t v)
 {
-    v = htole16(v);
+    v = MTLBX_LE16(v);
     memcpy(p, &v, 2);
 }
 static inline void wr32be(uint8_t *p, uint32_t v)
