@@ -45,6 +45,12 @@ int main(int argc, char **argv)
     struct cli_args args;
     cli_stdout_keep_errno();  /* why output was lost, when it is */
     atexit(cli_close_stdout); /* lost output turns any exit into 2 */
+    /* The parser library reads no environment: what these ask for is
+     * passed on to it here (man/mtlbx.1, ENVIRONMENT). */
+    const char *multi = getenv("MTLBX_NO_MULTI_BUFFER");
+    if (multi)
+        mtlbx_hash_use_multi_buffer(false);
+    mtlbx_archive_use_library(getenv("MTLBX_LIBARCHIVE"));
     int status;
     if (cli_parse(argc, argv, &args, &status) != 0)
         return status;

@@ -82,6 +82,12 @@ struct pending {
     uint8_t *out;
 };
 
+/* Whether the multi-buffer library may be used: the program's
+ * MTLBX_NO_MULTI_BUFFER turns it off (the library reads no environment). */
+static bool multi_buffer_wanted = true;
+
+void mtlbx_hash_use_multi_buffer(bool use) { multi_buffer_wanted = use; }
+
 #if HAVE_INTEL_IPSEC_MB_H
 #include <dlfcn.h>
 #include <intel-ipsec-mb.h>
@@ -114,7 +120,7 @@ static void *symbol(void *h, const char *name)
 
 static void load(void)
 {
-    if (getenv("MTLBX_NO_MULTI_BUFFER"))
+    if (!multi_buffer_wanted)
         return;
     void *h = dlopen(IPSEC_MB_SONAME, RTLD_NOW | RTLD_LOCAL);
     void *a = symbol(h, "alloc_mb_mgr"), *i = symbol(h, "init_mb_mgr_auto"), *f = symbol(h, "free_mb_mgr");

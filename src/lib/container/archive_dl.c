@@ -1,10 +1,12 @@
 /* libarchive through dlopen (archive_dl.h says why). The soname is the one
  * configure found beside the development files (LIBARCHIVE_SONAME, e.g.
- * libarchive.so.13 on Debian 12); MTLBX_LIBARCHIVE names another file,
- * which the tests use to see what happens when it is missing. Each
+ * libarchive.so.13 on Debian 12); the program's MTLBX_LIBARCHIVE names
+ * another file (mtlbx_archive_use_library), which the tests use to see
+ * what happens when it is missing. Each
  * function is looked up once, with the rest, on the first call. */
 #include "config.h"
 #include "container/archive_dl.h"
+#include "container/container.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -22,11 +24,18 @@ static struct {
 } fn;
 #undef ARCHIVE_DL_POINTER
 
+/* Another file to load than configure's soname (mtlbx_archive_use_library). */
+static char *chosen_library;
+
+void mtlbx_archive_use_library(const char *path)
+{
+    free(chosen_library);
+    chosen_library = path && *path ? strdup(path) : NULL;
+}
+
 static void load(void)
 {
-    const char *soname = getenv("MTLBX_LIBARCHIVE");
-    if (!soname || !*soname)
-        soname = LIBARCHIVE_SONAME;
+    const char *soname = chosen_library ? chosen_library : LIBARCHIVE_SONAME;
     void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();

@@ -69,6 +69,11 @@ int mtlbx_open_buffer_owned(void *data, size_t len, const char *name,
 
 void mtlbx_close(mtlbx_file *f);
 
+/* The library reads no environment: the program passes on what its
+ * variables ask for, before the first file is read. MTLBX_LIBARCHIVE: the
+ * libarchive to load (a soname or a path) instead of configure's. */
+void mtlbx_archive_use_library(const char *path);
+
 /* True when the file on disk is no longer what was mapped: it shrank or
  * grew, or a read while hashing came up short. Callers that read modules
  * (hash checks) should ask after doing so and treat a change as fatal. */
@@ -306,6 +311,9 @@ void mtlbx_library_forget(const mtlbx_library *lib, size_t before);
 
 /* SHA-256 of any bytes (a source member's text, for textconv). */
 void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]);
+/* The program's MTLBX_NO_MULTI_BUFFER: false hashes every module with
+ * libgcrypt alone, not Intel's multi-buffer library (before the first hash). */
+void mtlbx_hash_use_multi_buffer(bool use);
 
 /* Bitcode wrapper header at the start of a module. */
 struct mtlbx_wrapper {
