@@ -46,6 +46,8 @@ struct mtlbx_error {
     enum mtlbx_status status;
     uint64_t offset;           /* where it applies, else 0 */
     bool has_offset;
+    int sys_errno;             /* MTLBX_E_IO, MTLBX_E_NOMEM: the system's errno
+                                  (EISDIR for a directory), else 0 */
     char message[256];
 };
 

@@ -17,11 +17,16 @@ static void set_error(struct mtlbx_error *err, enum mtlbx_status st, const char 
     __attribute__((format(printf, 3, 4)));
 static void set_error(struct mtlbx_error *err, enum mtlbx_status st, const char *fmt, ...)
 {
+    /* The errno of the call that failed, before anything else sets one. */
+    int saved = errno;
     if (!err)
         return;
     err->status = st;
     err->offset = 0;
     err->has_offset = false;
+    err->sys_errno = st == MTLBX_E_IO || st == MTLBX_E_NOMEM ? saved : 0;
+    if (st == MTLBX_E_NOMEM && !err->sys_errno)
+        err->sys_errno = ENOMEM;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -116,6 +121,8 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     }
     if (!S_ISREG(st.st_mode)) {
         set_error(err, MTLBX_E_NOT_REGULAR, "not a regular file (%s)", mtlbx_special_file_kind(st.st_mode));
+        if (err && S_ISDIR(st.st_mode))
+            err->sys_errno = EISDIR;
         close(fd);
         return MTLBX_E_NOT_REGULAR;
     }
@@ -126,6 +133,7 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
+        errno = EFBIG;
         set_error(err, MTLBX_E_IO, "file too large to map");
         return MTLBX_E_IO;
     }
@@ -136,6 +144,7 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
         /* ENOMEM: no address space left (ulimit -v), the environment's
          * failure rather than the file's. */
         enum mtlbx_status st_map = map_errno == ENOMEM ? MTLBX_E_NOMEM : MTLBX_E_IO;
+        errno = map_errno;
         set_error(err, st_map, "cannot map: %s", strerror(map_errno));
         return st_map;
     }
