@@ -12,10 +12,16 @@
 #              pack, pack --from) or from AIR modules and a target (the
 #              mtlbx_writer_* API of ../shared/LIBRARY.md); it calls the
 #              container, bitcode and checks layers, and nothing calls it
+#
+# libmtlbx_private.la is a libtool convenience library: the program and the
+# tests link it and use the internal API of mtlbx_private.h.
 
-noinst_LIBRARIES += src/lib/libmtlbx.a
-src_lib_libmtlbx_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
-src_lib_libmtlbx_a_SOURCES = \
+noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
+src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
+# Each file compiled once, position-independent, for every use (libtool
+# would compile it twice: with and without -fPIC).
+src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
+src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/mtlbx_private.h \
 	src/lib/internal.h \
 	src/lib/container/container.h \
@@ -109,7 +115,7 @@ src_lib_libmtlbx_a_SOURCES = \
 
 # The requirement tables are data/requirements.tsv, the one copy of them:
 # compiled in through this generated header (tools/requirements-table.awk).
-nodist_src_lib_libmtlbx_a_SOURCES = src/lib/requirements_table.h
+nodist_src_lib_libmtlbx_private_la_SOURCES = src/lib/requirements_table.h
 BUILT_SOURCES = src/lib/requirements_table.h
 CLEANFILES += src/lib/requirements_table.h
 EXTRA_DIST += data/requirements.tsv tools/requirements-table.awk
@@ -117,8 +123,11 @@ src/lib/requirements_table.h: $(top_srcdir)/data/requirements.tsv $(top_srcdir)/
 	$(AM_V_GEN)$(MKDIR_P) src/lib && \
 	$(AWK) -f $(top_srcdir)/tools/requirements-table.awk $(top_srcdir)/data/requirements.tsv > $@.tmp && \
 	mv $@.tmp $@
-# Also for a build of one target (BUILT_SOURCES covers all, check, install).
-src/lib/checks/libmtlbx_a-requirements.$(OBJEXT): src/lib/requirements_table.h
+# Also for a build of one target (BUILT_SOURCES covers all, check, install);
+# named through a variable, which automake leaves to make.
+requirements_object = src/lib/checks/libmtlbx_private_la-requirements.lo
+$(requirements_object): src/lib/requirements_table.h
 
-# What every program linking the parser needs after libmtlbx.a
-MTLBX_LIBS = src/lib/libmtlbx.a $(LIBGCRYPT_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)
+# What every program linking the parser's internal API needs
+MTLBX_LIBS = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)
+
