@@ -8,10 +8,8 @@
 if HAVE_CRITERION
 check_PROGRAMS += tests/lib/compare/test_compare tests/lib/compare/test_compare_corpus
 tests_lib_compare_test_compare_SOURCES = tests/lib/compare/test_compare.c tests/testenv.c tests/testenv.h \
-	tests/imagebuf.c tests/imagebuf.h \
-	src/util/values_json.c src/util/values_json.h src/util/interface_json.c src/util/interface_json.h \
-	src/util/json_stream.c src/util/json_stream.h src/util/text_buf.c src/util/text_buf.h
-tests_lib_compare_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
+	tests/imagebuf.c tests/imagebuf.h
+tests_lib_compare_test_compare_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_lib_compare_test_compare_LDADD = $(TEST_LIBS) $(JANSSON_LIBS)
 
 tests_lib_compare_test_compare_corpus_SOURCES = tests/lib/compare/test_compare_corpus.c tests/testenv.c tests/testenv.h

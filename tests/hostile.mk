@@ -51,9 +51,8 @@ check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_r
 	tests/fuzz_replay_macho
 tests_fuzz_replay_macho_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_macho.c
 tests_fuzz_replay_macho_LDADD = $(MTLBX_LIBS)
-tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c \
-	src/util/interface_json.c src/util/interface_json.h
-tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/util
+tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c
+tests_fuzz_replay_bitcode_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
 	tests/fuzz/walk.c tests/fuzz/walk.h
@@ -104,7 +103,7 @@ FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	-include $(top_builddir)/config.h
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
-FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c $(top_srcdir)/src/util/interface_json.c \
+FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manifest_read.c \
 	$(top_srcdir)/src/cli/manifest_scan.c \
@@ -121,12 +120,12 @@ fuzz-build:
 	    $(CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then \
 	  echo "make fuzz: '$(CLANG)' cannot build libFuzzer programs (install clang, or set CLANG=)"; exit 1; fi
 	$(MKDIR_P) tests/fuzz
-	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_PARSER_SRC) \
-	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_PARSER_SRC) \
+	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS) $(UNISTRING_LIBS)
-	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_MACHO_SRC) \
-	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
-	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/util $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_MACHO_SRC) \
+	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
 	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/cli $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \

@@ -69,6 +69,13 @@ tests_lib_checks_test_sha256_batch_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_lib_checks_test_sha256_batch_LDADD = $(TEST_LIBS)
 TESTS += tests/lib/checks/test_sha256_batch
 
+# The streaming JSON writer of dump --json (src/lib/json) against jansson.
+check_PROGRAMS += tests/lib/json/test_json_stream
+tests_lib_json_test_json_stream_SOURCES = tests/lib/json/test_json_stream.c
+tests_lib_json_test_json_stream_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_lib_json_test_json_stream_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
+TESTS += tests/lib/json/test_json_stream
+
 check_PROGRAMS += tests/lib/model/test_names
 tests_lib_model_test_names_SOURCES = tests/lib/model/test_names.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h
 tests_lib_model_test_names_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -1,12 +1,6 @@
-# Helpers in src/util checked against what they stand in for: the
-# streaming JSON writer against jansson (test_json_stream), the text
-# buffer on its own (test_text_buf).
+# Helpers in src/util checked against what they stand in for, and the
+# text buffer on its own (test_text_buf).
 if HAVE_CRITERION
-check_PROGRAMS += tests/util/test_json_stream
-tests_util_test_json_stream_SOURCES = tests/util/test_json_stream.c
-tests_util_test_json_stream_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS)
-tests_util_test_json_stream_LDADD = $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(CRITERION_LIBS)
-TESTS += tests/util/test_json_stream
 # Two releases paired, their archive members read ahead in one pass each,
 # under a read-ahead budget and with sizes the archives misstate.
 check_PROGRAMS += tests/util/test_release_pairs
@@ -14,7 +8,7 @@ tests_util_test_release_pairs_SOURCES = tests/util/test_release_pairs.c tests/sc
 tests_util_test_release_pairs_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_util_test_release_pairs_LDADD = $(MTLBX_UTIL_LIBS) $(MTLBX_LIBS) $(CRITERION_LIBS)
 TESTS += tests/util/test_release_pairs
-# The growable text buffer the explorer, find and the JSON stream share.
+# The growable text buffer the explorer and find share.
 check_PROGRAMS += tests/util/test_text_buf
 tests_util_test_text_buf_SOURCES = tests/util/test_text_buf.c
 tests_util_test_text_buf_CPPFLAGS = $(TEST_CPPFLAGS)

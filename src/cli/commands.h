@@ -25,9 +25,10 @@ int cmd_src(const struct cli_args *a);
 int cmd_unpack(const struct cli_args *a);
 int cmd_pack(const struct cli_args *a);
 
-/* dump_json.c: the `dump --json` document of an open file, streamed to
- * `out` and ended by a newline; on one line for `find --json` (one_line).
- * `path` is what the document names. 0, or 2 after a one-line error. */
+/* dump.c: the `dump --json` document of an open file (the library's
+ * renderer, json/dump_json.h), streamed to `out` and ended by a newline;
+ * on one line for `find --json` (one_line). `path` is what the document
+ * names. 0, or 2 after a one-line error. */
 int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_line);
 
 /* common.c ------------------------------------------------------------- */

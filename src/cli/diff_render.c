@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "diff_render.h"
-#include "util/values_json.h"
+#include "json/values_json.h"
 #include "util/diff_text.h"
 #include "util/run_tool.h"
 

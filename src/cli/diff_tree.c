@@ -12,7 +12,7 @@
 
 #include "commands.h"
 #include "diff_render.h"
-#include "util/values_json.h"
+#include "json/values_json.h"
 #include "util/release_pairs.h"
 
 #include <stdlib.h>

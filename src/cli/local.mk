@@ -18,13 +18,9 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/check_report.h \
 	src/cli/expect.c \
 	src/cli/expect.h \
-	src/cli/dump_json.c \
+	src/cli/dump.c \
 	src/cli/find.c \
 	src/cli/info.c \
-	src/cli/json_more.c \
-	src/cli/json_more.h \
-	src/cli/layout_json.c \
-	src/cli/layout_json.h \
 	src/cli/ls.c \
 	src/cli/declared_gate.c \
 	src/cli/declared_gate.h \

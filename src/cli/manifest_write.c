@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "manifest.h"
-#include "util/json_stream.h"
+#include "json/json_stream.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* The --os gate of check and find (requires_cli.h); the wording of
- * requirements is util/requires_text.c's. */
+ * requirements is checks/requires_text.c's. */
 #include "config.h"
 
 #include "cli/requires_cli.h"

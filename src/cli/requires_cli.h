@@ -7,7 +7,7 @@
 
 #include "cli/cmdline.h"
 #include "mtlbx_private.h"
-#include "util/requires_text.h"
+#include "checks/requires_text.h"
 
 #include <stddef.h>
 

@@ -7,9 +7,9 @@
 #include "config.h"
 
 #include "commands.h"
-#include "util/interface_json.h"
+#include "json/interface_json.h"
 #include "cli/requires_cli.h"
-#include "util/values_json.h"
+#include "json/values_json.h"
 
 #include <pthread.h>
 #include <stdlib.h>

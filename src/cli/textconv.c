@@ -17,8 +17,8 @@
 #include "config.h"
 
 #include "commands.h"
-#include "util/interface_json.h"
-#include "util/values_json.h"
+#include "json/interface_json.h"
+#include "json/values_json.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

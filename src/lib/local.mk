@@ -12,12 +12,16 @@
 #              pack, pack --from) or from AIR modules and a target (the
 #              mtlbx_writer_* API of ../shared/LIBRARY.md); it calls the
 #              container, bitcode and checks layers, and nothing calls it
+#   json       the dump --json document and the JSON values of fields (jansson
+#              and a streaming writer): what dump, find --json, sig --json,
+#              diff and textconv print, and libmtlbx's mtlbx_json
 #
 # libmtlbx_private.la is a libtool convenience library: the program and the
 # tests link it and use the internal API of mtlbx_private.h.
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
-src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS)
+src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) \
+	$(JANSSON_CFLAGS)
 # Each file compiled once, position-independent, for every use (libtool
 # would compile it twice: with and without -fPIC).
 src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
@@ -75,6 +79,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
 	src/lib/checks/load_stamps.c \
+	src/lib/checks/requires_text.c \
+	src/lib/checks/requires_text.h \
 	src/lib/model/model.h \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
@@ -111,7 +117,21 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/writer/select.c \
 	src/lib/writer/sources_build.c \
 	src/lib/writer/targets.c \
-	src/lib/writer/writer_api.c
+	src/lib/writer/writer_api.c \
+	src/lib/json/dump_json.c \
+	src/lib/json/dump_json.h \
+	src/lib/json/interface_json.c \
+	src/lib/json/interface_json.h \
+	src/lib/json/interface_stream.c \
+	src/lib/json/interface_stream.h \
+	src/lib/json/json_more.c \
+	src/lib/json/json_more.h \
+	src/lib/json/json_stream.c \
+	src/lib/json/json_stream.h \
+	src/lib/json/layout_json.c \
+	src/lib/json/layout_json.h \
+	src/lib/json/values_json.c \
+	src/lib/json/values_json.h
 
 # The requirement tables are data/requirements.tsv, the one copy of them:
 # compiled in through this generated header (tools/requirements-table.awk).
@@ -129,5 +149,4 @@ requirements_object = src/lib/checks/libmtlbx_private_la-requirements.lo
 $(requirements_object): src/lib/requirements_table.h
 
 # What every program linking the parser's internal API needs
-MTLBX_LIBS = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)
-
+MTLBX_LIBS = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(JANSSON_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)

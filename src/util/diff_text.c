@@ -3,8 +3,8 @@
 #include "config.h"
 
 #include "diff_text.h"
-#include "requires_text.h"
-#include "values_json.h"
+#include "checks/requires_text.h"
+#include "json/values_json.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "config.h"
 
 #include "info_plist.h"
-#include "requires_text.h"
+#include "checks/requires_text.h"
 
 #include <plist/plist.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 # Shared helpers for the command line and the explorer: safe file writing
-# and running llvm-dis, field values as JSON and changes in words (diff_text).
+# and running llvm-dis, folder walks, archive members, changes in words
+# (diff_text).
 # No curses, no parser internals.
 noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
@@ -24,12 +25,6 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/declared_os.h \
 	src/util/info_plist.c \
 	src/util/info_plist.h \
-	src/util/interface_json.c \
-	src/util/interface_json.h \
-	src/util/interface_stream.c \
-	src/util/interface_stream.h \
-	src/util/json_stream.c \
-	src/util/json_stream.h \
 	src/util/member_names.c \
 	src/util/member_names.h \
 	src/util/member_plan.c \
@@ -44,12 +39,8 @@ src_util_libmtlbxutil_a_SOURCES = \
 	src/util/safe_write.h \
 	src/util/release_pairs.c \
 	src/util/release_pairs.h \
-	src/util/requires_text.c \
-	src/util/requires_text.h \
 	src/util/tree_walk.c \
-	src/util/tree_walk.h \
-	src/util/values_json.c \
-	src/util/values_json.h
+	src/util/tree_walk.h
 src_util_libmtlbxutil_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS) $(LIBPLIST_CFLAGS)
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers;

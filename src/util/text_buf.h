@@ -3,7 +3,8 @@
  * past SIZE_MAX) mark it failed and ignore what comes after, so a caller
  * checks once at the end. Used wherever text is gathered before it is
  * shown or written (the explorer's help and problem list, the folder
- * survey's index, `find`, the JSON stream's memory mode). */
+ * survey's index, `find`; the JSON stream of the parser library keeps its
+ * own, since src/lib calls nothing above it). */
 #ifndef MTLBX_UTIL_TEXT_BUF_H
 #define MTLBX_UTIL_TEXT_BUF_H
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `dump --json` byte for byte: the document is streamed (one function's
-# jansson object at a time, src/util/json_stream.c), and must stay exactly
+# jansson object at a time, src/lib/json/json_stream.c), and must stay exactly
 # what jansson printed for the whole tree: same keys, order, indentation
 # and escapes. tests/golden/NAME.dump.json is the output for
 # tests/fixtures/NAME.metallib, run from the fixtures directory (so "path"

@@ -13,7 +13,7 @@
 #include "config.h"
 
 #include "mtlbx_private.h"
-#include "interface_json.h"
+#include "json/interface_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

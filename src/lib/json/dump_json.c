@@ -2,21 +2,22 @@
  * plus a few extra keys (section ranges, per-function metadata details).
  * Everything comes from the library's accessors; nothing is re-parsed.
  *
- * The document is streamed (util/json_stream.h), so memory stays flat
+ * The document is streamed (json_stream.h), so memory stays flat
  * however many functions a library holds: each function and its interface
  * are written as they are read, the library's small parts are built as
  * jansson objects, written and freed. */
 #include "config.h"
 
-#include "commands.h"
-#include "util/interface_json.h"
-#include "util/interface_stream.h"
+#include "dump_json.h"
+#include "interface_json.h"
+#include "interface_stream.h"
 #include "json_more.h"
-#include "util/json_stream.h"
-#include "util/values_json.h"
+#include "json_stream.h"
+#include "values_json.h"
 #include "layout_json.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +26,27 @@
  * printed as if it were whole. */
 static _Thread_local bool dump_out_of_memory;
 
-static void *dump_malloc(size_t n)
+void *mtlbx_doc_malloc(size_t n)
 {
     void *p = malloc(n);
     if (!p)
         dump_out_of_memory = true;
     return p;
+}
+
+static void watch_jansson(void)
+{
+    json_malloc_t m;
+    json_free_t f;
+    json_get_alloc_funcs(&m, &f);
+    if (m == malloc && f == free)
+        json_set_alloc_funcs(mtlbx_doc_malloc, free);
+}
+
+void mtlbx_doc_watch_jansson(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, watch_jansson);
 }
 
 /* JSON strings must be UTF-8: invalid bytes become \xNN text. */
@@ -368,7 +384,7 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
             batch_end = batch_end_from(lib, i, n);
             mtlbx_library_verify_decoding(lib, rd, i, batch_end, 0, render_interface, &batch);
             /* The rest could not be hashed: the document stops here, and
-             * the caller says why (cli_complete). */
+             * the caller says why (mtlbx_file_changed). */
             if (mtlbx_file_changed(mtlbx_library_file(lib)))
                 break;
         }
@@ -456,29 +472,26 @@ static json_t **prepare_libraries(mtlbx_file *f)
     return heads;
 }
 
-/* The whole document of an open file on `out`, followed by a newline:
- * indented for `dump`, on one line for `find --json` (one_line). Returns
- * 0, or 2 after a one-line error when the document is missing or cut
- * short (out of memory, the file changed, output failed). */
-int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_line)
+enum mtlbx_doc_result mtlbx_doc_write(FILE *out, const char *path, mtlbx_file *f, unsigned flags)
 {
     dump_out_of_memory = false;
+    with_interfaces = flags & MTLBX_DOC_INTERFACES;
+    with_layout = flags & MTLBX_DOC_LAYOUT;
     bool layout = with_layout, layout_incomplete = false;
     size_t n_libs = mtlbx_file_library_count(f);
     json_t **heads = prepare_libraries(f);
     if (!heads || dump_out_of_memory) {
-        cli_error(path, NULL, "out of memory");
         for (size_t l = 0; heads && l < n_libs; l++)
             json_decref(heads[l]);
         free(heads);
-        return 2;
+        return MTLBX_DOC_NO_MEMORY;
     }
-    int rc = cli_complete(path, f);
+    bool complete = !mtlbx_file_out_of_memory(f, NULL) && !mtlbx_file_changed(f);
     struct json_stream js;
     json_stream_init(&js, out);
-    js.compact = one_line;
+    js.compact = flags & MTLBX_DOC_ONE_LINE;
     size_t l = 0;
-    if (rc == 0) {
+    if (complete) {
         json_stream_open(&js, NULL, '{');
         json_stream_put(&js, "path", jstr((struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) }));
         json_stream_put(&js, "size", jint(mtlbx_file_size(f)));
@@ -500,35 +513,17 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
     for (; l < n_libs; l++)
         json_decref(heads[l]);
     free(heads);
-    /* Whatever went wrong after the first byte, the document is cut short:
-     * say so and fail, never exit 0 on a partial one. A write error is
-     * reported by cli_finish_output(). */
-    if (rc == 0 && dump_out_of_memory)
-        cli_error(path, NULL, "out of memory: the JSON document is incomplete");
-    else if (rc == 0 && layout_incomplete && !js.failed)
-        cli_error(path, NULL, "the byte layout could not be completed");
-    else if (rc == 0 && js.failed && !ferror(out))
-        cli_error(path, NULL, "the JSON document could not be written whole");
-    else if (rc == 0)
-        rc = cli_complete(path, f);
-    if (dump_out_of_memory || js.failed || layout_incomplete)
-        rc = 2;
-    return rc;
-}
-
-int cmd_dump(const struct cli_args *args)
-{
-    /* The table requires --json and exactly one FILE. */
-    const char *path = args->operands[0];
-    with_interfaces = cli_flag(args, OPT_INTERFACES);
-    with_layout = cli_flag(args, OPT_LAYOUT);
-    json_set_alloc_funcs(dump_malloc, free);
-    mtlbx_file *f = cli_open(path);
-    if (!f)
-        return 2;
-    int rc = dump_write_document(stdout, path, f, false);
-    mtlbx_close(f);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        rc = 2;
-    return rc;
+    /* Whatever went wrong after the first byte, the document is cut
+     * short: the caller must not take it as whole. */
+    if (!complete)
+        return MTLBX_DOC_FILE_INCOMPLETE;
+    if (dump_out_of_memory)
+        return MTLBX_DOC_CUT_NO_MEMORY;
+    if (js.failed && ferror(out))
+        return MTLBX_DOC_CUT_OUTPUT;
+    if (layout_incomplete && !js.failed)
+        return MTLBX_DOC_CUT_LAYOUT;
+    if (js.failed)
+        return MTLBX_DOC_CUT_VALUE;
+    return MTLBX_DOC_WRITTEN;
 }

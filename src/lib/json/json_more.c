@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "json_more.h"
-#include "util/json_stream.h"
+#include "json_stream.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -31,7 +31,8 @@ void json_stream_init(struct json_stream *js, FILE *out)
     js->failed = false;
     js->compact = false;
     js->len = 0;
-    js->mem = (struct text_buf){ 0 };
+    js->mem = NULL;
+    js->mem_len = js->mem_cap = 0;
 }
 
 void json_stream_init_item(struct json_stream *js, int depth, bool compact)
@@ -54,9 +55,22 @@ static void sink(struct json_stream *js, const char *p, size_t n)
             js->failed = true;
         return;
     }
-    text_buf_add(&js->mem, p, n);
-    if (js->mem.failed)
-        js->failed = true;
+    /* Its own buffer, not src/util's text_buf: the parser library calls
+     * no layer above it. */
+    if (n > js->mem_cap - js->mem_len) {
+        size_t cap = js->mem_cap ? js->mem_cap : 4096;
+        while (cap - js->mem_len < n && cap < SIZE_MAX / 2)
+            cap *= 2;
+        char *grown = cap - js->mem_len >= n ? realloc(js->mem, cap) : NULL;
+        if (!grown) {
+            js->failed = true;
+            return;
+        }
+        js->mem = grown;
+        js->mem_cap = cap;
+    }
+    memcpy(js->mem + js->mem_len, p, n);
+    js->mem_len += n;
 }
 
 bool json_stream_flush(struct json_stream *js)
@@ -69,16 +83,19 @@ bool json_stream_flush(struct json_stream *js)
 
 void json_stream_give(struct json_stream *js, char *buf, size_t cap)
 {
-    text_buf_adopt(&js->mem, buf, cap);
+    js->mem = buf;
+    js->mem_cap = buf ? cap : 0;
+    js->mem_len = 0;
 }
 
 char *json_stream_take(struct json_stream *js, size_t *len, size_t *cap)
 {
     json_stream_flush(js);
-    bool whole = !js->failed;
-    char *text = text_buf_take(&js->mem, len, cap);
-    if (!whole)
-        *len = 0;
+    char *text = js->mem;
+    *len = js->failed ? 0 : js->mem_len;
+    *cap = js->mem_cap;
+    js->mem = NULL;
+    js->mem_len = js->mem_cap = 0;
     return text;
 }
 

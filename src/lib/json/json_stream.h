@@ -11,7 +11,6 @@
 #define MTLBX_JSON_STREAM_H
 
 #include "mtlbx_private.h"
-#include "text_buf.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -29,7 +28,8 @@ struct json_stream {
     bool failed;                                 /* a NULL value, an encoder or write error, too deep */
     bool compact;                                /* one line, as JSON_COMPACT (set after init) */
     size_t len;                                  /* bytes in buf not yet written to out */
-    struct text_buf mem;                         /* out NULL: the text so far (json_stream_take) */
+    char *mem;                                   /* out NULL: the text so far (json_stream_take) */
+    size_t mem_len, mem_cap;
     char buf[16384];
 };
 

@@ -3,7 +3,7 @@
 #ifndef MTLBX_LAYOUT_JSON_H
 #define MTLBX_LAYOUT_JSON_H
 
-#include "util/json_stream.h"
+#include "json_stream.h"
 #include "mtlbx_private.h"
 
 #include <stdbool.h>

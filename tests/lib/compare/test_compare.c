@@ -8,7 +8,7 @@
 #include "imagebuf.h"
 #include "testenv.h"
 #include "mtlbx_private.h"
-#include "values_json.h"
+#include "json/values_json.h"
 
 #include <criterion/criterion.h>
 #include <jansson.h>

@@ -1,5 +1,5 @@
-/* The streaming JSON writer (src/util/json_stream.c) and the interfaces it
- * writes without jansson (src/util/interface_stream.c) against jansson
+/* The streaming JSON writer (src/lib/json/json_stream.c) and the interfaces it
+ * writes without jansson (src/lib/json/interface_stream.c) against jansson
  * itself: every value is written both ways, indented and compact, at the
  * depth `dump --json` writes functions at, and must give the same bytes.
  * Tricky strings (controls, quotes, DEL, every UTF-8 length, bytes that
@@ -7,10 +7,10 @@
  * ever drifts from jansson's encoding, these fail. */
 #include "config.h"
 
-#include "util/interface_json.h"
-#include "util/interface_stream.h"
-#include "util/json_stream.h"
-#include "util/values_json.h"
+#include "json/interface_json.h"
+#include "json/interface_stream.h"
+#include "json/json_stream.h"
+#include "json/values_json.h"
 
 #include <criterion/criterion.h>
 #include <stdint.h>
