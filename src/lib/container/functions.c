@@ -456,7 +456,8 @@ long mtlbx_library_function_find(const mtlbx_library *lib, const char *name)
     size_t len = strlen(name);
     for (size_t i = 0; i < lib->n_functions; i++) {
         const struct mtlbx_bytes *b = &library_function(lib, i)->name;
-        if (b->len == len && memcmp(b->ptr, name, len) == 0)
+        /* A function without NAME has no bytes to compare (ptr NULL). */
+        if (b->len == len && (len == 0 || memcmp(b->ptr, name, len) == 0))
             return (long)i;
     }
     return -1;
