@@ -15,9 +15,13 @@
 #   json       the dump --json document and the JSON values of fields (jansson
 #              and a streaming writer): what dump, find --json, sig --json,
 #              diff and textconv print, and libmtlbx's mtlbx_json
+#   api        the installed library's face (LIBRARY.md): <mtlbx.h>'s one
+#              handle over everything below (api/local.mk)
 #
-# libmtlbx_private.la is a libtool convenience library: the program and the
-# tests link it and use the internal API of mtlbx_private.h.
+# libmtlbx_private.la is a libtool convenience library of every layer but
+# api: the program and the tests link it and use the internal API of
+# mtlbx_private.h, which is never installed. The installed libmtlbx.la is
+# the api layer over it.
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
 src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) \
@@ -150,3 +154,5 @@ $(requirements_object): src/lib/requirements_table.h
 
 # What every program linking the parser's internal API needs
 MTLBX_LIBS = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(JANSSON_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)
+
+include src/lib/api/local.mk
