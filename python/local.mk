@@ -1,0 +1,22 @@
+# The Python module `mtlbx` (ctypes over the installed libmtlbx; no
+# compiler at import), installed into the site directory of the Python
+# configure found, for the prefix (configure.ac says which directory).
+# make install writes mtlbx/_paths.py beside it: the directory libmtlbx
+# went to and its file name, so that the module loads the very library it
+# was installed with, for any prefix.
+EXTRA_DIST += python/mtlbx/__init__.py python/mtlbx/_native.py
+if HAVE_PYTHON
+pkgpython_PYTHON = python/mtlbx/__init__.py python/mtlbx/_native.py
+
+install-python-paths:
+	$(MKDIR_P) '$(DESTDIR)$(pkgpythondir)'
+	{ echo '# Written by make install: where libmtlbx was installed.'; \
+	  echo 'LIBDIR = "$(libdir)"'; \
+	  echo 'SONAME = "$(MTLBX_SONAME_FILE)"'; } > '$(DESTDIR)$(pkgpythondir)/_paths.py'
+uninstall-python-paths:
+	rm -f '$(DESTDIR)$(pkgpythondir)/_paths.py'
+else
+install-python-paths:
+uninstall-python-paths:
+endif
+.PHONY: install-python-paths uninstall-python-paths

@@ -1,0 +1,91 @@
+"""libmtlbx through ctypes: loading the installed library and declaring
+the C functions of <mtlbx.h> (man 3 mtlbx). Internal to the mtlbx module.
+
+`make install` writes _paths.py beside this file with the directory the
+library went to and its file name, so that the module loads the very
+library it was installed with, wherever the prefix is; without it (a copy
+of the module on its own) the system's loader looks for that file name.
+"""
+
+import ctypes
+import os
+import sys
+
+try:
+    from . import _paths
+except ImportError:  # not installed by make install
+    _paths = None
+
+OK, WARN, FAILED, FATAL = 0, -20, -25, -30
+
+# Keys (<mtlbx.h>)
+CONTAINER_VERSION, PLATFORM, FILE_TYPE, TARGET_OS, OS_VERSION, UUID, REQUIRES = range(1, 8)
+OFFSET, SIZE = 8, 9
+NAME, TYPE, AIR_VERSION, MSL_VERSION, HASH, DECLARATION = range(10, 16)
+MODULE_OFFSET, MODULE_SIZE, HASH_OK = 16, 17, 18
+JSON_INTERFACES, JSON_LAYOUT = 1, 2
+
+
+def _candidates():
+    soname = "libmtlbx.1.dylib" if sys.platform == "darwin" else "libmtlbx.so.1"
+    if _paths is not None:
+        soname = _paths.SONAME
+        yield os.path.join(_paths.LIBDIR, soname)
+    yield soname
+
+
+def _load():
+    errors = []
+    for name in _candidates():
+        try:
+            return ctypes.CDLL(name)
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("mtlbx: libmtlbx could not be loaded: " + "; ".join(errors))
+
+
+lib = _load()
+
+_h = ctypes.c_void_p
+_s = ctypes.c_char_p
+_i64 = ctypes.c_int64
+_int = ctypes.c_int
+_size = ctypes.c_size_t
+
+# (name, result, arguments)
+_PROTOTYPES = [
+    ("mtlbx_version_number", _int, []),
+    ("mtlbx_version_string", _s, []),
+    ("mtlbx_new", _h, []),
+    ("mtlbx_open_filename", _int, [_h, _s]),
+    ("mtlbx_open_memory", _int, [_h, ctypes.c_void_p, _size]),
+    ("mtlbx_free", None, [_h]),
+    ("mtlbx_errno", _int, [_h]),
+    ("mtlbx_error_string", _s, [_h]),
+    ("mtlbx_error_offset", _i64, [_h]),
+    ("mtlbx_library_count", _int, [_h]),
+    ("mtlbx_library_string", _s, [_h, _int, _int]),
+    ("mtlbx_library_int", _i64, [_h, _int, _int]),
+    ("mtlbx_function_count", _i64, [_h, _int]),
+    ("mtlbx_function_find", _i64, [_h, _int, _s]),
+    ("mtlbx_function_string", _s, [_h, _int, _i64, _int]),
+    ("mtlbx_function_int", _i64, [_h, _int, _i64, _int]),
+    ("mtlbx_function_module", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
+    ("mtlbx_function_column", ctypes.c_void_p, [_h, _int, _int, ctypes.POINTER(_size)]),
+    ("mtlbx_function_ints", _i64, [_h, _int, _i64, _i64, _int, ctypes.POINTER(_i64)]),
+    ("mtlbx_source_count", _i64, [_h, _int]),
+    ("mtlbx_source_name", _s, [_h, _int, _i64]),
+    ("mtlbx_source_data", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
+    ("mtlbx_json", _s, [_h, ctypes.c_uint]),
+    ("mtlbx_function_interface_json", _s, [_h, _int, _i64]),
+    ("mtlbx_verify", _int, [_h]),
+    ("mtlbx_check_os", _int, [_h, _s]),
+    ("mtlbx_diag_count", _i64, [_h]),
+    ("mtlbx_diag", _s, [_h, _i64, ctypes.POINTER(_int), ctypes.POINTER(_i64)]),
+]
+
+for _name, _res, _args in _PROTOTYPES:
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+del _name, _res, _args, _f
