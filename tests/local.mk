@@ -105,3 +105,4 @@ include tests/cli.mk
 include tests/util.mk
 include tests/containers.mk
 include tests/writer.mk
+include tests/api.mk

@@ -1,0 +1,328 @@
+"""pytest of the Python module `mtlbx` over the installed libmtlbx (issue
+32, LIBRARY.md), run by tests/api/python.sh with the module and library
+make check installed into a scratch prefix. Every value is held against
+what the mtlbx program prints for the same file (dump --json, sig,
+check --os), on the sample, the fixtures and, when $MTLBX_CORPUS is set,
+every file of the corpus; hostile files must end in an exception or an
+answer, never a crash, within bounds of time and memory."""
+
+import glob
+import hashlib
+import json
+import os
+import pydoc
+import resource
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import mtlbx
+
+BIN = os.environ["MTLBX_TEST_BIN"]
+SRC = os.environ["MTLBX_TEST_SRCDIR"]
+WORK = os.environ["MTLBX_TEST_WORK"]
+CORPUS = os.environ.get("MTLBX_CORPUS", "")
+SAMPLE = os.path.join(SRC, "data", "sample.metallib")
+FIXTURES = [SAMPLE] + sorted(glob.glob(os.path.join(SRC, "tests", "fixtures", "*.metallib")))
+CORPUS_FILES = sorted(glob.glob(os.path.join(CORPUS, "*.metallib"))) if CORPUS else []
+
+
+def program(*args, check=True):
+    p = subprocess.run([BIN, *args], capture_output=True)
+    if check and p.returncode not in (0, 1):
+        raise AssertionError("mtlbx %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr[:300]))
+    return p
+
+
+def dump(path, *more):
+    return json.loads(program("dump", "--json", *more, path).stdout)
+
+
+def requires_text(r):
+    return "%s %s" % (r["os"], r["version"]) if r["os"] and r["version"] else None
+
+
+def metallib(path):
+    with open(path, "rb") as f:
+        return f.read(4) in (b"MTLB", b"\xcb\xfe\xba\xbe")
+
+
+# --------------------------------------------------------------- the module --
+
+def test_help_reads_well():
+    text = pydoc.render_doc(mtlbx, renderer=pydoc.plaintext)
+    for words in ("Read Apple .metallib files", "every kernel loads on macOS 14", "class Error", "class File",
+                  "check_os", "class Function", "class Library", "FileNotFoundError"):
+        assert words in text, words
+    for cls in (mtlbx.File, mtlbx.Library, mtlbx.Function, mtlbx.Error):
+        assert cls.__doc__ and len(cls.__doc__) > 40
+    for name in ("functions", "function", "find", "sources", "diagnostics", "check_os", "json", "verify"):
+        assert getattr(mtlbx.File, name).__doc__, name
+    for name in ("module", "hash_ok", "declaration", "interface", "requires", "name", "hash"):
+        assert getattr(mtlbx.Function, name).__doc__, name
+
+
+def test_version_is_the_programs():
+    assert mtlbx.version == program("--version").stdout.decode().split("\n")[0].strip() or \
+        mtlbx.__version__ in program("--version").stdout.decode()
+
+
+def test_missing_path_is_file_not_found():
+    missing = os.path.join(WORK, "no-such.metallib")
+    with pytest.raises(FileNotFoundError) as e:
+        mtlbx.open(missing)
+    assert e.value.filename == missing
+
+
+def test_directory_is_an_os_error():
+    with pytest.raises(IsADirectoryError):
+        mtlbx.open(WORK)
+
+
+def test_not_a_metallib_is_mtlbx_error():
+    path = os.path.join(SRC, "README.md")
+    with pytest.raises(mtlbx.Error) as e:
+        mtlbx.open(path)
+    assert isinstance(e.value, ValueError)
+    assert e.value.offset == 0 and e.value.errno == 0
+    assert "not a metallib" in str(e.value)
+    with pytest.raises(mtlbx.Error):
+        mtlbx.open(b"")
+    with pytest.raises(mtlbx.Error):
+        mtlbx.open(b"\x7fELF" + bytes(200))
+
+
+# ----------------------------------------------- agreement with the program --
+
+def check_file(path):
+    """Every value of the module against the program's, for one file."""
+    want = dump(path, "--interfaces")
+    with mtlbx.open(path) as f:
+        assert f.json() == dump(path)
+        assert f.json(interfaces=True) == want
+        assert len(f.libraries) == len(want["libraries"])
+        mismatches = set()
+        for lib, w in zip(f.libraries, want["libraries"]):
+            for key in ("container_version", "platform", "file_type", "target_os", "os_version", "uuid"):
+                assert getattr(lib, key) == w[key], key
+            assert lib.requires == requires_text(w["requires"])
+            assert lib.offset == w["offset"]
+            assert len(lib.functions) == len(w["functions"])
+            for fn, wf in zip(lib.functions, w["functions"]):
+                if "\\x" not in wf["name"]:
+                    assert fn.name == wf["name"]
+                assert (fn.type, fn.air_version, fn.msl_version, fn.hash) == \
+                    (wf["type"], wf["air_version"], wf["language_version"], wf["hash"])
+                assert fn.requires == requires_text(wf["requires"])
+                assert fn.interface == wf["interface"]
+                module = fn.module
+                if wf["module"] is None:
+                    assert module is None and fn.module_offset is None
+                else:
+                    assert (fn.module_offset, fn.module_size) == (wf["module"]["offset"], wf["module"]["size"])
+                    assert len(module) == wf["module"]["size"]
+                    with open(path, "rb") as raw:
+                        raw.seek(fn.module_offset)
+                        assert raw.read(fn.module_size) == module
+                    # The HASH is the module's SHA-256, by Python's own hash.
+                    if fn.hash:
+                        assert (hashlib.sha256(module).hexdigest() == fn.hash) == wf["hash_ok"]
+                assert fn.hash_ok == wf["hash_ok"]
+                if wf["hash"] and wf["module"] and not wf["hash_ok"]:
+                    mismatches.add((lib.index, fn.index))
+                if "\\x" not in wf["name"]:
+                    assert f.function(fn.name).name == fn.name
+            members = [m for a in ((w["sources"] or {}).get("archives") or []) if a["decoded"] for m in a["members"]]
+            assert [name for name, _ in lib.source_members] == [m["name"] for m in members]
+            for (name, data), m in zip(lib.source_members, members):
+                if data is not None:
+                    assert len(data) == m["size"]
+        assert {(fn.library.index, fn.index) for fn in f.verify()} == mismatches
+        # Declarations: what sig prints, but its comment lines ("// requires",
+        # and a fat file's "// library N").
+        decls = []
+        for fn in f.functions:
+            try:
+                d = fn.declaration
+            except mtlbx.Error as e:
+                assert e.offset is not None
+                continue
+            decls.append(d + ("\n\n" if "\n" in d else "\n"))
+        sig = program("sig", path).stdout.decode("utf-8", "surrogateescape")
+        assert "".join(decls) == "".join(l for l in sig.splitlines(True)
+                                         if not l.startswith(("// requires ", "// library ")))
+        # The gate, as check words it.
+        gate = f.check_os("macOS:14.0")
+        plain = set(program("check", path).stdout.decode("utf-8", "surrogateescape").splitlines())
+        gated = [l for l in program("check", "--os", "macos:14.0", path).stdout.decode(
+            "utf-8", "surrogateescape").splitlines() if l not in plain]
+        assert sorted("%s:%d: %s: %s" % (path, off, sev, msg) for sev, off, msg in gate) == sorted(gated)
+        diags = [(d["severity"], d["offset"], d["message"]) for d in
+                 dump(path)["diagnostics"] + [x for lib in dump(path)["libraries"] for x in lib["diagnostics"]]]
+        found = f.diagnostics
+        assert sorted(found[:len(found) - len(gate)]) == sorted(diags)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=os.path.basename)
+def test_fixture_agrees_with_the_program(path):
+    check_file(path)
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=os.path.basename)
+def test_corpus_file_agrees_with_the_program(path):
+    if not metallib(path):
+        with pytest.raises(mtlbx.Error) as e:
+            mtlbx.open(path)
+        p = program("dump", "--json", path, check=False)
+        assert p.returncode == 2 and p.stderr.decode().strip() == "mtlbx: " + str(e.value)
+        return
+    check_file(path)
+
+
+def test_corpus_is_there_when_named():
+    if not CORPUS:
+        pytest.skip("no $MTLBX_CORPUS: only the fixtures were read")
+    assert CORPUS_FILES, "MTLBX_CORPUS=%s holds no .metallib" % CORPUS
+
+
+def test_bytes_read_as_the_file():
+    with open(SAMPLE, "rb") as raw:
+        data = raw.read()
+    with mtlbx.open(SAMPLE) as a, mtlbx.open(data) as b, mtlbx.open(bytearray(data)) as c:
+        doc = a.json()
+        for other in (b, c):
+            d = other.json()
+            assert d["path"] == "<memory>"
+            d["path"] = doc["path"]
+            assert d == doc
+            assert [fn.module for fn in other.functions] == [fn.module for fn in a.functions]
+
+
+# ------------------------------------------------------------ the rest of it --
+
+def test_function_and_find():
+    with mtlbx.open(SAMPLE) as f:
+        names = [fn.name for fn in f.functions]
+        assert f.function("compute_main").name == "compute_main"
+        with pytest.raises(KeyError):
+            f.function("no_such_function")
+        assert [fn.name for fn in f.find("compute_main")] == ["compute_main"]
+        assert [fn.name for fn in f.find("*_main")] == [n for n in names if n.endswith("_main")]
+        assert [fn.name for fn in f.find("frag")] == [n for n in names if n.startswith("frag")]
+        assert f.find("zzz") == []
+
+
+def test_check_os_verdicts():
+    with mtlbx.open(SAMPLE) as f:
+        assert f.check_os("macOS:15.0") == []
+        assert f.check_os("macos:26.0") == []
+        errors = [x for x in f.check_os("macOS:14.0") if x[0] == "error"]
+        assert errors and all("more than macOS 14.0" in m for _, _, m in errors)
+        for bad in ("macOS", "amigaOS:1.0", "macOS:x"):
+            with pytest.raises(mtlbx.Error):
+                f.check_os(bad)
+
+
+def test_sources_and_closing():
+    with mtlbx.open(SAMPLE) as f:
+        sources = f.sources
+        fns = f.functions
+        name = fns[0].name
+    assert any(n.endswith(".metal") for n in sources)
+    assert all(isinstance(v, bytes) for v in sources.values())
+    assert fns[0].name == name and f.closed
+    with pytest.raises(ValueError):
+        fns[0].module
+    with pytest.raises(ValueError):
+        f.json()
+
+
+def test_threads_each_with_its_file():
+    results, errors = [], []
+
+    def work():
+        try:
+            with mtlbx.open(SAMPLE) as f:
+                results.append(json.dumps(f.json(interfaces=True), sort_keys=True))
+        except Exception as e:  # pragma: no cover
+            errors.append(e)
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(set(results)) == 1
+
+
+# ---------------------------------------------------------------- hostile --
+
+def hostile_files():
+    """Files made to hurt a parser: the fuzzers' seeds and regressions, the
+    runaway libraries of issue 23, and every cut and a few hundred seeded
+    mutations of the sample and two fixtures."""
+    out = os.path.join(WORK, "hostile")
+    os.makedirs(out, exist_ok=True)
+    files = sorted(glob.glob(os.path.join(SRC, "tests", "fuzz", "seeds", "parser", "*")))
+    files += sorted(glob.glob(os.path.join(SRC, "tests", "fuzz", "regress", "parser", "*")))
+    subprocess.run([sys.executable, os.path.join(SRC, "tests", "hostile_mkrunaway.py"), out, "300"], check=True,
+                   capture_output=True)
+    files += sorted(glob.glob(os.path.join(out, "*.metallib")))
+    subprocess.run([sys.executable, os.path.join(SRC, "tests", "hostile_mklib.py"), os.path.join(out, "many.metallib"),
+                    "20000"], check=True)
+    files.append(os.path.join(out, "many.metallib"))
+    import random
+    rng = random.Random(32)
+    for base in (SAMPLE, os.path.join(SRC, "tests", "fixtures", "fat.metallib"),
+                 os.path.join(SRC, "tests", "fixtures", "hsrc-v125.metallib")):
+        with open(base, "rb") as f:
+            data = f.read()
+        stem = os.path.basename(base)
+        cuts = sorted({0, 3, 4, 87, 88, 89} | {rng.randrange(len(data)) for _ in range(40)})
+        for n in cuts:
+            p = os.path.join(out, "%s.cut%d" % (stem, n))
+            with open(p, "wb") as f:
+                f.write(data[:n])
+            files.append(p)
+        for k in range(80):
+            b = bytearray(data)
+            for _ in range(rng.choice((1, 2, 8, 64))):
+                i = rng.randrange(len(b))
+                b[i] = rng.choice((0, 0xFF, rng.randrange(256), b[i] ^ (1 << rng.randrange(8))))
+            p = os.path.join(out, "%s.mut%d" % (stem, k))
+            with open(p, "wb") as f:
+                f.write(b)
+            files.append(p)
+    return files
+
+
+def test_hostile_files_end_in_an_answer_or_an_exception():
+    files = hostile_files()
+    listing = os.path.join(WORK, "hostile.list")
+    with open(listing, "w") as f:
+        f.write("\n".join(files) + "\n")
+    worker = os.path.join(SRC, "tests", "api", "hostile_worker.py")
+    asan = bool(os.environ.get("MTLBX_TEST_ASAN"))
+    # Bounds: generous for a loaded 2-core CI machine running ASan; what
+    # they catch is a runaway, many times over them.
+    seconds = 600 if asan else 180
+    limit_mb = 1500
+
+    def limits():
+        if not asan:  # ASan reserves terabytes of address space
+            resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, worker, listing], capture_output=True, timeout=seconds,
+                       preexec_fn=limits)
+    took = time.monotonic() - t0
+    out = p.stdout.decode("utf-8", "replace")
+    last = out.splitlines()[-1] if out else "(nothing)"
+    assert p.returncode == 0, "the worker ended with %d after %s\n%s" % (
+        p.returncode, last, p.stderr.decode("utf-8", "replace")[-2000:])
+    assert "done %d" % len(files) in out
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if not asan:
+        assert peak_mb < limit_mb
+    print("%d hostile files in %.1f s, worker peak %d MB" % (len(files), took, peak_mb))
