@@ -2,7 +2,7 @@
 # bench/mklarge.py and times mtlbx against the goals in bench/README.md.
 # Nothing here runs in make check or CI; the scripts are only distributed.
 EXTRA_DIST += bench/README.md bench/run bench/mklarge.py \
-	bench/baseline_parser.py bench/mkchanged.py bench/mktree.py
+	bench/baseline_parser.py bench/mkchanged.py bench/mktree.py bench/list_functions.py
 
 # The native bitcode reader alone (issue 8): every function's interface
 # decoded, nothing printed per function unless --each. For bench/run's
