@@ -201,7 +201,44 @@ int mtlbx_check_os(mtlbx *h, const char *os);
 int64_t mtlbx_diag_count(mtlbx *h);
 const char *mtlbx_diag(mtlbx *h, int64_t i, int *severity, int64_t *offset);
 
-/* The writer (mtlbx_writer_*) joins this header when it lands. */
+/* ------------------------------------------------------------- writer -- */
+
+/* A new library written from AIR modules (.air: a bitcode wrapper and the
+ * bitcode, as `mtlbx extract` writes them) for a target, as Apple's
+ * standalone `metallib` tool lays one out. Every call returns MTLBX_OK;
+ * MTLBX_FAILED with a one-line reason in mtlbx_writer_error_string
+ * (nothing added or written; the writer is still usable): a module that is
+ * not AIR bitcode, two functions with one name, a target the writer does
+ * not know, a module that would not load on the target; or MTLBX_FATAL
+ * (no memory). The writer reads no environment either. */
+typedef struct mtlbx_writer mtlbx_writer;
+/* NULL when memory ran out. */
+mtlbx_writer *mtlbx_writer_new(void);
+/* "macOS:14.0", "iOS:17.0", "iOS-simulator:17.0", "visionOS:1.0", ...: the
+ * container version, header stamps and sections Apple's tools write for
+ * that target. Needed before a write. */
+int mtlbx_writer_target(mtlbx_writer *w, const char *os);
+/* Overrides one header value, as dump --json spells it: the library keys
+ * MTLBX_CONTAINER_VERSION ... MTLBX_UUID ("" removes the UUID), and
+ * MTLBX_NAME, the dynamic header's library name ("" removes it). */
+int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value);
+/* One AIR module: its NAME, TYPE and VERS come from its own AIR metadata;
+ * HASH, MDSZ and OFFT are computed. The bytes are copied. */
+int mtlbx_writer_add_function(mtlbx_writer *w, const void *air, size_t len);
+/* One file of the embedded source archive. */
+int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data, size_t len);
+/* The library, atomically: written to a temporary file beside `path` and
+ * renamed over it when whole (a file at `path` is replaced), or nothing
+ * and no temporary file left (MTLBX_FAILED: the folder does not exist, the
+ * disk is full, ...). */
+int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path);
+/* The library in memory: *out (owned by the writer, valid until
+ * mtlbx_writer_free) and its length in *len. */
+int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len);
+/* One line: why the last call failed ("" when it succeeded; never NULL). */
+const char *mtlbx_writer_error_string(mtlbx_writer *w);
+/* NULL is fine; frees everything the writer handed out. */
+void mtlbx_writer_free(mtlbx_writer *w);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,18 @@
 #error "MTLBX_VERSION_NUMBER in src/lib/mtlbx.h differs from AC_INIT's version: update both"
 #endif
 
+/* The writer (src/lib/writer) implements <mtlbx.h>'s mtlbx_writer_* itself,
+ * on statuses and keys of its own names: their values must be the public
+ * ones. */
+_Static_assert(MTLBX_WRITER_OK == MTLBX_OK && MTLBX_WRITER_FAILED == MTLBX_FAILED &&
+                   MTLBX_WRITER_FATAL == MTLBX_FATAL,
+               "the writer's statuses are <mtlbx.h>'s");
+_Static_assert(MTLBX_WRITER_CONTAINER_VERSION == MTLBX_CONTAINER_VERSION && MTLBX_WRITER_PLATFORM == MTLBX_PLATFORM &&
+                   MTLBX_WRITER_FILE_TYPE == MTLBX_FILE_TYPE && MTLBX_WRITER_TARGET_OS == MTLBX_TARGET_OS &&
+                   MTLBX_WRITER_OS_VERSION == MTLBX_OS_VERSION && MTLBX_WRITER_UUID == MTLBX_UUID &&
+                   MTLBX_WRITER_NAME == MTLBX_NAME,
+               "the writer's keys are <mtlbx.h>'s");
+
 const char api_none[] = "";
 
 int mtlbx_version_number(void) { return MTLBX_VERSION_NUMBER; }

@@ -38,9 +38,11 @@ enum mtlbx_writer_status {
 };
 
 /* The keys of mtlbx_writer_set (LIBRARY.md: "the library keys above;
- * MTLBX_NAME is the dynamic header's library name"). The public header's
- * MTLBX_CONTAINER_VERSION ... MTLBX_NAME are to be mapped onto these
- * (writer_api.c, writer_key_of). Values as dump --json spells them. */
+ * MTLBX_NAME is the dynamic header's library name"), with the values of
+ * the installed <mtlbx.h>'s MTLBX_CONTAINER_VERSION ... MTLBX_UUID and
+ * MTLBX_NAME, so that the public mtlbx_writer_set takes those (the api
+ * layer checks they agree: src/lib/api/handle.c). Values as dump --json
+ * spells them. */
 enum mtlbx_writer_key {
     MTLBX_WRITER_CONTAINER_VERSION = 1, /* "1.2.8" */
     MTLBX_WRITER_PLATFORM,              /* "macOS" or "iOS" (bit 15 of u16@4) */
@@ -48,7 +50,7 @@ enum mtlbx_writer_key {
     MTLBX_WRITER_TARGET_OS,             /* "macOS", "iOS-simulator", ..., "unknown" */
     MTLBX_WRITER_OS_VERSION,            /* "14.0.0" */
     MTLBX_WRITER_UUID,                  /* 32 hex digits; "" removes it */
-    MTLBX_WRITER_NAME,                  /* the dynamic header's NAME; "" removes it */
+    MTLBX_WRITER_NAME = 10,             /* the dynamic header's NAME; "" removes it */
 };
 
 /* ------------------------------------------------------------ the model -- */
@@ -333,6 +335,9 @@ int mtlbx_wr_check_target(mtlbx_writer *w, const struct mtlbx_wr_library *lib, c
 
 /* ----------------------------------------- the API of LIBRARY.md -------- */
 
+/* The installed <mtlbx.h> declares these too, for outside programs; the
+ * api layer includes both headers (api/handle.h), so the compiler holds
+ * the two declarations to one another. */
 mtlbx_writer *mtlbx_writer_new(void);
 int mtlbx_writer_target(mtlbx_writer *w, const char *os);
 int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value);
