@@ -9,17 +9,25 @@
 #   tests/api/consumer.sh      a C program built from pkg-config's flags alone
 #                              agrees with dump --json, sig and check --os on the
 #                              sample and the fixtures (consumer_corpus.sh: the corpus)
+#   tests/api/writer.sh        the writer (mtlbx_writer_*, writer_consumer.c built the
+#                              same way): modules the library reads packed for the
+#                              file's target, read back, the bytes `mtlbx pack`
+#                              writes; refusals, atomic writes, hostile modules
+#                              (writer_corpus.sh: every executable of the corpus)
 #   tests/api/python.sh        pytest of the module (tests/api/test_mtlbx.py): the
-#                              same agreement, the exceptions, hostile files
+#                              same agreement, the exceptions, hostile files, Writer
 API_PREFIX = $(abs_top_builddir)/tests/api/prefix
 API_TESTS = \
 	tests/api/header.sh \
 	tests/api/symbols.sh \
 	tests/api/consumer.sh \
 	tests/api/consumer_corpus.sh \
+	tests/api/writer.sh \
+	tests/api/writer_corpus.sh \
 	tests/api/python.sh
 TESTS += $(API_TESTS)
-EXTRA_DIST += $(API_TESTS) tests/api/api_lib.sh tests/api/consumer.c tests/api/compare_consumer.py \
+EXTRA_DIST += $(API_TESTS) tests/api/api_lib.sh tests/api/consumer.c tests/api/writer_consumer.c \
+	tests/api/compare_consumer.py \
 	tests/api/test_mtlbx.py tests/api/hostile_worker.py
 AM_TESTS_ENVIRONMENT += \
 	MTLBX_API_PREFIX='$(API_PREFIX)'; export MTLBX_API_PREFIX; \
