@@ -13,6 +13,10 @@ prints for the same file.
         f.function("gemm_f32").declaration            # by exact name (KeyError when none)
         f.check_os("macOS:14.0")                      # [] when it loads there
 
+    w = mtlbx.Writer(target="macOS:14.0")             # a new library from AIR modules
+    w.add_function(open("a.air", "rb").read())
+    w.write("out.metallib")                           # or w.to_bytes()
+
 A CI check that every kernel loads on macOS 14:
 
     import sys, mtlbx
@@ -44,14 +48,11 @@ from itertools import repeat as _repeat
 
 from . import _native as _n
 
-__all__ = ["open", "File", "Library", "Function", "Error", "version", "__version__"]
+__all__ = ["open", "File", "Library", "Function", "Writer", "Error", "version", "__version__"]
 
 version = _n.lib.mtlbx_version_string().decode()
 """The running libmtlbx's version, "mtlbx a.b.c"."""
 __version__ = version.split()[-1]
-
-# mtlbx.Writer (libmtlbx's writer, mtlbx_writer_*) joins this module when
-# the writer lands in the library: LIBRARY.md "The writer" shows its face.
 
 
 class Error(ValueError):
@@ -485,3 +486,102 @@ class Function(_FunctionValues):
         if s is None:
             self[0]._file._raise()
         return _json.loads(s)
+
+
+# Keys of Writer.set, as dump --json names the values.
+_WRITER_KEYS = {"container_version": _n.CONTAINER_VERSION, "platform": _n.PLATFORM, "file_type": _n.FILE_TYPE,
+                "target_os": _n.TARGET_OS, "os_version": _n.OS_VERSION, "uuid": _n.UUID, "name": _n.NAME}
+
+
+class Writer:
+    """A new metallib from AIR modules, as Apple's standalone `metallib`
+    tool lays one out for a target.
+
+        w = mtlbx.Writer(target="macOS:14.0")
+        for path in ("a.air", "b.air"):
+            with open(path, "rb") as air:
+                w.add_function(air.read())
+        w.write("out.metallib")          # atomic: the whole file or none
+        data = w.to_bytes()              # or the bytes
+
+    A module that is not AIR bitcode, two functions with one name, a target
+    the writer does not know or a module that would not load on it raise
+    mtlbx.Error, and nothing is added or written.
+    """
+
+    def __init__(self, target=None):
+        self._ptr = _n.lib.mtlbx_writer_new()
+        if not self._ptr:
+            raise MemoryError("mtlbx: out of memory")
+        self._lock = _threading.Lock()
+        if target is not None:
+            self.target(target)
+
+    def _call(self, fn, *args):
+        with self._lock:
+            if not self._ptr:
+                raise ValueError("mtlbx: the writer is closed")
+            rc = fn(self._ptr, *args)
+            if rc == _n.FATAL:
+                raise MemoryError(_text(_n.lib.mtlbx_writer_error_string(self._ptr)) or "mtlbx: out of memory")
+            if rc != _n.OK:
+                raise Error(_text(_n.lib.mtlbx_writer_error_string(self._ptr)))
+
+    def target(self, os):
+        """The target, "PLATFORM:VERSION" ("macOS:14.0", "iOS:17.0",
+        "iOS-simulator:17.0", "visionOS:1.0", ...): the container version,
+        header stamps and sections Apple's tools write for it."""
+        self._call(_n.lib.mtlbx_writer_target, os.encode())
+
+    def set(self, key, value):
+        """Overrides one header value as dump --json spells it: key is
+        "container_version", "platform", "file_type", "target_os",
+        "os_version", "uuid" ("" removes it) or "name" (the dynamic
+        header's library name; "" removes it)."""
+        if key not in _WRITER_KEYS:
+            raise KeyError(key)
+        self._call(_n.lib.mtlbx_writer_set, _WRITER_KEYS[key], value.encode("utf-8", "surrogateescape"))
+
+    def add_function(self, air):
+        """One AIR module (bytes: a .air file, as `mtlbx extract` or
+        Function.module gives it); its name, type and versions come from
+        its own AIR metadata."""
+        air = bytes(air)
+        self._call(_n.lib.mtlbx_writer_add_function, air, len(air))
+
+    def add_source(self, name, data):
+        """One file of the embedded source archive."""
+        data = bytes(data)
+        self._call(_n.lib.mtlbx_writer_add_source, name.encode("utf-8", "surrogateescape"), data, len(data))
+
+    def write(self, path):
+        """Writes the library to `path`, atomically: a temporary file
+        beside it, renamed over `path` when whole (a file there is
+        replaced), or nothing and no temporary file left when the write
+        fails (mtlbx.Error)."""
+        self._call(_n.lib.mtlbx_writer_write_filename, _os.fsencode(_os.fspath(path)))
+
+    def to_bytes(self):
+        """The library's bytes."""
+        out = _ctypes.c_void_p()
+        size = _ctypes.c_size_t()
+        self._call(_n.lib.mtlbx_writer_write_memory, _ctypes.byref(out), _ctypes.byref(size))
+        return _ctypes.string_at(out.value, size.value)
+
+    def close(self):
+        """Frees what libmtlbx holds for the writer."""
+        with self._lock:
+            if self._ptr:
+                _n.lib.mtlbx_writer_free(self._ptr)
+                self._ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_ptr", None):
+            _n.lib.mtlbx_writer_free(self._ptr)
+            self._ptr = None

@@ -82,6 +82,15 @@ _PROTOTYPES = [
     ("mtlbx_check_os", _int, [_h, _s]),
     ("mtlbx_diag_count", _i64, [_h]),
     ("mtlbx_diag", _s, [_h, _i64, ctypes.POINTER(_int), ctypes.POINTER(_i64)]),
+    ("mtlbx_writer_new", _h, []),
+    ("mtlbx_writer_target", _int, [_h, _s]),
+    ("mtlbx_writer_set", _int, [_h, _int, _s]),
+    ("mtlbx_writer_add_function", _int, [_h, ctypes.c_void_p, _size]),
+    ("mtlbx_writer_add_source", _int, [_h, _s, ctypes.c_void_p, _size]),
+    ("mtlbx_writer_write_filename", _int, [_h, _s]),
+    ("mtlbx_writer_write_memory", _int, [_h, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_size)]),
+    ("mtlbx_writer_error_string", _s, [_h]),
+    ("mtlbx_writer_free", None, [_h]),
 ]
 
 for _name, _res, _args in _PROTOTYPES:

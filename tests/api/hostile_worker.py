@@ -6,7 +6,12 @@ check_os and the JSON documents. Each file must give answers or raise
 mtlbx.Error, an OSError or MemoryError; anything else (another exception)
 fails, and a crash kills the process: test_mtlbx.py sees the exit status
 and the file named last. Prints "file N PATH" before each file and
-"done N" at the end."""
+"done N" at the end.
+
+hostile_worker.py --air TARGET LIST: gives every file named in LIST to
+mtlbx.Writer(target=TARGET).add_function as an AIR module: it is taken
+(and the library written and read back) or refused with mtlbx.Error and a
+reason; anything else fails the same way."""
 import sys
 
 import mtlbx
@@ -49,15 +54,36 @@ def walk(path):
             f.json(interfaces=True, layout=True)
 
 
+def pack(target, path):
+    with open(path, "rb") as f:
+        air = f.read()
+    with mtlbx.Writer(target=target) as w:
+        try:
+            w.add_function(air)
+            data = w.to_bytes()
+        except mtlbx.Error as e:
+            if not str(e) or "\n" in str(e):
+                raise AssertionError("refused without a one-line reason: %r" % str(e))
+            return
+    with mtlbx.open(data) as g:
+        g.verify()
+        [fn.name for fn in g.functions]
+
+
 def main():
-    with open(sys.argv[1]) as listing:
+    air = sys.argv[1] == "--air"
+    with open(sys.argv[3 if air else 1]) as listing:
         files = [line.rstrip("\n") for line in listing if line.strip()]
     for n, path in enumerate(files, 1):
         print("file %d %s" % (n, path), flush=True)
         try:
-            walk(path)
+            if air:
+                pack(sys.argv[2], path)
+            else:
+                walk(path)
         except EXPECTED:
-            pass
+            if air:
+                raise
     print("done %d" % len(files), flush=True)
 
 

@@ -55,9 +55,9 @@ def metallib(path):
 def test_help_reads_well():
     text = pydoc.render_doc(mtlbx, renderer=pydoc.plaintext)
     for words in ("Read Apple .metallib files", "every kernel loads on macOS 14", "class Error", "class File",
-                  "check_os", "class Function", "class Library", "FileNotFoundError"):
+                  "check_os", "class Function", "class Library", "class Writer", "FileNotFoundError"):
         assert words in text, words
-    for cls in (mtlbx.File, mtlbx.Library, mtlbx.Function, mtlbx.Error):
+    for cls in (mtlbx.File, mtlbx.Library, mtlbx.Function, mtlbx.Writer, mtlbx.Error):
         assert cls.__doc__ and len(cls.__doc__) > 40
     for name in ("functions", "function", "find", "sources", "diagnostics", "check_os", "json", "verify"):
         assert getattr(mtlbx.File, name).__doc__, name
@@ -257,6 +257,149 @@ def test_threads_each_with_its_file():
     assert not errors and len(set(results)) == 1
 
 
+# ----------------------------------------------------------------- writer --
+
+def own_target(path):
+    """"macOS:15.0.0" for a plain executable library whose header names its
+    target, else None."""
+    with mtlbx.open(path) as f:
+        lib = f.libraries[0]
+        if len(f.libraries) != 1 or lib.offset != 0 or lib.file_type != "executable" or \
+                lib.target_os in (None, "unknown") or not lib.functions:
+            return None
+        return "%s:%s" % (lib.target_os, lib.os_version)
+
+
+def writable_modules(path, target):
+    """path's modules the writer takes for target, each tried alone:
+    [(name, bytes)]. A module it refuses must be one `mtlbx pack` refuses
+    for the same reason."""
+    out = []
+    with mtlbx.open(path) as f:
+        for k, fn in enumerate(f.functions):
+            with mtlbx.Writer(target=target) as w:
+                try:
+                    w.add_function(fn.module)
+                except mtlbx.Error as e:
+                    reason = str(e).split(": ", 1)[1]
+                    air = os.path.join(WORK, "refused%d.air" % k)
+                    with open(air, "wb") as a:
+                        a.write(fn.module)
+                    p = program("pack", air, "--target", target, "-o", os.path.join(WORK, "never.metallib"),
+                                check=False)
+                    assert p.returncode == 2 and reason in p.stderr.decode(), (fn.name, str(e), p.stderr)
+                    assert not os.path.exists(os.path.join(WORK, "never.metallib"))
+                    continue
+            out.append((fn.name, fn.module))
+    return out
+
+
+def check_writer(path, target, modules):
+    """A library of the modules through mtlbx.Writer is the library `mtlbx
+    pack MODULE.air... --target` writes, byte for byte, and reads back with
+    the same functions, values and modules as path's."""
+    airs = []
+    for k, (name, module) in enumerate(modules):
+        p = os.path.join(WORK, "m%05d.air" % k)
+        with open(p, "wb") as out:
+            out.write(module)
+        airs.append(p)
+    packed = os.path.join(WORK, "packed.metallib")
+    program("pack", "--target", target, "-o", packed, "--force", *airs)
+    with open(packed, "rb") as raw:
+        want = raw.read()
+    with mtlbx.Writer(target=target) as w:
+        for _, module in modules:
+            w.add_function(module)
+        data = w.to_bytes()
+        written = os.path.join(WORK, "written.metallib")
+        w.write(written)
+    assert data == want
+    with open(written, "rb") as raw:
+        assert raw.read() == want
+    names = {name for name, _ in modules}
+    with mtlbx.open(path) as f, mtlbx.open(data) as g:
+        assert [(fn.name, fn.module) for fn in g.functions] == modules
+        assert g.verify() == [] and g.diagnostics == []
+        a, b = f.libraries[0], g.libraries[0]
+        for key in ("container_version", "platform", "file_type", "target_os", "os_version"):
+            assert getattr(a, key) == getattr(b, key), key
+        for fn in f.functions:
+            if fn.name in names:
+                gn = g.function(fn.name)
+                assert (fn.type, fn.air_version, fn.msl_version, fn.hash) == \
+                    (gn.type, gn.air_version, gn.msl_version, gn.hash)
+    for p in airs:
+        os.unlink(p)
+
+
+def test_writer_writes_what_pack_writes():
+    target = own_target(SAMPLE)
+    assert target == "macOS:15.0.0"
+    modules = writable_modules(SAMPLE, target)
+    assert len(modules) >= 3
+    check_writer(SAMPLE, target, modules)
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="no corpus ($MTLBX_CORPUS)")
+def test_writer_on_the_corpus():
+    """Every Apple-built executable library of the corpus: its modules
+    packed for its own target through mtlbx.Writer (the writer must take
+    each)."""
+    n = 0
+    for path in CORPUS_FILES:
+        if not metallib(path):
+            continue
+        target = own_target(path)
+        if target is None:
+            continue
+        with mtlbx.open(path) as f:
+            modules = [(fn.name, fn.module) for fn in f.functions]
+        check_writer(path, target, modules)
+        n += 1
+    assert n >= 20
+
+
+def test_writer_refuses_and_writes_nothing():
+    name, module = writable_modules(SAMPLE, "macOS:15.0")[0]
+    with pytest.raises(mtlbx.Error):
+        mtlbx.Writer(target="amigaOS:1.0")
+    w = mtlbx.Writer()
+    with pytest.raises(mtlbx.Error):
+        w.add_function(b"not a module at all")
+    w.add_function(module)
+    with pytest.raises(mtlbx.Error):
+        w.add_function(module)              # two functions of one name
+    target = os.path.join(WORK, "never.metallib")
+    with pytest.raises(mtlbx.Error):
+        w.write(target)                     # no target yet
+    assert not os.path.exists(target)
+    with pytest.raises(mtlbx.Error):
+        w.target("macOS:11.0")              # the module needs macOS 15
+    w.target("macOS:15.0")
+    w.set("name", "@rpath/one.metallib")
+    with pytest.raises(KeyError):
+        w.set("colour", "blue")
+    with pytest.raises(mtlbx.Error):
+        w.set("platform", "Amiga")
+    with pytest.raises(mtlbx.Error):
+        w.write(os.path.join(WORK, "no-such-folder", "x.metallib"))
+    assert not os.path.exists(os.path.join(WORK, "no-such-folder"))
+    w.add_source("one.metal", b"kernel void k() {}\n")
+    one = os.path.join(WORK, "one.metallib")
+    w.write(one)
+    with open(one, "rb") as f:
+        assert f.read() == w.to_bytes()
+    assert not [n for n in os.listdir(WORK) if n.startswith(".mtlbx-tmp")]
+    with mtlbx.open(w.to_bytes()) as g:
+        assert [fn.name for fn in g.functions] == [name]
+        assert g.sources == {"one.metal": b"kernel void k() {}\n"}
+        assert g.json()["libraries"][0]["dynamic_header"]["name"] == "@rpath/one.metallib"
+    w.close()
+    with pytest.raises(ValueError):
+        w.to_bytes()
+
+
 # ---------------------------------------------------------------- hostile --
 
 def hostile_files():
@@ -298,11 +441,10 @@ def hostile_files():
     return files
 
 
-def test_hostile_files_end_in_an_answer_or_an_exception():
-    files = hostile_files()
-    listing = os.path.join(WORK, "hostile.list")
-    with open(listing, "w") as f:
-        f.write("\n".join(files) + "\n")
+def run_worker(args, n):
+    """hostile_worker.py with args, over n files, in a process of its own
+    (a crash is its exit status, not pytest's) within bounds of time and
+    memory."""
     worker = os.path.join(SRC, "tests", "api", "hostile_worker.py")
     asan = bool(os.environ.get("MTLBX_TEST_ASAN"))
     # Bounds: generous for a loaded 2-core CI machine running ASan; what
@@ -314,15 +456,52 @@ def test_hostile_files_end_in_an_answer_or_an_exception():
         if not asan:  # ASan reserves terabytes of address space
             resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
     t0 = time.monotonic()
-    p = subprocess.run([sys.executable, worker, listing], capture_output=True, timeout=seconds,
+    p = subprocess.run([sys.executable, worker, *args], capture_output=True, timeout=seconds,
                        preexec_fn=limits)
     took = time.monotonic() - t0
     out = p.stdout.decode("utf-8", "replace")
     last = out.splitlines()[-1] if out else "(nothing)"
     assert p.returncode == 0, "the worker ended with %d after %s\n%s" % (
         p.returncode, last, p.stderr.decode("utf-8", "replace")[-2000:])
-    assert "done %d" % len(files) in out
+    assert "done %d" % n in out
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     if not asan:
         assert peak_mb < limit_mb
-    print("%d hostile files in %.1f s, worker peak %d MB" % (len(files), took, peak_mb))
+    print("%d hostile files in %.1f s, worker peak %d MB" % (n, took, peak_mb))
+
+
+def test_hostile_files_end_in_an_answer_or_an_exception():
+    files = hostile_files()
+    listing = os.path.join(WORK, "hostile.list")
+    with open(listing, "w") as f:
+        f.write("\n".join(files) + "\n")
+    run_worker([listing], len(files))
+
+
+def test_hostile_modules_end_in_a_library_or_mtlbx_error():
+    """mtlbx.Writer.add_function on every cut and a few hundred seeded
+    mutations of two of the sample's modules, and on files that are not
+    modules at all: a library that reads back, or mtlbx.Error with a
+    reason."""
+    import random
+    rng = random.Random(33)
+    out = os.path.join(WORK, "hostile-air")
+    os.makedirs(out, exist_ok=True)
+    files = [os.path.join(SRC, "README.md"), SAMPLE]
+    for k, (name, module) in enumerate(writable_modules(SAMPLE, "macOS:15.0")[:2]):
+        variants = [module[:n] for n in range(0, len(module), 7)]
+        for _ in range(150):
+            b = bytearray(module)
+            for _ in range(rng.choice((1, 2, 8))):
+                i = rng.randrange(len(b))
+                b[i] = rng.choice((0, 0xFF, rng.randrange(256), b[i] ^ (1 << rng.randrange(8))))
+            variants.append(bytes(b))
+        for v, data in enumerate(variants):
+            p = os.path.join(out, "%d.%d.air" % (k, v))
+            with open(p, "wb") as f:
+                f.write(data)
+            files.append(p)
+    listing = os.path.join(WORK, "hostile-air.list")
+    with open(listing, "w") as f:
+        f.write("\n".join(files) + "\n")
+    run_worker(["--air", "macOS:15.0", listing], len(files))
