@@ -9,17 +9,11 @@
 
 char *manifest_hex(const uint8_t *p, size_t n)
 {
-    static const char digits[] = "0123456789abcdef";
     if (n > (SIZE_MAX - 1) / 2)
         return NULL;
     char *s = malloc(2 * n + 1);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        s[2 * i] = digits[p[i] >> 4];
-        s[2 * i + 1] = digits[p[i] & 15];
-    }
-    s[2 * n] = 0;
+    if (s)
+        mtlbx_hex_lower(s, p, n);
     return s;
 }
 

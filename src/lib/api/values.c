@@ -11,14 +11,7 @@
 /* n bytes (at most 32) as lower-case hex, NUL-terminated, into buf. */
 static void hex_into(char *buf, const uint8_t *p, size_t n)
 {
-    static const char digits[] = "0123456789abcdef";
-    if (n > 32)
-        n = 32;
-    for (size_t i = 0; i < n; i++) {
-        buf[2 * i] = digits[p[i] >> 4];
-        buf[2 * i + 1] = digits[p[i] & 15];
-    }
-    buf[2 * n] = '\0';
+    mtlbx_hex_lower(buf, p, n > 32 ? 32 : n);
 }
 
 static const char *hex_text(struct api_pool *pool, const uint8_t *p, size_t n)

@@ -144,12 +144,7 @@ static void reader_free(struct hash_reader *r)
 
 static void hex32(const uint8_t *d, char out[65])
 {
-    static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = hex[d[i] >> 4];
-        out[2 * i + 1] = hex[d[i] & 15];
-    }
-    out[64] = '\0';
+    mtlbx_hex_lower(out, d, 32);
 }
 
 static void set_state(mtlbx_library *lib, size_t i, enum mtlbx_hash_state s)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "container/hex.h"
 #include "container/lower_bound.h"
 
 #ifdef __cplusplus

@@ -76,12 +76,7 @@ static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 /* The first 64 bytes at p as lower-case hex, in buf (129 bytes). */
 static const char *hex_text(char *buf, const uint8_t *p, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; i < n && i < 64; i++) {
-        buf[2 * i] = hex[p[i] >> 4];
-        buf[2 * i + 1] = hex[p[i] & 15];
-    }
-    buf[2 * (n < 64 ? n : 64)] = '\0';
+    mtlbx_hex_lower(buf, p, n < 64 ? n : 64);
     return buf;
 }
 

@@ -31,15 +31,10 @@ static json_t *span(struct mtlbx_range r)
 
 static json_t *hex(const uint8_t *p, uint64_t n)
 {
-    static const char digits[] = "0123456789abcdef";
     char *s = malloc(2 * (size_t)n + 1);
     if (!s)
         return json_null();
-    for (uint64_t i = 0; i < n; i++) {
-        s[2 * i] = digits[p[i] >> 4];
-        s[2 * i + 1] = digits[p[i] & 15];
-    }
-    s[2 * n] = '\0';
+    mtlbx_hex_lower(s, p, (size_t)n);
     json_t *j = json_string(s);
     free(s);
     return j;

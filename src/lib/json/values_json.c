@@ -22,14 +22,7 @@ json_t *vj_bytes(struct mtlbx_bytes b)
 json_t *vj_hex(const uint8_t *p, size_t n)
 {
     char buf[129];
-    static const char hex[] = "0123456789abcdef";
-    if (n > 64)
-        n = 64;
-    for (size_t i = 0; i < n; i++) {
-        buf[2 * i] = hex[p[i] >> 4];
-        buf[2 * i + 1] = hex[p[i] & 15];
-    }
-    buf[2 * n] = '\0';
+    mtlbx_hex_lower(buf, p, n > 64 ? 64 : n);
     return json_string(buf);
 }
 
