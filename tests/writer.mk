@@ -2,6 +2,8 @@
 # mtlbx_writer_* API. Included by tests/local.mk.
 #   tests/lib/writer/test_writer   the API: modules and a target read back by
 #                                  the parser, embedded sources, keys, refusals
+#   tests/lib/writer/test_describe_stop  reading a library into the model
+#                                  reports its progress and stops when asked
 #   tests/cli/pack_roundtrip.sh    pack(unpack(X)) == X on the sample and the
 #                                  fixtures, each quirk, hostile manifests and names
 #   tests/cli/pack_modules.sh      pack --target on the sample's modules and its
@@ -15,6 +17,11 @@ tests_lib_writer_test_writer_SOURCES = tests/lib/writer/test_writer.c tests/test
 tests_lib_writer_test_writer_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_lib_writer_test_writer_LDADD = $(TEST_LIBS)
 TESTS += tests/lib/writer/test_writer
+check_PROGRAMS += tests/lib/writer/test_describe_stop
+tests_lib_writer_test_describe_stop_SOURCES = tests/lib/writer/test_describe_stop.c tests/testenv.c tests/testenv.h
+tests_lib_writer_test_describe_stop_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_lib_writer_test_describe_stop_LDADD = $(TEST_LIBS)
+TESTS += tests/lib/writer/test_describe_stop
 endif
 
 WRITER_TESTS = \

@@ -25,6 +25,9 @@ struct describing {
     uint64_t base;
     unsigned flags;
     uint64_t budget;           /* bytes the group walks may still read */
+    int (*tick)(void *ctx, uint64_t done, uint64_t total);
+    void *tick_ctx;
+    uint64_t *done, total;     /* functions described, of all libraries' */
 };
 
 static uint32_t rd32le(const uint8_t *p)
@@ -337,7 +340,11 @@ static int describe_functions(struct describing *d)
         keys[i] = (struct module_key){ module.offset, module.size, i };
         if ((i & 4095) == 4095 && !(d->flags & MTLBX_WR_DESCRIBE_KEEP_DECODED))
             mtlbx_library_forget(lib, i);
+        /* A million functions take seconds: the caller may stop here. */
+        if ((i & 4095) == 4095 && d->tick && d->tick(d->tick_ctx, *d->done + i + 1, d->total) != 0)
+            rc = mtlbx_wr_fail(d->w, -1, "stopped");
     }
+    *d->done += n;
     d->out->md_prefix_excludes = excludes == 1;
     if (rc == MTLBX_WRITER_OK)
         rc = describe_modules(d, keys, n);
@@ -505,14 +512,22 @@ static void describe_section_order(struct describing *d)
         d->out->section_order[i] = found[i].s;
 }
 
-static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned flags)
+struct describe_progress {
+    int (*tick)(void *ctx, uint64_t done, uint64_t total);
+    void *ctx;
+    uint64_t done, total;
+};
+
+static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned flags,
+                            struct describe_progress *progress)
 {
     mtlbx_library *lib = mtlbx_library_at(f, li);
     const struct mtlbx_header *h = mtlbx_library_header(lib);
     struct mtlbx_wr_library *out = mtlbx_wr_add_library(w);
     if (!out)
         return MTLBX_WRITER_FATAL;
-    struct describing d = { w, f, lib, out, li, h->base, flags, 8 * mtlbx_file_size(f) + 4096 };
+    struct describing d = { w, f, lib, out, li, h->base, flags, 8 * mtlbx_file_size(f) + 4096,
+                            progress->tick, progress->ctx, &progress->done, progress->total };
     if (!h->complete)
         return fail_at(&d, h->base, "the header is cut short%s%s", "", "");
     if (mtlbx_file_out_of_memory(f, NULL))
@@ -551,6 +566,12 @@ static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned 
 
 int mtlbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags)
 {
+    return mtlbx_wr_describe_tick(w, f, flags, NULL, NULL);
+}
+
+int mtlbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
+                           int (*tick)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
     if (w->fatal)
         return MTLBX_WRITER_FATAL;
     if (w->n_libraries)
@@ -562,8 +583,13 @@ int mtlbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags)
                              mtlbx_fat_slice_count(f) - n, mtlbx_fat_slice_count(f));
     if (n == 0)
         return mtlbx_wr_fail(w, 0, "no library to describe");
+    struct describe_progress progress = { tick, ctx, 0, 0 };
+    for (size_t li = 0; tick && li < n; li++) {
+        mtlbx_library *lib = mtlbx_library_at(f, li);
+        progress.total += lib ? mtlbx_library_function_count(lib) : 0;
+    }
     for (size_t li = 0; li < n; li++) {
-        int rc = describe_library(w, f, li, flags);
+        int rc = describe_library(w, f, li, flags, &progress);
         if (rc != MTLBX_WRITER_OK)
             return rc;
     }

@@ -243,6 +243,11 @@ enum {
  * message (and the offset) when the file holds something the model cannot
  * say (then pack could not give the file back). w must be new. */
 int mtlbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags);
+/* The same, telling `tick` (may be NULL) every 4,096 functions how many
+ * of all the libraries' are described; a nonzero return stops it there:
+ * MTLBX_WRITER_FAILED, "stopped" (the explorer's Esc). */
+int mtlbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
+                           int (*tick)(void *ctx, uint64_t done, uint64_t total), void *ctx);
 
 /* Keeps only the functions with keep[l][i] set in library l (every
  * library of the model), the modules and reflection groups they use, and
