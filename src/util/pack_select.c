@@ -23,9 +23,13 @@ enum pack_select_status pack_select_write(struct pack_select *p)
     mtlbx_writer *w = mtlbx_wr_new();
     if (!w)
         return fail(p, PACK_SELECT_INPUT, -1, "out of memory");
-    int rc = mtlbx_wr_describe(w, p->file, p->describe_flags);
+    int rc = mtlbx_wr_describe_tick(w, p->file, p->describe_flags, p->read_tick, p->tick_ctx);
     if (rc == MTLBX_WRITER_OK)
         rc = mtlbx_wr_select(w, p->keep);
+    if (rc != MTLBX_WRITER_OK && p->read_tick && strcmp(mtlbx_writer_error_string(w), "stopped") == 0) {
+        mtlbx_writer_free(w);
+        return fail(p, PACK_SELECT_STOPPED, -1, "stopped");
+    }
     if (rc != MTLBX_WRITER_OK) {
         enum pack_select_status s = fail(p, PACK_SELECT_INPUT, mtlbx_wr_error_offset(w), mtlbx_writer_error_string(w));
         mtlbx_writer_free(w);

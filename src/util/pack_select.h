@@ -32,7 +32,10 @@ struct pack_select {
     /* Called as OUT is written (may be NULL): bytes written of the
      * library's length; nonzero stops (PACK_SELECT_STOPPED). */
     int (*tick)(void *ctx, uint64_t done, uint64_t total);
-    void *tick_ctx;
+    /* Called every 4,096 functions as FILE is read before anything is
+     * written (may be NULL): functions read of all; nonzero stops. */
+    int (*read_tick)(void *ctx, uint64_t done, uint64_t total);
+    void *tick_ctx;             /* for both */
     /* What happened. */
     uint64_t size;               /* OUT's length, when written */
     int64_t err_offset;          /* PACK_SELECT_INPUT: the offset in FILE, -1 none */

@@ -50,10 +50,20 @@ static int tick(void *ctx, uint64_t done, uint64_t total)
     return job_cancelled(j);
 }
 
+/* Reading the file's library first: no bytes to count yet (the line
+ * shows the time), but Esc must be heard there too. */
+static int read_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    return job_cancelled(ctx);
+}
+
 static void library_work(struct job *j)
 {
     struct library_job *x = j->ctx;
     x->p.tick = tick;
+    x->p.read_tick = read_tick;
     x->p.tick_ctx = j;
     x->status = pack_select_write(&x->p);
 }
