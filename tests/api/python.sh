@@ -15,7 +15,7 @@ if ! has_pytest "$PYTHON"; then
     PYTHON=
     saved_ifs=$IFS
     IFS=:
-    for dir in $PATH /usr/bin; do
+    for dir in $PATH${PATH:+:}/usr/bin; do
         [ -x "${dir:-.}/python3" ] && has_pytest "${dir:-.}/python3" && { PYTHON=${dir:-.}/python3; break; }
     done
     IFS=$saved_ifs
