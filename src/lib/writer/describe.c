@@ -16,6 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* How far a describe pass is, across every library of the file. */
+struct describe_progress {
+    int (*tick)(void *ctx, uint64_t done, uint64_t total);
+    void *ctx;
+    uint64_t done, total;      /* functions described, of all libraries' */
+};
+
 struct describing {
     mtlbx_writer *w;
     mtlbx_file *f;
@@ -25,9 +32,7 @@ struct describing {
     uint64_t base;
     unsigned flags;
     uint64_t budget;           /* bytes the group walks may still read */
-    int (*tick)(void *ctx, uint64_t done, uint64_t total);
-    void *tick_ctx;
-    uint64_t *done, total;     /* functions described, of all libraries' */
+    struct describe_progress *progress;
 };
 
 static uint32_t rd32le(const uint8_t *p)
@@ -338,13 +343,16 @@ static int describe_functions(struct describing *d)
             break;
         }
         keys[i] = (struct module_key){ module.offset, module.size, i };
-        if ((i & 4095) == 4095 && !(d->flags & MTLBX_WR_DESCRIBE_KEEP_DECODED))
-            mtlbx_library_forget(lib, i);
-        /* A million functions take seconds: the caller may stop here. */
-        if ((i & 4095) == 4095 && d->tick && d->tick(d->tick_ctx, *d->done + i + 1, d->total) != 0)
-            rc = mtlbx_wr_fail(d->w, -1, "stopped");
+        if ((i & 4095) == 4095) {
+            if (!(d->flags & MTLBX_WR_DESCRIBE_KEEP_DECODED))
+                mtlbx_library_forget(lib, i);
+            /* A million functions take seconds: the caller may stop here. */
+            struct describe_progress *p = d->progress;
+            if (p->tick && p->tick(p->ctx, p->done + i + 1, p->total) != 0)
+                rc = mtlbx_wr_fail(d->w, -1, "stopped");
+        }
     }
-    *d->done += n;
+    d->progress->done += n;
     d->out->md_prefix_excludes = excludes == 1;
     if (rc == MTLBX_WRITER_OK)
         rc = describe_modules(d, keys, n);
@@ -512,12 +520,6 @@ static void describe_section_order(struct describing *d)
         d->out->section_order[i] = found[i].s;
 }
 
-struct describe_progress {
-    int (*tick)(void *ctx, uint64_t done, uint64_t total);
-    void *ctx;
-    uint64_t done, total;
-};
-
 static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned flags,
                             struct describe_progress *progress)
 {
@@ -526,8 +528,7 @@ static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned 
     struct mtlbx_wr_library *out = mtlbx_wr_add_library(w);
     if (!out)
         return MTLBX_WRITER_FATAL;
-    struct describing d = { w, f, lib, out, li, h->base, flags, 8 * mtlbx_file_size(f) + 4096,
-                            progress->tick, progress->ctx, &progress->done, progress->total };
+    struct describing d = { w, f, lib, out, li, h->base, flags, 8 * mtlbx_file_size(f) + 4096, progress };
     if (!h->complete)
         return fail_at(&d, h->base, "the header is cut short%s%s", "", "");
     if (mtlbx_file_out_of_memory(f, NULL))
