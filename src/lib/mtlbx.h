@@ -237,6 +237,16 @@ int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path);
 int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len);
 /* One line: why the last call failed ("" when it succeeded; never NULL). */
 const char *mtlbx_writer_error_string(mtlbx_writer *w);
+/* `mtlbx pack --from FILE -f NAME...`: a writer of just the functions of
+ * h's file that `names` select (n of them, each an exact name, a shell
+ * glob or a prefix, as every command reads -f NAME), with everything else
+ * they use (header values, modules, reflection, sources, the other
+ * libraries of a fat file that keep a function): its write calls give
+ * pack --from's bytes. It takes no target, set or add call. h must stay
+ * open until the writer is freed (the writer reads its bytes). NULL with
+ * h's error set: a name that selects no function, or selects several by
+ * prefix ("ambiguous"), a file the writer cannot describe, no memory. */
+mtlbx_writer *mtlbx_writer_from(mtlbx *h, const char *const *names, size_t n);
 /* NULL is fine; frees everything the writer handed out. */
 void mtlbx_writer_free(mtlbx_writer *w);
 
