@@ -91,6 +91,7 @@ _PROTOTYPES = [
     ("mtlbx_writer_write_memory", _int, [_h, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_size)]),
     ("mtlbx_writer_error_string", _s, [_h]),
     ("mtlbx_writer_free", None, [_h]),
+    ("mtlbx_writer_from", _h, [_h, ctypes.POINTER(_s), _size]),
 ]
 
 for _name, _res, _args in _PROTOTYPES:
