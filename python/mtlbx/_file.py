@@ -2,8 +2,6 @@
 mtlbx module: the names are mtlbx.File and mtlbx.open."""
 
 import ctypes
-import fnmatch
-import json
 import os
 from itertools import chain
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
@@ -137,6 +135,7 @@ class File:
         """Functions by name: every one named exactly `pattern`; else, when
         it holds * ? or [, those the shell glob matches; else those whose
         name begins with it. A list, in file order ([] when none)."""
+        import fnmatch                  # here: re costs every import of mtlbx a few ms
         fns = self.functions
         hits = [fn for fn in fns if fn.name == pattern]
         if hits:
@@ -153,12 +152,15 @@ class File:
         Makes no Function object: the fast way through a large library."""
         keys = ("name", "type", "air_version", "msl_version", "hash", "module_offset", "module_size")
         out: Dict[str, List[Any]] = {"library": []}
-        for k in keys:
-            out[k] = []
         for lib in self.libraries:
-            out["library"].extend([lib.index] * lib._count)
-            for k, col in zip(keys, lib._listing_values()):
-                out[k].extend(col)
+            out["library"] += [lib.index] * lib._count
+            for k, col in zip(keys, lib._listing(fresh=True)):
+                if k in out:
+                    out[k] += col
+                else:
+                    out[k] = col        # a new list: the first library's is the start
+        for k in keys:
+            out.setdefault(k, [])
         return {k: out[k] for k in ("library", "name", "type", "air_version", "msl_version", "module_offset",
                                     "module_size", "hash")}
 
@@ -230,6 +232,7 @@ class File:
         every function's "interface" when `interfaces`, and the byte
         "layout" when `layout`. Its "path" is the path given, a file
         object's name, or "<memory>"."""
+        import json                     # here, as fnmatch in find()
         flags = (_n.JSON_INTERFACES if interfaces else 0) | (_n.JSON_LAYOUT if layout else 0)
         doc_text = self._call(_n.lib.mtlbx_json, flags)
         if doc_text is None:

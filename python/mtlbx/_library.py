@@ -5,7 +5,6 @@ the names are mtlbx.Library and mtlbx.Function."""
 import ctypes
 import functools
 import gc
-import json
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union
 
@@ -99,7 +98,7 @@ class Library:
     def functions(self) -> List["Function"]:
         """Its functions, in function-list order (a list of Function)."""
         if self._functions is None:
-            self._listing_values()
+            self._listing(fresh=False)
             n = self._count
             # Hundreds of thousands of new objects would set the cycle
             # collector off many times over; none of them is garbage.
@@ -111,12 +110,6 @@ class Library:
                 if was:
                     gc.enable()
         return self._functions
-
-    def _listing_values(self) -> Tuple[List[Any], ...]:
-        """What `mtlbx ls` lists of every function: name, type, AIR and MSL
-        versions, hash, module offset and size, one list each."""
-        columns = tuple(self._column(k) for k in (_n.NAME, _n.TYPE, _n.AIR_VERSION, _n.MSL_VERSION, _n.HASH))
-        return columns + (self._int_column(_n.MODULE_OFFSET), self._int_column(_n.MODULE_SIZE))
 
     @property
     def source_members(self) -> List[Tuple[str, Optional[bytes]]]:
@@ -144,37 +137,87 @@ class Library:
     def _column(self, key: int) -> List[Optional[str]]:
         col = self._strings.get(key)
         if col is None:
-            h = self._file._h
-            size = ctypes.c_size_t()
-            with h.lock:
-                h.check()
-                p = _n.lib.mtlbx_function_column(h.ptr, self.index, key, ctypes.byref(size))
-                if not p:
+            col = self._strings[key] = self._read_column(key)
+        return col
+
+    def _read_column(self, key: int) -> List[Optional[str]]:
+        """A new list of one string key's values (None: absent)."""
+        h = self._file._h
+        size = ctypes.c_size_t()
+        with h.lock:
+            h.check()
+            if key in _FEW_VALUES and self._count:
+                # A few distinct values: one str each, shared by every
+                # function that has it (memory and time of one per function).
+                codes = ctypes.create_string_buffer(self._count)
+                values = (ctypes.c_void_p * 256)()
+                n = _n.lib.mtlbx_function_codes(h.ptr, self.index, key, codes, values, 256)
+                if n < 0:
                     raise h.error()
-                raw = ctypes.string_at(p, size.value - 1) if self._count else b""
-            if self._count == 0:
-                col = []
-            else:
-                col = raw.decode("utf-8", "surrogateescape").split("\0")
-                if key != _n.NAME and "" in col:
-                    col = [v or None for v in col]
-            self._strings[key] = col
+                if n <= 256:
+                    table = [None if not v else _decode(v, ctypes.c_char_p(v).value.__len__())
+                             for v in values[:n]]
+                    return list(map(table.__getitem__, codes.raw))
+            p = _n.lib.mtlbx_function_column(h.ptr, self.index, key, ctypes.byref(size))
+            if not p:
+                raise h.error()
+            if not self._count:
+                return []
+            # Decoded straight from libmtlbx's text, under the lock.
+            text = _decode(p, size.value - 1)
+        col: List[Optional[str]] = text.split("\0")
+        if key != _n.NAME and "" in col:
+            col = [v or None for v in col]
         return col
 
     def _int_column(self, key: int) -> List[Optional[int]]:
         col = self._ints.get(key)
         if col is None:
-            arr = (ctypes.c_int64 * max(self._count, 1))()
-            if self._file._call(_n.lib.mtlbx_function_ints, self.index, 0, self._count, key, arr) < 0:
-                self._file._raise()
-            col = arr[:self._count]
-            if key in (_n.MODULE_OFFSET, _n.MODULE_SIZE) and col and min(col) < 0:
-                col = [None if v < 0 else v for v in col]
-            self._ints[key] = col
+            col = self._ints[key] = self._read_ints(key)
         return col
+
+    def _read_ints(self, key: int) -> List[Optional[int]]:
+        """A new list of one int key's values (None for a module's offset
+        and size where a function has none)."""
+        arr = (ctypes.c_int64 * max(self._count, 1))()
+        if self._file._call(_n.lib.mtlbx_function_ints, self.index, 0, self._count, key, arr) < 0:
+            self._file._raise()
+        col: List[Optional[int]] = arr[:self._count]
+        if key in (_n.MODULE_OFFSET, _n.MODULE_SIZE) and col and min(col) < 0:  # type: ignore[type-var]
+            col = [None if v < 0 else v for v in col]  # type: ignore[operator]
+        return col
+
+    def _listing(self, fresh: bool) -> Tuple[List[Any], ...]:
+        """What `mtlbx ls` lists of every function: name, type, AIR and MSL
+        versions, hash, module offset and size, one list each; `fresh`:
+        new lists (the ones Function reads are copied, others not kept)."""
+        strings = (_n.NAME, _n.TYPE, _n.AIR_VERSION, _n.MSL_VERSION, _n.HASH)
+        ints = (_n.MODULE_OFFSET, _n.MODULE_SIZE)
+        if not fresh:
+            return tuple(self._column(k) for k in strings) + tuple(self._int_column(k) for k in ints)
+        return tuple(list(self._strings[k]) if k in self._strings else self._read_column(k) for k in strings) + \
+            tuple(list(self._ints[k]) if k in self._ints else self._read_ints(k) for k in ints)
+
+
+def _decoder() -> Any:
+    """A C string of n bytes at p as text, decoded from where it lies
+    (one copy, not two); a byte that is not UTF-8 becomes a lone
+    surrogate, as text() does."""
+    try:
+        f = ctypes.pythonapi.PyUnicode_DecodeUTF8
+    except AttributeError:  # pragma: no cover (a Python without its C API in ctypes)
+        return lambda p, n: ctypes.string_at(p, n).decode("utf-8", "surrogateescape")
+    f.restype = ctypes.py_object
+    f.argtypes = (ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_char_p)
+    return lambda p, n: f(p, n, b"surrogateescape")
+
+
+_decode = _decoder()
 
 
 _TOKEN = object()   # Function objects are made by Library.functions only
+# The string keys whose values are few (read as codes, mtlbx_function_codes).
+_FEW_VALUES = (_n.TYPE, _n.AIR_VERSION, _n.MSL_VERSION)
 
 
 def _listed(store: str, key: int, doc: str) -> Any:
@@ -293,6 +336,7 @@ class Function:
         """Its "interface" (CONTRACT.md FUNCTION_INTERFACE) as a dict, as
         `dump --json --interfaces` prints it; None when the module does
         not decode. Reads the module."""
+        import json                     # here, as in File.json()
         s = self._call(_n.lib.mtlbx_function_interface_json)
         if s is None:
             self.library._file._raise()

@@ -73,6 +73,7 @@ _PROTOTYPES = [
     ("mtlbx_function_module", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
     ("mtlbx_function_column", ctypes.c_void_p, [_h, _int, _int, ctypes.POINTER(_size)]),
     ("mtlbx_function_ints", _i64, [_h, _int, _i64, _i64, _int, ctypes.POINTER(_i64)]),
+    ("mtlbx_function_codes", _i64, [_h, _int, _int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), _int]),
     ("mtlbx_source_count", _i64, [_h, _int]),
     ("mtlbx_source_name", _s, [_h, _int, _i64]),
     ("mtlbx_source_data", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),

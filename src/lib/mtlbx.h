@@ -157,6 +157,15 @@ const char *mtlbx_function_column(mtlbx *h, int lib, int key, size_t *len);
  * many were written (count, fewer at the end of the list), or -1 with the
  * error set. */
 int64_t mtlbx_function_ints(mtlbx *h, int lib, int64_t first, int64_t count, int key, int64_t *out);
+/* A string key's values (MTLBX_NAME, TYPE, AIR_VERSION, MSL_VERSION or
+ * HASH) for every function of `lib` as codes: out[i] (room for every
+ * function) is the index of function i's value in values[] (room for
+ * max_values, at most 256), which gets the distinct values in order of
+ * first use, NULL for "none" (the strings are the column's own). Returns
+ * how many distinct values there are; more than max_values means they do
+ * not fit (out and values then hold nothing to use: read the column).
+ * -1 with the error set: a bad lib or key, no memory. */
+int64_t mtlbx_function_codes(mtlbx *h, int lib, int key, uint8_t *out, const char **values, int max_values);
 
 /* ------------------------------------------------------------ sources -- */
 

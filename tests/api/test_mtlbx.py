@@ -173,7 +173,8 @@ def test_fixture_agrees_with_the_program(path):
     check_file(path)
 
 
-@pytest.mark.parametrize("path", CORPUS_FILES, ids=os.path.basename)
+# ids: an empty list is given to ids as one "not set" value (pytest).
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: os.path.basename(p) if isinstance(p, str) else str(p))
 def test_corpus_file_agrees_with_the_program(path):
     if not metallib(path):
         with pytest.raises(mtlbx.Error) as e:
@@ -737,3 +738,34 @@ def test_writer_from_library_on_the_corpus():
             continue
         n += check_from_library(path, names[:2])
     assert n >= 20
+
+
+def test_function_codes_give_the_column():
+    """mtlbx_function_codes (what File.columns reads the type and versions
+    with) against the column itself, for every string key that has codes,
+    and more distinct values than fit: the count says so."""
+    import ctypes
+    import mtlbx._native as n
+    many = os.path.join(WORK, "codes-many.metallib")
+    subprocess.run([sys.executable, os.path.join(SRC, "tests", "hostile_mklib.py"), many, "600"], check=True)
+    for path in FIXTURES + [many]:
+        with mtlbx.open(path) as f:
+            h = f._h
+            for lib in f.libraries:
+                count = len(lib)
+                for key in (n.NAME, n.TYPE, n.AIR_VERSION, n.MSL_VERSION, n.HASH):
+                    size = ctypes.c_size_t()
+                    p = n.lib.mtlbx_function_column(h.ptr, lib.index, key, ctypes.byref(size))
+                    text = ctypes.string_at(p, size.value - 1).decode("utf-8", "surrogateescape") if count else ""
+                    want = text.split("\0") if count else []
+                    for room in (256, 3):
+                        codes = ctypes.create_string_buffer(max(count, 1))
+                        values = (ctypes.c_void_p * 256)()
+                        got = n.lib.mtlbx_function_codes(h.ptr, lib.index, key, codes, values, room)
+                        distinct = len(set(want))
+                        assert got == (distinct if distinct <= room else room + 1)
+                        if got <= room:
+                            table = [ctypes.string_at(v).decode("utf-8", "surrogateescape") if v else ""
+                                     for v in values[:got]]
+                            assert [table[c] for c in codes.raw[:count]] == want
+                assert n.lib.mtlbx_function_codes(h.ptr, lib.index, n.DECLARATION, None, None, 0) == -1
