@@ -11,7 +11,7 @@ prints for the same file.
         for fn in f:                                  # every library's functions, in order
             print(fn.name, fn.type, fn.msl_version, fn.hash, fn.requires)
         len(f), "gemm_f32" in f                       # a container of functions, as tarfile is
-        f["gemm_f32"].declaration                     # by exact name (KeyError when none)
+        f["gemm_f32"].declaration                     # by exact name (KeyError, naming the file, when none)
         f.columns()["name"]                           # every function's listing values, one list a key
         f.check_os("macOS:14.0")                      # [] when it loads there
 

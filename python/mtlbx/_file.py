@@ -9,7 +9,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 from . import _native as _n
 from ._errors import c_text, text
 from ._handle import Handle
-from ._library import Function, Library
+from ._library import Function, Library, _missing
 
 Diagnostic = Tuple[str, int, str]
 
@@ -115,7 +115,7 @@ class File:
             fn = lib._find(name)
             if fn is not None:
                 return fn
-        raise KeyError(name)
+        raise KeyError(_missing(name, self.path))
 
     @property
     def functions(self) -> List[Function]:

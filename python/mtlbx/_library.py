@@ -79,7 +79,7 @@ class Library:
     def __getitem__(self, name: Union[str, bytes]) -> "Function":
         fn = self._find(name)
         if fn is None:
-            raise KeyError(name)
+            raise KeyError(_missing(name, self._file.path, self.index))
         return fn
 
     def _find(self, name: object) -> Optional["Function"]:
@@ -216,6 +216,14 @@ _decode = _decoder()
 
 
 _TOKEN = object()   # Function objects are made by Library.functions only
+
+
+def _missing(name: object, path: Optional[str], library: Optional[int] = None) -> str:
+    """What KeyError says: the name, and the file (zipfile's way)."""
+    where = path if path is not None else "<memory>"
+    if library is not None:
+        where = "library %d of %s" % (library, where)
+    return "no function named %r in %s" % (name, where)
 # The string keys whose values are few (read as codes, mtlbx_function_codes).
 _FEW_VALUES = (_n.TYPE, _n.AIR_VERSION, _n.MSL_VERSION)
 

@@ -576,8 +576,9 @@ def test_files_and_libraries_are_containers():
                         continue
                     assert fn.name in lib and fn.name in f and fn in f and fn in lib
                     assert lib[fn.name].name == fn.name and f[fn.name].name == fn.name
-            with pytest.raises(KeyError):
+            with pytest.raises(KeyError) as e:
                 f["no such function, surely"]
+            assert "no such function, surely" in str(e.value) and path in str(e.value)
             with pytest.raises(KeyError):
                 f.libraries[0]["no such function, surely"]
             assert "no such function, surely" not in f
