@@ -27,6 +27,8 @@ from ._errors import Error, c_path, named, text
 
 class Handle:
     __slots__ = ("ptr", "lock", "name", "fd", "size", "shrank", "keep", "mapping", "json_path")
+    ptr: Optional[int]
+    lock: threading.Lock
 
     def __init__(self) -> None:
         self.ptr = _n.lib.mtlbx_new()

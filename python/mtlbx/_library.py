@@ -6,7 +6,7 @@ import ctypes
 import functools
 import gc
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union, cast
 
 from . import _native as _n
 from ._errors import c_text, text
@@ -129,7 +129,7 @@ class Library:
                 p = _n.lib.mtlbx_source_data(h.ptr, self.index, i, ctypes.byref(size))
                 # The copy is made under the lock: close() in another thread
                 # waits for it.
-                out.append((name, ctypes.string_at(p, size.value) if p else None))
+                out.append((name or "", ctypes.string_at(p, size.value) if p else None))
         return out
 
     # Columns: one key's values for every function, read in one call
@@ -155,8 +155,7 @@ class Library:
                 if n < 0:
                     raise h.error()
                 if n <= 256:
-                    table = [None if not v else _decode(v, ctypes.c_char_p(v).value.__len__())
-                             for v in values[:n]]
+                    table = [_decode(v, len(ctypes.string_at(v))) if v else None for v in values[:n]]
                     return list(map(table.__getitem__, codes.raw))
             p = _n.lib.mtlbx_function_column(h.ptr, self.index, key, ctypes.byref(size))
             if not p:
@@ -182,10 +181,10 @@ class Library:
         arr = (ctypes.c_int64 * max(self._count, 1))()
         if self._file._call(_n.lib.mtlbx_function_ints, self.index, 0, self._count, key, arr) < 0:
             self._file._raise()
-        col: List[Optional[int]] = arr[:self._count]
-        if key in (_n.MODULE_OFFSET, _n.MODULE_SIZE) and col and min(col) < 0:  # type: ignore[type-var]
-            col = [None if v < 0 else v for v in col]  # type: ignore[operator]
-        return col
+        values: List[int] = arr[:self._count]
+        if key in (_n.MODULE_OFFSET, _n.MODULE_SIZE) and values and min(values) < 0:
+            return [None if v < 0 else v for v in values]
+        return cast(List[Optional[int]], values)     # a new list: no one else appends to it
 
     def _listing(self, fresh: bool) -> Tuple[List[Any], ...]:
         """What `mtlbx ls` lists of every function: name, type, AIR and MSL
@@ -267,15 +266,24 @@ class Function:
         self.library = library
         self.index = index
 
-    name = _listed("_strings", _n.NAME, "Its NAME, as stored.")
-    type = _listed("_strings", _n.TYPE, '"kernel", "vertex", "fragment", ... (None without a TYPE tag).')
-    air_version = _listed("_strings", _n.AIR_VERSION, 'Its AIR version, "2.6" (None without VERS).')
-    msl_version = _listed("_strings", _n.MSL_VERSION, 'Its MSL version, "3.1": the JSON\'s "language_version" '
-                                                      '(None without VERS).')
-    hash = _listed("_strings", _n.HASH, "Its HASH: 64 lower-case hex digits (None without one).")
-    module_offset = _listed("_ints", _n.MODULE_OFFSET, "File offset of its module, the bytes HASH covers (None "
-                                                        "when it has none inside the file).")
-    module_size = _listed("_ints", _n.MODULE_SIZE, "Length of its module (None when it has none inside the file).")
+    if TYPE_CHECKING:  # what type checkers see of the values below
+        name: str
+        type: Optional[str]
+        air_version: Optional[str]
+        msl_version: Optional[str]
+        hash: Optional[str]
+        module_offset: Optional[int]
+        module_size: Optional[int]
+    else:
+        name = _listed("_strings", _n.NAME, "Its NAME, as stored.")
+        type = _listed("_strings", _n.TYPE, '"kernel", "vertex", "fragment", ... (None without a TYPE tag).')
+        air_version = _listed("_strings", _n.AIR_VERSION, 'Its AIR version, "2.6" (None without VERS).')
+        msl_version = _listed("_strings", _n.MSL_VERSION, 'Its MSL version, "3.1": the JSON\'s "language_version" '
+                                                          '(None without VERS).')
+        hash = _listed("_strings", _n.HASH, "Its HASH: 64 lower-case hex digits (None without one).")
+        module_offset = _listed("_ints", _n.MODULE_OFFSET, "File offset of its module, the bytes HASH covers (None "
+                                                            "when it has none inside the file).")
+        module_size = _listed("_ints", _n.MODULE_SIZE, "Length of its module (None when it has none inside the file).")
 
     def __repr__(self) -> str:
         return "<mtlbx.Function %r: %s, library %d, #%d>" % (self.name, self.type or "no type",
@@ -328,7 +336,7 @@ class Function:
         lib = self.library
         if lib._verified:
             return lib._int_column(_n.HASH_OK)[self.index] == 1
-        return self._call(_n.lib.mtlbx_function_int, _n.HASH_OK) == 1
+        return bool(self._call(_n.lib.mtlbx_function_int, _n.HASH_OK) == 1)
 
     @property
     def declaration(self) -> str:

@@ -73,7 +73,7 @@ class Writer:
                 e = h.error()
         if not ptr:
             f.close()
-            if isinstance(e, Error) and str(e).startswith(h.name + ": no function matches"):
+            if isinstance(e, Error) and str(e).startswith("%s: no function matches" % h.name):
                 raise KeyError(str(e))
             raise e
         w = cls.__new__(cls)
@@ -153,7 +153,7 @@ class Writer:
             rc = _n.lib.mtlbx_writer_write_memory(self._ptr, ctypes.byref(out), ctypes.byref(size))
             if rc == _n.OK:
                 # Copied under the lock: close() in another thread waits.
-                return ctypes.string_at(out.value, size.value)
+                return ctypes.string_at(out.value or 0, size.value)
             message = text(_n.lib.mtlbx_writer_error_string(self._ptr)) or "out of memory"
         if rc == _n.FATAL:
             raise MemoryError(message)
