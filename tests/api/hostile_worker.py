@@ -38,6 +38,11 @@ def walk(path):
     except EXPECTED:
         return
     with f:
+        cols = f.columns()
+        assert all(len(v) == len(f) for v in cols.values())
+        for fn in f:
+            assert fn.name in f or "\0" in fn.name
+            break
         for lib in f.libraries:
             (lib.container_version, lib.platform, lib.file_type, lib.target_os, lib.os_version, lib.uuid,
              lib.requires, lib.offset, lib.size)
