@@ -4,9 +4,14 @@
 # make install writes mtlbx/_paths.py beside it: the directory libmtlbx
 # went to and its file name, so that the module loads the very library it
 # was installed with, for any prefix.
-EXTRA_DIST += python/mtlbx/__init__.py python/mtlbx/_native.py
+# py.typed marks the module as typed (PEP 561): type checkers read its
+# annotations.
+MTLBX_PYTHON_FILES = python/mtlbx/__init__.py python/mtlbx/_native.py python/mtlbx/_errors.py \
+	python/mtlbx/_handle.py python/mtlbx/_file.py python/mtlbx/_library.py python/mtlbx/_writer.py
+EXTRA_DIST += $(MTLBX_PYTHON_FILES) python/mtlbx/py.typed
 if HAVE_PYTHON
-pkgpython_PYTHON = python/mtlbx/__init__.py python/mtlbx/_native.py
+pkgpython_PYTHON = $(MTLBX_PYTHON_FILES)
+pkgpython_DATA = python/mtlbx/py.typed
 
 install-python-paths:
 	$(MKDIR_P) '$(DESTDIR)$(pkgpythondir)'

@@ -41,7 +41,9 @@ AM_TESTS_ENVIRONMENT += \
 check_DATA = tests/api/prefix.stamp
 tests/api/prefix.stamp: $(lib_LTLIBRARIES) $(include_HEADERS) $(srcdir)/src/lib/api/mtlbx.pc.in \
 		$(srcdir)/src/lib/api/libmtlbx.sym $(srcdir)/man/mtlbx.3 $(srcdir)/python/mtlbx/__init__.py \
-		$(srcdir)/python/mtlbx/_native.py
+		$(srcdir)/python/mtlbx/_native.py $(srcdir)/python/mtlbx/_errors.py $(srcdir)/python/mtlbx/_handle.py \
+		$(srcdir)/python/mtlbx/_file.py $(srcdir)/python/mtlbx/_library.py $(srcdir)/python/mtlbx/_writer.py \
+		$(srcdir)/python/mtlbx/py.typed
 	$(AM_V_GEN)rm -rf tests/api/prefix && $(MKDIR_P) tests/api && \
 	$(MAKE) $(AM_MAKEFLAGS) install-library prefix='$(API_PREFIX)' >tests/api/prefix.log 2>&1 || \
 	  { cat tests/api/prefix.log; exit 1; }; \

@@ -16,14 +16,32 @@ try:
 except ImportError:  # not installed by make install
     _paths = None
 
-OK, WARN, FAILED, FATAL = 0, -20, -25, -30
-
-# Keys (<mtlbx.h>)
-CONTAINER_VERSION, PLATFORM, FILE_TYPE, TARGET_OS, OS_VERSION, UUID, REQUIRES = range(1, 8)
-OFFSET, SIZE = 8, 9
-NAME, TYPE, AIR_VERSION, MSL_VERSION, HASH, DECLARATION = range(10, 16)
-MODULE_OFFSET, MODULE_SIZE, HASH_OK = 16, 17, 18
-JSON_INTERFACES, JSON_LAYOUT = 1, 2
+# Statuses and keys (<mtlbx.h>), one a line so that type checkers know
+# each is an int.
+OK = 0
+WARN = -20
+FAILED = -25
+FATAL = -30
+CONTAINER_VERSION = 1
+PLATFORM = 2
+FILE_TYPE = 3
+TARGET_OS = 4
+OS_VERSION = 5
+UUID = 6
+REQUIRES = 7
+OFFSET = 8
+SIZE = 9
+NAME = 10
+TYPE = 11
+AIR_VERSION = 12
+MSL_VERSION = 13
+HASH = 14
+DECLARATION = 15
+MODULE_OFFSET = 16
+MODULE_SIZE = 17
+HASH_OK = 18
+JSON_INTERFACES = 1
+JSON_LAYOUT = 2
 
 
 def _candidates():
@@ -73,6 +91,7 @@ _PROTOTYPES = [
     ("mtlbx_function_module", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
     ("mtlbx_function_column", ctypes.c_void_p, [_h, _int, _int, ctypes.POINTER(_size)]),
     ("mtlbx_function_ints", _i64, [_h, _int, _i64, _i64, _int, ctypes.POINTER(_i64)]),
+    ("mtlbx_function_codes", _i64, [_h, _int, _int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), _int]),
     ("mtlbx_source_count", _i64, [_h, _int]),
     ("mtlbx_source_name", _s, [_h, _int, _i64]),
     ("mtlbx_source_data", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
@@ -91,6 +110,7 @@ _PROTOTYPES = [
     ("mtlbx_writer_write_memory", _int, [_h, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_size)]),
     ("mtlbx_writer_error_string", _s, [_h]),
     ("mtlbx_writer_free", None, [_h]),
+    ("mtlbx_writer_from", _h, [_h, ctypes.POINTER(_s), _size]),
 ]
 
 for _name, _res, _args in _PROTOTYPES:

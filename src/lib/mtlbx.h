@@ -157,6 +157,15 @@ const char *mtlbx_function_column(mtlbx *h, int lib, int key, size_t *len);
  * many were written (count, fewer at the end of the list), or -1 with the
  * error set. */
 int64_t mtlbx_function_ints(mtlbx *h, int lib, int64_t first, int64_t count, int key, int64_t *out);
+/* A string key's values (MTLBX_NAME, TYPE, AIR_VERSION, MSL_VERSION or
+ * HASH) for every function of `lib` as codes: out[i] (room for every
+ * function) is the index of function i's value in values[] (room for
+ * max_values, at most 256), which gets the distinct values in order of
+ * first use, NULL for "none" (the strings are the column's own). Returns
+ * how many distinct values there are; more than max_values means they do
+ * not fit (out and values then hold nothing to use: read the column).
+ * -1 with the error set: a bad lib or key, no memory. */
+int64_t mtlbx_function_codes(mtlbx *h, int lib, int key, uint8_t *out, const char **values, int max_values);
 
 /* ------------------------------------------------------------ sources -- */
 
@@ -237,6 +246,16 @@ int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path);
 int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len);
 /* One line: why the last call failed ("" when it succeeded; never NULL). */
 const char *mtlbx_writer_error_string(mtlbx_writer *w);
+/* `mtlbx pack --from FILE -f NAME...`: a writer of just the functions of
+ * h's file that `names` select (n of them, each an exact name, a shell
+ * glob or a prefix, as every command reads -f NAME), with everything else
+ * they use (header values, modules, reflection, sources, the other
+ * libraries of a fat file that keep a function): its write calls give
+ * pack --from's bytes. It takes no target, set or add call. h must stay
+ * open until the writer is freed (the writer reads its bytes). NULL with
+ * h's error set: a name that selects no function, or selects several by
+ * prefix ("ambiguous"), a file the writer cannot describe, no memory. */
+mtlbx_writer *mtlbx_writer_from(mtlbx *h, const char *const *names, size_t n);
 /* NULL is fine; frees everything the writer handed out. */
 void mtlbx_writer_free(mtlbx_writer *w);
 

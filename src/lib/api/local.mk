@@ -15,9 +15,11 @@ src_lib_libmtlbx_la_SOURCES = \
 	src/lib/api/values.h \
 	src/lib/api/values.c \
 	src/lib/api/getters.c \
+	src/lib/api/codes.c \
 	src/lib/api/sources.c \
 	src/lib/api/findings.c \
 	src/lib/api/checks.c \
+	src/lib/api/writer_from.c \
 	src/lib/api/json.c
 src_lib_libmtlbx_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(JANSSON_CFLAGS)
 src_lib_libmtlbx_la_CFLAGS = $(AM_CFLAGS) -prefer-pic

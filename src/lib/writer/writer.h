@@ -357,6 +357,9 @@ void mtlbx_writer_free(mtlbx_writer *w);
  * against its target and lays out the sources added; call before
  * mtlbx_wr_write_fd as the write_ calls do themselves. */
 int mtlbx_writer_prepare(mtlbx_writer *w);
+/* Marks a described writer as <mtlbx.h>'s mtlbx_writer_from makes it: its
+ * write calls write the model as it is; target, set and add are refused. */
+void mtlbx_wr_mark_copy(mtlbx_writer *w);
 
 #ifdef __cplusplus
 }

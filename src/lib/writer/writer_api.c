@@ -75,6 +75,9 @@ static int api_ready(mtlbx_writer *w)
         return MTLBX_WRITER_FATAL;
     if (w->fatal)
         return MTLBX_WRITER_FATAL;
+    if (w->copy)
+        return mtlbx_wr_fail(w, -1, "this writer copies functions of a library (mtlbx_writer_from): it takes no "
+                                    "target, value or addition");
     if (w->fat || w->n_libraries != 1)
         return mtlbx_wr_fail(w, -1, "this writer holds a fat file or several libraries; the API writes one");
     w->error[0] = 0;
@@ -297,8 +300,15 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
     }
 }
 
+void mtlbx_wr_mark_copy(mtlbx_writer *w) { w->copy = true; }
+
 int mtlbx_writer_prepare(mtlbx_writer *w)
 {
+    if (w && w->copy && !w->fatal) {
+        w->error[0] = 0;
+        w->error_offset = -1;
+        return MTLBX_WRITER_OK;
+    }
     int rc = api_ready(w);
     if (rc != MTLBX_WRITER_OK)
         return rc;

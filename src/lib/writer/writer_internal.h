@@ -35,6 +35,7 @@ struct mtlbx_writer {
 
     /* The LIBRARY.md API (writer_api.c). */
     bool has_target;
+    bool copy;                   /* mtlbx_writer_from: a described model, written as it is */
     struct mtlbx_wr_target target;
     bool container_set;          /* mtlbx_writer_set overrode the target's container version */
     size_t n_members, members_cap;
