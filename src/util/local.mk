@@ -6,6 +6,8 @@ noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
 	src/util/fatal_cleanup.h \
+	src/util/dir_swap.c \
+	src/util/dir_swap.h \
 	src/util/nocase.c \
 	src/util/text_buf.c \
 	src/util/text_buf.h \
