@@ -918,7 +918,7 @@ bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, cha
             json_int_t ct, cs, al;
             struct mtlbx_wr_library *l = mtlbx_wr_library_at(w, i);
             if (!json_is_object(s) || !only_keys(&r, s, skeys) || !want_int(&r, s, "cputype", UINT32_MAX, &ct) ||
-                !want_int(&r, s, "cpusubtype", UINT32_MAX, &cs) || !want_int(&r, s, "align", 30, &al)) {
+                !want_int(&r, s, "cpusubtype", UINT32_MAX, &cs) || !want_int(&r, s, "align", MTLBX_WR_MAX_FAT_ALIGN, &al)) {
                 ok = r.failed ? false : fail(&r, "not an object");
                 break;
             }
