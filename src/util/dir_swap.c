@@ -1,13 +1,14 @@
-/* See dir_swap.h. The swap is renameat2(RENAME_EXCHANGE) where the
- * filesystem has it (the target names the old folder, then the new one,
- * never nothing), else two renames with the old folder put back if the
- * second fails. A new target is moved in with RENAME_NOREPLACE, so a
- * folder that appears meanwhile is kept (an empty one is replaced where
- * NOREPLACE is missing, as rename(2) does). */
+/* See dir_swap.h. The move into place is the library's atomic_dir_put
+ * (src/lib/writer/atomic_file.c, where every rename into place is): an
+ * exchange with an existing folder, NOREPLACE for a new one. What this
+ * file adds is the program's part: which folder may be replaced, the
+ * temporary folder, the parents made, and their registration with
+ * fatal_cleanup while they exist. */
 #include "config.h"
 #include "dir_swap.h"
 #include "fatal_cleanup.h"
 #include "safe_write.h"
+#include "writer/atomic_file.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -194,62 +195,6 @@ int dir_swap_begin(struct dir_swap *s, const char *dir, bool force, const char *
     return rc;
 }
 
-/* Moves the old folder aside under a temporary name (registered, so a
- * signal finishes removing it), or NULL. */
-static char *aside_name(const struct dir_swap *s)
-{
-    size_t n = strlen(s->tmp);
-    char *old = malloc(n + 5);
-    if (old)
-        snprintf(old, n + 5, "%s-old", s->tmp);
-    return old;
-}
-
-static int swap_in(struct dir_swap *s, char **old_out)
-{
-    *old_out = NULL;
-    if (!s->exists) {
-#ifdef RENAME_NOREPLACE
-        if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->target, RENAME_NOREPLACE) == 0)
-            return 0;
-        if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-            return -1;
-#endif
-        return rename(s->tmp, s->target);
-    }
-#ifdef RENAME_EXCHANGE
-    /* After the exchange the temporary name holds the old folder. */
-    if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->target, RENAME_EXCHANGE) == 0) {
-        *old_out = strdup(s->tmp);
-        return 0;
-    }
-    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-        return -1;
-#endif
-    char *old = aside_name(s);
-    if (!old) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int slot = fatal_cleanup_add_tree(old);
-    if (rename(s->target, old) != 0) {
-        fatal_cleanup_forget_tree(slot);
-        free(old);
-        return -1;
-    }
-    if (rename(s->tmp, s->target) != 0) {
-        int e = errno;
-        fatal_cleanup_forget_tree(slot); /* put back: it is the user's again */
-        rename(old, s->target);
-        free(old);
-        errno = e;
-        return -1;
-    }
-    fatal_cleanup_forget_tree(slot);
-    *old_out = old;
-    return 0;
-}
-
 int dir_swap_commit(struct dir_swap *s, char *err, size_t err_size)
 {
     char *old = NULL;
@@ -257,12 +202,19 @@ int dir_swap_commit(struct dir_swap *s, char *err, size_t err_size)
     /* The swap and the registrations change together: a signal sees the
      * temporary name registered while it holds something to remove. */
     fatal_cleanup_block(&mask);
-    if (swap_in(s, &old) != 0) {
+    if (atomic_dir_put(s->tmp, s->target, s->exists, &old) != 0) {
         int e = errno;
         fatal_cleanup_unblock(&mask);
         set_err(err, err_size, "cannot put the folder in place: %s", strerror(e));
         dir_swap_abort(s);
         return -1;
+    }
+    /* The old folder, if any, is under `old` (or, when its name could not
+     * be copied, still under the temporary name): registered for removal
+     * in place of the temporary one. */
+    if (s->exists && !old) {
+        old = s->tmp;
+        s->tmp = NULL;
     }
     fatal_cleanup_forget_tree(s->tree_slot);
     fatal_cleanup_forget_tree(s->made_slot);

@@ -23,6 +23,9 @@
  * pending before), so the host never receives a signal it did not cause.
  * No handler is installed: a library must not take the host's signals.
  *
+ * atomic_dir_put is the same move for a folder (unpack's output): every
+ * rename that puts something in place is in this file.
+ *
  * No fsync: atomic visibility is the promise, and syncing each of the
  * thousands of files an unpack writes would make it crawl. */
 #include "config.h"
@@ -35,6 +38,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -276,4 +280,55 @@ void atomic_file_abort(struct atomic_file *a)
         unlinkat(a->dfd, a->tmp, 0);
     }
     release(a);
+}
+
+/* RENAME_NOREPLACE or RENAME_EXCHANGE refused by the filesystem (not
+ * because of the names): the fallback applies. */
+static bool flag_unsupported(int e)
+{
+    return e == EINVAL || e == ENOSYS || e == ENOTSUP;
+}
+
+int atomic_dir_put(const char *tmp, const char *target, bool exists, char **old)
+{
+    *old = NULL;
+    if (!exists) {
+#ifdef RENAME_NOREPLACE
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_NOREPLACE) == 0)
+            return 0;
+        if (!flag_unsupported(errno))
+            return -1;
+#endif
+        return rename(tmp, target);
+    }
+#ifdef RENAME_EXCHANGE
+    /* After the exchange the temporary name holds the old folder. */
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_EXCHANGE) == 0) {
+        if (!(*old = strdup(tmp)))
+            errno = ENOMEM; /* in place; the old folder stays under tmp's name */
+        return 0;
+    }
+    if (!flag_unsupported(errno))
+        return -1;
+#endif
+    size_t n = strlen(tmp) + 5;
+    char *aside = malloc(n);
+    if (!aside) {
+        errno = ENOMEM;
+        return -1;
+    }
+    snprintf(aside, n, "%s-old", tmp);
+    if (rename(target, aside) != 0) {
+        free(aside);
+        return -1;
+    }
+    if (rename(tmp, target) != 0) {
+        int e = errno;
+        rename(aside, target); /* put back: it is the user's again */
+        free(aside);
+        errno = e;
+        return -1;
+    }
+    *old = aside;
+    return 0;
 }

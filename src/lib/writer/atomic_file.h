@@ -65,4 +65,15 @@ int atomic_file_commit(struct atomic_file *a, char *err, size_t err_size);
 /* Removes the temporary. Harmless after a failed begin or a commit. */
 void atomic_file_abort(struct atomic_file *a);
 
+/* A folder filled under the name `tmp` put in place as `target` (one
+ * filesystem): a missing target by renameat2(RENAME_NOREPLACE), so a
+ * folder that appears meanwhile is kept (where NOREPLACE is missing, a
+ * plain rename, which replaces only an empty one); an existing one
+ * (`exists`) by RENAME_EXCHANGE, so `target` names the old folder, then
+ * the new one, never nothing (where EXCHANGE is missing, two renames,
+ * the old one put back if the second fails). Then *old (malloc'd) names
+ * the old folder, for the caller to remove. 0, or -1 with errno and
+ * nothing changed. Block the signals that would remove `tmp` around it. */
+int atomic_dir_put(const char *tmp, const char *target, bool exists, char **old);
+
 #endif
