@@ -1,6 +1,7 @@
 # Shared helpers for the command line and the explorer: safe file writing
-# and running llvm-dis, folder walks, archive members, changes in words
-# (diff_text).
+# (on the library's atomic_file.c, with the signal handlers' registrations;
+# dir_swap: unpack's folder put in place whole) and running llvm-dis,
+# folder walks, archive members, changes in words (diff_text).
 # No curses, no parser internals.
 noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
