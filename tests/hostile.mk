@@ -213,3 +213,25 @@ EXTRA_DIST += tests/hostile/hostile_names.sh
 TESTS += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_bytes.sh
 EXTRA_DIST += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_bytes.sh \
 	tests/hostile_mkreleases.py tests/hostile_mkdel.py
+
+# ---------------------------------------------------------- issue 40 --
+# A fifth round of attacks, the C side (inputs from tests/hostile_mkquoted.py,
+# which also writes the fuzz seeds issue40-*):
+# tests/hostile/hostile_stderr.sh: values from manifests, --target, --format
+# and Mach-O names holding ESC and a newline then `::error::` reach stderr
+# escaped, one line each; tests/hostile/hostile_output_targets.sh: -o at a
+# FIFO, folder, socket or device is refused (program and library), the
+# library's write under ulimit -f leaves the host alive and nothing behind,
+# fat alignment is bounded; tests/hostile/hostile_unpack_atomic.sh: unpack
+# is the old folder or the new one after a signal, a file-size limit or a
+# failure; tests/hostile/hostile_wheel_tags.sh: 80,000 wheel tags under a
+# 60,000-byte name within a memory bound. (The Info.plist cases:
+# hostile_plist.sh.)
+check_PROGRAMS += tests/hostile/hostile_lib_write
+tests_hostile_hostile_lib_write_SOURCES = tests/hostile/hostile_lib_write.c
+tests_hostile_hostile_lib_write_CPPFLAGS = -I$(top_srcdir)/src/lib
+tests_hostile_hostile_lib_write_LDADD = src/lib/libmtlbx.la
+HOSTILE_ISSUE40 = tests/hostile/hostile_stderr.sh tests/hostile/hostile_output_targets.sh \
+	tests/hostile/hostile_unpack_atomic.sh tests/hostile/hostile_wheel_tags.sh
+TESTS += $(HOSTILE_ISSUE40)
+EXTRA_DIST += $(HOSTILE_ISSUE40) tests/hostile_mkquoted.py

@@ -21,7 +21,9 @@ bool report_format_parse(const char *value, bool json, enum report_format *out)
     else if (strcmp(value, "github") == 0)
         f = REPORT_GITHUB;
     else {
-        fprintf(stderr, "%s: --format %s: expected text, json or github\n", cli_program_name(), value);
+        char *shown = mtlbx_escape_dup((const uint8_t *)value, strlen(value), MTLBX_ESC_TERMINAL);
+        fprintf(stderr, "%s: --format %s: expected text, json or github\n", cli_program_name(), shown ? shown : "?");
+        free(shown);
         return false;
     }
     if (json && f != REPORT_JSON) {

@@ -83,7 +83,7 @@ static const struct cli_option src_options[] = {
 static const struct cli_option unpack_options[] = {
     { 'o', "output", "DIR", CLI_OPT_REQUIRED,
       "the folder to write (created with its parents if missing; nothing is written outside it)" },
-    { OPT_FORCE, "force", NULL, 0, "replace existing files" },
+    { OPT_FORCE, "force", NULL, 0, "replace DIR when it is an earlier unpack (it holds manifest.json): the old folder goes once the new one is whole" },
     { 0 },
 };
 

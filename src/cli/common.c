@@ -35,6 +35,30 @@ static void on_sigbus(int sig)
 
 const char *cli_program_name(void) { return "mtlbx"; }
 
+/* The last guard of stderr: a message quotes values escaped where it is
+ * made (manifest values, targets, section names...), and whatever a
+ * message still holds that could act on a terminal or a log reader (a
+ * control byte, a newline that would start a line of its own, such as a
+ * GitHub `::error::` command, a bidi or invisible character, invalid
+ * UTF-8) is written as \xNN here. Backslashes pass: the text already
+ * escaped keeps its one level of escaping. */
+static void put_defanged(FILE *out, const char *msg)
+{
+    const uint8_t *p = (const uint8_t *)msg;
+    for (size_t i = 0, n = strlen(msg); i < n;) {
+        uint32_t cp;
+        size_t l = mtlbx_utf8_next(p + i, n - i, &cp);
+        if (l && !mtlbx_codepoint_unsafe(cp)) {
+            fwrite(p + i, 1, l, out);
+            i += l;
+            continue;
+        }
+        for (size_t k = 0; k < (l ? l : 1); k++)
+            fprintf(out, "\\x%02x", p[i + k]);
+        i += l ? l : 1;
+    }
+}
+
 void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
 {
     /* Not a fixed buffer: a message naming a long function must keep the
@@ -48,11 +72,14 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
     /* The path is the user's own argument, but it may still hold bytes that
      * act on a terminal; escape it like anything else. */
     char *safe = mtlbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
+    flockfile(stderr);
     if (offset)
-        fprintf(stderr, "mtlbx: %s:%llu: %s\n", safe ? safe : "?", (unsigned long long)*offset,
-                msg ? msg : fmt);
+        fprintf(stderr, "mtlbx: %s:%llu: ", safe ? safe : "?", (unsigned long long)*offset);
     else
-        fprintf(stderr, "mtlbx: %s: %s\n", safe ? safe : "?", msg ? msg : fmt);
+        fprintf(stderr, "mtlbx: %s: ", safe ? safe : "?");
+    put_defanged(stderr, msg ? msg : fmt);
+    fputc('\n', stderr);
+    funlockfile(stderr);
     free(safe);
     free(msg);
 }

@@ -31,6 +31,8 @@ struct reader {
     char *err;
     size_t err_size;
     char where[256];           /* the JSON path of what is read */
+    char shown[2][128];        /* values quoted by a message, escaped (show) */
+    unsigned n_shown;
     struct path_map modules;
     bool failed;
     /* Each library's "functions" array as text (FN_NONE: read from the
@@ -53,6 +55,19 @@ static bool fail(struct reader *r, const char *fmt, ...)
     snprintf(r->err, r->err_size, "%s%s%s", r->where, r->where[0] ? ": " : "", msg);
     r->failed = true;
     return false;
+}
+
+/* A value from the manifest as a message may quote it: its first `max`
+ * bytes escaped as stdout escapes (mtlbx_escape: no control byte, no
+ * newline, so no message line can start with text from the file), in one
+ * of two buffers so one message can quote two values. */
+static const char *show(struct reader *r, const char *v, size_t max)
+{
+    static const size_t slots = sizeof r->shown / sizeof r->shown[0];
+    char *out = r->shown[r->n_shown++ % slots];
+    size_t n = strnlen(v, max);
+    mtlbx_escape((const uint8_t *)v, n, MTLBX_ESC_TERMINAL, out, sizeof r->shown[0]);
+    return out;
 }
 
 /* Appends ".key" or "[i]" to where; returns the old length to restore. */
@@ -91,9 +106,7 @@ static bool only_keys(struct reader *r, json_t *obj, const char *const *allowed)
         for (size_t i = 0; allowed[i] && !ok; i++)
             ok = strcmp(key, allowed[i]) == 0;
         if (!ok) {
-            char shown[80];
-            mtlbx_escape((const uint8_t *)key, strlen(key), MTLBX_ESC_TERMINAL, shown, sizeof shown);
-            return fail(r, "unknown key \"%s\"", shown);
+            return fail(r, "unknown key \"%s\"", show(r, key, 60));
         }
     }
     return true;
@@ -185,7 +198,7 @@ static bool fourcc_of(struct reader *r, json_t *item, uint32_t *out)
     uint8_t b[4];
     if (t) {
         if (strlen(t) != 4)
-            return fail(r, "tag \"%.20s\" is not four characters", t);
+            return fail(r, "tag \"%s\" is not four characters", show(r, t, 20));
         memcpy(b, t, 4);
     } else {
         uint8_t *x = NULL;
@@ -425,7 +438,7 @@ static bool function_tag(struct reader *r, json_t *fn, const char *name, const s
         if (!v)
             return false;
         if (!manifest_function_type(v, &t))
-            return fail(r, "type \"%.40s\" is not a function type dump --json names", v);
+            return fail(r, "type \"%s\" is not a function type dump --json names", show(r, v, 40));
         return add_tag(r, cc, MTLBX_WR_VALUE, &t, 1);
     }
     if (strcmp(name, "VERS") == 0) {
@@ -450,7 +463,8 @@ static bool function_tag(struct reader *r, json_t *fn, const char *name, const s
         uint8_t b = (uint8_t)v;
         return add_tag(r, cc, MTLBX_WR_VALUE, &b, 1);
     }
-    return fail(r, "\"%.20s\" is no tag a function's keys or the writer give (write it as {\"tag\", \"hex\"})", name);
+    return fail(r, "\"%s\" is no tag a function's keys or the writer give (write it as {\"tag\", \"hex\"})",
+                show(r, name, 20));
 }
 
 static bool read_function(struct reader *r, json_t *fn, json_t *default_tags)
@@ -557,22 +571,22 @@ static bool header_values(struct reader *r, json_t *lib)
     struct mtlbx_wr_library *l = r->lib;
     uint8_t b;
     if (!manifest_version(cv, 3, cmax, v))
-        return fail(r, "container_version \"%.40s\" is not MAJOR.MINOR.PATCH", cv);
+        return fail(r, "container_version \"%s\" is not MAJOR.MINOR.PATCH", show(r, cv, 40));
     l->version_word = (uint16_t)v[0];
     l->minor = (uint16_t)v[1];
     l->patch = (uint16_t)v[2];
     if (strcmp(pf, "macOS") == 0)
         l->version_word |= 0x8000;
     else if (strcmp(pf, "iOS") != 0)
-        return fail(r, "platform \"%.40s\" is neither macOS nor iOS", pf);
+        return fail(r, "platform \"%s\" is neither macOS nor iOS", show(r, pf, 40));
     if (!manifest_file_type(ft, &b))
-        return fail(r, "file_type \"%.40s\" is not one dump --json names", ft);
+        return fail(r, "file_type \"%s\" is not one dump --json names", show(r, ft, 40));
     l->type_byte = (uint8_t)(b | (json_is_true(stub) ? 0x80 : 0));
     if (!manifest_target_os(tos, &b))
-        return fail(r, "target_os \"%.40s\" is not one dump --json names", tos);
+        return fail(r, "target_os \"%s\" is not one dump --json names", show(r, tos, 40));
     l->platform_byte = b;
     if (!manifest_version(ov, 3, omax, v))
-        return fail(r, "os_version \"%.40s\" is not MAJOR.MINOR.PATCH (at most 65535.255.255)", ov);
+        return fail(r, "os_version \"%s\" is not MAJOR.MINOR.PATCH (at most 65535.255.255)", show(r, ov, 40));
     l->os_major = (uint16_t)v[0];
     l->os_minor = (uint8_t)v[1];
     l->os_patch = (uint8_t)v[2];
@@ -689,7 +703,8 @@ static bool read_extension(struct reader *r, json_t *lib)
             for (size_t k = 0; k < sizeof sections / sizeof *sections && !ok; k++)
                 ok = strcmp(s, sections[k]) == 0;
             if (!ok)
-                return fail(r, "\"%.20s\" names no section (HSRC, HSRD, HDYN, VLST, ILST, RLST, SLST)", s);
+                return fail(r, "\"%s\" names no section (HSRC, HSRD, HDYN, VLST, ILST, RLST, SLST)",
+                            show(r, s, 20));
             if (!add_tag(r, FOURCC_(s[0], s[1], s[2], s[3]), MTLBX_WR_SECTION, NULL, 0))
                 return false;
         } else if (!value_item(r, item, false)) {
@@ -903,7 +918,7 @@ bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, cha
             json_int_t ct, cs, al;
             struct mtlbx_wr_library *l = mtlbx_wr_library_at(w, i);
             if (!json_is_object(s) || !only_keys(&r, s, skeys) || !want_int(&r, s, "cputype", UINT32_MAX, &ct) ||
-                !want_int(&r, s, "cpusubtype", UINT32_MAX, &cs) || !want_int(&r, s, "align", 30, &al)) {
+                !want_int(&r, s, "cpusubtype", UINT32_MAX, &cs) || !want_int(&r, s, "align", MTLBX_WR_MAX_FAT_ALIGN, &al)) {
                 ok = r.failed ? false : fail(&r, "not an object");
                 break;
             }

@@ -11,11 +11,13 @@
  * Before anything is written, the model is laid out again and compared
  * with the file (mtlbx_wr_compare): a file the rules and quirks cannot
  * give back is refused (exit 2, the first offset that differs), never
- * unpacked into something pack would change. Files are written through
- * safe_write (a temporary, renamed when whole; never over an existing
- * file without --force, never outside DIR), manifest.json last, so an
- * unpack cut short leaves no manifest pack would read; on a failure what
- * this run wrote is removed again.
+ * unpacked into something pack would change. Everything is written into
+ * a temporary folder beside DIR (dir_swap.h), through safe_write (never
+ * outside it), manifest.json last, and the folder is put in place whole:
+ * a failure, a file-size limit or a signal at any moment leaves the old
+ * DIR, or none, as it was. DIR may be missing or empty; a DIR with files
+ * is replaced only with --force, and only when it is an earlier unpack
+ * (it holds manifest.json).
  *
  * Exit: 0 written; 2 the file cannot be read, cannot be unpacked byte for
  * byte, or a write failed. */
@@ -23,6 +25,7 @@
 
 #include "commands.h"
 #include "manifest.h"
+#include "util/dir_swap.h"
 #include "util/name_set.h"
 #include "util/safe_write.h"
 #include "util/span_release.h"
@@ -33,45 +36,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct written {
-    char **paths;              /* relative to DIR, in the order written */
-    size_t n, cap;
-};
-
-static bool remember(struct written *wr, const char *rel)
-{
-    if (wr->n == wr->cap) {
-        size_t cap = wr->cap ? wr->cap * 2 : 64;
-        char **p = realloc(wr->paths, cap * sizeof *p);
-        if (!p)
-            return false;
-        wr->paths = p;
-        wr->cap = cap;
-    }
-    return (wr->paths[wr->n] = strdup(rel)) ? (wr->n++, true) : false;
-}
-
-/* A failed unpack takes back what it wrote (and the folders it made, when
- * they are empty again). */
-static void take_back(const char *dir, struct written *wr, bool fat, size_t n_libs)
-{
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0)
-        return;
-    for (size_t i = wr->n; i-- > 0;)
-        unlinkat(dfd, wr->paths[i], 0);
-    for (size_t l = 0; l < n_libs; l++) {
-        char sub[64];
-        snprintf(sub, sizeof sub, fat ? "slice%zu/sources" : "sources", l);
-        unlinkat(dfd, sub, AT_REMOVEDIR);
-        if (fat) {
-            snprintf(sub, sizeof sub, "slice%zu", l);
-            unlinkat(dfd, sub, AT_REMOVEDIR);
-        }
-    }
-    close(dfd);
-}
 
 static void files_free(struct manifest_files *files, const mtlbx_writer *w)
 {
@@ -181,37 +145,10 @@ static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
     return files;
 }
 
-/* Nothing is in the way, unless --force: checked for every file before
- * the first is written, so a refusal writes nothing. */
-static bool nothing_in_the_way(const char *dir, mtlbx_writer *w, const struct manifest_files *files)
-{
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0)
-        return true; /* DIR does not exist yet */
-    struct stat st;
-    const char *hit = NULL;
-    if (fstatat(dfd, MANIFEST_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0)
-        hit = MANIFEST_NAME;
-    for (size_t l = 0; !hit && l < mtlbx_wr_library_count(w); l++) {
-        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
-        for (size_t m = 0; !hit && m < lib->n_modules; m++)
-            if (fstatat(dfd, files[l].modules[m], &st, AT_SYMLINK_NOFOLLOW) == 0)
-                hit = files[l].modules[m];
-        for (size_t a = 0; !hit && a < lib->n_archives; a++)
-            if (fstatat(dfd, files[l].archives[a], &st, AT_SYMLINK_NOFOLLOW) == 0)
-                hit = files[l].archives[a];
-    }
-    close(dfd);
-    if (hit) {
-        char *shown = mtlbx_escape_dup((const uint8_t *)hit, strlen(hit), MTLBX_ESC_TERMINAL);
-        cli_error(dir, NULL, "%s exists (use --force to replace it); nothing written", shown ? shown : "?");
-        free(shown);
-    }
-    return !hit;
-}
-
-static int write_parts(mtlbx_file *f, const char *dir, mtlbx_writer *w, const struct manifest_files *files,
-                       bool force, const struct safe_write_guard *input, struct written *wr)
+/* The modules and source archives into the temporary folder `tmp`;
+ * messages name them under `dir`, where they will be. */
+static int write_parts(mtlbx_file *f, const char *dir, const char *tmp, mtlbx_writer *w,
+                       const struct manifest_files *files, const struct safe_write_guard *input)
 {
     char err[256];
     const uint8_t *base = mtlbx_file_data(f);
@@ -225,9 +162,8 @@ static int write_parts(mtlbx_file *f, const char *dir, mtlbx_writer *w, const st
         for (size_t m = 0; status == 0 && m < lib->n_modules; m++) {
             const struct mtlbx_wr_blob *b = &lib->modules[m].bytes;
             const char *rel = files[l].modules[m];
-            if (safe_write_under_guarded(dir, rel, b->data, (size_t)b->len, force, input, err, sizeof err, NULL, 0) !=
-                    0 ||
-                !remember(wr, rel)) {
+            if (safe_write_under_guarded(tmp, rel, b->data, (size_t)b->len, false, input, err, sizeof err, NULL, 0) !=
+                0) {
                 char *sf = mtlbx_escape_dup((const uint8_t *)rel, strlen(rel), MTLBX_ESC_TERMINAL);
                 cli_error(dir, NULL, "%s: %s", sf ? sf : "?", err);
                 free(sf);
@@ -237,9 +173,8 @@ static int write_parts(mtlbx_file *f, const char *dir, mtlbx_writer *w, const st
         }
         for (size_t a = 0; status == 0 && a < lib->n_archives; a++) {
             const struct mtlbx_wr_archive *ar = &lib->archives[a];
-            if (safe_write_under_guarded(dir, files[l].archives[a], ar->payload.data, (size_t)ar->payload.len, force,
-                                         input, err, sizeof err, NULL, 0) != 0 ||
-                !remember(wr, files[l].archives[a])) {
+            if (safe_write_under_guarded(tmp, files[l].archives[a], ar->payload.data, (size_t)ar->payload.len, false,
+                                         input, err, sizeof err, NULL, 0) != 0) {
                 cli_error(dir, NULL, "%s: %s", files[l].archives[a], err);
                 status = 2;
             }
@@ -249,21 +184,31 @@ static int write_parts(mtlbx_file *f, const char *dir, mtlbx_writer *w, const st
     return status;
 }
 
-/* DIR/manifest.json, streamed into safe_write's temporary, then its path
- * on stdout. */
-static int write_manifest(const char *dir, mtlbx_writer *w, const struct manifest_files *files, bool force,
+/* "DIR/NAME", malloc'd. */
+static char *joined(const char *dir, const char *name)
+{
+    size_t dl = strlen(dir), n = dl + strlen(name) + 2;
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
+    return path;
+}
+
+/* manifest.json, streamed into safe_write's temporary in the temporary
+ * folder `tmp` (messages name it under `dir`). */
+static int write_manifest(const char *dir, const char *tmp, mtlbx_writer *w, const struct manifest_files *files,
                           const struct safe_write_guard *input)
 {
-    size_t dl = strlen(dir);
-    char *path = malloc(dl + sizeof MANIFEST_NAME + 1), err[256];
-    if (!path) {
+    char *path = joined(dir, MANIFEST_NAME), *tmp_path = joined(tmp, MANIFEST_NAME), err[256];
+    if (!path || !tmp_path) {
+        free(path);
+        free(tmp_path);
         cli_error(dir, NULL, "out of memory");
         return 2;
     }
-    snprintf(path, dl + sizeof MANIFEST_NAME + 1, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", MANIFEST_NAME);
     struct safe_write_temp t;
     int status = 2;
-    if (safe_write_begin(path, force, input, &t, err, sizeof err) != 0) {
+    if (safe_write_begin(tmp_path, false, input, &t, err, sizeof err) != 0) {
         cli_error(path, NULL, "%s", err);
     } else {
         int fd = dup(t.fd);
@@ -284,12 +229,11 @@ static int write_manifest(const char *dir, mtlbx_writer *w, const struct manifes
         } else if (safe_write_commit(&t, err, sizeof err) != 0) {
             cli_error(path, NULL, "%s", err);
         } else {
-            cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) });
-            putchar('\n');
             status = 0;
         }
     }
     free(path);
+    free(tmp_path);
     return status;
 }
 
@@ -310,7 +254,6 @@ int cmd_unpack(const struct cli_args *args)
         return 2;
     int status = 2;
     struct manifest_files *files = NULL;
-    struct written wr = { 0 };
     mtlbx_writer *w = mtlbx_wr_new();
     if (!w) {
         cli_error(file, NULL, "out of memory");
@@ -333,19 +276,21 @@ int cmd_unpack(const struct cli_args *args)
         goto out;
     }
     char err[256];
-    if (!force && !nothing_in_the_way(dir, w, files))
-        goto out;
-    if (make_output_dir(dir, err, sizeof err) != 0) {
-        cli_error(dir, NULL, "%s", err);
-        goto out;
-    }
     /* --force never replaces the input itself. */
     struct safe_write_guard input = { 0 };
     struct stat st;
     if (stat(file, &st) == 0)
         input = (struct safe_write_guard){ .has_input = true, .input_dev = (uint64_t)st.st_dev,
                                            .input_ino = (uint64_t)st.st_ino };
-    status = write_parts(f, dir, w, files, force, &input, &wr);
+    /* Everything goes into a temporary folder beside DIR, put in place
+     * whole when the manifest is written: a failure or a signal at any
+     * moment leaves the old DIR (or none) as it was. */
+    struct dir_swap swap;
+    if (dir_swap_begin(&swap, dir, force, file, err, sizeof err) != 0) {
+        cli_error(dir, NULL, "%s", err);
+        goto out;
+    }
+    status = write_parts(f, dir, swap.tmp, w, files, &input);
     if (status == 0 && cli_complete(file, f))
         status = 2;
     if (status == 0 && cli_modified_since(file, have_st ? &at_open : NULL)) {
@@ -353,13 +298,26 @@ int cmd_unpack(const struct cli_args *args)
         status = 2;
     }
     if (status == 0)
-        status = write_manifest(dir, w, files, force, &input);
-    if (status != 0)
-        take_back(dir, &wr, mtlbx_wr_is_fat(w), mtlbx_wr_library_count(w));
+        status = write_manifest(dir, swap.tmp, w, files, &input);
+    if (status != 0) {
+        dir_swap_abort(&swap);
+    } else {
+        int put = dir_swap_commit(&swap, err, sizeof err);
+        if (put < 0) {
+            cli_error(dir, NULL, "%s; nothing written", err);
+            status = 2;
+        } else {
+            if (put > 0)
+                cli_error(dir, NULL, "warning: %s", err);
+            char *path = joined(dir, MANIFEST_NAME);
+            if (path) {
+                cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) });
+                putchar('\n');
+            }
+            free(path);
+        }
+    }
 out:
-    for (size_t i = 0; i < wr.n; i++)
-        free(wr.paths[i]);
-    free(wr.paths);
     if (w)
         files_free(files, w);
     mtlbx_writer_free(w);

@@ -12,6 +12,8 @@
 #              pack, pack --from) or from AIR modules and a target (the
 #              mtlbx_writer_* API of ../shared/LIBRARY.md); it calls the
 #              container, bitcode and checks layers, and nothing calls it
+#              but the api layer and, for atomic_file.c (the tree's one
+#              atomic write: every rename into place), src/util's safe_write
 #   json       the dump --json document and the JSON values of fields (jansson
 #              and a streaming writer): what dump, find --json, sig --json,
 #              diff and textconv print, and libmtlbx's mtlbx_json
@@ -113,6 +115,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/compare/compare_scan.c \
 	src/lib/writer/writer.h \
 	src/lib/writer/writer_internal.h \
+	src/lib/writer/atomic_file.c \
+	src/lib/writer/atomic_file.h \
 	src/lib/writer/air_module.c \
 	src/lib/writer/describe.c \
 	src/lib/writer/files.c \

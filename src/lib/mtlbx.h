@@ -237,9 +237,12 @@ int mtlbx_writer_add_function(mtlbx_writer *w, const void *air, size_t len);
 /* One file of the embedded source archive. */
 int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data, size_t len);
 /* The library, atomically: written to a temporary file beside `path` and
- * renamed over it when whole (a file at `path` is replaced), or nothing
- * and no temporary file left (MTLBX_FAILED: the folder does not exist, the
- * disk is full, ...). */
+ * renamed over it when whole (a regular file at `path` is replaced; a
+ * device, FIFO, socket or folder there is refused), or nothing and no
+ * temporary file left (MTLBX_FAILED: the folder does not exist, the disk
+ * is full, the file would pass the file-size limit, ...). It installs no
+ * signal handler: SIGXFSZ is blocked in the calling thread for the write
+ * alone, and the caller's signal mask is restored. */
 int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path);
 /* The library in memory: *out (owned by the writer, valid until
  * mtlbx_writer_free) and its length in *len. */

@@ -109,9 +109,24 @@ static bool platform_tag(const char *tag, size_t len, enum mtlbx_os *os, struct 
     return true;
 }
 
-/* The platform tags of "PLAT.PLAT..." (a compressed tag set). */
-static void add_tags(struct package *p, const char *scope, size_t scope_len, const char *tags, size_t len,
-                     const char *where)
+/* The lowest version each platform's tags name, over every tag of one
+ * source (a file name, a WHEEL file): the floor is the lowest, so one
+ * declaration per platform says all the tags can. One per tag would copy
+ * the scope and the source's name per tag: 80,000 tags in a WHEEL under a
+ * 60,000-byte member name were 4.7 GB. Ties keep the first tag seen, as
+ * the floor does. */
+struct tag_mins {
+    bool has[MTLBX_OS_COUNT];
+    struct mtlbx_os_version v[MTLBX_OS_COUNT];
+    const char *tag[MTLBX_OS_COUNT];
+    size_t tag_len[MTLBX_OS_COUNT];
+};
+
+/* A tag as a message shows it: at most this many bytes of it. */
+#define TAG_SHOWN 64
+
+/* The platform tags of "PLAT.PLAT..." (a compressed tag set), into m. */
+static void add_tags(struct tag_mins *m, const char *tags, size_t len)
 {
     for (size_t i = 0; i < len;) {
         size_t j = i;
@@ -119,12 +134,28 @@ static void add_tags(struct package *p, const char *scope, size_t scope_len, con
             j++;
         enum mtlbx_os os;
         struct mtlbx_os_version v;
-        if (platform_tag(tags + i, j - i, &os, &v)) {
-            char *tag = shown(tags + i, j - i);
-            add(p, scope, scope_len, os, v, tag ? dup_printf("wheel tag %s in %s", tag, where) : NULL);
-            free(tag);
+        if (platform_tag(tags + i, j - i, &os, &v) && (!m->has[os] || mtlbx_os_version_cmp(v, m->v[os]) < 0)) {
+            m->has[os] = true;
+            m->v[os] = v;
+            m->tag[os] = tags + i;
+            m->tag_len[os] = j - i;
         }
         i = j + 1;
+    }
+}
+
+/* One declaration per platform of m, covering `scope`. */
+static void add_tag_mins(struct package *p, const struct tag_mins *m, const char *scope, size_t scope_len,
+                         const char *where)
+{
+    for (int os = 0; os < MTLBX_OS_COUNT; os++) {
+        if (!m->has[os])
+            continue;
+        size_t n = m->tag_len[os];
+        char *tag = shown(m->tag[os], n > TAG_SHOWN ? TAG_SHOWN : n);
+        add(p, scope, scope_len, (enum mtlbx_os)os, m->v[os],
+            tag ? dup_printf("wheel tag %s%s in %s", tag, n > TAG_SHOWN ? "..." : "", where) : NULL);
+        free(tag);
     }
 }
 
@@ -142,10 +173,14 @@ static bool wheel_name(struct package *p, const char *name, size_t len, const ch
     if (dashes < 4)
         return false;
     p->wheel = true;
+    struct tag_mins m = { 0 };
+    add_tags(&m, name + last + 1, len - last - 1);
     char *base = shown(name, len + 4);
     char *where = base ? dup_printf("the file name %s", base) : NULL;
     if (where)
-        add_tags(p, scope, scope_len, name + last + 1, len - last - 1, where);
+        add_tag_mins(p, &m, scope, scope_len, where);
+    else
+        p->out_of_memory = true;
     free(where);
     free(base);
     return true;
@@ -155,6 +190,7 @@ static bool wheel_name(struct package *p, const char *name, size_t len, const ch
 static void wheel_metadata(struct package *p, const char *scope, size_t scope_len, const char *where,
                            const uint8_t *data, size_t len)
 {
+    struct tag_mins m = { 0 };
     for (size_t i = 0; i < len;) {
         size_t e = i;
         while (e < len && data[e] != '\n')
@@ -165,10 +201,11 @@ static void wheel_metadata(struct package *p, const char *scope, size_t scope_le
             while (last > i && data[last - 1] != '-')
                 last--;
             if (last > i)
-                add_tags(p, scope, scope_len, (const char *)data + last, end - last, where);
+                add_tags(&m, (const char *)data + last, end - last);
         }
         i = e + 1;
     }
+    add_tag_mins(p, &m, scope, scope_len, where);
 }
 
 /* ---------------------------------------------------------- Info.plist -- */

@@ -16,6 +16,17 @@
  * when every slot is taken (the file is then not removed on a signal). */
 int fatal_cleanup_add_temp(int dirfd, const char *name);
 void fatal_cleanup_forget_temp(int slot);
+/* A folder being filled (an unpack's temporary folder beside its
+ * target, or the old one being removed): PATH (copied; shorter than
+ * PATH_MAX) and everything under it are removed, without following a
+ * symbolic link, at most 16 levels deep. -1 when every slot is taken. */
+int fatal_cleanup_add_tree(const char *path);
+void fatal_cleanup_forget_tree(int slot);
+/* The removal itself, for the ordinary failure path too: what is under
+ * PATH, then PATH. 0, or -1 when something could not be removed.
+ * Async-signal-safe (no malloc, no stdio: getdents64 into the stack). */
+int fatal_cleanup_remove_tree(const char *path);
+
 /* The same for a child leading its own process group. */
 int fatal_cleanup_add_child(pid_t pgid);
 void fatal_cleanup_forget_child(int slot);
@@ -25,8 +36,8 @@ void fatal_cleanup_forget_child(int slot);
 void fatal_cleanup_block(sigset_t *old);
 void fatal_cleanup_unblock(const sigset_t *old);
 
-/* Removes every registered temporary file, kills and reaps every
- * registered child. Async-signal-safe. */
+/* Removes every registered temporary file and folder, kills and reaps
+ * every registered child. Async-signal-safe. */
 void fatal_cleanup_run(void);
 
 /* Called first by every handler that ends the process. Only the first

@@ -28,28 +28,66 @@
 
 /* ---------------------------------------------------------- XML depth -- */
 
+/* Where `end` (a terminator such as "-->") ends at or after `from`, or n
+ * when the text ends first. */
+static size_t skip_past(const uint8_t *p, size_t n, size_t from, const char *end)
+{
+    size_t el = strlen(end);
+    const uint8_t *hit = from <= n ? memmem(p + from, n - from, end, el) : NULL;
+    return hit ? (size_t)(hit - p) + el : n;
+}
+
+static bool starts(const uint8_t *p, size_t n, size_t at, const char *s)
+{
+    size_t l = strlen(s);
+    return n - at >= l && memcmp(p + at, s, l) == 0;
+}
+
 /* The deepest nesting of <array> and <dict> (an element that closes
- * itself, <dict/>, does not nest). Text that only looks like a tag
- * (inside a comment or a string) counts too: that errs towards refusing. */
+ * itself, <dict/>, does not nest). One pass, each byte looked at a
+ * bounded number of times: a markup run is scanned once for its end and
+ * the scan goes on after it, so a megabyte of "</dict" with no '>' costs
+ * one pass, not one per tag. Comments, CDATA sections and processing
+ * instructions are skipped whole: "</dict>" inside a comment is no tag.
+ * An unterminated tag ends the scan (libplist refuses such a file). */
 static bool xml_depth_ok(const uint8_t *p, size_t n)
 {
     int depth = 0;
-    for (size_t i = 0; i + 1 < n; i++) {
-        if (p[i] != '<')
+    for (size_t i = 0; i < n;) {
+        const uint8_t *lt = memchr(p + i, '<', n - i);
+        if (!lt)
+            break;
+        i = (size_t)(lt - p);
+        if (starts(p, n, i, "<!--")) {
+            i = skip_past(p, n, i + 4, "-->");
             continue;
-        bool close = p[i + 1] == '/';
+        }
+        if (starts(p, n, i, "<![CDATA[")) {
+            i = skip_past(p, n, i + 9, "]]>");
+            continue;
+        }
+        if (starts(p, n, i, "<?")) {
+            i = skip_past(p, n, i + 2, "?>");
+            continue;
+        }
+        size_t e = skip_past(p, n, i + 1, ">");
+        if (e == n && p[n - 1] != '>')
+            break; /* unterminated: no tag */
+        /* The tag is p[i] .. p[e - 1] == '>'. */
+        bool close = i + 1 < n && p[i + 1] == '/';
         size_t k = i + 1 + close;
-        size_t name = n - k >= 5 && memcmp(p + k, "array", 5) == 0 ? 5 : n - k >= 4 && memcmp(p + k, "dict", 4) == 0 ? 4 : 0;
-        if (!name)
-            continue;
-        size_t e = k + name;
-        while (e < n && p[e] != '>')
-            e++;
-        bool self_closing = e < n && e > k + name && p[e - 1] == '/';
-        if (close)
-            depth--;
-        else if (!self_closing && ++depth > MAX_DEPTH)
-            return false;
+        size_t name = starts(p, n, k, "array") ? 5 : starts(p, n, k, "dict") ? 4 : 0;
+        /* "<dictx>" is another element; the name ends at '>', '/' or a space. */
+        bool named = name && k + name < e && (p[k + name] == '>' || p[k + name] == '/' || p[k + name] == ' ' ||
+                                             p[k + name] == '\t' || p[k + name] == '\r' || p[k + name] == '\n');
+        if (named) {
+            bool self_closing = p[e - 2] == '/';
+            if (close)
+                depth--;
+            else if (!self_closing && ++depth > MAX_DEPTH)
+                return false;
+        }
+        i = e;
     }
     return true;
 }

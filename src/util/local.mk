@@ -1,11 +1,14 @@
 # Shared helpers for the command line and the explorer: safe file writing
-# and running llvm-dis, folder walks, archive members, changes in words
-# (diff_text).
+# (on the library's atomic_file.c, with the signal handlers' registrations;
+# dir_swap: unpack's folder put in place whole) and running llvm-dis,
+# folder walks, archive members, changes in words (diff_text).
 # No curses, no parser internals.
 noinst_LIBRARIES += src/util/libmtlbxutil.a
 src_util_libmtlbxutil_a_SOURCES = \
 	src/util/fatal_cleanup.c \
 	src/util/fatal_cleanup.h \
+	src/util/dir_swap.c \
+	src/util/dir_swap.h \
 	src/util/nocase.c \
 	src/util/text_buf.c \
 	src/util/text_buf.h \

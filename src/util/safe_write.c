@@ -1,22 +1,21 @@
 /* Writing extracted bytes without ever harming the user's files.
  *
- * Three promises, each kept by the kernel rather than by a check-then-act
- * race: (1) nothing lands outside the directory asked for: every directory
- * below DIR is opened with O_NOFOLLOW|O_DIRECTORY relative to its parent
- * (openat/mkdirat), so a symlink planted inside DIR cannot redirect us;
- * (2) an existing file is never replaced unless `force`: the finished
- * temporary file is moved into place with renameat2(RENAME_NOREPLACE), or
- * link()+unlink() where the filesystem lacks it, both of which fail if the
- * name exists (a plain rename would overwrite); (3) a reader never sees a
- * half-written file: data goes to an O_EXCL temporary in the same
- * directory first, and the temporary is removed on every failure path.
- * No fsync: atomic visibility is what matters here, and syncing every one
- * of thousands of extracted modules would make extraction crawl.
+ * The atomic write itself is the library's (src/lib/writer/atomic_file.c:
+ * an O_EXCL temporary beside the target, moved into place whole, never
+ * over a device, FIFO, socket or directory, never over an existing file
+ * unless `force`, even one that appears meanwhile). What this file adds
+ * is the program's part: (1) nothing lands outside the directory asked
+ * for: every directory below DIR is opened with O_NOFOLLOW|O_DIRECTORY
+ * relative to its parent (openat/mkdirat), so a symlink planted inside
+ * DIR cannot redirect us; (2) every temporary is registered with
+ * fatal_cleanup while it exists, so Ctrl-C, SIGTERM or SIGHUP at any
+ * moment removes it; (3) the written bytes can be checked against a hash.
  */
 #include "config.h"
 #include "safe_write.h"
 #include "fatal_cleanup.h"
 #include "mtlbx_private.h"
+#include "writer/atomic_file.h"
 
 #include <errno.h>
 #include <gcrypt.h>
@@ -28,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_COMPONENT 200
@@ -183,147 +181,53 @@ static int write_hashed(int fd, const uint8_t *data, size_t len, const uint8_t *
     return rc;
 }
 
-/* A file-size limit (ulimit -f) makes a write past it raise SIGXFSZ,
- * whose default action ends the process without a word and leaves the
- * temporary file half-written. With SIGXFSZ blocked in the writing thread
- * the write fails with EFBIG instead, an error like a full disk: said in
- * one line, the temporary removed. The signal it leaves pending is taken
- * back (unless one was pending before), so nothing else sees it. */
-static void xfsz_block(sigset_t *old, bool *was_pending)
+/* The user-facing reason for a refusal of the core. */
+static void exists_hint(int rc, char *err, size_t err_size)
 {
-    sigset_t s, pending;
-    sigemptyset(&s);
-    sigaddset(&s, SIGXFSZ);
-    pthread_sigmask(SIG_BLOCK, &s, old);
-    sigpending(&pending);
-    *was_pending = sigismember(&pending, SIGXFSZ) == 1;
+    if (rc == ATOMIC_FILE_EXISTS)
+        set_err(err, err_size, "file exists (use --force to replace it)");
 }
 
-static void xfsz_unblock(const sigset_t *old, bool was_pending)
+/* The first half of an atomic write: the core's begin, with the fatal
+ * signals blocked until the temporary is registered, so no signal falls
+ * between its creation and its registration. */
+static int temp_begin(int dfd, const char *name, bool force, const struct safe_write_guard *guard,
+                      struct atomic_file *a, int *slot, char *err, size_t err_size)
 {
-    sigset_t s, pending;
-    sigemptyset(&s);
-    sigaddset(&s, SIGXFSZ);
-    sigpending(&pending);
-    if (!was_pending && sigismember(&pending, SIGXFSZ) == 1) {
-        struct timespec zero = { 0, 0 };
-        sigtimedwait(&s, NULL, &zero);
+    struct atomic_file_rules rules = { .replace = force };
+    if (guard && guard->has_input) {
+        rules.has_keep = true;
+        rules.keep_dev = guard->input_dev;
+        rules.keep_ino = guard->input_ino;
     }
-    pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-/* Fills and closes the temporary file. */
-static int write_temp(int fd, const void *data, size_t len, const uint8_t *sha256, char *err, size_t err_size)
-{
-    sigset_t old;
-    bool was_pending;
-    xfsz_block(&old, &was_pending);
-    int rc = sha256 ? write_hashed(fd, data, len, sha256, err, err_size) : write_all(fd, data, len);
-    int e = errno;
-    xfsz_unblock(&old, was_pending);
-    errno = e;
-    if (rc != 0) {
-        if (rc == -1 && !sha256)
-            set_err(err, err_size, "write failed: %s", strerror(errno));
-        close(fd);
-        return rc;
-    }
-    if (close(fd) != 0) {
-        set_err(err, err_size, "write failed: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Moves tmp to name inside dfd without replacing an existing entry. */
-static int move_noreplace(int dfd, const char *tmp, const char *name)
-{
-#ifdef RENAME_NOREPLACE
-    if (renameat2(dfd, tmp, dfd, name, RENAME_NOREPLACE) == 0)
-        return 0;
-    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-        return -1;
-#endif
-    /* link() fails with EEXIST if name exists: the same guarantee. */
-    if (linkat(dfd, tmp, dfd, name, 0) != 0)
-        return -1;
-    unlinkat(dfd, tmp, 0);
-    return 0;
-}
-
-/* The first half of an atomic write: refuses an existing NAME (unless
- * force; never the input), then creates and registers the temporary. */
-static int temp_begin(int dfd, const char *name, bool force, const struct safe_write_guard *guard, char *tmp,
-                      size_t tmp_size, int *slot, char *err, size_t err_size)
-{
-    struct stat st;
-    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        if (guard && guard->has_input && (uint64_t)st.st_dev == guard->input_dev &&
-            (uint64_t)st.st_ino == guard->input_ino) {
-            set_err(err, err_size, "that is the input file; not replaced");
-            return -1;
-        }
-        if (!force) {
-            set_err(err, err_size, "file exists (use --force to replace it)");
-            return -1;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            set_err(err, err_size, "a directory is in the way");
-            return -1;
-        }
-    } else if (errno != ENOENT) {
-        set_err(err, err_size, "%s", strerror(errno));
-        return -1;
-    }
-
-    /* The temporary starts with '.' and names this program, so a crash
-     * mid-write leaves something recognisable; every error path removes it. */
-    int fd = -1;
-    /* Created and registered with the fatal signals blocked, so Ctrl-C,
-     * SIGTERM or SIGHUP at any moment of a long write removes it. */
     sigset_t old_mask;
     fatal_cleanup_block(&old_mask);
-    unsigned long seed = (unsigned long)getpid() ^ (unsigned long)time(NULL) ^
-                         (unsigned long)(uintptr_t)tmp;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
-        snprintf(tmp, tmp_size, ".mtlbx-tmp-%08lx", (seed >> 16) & 0xFFFFFFFFUL);
-        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) {
-            set_err(err, err_size, "cannot create a temporary file: %s", strerror(errno));
-            fatal_cleanup_unblock(&old_mask);
-            return -1;
-        }
+    int rc = atomic_file_begin(a, dfd, name, &rules, err, err_size);
+    *slot = rc == ATOMIC_FILE_OK ? fatal_cleanup_add_temp(dfd, a->tmp) : -1;
+    /* The core blocked SIGXFSZ until commit and keeps the mask to restore
+     * then: that is the mask from before the fatal signals were blocked
+     * here, and until then only SIGXFSZ stays blocked. */
+    sigset_t during = old_mask;
+    if (rc == ATOMIC_FILE_OK) {
+        a->old_mask = old_mask;
+        sigaddset(&during, SIGXFSZ);
     }
-    if (fd < 0) {
-        set_err(err, err_size, "cannot create a temporary file: too many name collisions");
-        fatal_cleanup_unblock(&old_mask);
-        return -1;
-    }
-    *slot = fatal_cleanup_add_temp(dfd, tmp);
-    fatal_cleanup_unblock(&old_mask);
-    return fd;
+    fatal_cleanup_unblock(&during);
+    exists_hint(rc, err, err_size);
+    return rc == ATOMIC_FILE_OK ? 0 : -1;
 }
 
 /* The second half: moves the finished temporary into place (rc 0), or
- * removes it (rc != 0, or the move fails). */
-static int temp_finish(int dfd, const char *tmp, const char *name, bool force, int slot, int rc, char *err,
-                       size_t err_size)
+ * removes it (rc != 0, or the move fails); forgets its registration. */
+static int temp_finish(struct atomic_file *a, int slot, int rc, char *err, size_t err_size)
 {
     if (rc == 0) {
-        /* With force a plain rename replaces the old entry atomically; it
-         * never writes through a symlink, it replaces the link itself. */
-        rc = force ? renameat(dfd, tmp, dfd, name) : move_noreplace(dfd, tmp, name);
-        if (rc != 0) {
-            int e = errno;
-            if (e == EEXIST)
-                set_err(err, err_size, "file exists (use --force to replace it)");
-            else
-                set_err(err, err_size, "%s", strerror(e));
-        }
+        int c = atomic_file_commit(a, err, err_size);
+        exists_hint(c, err, err_size);
+        rc = c == ATOMIC_FILE_OK ? 0 : -1;
+    } else {
+        atomic_file_abort(a);
     }
-    if (rc != 0)
-        unlinkat(dfd, tmp, 0);
     fatal_cleanup_forget_temp(slot);
     return rc;
 }
@@ -332,13 +236,15 @@ static int temp_finish(int dfd, const char *tmp, const char *name, bool force, i
 static int write_at(int dfd, const char *name, const void *data, size_t len, bool force,
                     const struct safe_write_guard *guard, char *err, size_t err_size)
 {
-    char tmp[64];
+    struct atomic_file a;
     int slot = -1;
-    int fd = temp_begin(dfd, name, force, guard, tmp, sizeof tmp, &slot, err, err_size);
-    if (fd < 0)
+    if (temp_begin(dfd, name, force, guard, &a, &slot, err, err_size) != 0)
         return -1;
-    int rc = write_temp(fd, data, len, guard ? guard->sha256 : NULL, err, err_size);
-    return temp_finish(dfd, tmp, name, force, slot, rc, err, err_size);
+    const uint8_t *sha = guard ? guard->sha256 : NULL;
+    int rc = sha ? write_hashed(a.fd, data, len, sha, err, err_size) : write_all(a.fd, data, len);
+    if (rc == -1 && !sha)
+        set_err(err, err_size, "write failed: %s", strerror(errno));
+    return temp_finish(&a, slot, rc, err, err_size);
 }
 
 static int open_dir(const char *dir, char *err, size_t err_size)
@@ -498,49 +404,32 @@ int safe_write_begin(const char *path, bool force, const struct safe_write_guard
         return -1;
     }
     char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-    t->name = strdup(name);
-    if (!dir || !t->name) {
-        free(dir);
-        free(t->name);
-        t->name = NULL;
+    if (!dir) {
         set_err(err, err_size, "out of memory");
         return -1;
     }
     t->dfd = open_dir(dir, err, err_size);
     free(dir);
-    if (t->dfd < 0) {
-        free(t->name);
-        t->name = NULL;
+    if (t->dfd < 0)
         return -1;
-    }
-    t->force = force;
-    t->fd = temp_begin(t->dfd, t->name, force, guard, t->tmp, sizeof t->tmp, &t->slot, err, err_size);
-    if (t->fd >= 0)
-        xfsz_block(&t->old_mask, &t->xfsz_was_pending);
-    if (t->fd < 0) {
+    if (temp_begin(t->dfd, name, force, guard, &t->a, &t->slot, err, err_size) != 0) {
         close(t->dfd);
-        free(t->name);
-        t->name = NULL;
         t->dfd = -1;
         return -1;
     }
+    t->fd = t->a.fd;
     return 0;
 }
 
 int safe_write_commit(struct safe_write_temp *t, char *err, size_t err_size)
 {
-    int rc = 0;
-    if (close(t->fd) != 0) {
-        set_err(err, err_size, "write failed: %s", strerror(errno));
-        rc = -1;
+    if (t->dfd < 0) {
+        set_err(err, err_size, "nothing to commit");
+        return -1;
     }
-    t->fd = -1;
-    xfsz_unblock(&t->old_mask, t->xfsz_was_pending);
-    rc = temp_finish(t->dfd, t->tmp, t->name, t->force, t->slot, rc, err, err_size);
+    int rc = temp_finish(&t->a, t->slot, 0, err, err_size);
     close(t->dfd);
-    free(t->name);
-    t->name = NULL;
-    t->dfd = -1;
+    t->fd = t->dfd = -1;
     return rc;
 }
 
@@ -548,21 +437,22 @@ void safe_write_abort(struct safe_write_temp *t)
 {
     if (t->dfd < 0)
         return;
-    if (t->fd >= 0) {
-        close(t->fd);
-        xfsz_unblock(&t->old_mask, t->xfsz_was_pending);
-    }
-    temp_finish(t->dfd, t->tmp, t->name, t->force, t->slot, -1, NULL, 0);
+    temp_finish(&t->a, t->slot, -1, NULL, 0);
     close(t->dfd);
-    free(t->name);
-    t->name = NULL;
     t->fd = t->dfd = -1;
 }
 
 int make_output_dir(const char *dir, char *err, size_t err_size)
 {
+    return make_output_dir_made(dir, NULL, err, err_size);
+}
+
+int make_output_dir_made(const char *dir, char **made, char *err, size_t err_size)
+{
     /* mkdir -p: each missing ancestor, then DIR itself, mode 0777 less the
      * umask. The path is the user's, so a symlink on it is followed. */
+    if (made)
+        *made = NULL;
     char *path = strdup(dir);
     if (!path) {
         set_err(err, err_size, "out of memory");
@@ -573,7 +463,14 @@ int make_output_dir(const char *dir, char *err, size_t err_size)
             continue;
         char saved = *p;
         *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(path, 0777) == 0) {
+            if (made && !*made && !(*made = strdup(path))) {
+                rmdir(path);
+                set_err(err, err_size, "out of memory");
+                free(path);
+                return -1;
+            }
+        } else if (errno != EEXIST) {
             set_err(err, err_size, "cannot create the output directory%s%s: %s", saved ? " " : "",
                     saved ? path : "", strerror(errno));
             free(path);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "writer/atomic_file.h"
+
 /* Turns raw bytes from the file (a function name, a member's base name)
  * into one safe path component: no '/', no NUL, no control bytes, not "."
  * or "..", not empty, at most 200 bytes. Returns a malloc'd string. */
@@ -52,19 +54,14 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
  * temporary beside it (registered with fatal_cleanup, so a signal removes
  * it) for the caller to fill (pwrite at any offset), then commit (moved
  * into place; on failure removed, -1 with a reason) or abort (removed).
- * The guard's sha256 is not checked here. */
+ * The guard's sha256 is not checked here. A target that is not a regular
+ * file (a device, FIFO, socket, directory) is refused even with force;
+ * SIGXFSZ is blocked in the writing thread from begin to commit or abort,
+ * so a file-size limit fails the write with EFBIG (atomic_file.h). */
 struct safe_write_temp {
-    int fd;                    /* write here */
+    int fd; /* write here */
     int dfd, slot;
-    bool force;
-    char tmp[64];
-    char *name;
-    /* SIGXFSZ is blocked in the writing thread from begin to commit or
-     * abort (a file-size limit then fails the write with EFBIG instead of
-     * ending the process with the temporary left behind): the mask to
-     * restore, and whether one was pending before. */
-    sigset_t old_mask;
-    bool xfsz_was_pending;
+    struct atomic_file a;
 };
 int safe_write_begin(const char *path, bool force, const struct safe_write_guard *guard, struct safe_write_temp *t,
                      char *err, size_t err_size);
@@ -76,5 +73,8 @@ void safe_write_abort(struct safe_write_temp *t);
  * directory. Following
  * a symlink here is the user's choice. Returns -1 with a reason in err. */
 int make_output_dir(const char *dir, char *err, size_t err_size);
+/* The same; *made (when made is not NULL) gets the topmost folder it
+ * created, malloc'd, or NULL when every one was there. */
+int make_output_dir_made(const char *dir, char **made, char *err, size_t err_size);
 
 #endif

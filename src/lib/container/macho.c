@@ -65,6 +65,16 @@ static void diag(mtlbx_macho *m, enum mtlbx_severity sev, uint64_t offset, const
     va_end(ap);
 }
 
+/* A segment or section name (up to 16 bytes from the file) as a message
+ * quotes it: escaped as stdout escapes, so no control byte or newline of
+ * the file reaches a terminal or starts a line of a log. */
+enum { NAME_SHOWN = 16 * 4 + 1 };
+static const char *name_shown(const char *name, char out[NAME_SHOWN])
+{
+    mtlbx_escape((const uint8_t *)name, strnlen(name, 16), MTLBX_ESC_TERMINAL, out, NAME_SHOWN);
+    return out;
+}
+
 bool mtlbx_macho_magic(const uint8_t *h, size_t n)
 {
     if (n < 4)
@@ -240,9 +250,11 @@ static void read_segment(mtlbx_macho *m, struct mtlbx_macho_slice *s, size_t sli
         if (type == S_ZEROFILL || type == S_GB_ZEROFILL || type == S_THREAD_LOCAL_ZEROFILL || size == 0)
             continue; /* no bytes in the file */
         if (!span_within(offset, size, 0, s->size)) {
+            char seg[NAME_SHOWN], sect[NAME_SHOWN];
             diag(m, MTLBX_ERROR, sec.header_offset,
-                 "section %.16s,%.16s (offset %u, %llu bytes) lies outside its slice of %llu bytes", sec.segment,
-                 sec.section, offset, (unsigned long long)size, (unsigned long long)s->size);
+                 "section %s,%s (offset %u, %llu bytes) lies outside its slice of %llu bytes",
+                 name_shown(sec.segment, seg), name_shown(sec.section, sect), offset, (unsigned long long)size,
+                 (unsigned long long)s->size);
             continue;
         }
         sec.offset = s->offset + offset;
@@ -378,8 +390,9 @@ static void read_slice(mtlbx_macho *m, size_t i)
     for (size_t k = 0; k < m->n_sections; k++) {
         const struct mtlbx_macho_section *sec = &m->sections[k];
         if (sec->offset < end) {
-            diag(m, MTLBX_ERROR, sec->header_offset, "section %.16s,%.16s at offset %llu overlaps %s: not read",
-                 sec->segment, sec->section, (unsigned long long)sec->offset,
+            char seg[NAME_SHOWN], sect[NAME_SHOWN];
+            diag(m, MTLBX_ERROR, sec->header_offset, "section %s,%s at offset %llu overlaps %s: not read",
+                 name_shown(sec->segment, seg), name_shown(sec->section, sect), (unsigned long long)sec->offset,
                  kept ? "the section before it" : "the Mach-O header or load commands");
             continue;
         }

@@ -437,9 +437,12 @@ static int plan_make(mtlbx_writer *w, struct plan *p)
     uint64_t pos = 8 + 20 * (uint64_t)p->n;
     for (size_t i = 0; i < p->n; i++) {
         uint32_t align = w->libraries[i].align;
-        if (align > 30)
-            return mtlbx_wr_fail(w, -1, "slice %zu: alignment 2^%u is more than the writer supports (2^30)", i,
-                                 align);
+        /* 2^15 is the most lipo and the Mach-O tools give a slice: with
+         * it the zeros between slices stay under 32 KiB each, where 2^30
+         * let a 2.5 KB manifest write 3 GB of zeros. */
+        if (align > MTLBX_WR_MAX_FAT_ALIGN)
+            return mtlbx_wr_fail(w, -1, "slice %zu: alignment 2^%u is more than the writer supports (2^%d)", i,
+                                 align, MTLBX_WR_MAX_FAT_ALIGN);
         uint64_t a = (uint64_t)1 << align;
         pos = (pos + a - 1) / a * a;
         p->libs[i].base = pos;

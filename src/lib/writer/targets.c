@@ -83,12 +83,22 @@ bool wr_target_simulator(const struct mtlbx_wr_target *t)
            t->platform_byte == 0x8C;
 }
 
+/* The first `max` bytes of a target the caller gave, as a message quotes
+ * them: escaped as stdout escapes (no control byte, no newline). */
+enum { TARGET_SHOWN = 60 * 4 + 1 };
+static const char *target_shown(const char *text, size_t max, char out[TARGET_SHOWN])
+{
+    mtlbx_escape((const uint8_t *)text, strnlen(text, max < 60 ? max : 60), MTLBX_ESC_TERMINAL, out, TARGET_SHOWN);
+    return out;
+}
+
 int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_target *out)
 {
     const char *colon = text ? strchr(text, ':') : NULL;
+    char shown[TARGET_SHOWN], shown_pf[TARGET_SHOWN];
     if (!colon)
-        return mtlbx_wr_fail(w, -1, "target \"%.60s\" is not PLATFORM:VERSION (macOS:14.0, iOS:17.0, ...)",
-                             text ? text : "");
+        return mtlbx_wr_fail(w, -1, "target \"%s\" is not PLATFORM:VERSION (macOS:14.0, iOS:17.0, ...)",
+                             target_shown(text ? text : "", 60, shown));
     size_t len = (size_t)(colon - text);
     const struct platform *pf = NULL;
     for (size_t i = 0; i < sizeof platforms / sizeof *platforms && !pf; i++)
@@ -96,9 +106,9 @@ int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_tar
             (platforms[i].alias && strlen(platforms[i].alias) == len && strncasecmp(text, platforms[i].alias, len) == 0))
             pf = &platforms[i];
     if (!pf)
-        return mtlbx_wr_fail(w, -1, "target \"%.60s\": no platform the writer knows is called \"%.*s\" (macOS, "
+        return mtlbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows is called \"%s\" (macOS, "
                              "iOS, tvOS, watchOS, macCatalyst, visionOS, or one of those with -simulator)",
-                             text, (int)(len < 40 ? len : 40), text);
+                             target_shown(text, 60, shown), target_shown(text, len < 40 ? len : 40, shown_pf));
     const char *p = colon + 1;
     unsigned long major, minor = 0, patch = 0;
     bool ok = parse_number(&p, 65535, &major);
@@ -111,7 +121,8 @@ int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_tar
         }
     }
     if (!ok || *p)
-        return mtlbx_wr_fail(w, -1, "target \"%.60s\": the version is not MAJOR[.MINOR[.PATCH]]", text);
+        return mtlbx_wr_fail(w, -1, "target \"%s\": the version is not MAJOR[.MINOR[.PATCH]]",
+                             target_shown(text, 60, shown));
     const struct row *row = NULL;
     for (size_t i = 0; i < pf->n_rows; i++)
         if (pf->rows[i].major == major)

@@ -129,6 +129,10 @@ struct mtlbx_wr_list {
     struct mtlbx_wr_tags *groups;
 };
 
+/* The largest slice alignment a fat file is written with (2^15, as lipo
+ * allows): the zeros between slices stay under 32 KiB each. */
+#define MTLBX_WR_MAX_FAT_ALIGN 15
+
 struct mtlbx_wr_library {
     /* The header's values (FORMAT §2): u16@4 (major | macOS flag), minor,
      * patch, byte 10 (file type | stub), byte 11 (platform), OS version. */
@@ -162,7 +166,7 @@ struct mtlbx_wr_library {
     size_t n_section_order;
     enum mtlbx_wr_section section_order[MTLBX_WR_SECTIONS];
     /* A fat file's slice record for this library (cputype, cpusubtype,
-     * align as a power of two). */
+     * align as a power of two, at most MTLBX_WR_MAX_FAT_ALIGN). */
     uint32_t cputype, cpusubtype, align;
     /* Every tag of the library; tag groups are runs of it. */
     size_t n_tags, tags_cap;
