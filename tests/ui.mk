@@ -37,6 +37,7 @@ EXPLORER_TESTS = \
 	tests/ui/explorer_folder_survey.sh \
 	tests/ui/explorer_views.sh \
 	tests/ui/explorer_slow_jobs.sh \
-	tests/ui/explorer_markwrite.sh
+	tests/ui/explorer_markwrite.sh \
+	tests/ui/explorer_new_user.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh tests/mkslowsource.py

@@ -21,6 +21,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/loop/frame.c \
 	src/ui/loop/loop.h \
 	src/ui/loop/views.c \
+	src/ui/model/fnfilter.c \
+	src/ui/model/fnfilter.h \
 	src/ui/model/ftable.c \
 	src/ui/model/ftable_marks.c \
 	src/ui/model/ftable.h \

@@ -12,6 +12,7 @@
 #include "ui/views/functions/functions_view.h"
 #include "ui/core/core.h"
 #include "ui/core/job.h"
+#include "ui/model/fnfilter.h"
 #include "ui/model/ftable.h"
 #include "ui/term/term.h"
 #include "ui/text/rowfmt.h"
@@ -281,7 +282,7 @@ static void filter_functions(struct explorer *ex, struct functions *fv)
 {
     struct ftable *t = &fv->t;
     char in[sizeof t->filter];
-    if (!prompt_line(ex, "Filter functions (name, kernel, air 2.6; empty clears)", t->filter, in, sizeof in))
+    if (!prompt_line(ex, FNFILTER_PROMPT, t->filter, in, sizeof in))
         return;
     snprintf(t->filter, sizeof t->filter, "%s", in);
     apply(ex, fv);

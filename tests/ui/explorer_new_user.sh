@@ -1,0 +1,52 @@
+#!/bin/sh
+# What a new user tripped on at 80x24 (issue 46): a filter matches what the
+# table shows, and its words narrow (each must match), in the function
+# table and in the tree's function lists.
+. "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
+
+MINIMAX=$CORPUS/minimax-h3-mlx-v129.metallib
+if [ ! -f "$MINIMAX" ]; then
+    echo "SKIP: no corpus at $CORPUS"
+    exit 77
+fi
+# Counts from the CLI, not written down: every function is MSL 4.0 there.
+total=$("$MTLBX_BIN" ls "$MINIMAX" | wc -l)
+msl40=$("$MTLBX_BIN" ls "$MINIMAX" | awk '$4 == "4.0"' | wc -l)
+argmin=$("$MTLBX_BIN" ls "$MINIMAX" | awk '$2 == "kernel" && $NF ~ /argmin/' | wc -l)
+[ "$msl40" -gt 0 ] && [ "$argmin" -gt 0 ] && [ "$argmin" -lt "$total" ] || { echo "FAIL: corpus counts"; exit 1; }
+
+# filter_to TEXT: f, the text in place of the last one (Ctrl-U), Enter.
+filter_to() {
+    keys f
+    wait_for "Filter (words"
+    keys C-u
+    type_text "$1"
+    keys Enter
+}
+
+# ---- the function table --------------------------------------------------
+start 80 24 xterm-256color -- "$MINIMAX"
+wait_for " Functions  $total"
+filter_to "msl 4.0"
+wait_for "($msl40 shown, filter msl 4.0)"
+filter_to "air 2.8"
+wait_for "shown, filter air 2.8)"
+filter_to "kernel argmin"
+wait_for "($argmin shown, filter kernel argmin)"
+expect_not "argmax"
+filter_to "argmin kernel"
+wait_for "($argmin shown, filter argmin kernel)"
+filter_to "msl 3.0"
+wait_for "(0 shown, filter msl 3.0)"
+keys Escape
+wait_for " Functions  $total  sorted"
+
+# ---- the tree's function list (b, then f) --------------------------------
+keys b
+wait_for " 1 Tree  "
+filter_to "kernel argmin"
+wait_for "$argmin of $total functions"
+filter_to "msl 4.0"
+wait_for "$msl40 of $total functions"
+quit_and_check
+finish
