@@ -1,8 +1,32 @@
 #!/bin/sh
-# What a new user tripped on at 80x24 (issue 46): a filter matches what the
-# table shows, and its words narrow (each must match), in the function
-# table and in the tree's function lists.
+# What a new user tripped on at 80x24 (issue 46): two members of one
+# wheel are told apart (each its path inside the archive, cut from the
+# left); a filter matches what the table shows, and its words narrow
+# (each must match), in the function table and in the tree's function
+# lists.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
+
+# ---- two members of one wheel at 80 columns ----------------------------------
+WHL=mlx_metal_kernels_for_testing-0.29.0-cp312-cp312-macosx_14_0_arm64.whl
+mkdir -p "$WORK/dist"
+python3 - "$SAMPLE" "$WORK/dist/$WHL" <<'PY' || { echo "FAIL: python3"; exit 1; }
+import sys, zipfile
+lib = open(sys.argv[1], "rb").read()
+with zipfile.ZipFile(sys.argv[2], "w") as z:
+    for name in ("alpha", "beta"):
+        z.writestr("mlx_metal_kernels_for_testing-0.29.0.data/purelib/mlx/lib/kernels_%s.metallib" % name, lib)
+PY
+for root in "$WORK/dist/$WHL" "$WORK/dist"; do
+    start 80 24 xterm-256color -- "$root"
+    wait_for "2 metallibs"
+    wait_for "mlx/lib/kernels_alpha.metallib"
+    expect "mlx/lib/kernels_beta.metallib"
+    # Named directly, the wheel is the heading and a member its own path.
+    if [ "$root" = "$WORK/dist/$WHL" ]; then
+        expect_not "$WHL!"
+    fi
+    quit_and_check
+done
 
 MINIMAX=$CORPUS/minimax-h3-mlx-v129.metallib
 if [ ! -f "$MINIMAX" ]; then

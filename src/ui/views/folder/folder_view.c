@@ -462,15 +462,20 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
             mtlbx_format_count(fn, sizeof fn, functions);
         if (known && !unreadable)
             mtlbx_format_count(pr, sizeof pr, problems);
+        /* The path takes what is left, cut from the left when it must
+         * be: two members of one archive differ at their end. */
+        char path[1300];
+        int room = r->w - (r->w >= WIDE_COLS ? (int)strlen(HEADER_WIDE) - 4 : (int)strlen(HEADER_NARROW) - 4);
+        rowfmt_cut_left(label ? label : "?", room > 8 ? room : 8, rowfmt_ellipsis(term_ascii()), path, sizeof path);
         if (r->w >= WIDE_COLS)
         {
             char vc[64], tc[64], mc[64];
-            snprintf(line, sizeof line, "  %14s  %9s  %s  %s  %s  %8s  %.1200s", sz, fn,
+            snprintf(line, sizeof line, "  %14s  %9s  %s  %s  %s  %8s  %s", sz, fn,
                      fit_cell(known ? version : "", 7, vc, sizeof vc), fit_cell(known ? target : "", 14, tc, sizeof tc),
-                     fit_cell(known ? msl : "", 8, mc, sizeof mc), pr, label ? label : "?");
+                     fit_cell(known ? msl : "", 8, mc, sizeof mc), pr, path);
         }
         else
-            snprintf(line, sizeof line, "  %14s  %9s  %.1200s", sz, fn, label ? label : "?");
+            snprintf(line, sizeof line, "  %14s  %9s  %s", sz, fn, path);
         if (!selected && known && !unreadable && problems)
             attr = term_attr(AT_WARN);
     }
