@@ -28,6 +28,15 @@ for root in "$WORK/dist/$WHL" "$WORK/dist"; do
     quit_and_check
 done
 
+# ---- the compare view's status ends with the work, not at the next key -------
+start 80 24 xterm-256color -- "$SAMPLE" "$FIXTURES/fat.metallib"
+wait_for " Functions  "
+keys D
+wait_for "Compare: "
+# No key after D: the progress must leave the status line by itself.
+wait_gone "Esc cancels" 3
+quit_and_check
+
 MINIMAX=$CORPUS/minimax-h3-mlx-v129.metallib
 if [ ! -f "$MINIMAX" ]; then
     echo "SKIP: no corpus at $CORPUS"
