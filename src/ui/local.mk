@@ -107,6 +107,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/widgets/pager.h \
 	src/ui/widgets/prompt.c \
 	src/ui/widgets/prompt.h \
+	src/ui/widgets/search.c \
+	src/ui/widgets/search.h \
 	src/ui/work/background.h \
 	src/ui/work/folder_scan.c \
 	src/ui/work/folder_scan.h \

@@ -15,6 +15,7 @@
 #include "ui/model/fnfilter.h"
 #include "ui/model/ftable.h"
 #include "ui/term/term.h"
+#include "ui/text/query.h"
 #include "ui/text/rowfmt.h"
 #include "ui/text/wrap.h"
 #include "ui/verbs/verbs.h"
@@ -251,22 +252,35 @@ static void say_match(struct explorer *ex, struct ftable *t, bool wrapped)
                mtlbx_format_count(b, sizeof b, t->n_hits), wrapped ? "  (search wrapped)" : "");
 }
 
-static void search_functions(struct explorer *ex, struct functions *fv)
+/* `/` over the shown functions: ftable keeps every match, so n and N
+ * step through them and say "match i/N". */
+static bool functions_grep(struct explorer *ex, const struct query *q, bool fresh, bool forward)
 {
+    struct functions *fv = state(ex);
     struct ftable *t = &fv->t;
-    char q[sizeof t->query];
-    if (!prompt_line(ex, "Search functions (name, argument name or type)", "", q, sizeof q) || !q[0])
-        return;
-    if (ftable_search(t, q, iface_text, ex) == 0) {
-        ex_error(ex, "not found: %s", q);
-        return;
-    }
-    /* The first match from the selection on, the selection included. */
     bool wrapped;
-    size_t sel = fv->list.sel > 0 ? fv->list.sel - 1 : t->n_shown ? t->n_shown - 1 : 0;
-    ftable_search_step(t, &sel, true, &wrapped);
+    if (fresh) {
+        if (ftable_search(t, q->text, iface_text, ex) == 0) {
+            ex_error(ex, "not found: %s", q->text);
+            return false;
+        }
+        /* The first match from the selection on, the selection included. */
+        size_t sel = fv->list.sel > 0 ? fv->list.sel - 1 : t->n_shown ? t->n_shown - 1 : 0;
+        ftable_search_step(t, &sel, true, &wrapped);
+        list_select(&fv->list, (long)sel);
+        say_match(ex, t, false);
+        return true;
+    }
+    size_t sel = fv->list.sel;
+    if (!t->n_hits) {
+        ex_message(ex, "no search yet: press / first");
+        return false;
+    }
+    if (!ftable_search_step(t, &sel, forward, &wrapped))
+        return false;
     list_select(&fv->list, (long)sel);
-    say_match(ex, t, false);
+    say_match(ex, t, wrapped);
+    return true;
 }
 
 static void apply(struct explorer *ex, struct functions *fv)
@@ -430,19 +444,6 @@ static enum view_result functions_action(struct explorer *ex, enum action a)
     struct ftable *t = &fv->t;
     const struct ft_row *row = selected(fv);
     switch (a) {
-    case ACT_SEARCH: search_functions(ex, fv); return VIEW_HANDLED;
-    case ACT_SEARCH_NEXT:
-    case ACT_SEARCH_PREV: {
-        bool wrapped;
-        size_t sel = fv->list.sel;
-        if (!t->n_hits) {
-            ex_message(ex, "no search yet: press / first");
-        } else if (ftable_search_step(t, &sel, a == ACT_SEARCH_NEXT, &wrapped)) {
-            list_select(&fv->list, (long)sel);
-            say_match(ex, t, wrapped);
-        }
-        return VIEW_HANDLED;
-    }
     case ACT_FILTER: filter_functions(ex, fv); return VIEW_HANDLED;
     case ACT_MARK: case ACT_MARK_ALL: case ACT_MARK_INVERT: case ACT_UNMARK_ALL:
         mark(ex, fv, a);
@@ -622,6 +623,8 @@ const struct view_ops functions_view = {
     .done = functions_done,
     .draw = functions_draw,
     .action = functions_action,
+    .search_prompt = "Search functions (name, argument name or type)",
+    .grep = functions_grep,
     .status = functions_status,
     .list = functions_list,
     .here = functions_here,
