@@ -10,6 +10,7 @@ tests_ui_test_ui_SOURCES = \
 	tests/ui/test_ui_keys.c \
 	tests/ui/test_ui_layout.c \
 	tests/ui/test_ui_lineedit.c \
+	tests/ui/test_ui_list.c \
 	tests/ui/test_ui_pathcomplete.c \
 	tests/ui/test_ui_query.c \
 	tests/ui/test_ui_readable.c \
