@@ -1,10 +1,26 @@
 #!/bin/sh
-# What a new user tripped on at 80x24 (issue 46): two members of one
+# What a new user tripped on at 80x24 (issues 46 and 42): n repeats a
+# search that found nothing in every list view; two members of one
 # wheel are told apart (each its path inside the archive, cut from the
 # left); a filter matches what the table shows, and its words narrow
 # (each must match), in the function table and in the tree's function
 # lists.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/explorer_lib.sh"
+
+# search_twice PROMPT MISS: / with a query nothing matches, a move (which
+# clears the message), then n: the same miss again, not "no search yet".
+search_twice() {
+    keys /
+    wait_for "$1"
+    type_text zzqqzz
+    keys Enter
+    wait_for "$2"
+    keys j
+    wait_gone "$2" 3
+    keys n
+    wait_for "$2"
+    expect_not "no search yet"
+}
 
 # ---- two members of one wheel at 80 columns ----------------------------------
 WHL=mlx_metal_kernels_for_testing-0.29.0-cp312-cp312-macosx_14_0_arm64.whl
@@ -25,8 +41,25 @@ for root in "$WORK/dist/$WHL" "$WORK/dist"; do
     if [ "$root" = "$WORK/dist/$WHL" ]; then
         expect_not "$WHL!"
     fi
+    wait_for "names indexed"
+    search_twice "Search paths" "no library matches zzqqzz"
     quit_and_check
 done
+
+# ---- n repeats a search that found nothing, in every list view ---------------
+start 80 24 xterm-256color -- "$SAMPLE" "$FIXTURES/fat.metallib"
+wait_for " Functions  "
+search_twice "Search functions" "not found: zzqqzz"
+keys D
+wait_for "Compare: "
+search_twice "Search the changes" "no change matches zzqqzz"
+quit_and_check
+start 80 24 xterm-256color -- "$SAMPLE"
+to_bytes
+keys s
+wait_for "Source archive"
+search_twice "Search member names" "no member matches zzqqzz"
+quit_and_check
 
 # ---- the compare view's status ends with the work, not at the next key -------
 start 80 24 xterm-256color -- "$SAMPLE" "$FIXTURES/fat.metallib"

@@ -272,8 +272,11 @@ static bool functions_grep(struct explorer *ex, const struct query *q, bool fres
         return true;
     }
     size_t sel = fv->list.sel;
-    if (!t->n_hits) {
-        ex_message(ex, "no search yet: press / first");
+    /* A search that found nothing (or a filter or sort since, which drops
+     * the matches) is searched again: the interfaces behind argument
+     * names may have come in meanwhile. */
+    if (!t->n_hits && ftable_search(t, q->text, iface_text, ex) == 0) {
+        ex_error(ex, "not found: %s", q->text);
         return false;
     }
     if (!ftable_search_step(t, &sel, forward, &wrapped))
