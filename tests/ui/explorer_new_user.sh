@@ -115,4 +115,23 @@ wait_for "$argmin of $total functions"
 filter_to "msl 4.0"
 wait_for "$msl40 of $total functions"
 quit_and_check
+
+# ---- the interface page (Enter) at 80 columns: columns in line, no wrap ------
+# argmin_bool_ takes 8 buffers and 7 built-ins (thread_position_in_threadgroup):
+# every row's name starts under its heading's "name", and each row is one
+# screen line (a wrapped name would start a line with spaces only before it).
+start 80 24 xterm-256color -- "$MINIMAX"
+wait_for " Functions  $total"
+keys Enter
+wait_for "thread_position_in_threadgroup"
+screen | awk '
+    / #  / { col = index($0, " name") + 1; heads++; next }
+    col && /^  [0-9]+  / {
+        rows++
+        if (substr($0, col - 1, 1) != " " || substr($0, col, 1) == " ") { print "out of line: " $0; bad = 1 }
+    }
+    col && /^ +[a-z_]+$/ { print "wrapped: " $0; bad = 1 }
+    END { if (heads < 2 || rows < 15) { print "headings " heads ", rows " rows; bad = 1 } exit bad }' ||
+    fail "the interface table at 80 columns"
+quit_and_check
 finish
