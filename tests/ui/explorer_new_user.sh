@@ -50,6 +50,15 @@ done
 start 80 24 xterm-256color -- "$SAMPLE" "$FIXTURES/fat.metallib"
 wait_for " Functions  "
 search_twice "Search functions" "not found: zzqqzz"
+# Marks in two files: w refuses once, whole (not again, cut, on the status line).
+keys g Space G Space
+wait_for "2 marked"
+keys w
+wait_for "the marked functions are in 2 files"
+[ "$(screen | grep -c 'the marked functions are in 2 files')" -eq 1 ] || fail "the refusal shows more than once"
+wait_for "unmarks all)"
+keys u
+wait_for "2 functions unmarked"
 keys D
 wait_for "Compare: "
 search_twice "Search the changes" "no change matches zzqqzz"
