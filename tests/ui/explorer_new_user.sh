@@ -70,6 +70,30 @@ wait_for "Source archive"
 search_twice "Search member names" "no member matches zzqqzz"
 quit_and_check
 
+# ---- S cycles through the columns shown at this width ------------------------
+# sorts W: the columns S sorts by, in turn, until the file's order again.
+sorts() {
+    start "$1" 24 xterm-256color -- "$SAMPLE"
+    wait_for " Functions  "
+    got=""
+    i=0
+    while [ $i -lt 12 ]; do
+        keys S
+        wait_for "S again for the next column" || break
+        col=$(screen | sed -n 's/.*sorted by \(.*\)  (S again.*/\1/p' | tail -1)
+        got="$got $col"
+        keys j     # clears the message, so the next one is new
+        wait_gone "S again for the next column" 3
+        [ "$col" = "file order" ] && break
+        i=$((i + 1))
+    done
+    quit_and_check
+}
+sorts 80
+[ "$got" = " stage args msl size hash src name file order" ] || fail "S at 80 columns:$got"
+sorts 140
+[ "$got" = " stage args msl size hash src requires name file order" ] || fail "S at 140 columns:$got"
+
 # ---- the compare view's status ends with the work, not at the next key -------
 start 80 24 xterm-256color -- "$SAMPLE" "$FIXTURES/fat.metallib"
 wait_for " Functions  "

@@ -138,7 +138,7 @@ const struct key_binding key_table[] = {
     { { 'e' }, ACT_EXTRACT, KC_FN, "extract the function's module (.air)", NULL },
     { { '!' }, ACT_DIAGNOSTICS, KC_FUNCS, "list every problem of the file in full, by offset", NULL },
     { { 'f', '|' }, ACT_FILTER, KC_FUNCS, "filter the functions: words that must all match the row (name, kernel, msl 4.0, air 2.6, macOS 14.0)", "filter" },
-    { { 'S' }, ACT_SORT, KC_FUNCS, "sort by the next column: file (several libraries), stage, args, msl, size, hash, src, requires, name, file order", "sort" },
+    { { 'S' }, ACT_SORT, KC_FUNCS, "sort by the next column shown: file (several libraries), stage, args, msl, size, hash, src, requires (when wide enough), name, file order", "sort" },
     { { 27 }, ACT_CLEAR, KC_FUNCS, "clear the filter and the search", NULL },
     { { 'y' }, ACT_COPY, KC_FN, "copy the function's name to the clipboard (OSC 52)", NULL },
     { { 'p' }, ACT_NEXT_PROBLEM, KC_MAIN, "next problem: a hash mismatch or a diagnostic (! lists them all)", NULL },

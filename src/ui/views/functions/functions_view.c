@@ -80,6 +80,23 @@ static int columns(const struct ftable *t, int width, struct column *out)
     return n;
 }
 
+/* S: the next column shown at this width (a sort by a column one cannot
+ * see, requires at 80 columns, would look like no order at all), then the
+ * name, then the file's order again. */
+static enum ft_col next_sort(struct explorer *ex, const struct ftable *t)
+{
+    struct column cols[FT_COL_COUNT];
+    int n = columns(t, ex->lay.body.w - (t->n_marked ? MARK_GUTTER : 0), cols);
+    for (int c = (int)t->sort + 1; c < FT_COL_COUNT; c++) {
+        if (c == FT_COL_NAME)
+            return FT_COL_NAME;
+        for (int k = 0; k < n; k++)
+            if (cols[k].col == (enum ft_col)c)
+                return (enum ft_col)c;
+    }
+    return FT_COL_ORDER;
+}
+
 static const struct ft_row *selected(struct functions *fv)
 {
     return ftable_row(&fv->t, fv->list.sel);
@@ -453,9 +470,7 @@ static enum view_result functions_action(struct explorer *ex, enum action a)
         return VIEW_HANDLED;
     case ACT_WRITE: write_library(ex, fv); return VIEW_HANDLED;
     case ACT_SORT:
-        t->sort = (enum ft_col)((t->sort + 1) % FT_COL_COUNT);
-        if (t->sort == FT_COL_FILE && !t->show_file)
-            t->sort = (enum ft_col)(t->sort + 1);
+        t->sort = next_sort(ex, t);
         apply(ex, fv);
         if (!ex->status[0])
             ex_message(ex, "sorted by %s  (S again for the next column)", ftable_col_title(t->sort));
