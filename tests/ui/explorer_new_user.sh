@@ -70,6 +70,24 @@ wait_for "Source archive"
 search_twice "Search member names" "no member matches zzqqzz"
 quit_and_check
 
+# ---- w on a function's page: a library of that function ---------------------
+start 80 24 xterm-256color -- "$SAMPLE"
+wait_for " Functions  "
+keys /
+wait_for "Search functions"
+type_text compute_main
+keys Enter
+wait_for "match 1/"
+keys Enter
+wait_for "kernel compute_main"
+keys w
+wait_for "Write a library of 1 function to: compute_main.metallib"
+keys Enter
+wait_for "wrote compute_main.metallib: a library of 1 function"
+[ "$("$MTLBX_BIN" ls "$WORK/compute_main.metallib" | awk '{ print $NF }')" = compute_main ] ||
+    fail "w on the page did not write compute_main alone"
+quit_and_check
+
 # ---- S cycles through the columns shown at this width ------------------------
 # sorts W: the columns S sorts by, in turn, until the file's order again.
 sorts() {

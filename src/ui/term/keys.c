@@ -38,6 +38,7 @@ const struct key_binding key_table[] = {
     { { 'v' }, ACT_MARK_INVERT, KC_FUNCS, "invert the marks of the functions shown", NULL },
     { { 'u' }, ACT_UNMARK_ALL, KC_FUNCS, "unmark every function, shown or not", NULL },
     { { 'w' }, ACT_WRITE, KC_FUNCS, "write a library (.metallib) of the marked functions, or of this one when none is marked: mtlbx pack --from", NULL },
+    { { 'w' }, ACT_WRITE, KC_PAGE, "write a library (.metallib) of this function alone: mtlbx pack --from FILE -f NAME", NULL },
 
     /* Moving */
     { { 'j', KEY_DOWN }, ACT_DOWN, KC_ALL, "move down", NULL },

@@ -208,6 +208,7 @@ static enum view_result page_action(struct explorer *ex, enum action a)
         break;
     }
     case ACT_EXTRACT: verb_extract_function(ex, l, p->fn); break;
+    case ACT_WRITE: verb_write_function_library(ex, l, p->fn); break;
     case ACT_COPY: {
         char *name = ftable_function_name(l, p->fn, true);
         if (name)
