@@ -70,6 +70,29 @@ wait_for "Source archive"
 search_twice "Search member names" "no member matches zzqqzz"
 quit_and_check
 
+# ---- marks survive a change of the shown files -------------------------------
+# Two functions marked in a.metallib, b.metallib opened from the folder list,
+# then a.metallib again: the two are still marked (b's table has none).
+mkdir -p "$WORK/two" && cp "$SAMPLE" "$WORK/two/a.metallib" && cp "$FIXTURES/fat.metallib" "$WORK/two/b.metallib"
+start 80 24 xterm-256color -- "$WORK/two"
+wait_for "names indexed"
+keys g j Enter
+wait_for "mtlbx  a.metallib"
+keys Space Space
+wait_for "sorted by file order  2 marked"
+keys F
+wait_for "Folders and archives"
+keys j Enter
+wait_for "mtlbx  b.metallib"
+expect_not "marked"
+keys F
+wait_for "Folders and archives"
+keys k Enter
+wait_for "mtlbx  a.metallib"
+wait_for "sorted by file order  2 marked"
+[ "$(screen | grep -c '^\* ')" -eq 2 ] || fail "the two marks are not on their rows again"
+quit_and_check
+
 # ---- w on a function's page: a library of that function ---------------------
 start 80 24 xterm-256color -- "$SAMPLE"
 wait_for " Functions  "

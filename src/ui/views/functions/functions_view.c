@@ -44,6 +44,7 @@ struct functions {
     struct ftable t;
     struct list list;
     bool built;
+    struct ft_kept_marks kept;   /* marks of files shown before, for when they show again */
 };
 
 static struct functions *state(struct explorer *ex)
@@ -571,6 +572,9 @@ static bool build(struct explorer *ex, struct functions *fv)
     fv->t.arg_ctx = ex;
     fv->list = (struct list){ .n = fv->t.n_shown };
     fv->built = true;
+    size_t restored = ok ? ftable_marks_restore(&fv->t, &fv->kept) : 0;
+    if (restored)
+        ex_message(ex, "%zu %s marked before, still marked", restored, mtlbx_noun(restored, "function", "functions"));
     return ok;
 }
 
@@ -599,13 +603,17 @@ static bool functions_open(struct explorer *ex, const struct place *at)
 static void functions_forget(struct explorer *ex)
 {
     struct functions *fv = state(ex);
+    struct ft_kept_marks kept = fv->kept;
+    ftable_marks_keep(&fv->t, &kept);
     ftable_free(&fv->t);
     memset(fv, 0, sizeof *fv);
+    fv->kept = kept;
 }
 
 static void functions_done(struct explorer *ex)
 {
     ftable_free(&state(ex)->t);
+    ftable_kept_marks_free(&state(ex)->kept);
 }
 
 static struct list *functions_list(struct explorer *ex)
