@@ -4,7 +4,6 @@
 
 #include "ui/model/funcview.h"
 #include "ui/model/fnfilter.h"
-#include "util/nocase.h"
 
 #include <stdio.h>
 #include <stdlib.h>
