@@ -28,6 +28,9 @@
  *                             before the function (MTLBX_MSL_CONSTANTS)
  *   air.fragment_input "user(locn1)" + air.center + air.perspective
  *                             [[user(locn1), center_perspective]]
+ *   air.vertex_output / fragment_input "generated(16relativePositionDv2_Dh)"
+ *                             no attribute (MSL has no word for a varying
+ *                             the compiler named); AIR's name as a comment
  *   air.function_constant !{..., i32 K}
  *                             [[function_constant(NAME)]], NAME from the
  *                             container's CNST list when it has index K
@@ -287,12 +290,18 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
 {
     size_t start = b->len;
     const char *sep = " [[";
-    if (a->kind.len) {
-        const struct mtlbx_air_property *kp = NULL;
-        for (size_t i = 0; i < a->n_properties; i++)
-            if (a->properties[i].key.len == a->kind.len &&
-                memcmp(a->properties[i].key.ptr, a->kind.ptr, a->kind.len) == 0)
-                kp = &a->properties[i];
+    struct mtlbx_bytes generated = { NULL, 0 };
+    const struct mtlbx_air_property *kp = NULL;
+    for (size_t i = 0; a->kind.len && i < a->n_properties; i++)
+        if (a->properties[i].key.len == a->kind.len && memcmp(a->properties[i].key.ptr, a->kind.ptr, a->kind.len) == 0)
+            kp = &a->properties[i];
+    /* A varying the compiler named ("generated(16relativePositionDv2_Dh)":
+     * the source gave it no attribute) has no MSL spelling: the member
+     * stands bare, AIR's name follows as a comment. */
+    if (kp && kp->n_values == 1 && kp->values[0].kind == MTLBX_MD_STRING && kp->values[0].s.len > 10 &&
+        memcmp(kp->values[0].s.ptr, "generated(", 10) == 0)
+        generated = kp->values[0].s;
+    if (a->kind.len && !generated.len) {
         const char *attr = NULL;
         for (size_t k = 0; k < sizeof bindings / sizeof *bindings; k++)
             if (bytes_is(a->kind, bindings[k].key))
@@ -359,6 +368,11 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
     }
     if (b->len != start)
         sb_str(b, "]]");
+    if (generated.len) {
+        sb_str(b, " /* AIR: ");
+        sb_esc(b, generated);
+        sb_str(b, " */");
+    }
 }
 
 /* AIR's numbering: 6 is what Apple's compiler gives an object_data

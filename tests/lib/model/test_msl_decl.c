@@ -51,7 +51,7 @@ static char *text_of(const struct mtlbx_air_argument *a, const struct mtlbx_meta
 
 static const struct mtlbx_md_value v1[] = { I(1) }, v2[] = { I(2) }, v3[] = { I(3) },
                                    v52[] = { I(52) }, v00[] = { I(0), I(0) }, v01[] = { I(0), I(1) },
-                                   locn1[] = { S("user(locn1)") };
+                                   locn1[] = { S("user(locn1)") }, gen[] = { S("generated(2uvDv2_f)") };
 
 Test(msl_decl, device_const_pointer)
 {
@@ -398,4 +398,17 @@ Test(msl_decl, demangle_rejects_what_is_not_mangled)
     deep[n] = 'i';
     cr_assert_null(mtlbx_demangle((struct mtlbx_bytes){ (const uint8_t *)deep, n + 1 }));
     free(deep);
+}
+
+/* A varying the compiler named: no attribute MSL lacks a word for, AIR's
+ * name as a comment (interpolation stays an attribute). */
+Test(msl_decl, generated_varyings_are_not_attributes)
+{
+    struct mtlbx_air_property p[] = { { B("vertex_output"), 1, gen } };
+    struct mtlbx_air_argument a = arg("vertex_output", "float2", "uv", p, 1);
+    cr_assert_str_eq(text_of(&a, NULL), "float2 uv /* AIR: generated(2uvDv2_f) */");
+    struct mtlbx_air_property f[] = { { B("fragment_input"), 1, gen }, { B("center"), 0, NULL },
+                                      { B("perspective"), 0, NULL } };
+    a = arg("fragment_input", "float2", "uv", f, 3);
+    cr_assert_str_eq(text_of(&a, NULL), "float2 uv [[center_perspective]] /* AIR: generated(2uvDv2_f) */");
 }
