@@ -37,6 +37,10 @@ quoted=$(sed -n 's/^(`\(half2 relativePosition [^`]*\)`);$/\1/p' "$README")
 [ -n "$quoted" ] || fail "the sig text about varyings is not in the README"
 "$BIN" sig "$CORPUS/gsm-hardware-mesh-object-hsrd.metallib" | grep -qF "$quoted" ||
     fail "sig does not print what the README quotes: $quoted"
+# An implicit function constant is declared, in a comment, before its use.
+"$BIN" sig "$CORPUS/angle-mac-msl21-debug-hsrc.metallib" |
+    grep -q '^// constant bool kColorOutputAvailable0 = \.\.\.;  // implicit' ||
+    fail "sig does not declare the implicit constant kColorOutputAvailable0 as the README says"
 # An attribute MSL has no word for is never printed as one.
 "$BIN" sig "$CORPUS/gsm-hardware-mesh-object-hsrd.metallib" | grep -q '\[\[generated(' &&
     fail "sig prints [[generated(...)]], which is not MSL"

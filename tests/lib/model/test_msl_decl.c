@@ -412,3 +412,30 @@ Test(msl_decl, generated_varyings_are_not_attributes)
     a = arg("fragment_input", "float2", "uv", f, 3);
     cr_assert_str_eq(text_of(&a, NULL), "float2 uv [[center_perspective]] /* AIR: generated(2uvDv2_f) */");
 }
+
+/* A function constant an argument names that CNST does not hold (the
+ * source computes it from others: ANGLE's kColorOutputAvailable0) is
+ * declared once, as a comment that says the module does not record how;
+ * one CNST holds (as a C++ name's last part) is not. */
+Test(msl_decl, implicit_function_constants_declared_as_comments)
+{
+    struct mtlbx_air_property p[] = { { B("texture"), 0, NULL }, { B("function_constant"), 0, NULL } };
+    struct mtlbx_air_argument in[3] = { arg("texture", "texture2d<float>", "a", p, 2),
+                                        arg("texture", "texture2d<float>", "b", p, 2),
+                                        arg("texture", "texture2d<float>", "c", p, 2) };
+    in[0].has_function_constant = in[1].has_function_constant = in[2].has_function_constant = true;
+    in[0].function_constant = B("kAvailable0");
+    in[1].function_constant = B("kAvailable0");
+    in[2].function_constant = B("win");
+    struct mtlbx_interface iface = { .stage = "fragment", .n_inputs = 3, .inputs = in };
+    struct mtlbx_constant k[] = { { .name = B("cx::win"), .type = 0x35, .index = 2, .active = true } };
+    struct mtlbx_metadata md = { .n_constants = 1, .constants = k };
+    const char *s = decl_md(&iface, "f", &md, MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
+    const char *want = "// constant bool kAvailable0 = ...;  // implicit: computed from other function constants "
+                       "(the module does not say how)\n\n";
+    cr_assert(strstr(s, want) != NULL, "%s", s);
+    cr_assert(strstr(strstr(s, want) + 1, "// constant bool kAvailable0") == NULL, "declared twice: %s", s);
+    cr_assert(strstr(s, "// constant bool win") == NULL, "%s", s);
+    cr_assert(strncmp(s, "namespace cx { constant bool win [[function_constant(2)]]; }\n// constant bool kAvailable0",
+                      82) == 0, "CNST's first, then the implicit ones: %s", s);
+}
