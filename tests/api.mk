@@ -14,6 +14,7 @@
 #                              file's target, read back, the bytes `mtlbx pack`
 #                              writes; refusals, atomic writes, hostile modules
 #                              (writer_corpus.sh: every executable of the corpus)
+#   tests/api/readme_examples.sh  the README's C and Python examples, copied out and run
 #   tests/api/python.sh        pytest of the module (tests/api/test_mtlbx.py): the
 #                              same agreement, the exceptions, hostile files, Writer
 API_PREFIX = $(abs_top_builddir)/tests/api/prefix
@@ -24,7 +25,8 @@ API_TESTS = \
 	tests/api/consumer_corpus.sh \
 	tests/api/writer.sh \
 	tests/api/writer_corpus.sh \
-	tests/api/python.sh
+	tests/api/python.sh \
+	tests/api/readme_examples.sh
 TESTS += $(API_TESTS)
 EXTRA_DIST += $(API_TESTS) tests/api/api_lib.sh tests/api/consumer.c tests/api/writer_consumer.c \
 	tests/api/compare_consumer.py \

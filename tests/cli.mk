@@ -1,10 +1,12 @@
 # The command line as a whole: help, option order, -o, ls and check
-# (cli_usage.sh), and the documents generated from the command table
-# (cli_doc.sh, against src/cli/cmddoc).
+# (cli_usage.sh), the documents generated from the command table
+# (cli_doc.sh, against src/cli/cmddoc), and the README's facts
+# (readme_facts.sh).
 CLI_TESTS = \
 	tests/cli/cli_usage.sh \
 	tests/cli/cli_names_src.sh \
-	tests/cli/cli_doc.sh
+	tests/cli/cli_doc.sh \
+	tests/cli/readme_facts.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)
 

@@ -24,6 +24,8 @@ PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 def code_of(line):
     """The line without its comments (/* */ spans, then // to the end)."""
+    # Before a ; , or ) the spaces go with it: `x /* c */;` is `x;`.
+    line = re.sub(r"\s*/\*.*?\*/(?=\s*[;,)])", "", line)
     line = re.sub(r"/\*.*?\*/", "", line)
     at = line.find("//")
     return (line[:at] if at >= 0 else line).rstrip()

@@ -10,6 +10,7 @@ tests_ui_test_ui_SOURCES = \
 	tests/ui/test_ui_keys.c \
 	tests/ui/test_ui_layout.c \
 	tests/ui/test_ui_lineedit.c \
+	tests/ui/test_ui_list.c \
 	tests/ui/test_ui_pathcomplete.c \
 	tests/ui/test_ui_query.c \
 	tests/ui/test_ui_readable.c \
@@ -37,6 +38,7 @@ EXPLORER_TESTS = \
 	tests/ui/explorer_folder_survey.sh \
 	tests/ui/explorer_views.sh \
 	tests/ui/explorer_slow_jobs.sh \
-	tests/ui/explorer_markwrite.sh
+	tests/ui/explorer_markwrite.sh \
+	tests/ui/explorer_new_user.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh tests/mkslowsource.py

@@ -274,6 +274,18 @@ static void report_missing(void *ctx, const char *what, bool glob)
     free(msg);
 }
 
+/* A list that names nothing checks nothing: a pipeline's mistake (an
+ * empty file, a build that lost its functions), never a pass. */
+static void report_empty_list(struct checker *c)
+{
+    size_t idx = report_file(&c->report, c->operand);
+    char *msg = NULL;
+    if (asprintf(&msg, "%s names no function: an --expect list that names nothing checks nothing",
+                 c->expect->list) >= 0)
+        report_add(&c->report, idx, MTLBX_ERROR, 0, msg, RULE_EXPECT);
+    free(msg);
+}
+
 int cmd_check(const struct cli_args *args)
 {
     struct checker c = { 0 };
@@ -309,6 +321,8 @@ int cmd_check(const struct cli_args *args)
             check_path(&c, path);
         }
         if (c.expect) {
+            if (!expect_count(c.expect))
+                report_empty_list(&c);
             expect_missing(c.expect, report_missing, &c);
             if (c.expect->out_of_memory)
                 cli_error(path, NULL, "out of memory"), c.any_unopened = true;

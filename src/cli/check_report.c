@@ -3,6 +3,7 @@
 
 #include "cli/check_report.h"
 #include "commands.h"
+#include "util/archive_members.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -128,8 +129,14 @@ static bool print_item(const struct report *r, const struct report_item *it, FIL
         free(line);
         json_decref(o);
     } else if (ok) {
+        /* GitHub attaches an annotation to a file of the repository: a
+         * member's archive (or Mach-O host) is that file; the member is
+         * named in the message, which keeps the whole name. */
+        size_t cut = member_path_split(name);
+        char *repo_file = cut ? mtlbx_escape_dup((const uint8_t *)name, cut, flags) : NULL;
         fprintf(out, "::%s file=", sev);
-        put_github(out, file, true);
+        put_github(out, repo_file ? repo_file : file, true);
+        free(repo_file);
         fputs(",title=", out);
         char title[64];
         snprintf(title, sizeof title, "mtlbx check (%s)", it->rule);

@@ -30,9 +30,16 @@ static void man_option(const struct cli_option *o, bool repeat)
         printf("Fl \\-");
         man_word(o->name, strlen(o->name), false);
     }
-    if (o->arg) {
-        printf(" Ar ");
-        man_word(o->arg, strlen(o->arg), true);
+    /* "PLATFORM:VERSION|declared": a choice of an argument (upper case
+     * in the table) and words typed as they are (lower case). */
+    for (const char *a = o->arg; a && *a;) {
+        size_t n = strcspn(a, "|");
+        bool literal = true;
+        for (size_t i = 0; i < n; i++)
+            literal &= !isupper((unsigned char)a[i]);
+        printf(a == o->arg ? " %s " : " | %s ", literal ? "Cm" : "Ar");
+        man_word(a, n, !literal);
+        a += n + (a[n] == '|');
     }
     if (repeat)
         printf(" ...");

@@ -99,21 +99,21 @@ static const struct cli_option pack_options[] = {
 
 static const struct cli_option find_options[] = {
     { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
-    { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
+    { OPT_OS, "os", "PLATFORM:VERSION|declared", CLI_OPT_REPEAT,
       "the deployment gate: report each library that needs more than this OS version (macos:15.0, "
       "ios:17.0, ...; repeatable), or than its package declares (--os declared)" },
     { 0 },
 };
 
 static const struct cli_option check_options[] = {
-    { OPT_OS, "os", "PLATFORM:VERSION", CLI_OPT_REPEAT,
+    { OPT_OS, "os", "PLATFORM:VERSION|declared", CLI_OPT_REPEAT,
       "also report each function and library that needs more than this OS version (macos:15.0, ios:17.0, "
       "tvos, maccatalyst, visionos, watchos; repeatable), and a library for a platform not named; "
       "--os declared: each library against the minimum its package declares (wheel tag, Info.plist, "
       "LC_BUILD_VERSION)" },
     { OPT_EXPECT, "expect", "LIST", 0,
       "each function name or glob in LIST (a text file, one a line, # comments; or an older library, wheel "
-      "or folder: all its functions) must exist; an empty library fails" },
+      "or folder: all its functions) must exist; an empty library fails, and so does a LIST naming nothing" },
     { OPT_JSON, "json", NULL, 0, "findings as JSON Lines: file, offset, severity, message, rule" },
     { OPT_FORMAT, "format", "FORMAT", 0, "text (the default), json, or github (workflow annotations)" },
     { 0 },
@@ -150,7 +150,8 @@ const struct cli_command cli_commands[] = {
       "Metal's words, naming the stamp that decides (the modules' target triple);\n"
       "a warning when nothing declares a minimum.\n"
       "With --expect LIST, one error per name or glob of LIST that no function of\n"
-      "PATH has, and per library without functions.\n"
+      "PATH has, and per library without functions; a LIST that names nothing is\n"
+      "one error per PATH.\n"
       "Exit status: 0 clean, 1 findings, 2 a file could not be read.",
       cmd_check },
     { "extract", "FILE", 1, 1, "writes each function's module (exactly the bytes HASH covers) to DIR/NAME.air", extract_options,

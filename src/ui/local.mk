@@ -21,6 +21,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/loop/frame.c \
 	src/ui/loop/loop.h \
 	src/ui/loop/views.c \
+	src/ui/model/fnfilter.c \
+	src/ui/model/fnfilter.h \
 	src/ui/model/ftable.c \
 	src/ui/model/ftable_marks.c \
 	src/ui/model/ftable.h \
@@ -105,6 +107,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/widgets/pager.h \
 	src/ui/widgets/prompt.c \
 	src/ui/widgets/prompt.h \
+	src/ui/widgets/search.c \
+	src/ui/widgets/search.h \
 	src/ui/work/background.h \
 	src/ui/work/folder_scan.c \
 	src/ui/work/folder_scan.h \

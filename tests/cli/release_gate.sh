@@ -150,9 +150,14 @@ $REL old-1.0-py3-none-any.whl "a/k.metallib=$K13" || exit 1
 $REL new-1.0-py3-none-any.whl "a/k.metallib=$K13" "a/more.metallib=$L26" || exit 1
 expect 0 "check --expect OLDER.whl on a newer wheel that keeps them all" -- "$M" check --expect old-1.0-py3-none-any.whl \
     new-1.0-py3-none-any.whl
-printf '# nothing asked for by name\n' >none.txt
-expect 1 "check --expect on an empty library" -- "$M" check --expect none.txt "$EMPTY"
-has "an empty library fails any --expect" "$EMPTY:0: error: library has no functions, and none.txt expects 0 names"
+expect 1 "check --expect on an empty library" -- "$M" check --expect kernels.txt "$EMPTY"
+has "an empty library fails any --expect" "$EMPTY:0: error: library has no functions, and kernels.txt expects 3 names"
+printf '# nothing asked for by name\n\n' >none.txt
+expect 1 "check --expect with a list that names nothing" -- "$M" check --expect none.txt "$K13"
+[ "$(cat out)" = "$K13:0: error: none.txt names no function: an --expect list that names nothing checks nothing" ] &&
+    ok "an empty list is a finding, not a pass" || fail "empty list: $(cat out)"
+expect 1 "check --expect with a library that has no function" -- "$M" check --expect "$EMPTY" "$K13"
+has "an empty library as the list is refused too" "names no function"
 expect 2 "check --expect on a list that cannot be read" -- "$M" check --expect missing.txt "$K13"
 expect 2 "check --expect on a .metallib that is not one" -- "$M" check --expect kernels.metallib "$K13"
 
@@ -172,7 +177,8 @@ assert rules == {"os-declared", "expect"}, rules' out && ok "JSON Lines: file, o
 mkdir -p 'odd,dir:50%' && cp "$WHL" 'odd,dir:50%/' || exit 1
 expect 1 "check --format github" -- "$M" check --format github --os declared "odd,dir:50%/$WHL"
 has "an annotation, GitHub's escaping in the file property" \
-    "::error file=odd%2Cdir%3A50%25/$WHL!mlx/lib/mlx.metallib,title=mtlbx check (os-declared)::odd,dir:50%25/$WHL!mlx/lib/mlx.metallib:0: library needs macOS 26.0"
-[ "$(wc -l <out)" -eq 1 ] && ok "one annotation" || fail "github: $(cat out)"
+    "::error file=odd%2Cdir%3A50%25/$WHL,title=mtlbx check (os-declared)::odd,dir:50%25/$WHL!mlx/lib/mlx.metallib:0: library needs macOS 26.0"
+[ "$(wc -l <out)" -eq 1 ] && ok "one annotation, on the archive (a file GitHub knows), the member in its message" ||
+    fail "github: $(cat out)"
 expect 2 "--format nonsense" -- "$M" check --format yaml "$L13"
 exit $FAILED

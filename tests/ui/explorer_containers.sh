@@ -73,7 +73,8 @@ quit_and_check
 # ---- an .ipa named directly, with a member over the limit --------------------
 start 100 30 xterm-256color MTLBX_MEMBER_LIMIT=4000 -- "$D/dist/Game.ipa"
 wait_for "2 metallibs"
-expect "Game.ipa!Payload/Game.app/default.metallib"
+expect "  Payload/Game.app/default.metallib"
+expect_not "Game.ipa!Payload"
 keys g j Enter
 wait_for "over the limit of 4000 bytes"
 quit_and_check

@@ -181,7 +181,7 @@ if [ -f "$GEMM" ]; then
     # Filter: kernels with tt_float32 in the name; the count matches ls.
     want=$("$MTLBX_BIN" ls "$GEMM" | grep -c tt_float32)
     keys f
-    wait_for "Filter functions"
+    wait_for "Filter (words"
     type_text tt_float32
     keys Enter
     wait_for "filter tt_float32: $want of 240 functions"

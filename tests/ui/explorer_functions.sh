@@ -175,7 +175,7 @@ wait_for "sorted by size"
 expect "SIZE"
 # f filters: the title counts what is shown.
 keys f
-wait_for "Filter functions"
+wait_for "Filter (words"
 type_text gemm_tt
 keys Enter
 want=$(grep -c gemm_tt "$WORK/names")

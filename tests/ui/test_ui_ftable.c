@@ -165,3 +165,36 @@ Test(ftable, marks_follow_functions_through_sort_and_filter)
     ftable_free(&t);
     mtlbx_close(f);
 }
+
+/* Marks kept while other files are shown come back on the functions they
+ * were on, only in a table of the same file, and stay kept otherwise. */
+Test(ftable, marks_kept_across_a_change_of_files)
+{
+    mtlbx_file *f = open_sample();
+    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, "a.metallib", 0, 0 };
+    struct ftable t;
+    struct ft_kept_marks kept = { 0 };
+    cr_assert(ftable_init(&t, &lib, 1));
+    cr_assert(ftable_mark_toggle(&t, 2));
+    cr_assert(ftable_mark_toggle(&t, 7));
+    ftable_marks_keep(&t, &kept);
+    ftable_free(&t);
+    cr_assert_eq(kept.n, 2);
+    /* Another file (its path differs): nothing restored, both kept. */
+    struct ft_lib other = { mtlbx_library_at(f, 0), 0, "b.metallib", 0, 0 };
+    cr_assert(ftable_init(&t, &other, 1));
+    cr_expect_eq(ftable_marks_restore(&t, &kept), 0);
+    cr_expect_eq(t.n_marked, 0);
+    cr_expect_eq(kept.n, 2);
+    ftable_free(&t);
+    /* The same file again: both back, on compute_main and patch_vertex. */
+    cr_assert(ftable_init(&t, &lib, 1));
+    cr_expect_eq(ftable_marks_restore(&t, &kept), 2);
+    cr_expect(ftable_is_marked(&t, &t.all[2]));
+    cr_expect(ftable_is_marked(&t, &t.all[7]));
+    cr_expect_eq(t.n_marked, 2);
+    cr_expect_eq(kept.n, 0);
+    ftable_free(&t);
+    ftable_kept_marks_free(&kept);
+    mtlbx_close(f);
+}

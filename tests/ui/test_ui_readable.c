@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "ui/model/fnfilter.h"
 #include "ui/model/funcview.h"
 #include "ui/text/layout.h"
 #include "ui/text/osc52.h"
@@ -91,16 +92,53 @@ static struct mtlbx_function fn(const char *name, uint8_t type, uint16_t air_maj
     return f;
 }
 
-Test(funcview, a_filter_matches_name_type_or_air_version)
+static bool passes(const struct mtlbx_function *f, const char *text)
+{
+    struct fnfilter filter;
+    fnfilter_parse(&filter, text);
+    return fnfilter_matches_function(&filter, f, NULL, 0);
+}
+
+Test(fnfilter, a_filter_matches_name_type_or_version)
 {
     struct mtlbx_function k = fn("steel_gemm_tt_float32", 2, 2, 6);
-    cr_assert(funcview_matches(&k, ""));
-    cr_assert(funcview_matches(&k, "TT_FLOAT"));
-    cr_assert_not(funcview_matches(&k, "nn_float"));
-    cr_assert(funcview_matches(&k, "kernel"));
-    cr_assert_not(funcview_matches(&k, "vertex"));
-    cr_assert(funcview_matches(&k, "air 2.6"));
-    cr_assert(funcview_matches(&k, "AIR2.6"));
-    cr_assert(funcview_matches(&k, "2.6"));
-    cr_assert_not(funcview_matches(&k, "air 2.5"));
+    k.msl_major = 4;
+    k.msl_minor = 0;
+    cr_assert(passes(&k, ""));
+    cr_assert(passes(&k, "TT_FLOAT"));
+    cr_assert_not(passes(&k, "nn_float"));
+    cr_assert(passes(&k, "kernel"));
+    cr_assert_not(passes(&k, "vertex"));
+    cr_assert(passes(&k, "air 2.6"));
+    cr_assert(passes(&k, "AIR2.6"));
+    cr_assert(passes(&k, "2.6"));
+    cr_assert_not(passes(&k, "air 2.5"));
+    /* The msl column the table shows. */
+    cr_assert(passes(&k, "msl 4.0"));
+    cr_assert(passes(&k, "MSL4.0"));
+    cr_assert(passes(&k, "4.0"));
+    cr_assert_not(passes(&k, "msl 3.2"));
+    cr_assert_not(passes(&k, "air 4.0"));
+    cr_assert_not(passes(&k, "msl 2.6"));
+}
+
+/* Words narrow: each must match something the row shows. */
+Test(fnfilter, words_narrow)
+{
+    struct mtlbx_function k = fn("kernel_argmin_float", 2, 2, 8);
+    cr_assert(passes(&k, "kernel argmin"));
+    cr_assert(passes(&k, "  argmin   kernel "));
+    cr_assert(passes(&k, "kernel air 2.8 float"));
+    cr_assert_not(passes(&k, "kernel argmax"));
+    cr_assert_not(passes(&k, "vertex argmin"));
+    /* A column word before what cannot be its value is a word of the name. */
+    struct mtlbx_function a = fn("air_argmin", 2, 2, 8);
+    cr_assert(passes(&a, "air argmin"));
+    cr_assert_not(passes(&k, "air argmin"));
+    /* "name msl": the word, not the column. */
+    struct mtlbx_function m = fn("msl_helper", 2, 2, 8);
+    cr_assert(passes(&m, "name msl"));
+    cr_assert_not(passes(&k, "name msl"));
+    /* Without the library, requires and hash cannot match. */
+    cr_assert_not(passes(&k, "requires macOS"));
 }

@@ -155,6 +155,21 @@ Test(rowfmt, cut_middle_keeps_both_ends_and_whole_characters)
     cr_assert_leq(strlen(tiny), 3);
 }
 
+/* A path cut at its start keeps its file name (archive members). */
+Test(rowfmt, cut_left_keeps_the_end)
+{
+    char out[64];
+    cr_assert_not(rowfmt_cut_left("a/b.metallib", 12, "~", out, sizeof out));
+    cr_assert_str_eq(out, "a/b.metallib");
+    cr_assert(rowfmt_cut_left("lib/kernels_alpha.metallib", 12, "~", out, sizeof out));
+    cr_assert_str_eq(out, "~ha.metallib");
+    cr_assert(rowfmt_cut_left("\xe6\xbc\xa2\xe6\xbc\xa2x", 4, "~", out, sizeof out));
+    cr_assert_str_eq(out, "~\xe6\xbc\xa2x");
+    char tiny[4];
+    rowfmt_cut_left("abcdefghijklmnop", 10, "~", tiny, sizeof tiny);
+    cr_assert_leq(strlen(tiny), 3);
+}
+
 Test(rowfmt, other_labels_are_cut_at_the_end)
 {
     struct row_layout out;

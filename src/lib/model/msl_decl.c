@@ -28,6 +28,9 @@
  *                             before the function (MTLBX_MSL_CONSTANTS)
  *   air.fragment_input "user(locn1)" + air.center + air.perspective
  *                             [[user(locn1), center_perspective]]
+ *   air.vertex_output / fragment_input "generated(16relativePositionDv2_Dh)"
+ *                             no attribute (MSL has no word for a varying
+ *                             the compiler named); AIR's name as a comment
  *   air.function_constant !{..., i32 K}
  *                             [[function_constant(NAME)]], NAME from the
  *                             container's CNST list when it has index K
@@ -287,12 +290,18 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
 {
     size_t start = b->len;
     const char *sep = " [[";
-    if (a->kind.len) {
-        const struct mtlbx_air_property *kp = NULL;
-        for (size_t i = 0; i < a->n_properties; i++)
-            if (a->properties[i].key.len == a->kind.len &&
-                memcmp(a->properties[i].key.ptr, a->kind.ptr, a->kind.len) == 0)
-                kp = &a->properties[i];
+    struct mtlbx_bytes generated = { NULL, 0 };
+    const struct mtlbx_air_property *kp = NULL;
+    for (size_t i = 0; a->kind.len && i < a->n_properties; i++)
+        if (a->properties[i].key.len == a->kind.len && memcmp(a->properties[i].key.ptr, a->kind.ptr, a->kind.len) == 0)
+            kp = &a->properties[i];
+    /* A varying the compiler named ("generated(16relativePositionDv2_Dh)":
+     * the source gave it no attribute) has no MSL spelling: the member
+     * stands bare, AIR's name follows as a comment. */
+    if (kp && kp->n_values == 1 && kp->values[0].kind == MTLBX_MD_STRING && kp->values[0].s.len > 10 &&
+        memcmp(kp->values[0].s.ptr, "generated(", 10) == 0)
+        generated = kp->values[0].s;
+    if (a->kind.len && !generated.len) {
         const char *attr = NULL;
         for (size_t k = 0; k < sizeof bindings / sizeof *bindings; k++)
             if (bytes_is(a->kind, bindings[k].key))
@@ -359,6 +368,11 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
     }
     if (b->len != start)
         sb_str(b, "]]");
+    if (generated.len) {
+        sb_str(b, " /* AIR: ");
+        sb_esc(b, generated);
+        sb_str(b, " */");
+    }
 }
 
 /* AIR's numbering: 6 is what Apple's compiler gives an object_data
@@ -568,7 +582,7 @@ static bool constant_type(uint8_t t)
  * comment. CNST's active bit clear: the function works without it (the
  * bit MTLFunctionConstant.required reports; such constants are the ones
  * the source tests with is_function_constant_defined). */
-static void put_constants(struct sb *b, const struct mtlbx_metadata *md)
+static bool put_constants(struct sb *b, const struct mtlbx_metadata *md)
 {
     for (size_t i = 0; md && i < md->n_constants; i++) {
         const struct mtlbx_constant *c = &md->constants[i];
@@ -609,8 +623,50 @@ static void put_constants(struct sb *b, const struct mtlbx_metadata *md)
             sb_str(b, "  // optional (CNST active bit clear)");
         sb_str(b, "\n");
     }
-    if (md && md->n_constants)
-        sb_str(b, "\n");
+    return md && md->n_constants;
+}
+
+/* Whether the CNST list declares this name (whole, or as its last part
+ * after a C++ namespace). */
+static bool constant_declared(const struct mtlbx_metadata *md, struct mtlbx_bytes name)
+{
+    for (size_t i = 0; md && i < md->n_constants; i++) {
+        struct mtlbx_bytes c = md->constants[i].name;
+        if (c.len >= name.len && memcmp(c.ptr + c.len - name.len, name.ptr, name.len) == 0 &&
+            (c.len == name.len || (c.len > name.len + 1 && c.ptr[c.len - name.len - 1] == ':')))
+            return true;
+    }
+    return false;
+}
+
+/* A function constant an argument is guarded by that the CNST list does
+ * not hold: one the source computes from others (ANGLE's
+ * `constant bool kColorOutputAvailable0 = kNumColorOutputs > 0;`). The
+ * module keeps its name, not how it is computed, so it is declared as a
+ * comment that says so, once. */
+static bool put_implicit_constants(struct sb *b, const struct mtlbx_interface *iface, const struct mtlbx_metadata *md)
+{
+    bool any = false;
+    for (size_t k = 0; k < iface->n_inputs + iface->n_outputs; k++) {
+        const struct mtlbx_air_argument *a =
+            k < iface->n_inputs ? &iface->inputs[k] : &iface->outputs[k - iface->n_inputs];
+        if (!a->has_function_constant || !a->function_constant.len || constant_declared(md, a->function_constant))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++) {
+            const struct mtlbx_air_argument *e =
+                j < iface->n_inputs ? &iface->inputs[j] : &iface->outputs[j - iface->n_inputs];
+            seen = e->has_function_constant && e->function_constant.len == a->function_constant.len &&
+                   memcmp(e->function_constant.ptr, a->function_constant.ptr, a->function_constant.len) == 0;
+        }
+        if (seen)
+            continue;
+        sb_str(b, "// constant bool ");
+        sb_esc(b, a->function_constant);
+        sb_str(b, " = ...;  // implicit: computed from other function constants (the module does not say how)\n");
+        any = true;
+    }
+    return any;
 }
 
 /* The name as an identifier, for the return struct: other bytes become _. */
@@ -696,8 +752,11 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     for (size_t i = 0; i < iface->n_inputs; i++)
         any_members |= mtlbx_argument_member(&iface->inputs[i], 0, &m);
 
-    if (flags & MTLBX_MSL_CONSTANTS)
-        put_constants(&b, md);
+    if (flags & MTLBX_MSL_CONSTANTS) {
+        bool cnst = put_constants(&b, md);
+        if (put_implicit_constants(&b, iface, md) || cnst)
+            sb_str(&b, "\n");
+    }
     if (source) {
         put_structs(&b, iface);
         if (iface->n_outputs > 1)

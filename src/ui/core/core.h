@@ -65,6 +65,7 @@ struct explorer {
     struct jump forward[HISTORY_MAX]; /* undone by Backspace; a new place clears it */
     size_t n_forward;
     struct jump marks[26];       /* m a..z */
+    struct query *queries[VIEW_COUNT]; /* each view's last / (widgets/search.c) */
     bool mouse;                  /* the terminal reports mouse events */
     size_t count;                /* a count typed before a move (5j), 0: none */
     unsigned long frames;        /* frames drawn so far */

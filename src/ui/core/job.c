@@ -157,6 +157,11 @@ static void end_job(struct explorer *ex, bool cancelled)
         if (*p == ' ')
             *p = '-';
     keylog_note(what, (job_now_ms() - s->job.started_ms) * 1000u);
+    /* The status line held the job's progress ("comparing... 0.0 s (Esc
+     * cancels)"): it ends with the job, not at the next key; the finish
+     * says what came of it. */
+    ex->status[0] = '\0';
+    ex->status_error = false;
     s->job.finish(ex, &s->job, cancelled || atomic_load(&s->job.cancel));
     free(s);
 }

@@ -251,6 +251,8 @@ void views_done(struct explorer *ex)
             ops->done(ex);
         free(ex->view_states[i]);
         ex->view_states[i] = NULL;
+        free(ex->queries[i]);
+        ex->queries[i] = NULL;
     }
 }
 

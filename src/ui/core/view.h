@@ -29,6 +29,7 @@
 
 struct explorer;
 struct list;
+struct query;
 
 enum view_id {
 #define VIEW(id, ops) VIEW_##id,
@@ -126,6 +127,13 @@ struct view_ops {
      * a click, the wheel), or NULL; `select` is told when it moved. */
     struct list *(*list)(struct explorer *ex);
     void (*select)(struct explorer *ex);
+    /* Search (/ n N), written once (widgets/search.c): it prompts with
+     * `search_prompt`, keeps the query, and n and N search again with it.
+     * `grep` moves the selection to the next (previous) row that matches
+     * `q`, `fresh` for a new query, and says what it found or that
+     * nothing matches (false then). NULL: / n N are the view's own. */
+    const char *search_prompt;
+    bool (*grep)(struct explorer *ex, const struct query *q, bool fresh, bool forward);
     /* The mouse at (y, x): a press, or the wheel (+1 down, -1 up). NULL:
      * a press selects the list row under it, the wheel moves 3 rows. */
     void (*mouse)(struct explorer *ex, int y, int x, int wheel);

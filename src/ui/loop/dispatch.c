@@ -9,6 +9,7 @@
 #include "ui/loop/loop.h"
 #include "ui/term/term.h"
 #include "ui/widgets/list.h"
+#include "ui/widgets/search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,8 @@ static bool dispatch(struct explorer *ex, enum action a)
     const struct view_ops *v = view_ops_of(ex, view_current(ex));
     if (a == ACT_QUIT_NOW || !v)
         return generic(ex, a);
+    if (search_action(ex, a))
+        return true;
     switch (v->action(ex, a)) {
     case VIEW_HANDLED: return true;
     case VIEW_CLOSE: close_view(ex); return true;

@@ -103,12 +103,12 @@ static void draw_title(struct explorer *ex)
  * into the key bar. */
 #define WHOLE_LINES_MAX 3
 
-static void draw_whole(struct explorer *ex, const char *text, attr_t attr)
+static void draw_whole(struct explorer *ex, const char *text, attr_t attr, bool onto_status)
 {
     const struct rect *r = &ex->lay.status;
-    size_t starts[WHOLE_LINES_MAX + 1];
-    int n = wrap_text(text, r->w, starts, WHOLE_LINES_MAX);
-    int y = r->y - n;
+    size_t starts[WHOLE_LINES_MAX + 2];
+    int n = wrap_text(text, r->w, starts, WHOLE_LINES_MAX + onto_status);
+    int y = r->y - n + onto_status;
     for (int i = 0; i < n; i++, y++) {
         if (y < 1)
             continue;
@@ -140,10 +140,15 @@ static void draw_status(struct explorer *ex)
     else
         snprintf(line, sizeof line, "%s", info);
     rowfmt_cut(line, r->w, rowfmt_ellipsis(term_ascii()), cut, sizeof cut);
-    if (ex->status_error && textfmt_width(ex->status) > r->w)
-        draw_whole(ex, ex->status, term_attr(AT_STATUS_ERROR));
-    else if (v && v->wrap_status && textfmt_width(info) > r->w)
-        draw_whole(ex, info, term_attr(AT_STATUS));
+    if (ex->status_error && textfmt_width(ex->status) > r->w) {
+        /* Shown once, whole: wrapped onto the lines above, its last piece
+         * on the status line (not again there, cut). */
+        term_fill(r->y, r->x, r->w, term_attr(AT_STATUS));
+        draw_whole(ex, ex->status, term_attr(AT_STATUS_ERROR), true);
+        return;
+    }
+    if (v && v->wrap_status && textfmt_width(info) > r->w)
+        draw_whole(ex, info, term_attr(AT_STATUS), false);
     term_put(r->y, r->x, r->w, cut, term_attr(ex->status_error ? AT_STATUS_ERROR : AT_STATUS), 0);
     if (ex->status_error && ex->status[0]) {
         /* Only the message itself is highlighted. */

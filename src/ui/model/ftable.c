@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "ui/model/ftable.h"
-#include "ui/model/funcview.h"
+#include "ui/model/fnfilter.h"
 #include "util/nocase.h"
 
 #include <stdio.h>
@@ -490,8 +490,11 @@ bool ftable_apply(struct ftable *t, size_t *sel)
     const struct ft_row *keep = ftable_row(t, *sel);
     uint32_t keep_pos = keep ? (uint32_t)(keep - t->all) : UINT32_MAX;
     size_t n = 0;
+    struct fnfilter filter;
+    fnfilter_parse(&filter, t->filter);
     for (size_t i = 0; i < t->n_all; i++) {
-        if (t->filter[0] && !funcview_matches(ftable_row_function(t, &t->all[i]), t->filter))
+        const struct ft_row *r = &t->all[i];
+        if (filter.n && !fnfilter_matches_function(&filter, ftable_row_function(t, r), t->libs[r->lib].lib, r->index))
             continue;
         t->shown[n++] = (uint32_t)i;
     }

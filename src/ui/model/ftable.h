@@ -130,6 +130,29 @@ size_t ftable_marked_hidden(const struct ftable *t);
  * the first's in *file. */
 size_t ftable_marked_files(const struct ftable *t, uint32_t *file);
 
+/* Marks kept while other files are shown (the folder list opened another
+ * library): each function by its file's path, its library's place in the
+ * file, its index and its name, so that it is marked again when its file
+ * is shown again and still holds it. */
+struct ft_kept_mark {
+    char *path;
+    uint32_t in_file;
+    uint32_t index;
+    char *name;
+    size_t name_len;
+};
+struct ft_kept_marks {
+    struct ft_kept_mark *v;
+    size_t n, cap;
+    bool out_of_memory;
+};
+/* Adds the table's marks to k (before the table is freed). */
+void ftable_marks_keep(const struct ftable *t, struct ft_kept_marks *k);
+/* Marks again the kept functions this table holds, and forgets them from
+ * k (the others stay); how many. */
+size_t ftable_marks_restore(struct ftable *t, struct ft_kept_marks *k);
+void ftable_kept_marks_free(struct ft_kept_marks *k);
+
 /* Where a function of a library stands in the shown rows, or -1. */
 long ftable_find(const struct ftable *t, const mtlbx_library *lib, size_t index);
 

@@ -8,6 +8,7 @@
 #include "ui/model/ftable.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static size_t all_pos(const struct ftable *t, const struct ft_row *r)
 {
@@ -102,4 +103,87 @@ size_t ftable_marked_files(const struct ftable *t, uint32_t *file)
         last = f;
     }
     return n;
+}
+
+/* ---- marks kept while other files are shown ---- */
+
+void ftable_marks_keep(const struct ftable *t, struct ft_kept_marks *k)
+{
+    for (size_t i = 0; t->n_marked && i < t->n_all && !k->out_of_memory; i++) {
+        if (!t->marked[i])
+            continue;
+        const struct ft_lib *fl = &t->libs[t->all[i].lib];
+        const struct mtlbx_function *fn = ftable_row_function(t, &t->all[i]);
+        if (!fl->path)
+            continue;
+        if (k->n == k->cap) {
+            size_t cap = k->cap ? 2 * k->cap : 16;
+            struct ft_kept_mark *g = realloc(k->v, cap * sizeof *g);
+            if (!g) {
+                k->out_of_memory = true;
+                break;
+            }
+            k->v = g;
+            k->cap = cap;
+        }
+        struct ft_kept_mark m = { strdup(fl->path), fl->in_file, t->all[i].index, malloc(fn->name.len + 1),
+                                  fn->name.len };
+        if (!m.path || !m.name) {
+            free(m.path);
+            free(m.name);
+            k->out_of_memory = true;
+            break;
+        }
+        memcpy(m.name, fn->name.ptr, fn->name.len);
+        m.name[fn->name.len] = '\0';
+        k->v[k->n++] = m;
+    }
+}
+
+/* The row of `all` that is the kept function: the same file, library of
+ * it and index, with the same name; or -1. */
+static long kept_row(const struct ftable *t, const struct ft_kept_mark *m)
+{
+    for (size_t l = 0; l < t->n_libs; l++) {
+        const struct ft_lib *fl = &t->libs[l];
+        if (!fl->path || fl->in_file != m->in_file || strcmp(fl->path, m->path) != 0 || !fl->lib ||
+            m->index >= mtlbx_library_function_count(fl->lib))
+            continue;
+        const struct mtlbx_function *fn = mtlbx_function_at(fl->lib, m->index);
+        if (!fn || fn->name.len != m->name_len || memcmp(fn->name.ptr, m->name, m->name_len) != 0)
+            continue;
+        /* `all` holds each library's rows as one run, in index order. */
+        for (size_t i = 0; i < t->n_all; i++)
+            if (t->all[i].lib == l)
+                return (long)(i + m->index);
+    }
+    return -1;
+}
+
+size_t ftable_marks_restore(struct ftable *t, struct ft_kept_marks *k)
+{
+    size_t restored = 0, kept = 0;
+    for (size_t j = 0; j < k->n; j++) {
+        struct ft_kept_mark *m = &k->v[j];
+        long row = kept_row(t, m);
+        if (row >= 0 && ensure(t)) {
+            restored += set(t, (size_t)row, true);
+            free(m->path);
+            free(m->name);
+        } else {
+            k->v[kept++] = *m;     /* another file's: kept for when it shows again */
+        }
+    }
+    k->n = kept;
+    return restored;
+}
+
+void ftable_kept_marks_free(struct ft_kept_marks *k)
+{
+    for (size_t j = 0; j < k->n; j++) {
+        free(k->v[j].path);
+        free(k->v[j].name);
+    }
+    free(k->v);
+    memset(k, 0, sizeof *k);
 }

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include "ui/model/funcview.h"
-#include "util/nocase.h"
+#include "ui/model/fnfilter.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,30 +40,6 @@ void funcview_counts(const struct funcview *v, size_t *shown, size_t *total)
         *shown += v->lists[i].n;
         *total += v->lists[i].total;
     }
-}
-
-bool funcview_matches(const struct mtlbx_function *fn, const char *filter)
-{
-    if (!filter[0])
-        return true;
-    struct nocase_needle needle;
-    nocase_prepare(&needle, filter);
-    if (nocase_contains(&needle, fn->name.ptr, fn->name.len))
-        return true;
-    char type[32];
-    if ((fn->present & MTLBX_F_TYPE) &&
-        strcasecmp(mtlbx_function_type_name(fn->type, type, sizeof type), filter) == 0)
-        return true;
-    const char *v = filter;
-    if (strncasecmp(v, "air", 3) == 0)
-        v += 3;
-    while (*v == ' ')
-        v++;
-    unsigned major, minor;
-    char rest;
-    if ((fn->present & MTLBX_F_VERS) && sscanf(v, "%u.%u%c", &major, &minor, &rest) == 2)
-        return fn->air_major == major && fn->air_minor == minor;
-    return false;
 }
 
 /* qsort has no context argument: the library being sorted. */
@@ -121,12 +97,14 @@ static struct funcview_list *build(struct funcview *v, mtlbx_model *model, mtlbx
         return NULL;
     }
     size_t n = 0;
+    struct fnfilter filter;
+    fnfilter_parse(&filter, v->filter);
     for (size_t c = 0; c < total; c++) {
         mtlbx_node *child = mtlbx_node_child(model, list, c);
         index[c] = child ? child->index : 0;
         const struct mtlbx_function *fn = child && child->kind == MTLBX_NODE_FUNCTION
                                               ? mtlbx_function_at(list->lib, child->index) : NULL;
-        if (!fn || funcview_matches(fn, v->filter))
+        if (!fn || fnfilter_matches_function(&filter, fn, list->lib, child->index))
             pos[n++] = c;
     }
     sort_lib = list->lib;

@@ -39,9 +39,4 @@ void funcview_reset(struct funcview *v);
 void funcview_counts(const struct funcview *v, size_t *shown, size_t *total);
 const char *funcview_sort_name(enum funcview_sort s);
 
-/* Whether one function passes a filter: the name contains it (ignoring
- * case), or it names the type ("kernel"), or an AIR version ("air 2.6",
- * "air2.6", "2.6"). Pure. */
-bool funcview_matches(const struct mtlbx_function *fn, const char *filter);
-
 #endif

@@ -112,34 +112,49 @@ static int width_of(const char *s)
     return s ? (int)strlen(s) : 0;
 }
 
-/* One table (arguments or outputs). Columns as wide as their widest
- * cell, up to a limit: a longer cell only pushes its own row, which the
- * page then wraps. */
-static void table(struct lines *l, const char *title, const struct mtlbx_air_argument *args, size_t n,
-                  const struct mtlbx_metadata *md)
+/* Whether an argument is a built-in input (thread_position_in_grid):
+ * no binding and no access, only a kind, a type and a name. */
+static bool builtin(const struct mtlbx_air_argument *a)
 {
-    if (n == 0)
-        return;
-    add(l, true, "%s (%zu)", title, n);
-    struct cells *c = calloc(n, sizeof *c);
-    if (!c) {
-        l->oom = true;
-        return;
-    }
+    return !a->has_location && !a->access && !mtlbx_argument_is_threadgroup_memory(a);
+}
+
+/* The rows of one group, columns as wide as their widest cell, up to a
+ * limit (a longer cell only pushes its own row, which the page then
+ * wraps). Built-ins have no access column: their kinds are long
+ * (thread_position_in_threadgroup), and beside the bound arguments'
+ * short ones (buffer(0)) they pushed every column out of line and the
+ * names past 80 columns. */
+static void rows(struct lines *l, const struct mtlbx_air_argument *args, size_t n, struct cells *c, bool builtins)
+{
     int wi = 1, wk = 4, wa = 6, wt = 4;
-    for (size_t k = 0; k < n; k++) {
-        cells_of(&args[k], k, md, &c[k]);
+    size_t shown = 0;
 #define WIDEN(w, s, cap) do { int x_ = width_of(s); if (x_ > (w) && x_ <= (cap)) (w) = x_; } while (0)
-        WIDEN(wi, c[k].idx, 6);
-        WIDEN(wk, c[k].kind, 18);
+    for (size_t k = 0; k < n; k++) {
+        WIDEN(wi, c[k].idx, 6);      /* both groups: their # columns in line */
+        if (builtin(&args[k]) != builtins)
+            continue;
+        shown++;
+        WIDEN(wk, c[k].kind, builtins ? 40 : 18);
         WIDEN(wa, c[k].access, 10);
         WIDEN(wt, c[k].type, 32);
 #undef WIDEN
     }
-    add(l, true, "  %-*s  %-*s  %-*s  %-*s  %s", wi, "#", wk, "kind", wa, "access", wt, "type", "name");
+    if (!shown)
+        return;
+    if (builtins)
+        add(l, true, "  %-*s  %-*s  %-*s  %s", wi, "#", wk, "built-in", wt, "type", "name");
+    else
+        add(l, true, "  %-*s  %-*s  %-*s  %-*s  %s", wi, "#", wk, "kind", wa, "access", wt, "type", "name");
     for (size_t k = 0; k < n; k++) {
-        add(l, false, "  %-*s  %-*s  %-*s  %-*s  %s", wi, c[k].idx, wk, c[k].kind, wa, c[k].access, wt,
-            c[k].type ? c[k].type : "?", c[k].name ? c[k].name : "?");
+        if (builtin(&args[k]) != builtins)
+            continue;
+        if (builtins)
+            add(l, false, "  %-*s  %-*s  %-*s  %s", wi, c[k].idx, wk, c[k].kind, wt, c[k].type ? c[k].type : "?",
+                c[k].name ? c[k].name : "?");
+        else
+            add(l, false, "  %-*s  %-*s  %-*s  %-*s  %s", wi, c[k].idx, wk, c[k].kind, wa, c[k].access, wt,
+                c[k].type ? c[k].type : "?", c[k].name ? c[k].name : "?");
         if (c[k].guard)
             add(l, false, "  %*s  guarded by %s", wi, "", c[k].guard);
         struct mtlbx_struct_member m;
@@ -158,6 +173,24 @@ static void table(struct lines *l, const char *title, const struct mtlbx_air_arg
             free(name);
         }
     }
+}
+
+/* One table (arguments or outputs): the bound ones, then the built-ins. */
+static void table(struct lines *l, const char *title, const struct mtlbx_air_argument *args, size_t n,
+                  const struct mtlbx_metadata *md)
+{
+    if (n == 0)
+        return;
+    add(l, true, "%s (%zu)", title, n);
+    struct cells *c = calloc(n, sizeof *c);
+    if (!c) {
+        l->oom = true;
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        cells_of(&args[k], k, md, &c[k]);
+    rows(l, args, n, c, false);
+    rows(l, args, n, c, true);
     for (size_t k = 0; k < n; k++)
         cells_free(&c[k]);
     free(c);

@@ -76,15 +76,24 @@ const char *rowfmt_skip_cols(const char *utf8, int skip)
     return utf8 + i;
 }
 
-bool rowfmt_cut_middle(const char *utf8, int width, const char *ellipsis, char *out, size_t size)
+/* Copies utf8 whole when it fits `width` (and the buffer): true then. */
+static bool whole(const char *utf8, int width, char *out, size_t size)
 {
     size_t len = strlen(utf8);
     if (size == 0)
-        return false;
+        return true;
     if (textfmt_width(utf8) <= width && len < size) {
         memcpy(out, utf8, len + 1);
-        return false;
+        return true;
     }
+    return false;
+}
+
+bool rowfmt_cut_middle(const char *utf8, int width, const char *ellipsis, char *out, size_t size)
+{
+    if (whole(utf8, width, out, size))
+        return false;
+    size_t len = strlen(utf8);
     if (width < 4)
         return rowfmt_cut(utf8, width, ellipsis, out, size);
     int room = width - 1, head_cols = room / 3, tail_cols = room - head_cols;
@@ -99,6 +108,23 @@ bool rowfmt_cut_middle(const char *utf8, int width, const char *ellipsis, char *
     memcpy(out, utf8, head);
     memcpy(out + head, ellipsis, e_len);
     memcpy(out + head + e_len, tail, t_len + 1);
+    return true;
+}
+
+bool rowfmt_cut_left(const char *utf8, int width, const char *ellipsis, char *out, size_t size)
+{
+    if (whole(utf8, width, out, size))
+        return false;
+    if (width < 2)
+        return rowfmt_cut(utf8, width, ellipsis, out, size);
+    const char *tail = utf8;
+    while (*tail && textfmt_width(tail) > width - 1)
+        tail = rowfmt_skip_cols(tail, 1) > tail ? rowfmt_skip_cols(tail, 1) : tail + 1;
+    size_t e_len = strlen(ellipsis), t_len = strlen(tail);
+    if (e_len + t_len + 1 > size)
+        return rowfmt_cut(utf8, width, ellipsis, out, size);
+    memcpy(out, ellipsis, e_len);
+    memcpy(out + e_len, tail, t_len + 1);
     return true;
 }
 

@@ -52,6 +52,10 @@ bool rowfmt_cut(const char *utf8, int width, const char *ellipsis, char *out, si
  * back to rowfmt_cut below 4 columns. Returns true when it cut. */
 bool rowfmt_cut_middle(const char *utf8, int width, const char *ellipsis, char *out, size_t size);
 
+/* Cuts at the start: the end (a path's file name) stays, after
+ * `ellipsis` (one column). Returns true when it cut. */
+bool rowfmt_cut_left(const char *utf8, int width, const char *ellipsis, char *out, size_t size);
+
 /* Runs of spaces become one space (the type column's padding is the first
  * thing worth giving up when a label does not fit). */
 void rowfmt_squeeze_spaces(const char *in, char *out, size_t size);

@@ -23,7 +23,7 @@ bool verb_make_dirs(const char *path, char *err, size_t err_size);
  * all; false (or none existing) means keep existing files. */
 bool verb_confirm_overwrite(struct explorer *ex, size_t existing, size_t total, const char *dir);
 
-/* ---- write_library.c: w in the function table ---- */
+/* ---- write_library.c: w in the function table and on a function's page ---- */
 /* Which functions of one shown file a library is written of. */
 struct library_pick {
     uint32_t file;               /* into ex->files */
@@ -38,6 +38,8 @@ void library_pick_free(struct library_pick *pick);
  * replaces the file shown), then writes the library in the background
  * and says what was written. Takes `pick`'s arrays in every case. */
 void verb_write_library(struct explorer *ex, struct library_pick *pick);
+/* The same for one function (w on its page): a library of it alone. */
+void verb_write_function_library(struct explorer *ex, mtlbx_library *lib, size_t fn);
 
 /* ---- actions.c: e and d on one function ---- */
 /* e: its module (exactly the bytes HASH covers) to NAME.air. */

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "pack_select.h"
+#include "safe_write.h"
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
@@ -156,4 +157,35 @@ void verb_write_library(struct explorer *ex, struct library_pick *pick)
                                  .force = x->force, .describe_flags = MTLBX_WR_DESCRIBE_KEEP_DECODED };
     if (!job_start(ex, "writing library", library_work, library_finish, x, true))
         free_job(x);
+}
+
+void verb_write_function_library(struct explorer *ex, mtlbx_library *lib, size_t fn)
+{
+    long file = ex_file_of(ex, lib);
+    const struct mtlbx_function *f = lib ? mtlbx_function_at(lib, fn) : NULL;
+    if (file < 0 || !f) {
+        ex_message(ex, "no function here");
+        return;
+    }
+    struct library_pick pick = { .file = (uint32_t)file, .n_functions = 1 };
+    mtlbx_file *mf = ex->files[file].f;
+    pick.n_libs = mtlbx_file_library_count(mf);
+    pick.keep = calloc(pick.n_libs + 1, sizeof *pick.keep);
+    bool ok = pick.keep != NULL, found = false;
+    for (size_t l = 0; ok && l < pick.n_libs; l++) {
+        mtlbx_library *ml = mtlbx_library_at(mf, l);
+        ok = (pick.keep[l] = calloc(mtlbx_library_function_count(ml) + 1, 1)) != NULL;
+        if (ok && ml == lib)
+            pick.keep[l][fn] = found = true;
+    }
+    char *safe = ok ? safe_component(f->name.ptr, f->name.len) : NULL;
+    if (!ok || !found || !safe) {
+        free(safe);
+        library_pick_free(&pick);
+        ex_error(ex, found || !ok ? "out of memory" : "the function's library is not one of the file's");
+        return;
+    }
+    snprintf(pick.default_name, sizeof pick.default_name, "%s.metallib", safe);
+    free(safe);
+    verb_write_library(ex, &pick);
 }

@@ -15,6 +15,13 @@ void list_scroll(struct list *l)
         l->sel = l->top = 0;
         return;
     }
+    if (l->scroll_only) {
+        /* No blank rows below the last: the page ends at the bottom. */
+        if (l->top + page > l->n)
+            l->top = l->n > page ? l->n - page : 0;
+        l->sel = l->top;
+        return;
+    }
     if (l->sel >= l->n)
         l->sel = l->n - 1;
     if (l->sel < l->top)
@@ -42,6 +49,8 @@ void list_select(struct list *l, long i)
     if (i < 0)
         i = 0;
     l->sel = (size_t)i;
+    if (l->scroll_only)
+        l->top = (size_t)i;
     list_scroll(l);
 }
 
@@ -56,7 +65,7 @@ void list_center(struct list *l)
 
 bool list_move(struct list *l, enum action a)
 {
-    long page = list_page(l), half = page / 2 ? page / 2 : 1, sel = (long)l->sel;
+    long page = list_page(l), half = page / 2 ? page / 2 : 1, sel = (long)(l->scroll_only ? l->top : l->sel);
     switch (a) {
     case ACT_DOWN: list_select(l, sel + 1); return true;
     case ACT_UP: list_select(l, sel - 1); return true;
@@ -73,7 +82,7 @@ bool list_move(struct list *l, enum action a)
 bool list_click(struct list *l, int y)
 {
     int row = y - l->y;
-    if (row < 0 || row >= list_page(l) || l->top + (size_t)row >= l->n)
+    if (l->scroll_only || row < 0 || row >= list_page(l) || l->top + (size_t)row >= l->n)
         return false;
     l->sel = l->top + (size_t)row;
     return true;

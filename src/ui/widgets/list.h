@@ -18,12 +18,14 @@ struct list {
     int rows;                    /* rows shown (set when drawn; at least 1) */
     int y;                       /* screen line of the first row shown (mouse) */
     bool keep_full;              /* never leave blank rows below the last (a pager) */
+    bool scroll_only;            /* no selection: the moves scroll `top` (a page of text) */
 };
 
 /* The rows, and where they are drawn: the selection stays in range and
  * in sight. */
 void list_set(struct list *l, size_t n, int y, int rows);
-/* Selects row i, clamped to the rows, and scrolls it into sight. */
+/* Selects row i, clamped to the rows, and scrolls it into sight (scroll
+ * only: row i comes to the top, as far as the rows go). */
 void list_select(struct list *l, long i);
 /* Scrolls so the selection shows (after n or rows changed). */
 void list_scroll(struct list *l);

@@ -57,9 +57,10 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     (void)rd;
     struct scan_ctx *c = ctx;
     const struct walk_entry *a = c->archive;
-    /* The archive named as a root has no relative name: use its own. */
-    const char *base = a->rel[0] ? a->rel : strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
-    char *label = archive_join(base, name), *open_path = archive_join(a->path, name);
+    /* The archive named as a root is the heading above its members:
+     * each is its path inside it (the part that tells two apart); one
+     * found in a folder is named from the folder (dist/App.ipa!...). */
+    char *label = a->rel[0] ? archive_join(a->rel, name) : strdup(name), *open_path = archive_join(a->path, name);
     if (label && open_path) {
         add(c->s, c->root, label, open_path, size, NULL);
         atomic_fetch_add(&c->s->members, 1);

@@ -51,7 +51,7 @@ static char *text_of(const struct mtlbx_air_argument *a, const struct mtlbx_meta
 
 static const struct mtlbx_md_value v1[] = { I(1) }, v2[] = { I(2) }, v3[] = { I(3) },
                                    v52[] = { I(52) }, v00[] = { I(0), I(0) }, v01[] = { I(0), I(1) },
-                                   locn1[] = { S("user(locn1)") };
+                                   locn1[] = { S("user(locn1)") }, gen[] = { S("generated(2uvDv2_f)") };
 
 Test(msl_decl, device_const_pointer)
 {
@@ -398,4 +398,44 @@ Test(msl_decl, demangle_rejects_what_is_not_mangled)
     deep[n] = 'i';
     cr_assert_null(mtlbx_demangle((struct mtlbx_bytes){ (const uint8_t *)deep, n + 1 }));
     free(deep);
+}
+
+/* A varying the compiler named: no attribute MSL lacks a word for, AIR's
+ * name as a comment (interpolation stays an attribute). */
+Test(msl_decl, generated_varyings_are_not_attributes)
+{
+    struct mtlbx_air_property p[] = { { B("vertex_output"), 1, gen } };
+    struct mtlbx_air_argument a = arg("vertex_output", "float2", "uv", p, 1);
+    cr_assert_str_eq(text_of(&a, NULL), "float2 uv /* AIR: generated(2uvDv2_f) */");
+    struct mtlbx_air_property f[] = { { B("fragment_input"), 1, gen }, { B("center"), 0, NULL },
+                                      { B("perspective"), 0, NULL } };
+    a = arg("fragment_input", "float2", "uv", f, 3);
+    cr_assert_str_eq(text_of(&a, NULL), "float2 uv [[center_perspective]] /* AIR: generated(2uvDv2_f) */");
+}
+
+/* A function constant an argument names that CNST does not hold (the
+ * source computes it from others: ANGLE's kColorOutputAvailable0) is
+ * declared once, as a comment that says the module does not record how;
+ * one CNST holds (as a C++ name's last part) is not. */
+Test(msl_decl, implicit_function_constants_declared_as_comments)
+{
+    struct mtlbx_air_property p[] = { { B("texture"), 0, NULL }, { B("function_constant"), 0, NULL } };
+    struct mtlbx_air_argument in[3] = { arg("texture", "texture2d<float>", "a", p, 2),
+                                        arg("texture", "texture2d<float>", "b", p, 2),
+                                        arg("texture", "texture2d<float>", "c", p, 2) };
+    in[0].has_function_constant = in[1].has_function_constant = in[2].has_function_constant = true;
+    in[0].function_constant = B("kAvailable0");
+    in[1].function_constant = B("kAvailable0");
+    in[2].function_constant = B("win");
+    struct mtlbx_interface iface = { .stage = "fragment", .n_inputs = 3, .inputs = in };
+    struct mtlbx_constant k[] = { { .name = B("cx::win"), .type = 0x35, .index = 2, .active = true } };
+    struct mtlbx_metadata md = { .n_constants = 1, .constants = k };
+    const char *s = decl_md(&iface, "f", &md, MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
+    const char *want = "// constant bool kAvailable0 = ...;  // implicit: computed from other function constants "
+                       "(the module does not say how)\n\n";
+    cr_assert(strstr(s, want) != NULL, "%s", s);
+    cr_assert(strstr(strstr(s, want) + 1, "// constant bool kAvailable0") == NULL, "declared twice: %s", s);
+    cr_assert(strstr(s, "// constant bool win") == NULL, "%s", s);
+    cr_assert(strncmp(s, "namespace cx { constant bool win [[function_constant(2)]]; }\n// constant bool kAvailable0",
+                      82) == 0, "CNST's first, then the implicit ones: %s", s);
 }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "ui/views/bytes/bytes.h"
+#include "ui/model/fnfilter.h"
 #include "ui/widgets/prompt.h"
 
 #include <stdio.h>
@@ -56,7 +57,7 @@ void filter_prompt(struct explorer *ex)
 {
     struct bytes *b = bytes_of(ex);
     char in[sizeof b->fview.filter];
-    if (!prompt_line(ex, "Filter functions (name, kernel, air 2.6; empty clears)", b->fview.filter, in,
+    if (!prompt_line(ex, FNFILTER_PROMPT, b->fview.filter, in,
                      sizeof in))
         return;
     snprintf(b->fview.filter, sizeof b->fview.filter, "%s", in);

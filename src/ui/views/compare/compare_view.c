@@ -20,6 +20,7 @@
 #include "ui/text/wrap.h"
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
+#include "ui/widgets/search.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -47,8 +48,6 @@ struct compare_view {
     struct compare_row *rows;
     size_t n_rows, cap;
     struct list list;
-    struct query query;
-    bool have_query;
 };
 
 static struct compare_view *state(struct explorer *ex)
@@ -460,37 +459,29 @@ static void compare_draw(struct explorer *ex)
     draw_detail(ex);
 }
 
-static void find(struct explorer *ex, bool forward)
+struct change_match {
+    struct compare_view *cv;
+    const struct query *q;
+};
+
+static bool change_matches(void *ctx, size_t i)
 {
-    struct compare_view *cv = state(ex);
-    if (!cv->have_query) {
-        ex_message(ex, "no search yet: press / first");
-        return;
-    }
-    size_t n = cv->n_rows;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = forward ? (cv->list.sel + k) % n : (cv->list.sel + n - k % n) % n;
-        const char *line = row_text(&cv->rows[i]);
-        if (query_label_matches(&cv->query, line)) {
-            list_select(&cv->list, (long)i);
-            return;
-        }
-    }
-    ex_error(ex, "no change matches %s", cv->query.text);
+    struct change_match *cm = ctx;
+    return query_label_matches(cm->q, row_text(&cm->cv->rows[i]));
 }
 
-static void search(struct explorer *ex)
+static bool compare_grep(struct explorer *ex, const struct query *q, bool fresh, bool forward)
 {
+    (void)fresh;
     struct compare_view *cv = state(ex);
-    char q[QUERY_MAX], why[128];
-    if (!prompt_line(ex, "Search the changes", cv->have_query ? cv->query.text : "", q, sizeof q))
-        return;
-    if (!query_parse(q, false, &cv->query, why, sizeof why)) {
-        ex_error(ex, "%s", why);
-        return;
+    struct change_match cm = { cv, q };
+    long i = search_rows(cv->n_rows, cv->list.sel, forward, false, change_matches, &cm);
+    if (i >= 0) {
+        list_select(&cv->list, i);
+        return true;
     }
-    cv->have_query = true;
-    find(ex, true);
+    ex_error(ex, "no change matches %s", q->text);
+    return false;
 }
 
 static enum view_result compare_action(struct explorer *ex, enum action a)
@@ -499,9 +490,6 @@ static enum view_result compare_action(struct explorer *ex, enum action a)
     case ACT_ENTER: jump(ex, false); break;
     case ACT_JUMP_B: jump(ex, true); break;
     case ACT_DISASSEMBLE: show_disassembly_diff(ex); break;
-    case ACT_SEARCH: search(ex); break;
-    case ACT_SEARCH_NEXT: find(ex, true); break;
-    case ACT_SEARCH_PREV: find(ex, false); break;
     default: return VIEW_IGNORED;
     }
     return VIEW_HANDLED;
@@ -539,6 +527,8 @@ const struct view_ops compare_view = {
     .done = compare_forget,
     .draw = compare_draw,
     .action = compare_action,
+    .search_prompt = "Search the changes",
+    .grep = compare_grep,
     .list = compare_list,
     .here = compare_here,
     .restore = compare_restore,

@@ -23,6 +23,7 @@
 #include "ui/text/textfmt.h"
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
+#include "ui/widgets/search.h"
 #include "ui/work/folder_scan.h"
 
 #include <inttypes.h>
@@ -49,8 +50,6 @@ static const char *const sort_names[FSORT_COUNT] = {
  * release compare and the title read it too). */
 struct folder_view {
     struct list list;
-    struct query query;
-    bool have_query;
     bool was_scanning;           /* one more frame when the scan ends */
     int sort;                    /* S: the column rows are sorted by */
     size_t search_entry;         /* the entry the last / or n stopped on */
@@ -246,75 +245,104 @@ static void wait_work(struct job *j)
     }
 }
 
-static void search(struct explorer *ex, bool forward, const struct folder_row *rows, size_t n);
+static bool search(struct explorer *ex, const struct query *q, bool forward, const struct folder_row *rows, size_t n);
 
 static void wait_finish(struct explorer *ex, struct job *j, bool cancelled)
 {
     struct index_wait *w = j->ctx;
-    bool forward = w->forward;
-    free(w);
     if (cancelled) {
         ex_message(ex, "search cancelled");
-        return;
+    } else {
+        size_t n;
+        struct folder_row *rows = build_rows(ex, &n);
+        if (rows) {
+            state(ex)->list.n = n;
+            search(ex, &w->q, w->forward, rows, n);
+        }
+        free(rows);
     }
-    size_t n;
-    struct folder_row *rows = build_rows(ex, &n);
-    if (rows) {
-        state(ex)->list.n = n;
-        search(ex, forward, rows, n);
-    }
-    free(rows);
+    free(w);
 }
 
 /* `/` in the folder list: the next library whose path, or one of whose
  * function names, argument names or argument types, holds the query
  * ("which library takes GEMMParams"). The status line says what matched;
  * while the index is not whole, a miss waits for it (wait_work). */
-static void search(struct explorer *ex, bool forward, const struct folder_row *rows, size_t n)
+struct library_match {
+    struct folder_scan *s;
+    const struct folder_row *rows;
+    const struct query *q;
+    char what[420];              /* the index line that matched */
+};
+
+static bool library_matches(void *ctx, size_t i)
+{
+    struct library_match *lm = ctx;
+    if (lm->rows[i].entry < 0)
+        return false;
+    lm->what[0] = '\0';
+    pthread_mutex_lock(&lm->s->lock);
+    bool hit = entry_hit(lm->q, &lm->s->v[lm->rows[i].entry], lm->what, sizeof lm->what);
+    pthread_mutex_unlock(&lm->s->lock);
+    return hit;
+}
+
+static bool search(struct explorer *ex, const struct query *q, bool forward, const struct folder_row *rows, size_t n)
 {
     struct folder_view *f = state(ex);
-    if (!f->have_query || !n)
-        return;
+    if (!n)
+        return false;
     struct folder_scan *s = ex->scan;
     size_t libs = 0;
     for (size_t i = 0; i < n; i++)
         libs += rows[i].entry >= 0;
     size_t indexed = atomic_load(&s->indexed);
     bool partial = !atomic_load(&s->survey_done);
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = forward ? (f->list.sel + k) % n : (f->list.sel + n - k % n) % n;
-        if (rows[i].entry < 0)
-            continue;
-        char what[420] = "";
+    struct library_match lm = { s, rows, q, "" };
+    long i = search_rows(n, f->list.sel, forward, false, library_matches, &lm);
+    if (i >= 0) {
         pthread_mutex_lock(&s->lock);
         const struct folder_entry *e = &s->v[rows[i].entry];
-        bool hit = entry_hit(&f->query, e, what, sizeof what);
-        char *label = hit ? mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL) : NULL;
+        char *label = mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
         pthread_mutex_unlock(&s->lock);
-        if (hit) {
-            list_select(&f->list, (long)i);
-            f->search_entry = (size_t)rows[i].entry;
-            if (what[0])
-                ex_message(ex, "%s: %s%s", label ? label : "?", what,
-                           partial ? "  (still indexing: n may find more)" : "");
-            else
-                ex_message(ex, "%s", label ? label : "?");
-            free(label);
-            return;
-        }
+        list_select(&f->list, i);
+        f->search_entry = (size_t)rows[i].entry;
+        if (lm.what[0])
+            ex_message(ex, "%s: %s%s", label ? label : "?", lm.what,
+                       partial ? "  (still indexing: n may find more)" : "");
+        else
+            ex_message(ex, "%s", label ? label : "?");
+        free(label);
+        return true;
     }
     if (partial) {
         struct index_wait *w = calloc(1, sizeof *w);
         if (w) {
-            *w = (struct index_wait){ s, f->query, forward, false };
+            *w = (struct index_wait){ s, *q, forward, false };
             if (job_start(ex, "waiting for the name index", wait_work, wait_finish, w, false))
-                return;
+                return false;
             free(w);
         }
-        ex_error(ex, "no library matches %s yet: %zu of %zu indexed so far", f->query.text, indexed, libs);
+        ex_error(ex, "no library matches %s yet: %zu of %zu indexed so far", q->text, indexed, libs);
     } else {
-        ex_error(ex, "no library matches %s (paths, function names, argument names and types)", f->query.text);
+        ex_error(ex, "no library matches %s (paths, function names, argument names and types)", q->text);
     }
+    return false;
+}
+
+static bool folder_grep(struct explorer *ex, const struct query *q, bool fresh, bool forward)
+{
+    (void)fresh;
+    struct folder_view *f = state(ex);
+    size_t n;
+    struct folder_row *rows = build_rows(ex, &n);
+    if (!rows)
+        return false;
+    f->list.n = n;
+    list_scroll(&f->list);
+    bool found = search(ex, q, forward, rows, n);
+    free(rows);
+    return found;
 }
 
 static enum view_result folder_action(struct explorer *ex, enum action a)
@@ -330,7 +358,7 @@ static enum view_result folder_action(struct explorer *ex, enum action a)
             ex_message(ex, "the scan is over");
         }
         return VIEW_HANDLED;
-    case ACT_ENTER: case ACT_SEARCH: case ACT_SEARCH_NEXT: case ACT_SEARCH_PREV: case ACT_SORT:
+    case ACT_ENTER: case ACT_SORT:
         break;
     default: return VIEW_IGNORED;
     }
@@ -347,20 +375,6 @@ static enum view_result folder_action(struct explorer *ex, enum action a)
         else
             ex_message(ex, "select a library below the folder to open it");
         break;
-    case ACT_SEARCH: {
-        char q[QUERY_MAX], why[128];
-        if (!prompt_line(ex, "Search paths, function, argument and type names", "", q, sizeof q))
-            break;
-        if (!query_parse(q, false, &f->query, why, sizeof why)) {
-            ex_error(ex, "%s", why);
-            break;
-        }
-        f->have_query = true;
-        search(ex, true, rows, n);
-        break;
-    }
-    case ACT_SEARCH_NEXT: search(ex, true, rows, n); break;
-    case ACT_SEARCH_PREV: search(ex, false, rows, n); break;
     case ACT_SORT: {
         /* Keep the selected library selected under the new order. */
         long entry = f->list.sel < n ? rows[f->list.sel].entry : -1;
@@ -462,15 +476,20 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
             mtlbx_format_count(fn, sizeof fn, functions);
         if (known && !unreadable)
             mtlbx_format_count(pr, sizeof pr, problems);
+        /* The path takes what is left, cut from the left when it must
+         * be: two members of one archive differ at their end. */
+        char path[1300];
+        int room = r->w - (r->w >= WIDE_COLS ? (int)strlen(HEADER_WIDE) - 4 : (int)strlen(HEADER_NARROW) - 4);
+        rowfmt_cut_left(label ? label : "?", room > 8 ? room : 8, rowfmt_ellipsis(term_ascii()), path, sizeof path);
         if (r->w >= WIDE_COLS)
         {
             char vc[64], tc[64], mc[64];
-            snprintf(line, sizeof line, "  %14s  %9s  %s  %s  %s  %8s  %.1200s", sz, fn,
+            snprintf(line, sizeof line, "  %14s  %9s  %s  %s  %s  %8s  %s", sz, fn,
                      fit_cell(known ? version : "", 7, vc, sizeof vc), fit_cell(known ? target : "", 14, tc, sizeof tc),
-                     fit_cell(known ? msl : "", 8, mc, sizeof mc), pr, label ? label : "?");
+                     fit_cell(known ? msl : "", 8, mc, sizeof mc), pr, path);
         }
         else
-            snprintf(line, sizeof line, "  %14s  %9s  %.1200s", sz, fn, label ? label : "?");
+            snprintf(line, sizeof line, "  %14s  %9s  %s", sz, fn, path);
         if (!selected && known && !unreadable && problems)
             attr = term_attr(AT_WARN);
     }
@@ -563,6 +582,8 @@ const struct view_ops folder_view = {
     .open = folder_open,
     .draw = folder_draw,
     .action = folder_action,
+    .search_prompt = "Search paths, function, argument and type names",
+    .grep = folder_grep,
     .title = folder_title,
     .tick = folder_tick,
     .list = folder_list_now,

@@ -12,8 +12,10 @@
 #include "ui/views/functions/functions_view.h"
 #include "ui/core/core.h"
 #include "ui/core/job.h"
+#include "ui/model/fnfilter.h"
 #include "ui/model/ftable.h"
 #include "ui/term/term.h"
+#include "ui/text/query.h"
 #include "ui/text/rowfmt.h"
 #include "ui/text/wrap.h"
 #include "ui/verbs/verbs.h"
@@ -42,6 +44,7 @@ struct functions {
     struct ftable t;
     struct list list;
     bool built;
+    struct ft_kept_marks kept;   /* marks of files shown before, for when they show again */
 };
 
 static struct functions *state(struct explorer *ex)
@@ -76,6 +79,23 @@ static int columns(const struct ftable *t, int width, struct column *out)
     if (width - fixed - (t->requires_width + 1) >= NAME_MIN_WIDTH)
         out[n++] = (struct column){ FT_COL_REQUIRES, t->requires_width, false };
     return n;
+}
+
+/* S: the next column shown at this width (a sort by a column one cannot
+ * see, requires at 80 columns, would look like no order at all), then the
+ * name, then the file's order again. */
+static enum ft_col next_sort(struct explorer *ex, const struct ftable *t)
+{
+    struct column cols[FT_COL_COUNT];
+    int n = columns(t, ex->lay.body.w - (t->n_marked ? MARK_GUTTER : 0), cols);
+    for (int c = (int)t->sort + 1; c < FT_COL_COUNT; c++) {
+        if (c == FT_COL_NAME)
+            return FT_COL_NAME;
+        for (int k = 0; k < n; k++)
+            if (cols[k].col == (enum ft_col)c)
+                return (enum ft_col)c;
+    }
+    return FT_COL_ORDER;
 }
 
 static const struct ft_row *selected(struct functions *fv)
@@ -250,22 +270,38 @@ static void say_match(struct explorer *ex, struct ftable *t, bool wrapped)
                mtlbx_format_count(b, sizeof b, t->n_hits), wrapped ? "  (search wrapped)" : "");
 }
 
-static void search_functions(struct explorer *ex, struct functions *fv)
+/* `/` over the shown functions: ftable keeps every match, so n and N
+ * step through them and say "match i/N". */
+static bool functions_grep(struct explorer *ex, const struct query *q, bool fresh, bool forward)
 {
+    struct functions *fv = state(ex);
     struct ftable *t = &fv->t;
-    char q[sizeof t->query];
-    if (!prompt_line(ex, "Search functions (name, argument name or type)", "", q, sizeof q) || !q[0])
-        return;
-    if (ftable_search(t, q, iface_text, ex) == 0) {
-        ex_error(ex, "not found: %s", q);
-        return;
-    }
-    /* The first match from the selection on, the selection included. */
     bool wrapped;
-    size_t sel = fv->list.sel > 0 ? fv->list.sel - 1 : t->n_shown ? t->n_shown - 1 : 0;
-    ftable_search_step(t, &sel, true, &wrapped);
+    if (fresh) {
+        if (ftable_search(t, q->text, iface_text, ex) == 0) {
+            ex_error(ex, "not found: %s", q->text);
+            return false;
+        }
+        /* The first match from the selection on, the selection included. */
+        size_t sel = fv->list.sel > 0 ? fv->list.sel - 1 : t->n_shown ? t->n_shown - 1 : 0;
+        ftable_search_step(t, &sel, true, &wrapped);
+        list_select(&fv->list, (long)sel);
+        say_match(ex, t, false);
+        return true;
+    }
+    size_t sel = fv->list.sel;
+    /* A search that found nothing (or a filter or sort since, which drops
+     * the matches) is searched again: the interfaces behind argument
+     * names may have come in meanwhile. */
+    if (!t->n_hits && ftable_search(t, q->text, iface_text, ex) == 0) {
+        ex_error(ex, "not found: %s", q->text);
+        return false;
+    }
+    if (!ftable_search_step(t, &sel, forward, &wrapped))
+        return false;
     list_select(&fv->list, (long)sel);
-    say_match(ex, t, false);
+    say_match(ex, t, wrapped);
+    return true;
 }
 
 static void apply(struct explorer *ex, struct functions *fv)
@@ -281,7 +317,7 @@ static void filter_functions(struct explorer *ex, struct functions *fv)
 {
     struct ftable *t = &fv->t;
     char in[sizeof t->filter];
-    if (!prompt_line(ex, "Filter functions (name, kernel, air 2.6; empty clears)", t->filter, in, sizeof in))
+    if (!prompt_line(ex, FNFILTER_PROMPT, t->filter, in, sizeof in))
         return;
     snprintf(t->filter, sizeof t->filter, "%s", in);
     apply(ex, fv);
@@ -429,28 +465,13 @@ static enum view_result functions_action(struct explorer *ex, enum action a)
     struct ftable *t = &fv->t;
     const struct ft_row *row = selected(fv);
     switch (a) {
-    case ACT_SEARCH: search_functions(ex, fv); return VIEW_HANDLED;
-    case ACT_SEARCH_NEXT:
-    case ACT_SEARCH_PREV: {
-        bool wrapped;
-        size_t sel = fv->list.sel;
-        if (!t->n_hits) {
-            ex_message(ex, "no search yet: press / first");
-        } else if (ftable_search_step(t, &sel, a == ACT_SEARCH_NEXT, &wrapped)) {
-            list_select(&fv->list, (long)sel);
-            say_match(ex, t, wrapped);
-        }
-        return VIEW_HANDLED;
-    }
     case ACT_FILTER: filter_functions(ex, fv); return VIEW_HANDLED;
     case ACT_MARK: case ACT_MARK_ALL: case ACT_MARK_INVERT: case ACT_UNMARK_ALL:
         mark(ex, fv, a);
         return VIEW_HANDLED;
     case ACT_WRITE: write_library(ex, fv); return VIEW_HANDLED;
     case ACT_SORT:
-        t->sort = (enum ft_col)((t->sort + 1) % FT_COL_COUNT);
-        if (t->sort == FT_COL_FILE && !t->show_file)
-            t->sort = (enum ft_col)(t->sort + 1);
+        t->sort = next_sort(ex, t);
         apply(ex, fv);
         if (!ex->status[0])
             ex_message(ex, "sorted by %s  (S again for the next column)", ftable_col_title(t->sort));
@@ -551,6 +572,9 @@ static bool build(struct explorer *ex, struct functions *fv)
     fv->t.arg_ctx = ex;
     fv->list = (struct list){ .n = fv->t.n_shown };
     fv->built = true;
+    size_t restored = ok ? ftable_marks_restore(&fv->t, &fv->kept) : 0;
+    if (restored)
+        ex_message(ex, "%zu %s marked before, still marked", restored, mtlbx_noun(restored, "function", "functions"));
     return ok;
 }
 
@@ -579,13 +603,17 @@ static bool functions_open(struct explorer *ex, const struct place *at)
 static void functions_forget(struct explorer *ex)
 {
     struct functions *fv = state(ex);
+    struct ft_kept_marks kept = fv->kept;
+    ftable_marks_keep(&fv->t, &kept);
     ftable_free(&fv->t);
     memset(fv, 0, sizeof *fv);
+    fv->kept = kept;
 }
 
 static void functions_done(struct explorer *ex)
 {
     ftable_free(&state(ex)->t);
+    ftable_kept_marks_free(&state(ex)->kept);
 }
 
 static struct list *functions_list(struct explorer *ex)
@@ -621,6 +649,8 @@ const struct view_ops functions_view = {
     .done = functions_done,
     .draw = functions_draw,
     .action = functions_action,
+    .search_prompt = "Search functions (name, argument name or type)",
+    .grep = functions_grep,
     .status = functions_status,
     .list = functions_list,
     .here = functions_here,

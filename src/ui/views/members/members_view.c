@@ -16,6 +16,7 @@
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
+#include "ui/widgets/search.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -41,8 +42,6 @@ struct members {
     struct member_row *rows;     /* every archive of lib, with its members */
     size_t n_rows;
     struct list list;
-    struct query query;
-    bool have_query;
 };
 
 static struct members *state(struct explorer *ex)
@@ -289,21 +288,33 @@ static void write_all(struct explorer *ex, struct members *m)
                    skipped ? " (directories and links skipped)" : "");
 }
 
-static void find(struct explorer *ex, struct members *m, bool forward)
+struct member_match {
+    struct members *m;
+    const struct query *q;
+};
+
+static bool member_matches(void *ctx, size_t i)
 {
-    if (!m->have_query || m->n_rows == 0)
-        return;
-    size_t n = m->n_rows;
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = forward ? (m->list.sel + k) % n : (m->list.sel + n - k % n) % n;
-        const struct mtlbx_archive *a = archive_at(m, m->rows[i].archive);
-        if (a && m->rows[i].member >= 0 && a->state == MTLBX_ARCHIVE_LOADED &&
-            query_label_matches(&m->query, a->members[m->rows[i].member].name)) {
-            list_select(&m->list, (long)i);
-            return;
-        }
+    struct member_match *mm = ctx;
+    const struct mtlbx_archive *a = archive_at(mm->m, mm->m->rows[i].archive);
+    return a && mm->m->rows[i].member >= 0 && a->state == MTLBX_ARCHIVE_LOADED &&
+           query_label_matches(mm->q, a->members[mm->m->rows[i].member].name);
+}
+
+static bool members_grep(struct explorer *ex, const struct query *q, bool fresh, bool forward)
+{
+    (void)fresh;
+    struct members *m = state(ex);
+    if (m->n_rows == 0)
+        return false;
+    struct member_match mm = { m, q };
+    long i = search_rows(m->n_rows, m->list.sel, forward, false, member_matches, &mm);
+    if (i >= 0) {
+        list_select(&m->list, i);
+        return true;
     }
-    ex_error(ex, "no member matches %s", m->query.text);
+    ex_error(ex, "no member matches %s", q->text);
+    return false;
 }
 
 static enum view_result members_action(struct explorer *ex, enum action a)
@@ -318,20 +329,6 @@ static enum view_result members_action(struct explorer *ex, enum action a)
         break;
     case ACT_WRITE: write_one(ex, m); break;
     case ACT_WRITE_ALL: write_all(ex, m); break;
-    case ACT_SEARCH: {
-        char q[QUERY_MAX], why[128];
-        if (!prompt_line(ex, "Search member names", "", q, sizeof q))
-            break;
-        if (!query_parse(q, false, &m->query, why, sizeof why)) {
-            ex_error(ex, "%s", why);
-            break;
-        }
-        m->have_query = true;
-        find(ex, m, true);
-        break;
-    }
-    case ACT_SEARCH_NEXT: find(ex, m, true); break;
-    case ACT_SEARCH_PREV: find(ex, m, false); break;
     case ACT_COPY: {
         const struct mtlbx_member *mem = selected(m);
         char *safe = mem ? mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL)
@@ -450,6 +447,8 @@ const struct view_ops members_view = {
     .done = members_done,
     .draw = members_draw,
     .action = members_action,
+    .search_prompt = "Search member names",
+    .grep = members_grep,
     .list = members_list,
     .here = members_here,
     .restore = members_restore,

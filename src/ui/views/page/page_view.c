@@ -11,6 +11,7 @@
 #include "ui/model/iface_table.h"
 #include "ui/term/term.h"
 #include "ui/text/wrap.h"
+#include "ui/widgets/list.h"
 #include "ui/verbs/verbs.h"
 #include "ui/work/ifacer.h"
 
@@ -27,7 +28,7 @@
 struct page {
     mtlbx_library *lib;
     size_t fn;
-    size_t top;                  /* first wrapped row shown */
+    struct list list;            /* scroll only: its top is the first wrapped row shown */
     char **lines;                /* the interface pane's logical lines */
     unsigned char *heading;      /* per line: drawn as a heading */
     size_t n_lines;
@@ -56,7 +57,8 @@ static bool page_open(struct explorer *ex, const struct place *at)
     struct page *p = state(ex);
     if (at->lib && at->function >= 0 && (size_t)at->function < mtlbx_library_function_count(at->lib)) {
         if (p->lib != at->lib || p->fn != (size_t)at->function)
-            p->top = 0;
+            p->list.top = 0;
+        p->list.scroll_only = true;
         p->lib = at->lib;
         p->fn = (size_t)at->function;
     }
@@ -110,12 +112,6 @@ static int wrapped_rows(const char *s, int width, size_t *starts)
     return n < 1 ? 1 : n;
 }
 
-static int body_rows(const struct explorer *ex)
-{
-    int rows = ex->lay.body.h - 2;
-    return rows > 1 ? rows : 1;
-}
-
 static size_t total_rows(struct page *p, int width)
 {
     size_t total = 0, starts[WRAP_MAX_LINES + 1];
@@ -154,15 +150,14 @@ static void page_draw(struct explorer *ex)
     }
     int width = r->w - 1;
     int rows = r->y + r->h - y;
-    size_t total = total_rows(p, width);
-    if (rows > 0 && p->top + (size_t)rows > total)
-        p->top = total > (size_t)rows ? total - (size_t)rows : 0;
+    p->list.scroll_only = true;
+    list_set(&p->list, total_rows(p, width), y, rows);
     /* Skip to the first wrapped row shown, then draw. */
     size_t row_no = 0, starts[WRAP_MAX_LINES + 1];
     for (size_t i = 0; i < p->n_lines && y < r->y + r->h; i++) {
         int n = wrapped_rows(p->lines[i], width, starts);
         for (int k = 0; k < n && y < r->y + r->h; k++, row_no++) {
-            if (row_no < p->top)
+            if (row_no < p->list.top)
                 continue;
             char piece[4096];
             wrap_line(p->lines[i], starts, k, piece, sizeof piece);
@@ -198,19 +193,8 @@ static enum view_result page_action(struct explorer *ex, enum action a)
 {
     struct page *p = state(ex);
     mtlbx_library *l = p->lib;
-    long page = body_rows(ex) - 1;
-    if (page < 1)
-        page = 1;
     switch (a) {
-    case ACT_DOWN: p->top++; break;
-    case ACT_UP: p->top = p->top ? p->top - 1 : 0; break;
-    case ACT_PAGE_DOWN: p->top += (size_t)page; break;
-    case ACT_PAGE_UP: p->top = p->top > (size_t)page ? p->top - (size_t)page : 0; break;
-    case ACT_HALF_DOWN: p->top += (size_t)page / 2; break;
-    case ACT_HALF_UP: p->top = p->top > (size_t)page / 2 ? p->top - (size_t)page / 2 : 0; break;
-    case ACT_TOP: p->top = 0; break;
-    case ACT_BOTTOM: p->top = SIZE_MAX / 2; break;
-    case ACT_PANE_IFACE: p->top = 0; break;
+    case ACT_PANE_IFACE: p->list.top = 0; break;
     case ACT_RAW_NAMES:
         ex->raw_names = !ex->raw_names;
         ex_message(ex, ex->raw_names ? "names as stored" : "names demangled");
@@ -224,6 +208,7 @@ static enum view_result page_action(struct explorer *ex, enum action a)
         break;
     }
     case ACT_EXTRACT: verb_extract_function(ex, l, p->fn); break;
+    case ACT_WRITE: verb_write_function_library(ex, l, p->fn); break;
     case ACT_COPY: {
         char *name = ftable_function_name(l, p->fn, true);
         if (name)
@@ -234,6 +219,12 @@ static enum view_result page_action(struct explorer *ex, enum action a)
     default: return VIEW_IGNORED;
     }
     return VIEW_HANDLED;
+}
+
+/* The generic moves (j, k, pages, g, G, the wheel) scroll the text. */
+static struct list *page_list(struct explorer *ex)
+{
+    return &state(ex)->list;
 }
 
 static void page_forget(struct explorer *ex)
@@ -253,12 +244,14 @@ static void page_here(struct explorer *ex, struct jump *j)
     struct page *p = state(ex);
     if (p->lib)
         j->at = place_function(p->lib, p->fn);
-    j->w[0] = p->top;
+    j->w[0] = p->list.top;
 }
 
 static bool page_restore(struct explorer *ex, const struct jump *j)
 {
-    state(ex)->top = (size_t)j->w[0];
+    struct page *p = state(ex);
+    p->list.scroll_only = true;
+    p->list.top = (size_t)j->w[0];     /* the next draw keeps it in range */
     return true;
 }
 
@@ -273,6 +266,7 @@ const struct view_ops page_view = {
     .action = page_action,
     .status = page_status,
     .tick = page_tick,
+    .list = page_list,
     .here = page_here,
     .restore = page_restore,
 };
