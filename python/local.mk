@@ -5,6 +5,9 @@
 # went to and its file name, so that the module loads the very library it
 # was installed with, for any prefix.
 EXTRA_DIST += python/mtlbx/__init__.py python/mtlbx/_native.py
+# pip install . (README: Installing): setup.py builds libmtlbx with this
+# tree's configure and bundles it inside the package.
+EXTRA_DIST += pyproject.toml setup.py
 if HAVE_PYTHON
 pkgpython_PYTHON = python/mtlbx/__init__.py python/mtlbx/_native.py
 
