@@ -14,15 +14,19 @@ linux_x86_64, say: ctypes needs no particular Python ABI), never "pure".
 import os
 import re
 import shutil
+import base64
+import hashlib
 import subprocess
 import sys
+import sysconfig
+import zipfile
 
-from setuptools import setup
+from setuptools import Command, setup
 from setuptools.command.build_py import build_py
 
 try:
     from wheel.bdist_wheel import bdist_wheel
-except ImportError:  # no wheel: pip install . still works through setup.py
+except ImportError:  # a Python without wheel: PlainWheel below
     bdist_wheel = None
 
 TOP = os.path.dirname(os.path.abspath(__file__))
@@ -76,7 +80,63 @@ class BuildPyWithLibrary(build_py):
             subprocess.check_call([strip, "--strip-unneeded", target])
 
 
-commands = {"build_py": BuildPyWithLibrary}
+class PlainWheel(Command):
+    """bdist_wheel where the wheel package is missing (pip install
+    --no-build-isolation with a Python that has setuptools alone, such as
+    a pyenv build): the wheel is a zip of the built package with its
+    .dist-info (METADATA, WHEEL, RECORD), tagged py3-none-PLATFORM.
+    setuptools asks this command for egg2dist to make the metadata."""
+
+    description = "build a platform wheel without the wheel package"
+    user_options = [("dist-dir=", "d", "where the .whl goes")]
+
+    def initialize_options(self):
+        self.dist_dir = None
+
+    def finalize_options(self):
+        self.dist_dir = self.dist_dir or "dist"
+
+    @staticmethod
+    def egg2dist(egg_info, dist_info):
+        os.makedirs(dist_info, exist_ok=True)
+        shutil.copyfile(os.path.join(egg_info, "PKG-INFO"), os.path.join(dist_info, "METADATA"))
+        shutil.rmtree(egg_info)
+
+    def run(self):
+        self.run_command("build")
+        build_lib = self.get_finalized_command("build").build_lib
+        egg_info = self.get_finalized_command("egg_info")
+        self.run_command("egg_info")
+        name, ver = self.distribution.get_name(), self.distribution.get_version()
+        platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+        tag = "py3-none-" + platform
+        dist_info = "%s-%s.dist-info" % (name, ver)
+        with open(os.path.join(egg_info.egg_info, "PKG-INFO"), "rb") as f:
+            metadata = f.read()
+        wheel_text = ("Wheel-Version: 1.0\nGenerator: mtlbx setup.py\nRoot-Is-Purelib: false\n"
+                      "Tag: %s\n" % tag).encode()
+        os.makedirs(self.dist_dir, exist_ok=True)
+        path = os.path.join(self.dist_dir, "%s-%s-%s.whl" % (name, ver, tag))
+        records = []
+
+        def add(z, arcname, data):
+            z.writestr(arcname, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            records.append("%s,sha256=%s,%d" % (arcname, digest, len(data)))
+
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            for root, _, files in sorted(os.walk(build_lib)):
+                for file in sorted(files):
+                    full = os.path.join(root, file)
+                    with open(full, "rb") as f:
+                        add(z, os.path.relpath(full, build_lib).replace(os.sep, "/"), f.read())
+            add(z, dist_info + "/METADATA", metadata)
+            add(z, dist_info + "/WHEEL", wheel_text)
+            records.append(dist_info + "/RECORD,,")
+            z.writestr(dist_info + "/RECORD", "\n".join(records) + "\n")
+
+
+commands = {"build_py": BuildPyWithLibrary, "bdist_wheel": PlainWheel}
 if bdist_wheel is not None:
     class PlatformWheel(bdist_wheel):
         def finalize_options(self):
