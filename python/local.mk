@@ -9,6 +9,9 @@
 MTLBX_PYTHON_FILES = python/mtlbx/__init__.py python/mtlbx/_native.py python/mtlbx/_errors.py \
 	python/mtlbx/_handle.py python/mtlbx/_file.py python/mtlbx/_library.py python/mtlbx/_writer.py
 EXTRA_DIST += $(MTLBX_PYTHON_FILES) python/mtlbx/py.typed
+# pip install . (README: Installing): setup.py builds libmtlbx with this
+# tree's configure and bundles it inside the package.
+EXTRA_DIST += pyproject.toml setup.py
 if HAVE_PYTHON
 pkgpython_PYTHON = $(MTLBX_PYTHON_FILES)
 pkgpython_DATA = python/mtlbx/py.typed

@@ -8,31 +8,59 @@
 #include "cli/commands.h"
 #include "ui/explorer.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The sample shipped in data/: installed copy, the build tree, then the
- * source tree (so a fresh build works before `make install`). */
+/* A copy of DIR with its last component (and the slash before it) cut. */
+static bool parent_dir(char *dir)
+{
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return false;
+    *slash = '\0';
+    return true;
+}
+
+/* What follows PREFIX in PATH, or NULL when PATH is not under PREFIX. */
+static const char *under(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(path, prefix, n) != 0 || (path[n] != '/' && path[n] != '\0'))
+        return NULL;
+    return path + n;
+}
+
+/* The sample shipped in data/. Run from the build tree, the source tree's
+ * copy (so a fresh build works before `make install`); installed, the copy
+ * in the data directory configure compiled in; then the same directory
+ * under the prefix the program was really installed to, found from the
+ * program's own path, for `make install prefix=DIR` after a configure for
+ * another prefix, or a tree staged with DESTDIR or moved whole. */
 static char *find_sample(void)
 {
     const char *env = getenv("MTLBX_SAMPLE");
     if (env && *env)
         return strdup(env);
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
-    const char *candidates[3] = { MTLBX_PKGDATADIR "/sample.metallib", NULL,
-                                  MTLBX_SRCDATADIR "/sample.metallib" };
-    char beside[4200];
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(beside, sizeof beside, "%s/../data/sample.metallib", exe);
-            candidates[1] = beside;
-        }
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    bool have_exe = n > 0 && parent_dir((exe[n] = '\0', exe));
+    const char *candidates[3] = { NULL, MTLBX_PKGDATADIR "/sample.metallib", NULL };
+    char builddir[4096];
+    if (have_exe && realpath(MTLBX_BUILDDIR, builddir) && under(exe, builddir))
+        candidates[0] = MTLBX_SRCDATADIR "/sample.metallib";
+    char moved[4096 + sizeof MTLBX_PKGDATADIR + 32];
+    const char *bin_rest = under(MTLBX_BINDIR, MTLBX_PREFIX);
+    const char *data_rest = under(MTLBX_PKGDATADIR, MTLBX_PREFIX);
+    size_t exe_len = have_exe ? strlen(exe) : 0, bin_len = bin_rest ? strlen(bin_rest) : 0;
+    if (have_exe && bin_rest && data_rest && exe_len >= bin_len &&
+        strcmp(exe + exe_len - bin_len, bin_rest) == 0) {
+        /* exe is PREFIX' + BINDIR's part under PREFIX: the data is PREFIX' + its part */
+        snprintf(moved, sizeof moved, "%.*s%s/sample.metallib", (int)(exe_len - bin_len), exe, data_rest);
+        candidates[2] = moved;
     }
     for (int i = 0; i < 3; i++)
         if (candidates[i] && access(candidates[i], R_OK) == 0)

@@ -106,3 +106,4 @@ include tests/util.mk
 include tests/containers.mk
 include tests/writer.mk
 include tests/api.mk
+include tests/install.mk

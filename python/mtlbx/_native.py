@@ -5,6 +5,8 @@ the C functions of <mtlbx.h> (man 3 mtlbx). Internal to the mtlbx module.
 library went to and its file name, so that the module loads the very
 library it was installed with, wherever the prefix is; without it (a copy
 of the module on its own) the system's loader looks for that file name.
+pip install . bundles the library inside the package, and that copy comes
+first (_candidates).
 """
 
 import ctypes
@@ -45,9 +47,17 @@ JSON_LAYOUT = 2
 
 
 def _candidates():
+    """The library to load, in order: the copy bundled inside the package
+    (pip install . puts it beside this file: setup.py), the one make install
+    installed with the module (_paths.py), then the system's, by its file
+    name through the loader (Debian's python3-mtlbx)."""
     soname = "libmtlbx.1.dylib" if sys.platform == "darwin" else "libmtlbx.so.1"
     if _paths is not None:
         soname = _paths.SONAME
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), soname)
+    if os.path.exists(bundled):
+        yield bundled
+    if _paths is not None:
         yield os.path.join(_paths.LIBDIR, soname)
     yield soname
 

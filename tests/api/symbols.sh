@@ -21,6 +21,22 @@ missing=$(comm -13 "$WORK/exported" "$WORK/declared")
 [ -z "$missing" ] && ok "every function <mtlbx.h> declares is exported" ||
     fail "declared in <mtlbx.h> but not exported: $(echo $missing)"
 
+# The Debian package's symbols file (debian/libmtlbx1.symbols): every name
+# exported, none that is not, so that dpkg-gensymbols records the version
+# that brought each function and packages built against libmtlbx1 depend
+# on a version that has what they call.
+SYMBOLS=$SRC/debian/libmtlbx1.symbols
+if [ -f "$SYMBOLS" ]; then
+    sed -n 's/^ \([A-Za-z_][A-Za-z0-9_]*\)@Base .*/\1/p' "$SYMBOLS" | sort -u >"$WORK/packaged"
+    extra=$(comm -23 "$WORK/exported" "$WORK/packaged")
+    gone=$(comm -13 "$WORK/exported" "$WORK/packaged")
+    [ -z "$extra" ] && [ -z "$gone" ] &&
+        ok "debian/libmtlbx1.symbols lists exactly the $n exported names" ||
+        fail "debian/libmtlbx1.symbols: missing $(echo $extra); not exported $(echo $gone)"
+else
+    fail "no $SYMBOLS"
+fi
+
 # The static archive: make install leaves only the same names global
 # (src/lib/api/local.mk), where configure found objcopy.
 A=$PREFIX/lib/libmtlbx.a
