@@ -42,6 +42,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/dynamic.c \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
+	src/lib/container/gpu_slice.c \
+	src/lib/container/gpu_slice.h \
 	src/lib/container/file.c \
 	src/lib/container/cpus.c \
 	src/lib/container/file_release.c \
@@ -125,6 +127,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/writer/writer_api.c \
 	src/lib/json/dump_json.c \
 	src/lib/json/dump_json.h \
+	src/lib/json/gpu_json.c \
+	src/lib/json/gpu_json.h \
 	src/lib/json/interface_json.c \
 	src/lib/json/interface_json.h \
 	src/lib/json/interface_stream.c \

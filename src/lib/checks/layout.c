@@ -67,6 +67,9 @@ enum part_kind {
     PART_LIST,
     PART_CI_ARGUMENT,
     PART_CI_MEMBER,
+    PART_GPU_SLICE,            /* index: GPU slice; its pieces (gpu_slice.h) */
+    PART_GPU_PIECE,            /* index: piece; sub: its kind */
+    PART_GPU_FUNCTION,         /* index: function of the GPU slice `sub` */
     /* No bytes (a library's diagnostics, a function's interface): never
      * walked, but they count in whether a part's parts come in offset
      * order, as the tree's nodes do. */
@@ -83,6 +86,7 @@ struct part {
     mtlbx_library *lib;        /* NULL above the library level */
     uint32_t index;            /* function / slice / library / group / archive / argument */
     uint32_t sub;              /* ctx of a tag or group; list kind; a CI argument's function */
+    const mtlbx_file *f;       /* GPU parts: the file whose slices they index */
     bool in_list;              /* a group of a VLST ILST RLST SLST list */
     struct mtlbx_tag tag;      /* PART_TAG */
 };
@@ -131,6 +135,26 @@ static void flush_unclaimed(struct walker *w)
 }
 
 static void segment(const struct part *n, char *out, size_t size);
+
+/* A GPU slice's piece: "macho_header", "__TEXT,__compute", ... */
+static void gpu_piece_segment(const struct part *n, char *out, size_t size)
+{
+    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(n->f, n->sub);
+    const struct mtlbx_gpu_piece *p = &g->pieces[n->index];
+    static const char *const names[] = { "macho_header", "load_commands", "note", "section", "symbols", "strings",
+                                         "padding" };
+    char a[72], b[72];
+    if (p->kind == MTLBX_GPU_PIECE_SECTION) { /* each name is 16 bytes at most, escaped: cut */
+        const struct mtlbx_gpu_section *s = &g->sections[p->index];
+        mtlbx_escape((const uint8_t *)s->segment, strlen(s->segment), MTLBX_ESC_TERMINAL, a, sizeof a);
+        mtlbx_escape((const uint8_t *)s->section, strlen(s->section), MTLBX_ESC_TERMINAL, b, sizeof b);
+        snprintf(out, size, "%.24s,%.24s", a, b);
+    } else if (p->kind == MTLBX_GPU_PIECE_NOTE) {
+        snprintf(out, size, "note[%zu]", p->index);
+    } else {
+        snprintf(out, size, "%s", names[p->kind]);
+    }
+}
 
 /* In lazy mode: w->path, which holds only a suffix ("/padding"), becomes
  * the whole path of the part on top of the stack plus that suffix. */
@@ -210,6 +234,9 @@ static void segment(const struct part *n, char *out, size_t size)
     case PART_LIST: snprintf(out, size, "%s", n->sub < MTLBX_LIST_COUNT ? lists[n->sub] : "list"); break;
     case PART_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
     case PART_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
+    case PART_GPU_SLICE: snprintf(out, size, "slice[%zu]", mtlbx_gpu_slice_at(n->f, n->index)->slice); break;
+    case PART_GPU_PIECE: gpu_piece_segment(n, out, size); break;
+    case PART_GPU_FUNCTION: snprintf(out, size, "gpu_function[%u]", n->index); break;
     default: snprintf(out, size, "node"); break;
     }
 }
@@ -225,6 +252,7 @@ static bool is_frame(enum part_kind k)
     case PART_MODULE_LIST:
     case PART_HEADER_EXT:
     case PART_DYNAMIC_HEADER:
+    case PART_GPU_SLICE:
         return true;
     default:
         return false;
@@ -299,10 +327,18 @@ static void file_parts(struct parts *k)
     mtlbx_file *f = k->f;
     if (f->fat)
         add(k, PART_FAT_HEADER, 0, 8 + 20 * (uint64_t)mtlbx_fat_slice_count(f));
+    for (size_t i = 0; i < mtlbx_gpu_slice_count(f); i++) {
+        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(f, i);
+        struct part *n = add(k, PART_GPU_SLICE, g->offset, g->size);
+        if (!n)
+            return;
+        n->index = (uint32_t)i;
+        n->f = f;
+    }
     for (size_t i = 0; i < mtlbx_file_library_count(f); i++) {
         mtlbx_library *lib = mtlbx_library_at(f, i);
         const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
-        if (!h)
+        if (!h || mtlbx_gpu_slice_embedding(f, i)) /* a part of its GPU slice's __metallib */
             continue;
         struct part *n = add(k, PART_LIBRARY, h->base, h->available);
         if (!n)
@@ -321,6 +357,45 @@ static void fat_header_parts(struct parts *k)
         struct part *c = s ? add(k, PART_FAT_SLICE, s->entry_offset, 20) : NULL;
         if (c)
             c->index = (uint32_t)i;
+    }
+}
+
+/* A GPU slice's pieces; a section's functions, and the library in its
+ * __metallib. */
+static void gpu_parts(struct parts *k)
+{
+    const struct part *n = k->parent;
+    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(n->f, n->kind == PART_GPU_SLICE ? n->index : n->sub);
+    if (n->kind == PART_GPU_SLICE) {
+        for (size_t i = 0; i < g->n_pieces; i++) {
+            struct part *c = add(k, PART_GPU_PIECE, g->pieces[i].offset, g->pieces[i].size);
+            if (!c)
+                return;
+            c->index = (uint32_t)i;
+            c->sub = n->index;
+            c->f = n->f;
+        }
+        return;
+    }
+    const struct mtlbx_gpu_piece *p = &g->pieces[n->index];
+    if (p->kind != MTLBX_GPU_PIECE_SECTION)
+        return;
+    for (size_t i = 0; i < g->n_functions; i++) {
+        struct part *c = g->functions[i].section == p->index
+                             ? add(k, PART_GPU_FUNCTION, g->functions[i].offset, g->functions[i].size) : NULL;
+        if (c) {
+            c->index = (uint32_t)i;
+            c->sub = n->sub;
+            c->f = n->f;
+        }
+    }
+    mtlbx_library *lib = g->embedded_library >= 0 ? mtlbx_library_at(n->f, (size_t)g->embedded_library) : NULL;
+    const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
+    struct part *c = h && h->base >= p->offset && h->base < p->offset + p->size
+                         ? add(k, PART_LIBRARY, h->base, h->available) : NULL;
+    if (c) {
+        c->lib = lib;
+        c->index = (uint32_t)g->embedded_library;
     }
 }
 
@@ -469,6 +544,8 @@ static void parts_of(struct parts *k)
     case PART_DYNAMIC_HEADER: add_tags(k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC); break;
     case PART_TAG: argr_parts(k); break;
     case PART_CI_ARGUMENT: ci_member_parts(k); break;
+    case PART_GPU_SLICE:
+    case PART_GPU_PIECE: gpu_parts(k); break;
     default: break;
     }
 }
@@ -672,6 +749,11 @@ static void own_bytes(struct walker *w, const struct part *n, uint64_t off, uint
  * (FORMAT §12); those up to the first aligned offset are padding. */
 static void leaf(struct walker *w, const struct part *n, uint64_t off, uint64_t end)
 {
+    if (n->kind == PART_GPU_PIECE && n->f &&
+        mtlbx_gpu_slice_at(n->f, n->sub)->pieces[n->index].kind == MTLBX_GPU_PIECE_PADDING) {
+        emit(w, off, end - off, MTLBX_REGION_PADDING, w->path);
+        return;
+    }
     if (n->kind == PART_TAG && strcmp(n->tag.name, "RBUF") == 0 && n->tag.value_offset >= off &&
         n->tag.value_offset <= end) {
         uint64_t v = n->tag.value_offset, aligned = (v + 15) & ~(uint64_t)15;
