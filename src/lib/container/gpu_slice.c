@@ -643,6 +643,14 @@ static const char *piece_name(const struct mtlbx_gpu_slice *g, const struct mtlb
     }
 }
 
+static bool all_zero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
 /* Notes and sections join the header, commands and tables; what lies
  * between them inside a segment is its padding; pieces that overlap are
  * findings (the layout walks each byte once). */
@@ -673,8 +681,11 @@ static void finish_pieces(struct reader *r)
             diag_add(&r->f->diags, MTLBX_ERROR, next, "GPU slice %zu: %s overlaps %s", g->slice,
                      piece_name(g, &g->pieces[i], a, sizeof a), piece_name(g, &g->pieces[i - 1], b, sizeof b));
         }
-        /* A gap inside one segment is its padding. */
-        for (size_t s = 0; next > end && s < r->n_segments; s++) {
+        /* A gap of zeros inside one segment is its padding; other bytes
+         * there (a table its command points at wrongly) are explained by
+         * nothing, and the layout says so. */
+        bool zeros = next > end && all_zero(r->f->data + end, next - end);
+        for (size_t s = 0; zeros && s < r->n_segments; s++) {
             const struct segment *seg = &r->segments[s];
             if (end < seg->offset || next > seg->offset + seg->size)
                 continue;
@@ -745,6 +756,15 @@ const struct mtlbx_gpu_slice *mtlbx_gpu_slice_embedding(const mtlbx_file *f, siz
     for (size_t i = 0; i < f->n_gpu; i++)
         if (f->gpu[i].embedded_library >= 0 && (size_t)f->gpu[i].embedded_library == library)
             return &f->gpu[i];
+    return NULL;
+}
+
+const struct mtlbx_gpu_function *mtlbx_gpu_code_for(const struct mtlbx_gpu_slice *g, const uint8_t *name,
+                                                    size_t len)
+{
+    for (size_t i = 0; g && i < g->n_functions; i++)
+        if (g->functions[i].name_len == len && memcmp(g->functions[i].name, name, len) == 0)
+            return &g->functions[i];
     return NULL;
 }
 

@@ -95,6 +95,9 @@ const struct mtlbx_gpu_slice *mtlbx_gpu_slice_at(const mtlbx_file *f, size_t i);
 const struct mtlbx_gpu_slice *mtlbx_gpu_slice_of(const mtlbx_file *f, size_t slice);
 /* The GPU slice whose __TEXT,__metallib is library `library`, or NULL. */
 const struct mtlbx_gpu_slice *mtlbx_gpu_slice_embedding(const mtlbx_file *f, size_t library);
+/* Slice g's code for the function of that name, or NULL. */
+const struct mtlbx_gpu_function *mtlbx_gpu_code_for(const struct mtlbx_gpu_slice *g, const uint8_t *name,
+                                                    size_t len);
 /* The library of fat slice `slice` (its metallib, or the one embedded in
  * its GPU code), or -1. */
 long mtlbx_fat_slice_library(const mtlbx_file *f, size_t slice);
