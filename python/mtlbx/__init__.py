@@ -585,3 +585,98 @@ class Writer:
         if getattr(self, "_ptr", None):
             _n.lib.mtlbx_writer_free(self._ptr)
             self._ptr = None
+
+
+# -- fat slices and GPU code (binary archives, FORMAT.md §24) ----------------------
+
+for _name, _res, _args in (
+        ("mtlbx_slice_count", _ctypes.c_int, [_ctypes.c_void_p]),
+        ("mtlbx_slice_string", _ctypes.c_char_p, [_ctypes.c_void_p, _ctypes.c_int, _ctypes.c_int]),
+        ("mtlbx_slice_int", _ctypes.c_int64, [_ctypes.c_void_p, _ctypes.c_int, _ctypes.c_int]),
+        ("mtlbx_gpu_function_count", _ctypes.c_int64, [_ctypes.c_void_p, _ctypes.c_int]),
+        ("mtlbx_gpu_function_string", _ctypes.c_char_p,
+         [_ctypes.c_void_p, _ctypes.c_int, _ctypes.c_int64, _ctypes.c_int]),
+        ("mtlbx_gpu_function_int", _ctypes.c_int64, [_ctypes.c_void_p, _ctypes.c_int, _ctypes.c_int64, _ctypes.c_int]),
+        ("mtlbx_gpu_function_code", _ctypes.c_void_p,
+         [_ctypes.c_void_p, _ctypes.c_int, _ctypes.c_int64, _ctypes.POINTER(_ctypes.c_size_t)])):
+    _f = getattr(_n.lib, _name)
+    _f.restype, _f.argtypes = _res, _args
+del _name, _res, _args, _f
+
+# Keys (<mtlbx.h>)
+_CPU, _ARCH, _CPUTYPE, _CPUSUBTYPE, _LIBRARY, _EMBEDDED_LIBRARY, _FILETYPE, _SYMBOL, _ENTRY, _FUNCTION = range(19, 29)
+
+
+def _or_none(v):
+    return None if v < 0 else v
+
+
+class GpuFunction:
+    """A function whose compiled GPU code a slice holds."""
+
+    def __init__(self, file, slice, i):
+        call = file._call
+        self.slice = slice
+        """The fat slice (its index) that holds the code."""
+        self.name = _text(call(_n.lib.mtlbx_gpu_function_string, slice, i, _n.NAME))
+        """The AIR function's name (the symbol less "__" and "_begin")."""
+        self.symbol = _text(call(_n.lib.mtlbx_gpu_function_string, slice, i, _SYMBOL))
+        """Its `_begin` symbol."""
+        self.offset = call(_n.lib.mtlbx_gpu_function_int, slice, i, _n.OFFSET)
+        """File offset of its code."""
+        self.size = call(_n.lib.mtlbx_gpu_function_int, slice, i, _n.SIZE)
+        """Bytes of code (`_begin` to `_end`)."""
+        self.entry = _or_none(call(_n.lib.mtlbx_gpu_function_int, slice, i, _ENTRY))
+        """File offset of its `_agc.main` entry, or None."""
+        lib = call(_n.lib.mtlbx_gpu_function_int, slice, i, _LIBRARY)
+        fn = call(_n.lib.mtlbx_gpu_function_int, slice, i, _FUNCTION)
+        self.function = file.libraries[lib].functions[fn] if lib >= 0 and fn >= 0 else None
+        """The AIR Function of its name (in the slice's embedded library first), or None."""
+        size = _ctypes.c_size_t()
+        p = call(_n.lib.mtlbx_gpu_function_code, slice, i, _ctypes.byref(size))
+        self.code = _ctypes.string_at(p, size.value) if p else b""
+        """Its machine code (bytes)."""
+
+    def __repr__(self):
+        return "<mtlbx.GpuFunction %s: slice %d, %d bytes at 0x%x>" % (self.name, self.slice, self.size, self.offset)
+
+
+class Slice:
+    """One slice of a fat file: an AIR64 metallib, or a GPU slice of a
+    binary archive (compiled code for an Apple, AMD or Intel GPU)."""
+
+    def __init__(self, file, index):
+        call = file._call
+        self.index = index
+        self.cpu = _text(call(_n.lib.mtlbx_slice_string, index, _CPU))
+        """"AIR64", "Apple GPU", "AMD GPU", "Intel GPU", or None for another CPU type."""
+        self.arch = _text(call(_n.lib.mtlbx_slice_string, index, _ARCH))
+        """"air64", "applegpu", "amdgpu", "intelgpu" (what `mtlbx thin` takes), or None."""
+        self.cputype = call(_n.lib.mtlbx_slice_int, index, _CPUTYPE)
+        self.cpusubtype = call(_n.lib.mtlbx_slice_int, index, _CPUSUBTYPE)
+        self.offset = call(_n.lib.mtlbx_slice_int, index, _n.OFFSET)
+        self.size = call(_n.lib.mtlbx_slice_int, index, _n.SIZE)
+        lib = call(_n.lib.mtlbx_slice_int, index, _LIBRARY)
+        self.library = file.libraries[lib] if lib >= 0 else None
+        """An AIR64 slice's Library, else None."""
+        emb = call(_n.lib.mtlbx_slice_int, index, _EMBEDDED_LIBRARY)
+        self.embedded_library = file.libraries[emb] if emb >= 0 else None
+        """A GPU slice's __TEXT,__metallib: the Library its code was compiled from."""
+        self.gpu_functions = [GpuFunction(file, index, i)
+                              for i in range(max(0, call(_n.lib.mtlbx_gpu_function_count, index)))]
+        """The functions whose compiled code it holds (a list of GpuFunction)."""
+
+    def __repr__(self):
+        return "<mtlbx.Slice %d: %s, %d bytes at 0x%x>" % (self.index, self.cpu or hex(self.cputype), self.size,
+                                                          self.offset)
+
+
+def _slices(self):
+    """The slices of a fat file (a list of Slice; [] for a plain file)."""
+    if getattr(self, "_slice_list", None) is None:
+        self._slice_list = [Slice(self, i) for i in range(max(0, self._call(_n.lib.mtlbx_slice_count)))]
+    return self._slice_list
+
+
+File.slices = property(_slices)
+__all__ += ["Slice", "GpuFunction"]

@@ -84,6 +84,35 @@ grep -q 'applegpu.*_Z18julia_identity_613v' out && grep -q 'amdgpu.*_Z18julia_id
 expect 0 "find on an archive" -- "$M" find v/three.fat
 grep -q 'applegpu' out && grep -q 'amdgpu' out && ok "find names the GPUs with code" || fail "find: $(cat out)"
 
+# ---- the C API, through Python (the build's libmtlbx) -----------------------
+BUILD=${MTLBX_BUILDDIR:-$(dirname "$(dirname "$M")")}
+if [ -f "$BUILD/src/lib/.libs/libmtlbx.so.1" ]; then
+    "$M" dump --json v/four.fat >four.json
+    if PYTHONPATH=$SRC/python LD_LIBRARY_PATH=$BUILD/src/lib/.libs python3 - v/four.fat four.json >py.out 2>&1 <<'EOF2'
+import json, sys, mtlbx
+doc = json.load(open(sys.argv[2]))
+data = open(sys.argv[1], "rb").read()
+with mtlbx.open(sys.argv[1]) as f:
+    got = [(s.offset, s.size, s.library.index if s.library else None,
+            s.embedded_library.index if s.embedded_library else None,
+            [(g.name, g.symbol, g.offset, g.size, g.entry) for g in s.gpu_functions]) for s in f.slices]
+    arches = [s.arch for s in f.slices]
+    codes = all(g.code == data[g.offset:g.offset + g.size] and g.function is not None and g.function.name == g.name
+                for s in f.slices for g in s.gpu_functions)
+want = [(s["offset"], s["size"], s["library"], s["gpu_binary"]["embedded_library"] if s["gpu_binary"] else None,
+         [(g["name"], g["symbol"], g["offset"], g["size"], g["entry"])
+          for g in (s["gpu_binary"] or {}).get("functions", [])]) for s in doc["fat"]["slices"]]
+ok = got == want and codes and arches == ["applegpu", "intelgpu", "air64", "amdgpu"]
+print(got if not ok else "ok")
+sys.exit(0 if ok else 1)
+EOF2
+    then ok "Python's slices and GPU functions (the C API) are dump's"
+    else fail "Python's slices: $(cat py.out)"
+    fi
+else
+    echo "note: no build libmtlbx.so.1 beside $M: the API part is not run"
+fi
+
 # ---- thin -------------------------------------------------------------------
 expect 0 "thin air64" -- "$M" thin v/four.fat air64 -o air
 cmp -s air v/air64.slice && ok "the AIR64 slice byte for byte" || fail "thin air64 is not the slice"
