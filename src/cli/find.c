@@ -232,7 +232,7 @@ static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
         size_t rl = strlen(requires);
         snprintf(requires + rl, sizeof requires - rl, "%s%s", l ? "," : "", req_target_text(&req, buf, sizeof buf));
     }
-    char tail[1400], gpus[512];
+    char tail[2000], gpus[512];
     gpu_find_column(f, gpus, sizeof gpus); /* a binary archive: a seventh column */
     snprintf(tail, sizeof tail, "\t%s\t%s\t%zu\t%zu\t%s%s\n", versions[0] ? versions : "-",
              targets[0] ? targets : "-", functions, problems, requires[0] ? requires : "-", gpus);
