@@ -92,6 +92,7 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \
+	src/lib/model/fields_gpu.c \
 	src/lib/model/fields_iface.c \
 	src/lib/model/fields_reflection.c \
 	src/lib/model/fields_tag.c \
