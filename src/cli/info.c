@@ -194,7 +194,7 @@ int cmd_info(const struct cli_args *args)
             }
             size_t nd = mtlbx_file_diag_count(f);
             if (nd)
-                printf("  %s in the fat header (run 'mtlbx check')\n",
+                printf("  %s in the fat container and its GPU slices (run 'mtlbx check')\n",
                        mtlbx_count_noun(nd, "problem", "problems", n1, sizeof n1));
         }
         for (size_t i = 0; i < mtlbx_file_library_count(f); i++)
