@@ -10,6 +10,7 @@
 #              reading of the Mach-O finds them; the embedded library read
 #   info, ls, find  the GPU family, its functions and sections
 #   thin       AIR64 and AMD slices cut byte for byte; absent ones refused
+#   diff       a change of GPU code (or of where it stands) is never identical
 MTLBX_BIN=${MTLBX_BIN:-$(pwd)/src/mtlbx}
 SRC=${MTLBX_SRCDIR:-${srcdir:-.}}
 case $MTLBX_BIN in /*) ;; *) MTLBX_BIN=$(pwd)/$MTLBX_BIN ;; esac
@@ -136,6 +137,16 @@ expect 2 "thin of an absent slice" -- "$M" thin v/gpu-air.fat amdgpu -o none
 expect 2 "thin over an existing file" -- "$M" thin v/four.fat air64 -o air
 expect 2 "thin of a plain metallib" -- "$M" thin air air64 -o plain
 ls -a | grep -q '^\.mtlbx' && fail "a temporary was left behind" || ok "no temporary left"
+
+# ---- diff: GPU code is compared too ------------------------------------------
+expect 0 "diff of an archive with itself" -- "$M" diff v/gpu-air.fat "$SAMPLE"
+grep -q ': identical' out && ok "the same bytes are identical" || fail "diff: $(cat out)"
+expect 1 "diff of an Apple slice and an AMD one (the same AIR)" -- "$M" diff v/gpu-air.fat v/amd-air.fat
+grep -q '1 GPU slice changed' out && ok "the GPU code's change is named" || fail "diff: $(cat out)"
+expect 1 "diff of two slice orders" -- "$M" diff v/gpu-air.fat v/air-gpu.fat
+grep -q 'GPU slices changed' out && ok "moved GPU slices are a change" || fail "diff: $(cat out)"
+"$M" diff --json v/gpu-air.fat v/amd-air.fat | grep -q '"gpu_slices_changed": 1' && ok "diff --json counts it" ||
+    fail "diff --json has no gpu_slices_changed"
 
 # ---- hostile GPU slices -----------------------------------------------------
 for f in v/hostile-*.fat; do
