@@ -23,6 +23,7 @@
 #include "config.h"
 #include "internal.h"
 #include "checks/layout_entries.h"
+#include "checks/layout_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,26 +137,6 @@ static void flush_unclaimed(struct walker *w)
 
 static void segment(const struct part *n, char *out, size_t size);
 
-/* A GPU slice's piece: "macho_header", "__TEXT,__compute", ... */
-static void gpu_piece_segment(const struct part *n, char *out, size_t size)
-{
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(n->f, n->sub);
-    const struct mtlbx_gpu_piece *p = &g->pieces[n->index];
-    static const char *const names[] = { "macho_header", "load_commands", "note", "section", "symbols", "strings",
-                                         "padding" };
-    char a[72], b[72];
-    if (p->kind == MTLBX_GPU_PIECE_SECTION) { /* each name is 16 bytes at most, escaped: cut */
-        const struct mtlbx_gpu_section *s = &g->sections[p->index];
-        mtlbx_escape((const uint8_t *)s->segment, strlen(s->segment), MTLBX_ESC_TERMINAL, a, sizeof a);
-        mtlbx_escape((const uint8_t *)s->section, strlen(s->section), MTLBX_ESC_TERMINAL, b, sizeof b);
-        snprintf(out, size, "%.24s,%.24s", a, b);
-    } else if (p->kind == MTLBX_GPU_PIECE_NOTE) {
-        snprintf(out, size, "note[%zu]", p->index);
-    } else {
-        snprintf(out, size, "%s", names[p->kind]);
-    }
-}
-
 /* In lazy mode: w->path, which holds only a suffix ("/padding"), becomes
  * the whole path of the part on top of the stack plus that suffix. */
 static void build_path(struct walker *w)
@@ -235,7 +216,7 @@ static void segment(const struct part *n, char *out, size_t size)
     case PART_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
     case PART_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
     case PART_GPU_SLICE: snprintf(out, size, "slice[%zu]", mtlbx_gpu_slice_at(n->f, n->index)->slice); break;
-    case PART_GPU_PIECE: gpu_piece_segment(n, out, size); break;
+    case PART_GPU_PIECE: layout_gpu_segment(n->f, n->sub, n->index, out, size); break;
     case PART_GPU_FUNCTION: snprintf(out, size, "gpu_function[%u]", n->index); break;
     default: snprintf(out, size, "node"); break;
     }
@@ -361,42 +342,25 @@ static void fat_header_parts(struct parts *k)
 }
 
 /* A GPU slice's pieces; a section's functions, and the library in its
- * __metallib. */
+ * __metallib (layout_gpu.c). */
 static void gpu_parts(struct parts *k)
 {
+    static const enum part_kind kinds[] = { PART_GPU_PIECE, PART_GPU_FUNCTION, PART_LIBRARY };
     const struct part *n = k->parent;
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(n->f, n->kind == PART_GPU_SLICE ? n->index : n->sub);
-    if (n->kind == PART_GPU_SLICE) {
-        for (size_t i = 0; i < g->n_pieces; i++) {
-            struct part *c = add(k, PART_GPU_PIECE, g->pieces[i].offset, g->pieces[i].size);
-            if (!c)
-                return;
-            c->index = (uint32_t)i;
-            c->sub = n->index;
-            c->f = n->f;
-        }
-        return;
-    }
-    const struct mtlbx_gpu_piece *p = &g->pieces[n->index];
-    if (p->kind != MTLBX_GPU_PIECE_SECTION)
-        return;
-    for (size_t i = 0; i < g->n_functions; i++) {
-        struct part *c = g->functions[i].section == p->index
-                             ? add(k, PART_GPU_FUNCTION, g->functions[i].offset, g->functions[i].size) : NULL;
+    uint32_t slice = n->kind == PART_GPU_SLICE ? n->index : n->sub;
+    struct layout_gpu_part *v;
+    long m = layout_gpu_parts(n->f, slice, n->kind == PART_GPU_SLICE ? -1 : (long)n->index, &v);
+    k->failed |= m < 0;
+    for (long i = 0; i < m; i++) {
+        struct part *c = add(k, kinds[v[i].kind], v[i].offset, v[i].size);
         if (c) {
-            c->index = (uint32_t)i;
-            c->sub = n->sub;
+            c->index = v[i].index;
+            c->sub = slice;
             c->f = n->f;
+            c->lib = v[i].lib;
         }
     }
-    mtlbx_library *lib = g->embedded_library >= 0 ? mtlbx_library_at(n->f, (size_t)g->embedded_library) : NULL;
-    const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
-    struct part *c = h && h->base >= p->offset && h->base < p->offset + p->size
-                         ? add(k, PART_LIBRARY, h->base, h->available) : NULL;
-    if (c) {
-        c->lib = lib;
-        c->index = (uint32_t)g->embedded_library;
-    }
+    free(v);
 }
 
 static void library_parts(struct parts *k)
@@ -749,8 +713,7 @@ static void own_bytes(struct walker *w, const struct part *n, uint64_t off, uint
  * (FORMAT §12); those up to the first aligned offset are padding. */
 static void leaf(struct walker *w, const struct part *n, uint64_t off, uint64_t end)
 {
-    if (n->kind == PART_GPU_PIECE && n->f &&
-        mtlbx_gpu_slice_at(n->f, n->sub)->pieces[n->index].kind == MTLBX_GPU_PIECE_PADDING) {
+    if (n->kind == PART_GPU_PIECE && n->f && layout_gpu_padding(n->f, n->sub, n->index)) {
         emit(w, off, end - off, MTLBX_REGION_PADDING, w->path);
         return;
     }
