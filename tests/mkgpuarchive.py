@@ -161,6 +161,7 @@ def hostile(gpu):
         "sect-bad": patch(gpu, "<B", end_sym[0] + 5, 200),
         "metallib-bad": patch(gpu, "<4s", by_name["__metallib"][5], b"XXXX"),
         "macho-cut": gpu[:0x100],
+        "macho-tiny": gpu[:16],  # a Mach-O magic and no header: no piece at all
         "magic-bad": patch(gpu, "<I", 0, 0xFEEDFACE),
     }
     return out

@@ -46,6 +46,8 @@ regress=
 [ -d "$MTLBX_SRCDIR/tests/fuzz/regress/gpu_slice" ] && regress="$MTLBX_SRCDIR/tests/fuzz/regress/gpu_slice"
 "$MTLBX_BUILDDIR/tests/fuzz_replay_gpu_slice" "$W/v" "$W/m" $regress >"$W/replay" 2>&1 ||
     { fail "the harness broke a promise"; tail -5 "$W/replay"; }
+# A sanitizer build that recovers from undefined behaviour only says so.
+grep -q 'runtime error' "$W/replay" && { fail "undefined behaviour:"; grep -m3 'runtime error' "$W/replay"; }
 [ $FAILED -eq 0 ] && echo "ok: $(ls "$W/v" "$W/m" | wc -l) inputs through the GPU slice harness"
 slow=0
 for f in "$W"/m/*.fat; do

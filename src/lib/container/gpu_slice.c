@@ -671,7 +671,8 @@ static void finish_pieces(struct reader *r)
         if (g->sections[i].size)
             g->pieces[g->n_pieces++] = (struct mtlbx_gpu_piece){ MTLBX_GPU_PIECE_SECTION, g->sections[i].offset,
                                                                  g->sections[i].size, i, "" };
-    qsort(g->pieces, g->n_pieces, sizeof *g->pieces, piece_by_offset);
+    if (g->n_pieces > 1) /* (pieces is NULL while empty: a slice whose header could not be read) */
+        qsort(g->pieces, g->n_pieces, sizeof *g->pieces, piece_by_offset);
     size_t n = g->n_pieces;
     uint64_t end = g->offset;
     for (size_t i = 0; i <= n; i++) {
@@ -701,7 +702,8 @@ static void finish_pieces(struct reader *r)
         if (i < n && g->pieces[i].offset + g->pieces[i].size > end)
             end = g->pieces[i].offset + g->pieces[i].size;
     }
-    qsort(g->pieces, g->n_pieces, sizeof *g->pieces, piece_by_offset);
+    if (g->n_pieces > 1)
+        qsort(g->pieces, g->n_pieces, sizeof *g->pieces, piece_by_offset);
 }
 
 /* -------------------------------------------------------------- public -- */
