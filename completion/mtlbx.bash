@@ -105,6 +105,9 @@ _mtlbx() {
                 _mtlbx_functions "$prog" "${ops[0]}" "$cur"
             elif [[ ( $cmd == dis || $cmd == src ) && ${#ops[@]} -ge 2 ]]; then
                 :
+            elif [[ $cmd == thin && ${#ops[@]} -ge 1 ]]; then
+                # The architectures thin keeps (or a slice index, typed).
+                COMPREPLY=($(compgen -W "air64 applegpu amdgpu intelgpu" -- "$cur"))
             elif [[ ( $cmd == dump || $cmd == extract || $cmd == sources ) && ${#ops[@]} -ge 1 ]]; then
                 :
             elif [[ $cmd == find || $cmd == diff || $cmd == check ]]; then

@@ -10,7 +10,12 @@
 #   tests/cli/find_mappings.sh      many small libraries cost no munmap or madvise each
 #   tests/cli/macho_hosts.sh        metallibs in Mach-O sections (tests/mkmacho.py), hostile
 #                               load commands (issue 34)
+#   tests/cli/gpu_archives.sh      binary archives (fat files with GPU code) built from
+#                               ../shared/gpu-archives by tests/mkgpuarchive.py
+#                               (skips without it): check, dump, info, ls, find,
+#                               thin, hostile GPU slices (issue 45)
 CONTAINER_TESTS = \
+	tests/cli/gpu_archives.sh \
 	tests/cli/macho_hosts.sh \
 	tests/cli/find_mappings.sh \
 	tests/cli/containers_find.sh \
@@ -19,4 +24,4 @@ CONTAINER_TESTS = \
 	tests/cli/find_archives.sh \
 	tests/ui/explorer_containers.sh
 TESTS += $(CONTAINER_TESTS)
-EXTRA_DIST += $(CONTAINER_TESTS) tests/mkzip.py tests/mkrelease.py tests/expect_lib.sh
+EXTRA_DIST += $(CONTAINER_TESTS) tests/mkgpuarchive.py tests/mkzip.py tests/mkrelease.py tests/expect_lib.sh

@@ -48,7 +48,10 @@ endif
 # The harnesses built without libFuzzer: replay.c gives them a main() that
 # runs every file of the directories named on the command line.
 check_PROGRAMS += tests/fuzz_replay_parser tests/fuzz_replay_format tests/fuzz_replay_bitcode tests/fuzz_replay_writer \
-	tests/fuzz_replay_macho
+	tests/fuzz_replay_macho tests/fuzz_replay_gpu_slice
+tests_fuzz_replay_gpu_slice_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_gpu_slice.c
+tests_fuzz_replay_gpu_slice_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_fuzz_replay_gpu_slice_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_macho_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_macho.c
 tests_fuzz_replay_macho_LDADD = $(MTLBX_LIBS)
 tests_fuzz_replay_bitcode_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_bitcode.c
@@ -73,6 +76,11 @@ TESTS += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sigbus.s
 # and memory bound (issue 23); the input is written by hostile_mkbitcode.py.
 TESTS += tests/hostile/hostile_interface_dag.sh
 EXTRA_DIST += tests/hostile/hostile_interface_dag.sh tests/hostile_mkbitcode.py
+# Issue 45: hostile GPU slices of binary archives (variants and mutations
+# of ../shared/gpu-archives' sample, made at test time; skips without it)
+# through the GPU slice harness and `mtlbx check`, each under a second.
+TESTS += tests/hostile/hostile_gpu_slices.sh
+EXTRA_DIST += tests/hostile/hostile_gpu_slices.sh
 # Issue 23: small inputs that ran away or passed silently, each with its
 # exit status and a time and memory bound (libraries from
 # tests/hostile_mkrunaway.py).
@@ -97,6 +105,7 @@ EXTRA_DIST += tests/hostile/hostile_replay.sh tests/hostile/hostile_explorer_sig
 # the sanitizer flags must cover the library sources too, so the harnesses
 # are compiled straight from the sources here.
 CLANG ?= clang
+GPU_SAMPLE ?= $(abs_top_srcdir)/../shared/gpu-archives/objectfile-jl-macmetal-dummy
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I$(top_builddir) -I$(top_builddir)/src/lib -I$(top_srcdir)/src/lib -I$(top_srcdir)/src \
@@ -110,6 +119,8 @@ FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manife
 	$(top_srcdir)/src/cli/manifest_values.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_MACHO_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_macho.c \
+	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
+FUZZ_GPU_SLICE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_gpu_slice.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c $(top_srcdir)/src/lib/container/escape.c \
 	$(addprefix $(top_srcdir)/src/ui/,text/hexfmt.c text/textfmt.c text/layout.c text/lineedit.c text/query.c model/rows.c text/rowfmt.c term/keys.c text/wrap.c) \
@@ -125,6 +136,8 @@ fuzz-build:
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS) $(UNISTRING_LIBS)
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_MACHO_SRC) \
 	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_GPU_SLICE_SRC) \
+	  -o tests/fuzz/fuzz_gpu_slice $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
 	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
@@ -156,12 +169,21 @@ fuzz: fuzz-build
 	cp -f $(HOSTILE_FUZZ_DIR)/seeds/macho/* tests/fuzz/work-macho/
 	tests/fuzz/fuzz_macho -max_total_time=$(FUZZ_SECONDS) -timeout=25 -rss_limit_mb=2048 \
 	  -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/macho- tests/fuzz/work-macho
+	@# GPU slices: seeds are the variants of the public sample, made here
+	@# (never committed); without ../shared/gpu-archives this one is skipped.
+	$(MKDIR_P) tests/fuzz/work-gpu-slice
+	if test -f $(GPU_SAMPLE); then \
+	  python3 $(top_srcdir)/tests/mkgpuarchive.py $(GPU_SAMPLE) tests/fuzz/work-gpu-slice && \
+	  tests/fuzz/fuzz_gpu_slice -dict=$(HOSTILE_FUZZ_DIR)/metallib.dict -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=tests/fuzz/artifacts/gpu-slice- \
+	    tests/fuzz/work-gpu-slice; \
+	else echo "make fuzz: no $(GPU_SAMPLE): the GPU slice harness is not run"; fi
 
 clean-local: clean-fuzz
 clean-fuzz:
 	rm -rf tests/fuzz/fuzz_parser tests/fuzz/fuzz_format tests/fuzz/work-parser tests/fuzz/work-format \
 	  tests/fuzz/fuzz_bitcode tests/fuzz/work-bitcode tests/fuzz/fuzz_writer tests/fuzz/work-writer \
-	  tests/fuzz/fuzz_macho tests/fuzz/work-macho
+	  tests/fuzz/fuzz_macho tests/fuzz/work-macho tests/fuzz/fuzz_gpu_slice tests/fuzz/work-gpu-slice
 
 .PHONY: fuzz fuzz-build clean-fuzz
 

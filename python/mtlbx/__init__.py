@@ -44,15 +44,16 @@ from . import _native
 from ._errors import Error
 from ._file import File, open
 from ._library import Function, Library
+from ._slices import GpuFunction, Slice
 from ._writer import Writer
 
-__all__ = ["open", "File", "Library", "Function", "Writer", "Error", "version", "__version__"]
+__all__ = ["open", "File", "Library", "Function", "Slice", "GpuFunction", "Writer", "Error", "version", "__version__"]
 
 version: str = _native.lib.mtlbx_version_string().decode()
 """The running libmtlbx's version, "mtlbx a.b.c"."""
 __version__: str = version.split()[-1]
 
-for _cls in (Error, File, Function, Library, Writer):
+for _cls in (Error, File, Function, GpuFunction, Library, Slice, Writer):
     _cls.__module__ = __name__
 open.__module__ = __name__
 del _cls

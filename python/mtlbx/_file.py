@@ -10,6 +10,7 @@ from . import _native as _n
 from ._errors import c_text, text
 from ._handle import Handle
 from ._library import Function, Library, _missing
+from ._slices import Slice, slices_of
 
 Diagnostic = Tuple[str, int, str]
 
@@ -177,6 +178,14 @@ class File:
                 if data is not None and name not in out:
                     out[name] = data
         return out
+
+    @property
+    def slices(self) -> List[Slice]:
+        """The slices of a fat file (a list of Slice; [] for a plain file):
+        AIR64 metallibs and the GPU slices of a binary archive."""
+        if getattr(self, "_slice_list", None) is None:
+            self._slice_list: Optional[List[Slice]] = slices_of(self)
+        return self._slice_list  # type: ignore[return-value]
 
     @property
     def diagnostics(self) -> List[Diagnostic]:

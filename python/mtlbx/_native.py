@@ -121,6 +121,13 @@ _PROTOTYPES = [
     ("mtlbx_writer_error_string", _s, [_h]),
     ("mtlbx_writer_free", None, [_h]),
     ("mtlbx_writer_from", _h, [_h, ctypes.POINTER(_s), _size]),
+    ("mtlbx_slice_count", _int, [_h]),
+    ("mtlbx_slice_string", _s, [_h, _int, _int]),
+    ("mtlbx_slice_int", _i64, [_h, _int, _int]),
+    ("mtlbx_gpu_function_count", _i64, [_h, _int]),
+    ("mtlbx_gpu_function_string", _s, [_h, _int, _i64, _int]),
+    ("mtlbx_gpu_function_int", _i64, [_h, _int, _i64, _int]),
+    ("mtlbx_gpu_function_code", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
 ]
 
 for _name, _res, _args in _PROTOTYPES:

@@ -97,6 +97,12 @@ static const struct cli_option pack_options[] = {
     { 0 },
 };
 
+static const struct cli_option thin_options[] = {
+    { 'o', "output", "FILE", CLI_OPT_REQUIRED, "the file to write" },
+    { OPT_FORCE, "force", NULL, 0, "replace an existing FILE" },
+    { 0 },
+};
+
 static const struct cli_option find_options[] = {
     { OPT_JSON, "json", NULL, 0, "one line per library: the dump --json document, compact" },
     { OPT_OS, "os", "PLATFORM:VERSION|declared", CLI_OPT_REPEAT,
@@ -222,5 +228,11 @@ const struct cli_command cli_commands[] = {
       "--from, NAME is a name, a unique prefix or a glob.\n"
       "Exit status: 0 ok, 1 (--from) no function matched, 2 error.",
       cmd_pack },
+    { "thin", "FILE ARCH...", 2, -1, "keeps some slices of a fat file (a binary archive), byte for byte: by architecture (air64, applegpu, amdgpu, intelgpu) or slice index", thin_options,
+      "One slice kept is written as its bytes alone (a plain metallib, or the GPU\n"
+      "code's Mach-O); several as a fat file of them, in FILE's order. An ARCH the\n"
+      "file does not hold is refused, naming the slices it has; nothing is written.\n"
+      "Exit status: 0 written, 2 refused or error.",
+      cmd_thin },
 };
 const size_t cli_commands_len = sizeof cli_commands / sizeof *cli_commands;

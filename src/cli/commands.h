@@ -24,6 +24,7 @@ int cmd_find(const struct cli_args *a);
 int cmd_src(const struct cli_args *a);
 int cmd_unpack(const struct cli_args *a);
 int cmd_pack(const struct cli_args *a);
+int cmd_thin(const struct cli_args *a);
 
 /* dump.c: the `dump --json` document of an open file (the library's
  * renderer, json/dump_json.h), streamed to `out` and ended by a newline;

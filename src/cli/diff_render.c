@@ -191,6 +191,9 @@ json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
     json_t *root = json_pack("{s:o,s:o,s:b,s:o}", "a", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pa, strlen(pa) }),
                              "b", vj_bytes((struct mtlbx_bytes){ (const uint8_t *)pb, strlen(pb) }), "identical",
                              d->identical, "libraries", libs);
+    /* Only when there are some: the contract's object stays as it was. */
+    if (root && d->gpu_slices_changed)
+        json_object_set_new(root, "gpu_slices_changed", json_integer((json_int_t)d->gpu_slices_changed));
     return root;
 }
 
@@ -375,6 +378,7 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
     count_up(header, header == 1 ? "header field" : "header fields", &sep);
     count_up(members, members == 1 ? "source member" : "source members", &sep);
     count_up(only, only == 1 ? "library in one file only" : "libraries in one file only", &sep);
+    count_up(d->gpu_slices_changed, d->gpu_slices_changed == 1 ? "GPU slice changed" : "GPU slices changed", &sep);
     if (!*sep)
         fputs("different", stdout);
     printf("%s\n", p->off);

@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "cli/declared_gate.h"
+#include "cli/gpu_text.h"
 #include "cli/requires_cli.h"
 #include "util/archive_members.h"
 #include "util/macho_members.h"
@@ -231,9 +232,10 @@ static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
         size_t rl = strlen(requires);
         snprintf(requires + rl, sizeof requires - rl, "%s%s", l ? "," : "", req_target_text(&req, buf, sizeof buf));
     }
-    char tail[1400];
-    snprintf(tail, sizeof tail, "\t%s\t%s\t%zu\t%zu\t%s\n", versions[0] ? versions : "-",
-             targets[0] ? targets : "-", functions, problems, requires[0] ? requires : "-");
+    char tail[2000], gpus[512];
+    gpu_find_column(f, gpus, sizeof gpus); /* a binary archive: a seventh column */
+    snprintf(tail, sizeof tail, "\t%s\t%s\t%zu\t%zu\t%s%s\n", versions[0] ? versions : "-",
+             targets[0] ? targets : "-", functions, problems, requires[0] ? requires : "-", gpus);
     text_add(t, tail);
 }
 

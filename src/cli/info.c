@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "cli/gpu_text.h"
 #include "cli/requires_cli.h"
 
 #include <stdio.h>
@@ -55,6 +56,7 @@ static void print_library(const mtlbx_library *lib, size_t index, bool fat)
     const struct mtlbx_header *h = mtlbx_library_header(lib);
     char b1[32], b2[32];
     printf("%sLibrary %zu at 0x%llx\n", fat ? "\n" : "", index, (unsigned long long)h->base);
+    gpu_info_library(mtlbx_library_file(lib), index);
     printf("  container version    %u.%u.%u (%s)\n", h->major, h->minor, h->patch, h->macos ? "macOS" : "iOS");
     printf("  file type            %s%s\n", mtlbx_file_type_name(h->file_type, b1, sizeof b1),
            h->stub ? " (stub)" : "");
@@ -188,10 +190,11 @@ int cmd_info(const struct cli_args *args)
                 const char *cpu = mtlbx_cputype_name(s->cputype);
                 printf("  slice %zu              %s (0x%08x/%u) at 0x%x, %s\n", i, cpu ? cpu : "unknown cpu",
                        s->cputype, s->cpusubtype, s->offset, mtlbx_count_noun(s->size, "byte", "bytes", n1, sizeof n1));
+                gpu_info_slice(f, i);
             }
             size_t nd = mtlbx_file_diag_count(f);
             if (nd)
-                printf("  %s in the fat header (run 'mtlbx check')\n",
+                printf("  %s in the fat container and its GPU slices (run 'mtlbx check')\n",
                        mtlbx_count_noun(nd, "problem", "problems", n1, sizeof n1));
         }
         for (size_t i = 0; i < mtlbx_file_library_count(f); i++)

@@ -20,6 +20,8 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/expect.h \
 	src/cli/dump.c \
 	src/cli/find.c \
+	src/cli/gpu_text.c \
+	src/cli/gpu_text.h \
 	src/cli/info.c \
 	src/cli/ls.c \
 	src/cli/declared_gate.c \
@@ -40,6 +42,7 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/manifest_values.c \
 	src/cli/manifest_write.c \
 	src/cli/pack.c \
+	src/cli/thin.c \
 	src/cli/unpack.c \
 	$(MTLBX_PULLOUT_SOURCES)
 MTLBX_CLI_LIBS = src/cli/libmtlbxcli.a

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "cli/gpu_text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -149,6 +150,8 @@ static int list_file(const char *path, bool verify, bool names_only)
             }
         }
     }
+    if (!names_only)
+        gpu_ls(f); /* a binary archive's GPU code */
     int damaged = cli_damaged(path, f);
     int incomplete = cli_complete(path, f);
     mtlbx_close(f);

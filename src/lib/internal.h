@@ -259,6 +259,8 @@ struct mtlbx_file {
     struct mtlbx_fat_slice *slices;
     size_t n_libraries;
     mtlbx_library **libraries;
+    size_t n_gpu;              /* gpu_slice.c: the GPU slices, in slice order */
+    struct mtlbx_gpu_slice *gpu;
     /* Nothing of a layer above the container hangs here: their state
      * belongs to their own objects (mtlbx_interface_reader, mtlbx_model,
      * mtlbx_layout), which the caller frees before the file. */
@@ -416,6 +418,10 @@ bool file_read_at(const mtlbx_file *f, uint64_t off, void *buf, size_t n);
 
 /* fat.c */
 void parse_fat(mtlbx_file *f);
+/* gpu_slice.c: reads GPU slice g (slice, offset, size and cputype set;
+ * inside the file), opening its embedded library as f's next; frees it. */
+void gpu_slice_read(mtlbx_file *f, struct mtlbx_gpu_slice *g);
+void gpu_slice_free(struct mtlbx_gpu_slice *g);
 
 /* library.c */
 mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t available);

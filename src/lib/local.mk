@@ -44,6 +44,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/dynamic.c \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
+	src/lib/container/gpu_slice.c \
+	src/lib/container/gpu_slice.h \
 	src/lib/container/file.c \
 	src/lib/container/cpus.c \
 	src/lib/container/file_release.c \
@@ -82,6 +84,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/layout.c \
 	src/lib/checks/layout_entries.c \
 	src/lib/checks/layout_entries.h \
+	src/lib/checks/layout_gpu.c \
+	src/lib/checks/layout_gpu.h \
 	src/lib/checks/sha256.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
@@ -92,6 +96,7 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \
+	src/lib/model/fields_gpu.c \
 	src/lib/model/fields_iface.c \
 	src/lib/model/fields_reflection.c \
 	src/lib/model/fields_tag.c \
@@ -129,6 +134,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/writer/writer_api.c \
 	src/lib/json/dump_json.c \
 	src/lib/json/dump_json.h \
+	src/lib/json/gpu_json.c \
+	src/lib/json/gpu_json.h \
 	src/lib/json/interface_json.c \
 	src/lib/json/interface_json.h \
 	src/lib/json/interface_stream.c \

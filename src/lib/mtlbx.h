@@ -176,6 +176,42 @@ int64_t mtlbx_source_count(mtlbx *h, int lib);
 const char *mtlbx_source_name(mtlbx *h, int lib, int64_t i);
 const void *mtlbx_source_data(mtlbx *h, int lib, int64_t i, size_t *len);
 
+/* --------------------------------------------------------- fat slices -- */
+
+/* The slices of a fat file (0 for a plain one, -1 with no file open), in
+ * the order of its header. A binary archive's GPU slices (Apple GPU, AMD,
+ * Intel code: FORMAT.md §24) hold compiled functions; the metallib in
+ * their __TEXT,__metallib is one of the file's libraries. `slice` below
+ * is 0 .. count - 1; keys as above, plus: */
+#define MTLBX_CPU 19              /* slice: "AIR64" | "Apple GPU" | "AMD GPU" | "Intel GPU" (the
+                                     JSON's "cpu"); NULL for another CPU type */
+#define MTLBX_ARCH 20             /* slice: "air64" | "applegpu" | "amdgpu" | "intelgpu" (the names
+                                     `mtlbx thin` takes); NULL for another CPU type */
+#define MTLBX_CPUTYPE 21          /* slice (int) */
+#define MTLBX_CPUSUBTYPE 22       /* slice (int) */
+#define MTLBX_LIBRARY 23          /* slice (int): the library of an AIR64 slice's metallib, -1 for a
+                                     GPU slice; GPU function (int): the library of the AIR function
+                                     of its name, -1 when none has it */
+#define MTLBX_EMBEDDED_LIBRARY 24 /* slice (int): the library in a GPU slice's __TEXT,__metallib */
+#define MTLBX_FILETYPE 25         /* slice (int): a GPU slice's Mach-O file type */
+#define MTLBX_SYMBOL 26           /* GPU function: its `_begin` symbol, as stored */
+#define MTLBX_ENTRY 27            /* GPU function (int): file offset of its `_agc.main` entry */
+#define MTLBX_FUNCTION 28         /* GPU function (int): the AIR function's index in MTLBX_LIBRARY */
+/* MTLBX_OFFSET and MTLBX_SIZE: a slice's bytes; a GPU function's code. */
+
+int mtlbx_slice_count(mtlbx *h);
+const char *mtlbx_slice_string(mtlbx *h, int slice, int key);
+int64_t mtlbx_slice_int(mtlbx *h, int slice, int key);
+/* Functions whose compiled code a GPU slice holds, by code offset (0 for
+ * a slice without GPU code). MTLBX_NAME is the AIR name: the symbol less
+ * the GPU linker's leading "__" and its "_begin". */
+int64_t mtlbx_gpu_function_count(mtlbx *h, int slice);
+const char *mtlbx_gpu_function_string(mtlbx *h, int slice, int64_t fn, int key);
+int64_t mtlbx_gpu_function_int(mtlbx *h, int slice, int64_t fn, int key);
+/* The function's machine code (`_begin` to `_end`), pointing into the
+ * mapping, its length in *len (may be NULL). */
+const void *mtlbx_gpu_function_code(mtlbx *h, int slice, int64_t fn, size_t *len);
+
 /* --------------------------------------------------------------- JSON -- */
 
 /* The `mtlbx dump --json` document of the file (CONTRACT.md), byte for

@@ -66,6 +66,9 @@ for c in info ls dump check extract sources dis; do
     grep -qx "$c" "$WORK/got" || fail "mtlbx <Tab> lacks the command $c"
 done
 [ "$(complete_words "$MTLBX_BIN" ex | tr '\n' ' ')" = "extract " ] || fail "mtlbx ex<Tab> is not extract"
+# thin FILE <Tab>: the architectures it keeps.
+[ "$(complete_words "$MTLBX_BIN" thin "$FILE" a | tr '\n' ' ')" = "air64 amdgpu applegpu " ] ||
+    fail "thin FILE a<Tab>: $(complete_words "$MTLBX_BIN" thin "$FILE" a | tr '\n' ' ')"
 # A command's options, from its --help.
 complete_words "$MTLBX_BIN" extract "$FILE" --f >"$WORK/got"
 [ "$(tr '\n' ' ' <"$WORK/got")" = "--force --function " ] || fail "extract --f<Tab>: $(tr '\n' ' ' <"$WORK/got")"

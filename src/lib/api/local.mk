@@ -17,6 +17,7 @@ src_lib_libmtlbx_la_SOURCES = \
 	src/lib/api/getters.c \
 	src/lib/api/codes.c \
 	src/lib/api/sources.c \
+	src/lib/api/slices.c \
 	src/lib/api/findings.c \
 	src/lib/api/checks.c \
 	src/lib/api/writer_from.c \

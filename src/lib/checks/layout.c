@@ -23,6 +23,7 @@
 #include "config.h"
 #include "internal.h"
 #include "checks/layout_entries.h"
+#include "checks/layout_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,9 @@ enum part_kind {
     PART_LIST,
     PART_CI_ARGUMENT,
     PART_CI_MEMBER,
+    PART_GPU_SLICE,            /* index: GPU slice; its pieces (gpu_slice.h) */
+    PART_GPU_PIECE,            /* index: piece; sub: its kind */
+    PART_GPU_FUNCTION,         /* index: function of the GPU slice `sub` */
     /* No bytes (a library's diagnostics, a function's interface): never
      * walked, but they count in whether a part's parts come in offset
      * order, as the tree's nodes do. */
@@ -83,6 +87,7 @@ struct part {
     mtlbx_library *lib;        /* NULL above the library level */
     uint32_t index;            /* function / slice / library / group / archive / argument */
     uint32_t sub;              /* ctx of a tag or group; list kind; a CI argument's function */
+    const mtlbx_file *f;       /* GPU parts: the file whose slices they index */
     bool in_list;              /* a group of a VLST ILST RLST SLST list */
     struct mtlbx_tag tag;      /* PART_TAG */
 };
@@ -210,6 +215,9 @@ static void segment(const struct part *n, char *out, size_t size)
     case PART_LIST: snprintf(out, size, "%s", n->sub < MTLBX_LIST_COUNT ? lists[n->sub] : "list"); break;
     case PART_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
     case PART_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
+    case PART_GPU_SLICE: snprintf(out, size, "slice[%zu]", mtlbx_gpu_slice_at(n->f, n->index)->slice); break;
+    case PART_GPU_PIECE: layout_gpu_segment(n->f, n->sub, n->index, out, size); break;
+    case PART_GPU_FUNCTION: snprintf(out, size, "gpu_function[%u]", n->index); break;
     default: snprintf(out, size, "node"); break;
     }
 }
@@ -225,6 +233,7 @@ static bool is_frame(enum part_kind k)
     case PART_MODULE_LIST:
     case PART_HEADER_EXT:
     case PART_DYNAMIC_HEADER:
+    case PART_GPU_SLICE:
         return true;
     default:
         return false;
@@ -299,10 +308,18 @@ static void file_parts(struct parts *k)
     mtlbx_file *f = k->f;
     if (f->fat)
         add(k, PART_FAT_HEADER, 0, 8 + 20 * (uint64_t)mtlbx_fat_slice_count(f));
+    for (size_t i = 0; i < mtlbx_gpu_slice_count(f); i++) {
+        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(f, i);
+        struct part *n = add(k, PART_GPU_SLICE, g->offset, g->size);
+        if (!n)
+            return;
+        n->index = (uint32_t)i;
+        n->f = f;
+    }
     for (size_t i = 0; i < mtlbx_file_library_count(f); i++) {
         mtlbx_library *lib = mtlbx_library_at(f, i);
         const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
-        if (!h)
+        if (!h || mtlbx_gpu_slice_embedding(f, i)) /* a part of its GPU slice's __metallib */
             continue;
         struct part *n = add(k, PART_LIBRARY, h->base, h->available);
         if (!n)
@@ -322,6 +339,28 @@ static void fat_header_parts(struct parts *k)
         if (c)
             c->index = (uint32_t)i;
     }
+}
+
+/* A GPU slice's pieces; a section's functions, and the library in its
+ * __metallib (layout_gpu.c). */
+static void gpu_parts(struct parts *k)
+{
+    static const enum part_kind kinds[] = { PART_GPU_PIECE, PART_GPU_FUNCTION, PART_LIBRARY };
+    const struct part *n = k->parent;
+    uint32_t slice = n->kind == PART_GPU_SLICE ? n->index : n->sub;
+    struct layout_gpu_part *v;
+    long m = layout_gpu_parts(n->f, slice, n->kind == PART_GPU_SLICE ? -1 : (long)n->index, &v);
+    k->failed |= m < 0;
+    for (long i = 0; i < m; i++) {
+        struct part *c = add(k, kinds[v[i].kind], v[i].offset, v[i].size);
+        if (c) {
+            c->index = v[i].index;
+            c->sub = slice;
+            c->f = n->f;
+            c->lib = v[i].lib;
+        }
+    }
+    free(v);
 }
 
 static void library_parts(struct parts *k)
@@ -469,6 +508,8 @@ static void parts_of(struct parts *k)
     case PART_DYNAMIC_HEADER: add_tags(k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC); break;
     case PART_TAG: argr_parts(k); break;
     case PART_CI_ARGUMENT: ci_member_parts(k); break;
+    case PART_GPU_SLICE:
+    case PART_GPU_PIECE: gpu_parts(k); break;
     default: break;
     }
 }
@@ -672,6 +713,10 @@ static void own_bytes(struct walker *w, const struct part *n, uint64_t off, uint
  * (FORMAT §12); those up to the first aligned offset are padding. */
 static void leaf(struct walker *w, const struct part *n, uint64_t off, uint64_t end)
 {
+    if (n->kind == PART_GPU_PIECE && n->f && layout_gpu_padding(n->f, n->sub, n->index)) {
+        emit(w, off, end - off, MTLBX_REGION_PADDING, w->path);
+        return;
+    }
     if (n->kind == PART_TAG && strcmp(n->tag.name, "RBUF") == 0 && n->tag.value_offset >= off &&
         n->tag.value_offset <= end) {
         uint64_t v = n->tag.value_offset, aligned = (v + 15) & ~(uint64_t)15;

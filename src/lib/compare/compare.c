@@ -671,6 +671,22 @@ static int member_by_name(const void *p, const void *q)
 }
 
 /* Same archives, byte for byte: then the members are the same too. */
+/* GPU slices paired by their place among the fat slices that differ (CPU
+ * type or bytes), or stand there on one side only: a binary archive's
+ * code changed, or moved, behind unchanged AIR is still a change. */
+static size_t gpu_slices_changed(const mtlbx_file *a, const mtlbx_file *b)
+{
+    size_t na = mtlbx_fat_slice_count(a), nb = mtlbx_fat_slice_count(b), changed = 0;
+    for (size_t i = 0; i < na || i < nb; i++) {
+        const struct mtlbx_gpu_slice *x = mtlbx_gpu_slice_of(a, i), *y = mtlbx_gpu_slice_of(b, i);
+        if (!x && !y)
+            continue;
+        changed += !x || !y || x->cputype != y->cputype || x->cpusubtype != y->cpusubtype || x->size != y->size ||
+                   memcmp(mtlbx_file_data(a) + x->offset, mtlbx_file_data(b) + y->offset, x->size) != 0;
+    }
+    return changed;
+}
+
 static bool archives_identical(const mtlbx_library *a, const mtlbx_library *b)
 {
     const struct mtlbx_sources *x = a ? mtlbx_library_sources(a) : NULL, *y = b ? mtlbx_library_sources(b) : NULL;
@@ -851,6 +867,9 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
         if (!library_is_empty(ld))
             d->identical = false;
     }
+    d->gpu_slices_changed = gpu_slices_changed(a, b);
+    if (d->gpu_slices_changed)
+        d->identical = false;
     memo_close(&memo);
     *out = d;
     return MTLBX_E_NONE;

@@ -85,6 +85,11 @@ struct mtlbx_diff {
                                   and as many functions and members on each side */
     size_t n_libraries;        /* the larger of the two library counts */
     struct mtlbx_library_diff *libraries;
+    /* GPU slices of binary archives (gpu_slice.h), paired by their place
+     * among the fat slices: how many differ in CPU or bytes, or have no
+     * partner there. Their AIR is compared as a library; their compiled
+     * code only here. */
+    size_t gpu_slices_changed;
 };
 
 struct mtlbx_diff_options {

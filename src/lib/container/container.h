@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "container/gpu_slice.h"
 #include "container/hex.h"
 #include "container/lower_bound.h"
 

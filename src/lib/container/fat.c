@@ -1,6 +1,9 @@
-/* Fat containers (FORMAT §20 W3): big-endian CB FE BA BE, a u32 slice
- * count, then five big-endian u32 per slice. Each slice is a whole MTLB
- * library; offsets inside it are relative to the slice start. */
+/* Fat containers (FORMAT §20 W3, §24): big-endian CB FE BA BE, a u32
+ * slice count, then five big-endian u32 per slice. A slice is a whole
+ * MTLB library (AIR64; offsets inside it are relative to the slice
+ * start), or, in a binary archive, a GPU slice: a Mach-O of compiled GPU
+ * code whose __TEXT,__metallib is a library too (gpu_slice.c). Each
+ * slice gives at most one library; libraries come in slice order. */
 #include "config.h"
 #include "internal.h"
 
@@ -9,6 +12,30 @@
 /* More slices than any real GPU architecture list; bounds the work a
  * hostile header can ask for (each slice is parsed as a library). */
 #define MAX_SLICES 64
+
+static bool is_gpu_cpu(uint32_t cputype)
+{
+    return cputype == MTLBX_CPU_APPLE_GPU || cputype == MTLBX_CPU_AMD_GPU || cputype == MTLBX_CPU_INTEL_GPU;
+}
+
+static bool is_macho64(const uint8_t *p)
+{
+    return rd32(p) == 0xFEEDFACFu;
+}
+
+/* Slice i (inside the file) holds a Mach-O: read it as GPU code. */
+static void open_gpu_slice(mtlbx_file *f, uint32_t i, const struct mtlbx_fat_slice *s)
+{
+    struct mtlbx_gpu_slice *g = &f->gpu[f->n_gpu++];
+    *g = (struct mtlbx_gpu_slice){ .slice = i, .offset = s->offset, .size = s->size, .cputype = s->cputype,
+                                   .cpusubtype = s->cpusubtype, .embedded_library = -1 };
+    if (!is_gpu_cpu(s->cputype)) {
+        const char *cpu = mtlbx_cputype_name(s->cputype);
+        diag_add(&f->diags, MTLBX_WARNING, s->entry_offset, "fat slice %u holds a Mach-O but names CPU %s (0x%08x), not a GPU",
+                 i, cpu ? cpu : "unknown", s->cputype);
+    }
+    gpu_slice_read(f, g);
+}
 
 void parse_fat(mtlbx_file *f)
 {
@@ -30,7 +57,8 @@ void parse_fat(mtlbx_file *f)
     }
     f->slices = calloc(count ? count : 1, sizeof *f->slices);
     f->libraries = calloc(count ? count : 1, sizeof *f->libraries);
-    if (!f->slices || !f->libraries) {
+    f->gpu = calloc(count ? count : 1, sizeof *f->gpu);
+    if (!f->slices || !f->libraries || !f->gpu) {
         file_out_of_memory(f, 8, "out of memory for %u fat slices", count);
         return;
     }
@@ -46,10 +74,31 @@ void parse_fat(mtlbx_file *f)
         }
         if (s->offset < 8 + 20 * (uint64_t)count)
             diag_add(&f->diags, MTLBX_ERROR, s->entry_offset, "fat slice %u starts inside the fat header", i);
-        if (s->size < 4 || memcmp(f->data + s->offset, "MTLB", 4) != 0) {
-            diag_add(&f->diags, MTLBX_ERROR, s->offset, "fat slice %u does not start with MTLB", i);
+        for (uint32_t k = 0; k < i; k++) {
+            const struct mtlbx_fat_slice *o = &f->slices[k];
+            if (s->size && o->size && s->offset < (uint64_t)o->offset + o->size &&
+                o->offset < (uint64_t)s->offset + s->size) {
+                diag_add(&f->diags, MTLBX_ERROR, s->entry_offset, "fat slice %u overlaps fat slice %u", i, k);
+                break;
+            }
+        }
+        if (s->size >= 4 && is_macho64(f->data + s->offset)) {
+            open_gpu_slice(f, i, s);
             continue;
         }
+        if (s->size < 4 || memcmp(f->data + s->offset, "MTLB", 4) != 0) {
+            if (is_gpu_cpu(s->cputype))
+                diag_add(&f->diags, MTLBX_ERROR, s->offset,
+                         "fat slice %u (%s) does not start with a 64-bit Mach-O header", i,
+                         mtlbx_cputype_name(s->cputype));
+            else
+                diag_add(&f->diags, MTLBX_ERROR, s->offset, "fat slice %u does not start with MTLB", i);
+            continue;
+        }
+        if (is_gpu_cpu(s->cputype))
+            diag_add(&f->diags, MTLBX_WARNING, s->entry_offset,
+                     "fat slice %u names a GPU (%s) but holds a metallib, not GPU code", i,
+                     mtlbx_cputype_name(s->cputype));
         mtlbx_library *lib = library_open(f, f->n_libraries, s->offset, s->size);
         if (lib)
             f->libraries[f->n_libraries++] = lib;

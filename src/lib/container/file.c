@@ -175,6 +175,9 @@ void mtlbx_close(mtlbx_file *f)
     for (size_t i = 0; i < f->n_libraries; i++)
         library_free(f->libraries[i]);
     free(f->libraries);
+    for (size_t i = 0; i < f->n_gpu; i++)
+        gpu_slice_free(&f->gpu[i]);
+    free(f->gpu);
     free(f->slices);
     diag_free(&f->diags);
     if (f->mapped) {

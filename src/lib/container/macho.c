@@ -46,6 +46,9 @@ struct mtlbx_macho {
      * them (every read is past the last one, for a one-pass reader). */
     uint8_t magic[4];
     bool section_cap_said;
+    bool keep_empty;           /* mtlbx_macho_keep_empty_sections */
+    mtlbx_macho_command_fn on_command;
+    void *on_command_ctx;
 };
 
 static uint32_t be32(const uint8_t *p) { return rd32be(p); }
@@ -225,7 +228,7 @@ static void copy_name(char out[17], const uint8_t *p)
 /* The sections of one segment command (its bytes at `cmd`, `cmdsize`
  * long, at absolute offset `at`). */
 static void read_segment(mtlbx_macho *m, struct mtlbx_macho_slice *s, size_t slice, const uint8_t *cmd,
-                         uint32_t cmdsize, uint64_t at)
+                         uint32_t cmdsize, uint64_t at, uint32_t *number)
 {
     size_t head = s->is64 ? 72 : 56, rec = s->is64 ? 80 : 68;
     if (cmdsize < head) {
@@ -241,14 +244,24 @@ static void read_segment(mtlbx_macho *m, struct mtlbx_macho_slice *s, size_t sli
     }
     for (uint32_t k = 0; k < nsects; k++) {
         const uint8_t *p = cmd + head + k * rec;
-        struct mtlbx_macho_section sec = { .header_offset = at + head + k * rec, .slice = slice };
+        struct mtlbx_macho_section sec = { .header_offset = at + head + k * rec, .slice = slice,
+                                           .number = ++*number };
         copy_name(sec.section, p);
         copy_name(sec.segment, p + 16);
+        sec.addr = s->is64 ? u64(s, p + 32) : u32(s, p + 32);
         uint64_t size = s->is64 ? u64(s, p + 40) : u32(s, p + 36);
         uint32_t offset = u32(s, p + (s->is64 ? 48 : 40));
         uint32_t type = u32(s, p + (s->is64 ? 64 : 56)) & SECTION_TYPE;
-        if (type == S_ZEROFILL || type == S_GB_ZEROFILL || type == S_THREAD_LOCAL_ZEROFILL || size == 0)
+        if (type == S_ZEROFILL || type == S_GB_ZEROFILL || type == S_THREAD_LOCAL_ZEROFILL)
             continue; /* no bytes in the file */
+        if (size == 0) {
+            if (m->keep_empty && offset <= s->size) {
+                sec.offset = s->offset + offset;
+                if (!add_section(m, &sec))
+                    return;
+            }
+            continue;
+        }
         if (!span_within(offset, size, 0, s->size)) {
             char seg[NAME_SHOWN], sect[NAME_SHOWN];
             diag(m, MTLBX_ERROR, sec.header_offset,
@@ -331,7 +344,8 @@ static void read_slice(mtlbx_macho *m, size_t i)
         free(cmds);
         return;
     }
-    uint32_t pos = 0;
+    uint32_t pos = 0, number = 0;
+    s->commands_offset = cmds_at;
     for (uint32_t k = 0; k < ncmds; k++) {
         uint64_t at = cmds_at + pos;
         if (sizeofcmds - pos < 8) {
@@ -354,7 +368,7 @@ static void read_slice(mtlbx_macho *m, size_t i)
                 diag(m, MTLBX_WARNING, at, "a %s segment command in a %s Mach-O", cmd == LC_SEGMENT_64 ? "64-bit" : "32-bit",
                      s->is64 ? "64-bit" : "32-bit");
             else
-                read_segment(m, s, i, c, cmdsize, at);
+                read_segment(m, s, i, c, cmdsize, at, &number);
             break;
         case MTLBX_LC_BUILD_VERSION:
             if (cmdsize < 24)
@@ -377,8 +391,11 @@ static void read_slice(mtlbx_macho *m, size_t i)
         default:
             break;
         }
+        if (m->on_command)
+            m->on_command(m->on_command_ctx, i, cmd, c, cmdsize, at);
         pos += cmdsize;
     }
+    s->commands_size = pos;
     free(cmds);
     /* By offset; a section that starts inside the load commands or inside
      * the one before it is not handed out (its bytes would be two things,
@@ -386,20 +403,37 @@ static void read_slice(mtlbx_macho *m, size_t i)
     if (m->n_sections > 1) /* (sections is NULL while empty) */
         qsort(m->sections, m->n_sections, sizeof *m->sections, section_by_offset);
     size_t kept = 0;
+    bool after_section = false;
     uint64_t end = cmds_at + pos; /* where the commands read end (sizeofcmds may lie) */
     for (size_t k = 0; k < m->n_sections; k++) {
         const struct mtlbx_macho_section *sec = &m->sections[k];
+        if (sec->size == 0) { /* kept empty: no bytes to be two things */
+            m->sections[kept++] = *sec;
+            continue;
+        }
         if (sec->offset < end) {
             char seg[NAME_SHOWN], sect[NAME_SHOWN];
             diag(m, MTLBX_ERROR, sec->header_offset, "section %s,%s at offset %llu overlaps %s: not read",
                  name_shown(sec->segment, seg), name_shown(sec->section, sect), (unsigned long long)sec->offset,
-                 kept ? "the section before it" : "the Mach-O header or load commands");
+                 after_section ? "the section before it" : "the Mach-O header or load commands");
             continue;
         }
+        after_section = true;
         end = sec->offset + sec->size;
         m->sections[kept++] = *sec;
     }
     m->n_sections = kept;
+}
+
+void mtlbx_macho_keep_empty_sections(mtlbx_macho *m)
+{
+    m->keep_empty = true;
+}
+
+void mtlbx_macho_on_command(mtlbx_macho *m, mtlbx_macho_command_fn fn, void *ctx)
+{
+    m->on_command = fn;
+    m->on_command_ctx = ctx;
 }
 
 bool mtlbx_macho_next_section(mtlbx_macho *m, struct mtlbx_macho_section *out)

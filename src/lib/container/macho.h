@@ -72,6 +72,10 @@ struct mtlbx_macho_slice {
     bool parsed;               /* its header and load commands were read */
     bool is64, big_endian;
     uint32_t filetype;         /* MH_EXECUTE 2, MH_DYLIB 6, MH_BUNDLE 8, ... */
+    /* Where its load commands are (absolute) and how many of their bytes
+     * the walk read (sizeofcmds, or less when a command was bad). */
+    uint64_t commands_offset;
+    uint32_t commands_size;
     size_t n_min_os;
     struct mtlbx_macho_min_os min_os[MTLBX_MACHO_MAX_MIN_OS];
 };
@@ -83,6 +87,9 @@ struct mtlbx_macho_section {
     uint64_t offset, size;     /* its bytes in the host, absolute */
     uint64_t header_offset;    /* of its section header, absolute */
     size_t slice;              /* mtlbx_macho_slice_at(m, slice) */
+    uint64_t addr;             /* its address in memory (a symbol's n_value) */
+    uint32_t number;           /* 1, 2, ... in load-command order over the
+                                  slice's sections (a symbol's n_sect) */
 };
 
 /* Fills buf with the n bytes at `offset` of the host. False when they
@@ -100,6 +107,22 @@ bool mtlbx_macho_magic(const uint8_t *head, size_t n);
 /* Reads the universal header, if any, through `read` (the host is `size`
  * bytes; UINT64_MAX when not known). NULL only when memory ran out. */
 mtlbx_macho *mtlbx_macho_open(uint64_t size, mtlbx_macho_read_fn read, void *ctx);
+/* Options, set before the first mtlbx_macho_next_section.
+ *
+ * Sections of size 0 (not zero-fill) are handed out too, at their
+ * declared offset when it lies inside the slice: a GPU slice's
+ * `__reflection` may be empty and is still one of its sections. */
+void mtlbx_macho_keep_empty_sections(mtlbx_macho *m);
+/* Each load command of each slice, as the walk reads it: `cmd` without
+ * LC_REQ_DYLD, its `size` bytes (at least 8, all inside the load
+ * commands) in the slice's byte order, `offset` absolute. The bytes last
+ * until the call returns. A caller that reads more of a command than the
+ * segments and minimum OS this reader keeps (LC_SYMTAB, LC_NOTE) does it
+ * here, bounded by `size`. */
+typedef void (*mtlbx_macho_command_fn)(void *ctx, size_t slice, uint32_t cmd, const uint8_t *bytes, uint32_t size,
+                                       uint64_t offset);
+void mtlbx_macho_on_command(mtlbx_macho *m, mtlbx_macho_command_fn fn, void *ctx);
+
 /* The next section that has bytes in the file (not zero-fill, not empty),
  * slice by slice in file order and by offset within a slice; reads the
  * next slice's header and load commands when the last one's sections are

@@ -10,6 +10,7 @@
 
 #include "dump_json.h"
 #include "interface_json.h"
+#include "gpu_json.h"
 #include "interface_stream.h"
 #include "json_more.h"
 #include "json_stream.h"
@@ -426,8 +427,10 @@ static json_t *fat_json(mtlbx_file *f)
         json_t *slice = json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype), "cpusubtype",
                                   jint(s->cpusubtype), "offset", jint(s->offset), "size", jint(s->size), "align",
                                   jint(s->align));
-        if (slice)
+        if (slice) {
             fat_slice_json_more(s, slice);
+            fat_slice_gpu_json(f, i, slice);
+        }
         json_array_append_new(slices, slice);
     }
     return json_pack("{s:o}", "slices", slices);

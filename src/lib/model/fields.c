@@ -120,6 +120,9 @@ static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t 
     size_t nf = mtlbx_library_function_count(n->lib);
     if (mtlbx_file_library_count(f) > 1)
         snprintf(at, sizeof at, " %u @0x%" PRIx64, n->index, h->base);
+    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_embedding(f, n->index);
+    if (g) /* the AIR of a GPU slice's code */
+        snprintf(at + strlen(at), sizeof at - strlen(at), " (slice %zu)", g->slice);
     if (!h->complete) {
         snprintf(buf, size, "Library%s  (truncated header, %" PRIu64 " bytes)", at, h->available);
         return;
@@ -287,6 +290,9 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
     case MTLBX_NODE_STRUCT_MEMBER: iface_label(m, n, buf, size); break;
     case MTLBX_NODE_CI_ARGUMENT: ci_argument_label(n, buf, size); break;
     case MTLBX_NODE_CI_MEMBER: ci_member_label(n, buf, size); break;
+    case MTLBX_NODE_GPU_SLICE:
+    case MTLBX_NODE_GPU_PIECE:
+    case MTLBX_NODE_GPU_FUNCTION: gpu_node_label(f, n, buf, size); break;
     default: break;
     }
 }
@@ -461,6 +467,7 @@ static void function_fields(struct field_out *o)
     if (a)
         field_emit(o, "source archive", a->sarc_offset, 0, MTLBX_FIELD_FOLLOW, a->sarc_offset, "\"%s\"",
                    field_esc(s, sizeof s, a->id.ptr, a->id.len));
+    gpu_function_code_fields(o, lib, n->index);
 }
 
 /* Functions may share a metadata group or a source archive: name those
@@ -757,6 +764,9 @@ void mtlbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, v
     case MTLBX_NODE_LIST: list_fields(&o); break;
     case MTLBX_NODE_CI_ARGUMENT: ci_argument_fields(&o); break;
     case MTLBX_NODE_CI_MEMBER: ci_member_fields(&o); break;
+    case MTLBX_NODE_GPU_SLICE:
+    case MTLBX_NODE_GPU_PIECE:
+    case MTLBX_NODE_GPU_FUNCTION: gpu_node_fields(&o); break;
     case MTLBX_NODE_DIAGNOSTICS: diag_fields(&o, true); return;
     default: break;
     }

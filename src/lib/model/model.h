@@ -77,6 +77,12 @@ enum mtlbx_node_kind {
     MTLBX_NODE_STRUCT_MEMBER,
     MTLBX_NODE_CI_ARGUMENT,    /* one ARGR argument (Core Image reflection) */
     MTLBX_NODE_CI_MEMBER,      /* a struct member of an ARGR pointer argument */
+    /* A binary archive's GPU slice (index: GPU slice, gpu_slice.h), one
+     * of its pieces (index: piece; sub: GPU slice), and a function whose
+     * code a section holds (index: function; sub: GPU slice). */
+    MTLBX_NODE_GPU_SLICE,
+    MTLBX_NODE_GPU_PIECE,
+    MTLBX_NODE_GPU_FUNCTION,
     MTLBX_NODE_KIND_COUNT,
 };
 

@@ -159,11 +159,18 @@ static void build_file(struct kids *k)
         uint64_t n = mtlbx_fat_slice_count(f);
         kid(k, MTLBX_NODE_FAT_HEADER, 0, 8 + 20 * n);
     }
+    for (size_t i = 0; i < mtlbx_gpu_slice_count(f); i++) {
+        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(f, i);
+        mtlbx_node *n = kid(k, MTLBX_NODE_GPU_SLICE, g->offset, g->size);
+        if (n)
+            n->index = (uint32_t)i;
+    }
     size_t nl = mtlbx_file_library_count(f);
     for (size_t i = 0; i < nl; i++) {
         mtlbx_library *lib = mtlbx_library_at(f, i);
         const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
-        if (!h)
+        if (!h) /* (an embedded library stays here too, beside its GPU slice:
+                   the views find libraries among the root's children) */
             continue;
         mtlbx_node *n = kid(k, MTLBX_NODE_LIBRARY, h->base, h->available);
         if (!n)
@@ -173,6 +180,36 @@ static void build_file(struct kids *k)
     }
     if (mtlbx_file_diag_count(f))
         kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
+}
+
+/* A GPU slice's pieces (as the layout walks them) and a section's
+ * functions. The library in __metallib is the root's child, as every
+ * library is. */
+static void build_gpu(struct kids *k)
+{
+    const mtlbx_node *p = k->parent;
+    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(k->f, p->kind == MTLBX_NODE_GPU_SLICE ? p->index : p->sub);
+    if (p->kind == MTLBX_NODE_GPU_SLICE) {
+        for (size_t i = 0; i < g->n_pieces; i++) {
+            mtlbx_node *c = kid(k, MTLBX_NODE_GPU_PIECE, g->pieces[i].offset, g->pieces[i].size);
+            if (c) {
+                c->index = (uint32_t)i;
+                c->sub = p->index;
+            }
+        }
+        return;
+    }
+    const struct mtlbx_gpu_piece *piece = &g->pieces[p->index];
+    if (piece->kind != MTLBX_GPU_PIECE_SECTION)
+        return;
+    for (size_t i = 0; i < g->n_functions; i++) {
+        mtlbx_node *c = g->functions[i].section == piece->index
+                ? kid(k, MTLBX_NODE_GPU_FUNCTION, g->functions[i].offset, g->functions[i].size) : NULL;
+        if (c) {
+            c->index = (uint32_t)i;
+            c->sub = p->sub;
+        }
+    }
 }
 
 static void build_fat_header(struct kids *k)
@@ -624,6 +661,8 @@ static void build(mtlbx_model *m, mtlbx_node *n)
     switch (n->kind) {
     case MTLBX_NODE_FILE: build_file(&k); break;
     case MTLBX_NODE_FAT_HEADER: build_fat_header(&k); break;
+    case MTLBX_NODE_GPU_SLICE:
+    case MTLBX_NODE_GPU_PIECE: build_gpu(&k); break;
     case MTLBX_NODE_LIBRARY: build_library(&k); break;
     case MTLBX_NODE_FUNCTION: build_function(&k); break;
     case MTLBX_NODE_TAG_GROUP: add_group_tags(&k, n); break;
@@ -742,6 +781,15 @@ bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
         return true;
     case MTLBX_NODE_FAT_HEADER:
         return mtlbx_fat_slice_count(m->f) > 0;
+    case MTLBX_NODE_GPU_SLICE:
+        return mtlbx_gpu_slice_at(m->f, n->index)->n_pieces > 0;
+    case MTLBX_NODE_GPU_PIECE: { /* a section with functions */
+        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(m->f, n->sub);
+        for (size_t i = 0; g->pieces[n->index].kind == MTLBX_GPU_PIECE_SECTION && i < g->n_functions; i++)
+            if (g->functions[i].section == g->pieces[n->index].index)
+                return true;
+        return false;
+    }
     case MTLBX_NODE_FUNCTION_LIST:
     case MTLBX_NODE_PUBLIC_MD:
     case MTLBX_NODE_PRIVATE_MD:

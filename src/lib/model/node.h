@@ -163,5 +163,10 @@ void ci_argument_label(const mtlbx_node *n, char *buf, size_t size);
 void ci_argument_fields(struct field_out *o);
 void ci_member_label(const mtlbx_node *n, char *buf, size_t size);
 void ci_member_fields(struct field_out *o);
+/* ---- fields_gpu.c: a binary archive's GPU slices ---- */
+void gpu_node_label(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size);
+void gpu_node_fields(struct field_out *o);
+/* An AIR function's "GPU code" lines: each GPU slice holding its code. */
+void gpu_function_code_fields(struct field_out *o, const mtlbx_library *lib, size_t i);
 
 #endif
