@@ -64,7 +64,9 @@ gate "dist/*.whl" declared "" && ok "dist/*.whl --os declared: the wheel that de
 if gate "dist/*.whl old/*.whl" declared ""; then
     fail "--os declared passes the wheel that declares macOS 14"; cat "$W/out"
 else
-    grep -q "^::error file=old/demo-1.0-py3-none-macosx_14_0_arm64.whl!demo/k.metallib,.*more than the macOS 14.0" "$W/out" &&
+    # GitHub attaches an annotation to a repository file: the archive in
+    # file=, the member in the message (issue 46).
+    grep -q "^::error file=old/demo-1.0-py3-none-macosx_14_0_arm64.whl,.*::old/demo-1.0-py3-none-macosx_14_0_arm64.whl!demo/k.metallib:0: .*more than the macOS 14.0" "$W/out" &&
         ok "--os declared fails the wheel that declares macOS 14" || { fail "--os declared finding"; cat "$W/out"; }
 fi
 gate "sub/**/*.metallib" "" ""; grep -q "^::error file=sub/deep/nested.metallib," "$W/out" &&
