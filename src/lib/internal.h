@@ -242,6 +242,9 @@ struct mtlbx_library {
      * explorer's library label asks on every redraw) */
     bool req_cached;
     struct mtlbx_requires req;
+    /* deployment.c: the modules' deployment target, read once */
+    _Atomic bool deploy_cached;
+    struct mtlbx_deployment deploy;
 };
 
 struct mtlbx_file {

@@ -84,6 +84,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
 	src/lib/checks/load_stamps.c \
+	src/lib/checks/deployment.c \
+	src/lib/checks/claims_check.c \
 	src/lib/checks/requires_text.c \
 	src/lib/checks/requires_text.h \
 	src/lib/model/model.h \
