@@ -86,6 +86,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/load_stamps.c \
 	src/lib/checks/deployment.c \
 	src/lib/checks/claims_check.c \
+	src/lib/checks/os_spec.c \
+	src/lib/checks/os_gate.c \
 	src/lib/checks/requires_text.c \
 	src/lib/checks/requires_text.h \
 	src/lib/model/model.h \

@@ -92,7 +92,7 @@ enum mtlbx_os {
 /* "macOS", "iOS", ... as CONTRACT.md spells them; NULL for MTLBX_OS_NONE. */
 const char *mtlbx_os_name(enum mtlbx_os os);
 /* A platform name as a user types it ("macos", "iOS", "macCatalyst",
- * "visionos", "xros"; any case), or MTLBX_OS_NONE. */
+ * "visionos", "xros"; any case), or MTLBX_OS_NONE (os_spec.c). */
 enum mtlbx_os mtlbx_os_parse(const char *name, size_t len);
 /* Apple's PLATFORM_* numbers (LC_BUILD_VERSION, and a metallib header's
  * byte 11 below its 0x80 flag): 1 macOS, 2 iOS, 3 tvOS, 4 watchOS, 6 Mac
@@ -212,6 +212,41 @@ enum mtlbx_triple_verdict {
 };
 enum mtlbx_triple_verdict mtlbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
                                                struct mtlbx_os_version asks);
+
+/* --------------------------------------------------------------- OS spec -- */
+
+/* PLATFORM:VERSION as every command and API takes it (os_spec.c):
+ * PLATFORM one of mtlbx_os_parse's names (any case), iOS, tvOS, watchOS
+ * and visionOS also with "-simulator"; VERSION MAJOR[.MINOR[.PATCH]],
+ * major up to 65535, minor and patch up to 255 (what a header holds). */
+struct mtlbx_os_spec {
+    enum mtlbx_os os;
+    bool simulator;
+    struct mtlbx_os_version version;
+    uint8_t patch;
+};
+enum mtlbx_os_spec_error {
+    MTLBX_OS_SPEC_OK,
+    MTLBX_OS_SPEC_NOT_SPEC,          /* no ':' */
+    MTLBX_OS_SPEC_PLATFORM,          /* no platform of that name */
+    MTLBX_OS_SPEC_VERSION,           /* the version is not MAJOR[.MINOR[.PATCH]] in range */
+};
+enum mtlbx_os_spec_error mtlbx_os_spec_parse(const char *text, struct mtlbx_os_spec *out);
+/* The platforms, for a message: */
+#define MTLBX_OS_SPEC_PLATFORMS "macOS, iOS, tvOS, watchOS, macCatalyst, visionOS; iOS, tvOS, watchOS and " \
+                                "visionOS also as e.g. iOS-simulator"
+
+/* ------------------------------------------------------------- the gate -- */
+
+/* The findings of `check --os PLATFORM:VERSION` for one library (os_gate.c),
+ * the one writer of them for the program and the API: the library's,
+ * then (with `functions`) one per function that needs more than `limit`.
+ * `named`: the platform the caller has a limit for; when it is not the
+ * library's, one warning says no --os names it. Each finding goes to
+ * emit; false when emit does (out of memory). */
+typedef bool (*mtlbx_finding_fn)(void *ctx, enum mtlbx_severity severity, uint64_t offset, const char *message);
+bool mtlbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct mtlbx_os_version limit,
+                           bool functions, mtlbx_finding_fn emit, void *ctx);
 
 /* ---------------------------------------------------------- load stamps -- */
 

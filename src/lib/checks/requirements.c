@@ -37,20 +37,6 @@ const char *mtlbx_os_name(enum mtlbx_os os)
     return os > MTLBX_OS_NONE && os < MTLBX_OS_COUNT ? OS_NAMES[os] : NULL;
 }
 
-enum mtlbx_os mtlbx_os_parse(const char *name, size_t len)
-{
-    static const struct { const char *name; enum mtlbx_os os; } names[] = {
-        { "macos", MTLBX_OS_MACOS }, { "macosx", MTLBX_OS_MACOS }, { "osx", MTLBX_OS_MACOS },
-        { "ios", MTLBX_OS_IOS }, { "ipados", MTLBX_OS_IOS }, { "tvos", MTLBX_OS_TVOS },
-        { "maccatalyst", MTLBX_OS_MACCATALYST }, { "visionos", MTLBX_OS_VISIONOS },
-        { "xros", MTLBX_OS_VISIONOS }, { "watchos", MTLBX_OS_WATCHOS },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i].name) == len && strncasecmp(name, names[i].name, len) == 0)
-            return names[i].os;
-    return MTLBX_OS_NONE;
-}
-
 static bool starts(const char *s, size_t len, const char *prefix)
 {
     size_t n = strlen(prefix);
