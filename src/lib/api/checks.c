@@ -19,9 +19,11 @@ int mtlbx_verify(mtlbx *h)
             api_set_error(h, 0, -1, "no file is open");
         return MTLBX_FAILED;
     }
-    size_t mismatches = 0;
-    for (size_t l = 0; l < h->n_libraries; l++)
+    size_t mismatches = 0, unhashed = 0;
+    for (size_t l = 0; l < h->n_libraries; l++) {
         mismatches += mtlbx_library_verify_all(h->libraries[l].lib, 0);
+        unhashed += mtlbx_library_unhashed(h->libraries[l].lib);
+    }
     /* Hashing reads the file again (pread): a file cut short under it
      * cannot be answered for. */
     if (mtlbx_file_changed(h->file))
@@ -29,9 +31,10 @@ int mtlbx_verify(mtlbx *h)
                         mtlbx_file_path(h->file));
     if (!api_diag_sync(h, true))
         return api_fail(h, MTLBX_FAILED, ENOMEM, -1, "out of memory");
-    if (mismatches)
-        return api_fail(h, MTLBX_WARN, 0, -1, "%zu %s not match %s HASH", mismatches,
-                        mismatches == 1 ? "module does" : "modules do", mismatches == 1 ? "its" : "their");
+    if (mismatches || unhashed)
+        return api_fail(h, MTLBX_WARN, 0, -1, "%zu %s not match %s HASH, %zu could not be read (the file's "
+                        "findings say where)", mismatches, mismatches == 1 ? "module does" : "modules do",
+                        mismatches == 1 ? "its" : "their", unhashed);
     return MTLBX_OK;
 }
 
