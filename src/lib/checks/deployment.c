@@ -57,36 +57,32 @@ static bool module_triple(const uint8_t *p, size_t len, char *triple, size_t siz
     return len && bc_module_triple(p, len, triple, size) && mtlbx_triple_os_version(triple, v);
 }
 
-static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
+void deployment_note(struct mtlbx_deployment *d, const uint8_t *module, size_t len)
 {
-    memset(d, 0, sizeof *d);
-    struct function_cursor cur = { 0 };
-    for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
-        if (!fn)
-            break;
-        char triple[sizeof d->triple];
-        struct mtlbx_os_version v;
-        if (!fn->module_valid ||
-            !module_triple(lib->file->data + fn->module.offset, (size_t)fn->module.size, triple, sizeof triple, &v)) {
-            d->modules_unread++;
-            continue;
-        }
-        enum mtlbx_os os = mtlbx_os_of_triple(triple);
-        d->triples_read++;
-        int c = d->from_triple ? mtlbx_os_version_cmp(v, d->asks) : 1;
-        if (c > 0) {
-            /* the one that asks the most is the one that can be refused */
-            d->from_triple = d->known = true;
-            d->os = os;
-            d->asks = v;
-            d->triple_functions = 1;
-            snprintf(d->triple, sizeof d->triple, "%s", triple);
-        } else if (c == 0 && os == d->os) {
-            d->triple_functions++;
-        }
+    char triple[sizeof d->triple];
+    struct mtlbx_os_version v;
+    if (!module || !module_triple(module, len, triple, sizeof triple, &v)) {
+        d->modules_unread++;
+        return;
     }
-    function_cursor_free(&cur);
+    enum mtlbx_os os = mtlbx_os_of_triple(triple);
+    d->triples_read++;
+    int c = d->from_triple ? mtlbx_os_version_cmp(v, d->asks) : 1;
+    if (c > 0) {
+        /* the one that asks the most is the one that can be refused */
+        d->from_triple = d->known = true;
+        d->os = os;
+        d->asks = v;
+        d->triple_functions = 1;
+        snprintf(d->triple, sizeof d->triple, "%s", triple);
+    } else if (c == 0 && os == d->os) {
+        d->triple_functions++;
+    }
+}
+
+/* The modules' triples noted: the header stands in when none read. */
+static void deployment_finish(const mtlbx_library *lib, struct mtlbx_deployment *d)
+{
     d->triples_differ = d->triples_read - d->triple_functions;
     if (!d->from_triple) {
         /* No module says: the header's stamp stands in, and says so. */
@@ -102,6 +98,37 @@ static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
         d->needs = mtlbx_os_release(d->os, d->asks);
 }
 
+static void deployment_store(mtlbx_library *lib, const struct mtlbx_deployment *d)
+{
+    pthread_mutex_lock(&lib->lock);
+    if (!atomic_load(&lib->deploy_cached)) {
+        lib->deploy = *d;
+        atomic_store(&lib->deploy_cached, true);
+    }
+    pthread_mutex_unlock(&lib->lock);
+}
+
+void deployment_seed(mtlbx_library *lib, struct mtlbx_deployment *d)
+{
+    deployment_finish(lib, d);
+    deployment_store(lib, d);
+}
+
+static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
+{
+    memset(d, 0, sizeof *d);
+    struct function_cursor cur = { 0 };
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
+        if (!fn)
+            break;
+        deployment_note(d, fn->module_valid ? lib->file->data + fn->module.offset : NULL,
+                        fn->module_valid ? (size_t)fn->module.size : 0);
+    }
+    function_cursor_free(&cur);
+    deployment_finish(lib, d);
+}
+
 void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out)
 {
     mtlbx_library *mut = (mtlbx_library *)lib; /* a cache of immutable facts: computing it twice is harmless */
@@ -110,12 +137,7 @@ void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment 
         return;
     }
     deployment_compute(mut, out);
-    pthread_mutex_lock(&mut->lock);
-    if (!atomic_load(&mut->deploy_cached)) {
-        mut->deploy = *out;
-        atomic_store(&mut->deploy_cached, true);
-    }
-    pthread_mutex_unlock(&mut->lock);
+    deployment_store(mut, out);
 }
 
 bool mtlbx_function_deployment(const mtlbx_library *lib, const struct mtlbx_deployment *d, size_t i,
