@@ -57,6 +57,83 @@ static bool module_triple(const uint8_t *p, size_t len, char *triple, size_t siz
     return len && bc_module_triple(p, len, triple, size) && mtlbx_triple_os_version(triple, v);
 }
 
+/* ------------------------------------------- each function's own triple -- */
+
+/* A function's triple packed in 32 bits: 0 not read, UNREADABLE, else
+ * 1 + (os << 24 | major << 8 | minor), the minor kept to 255 (what a
+ * header holds). */
+#define UNREADABLE UINT32_MAX
+
+static uint32_t pack(enum mtlbx_os os, struct mtlbx_os_version v)
+{
+    return 1u + ((uint32_t)os << 24 | (uint32_t)v.major << 8 | (v.minor > 255 ? 255u : v.minor));
+}
+
+static bool unpack(uint32_t x, enum mtlbx_os *os, struct mtlbx_os_version *v)
+{
+    if (x == 0 || x == UNREADABLE)
+        return false;
+    x--;
+    *os = (enum mtlbx_os)(x >> 24);
+    *v = (struct mtlbx_os_version){ (uint16_t)(x >> 8 & 0xFFFF), (uint16_t)(x & 0xFF) };
+    return true;
+}
+
+/* The library's array of them, made on first need (4 bytes a function,
+ * whose pages exist only where a function was noted). NULL: no memory. */
+static _Atomic uint32_t *triples_of(const mtlbx_library *lib)
+{
+    mtlbx_library *mut = (mtlbx_library *)lib;
+    _Atomic uint32_t *t = atomic_load(&mut->fn_triples);
+    if (t || !lib->n_functions)
+        return t;
+    /* A lock of its own: this is asked with the library's lock held
+     * (mtlbx_library_requires). */
+    static pthread_mutex_t made = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&made);
+    t = atomic_load(&mut->fn_triples);
+    if (!t) {
+        t = calloc(lib->n_functions, sizeof *t);
+        atomic_store(&mut->fn_triples, t);
+    }
+    pthread_mutex_unlock(&made);
+    return t;
+}
+
+static uint32_t read_triple(const uint8_t *module, size_t len)
+{
+    char triple[96];
+    struct mtlbx_os_version v;
+    if (!module || !module_triple(module, len, triple, sizeof triple, &v))
+        return UNREADABLE;
+    return pack(mtlbx_os_of_triple(triple), v);
+}
+
+void deployment_note_function(const mtlbx_library *lib, size_t i, const uint8_t *module, size_t len)
+{
+    _Atomic uint32_t *t = i < lib->n_functions ? triples_of(lib) : NULL;
+    if (t && atomic_load_explicit(&t[i], memory_order_relaxed) == 0)
+        atomic_store_explicit(&t[i], read_triple(module, len), memory_order_relaxed);
+}
+
+/* Function i's own triple: noted, else read through the mapping now. */
+static bool own_triple(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, struct mtlbx_os_version *v)
+{
+    if (i >= lib->n_functions)
+        return false;
+    _Atomic uint32_t *t = triples_of(lib);
+    uint32_t x = t ? atomic_load_explicit(&t[i], memory_order_relaxed) : 0;
+    if (x == 0) {
+        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+        x = read_triple(m.ptr, m.len);
+        if (t)
+            atomic_store_explicit(&t[i], x, memory_order_relaxed);
+    }
+    return unpack(x, os, v);
+}
+
+/* --------------------------------------------------------- the library -- */
+
 void deployment_note(struct mtlbx_deployment *d, const uint8_t *module, size_t len)
 {
     char triple[sizeof d->triple];
@@ -114,18 +191,48 @@ void deployment_seed(mtlbx_library *lib, struct mtlbx_deployment *d)
     deployment_store(lib, d);
 }
 
+/* One module's triple, already read, into the library's. */
+static void note_read(struct mtlbx_deployment *d, enum mtlbx_os os, struct mtlbx_os_version v, bool readable)
+{
+    if (!readable) {
+        d->modules_unread++;
+        return;
+    }
+    d->triples_read++;
+    int c = d->from_triple ? mtlbx_os_version_cmp(v, d->asks) : 1;
+    if (c > 0) {
+        d->from_triple = d->known = true;
+        d->os = os;
+        d->asks = v;
+        d->triple_functions = 1;
+        /* the text of the triple, for the findings that quote it */
+        d->triple[0] = '\0';
+    } else if (c == 0 && os == d->os) {
+        d->triple_functions++;
+    }
+}
+
 static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
 {
     memset(d, 0, sizeof *d);
-    struct function_cursor cur = { 0 };
+    size_t top = 0;
     for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
-        if (!fn)
-            break;
-        deployment_note(d, fn->module_valid ? lib->file->data + fn->module.offset : NULL,
-                        fn->module_valid ? (size_t)fn->module.size : 0);
+        enum mtlbx_os os;
+        struct mtlbx_os_version v;
+        bool readable = own_triple(lib, i, &os, &v);
+        size_t before = d->triple_functions;
+        bool was = d->from_triple;
+        struct mtlbx_os_version had = d->asks;
+        note_read(d, os, v, readable);
+        if (readable && (!was || mtlbx_os_version_cmp(had, d->asks) != 0 || before == 0))
+            top = i;
     }
-    function_cursor_free(&cur);
+    /* The text of the triple that asks the most, read once. */
+    if (d->from_triple) {
+        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, top);
+        if (!m.len || !bc_module_triple(m.ptr, m.len, d->triple, sizeof d->triple))
+            d->triple[0] = '\0';
+    }
     deployment_finish(lib, d);
 }
 
@@ -140,20 +247,17 @@ void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment 
     deployment_store(mut, out);
 }
 
-bool mtlbx_function_deployment(const mtlbx_library *lib, const struct mtlbx_deployment *d, size_t i,
-                               struct mtlbx_os_version *asks, bool *from_header)
+bool mtlbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header)
 {
-    *from_header = d->known && !d->from_triple;
-    *asks = d->asks;
-    /* One triple for every module (the usual library): nothing to read. */
-    if (!d->from_triple || (d->triples_differ == 0 && d->modules_unread == 0) || i >= lib->n_functions)
-        return d->known;
-    const struct mtlbx_function *fn = library_function(lib, i);
-    char triple[sizeof d->triple];
-    struct mtlbx_os_version v;
-    if (fn && fn->module_valid &&
-        module_triple(lib->file->data + fn->module.offset, (size_t)fn->module.size, triple, sizeof triple, &v) &&
-        mtlbx_os_of_triple(triple) == d->os)
-        *asks = v;
-    return true;
+    enum mtlbx_os os;
+    *from_header = false;
+    /* Its own module's triple, as Metal reads it; the library's (the
+     * highest, or the header's) only when that cannot be read. */
+    if (own_triple(lib, i, &os, asks) && (os == mtlbx_library_os(lib) || mtlbx_library_os(lib) == MTLBX_OS_NONE))
+        return true;
+    struct mtlbx_deployment d;
+    mtlbx_library_deployment(lib, &d);
+    *from_header = d.known && !d.from_triple;
+    *asks = d.asks;
+    return d.known;
 }

@@ -279,13 +279,12 @@ static void versions_require(struct mtlbx_os_version msl, struct mtlbx_os_versio
     }
 }
 
-static void function_requires(const mtlbx_library *lib, const struct mtlbx_deployment *d, size_t i,
-                              struct mtlbx_requires *out)
+static void function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
 {
     requires_reset(out, mtlbx_library_os(lib));
     struct mtlbx_os_version asks;
     bool from_header;
-    if (mtlbx_function_deployment(lib, d, i, &asks, &from_header))
+    if (mtlbx_function_deployment(lib, i, &asks, &from_header))
         add_deployment(out, asks, from_header);
     if (i >= lib->n_functions)
         return;
@@ -295,9 +294,7 @@ static void function_requires(const mtlbx_library *lib, const struct mtlbx_deplo
 
 void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
 {
-    struct mtlbx_deployment d;
-    mtlbx_library_deployment(lib, &d);
-    function_requires(lib, &d, i, out);
+    function_requires(lib, i, out);
 }
 
 void mtlbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
@@ -353,7 +350,7 @@ static void library_requires(const mtlbx_library *lib, const struct mtlbx_deploy
         out->version = dt;
     }
     for (size_t i = 0; i < lib->n_functions; i++) {
-        function_requires(lib, d, i, &fr);
+        function_requires(lib, i, &fr);
         for (size_t k = 0; k < fr.n_unknown; k++)
             add_unknown(out, fr.unknown[k].rule, fr.unknown[k].version);
         if (fr.has_version && (!out->has_version || mtlbx_os_version_cmp(fr.version, out->version) > 0)) {
@@ -367,7 +364,7 @@ static void library_requires(const mtlbx_library *lib, const struct mtlbx_deploy
         out->reasons[out->n_reasons++] =
             (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, d->asks, dt, 0, !d->from_triple };
     for (size_t i = 0; i < lib->n_functions; i++) {
-        function_requires(lib, d, i, &fr);
+        function_requires(lib, i, &fr);
         if (!fr.has_version || mtlbx_os_version_cmp(fr.version, out->version) != 0)
             continue;
         out->n_functions++;
