@@ -134,27 +134,35 @@ static bool own_triple(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, st
 
 /* --------------------------------------------------------- the library -- */
 
-void deployment_note(struct mtlbx_deployment *d, const uint8_t *module, size_t len)
+/* One module's triple, already read, into the library's; true when it
+ * is the one that asks the most so far (the one that can be refused). */
+static bool note_read(struct mtlbx_deployment *d, enum mtlbx_os os, struct mtlbx_os_version v, bool readable)
 {
-    char triple[sizeof d->triple];
-    struct mtlbx_os_version v;
-    if (!module || !module_triple(module, len, triple, sizeof triple, &v)) {
+    if (!readable) {
         d->modules_unread++;
-        return;
+        return false;
     }
-    enum mtlbx_os os = mtlbx_os_of_triple(triple);
     d->triples_read++;
     int c = d->from_triple ? mtlbx_os_version_cmp(v, d->asks) : 1;
     if (c > 0) {
-        /* the one that asks the most is the one that can be refused */
         d->from_triple = d->known = true;
         d->os = os;
         d->asks = v;
         d->triple_functions = 1;
-        snprintf(d->triple, sizeof d->triple, "%s", triple);
-    } else if (c == 0 && os == d->os) {
-        d->triple_functions++;
+        return true;
     }
+    if (c == 0 && os == d->os)
+        d->triple_functions++;
+    return false;
+}
+
+void deployment_note(struct mtlbx_deployment *d, const uint8_t *module, size_t len)
+{
+    char triple[sizeof d->triple];
+    struct mtlbx_os_version v = { 0, 0 };
+    bool readable = module && module_triple(module, len, triple, sizeof triple, &v);
+    if (note_read(d, readable ? mtlbx_os_of_triple(triple) : MTLBX_OS_NONE, v, readable))
+        snprintf(d->triple, sizeof d->triple, "%s", triple);
 }
 
 /* The modules' triples noted: the header stands in when none read. */
@@ -191,27 +199,6 @@ void deployment_seed(mtlbx_library *lib, struct mtlbx_deployment *d)
     deployment_store(lib, d);
 }
 
-/* One module's triple, already read, into the library's. */
-static void note_read(struct mtlbx_deployment *d, enum mtlbx_os os, struct mtlbx_os_version v, bool readable)
-{
-    if (!readable) {
-        d->modules_unread++;
-        return;
-    }
-    d->triples_read++;
-    int c = d->from_triple ? mtlbx_os_version_cmp(v, d->asks) : 1;
-    if (c > 0) {
-        d->from_triple = d->known = true;
-        d->os = os;
-        d->asks = v;
-        d->triple_functions = 1;
-        /* the text of the triple, for the findings that quote it */
-        d->triple[0] = '\0';
-    } else if (c == 0 && os == d->os) {
-        d->triple_functions++;
-    }
-}
-
 static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
 {
     memset(d, 0, sizeof *d);
@@ -220,11 +207,7 @@ static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
         enum mtlbx_os os;
         struct mtlbx_os_version v;
         bool readable = own_triple(lib, i, &os, &v);
-        size_t before = d->triple_functions;
-        bool was = d->from_triple;
-        struct mtlbx_os_version had = d->asks;
-        note_read(d, os, v, readable);
-        if (readable && (!was || mtlbx_os_version_cmp(had, d->asks) != 0 || before == 0))
+        if (note_read(d, os, v, readable))
             top = i;
     }
     /* The text of the triple that asks the most, read once. */
