@@ -809,7 +809,7 @@ static bool order_differs(const mtlbx_library *a, const mtlbx_library *b)
         struct mtlbx_bytes x = mtlbx_function_peek(a, i)->name;
         /* peek's pointer lasts until the next peek of another chunk */
         const struct mtlbx_function *y = mtlbx_function_peek(b, i);
-        if (x.len != y->name.len || memcmp(x.ptr, y->name.ptr, x.len) != 0)
+        if (!span_eq(x, y->name))
             return true;
     }
     return false;
