@@ -191,11 +191,6 @@ struct mtlbx_deployment {
     size_t modules_unread;           /* modules whose triple could not be read */
 };
 void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out);
-/* For a pass that reads every module anyway (check's hash): note each
- * module's bytes (NULL: not readable) into a zeroed *d, then seed the
- * library's cache with it, so the triples are not read a second time. */
-void deployment_note(struct mtlbx_deployment *d, const uint8_t *module, size_t len);
-void deployment_seed(mtlbx_library *lib, struct mtlbx_deployment *d);
 /* Function i's own: its module's triple (read once, or noted by whoever
  * read the module first), else the library's. False when nothing is
  * known. */

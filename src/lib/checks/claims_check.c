@@ -23,36 +23,42 @@ static bool stage_is_type(const char *stage)
     return false;
 }
 
+/* The function's name, escaped, made on the first finding only: most
+ * functions have none, and check asks for every one. */
+static const char *shown(const struct mtlbx_function *fn, char **name)
+{
+    if (!*name)
+        *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0);
+    return *name ? *name : "?";
+}
+
 void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface)
 {
     const struct mtlbx_function *fn = library_function(lib, i);
     if (!fn || !iface || iface->module.failed)
         return;
-    char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0);
-    if (!name) {
-        lib_out_of_memory(lib, fn->entry_offset, "function %zu: out of memory", i);
-        return;
-    }
-    if (iface->stage && (iface->symbol.len != fn->name.len || memcmp(iface->symbol.ptr, fn->name.ptr, fn->name.len))) {
+    char *name = NULL;
+    if (iface->stage && !span_eq(iface->symbol, fn->name)) {
         char *symbol = mtlbx_escape_dup(iface->symbol.ptr, iface->symbol.len, 0);
+        const char *n = shown(fn, &name);
         lib_error(lib, fn->entry_offset, "function %s: NAME is %s, but its module defines no function of that name "
-                  "(its entry is %s)", name, name, symbol ? symbol : "?");
+                  "(its entry is %s)", n, n, symbol ? symbol : "?");
         free(symbol);
     }
     char tb[24];
     const char *type = mtlbx_function_type_name(fn->type, tb, sizeof tb);
     if (iface->stage && (fn->present & MTLBX_F_TYPE) && stage_is_type(iface->stage) && strcmp(iface->stage, type) != 0)
         lib_error(lib, fn->entry_offset, "function %s: TYPE is %s, but its module declares it a %s function "
-                  "(air.%s)", name, type, iface->stage, iface->stage);
+                  "(air.%s)", shown(fn, &name), type, iface->stage, iface->stage);
     if ((fn->present & MTLBX_F_VERS) && iface->has_air_version &&
         (iface->air_version[0] != fn->air_major || iface->air_version[1] != fn->air_minor))
         lib_error(lib, fn->entry_offset, "function %s: AIR version is %u.%u in the function list, %u.%u in its "
-                  "module (!air.version)", name, fn->air_major, fn->air_minor, iface->air_version[0],
+                  "module (!air.version)", shown(fn, &name), fn->air_major, fn->air_minor, iface->air_version[0],
                   iface->air_version[1]);
     if ((fn->present & MTLBX_F_VERS) && iface->has_language_version &&
         (iface->language_version[0] != fn->msl_major || iface->language_version[1] != fn->msl_minor))
         lib_error(lib, fn->entry_offset, "function %s: MSL version is %u.%u in the function list, %u.%u in its "
-                  "module (!air.language_version)", name, fn->msl_major, fn->msl_minor,
+                  "module (!air.language_version)", shown(fn, &name), fn->msl_major, fn->msl_minor,
                   iface->language_version[0], iface->language_version[1]);
     free(name);
 }

@@ -156,15 +156,6 @@ static bool note_read(struct mtlbx_deployment *d, enum mtlbx_os os, struct mtlbx
     return false;
 }
 
-void deployment_note(struct mtlbx_deployment *d, const uint8_t *module, size_t len)
-{
-    char triple[sizeof d->triple];
-    struct mtlbx_os_version v = { 0, 0 };
-    bool readable = module && module_triple(module, len, triple, sizeof triple, &v);
-    if (note_read(d, readable ? mtlbx_os_of_triple(triple) : MTLBX_OS_NONE, v, readable))
-        snprintf(d->triple, sizeof d->triple, "%s", triple);
-}
-
 /* The modules' triples noted: the header stands in when none read. */
 static void deployment_finish(const mtlbx_library *lib, struct mtlbx_deployment *d)
 {
@@ -191,12 +182,6 @@ static void deployment_store(mtlbx_library *lib, const struct mtlbx_deployment *
         atomic_store(&lib->deploy_cached, true);
     }
     pthread_mutex_unlock(&lib->lock);
-}
-
-void deployment_seed(mtlbx_library *lib, struct mtlbx_deployment *d)
-{
-    deployment_finish(lib, d);
-    deployment_store(lib, d);
 }
 
 static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)

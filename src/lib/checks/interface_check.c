@@ -130,11 +130,6 @@ size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
 struct hashed_job {
     mtlbx_interface_reader *rd;
     atomic_size_t failed;
-    /* The modules' triples, read from the bytes the hash has in hand
-     * (deployment.c would fault every module's first page in again). */
-    pthread_mutex_t lock;
-    struct mtlbx_deployment deploy;
-    size_t noted;
 };
 
 static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, void *ctx)
@@ -146,11 +141,6 @@ static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, voi
      * only turn that into SIGBUS. */
     if (!bytes && atomic_load(&lib->file->short_read))
         return;
-    const uint8_t *m = bytes ? bytes : lib->file->data + fn->module.offset;
-    pthread_mutex_lock(&job->lock);
-    deployment_note(&job->deploy, fn->module_valid ? m : NULL, fn->module_valid ? (size_t)fn->module.size : 0);
-    job->noted++;
-    pthread_mutex_unlock(&job->lock);
     bool mapped;
     if (!check_one(job->rd, lib, i, bytes, &mapped))
         atomic_fetch_add(&job->failed, 1);
@@ -164,14 +154,9 @@ size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned th
 {
     struct hashed_job job = { .rd = mtlbx_interface_reader_new(lib) };
     atomic_init(&job.failed, 0);
-    pthread_mutex_init(&job.lock, NULL);
     const struct module_visitor visit = { check_hashed, &job };
     size_t mismatches = library_verify_visiting(lib, threads, &visit);
     mtlbx_interface_reader_free(job.rd);
-    pthread_mutex_destroy(&job.lock);
-    /* Every module seen: what the deployment target needs is known. */
-    if (job.noted == lib->n_functions && !atomic_load(&lib->file->short_read))
-        deployment_seed(lib, &job.deploy);
     if (failed)
         *failed = atomic_load(&job.failed);
     return mismatches;
