@@ -195,9 +195,6 @@ void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment 
  * read the module first), else the library's. False when nothing is
  * known. */
 bool mtlbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header);
-/* A reader of function i's module bytes notes its triple while it has
- * them (the interface reader does), so that no one faults them in again. */
-void deployment_note_function(const mtlbx_library *lib, size_t i, const uint8_t *module, size_t len);
 /* The release an OS version belongs to, the level Metal compares at:
  * 26.4 -> 26.0; macOS 10.x releases were majors in all but number, so
  * 10.14 -> 10.14. */
