@@ -45,3 +45,10 @@ EXTRA_DIST += $(REQUIREMENTS_TESTS)
 RELEASE_GATE_TESTS = tests/cli/release_gate.sh
 TESTS += $(RELEASE_GATE_TESTS)
 EXTRA_DIST += $(RELEASE_GATE_TESTS)
+
+# One answer to "will it load" (issue 41): every place agrees on crafted
+# libraries (tests/mkloadrule.py: forged headers, mixed triples, a lying
+# function list, a cut file, a reordered library) and on the corpus.
+LOAD_RULE_TESTS = tests/cli/load_rule.sh
+TESTS += $(LOAD_RULE_TESTS)
+EXTRA_DIST += $(LOAD_RULE_TESTS) tests/mkloadrule.py

@@ -64,6 +64,7 @@ static long check_file(mtlbx_file *f, const struct os_gate *gate, struct report 
     for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
         mtlbx_library *lib = mtlbx_library_at(f, l);
         mtlbx_library_validate_modules(lib);
+        mtlbx_library_check_deployment(lib);
         /* Every archive is decompressed to its end and listed: a bzip2
          * stream's combined CRC is known only after its last block, and
          * the tar's findings (a damaged header, a member shorter than it

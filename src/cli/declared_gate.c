@@ -131,13 +131,8 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
                                  "whether %s %u.%u (%s) loads it is not known", unknown, os, floor.major, floor.minor,
                                  fl->source))
         return false;
-    /* The header says one thing, the triple another: Metal reads the triple. */
-    if (st->has_header_target && st->has_triple && st->triple_has_version &&
-        (st->header_os != st->triple_os || mtlbx_os_version_cmp(st->header_version, st->triple_version) != 0) &&
-        !gate_push(out, n, MTLBX_WARNING, at, "the header's deployment target (%s %u.%u) and the modules' target "
-                   "triple (%s) disagree: Metal decides by the triple", mtlbx_os_name(st->header_os),
-                   st->header_version.major, st->header_version.minor, st->triple))
-        return false;
+    /* A header that disagrees with the triple is plain check's warning
+     * (checks/claims_check.c), said once for every check. */
     return true;
 }
 

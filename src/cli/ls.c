@@ -144,7 +144,11 @@ static int list_file(const char *path, bool verify, bool names_only)
                 uint64_t hash_at = (uint64_t)(fn->hash - mtlbx_file_data(f));
                 cli_error(path, &hash_at, "function %zu: HASH does not match its module", i);
             }
-            if (!mtlbx_module_validate(lib, i)) {
+            if (!fn->module_valid || (fn->hash && mtlbx_function_hash_state(lib, i) == MTLBX_HASH_UNAVAILABLE)) {
+                cli_error(path, fn->module_valid ? &at : NULL,
+                          "function %zu: module could not be read, so it is not verified (mtlbx check says why)", i);
+                not_bitcode++;
+            } else if (!mtlbx_module_validate(lib, i)) {
                 cli_error(path, &at, "function %zu: module is not LLVM bitcode (mtlbx check says why)", i);
                 not_bitcode++;
             }

@@ -57,6 +57,10 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         cli_error(out, NULL, "%s", err);
         return 2;
     }
+    size_t more;
+    const char *note = mtlbx_wr_note(w, &more);
+    if (note)
+        fprintf(stderr, "%s: note: %s%s\n", cli_program_name(), note, more ? " (and more like it)" : "");
     return 0;
 }
 

@@ -242,6 +242,12 @@ struct mtlbx_library {
      * explorer's library label asks on every redraw) */
     bool req_cached;
     struct mtlbx_requires req;
+    /* deployment.c: the modules' deployment target, read once, and each
+     * function's own triple (0: not read yet), noted by whoever reads its
+     * module's bytes first */
+    _Atomic bool deploy_cached;
+    struct mtlbx_deployment deploy;
+    _Atomic(_Atomic uint32_t *) fn_triples;
 };
 
 struct mtlbx_file {

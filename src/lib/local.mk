@@ -74,6 +74,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/arena.c \
 	src/lib/bitcode/bitcode.c \
 	src/lib/bitcode/bitcode_triple.c \
+	src/lib/bitcode/function_triples.c \
+	src/lib/bitcode/function_triples.h \
 	src/lib/bitcode/bitstream.c \
 	src/lib/bitcode/blockinfo_cache.c \
 	src/lib/bitcode/demangle.c \
@@ -90,6 +92,11 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \
 	src/lib/checks/load_stamps.c \
+	src/lib/checks/deployment.c \
+	src/lib/checks/platforms.c \
+	src/lib/checks/claims_check.c \
+	src/lib/checks/os_spec.c \
+	src/lib/checks/os_gate.c \
 	src/lib/checks/requires_text.c \
 	src/lib/checks/requires_text.h \
 	src/lib/model/model.h \

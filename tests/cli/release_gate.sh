@@ -130,7 +130,7 @@ open(sys.argv[2], "wb").write(b)' "$L26" forged.metallib || exit 1
 $REL forged-1.0-cp312-cp312-macosx_15_0_arm64.whl "f/k.metallib=forged.metallib" || exit 1
 both 1 "a header saying 15.0 over a 26.0 triple, in a 15.0 wheel" forged-1.0-cp312-cp312-macosx_15_0_arm64.whl
 has "the triple decides, the disagreement is said" "library needs macOS 26.0, more than the macOS 15.0" \
-    "warning: the header's deployment target (macOS 15.0) and the modules' target triple (air64_v28-apple-macosx26.0.0) disagree: Metal decides by the triple"
+    "warning: the header's deployment target (os_version) is macOS 15.0, the modules' target triple says macOS 26.0 (air64_v28-apple-macosx26.0.0, 1 module): Metal decides by the triple"
 
 # ---- check --expect ---------------------------------------------------------
 printf '# the kernels the host asks for\nfoo\n  bar  \nkernel_mul_mv_ext_bf16_f32_r1_2\n\n' >kernels.txt

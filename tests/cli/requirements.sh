@@ -2,10 +2,12 @@
 # Requirements (CONTRACT.md "Requirements"), the --os gate and --slice:
 #   - `requires` of every function and library of every corpus file and
 #     fixture, against values this test computes itself from dump --json's
-#     target_os, os_version and VERS fields and the rows of
-#     data/requirements.tsv, which it reads on its own; where the header has
-#     no target OS, the platform comes from the target triple that llvm-dis
-#     prints for the library's first module (not from mtlbx's own reader);
+#     target_os and VERS fields, the target triples llvm-dis prints for the
+#     library's first, middle and last modules (the deployment target: the
+#     highest, at the release level; the header's os_version only when no
+#     module reads), and the rows of data/requirements.tsv, which it reads
+#     on its own; where the header has no target OS, the platform comes
+#     from the first module's triple (not from mtlbx's own reader);
 #   - the same against ../shared/corpus/expected-more/*.json wherever those
 #     hold a `requires` key;
 #   - info prints "Loads on" for each library;
@@ -90,10 +92,35 @@ def first_triple(path, lib_index, fn_name):
 def vs(v):
     return "%d.%d" % v
 
-def function_requires(os_name, deployment, fn):
+def triple_version(t):
+    m = re.match(r"[^-]*-[^-]*-[a-z]*([0-9]+)(?:\.([0-9]+))?", t or "")
+    return (int(m.group(1)), int(m.group(2) or 0)) if m else None
+
+def release(os_name, v):
+    # the level Metal compares at (FORMAT.md §23); macOS 10.x were majors
+    return v if os_name == "macOS" and v[0] == 10 else (v[0], 0)
+
+def sampled_triples(path, li, names):
+    got = []
+    for name in sorted(set([names[0], names[len(names) // 2], names[-1]])) if names else []:
+        v = triple_version(first_triple(path, li, name))
+        if v:
+            got.append(v)
+    return got
+
+def deployment_reason(os_name, dep):
+    asks, needs, header = dep
+    if header:
+        return "deployment target %s %s in the header (no module's target triple could be read)" % (os_name, vs(asks))
+    if asks != needs:
+        return ("deployment target %s %s (Metal loads it on %s %s, a newer minor of the same release)"
+                % (os_name, vs(asks), os_name, vs(needs)))
+    return "deployment target %s %s" % (os_name, vs(asks))
+
+def function_requires(os_name, dep, fn):
     reasons, unknown, top = [], [], None
-    if deployment is not None:
-        reasons.append(("deployment target %s %s" % (os_name, vs(deployment)), deployment))
+    if dep is not None:
+        reasons.append((deployment_reason(os_name, dep), dep[1]))
     if fn["language_version"] is not None:
         m, a = ver(fn["language_version"]), ver(fn["air_version"])
         if m in msl:
@@ -133,7 +160,17 @@ for path in files:
         more = json.load(open(mp))
     for li, lib in enumerate(doc["libraries"]):
         os_name = HEADER_OS.get(lib["target_os"])
-        deployment = ver(".".join(lib["os_version"].split(".")[:2])) if os_name else None
+        header_dep = ver(".".join(lib["os_version"].split(".")[:2])) if os_name else None
+        if not have_dis:
+            skipped += 1
+            continue
+        triples = sampled_triples(path, li, [f["name"] for f in lib["functions"]])
+        if triples:
+            dep = (max(triples), None, False)
+        elif header_dep is not None:
+            dep = (header_dep, None, True)
+        else:
+            dep = None
         if os_name is None and lib["target_os"] in ("unknown", "bridgeOS", "DriverKit") or \
            lib["target_os"].startswith("unknown-"):
             if lib["functions"]:
@@ -142,10 +179,13 @@ for path in files:
                     continue
                 t = first_triple(path, li, lib["functions"][0]["name"])
                 os_name = triple_os(t) if t else None
+        if dep is not None:
+            dep = (dep[0], release(os_name, dep[0]), dep[2])
+        deployment = dep[1] if dep else None
         what = "%s library %d" % (os.path.basename(path), li)
         best, lib_unknown, per_fn = None, [], []
         for fn in lib["functions"]:
-            reasons, unknown, top = function_requires(os_name, deployment, fn)
+            reasons, unknown, top = function_requires(os_name, dep, fn)
             check("%s function %s" % (what, fn["name"]), fn.get("requires"), as_json(os_name, reasons, unknown, top))
             per_fn.append((reasons, top))
             for u in unknown:
@@ -160,7 +200,7 @@ for path in files:
         # first, then MSL and AIR each by version; unknown sorted the same way.
         lib_reasons = []
         if deployment is not None and deployment == best:
-            lib_reasons.append(("deployment target %s %s" % (os_name, vs(deployment)), deployment))
+            lib_reasons.append((deployment_reason(os_name, dep), deployment))
         for reasons, top in per_fn:
             for text, need in reasons:
                 if not text.startswith("deployment") and need == best and top == best and \

@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "bitcode/function_triples.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -314,6 +315,7 @@ struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mt
     struct module_read *r = rd && rd->lib == lib ? module_read_shared(rd, i) : NULL;
     if (mapped)
         *mapped = r || !copy;
+    bc_note_function_triple(lib, i, copy ? copy : m.ptr, m.len); /* while the bytes are at hand */
     if (!r)
         return mtlbx_interface_decode(copy ? copy : m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len,
                                       err);

@@ -60,15 +60,29 @@ typedef void (*mtlbx_interface_visit_fn)(const mtlbx_library *lib, size_t i, con
 size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
                                      unsigned threads, mtlbx_interface_visit_fn visit, void *ctx);
 
+/* ---------------------------------------------------------------- claims -- */
+
+/* The container's claims held to the modules (claims_check.c), for plain
+ * `check`: function i's NAME (a function its module defines), TYPE (the
+ * stage its module declares), AIR and MSL versions (its module's own),
+ * each disagreement an error of the library naming function, field and
+ * both values. Called with the interface just decoded (the interface
+ * pass calls it). */
+void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface);
+/* A warning of the library when the header's deployment target is not
+ * the modules' triple (mtlbx_library_deployment), naming both. */
+void mtlbx_library_check_deployment(mtlbx_library *lib);
+
 /* ---------------------------------------------------------- requirements -- */
 
 /* Which OS version accepts a function or a library, without a Mac
- * (CONTRACT.md "Requirements", FORMAT.md §23): the highest of the header's
- * deployment target and what the function's MSL and AIR versions need on
- * the library's platform. The tables come from data/requirements.tsv, the
- * one copy of them (the build compiles it in). Nothing here reads more
- * than the function list, except that a header without a target OS has
- * its platform read from the first module's LLVM target triple (once). */
+ * (CONTRACT.md "Requirements", FORMAT.md §23): the highest of the
+ * deployment target (the modules' target triples at the release level,
+ * "deployment target" below) and what the function's MSL and AIR versions
+ * need on the library's platform. The tables come from
+ * data/requirements.tsv, the one copy of them (the build compiles it in).
+ * Beyond the function list, each module's triple is read once per
+ * library. */
 enum mtlbx_os {
     MTLBX_OS_NONE = 0,         /* not known: no target OS and no triple */
     MTLBX_OS_MACOS, MTLBX_OS_IOS, MTLBX_OS_TVOS, MTLBX_OS_MACCATALYST, MTLBX_OS_VISIONOS,
@@ -78,7 +92,7 @@ enum mtlbx_os {
 /* "macOS", "iOS", ... as CONTRACT.md spells them; NULL for MTLBX_OS_NONE. */
 const char *mtlbx_os_name(enum mtlbx_os os);
 /* A platform name as a user types it ("macos", "iOS", "macCatalyst",
- * "visionos", "xros"; any case), or MTLBX_OS_NONE. */
+ * "visionos", "xros"; any case), or MTLBX_OS_NONE (os_spec.c). */
 enum mtlbx_os mtlbx_os_parse(const char *name, size_t len);
 /* Apple's PLATFORM_* numbers (LC_BUILD_VERSION, and a metallib header's
  * byte 11 below its 0x80 flag): 1 macOS, 2 iOS, 3 tvOS, 4 watchOS, 6 Mac
@@ -100,6 +114,7 @@ struct mtlbx_req_reason {
     struct mtlbx_os_version of;      /* the MSL or AIR version (DEPLOYMENT: the target) */
     struct mtlbx_os_version needs;   /* the first OS version that accepts it */
     size_t n_functions;              /* library: functions that have this reason (0: deployment) */
+    bool header;                     /* DEPLOYMENT: the header's os_version, no module's triple read */
 };
 struct mtlbx_req_unknown {
     enum mtlbx_req_rule rule;        /* MSL or AIR */
@@ -138,7 +153,8 @@ bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_req
 /* The platform requirements are computed for (header, else module triple). */
 enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib);
 /* The header's deployment target (byte 11's platform, the version at
- * 12); false when the header names no platform a table knows. */
+ * 12); false when the header names no platform a table knows. Metal does
+ * not read it: requirements use mtlbx_library_deployment. */
 bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v);
 /* The first module's target triple (printable ASCII); false if none reads. */
 bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
@@ -149,6 +165,87 @@ bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
 enum mtlbx_table_answer { MTLBX_TABLE_FOUND, MTLBX_TABLE_OLDER, MTLBX_TABLE_UNKNOWN, MTLBX_TABLE_NO_PLATFORM };
 enum mtlbx_table_answer mtlbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
 enum mtlbx_table_answer mtlbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
+
+/* ---------------------------------------------------- deployment target -- */
+
+/* The deployment target as Metal reads it (deployment.c): each module's
+ * LLVM target triple (air64_v28-apple-macosx26.0.0). Metal refuses a
+ * triple for a newer OS *major* than the running one ("Unsupported target
+ * triple"), accepts a newer minor of the same major, and does not read
+ * the container header's os_version (a header forged either way changes
+ * nothing): measured on macOS 26.3 with libraries stamped 26.0, 26.4,
+ * 26.9 and 27.0 (FORMAT.md §23). A library asks for its highest triple;
+ * the header's os_version stands in only when no module's triple can be
+ * read (from_header), and every answer built on it says so. Every module
+ * is read once per library (cached in the handle). */
+struct mtlbx_deployment {
+    bool known;                      /* some triple, or the header, gives a version */
+    bool from_triple;                /* false: the header's os_version stands in */
+    enum mtlbx_os os;                /* the platform of `triple` (or of the header) */
+    struct mtlbx_os_version asks;    /* the highest triple's OS version */
+    struct mtlbx_os_version needs;   /* the oldest release that loads it: asks at the major */
+    char triple[96];                 /* that triple, "" from the header */
+    size_t triple_functions;         /* modules whose triple asks exactly that */
+    size_t triples_read;             /* modules whose triple (with a version) was read */
+    size_t triples_differ;           /* of those, asking something else */
+    size_t modules_unread;           /* modules whose triple could not be read */
+};
+void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out);
+/* Function i's own: its module's triple (read once, or noted by whoever
+ * read the module first), else the library's. False when nothing is
+ * known. */
+bool mtlbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header);
+/* The release an OS version belongs to, the level Metal compares at:
+ * 26.4 -> 26.0; macOS 10.x releases were majors in all but number, so
+ * 10.14 -> 10.14. */
+struct mtlbx_os_version mtlbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v);
+/* The OS version a triple asks for: "air64_v28-apple-macosx26.0.0" ->
+ * 26.0; false when its OS part carries no version. */
+bool mtlbx_triple_os_version(const char *triple, struct mtlbx_os_version *out);
+/* Whether Metal on `running` loads a module whose triple asks for
+ * `asks`, by the rule above. */
+enum mtlbx_triple_verdict {
+    MTLBX_TRIPLE_ACCEPTED,           /* not newer */
+    MTLBX_TRIPLE_NEWER_MINOR,        /* a newer minor of the same release: loads (measured on macOS) */
+    MTLBX_TRIPLE_REFUSED,            /* a newer release */
+};
+enum mtlbx_triple_verdict mtlbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
+                                               struct mtlbx_os_version asks);
+
+/* --------------------------------------------------------------- OS spec -- */
+
+/* PLATFORM:VERSION as every command and API takes it (os_spec.c):
+ * PLATFORM one of mtlbx_os_parse's names (any case), iOS, tvOS, watchOS
+ * and visionOS also with "-simulator"; VERSION MAJOR[.MINOR[.PATCH]],
+ * major up to 65535, minor and patch up to 255 (what a header holds). */
+struct mtlbx_os_spec {
+    enum mtlbx_os os;
+    bool simulator;
+    struct mtlbx_os_version version;
+    uint8_t patch;
+};
+enum mtlbx_os_spec_error {
+    MTLBX_OS_SPEC_OK,
+    MTLBX_OS_SPEC_NOT_SPEC,          /* no ':' */
+    MTLBX_OS_SPEC_PLATFORM,          /* no platform of that name */
+    MTLBX_OS_SPEC_VERSION,           /* the version is not MAJOR[.MINOR[.PATCH]] in range */
+};
+enum mtlbx_os_spec_error mtlbx_os_spec_parse(const char *text, struct mtlbx_os_spec *out);
+/* The platforms, for a message: */
+#define MTLBX_OS_SPEC_PLATFORMS "macOS, iOS, tvOS, watchOS, macCatalyst, visionOS; iOS, tvOS, watchOS and " \
+                                "visionOS also as e.g. iOS-simulator"
+
+/* ------------------------------------------------------------- the gate -- */
+
+/* The findings of `check --os PLATFORM:VERSION` for one library (os_gate.c),
+ * the one writer of them for the program and the API: the library's,
+ * then (with `functions`) one per function that needs more than `limit`.
+ * `named`: the platform the caller has a limit for; when it is not the
+ * library's, one warning says no --os names it. Each finding goes to
+ * emit; false when emit does (out of memory). */
+typedef bool (*mtlbx_finding_fn)(void *ctx, enum mtlbx_severity severity, uint64_t offset, const char *message);
+bool mtlbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct mtlbx_os_version limit,
+                           bool functions, mtlbx_finding_fn emit, void *ctx);
 
 /* ---------------------------------------------------------- load stamps -- */
 
@@ -191,20 +288,6 @@ struct mtlbx_load_stamps {
 /* every_module: read every module's triple (check: each module is read
  * anyway); else the first ones until one reads (what find can afford). */
 void mtlbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct mtlbx_load_stamps *out);
-/* The OS version a triple asks for: "air64_v28-apple-macosx26.0.0" ->
- * 26.0; false when its OS part carries no version. */
-bool mtlbx_triple_os_version(const char *triple, struct mtlbx_os_version *out);
-/* Whether Metal on `running` loads a module whose triple asks for
- * `asks`, by the rule above. macOS 10.x releases were majors in all but
- * number: 10.14 on 10.13 is refused. */
-enum mtlbx_triple_verdict {
-    MTLBX_TRIPLE_ACCEPTED,           /* not newer */
-    MTLBX_TRIPLE_NEWER_MINOR,        /* a newer minor of the same major: accepted on macOS (measured) */
-    MTLBX_TRIPLE_REFUSED,            /* a newer major */
-};
-enum mtlbx_triple_verdict mtlbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
-                                               struct mtlbx_os_version asks);
-
 /* "deployment target macOS 26.0", "MSL 4.0 needs macOS 26.0", "AIR 2.8
  * needs macOS 26.0"; and "MSL 4.2" for an unknown version. Return buf. */
 const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);

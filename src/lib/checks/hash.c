@@ -366,3 +366,22 @@ size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsign
         mtlbx_library_release_pages(lib);
     return atomic_load(&job.mismatches);
 }
+
+size_t mtlbx_library_unhashed(mtlbx_library *lib)
+{
+    size_t n = 0;
+    struct function_cursor cur = { 0 };
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
+        if (!fn)
+            break;
+        enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
+        /* No module where the entry says (a cut file), or one the hash
+         * could not read (the file shrank): never "OK". A function with
+         * no HASH tag has nothing to be held to. */
+        if (!fn->module_valid || (fn->hash && s != MTLBX_HASH_MATCHES && s != MTLBX_HASH_MISMATCH))
+            n++;
+    }
+    function_cursor_free(&cur);
+    return n;
+}

@@ -58,6 +58,8 @@ static bool check_one(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i, 
     if (!ok)
         lib_error(lib, fn->module.offset, "function %zu: interface not decoded: %s (at %llu)", i,
                   iface->module.error, (unsigned long long)iface->module.error_offset);
+    else
+        claims_check_function(lib, i, iface);
     mtlbx_interface_free(iface);
     return ok;
 }

@@ -1,6 +1,7 @@
 /* Requirements: the first OS version that accepts a function or a library
  * (CONTRACT.md "Requirements", FORMAT.md §23). Three rules, each with its
- * reason: the header's deployment target, the OS that first accepts the
+ * reason: the deployment target (the modules' triples: deployment.c),
+ * the OS that first accepts the
  * function's MSL version (VERS) and the one that first reads its AIR
  * version. The tables are data/requirements.tsv, compiled in through the
  * generated requirements_table.h; a version newer than them (or missing
@@ -25,124 +26,6 @@ struct req_air_row {
 
 #define N_MSL (sizeof REQ_MSL / sizeof *REQ_MSL)
 #define N_AIR (sizeof REQ_AIR / sizeof *REQ_AIR)
-
-static const char *const OS_NAMES[MTLBX_OS_COUNT] = {
-    [MTLBX_OS_MACOS] = "macOS", [MTLBX_OS_IOS] = "iOS", [MTLBX_OS_TVOS] = "tvOS",
-    [MTLBX_OS_MACCATALYST] = "macCatalyst", [MTLBX_OS_VISIONOS] = "visionOS", [MTLBX_OS_WATCHOS] = "watchOS",
-};
-
-const char *mtlbx_os_name(enum mtlbx_os os)
-{
-    return os > MTLBX_OS_NONE && os < MTLBX_OS_COUNT ? OS_NAMES[os] : NULL;
-}
-
-enum mtlbx_os mtlbx_os_parse(const char *name, size_t len)
-{
-    static const struct { const char *name; enum mtlbx_os os; } names[] = {
-        { "macos", MTLBX_OS_MACOS }, { "macosx", MTLBX_OS_MACOS }, { "osx", MTLBX_OS_MACOS },
-        { "ios", MTLBX_OS_IOS }, { "ipados", MTLBX_OS_IOS }, { "tvos", MTLBX_OS_TVOS },
-        { "maccatalyst", MTLBX_OS_MACCATALYST }, { "visionos", MTLBX_OS_VISIONOS },
-        { "xros", MTLBX_OS_VISIONOS }, { "watchos", MTLBX_OS_WATCHOS },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i].name) == len && strncasecmp(name, names[i].name, len) == 0)
-            return names[i].os;
-    return MTLBX_OS_NONE;
-}
-
-static bool starts(const char *s, size_t len, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return len >= n && memcmp(s, prefix, n) == 0;
-}
-
-enum mtlbx_os mtlbx_os_of_triple(const char *triple)
-{
-    /* ARCH-VENDOR-OS[-ENVIRONMENT] */
-    const char *os = strchr(triple, '-');
-    os = os ? strchr(os + 1, '-') : NULL;
-    if (!os)
-        return MTLBX_OS_NONE;
-    os++;
-    const char *env = strchr(os, '-');
-    size_t len = env ? (size_t)(env - os) : strlen(os);
-    if (env && strncmp(env + 1, "macabi", 6) == 0)
-        return MTLBX_OS_MACCATALYST;
-    if (starts(os, len, "macos"))
-        return MTLBX_OS_MACOS;
-    if (starts(os, len, "ios"))
-        return MTLBX_OS_IOS;
-    if (starts(os, len, "tvos"))
-        return MTLBX_OS_TVOS;
-    if (starts(os, len, "watchos"))
-        return MTLBX_OS_WATCHOS;
-    if (starts(os, len, "xros") || starts(os, len, "visionos"))
-        return MTLBX_OS_VISIONOS;
-    return MTLBX_OS_NONE;
-}
-
-int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b)
-{
-    if (a.major != b.major)
-        return a.major < b.major ? -1 : 1;
-    return (a.minor > b.minor) - (a.minor < b.minor);
-}
-
-static struct mtlbx_os_version ver(uint16_t major, uint16_t minor);
-
-enum mtlbx_os mtlbx_platform_os(uint32_t platform)
-{
-    switch (platform) {
-    case 1: return MTLBX_OS_MACOS;
-    case 2: case 7: return MTLBX_OS_IOS;
-    case 3: case 8: return MTLBX_OS_TVOS;
-    case 4: case 9: return MTLBX_OS_WATCHOS;
-    case 6: return MTLBX_OS_MACCATALYST;
-    case 11: case 12: return MTLBX_OS_VISIONOS;
-    default: return MTLBX_OS_NONE;
-    }
-}
-
-/* The header's byte 11: 0x80 (64-bit) and a platform number. */
-static enum mtlbx_os header_os(uint8_t platform_byte)
-{
-    return platform_byte & 0x80 ? mtlbx_platform_os(platform_byte & 0x7Fu) : MTLBX_OS_NONE;
-}
-
-bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v)
-{
-    *os = header_os(lib->header.platform_byte);
-    *v = ver(lib->header.os_major, lib->header.os_minor);
-    return *os != MTLBX_OS_NONE;
-}
-
-/* Every module of a library is built for one target; the first few are
- * asked, so one damaged module does not lose the platform. */
-#define TRIPLE_TRIES 4
-
-bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size)
-{
-    for (size_t i = 0; i < lib->n_functions && i < TRIPLE_TRIES; i++) {
-        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
-        if (m.len && bc_module_triple(m.ptr, m.len, buf, size))
-            return true;
-    }
-    return false;
-}
-
-enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib)
-{
-    mtlbx_library *mut = (mtlbx_library *)lib; /* a cache only: computing it twice is harmless */
-    int cached = mut->req_os;
-    if (cached)
-        return (enum mtlbx_os)(cached - 1);
-    enum mtlbx_os os = header_os(lib->header.platform_byte);
-    char triple[128];
-    if (os == MTLBX_OS_NONE && mtlbx_library_triple(lib, triple, sizeof triple))
-        os = mtlbx_os_of_triple(triple);
-    mut->req_os = (int)os + 1;
-    return os;
-}
 
 /* ---------------------------------------------------------- the rules -- */
 
@@ -227,7 +110,7 @@ static void add_reason(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struc
                        struct mtlbx_os_version needs)
 {
     if (r->n_reasons < MTLBX_REQ_MAX_REASONS)
-        r->reasons[r->n_reasons++] = (struct mtlbx_req_reason){ rule, of, needs, 0 };
+        r->reasons[r->n_reasons++] = (struct mtlbx_req_reason){ rule, of, needs, 0, false };
     if (!r->has_version || mtlbx_os_version_cmp(needs, r->version) > 0)
         r->version = needs;
     r->has_version = true;
@@ -244,10 +127,12 @@ static void add_unknown(struct mtlbx_requires *r, enum mtlbx_req_rule rule, stru
         r->unknown_dropped++;
 }
 
-static bool deployment_target(const mtlbx_library *lib, struct mtlbx_os_version *v)
+/* The deployment-target reason: what the triple asks, and the release
+ * that loads it. */
+static void add_deployment(struct mtlbx_requires *out, struct mtlbx_os_version asks, bool from_header)
 {
-    enum mtlbx_os os;
-    return mtlbx_library_deployment_target(lib, &os, v);
+    add_reason(out, MTLBX_REQ_DEPLOYMENT, asks, mtlbx_os_release(out->os, asks));
+    out->reasons[out->n_reasons - 1].header = from_header;
 }
 
 /* Empties *out without clearing its arrays: a library's requirement asks
@@ -290,16 +175,22 @@ static void versions_require(struct mtlbx_os_version msl, struct mtlbx_os_versio
     }
 }
 
-void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
+static void function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
 {
     requires_reset(out, mtlbx_library_os(lib));
-    struct mtlbx_os_version dt;
-    if (deployment_target(lib, &dt))
-        add_reason(out, MTLBX_REQ_DEPLOYMENT, dt, dt);
+    struct mtlbx_os_version asks;
+    bool from_header;
+    if (mtlbx_function_deployment(lib, i, &asks, &from_header))
+        add_deployment(out, asks, from_header);
     if (i >= lib->n_functions)
         return;
     const struct mtlbx_function *fn = library_function(lib, i);
     versions_require(ver(fn->msl_major, fn->msl_minor), ver(fn->air_major, fn->air_minor), out);
+}
+
+void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
+{
+    function_requires(lib, i, out);
 }
 
 void mtlbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
@@ -326,34 +217,36 @@ static int unknown_cmp(const void *a, const void *b)
     return mtlbx_os_version_cmp(x->version, y->version);
 }
 
-static void library_requires(const mtlbx_library *lib, struct mtlbx_requires *out);
+static void library_requires(const mtlbx_library *lib, const struct mtlbx_deployment *d, struct mtlbx_requires *out);
 
 void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
 {
     mtlbx_library *mut = (mtlbx_library *)lib; /* a cache of immutable facts */
+    struct mtlbx_deployment d;
+    mtlbx_library_deployment(lib, &d); /* before the lock: it takes it */
     pthread_mutex_lock(&mut->lock);
     if (!mut->req_cached) {
-        library_requires(lib, &mut->req);
+        library_requires(lib, &d, &mut->req);
         mut->req_cached = true;
     }
     *out = mut->req;
     pthread_mutex_unlock(&mut->lock);
 }
 
-static void library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
+static void library_requires(const mtlbx_library *lib, const struct mtlbx_deployment *d, struct mtlbx_requires *out)
 {
     memset(out, 0, sizeof *out);
     requires_reset(out, mtlbx_library_os(lib));
     struct mtlbx_requires fr;
-    struct mtlbx_os_version dt;
-    bool has_dt = deployment_target(lib, &dt);
     /* The highest version first, then the reasons that give it */
+    bool has_dt = d->known;
+    struct mtlbx_os_version dt = mtlbx_os_release(out->os, d->asks);
     if (has_dt) {
         out->has_version = true;
         out->version = dt;
     }
     for (size_t i = 0; i < lib->n_functions; i++) {
-        mtlbx_function_requires(lib, i, &fr);
+        function_requires(lib, i, &fr);
         for (size_t k = 0; k < fr.n_unknown; k++)
             add_unknown(out, fr.unknown[k].rule, fr.unknown[k].version);
         if (fr.has_version && (!out->has_version || mtlbx_os_version_cmp(fr.version, out->version) > 0)) {
@@ -364,9 +257,10 @@ static void library_requires(const mtlbx_library *lib, struct mtlbx_requires *ou
     if (!out->has_version)
         return;
     if (has_dt && mtlbx_os_version_cmp(dt, out->version) == 0)
-        out->reasons[out->n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, dt, dt, 0 };
+        out->reasons[out->n_reasons++] =
+            (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, d->asks, dt, 0, !d->from_triple };
     for (size_t i = 0; i < lib->n_functions; i++) {
-        mtlbx_function_requires(lib, i, &fr);
+        function_requires(lib, i, &fr);
         if (!fr.has_version || mtlbx_os_version_cmp(fr.version, out->version) != 0)
             continue;
         out->n_functions++;
@@ -413,7 +307,13 @@ bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_req
 const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size)
 {
     const char *name = mtlbx_os_name(os) ? mtlbx_os_name(os) : "unknown OS";
-    if (r->rule == MTLBX_REQ_DEPLOYMENT)
+    if (r->rule == MTLBX_REQ_DEPLOYMENT && r->header)
+        snprintf(buf, size, "deployment target %s %u.%u in the header (no module's target triple could be read)",
+                 name, r->of.major, r->of.minor);
+    else if (r->rule == MTLBX_REQ_DEPLOYMENT && mtlbx_os_version_cmp(r->of, r->needs) != 0)
+        snprintf(buf, size, "deployment target %s %u.%u (Metal loads it on %s %u.%u, a newer minor of the same "
+                 "release)", name, r->of.major, r->of.minor, name, r->needs.major, r->needs.minor);
+    else if (r->rule == MTLBX_REQ_DEPLOYMENT)
         snprintf(buf, size, "deployment target %s %u.%u", name, r->needs.major, r->needs.minor);
     else
         snprintf(buf, size, "%s %u.%u needs %s %u.%u", r->rule == MTLBX_REQ_MSL ? "MSL" : "AIR", r->of.major,

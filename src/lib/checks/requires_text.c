@@ -37,19 +37,20 @@ const char *req_target_text(const struct mtlbx_requires *r, char *buf, size_t si
 void req_cause_text(const struct mtlbx_requires *r, char *buf, size_t size)
 {
     buf[0] = '\0';
-    bool deployment = false;
+    bool deployment = false, header = false;
     for (size_t i = 0; i < r->n_reasons; i++) {
         const struct mtlbx_req_reason *x = &r->reasons[i];
         if (mtlbx_os_version_cmp(x->needs, r->version) != 0)
             continue;
         if (x->rule == MTLBX_REQ_DEPLOYMENT)
-            deployment = true;
+            deployment = true, header = x->header;
         else
             add(buf, size, "%s%s %u.%u", buf[0] ? ", " : "", x->rule == MTLBX_REQ_MSL ? "MSL" : "AIR", x->of.major,
                 x->of.minor);
     }
     if (!buf[0] && deployment)
-        add(buf, size, "deployment target");
+        add(buf, size, header ? "deployment target in the header: no module's target triple could be read"
+                              : "deployment target");
 }
 
 void req_unknown_text(const struct mtlbx_requires *r, char *buf, size_t size)
@@ -72,7 +73,7 @@ void req_loads_on_text(const struct mtlbx_requires *r, char *buf, size_t size)
     } else {
         add(buf, size, "%s %u.%u or later", mtlbx_os_name(r->os), r->version.major, r->version.minor);
         req_cause_text(r, cause, sizeof cause);
-        if (strcmp(cause, "deployment target") == 0 || !r->n_functions)
+        if (strncmp(cause, "deployment target", 17) == 0 || !r->n_functions)
             add(buf, size, " (%s)", cause);
         else
             add(buf, size, " (%s: %s)", cause, mtlbx_count_noun(r->n_functions, "function", "functions", n, sizeof n));

@@ -26,7 +26,7 @@
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {
     "requires", "container_version", "platform", "file_type", "stub", "target_os",
-    "os_version", "uuid", "header_extension", "dynamic_header",
+    "os_version", "uuid", "header_extension", "dynamic_header", "function_order",
 };
 static const char *const function_field_names[MTLBX_FF_COUNT] = {
     "hash", "hash_ok", "type", "air_version", "language_version",
@@ -810,6 +810,27 @@ static size_t member_count(mtlbx_library *lib)
     return n;
 }
 
+/* ------------------------------------------------------ function order -- */
+
+/* The same functions (nothing added or removed) in another order: the
+ * file's bytes differ, and Metal's newFunctionWithName does not care, but
+ * an index into the list (the explorer's, a tool's) does; CONTRACT.md
+ * makes it a header-level change of its own. */
+static bool order_differs(const mtlbx_library *a, const mtlbx_library *b)
+{
+    size_t n = mtlbx_library_function_count(a);
+    if (n != mtlbx_library_function_count(b))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        struct mtlbx_bytes x = mtlbx_function_peek(a, i)->name;
+        /* peek's pointer lasts until the next peek of another chunk */
+        const struct mtlbx_function *y = mtlbx_function_peek(b, i);
+        if (!span_eq(x, y->name))
+            return true;
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------ results -- */
 
 /* Nothing differs: no list holds anything, every archive whose bytes
@@ -864,6 +885,8 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
             mtlbx_diff_free(d);
             return MTLBX_E_NOMEM;
         }
+        if (ld->a && ld->b && !ld->n_added && !ld->n_removed && !ld->n_renamed && order_differs(ld->a, ld->b))
+            ld->header_fields |= 1u << MTLBX_HF_FUNCTION_ORDER;
         if (!library_is_empty(ld))
             d->identical = false;
     }

@@ -24,7 +24,9 @@ enum mtlbx_header_field {
     MTLBX_HF_REQUIRES,         /* first: what a release job asks first (requirements.c) */
     MTLBX_HF_CONTAINER_VERSION, MTLBX_HF_PLATFORM, MTLBX_HF_FILE_TYPE, MTLBX_HF_STUB,
     MTLBX_HF_TARGET_OS, MTLBX_HF_OS_VERSION, MTLBX_HF_UUID, MTLBX_HF_HEADER_EXTENSION,
-    MTLBX_HF_DYNAMIC_HEADER, MTLBX_HF_COUNT,
+    MTLBX_HF_DYNAMIC_HEADER,
+    MTLBX_HF_FUNCTION_ORDER,   /* the same functions in another order (CONTRACT.md: never "identical") */
+    MTLBX_HF_COUNT,
 };
 enum mtlbx_function_field {
     MTLBX_FF_HASH, MTLBX_FF_HASH_OK, MTLBX_FF_TYPE, MTLBX_FF_AIR_VERSION,

@@ -291,6 +291,11 @@ enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t
 /* Verify every function using up to `threads` threads (0 = number of CPUs).
  * Returns the number of mismatches. Thread-safe against hash_state readers. */
 size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+/* After verify_all: how many functions have no module where their entry
+ * says (a cut file) or one whose HASH could not be checked (checks/hash.c).
+ * Every verifier (mtlbx_verify, ls --verify, check) counts them as
+ * findings: a module not hashed is never "OK". */
+size_t mtlbx_library_unhashed(mtlbx_library *lib);
 /* The CPUs this process may run on (its affinity mask; threads = 0 above
  * means this many). */
 unsigned mtlbx_cpus(void);

@@ -124,6 +124,7 @@ void library_free(mtlbx_library *lib)
     free(lib->module_sorted);
     free(lib->outside);
     free(lib->hash_states);
+    free((void *)atomic_load(&lib->fn_triples));
     free(lib->bitcode_states);
     free(lib->ext_tags);
     free(lib->dyn_linked);

@@ -115,6 +115,12 @@ json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f)
         return tags;
     }
     case MTLBX_HF_DYNAMIC_HEADER: return dynamic_header(lib);
+    case MTLBX_HF_FUNCTION_ORDER: {
+        json_t *names = json_array();
+        for (size_t i = 0; names && i < mtlbx_library_function_count(lib); i++)
+            json_array_append_new(names, vj_bytes(mtlbx_function_peek(lib, i)->name));
+        return names;
+    }
     case MTLBX_HF_COUNT: break;
     }
     return json_null();

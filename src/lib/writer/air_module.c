@@ -484,10 +484,23 @@ int wr_check_air(mtlbx_writer *w, const struct wr_air_info *a, const struct mtlb
     if (os != t->os || !wr_triple_version(a->triple, v, &sim) || sim != wr_target_simulator(t))
         return mtlbx_wr_fail(w, -1, "%sfunction %s is built for another platform than %s (its AIR triple is %s)",
                              a->shown, a->name, t->text, a->triple);
-    if (v[0] > t->major || (v[0] == t->major && (v[1] > t->minor || (v[1] == t->minor && v[2] > t->patch))))
+    /* Metal's rule (checks/deployment.c): a newer release is refused, a
+     * newer minor of the target's release loads. */
+    struct mtlbx_os_version asks = { (uint16_t)(v[0] > UINT16_MAX ? UINT16_MAX : v[0]),
+                                     (uint16_t)(v[1] > UINT16_MAX ? UINT16_MAX : v[1]) };
+    switch (mtlbx_triple_accepts(t->os, (struct mtlbx_os_version){ t->major, t->minor }, asks)) {
+    case MTLBX_TRIPLE_REFUSED:
         return mtlbx_wr_fail(w, -1, "%sfunction %s is built for %s %lu.%lu.%lu (its AIR triple is %s), newer "
-                             "than the target %s", a->shown, a->name, mtlbx_os_name(os), v[0], v[1], v[2], a->triple,
-                             t->text);
+                             "than the target %s by a release: Metal refuses it there", a->shown, a->name,
+                             mtlbx_os_name(os), v[0], v[1], v[2], a->triple, t->text);
+    case MTLBX_TRIPLE_NEWER_MINOR:
+        wr_note(w, "%sfunction %s is built for %s %lu.%lu.%lu (its AIR triple is %s), a newer minor than the "
+                "target %s: packed, as Metal loads a newer minor of the same release", a->shown, a->name,
+                mtlbx_os_name(os), v[0], v[1], v[2], a->triple, t->text);
+        break;
+    case MTLBX_TRIPLE_ACCEPTED:
+        break;
+    }
     struct mtlbx_requires req;
     struct mtlbx_os_version tv = { t->major, t->minor };
     mtlbx_versions_require(t->os, (struct mtlbx_os_version){ a->msl[0], a->msl[1] },

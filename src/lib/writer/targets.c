@@ -21,6 +21,7 @@
 #include "config.h"
 #include "writer_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -37,7 +38,6 @@ static const struct row visionos_rows[] = { { 1, 7 }, { 2, 8 }, { 26, 9 } };
 
 struct platform {
     const char *name;          /* as CONTRACT.md's target_os spells it */
-    const char *alias;         /* another spelling, or NULL */
     uint8_t byte;              /* header byte 11 */
     enum mtlbx_os os;
     bool macos_word;
@@ -47,17 +47,17 @@ struct platform {
 
 #define ROWS(r) r, sizeof r / sizeof *r
 static const struct platform platforms[] = {
-    { "macOS", "macosx", 0x81, MTLBX_OS_MACOS, true, ROWS(macos_rows) },
-    { "iOS", "ipados", 0x82, MTLBX_OS_IOS, false, ROWS(ios_rows) },
-    { "tvOS", NULL, 0x83, MTLBX_OS_TVOS, false, ROWS(ios_rows) },
-    { "watchOS", NULL, 0x84, MTLBX_OS_WATCHOS, false, ROWS(watchos_rows) },
+    { "macOS", 0x81, MTLBX_OS_MACOS, true, ROWS(macos_rows) },
+    { "iOS", 0x82, MTLBX_OS_IOS, false, ROWS(ios_rows) },
+    { "tvOS", 0x83, MTLBX_OS_TVOS, false, ROWS(ios_rows) },
+    { "watchOS", 0x84, MTLBX_OS_WATCHOS, false, ROWS(watchos_rows) },
     /* Mac Catalyst: the macOS flag with its own platform byte (FORMAT P10). */
-    { "macCatalyst", NULL, 0x86, MTLBX_OS_MACCATALYST, true, ROWS(ios_rows) },
-    { "iOS-simulator", NULL, 0x87, MTLBX_OS_IOS, false, ROWS(ios_rows) },
-    { "tvOS-simulator", NULL, 0x88, MTLBX_OS_TVOS, false, ROWS(ios_rows) },
-    { "watchOS-simulator", NULL, 0x89, MTLBX_OS_WATCHOS, false, ROWS(watchos_rows) },
-    { "visionOS", "xros", 0x8B, MTLBX_OS_VISIONOS, false, ROWS(visionos_rows) },
-    { "visionOS-simulator", NULL, 0x8C, MTLBX_OS_VISIONOS, false, ROWS(visionos_rows) },
+    { "macCatalyst", 0x86, MTLBX_OS_MACCATALYST, true, ROWS(ios_rows) },
+    { "iOS-simulator", 0x87, MTLBX_OS_IOS, false, ROWS(ios_rows) },
+    { "tvOS-simulator", 0x88, MTLBX_OS_TVOS, false, ROWS(ios_rows) },
+    { "watchOS-simulator", 0x89, MTLBX_OS_WATCHOS, false, ROWS(watchos_rows) },
+    { "visionOS", 0x8B, MTLBX_OS_VISIONOS, false, ROWS(visionos_rows) },
+    { "visionOS-simulator", 0x8C, MTLBX_OS_VISIONOS, false, ROWS(visionos_rows) },
 };
 
 static bool parse_number(const char **p, unsigned long max, unsigned long *out)
@@ -77,10 +77,14 @@ static bool parse_number(const char **p, unsigned long max, unsigned long *out)
     return true;
 }
 
+static bool wr_platform_simulator(uint8_t byte)
+{
+    return byte == 0x87 || byte == 0x88 || byte == 0x89 || byte == 0x8C;
+}
+
 bool wr_target_simulator(const struct mtlbx_wr_target *t)
 {
-    return t->platform_byte == 0x87 || t->platform_byte == 0x88 || t->platform_byte == 0x89 ||
-           t->platform_byte == 0x8C;
+    return wr_platform_simulator(t->platform_byte);
 }
 
 /* The first `max` bytes of a target the caller gave, as a message quotes
@@ -94,35 +98,33 @@ static const char *target_shown(const char *text, size_t max, char out[TARGET_SH
 
 int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_target *out)
 {
-    const char *colon = text ? strchr(text, ':') : NULL;
+    /* The one parser of PLATFORM:VERSION (checks/os_spec.c): what check
+     * --os and mtlbx_check_os accept, pack --target accepts. */
+    struct mtlbx_os_spec spec;
     char shown[TARGET_SHOWN], shown_pf[TARGET_SHOWN];
-    if (!colon)
+    switch (mtlbx_os_spec_parse(text, &spec)) {
+    case MTLBX_OS_SPEC_OK:
+        break;
+    case MTLBX_OS_SPEC_NOT_SPEC:
         return mtlbx_wr_fail(w, -1, "target \"%s\" is not PLATFORM:VERSION (macOS:14.0, iOS:17.0, ...)",
                              target_shown(text ? text : "", 60, shown));
-    size_t len = (size_t)(colon - text);
-    const struct platform *pf = NULL;
-    for (size_t i = 0; i < sizeof platforms / sizeof *platforms && !pf; i++)
-        if ((strlen(platforms[i].name) == len && strncasecmp(text, platforms[i].name, len) == 0) ||
-            (platforms[i].alias && strlen(platforms[i].alias) == len && strncasecmp(text, platforms[i].alias, len) == 0))
-            pf = &platforms[i];
-    if (!pf)
-        return mtlbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows is called \"%s\" (macOS, "
-                             "iOS, tvOS, watchOS, macCatalyst, visionOS, or one of those with -simulator)",
-                             target_shown(text, 60, shown), target_shown(text, len < 40 ? len : 40, shown_pf));
-    const char *p = colon + 1;
-    unsigned long major, minor = 0, patch = 0;
-    bool ok = parse_number(&p, 65535, &major);
-    if (ok && *p == '.') {
-        p++;
-        ok = parse_number(&p, 255, &minor);
-        if (ok && *p == '.') {
-            p++;
-            ok = parse_number(&p, 255, &patch);
-        }
+    case MTLBX_OS_SPEC_PLATFORM: {
+        size_t len = (size_t)(strchr(text, ':') - text);
+        return mtlbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows is called \"%s\" ("
+                             MTLBX_OS_SPEC_PLATFORMS ")", target_shown(text, 60, shown),
+                             target_shown(text, len < 40 ? len : 40, shown_pf));
     }
-    if (!ok || *p)
+    default:
         return mtlbx_wr_fail(w, -1, "target \"%s\": the version is not MAJOR[.MINOR[.PATCH]]",
                              target_shown(text, 60, shown));
+    }
+    const struct platform *pf = NULL;
+    for (size_t i = 0; i < sizeof platforms / sizeof *platforms && !pf; i++)
+        if (platforms[i].os == spec.os && wr_platform_simulator(platforms[i].byte) == spec.simulator)
+            pf = &platforms[i];
+    unsigned long major = spec.version.major, minor = spec.version.minor, patch = spec.patch;
+    if (!pf)
+        return mtlbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows", target_shown(text, 60, shown));
     const struct row *row = NULL;
     for (size_t i = 0; i < pf->n_rows; i++)
         if (pf->rows[i].major == major)
@@ -180,4 +182,20 @@ bool wr_triple_version(const char *triple, unsigned long v[3], bool *simulator)
         p++;
     }
     return true;
+}
+
+void wr_note(mtlbx_writer *w, const char *fmt, ...)
+{
+    if (w->n_notes++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->note, sizeof w->note, fmt, ap);
+    va_end(ap);
+}
+
+const char *mtlbx_wr_note(const mtlbx_writer *w, size_t *more)
+{
+    *more = w->n_notes ? w->n_notes - 1 : 0;
+    return w->n_notes ? w->note : NULL;
 }

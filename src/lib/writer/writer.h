@@ -339,8 +339,13 @@ int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_tar
 void mtlbx_wr_apply_target(struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t);
 /* FAILED (naming the function and why) when a function of lib would not
  * load on the target: its module's triple names another platform or a
- * newer OS, or its MSL or AIR version needs a newer OS. */
+ * newer OS release (Metal's rule: checks/deployment.c; a newer minor of
+ * the target's release loads, and is packed with a note), or its MSL or
+ * AIR version needs a newer OS. */
 int mtlbx_wr_check_target(mtlbx_writer *w, const struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t);
+/* The first note of the writer (a module packed for a newer minor than
+ * the target), or NULL; *more: how many others. */
+const char *mtlbx_wr_note(const mtlbx_writer *w, size_t *more);
 
 /* ----------------------------------------- the API of LIBRARY.md -------- */
 

@@ -32,6 +32,8 @@ struct mtlbx_writer {
     bool fatal;                  /* out of memory once: unusable */
     char error[512];
     int64_t error_offset;
+    char note[512];              /* the first note (wr_note), "" for none */
+    size_t n_notes;
 
     /* The LIBRARY.md API (writer_api.c). */
     bool has_target;
@@ -72,6 +74,9 @@ bool wr_name_claim(mtlbx_writer *w, const uint8_t *name, size_t len, bool *oom);
  * ("air64-apple-macosx14.0.0" 14.0.0) and whether it names a simulator. */
 bool wr_target_simulator(const struct mtlbx_wr_target *t);
 bool wr_triple_version(const char *triple, unsigned long v[3], bool *simulator);
+/* Something the writer did that its user should hear of (targets.c):
+ * the first is kept, the rest counted (mtlbx_wr_note). */
+void wr_note(mtlbx_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* air_module.c: FAILED when the module would not load on the target. */
 int wr_check_air(mtlbx_writer *w, const struct wr_air_info *a, const struct mtlbx_wr_target *t);

@@ -153,7 +153,8 @@ Test(requirements, triple_versions_and_the_major_rule)
                  MTLBX_TABLE_NO_PLATFORM);
 }
 
-/* The stamps of two fixtures: every module's triple read, or the first. */
+/* The stamps of two fixtures: every module's triple is read either way
+ * (the deployment target is the highest of them, deployment.c). */
 Test(requirements, load_stamps)
 {
     char *path = fixture("tests/fixtures/dylib-v129.metallib");
@@ -168,8 +169,8 @@ Test(requirements, load_stamps)
         cr_assert(s.has_triple);
         cr_assert_str_eq(s.triple, "air64_v28-apple-macosx26.0.0");
         cr_assert(s.triple_has_version && s.triple_version.major == 26 && s.triple_version.minor == 0);
-        cr_assert_eq(s.triples_read, every ? 2 : 1);
-        cr_assert_eq(s.triple_functions, every ? 2 : 1);
+        cr_assert_eq(s.triples_read, 2);
+        cr_assert_eq(s.triple_functions, 2);
         cr_assert_eq(s.triples_differ, 0);
         cr_assert(s.has_header_target && s.header_os == MTLBX_OS_MACOS && s.header_version.major == 26);
         cr_assert(s.has_msl && s.msl.major == 4 && s.msl.minor == 0 && s.msl_functions == 2);
@@ -185,4 +186,20 @@ Test(requirements, load_stamps)
     cr_assert_eq(s.os, MTLBX_OS_IOS);
     cr_assert_str_eq(s.triple, "air64-apple-ios12.0.0");
     mtlbx_close(f);
+}
+
+/* The release level Metal compares a triple at (FORMAT.md §23). */
+Test(requirements, triple_rule)
+{
+    const struct mtlbx_os_version v13 = { 13, 0 }, v13_2 = { 13, 2 }, v14 = { 14, 0 }, v10_13 = { 10, 13 },
+                                  v10_14 = { 10, 14 };
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v13, v13_2), MTLBX_TRIPLE_NEWER_MINOR);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v13_2, v13), MTLBX_TRIPLE_ACCEPTED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v13_2, v14), MTLBX_TRIPLE_REFUSED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_MACOS, v10_13, v10_14), MTLBX_TRIPLE_REFUSED);
+    cr_assert_eq(mtlbx_triple_accepts(MTLBX_OS_IOS, v13, v13_2), MTLBX_TRIPLE_NEWER_MINOR);
+    struct mtlbx_os_version r = mtlbx_os_release(MTLBX_OS_MACOS, v13_2);
+    cr_assert(r.major == 13 && r.minor == 0);
+    r = mtlbx_os_release(MTLBX_OS_MACOS, v10_14);
+    cr_assert(r.major == 10 && r.minor == 14);
 }

@@ -293,9 +293,9 @@ Test(requires_stream, as_vj_requires)
     r.os = MTLBX_OS_MACOS;
     r.has_version = true;
     r.version = (struct mtlbx_os_version){ 14, 0 };
-    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, { 13, 0 }, { 13, 0 }, 0 };
-    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_MSL, { 3, 1 }, { 14, 0 }, 0 };
-    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_AIR, { 2, 6 }, { 14, 0 }, 0 };
+    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, { 13, 0 }, { 13, 0 }, 0, false };
+    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_MSL, { 3, 1 }, { 14, 0 }, 0, false };
+    r.reasons[r.n_reasons++] = (struct mtlbx_req_reason){ MTLBX_REQ_AIR, { 2, 6 }, { 14, 0 }, 0, false };
     expect_same(write_requires, &r, vj_requires(&r), "three reasons");
     r.unknown[r.n_unknown++] = (struct mtlbx_req_unknown){ MTLBX_REQ_MSL, { 9, 9 } };
     r.unknown[r.n_unknown++] = (struct mtlbx_req_unknown){ MTLBX_REQ_AIR, { 65535, 65535 } };

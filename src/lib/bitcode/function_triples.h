@@ -1,0 +1,15 @@
+/* Each function's own target triple, read once (function_triples.c). */
+#ifndef MTLBX_FUNCTION_TRIPLES_H
+#define MTLBX_FUNCTION_TRIPLES_H
+
+#include "mtlbx_private.h"
+
+/* Function i's module's triple: the platform and OS version it names.
+ * Noted, else read through the mapping now and kept. False when the
+ * module has no triple with a version (or no module). */
+bool bc_function_triple(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, struct mtlbx_os_version *v);
+/* A reader of function i's module bytes notes its triple while it has
+ * them (the interface reader does), so that no one reads them again. */
+void bc_note_function_triple(const mtlbx_library *lib, size_t i, const uint8_t *module, size_t len);
+
+#endif

@@ -1,0 +1,82 @@
+/* What the container claims, held to what its modules say (checks.h,
+ * "claims"): plain `check` (CONTRACT.md "The release gate", last
+ * paragraph, and "Requirements"). Metal loads by the module, so a
+ * function list that names a function its module does not define, calls
+ * a kernel a vertex function or gives the wrong AIR or MSL version makes
+ * every tool that reads the list alone (sig, requires, a linker) answer
+ * wrong with confidence; and a header whose deployment target is not the
+ * modules' triple tells a reader a version Metal does not check. */
+#include "config.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Is a module's stage (the X of air.X) one a function list's TYPE can
+ * name? Other lists (air.ci: Core Image) are not a TYPE to compare. */
+static bool stage_is_type(const char *stage)
+{
+    char buf[24];
+    for (uint8_t t = 0; mtlbx_function_type_known(t) && t < 255; t++)
+        if (strcmp(stage, mtlbx_function_type_name(t, buf, sizeof buf)) == 0)
+            return true;
+    return false;
+}
+
+/* The function's name, escaped, made on the first finding only: most
+ * functions have none, and check asks for every one. */
+static const char *shown(const struct mtlbx_function *fn, char **name)
+{
+    if (!*name)
+        *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0);
+    return *name ? *name : "?";
+}
+
+void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface)
+{
+    const struct mtlbx_function *fn = library_function(lib, i);
+    if (!fn || !iface || iface->module.failed)
+        return;
+    char *name = NULL;
+    if (iface->stage && !span_eq(iface->symbol, fn->name)) {
+        char *symbol = mtlbx_escape_dup(iface->symbol.ptr, iface->symbol.len, 0);
+        const char *n = shown(fn, &name);
+        lib_error(lib, fn->entry_offset, "function %s: NAME is %s, but its module defines no function of that name "
+                  "(its entry is %s)", n, n, symbol ? symbol : "?");
+        free(symbol);
+    }
+    char tb[24];
+    const char *type = mtlbx_function_type_name(fn->type, tb, sizeof tb);
+    if (iface->stage && (fn->present & MTLBX_F_TYPE) && stage_is_type(iface->stage) && strcmp(iface->stage, type) != 0)
+        lib_error(lib, fn->entry_offset, "function %s: TYPE is %s, but its module declares it a %s function "
+                  "(air.%s)", shown(fn, &name), type, iface->stage, iface->stage);
+    if ((fn->present & MTLBX_F_VERS) && iface->has_air_version &&
+        (iface->air_version[0] != fn->air_major || iface->air_version[1] != fn->air_minor))
+        lib_error(lib, fn->entry_offset, "function %s: AIR version is %u.%u in the function list, %u.%u in its "
+                  "module (!air.version)", shown(fn, &name), fn->air_major, fn->air_minor, iface->air_version[0],
+                  iface->air_version[1]);
+    if ((fn->present & MTLBX_F_VERS) && iface->has_language_version &&
+        (iface->language_version[0] != fn->msl_major || iface->language_version[1] != fn->msl_minor))
+        lib_error(lib, fn->entry_offset, "function %s: MSL version is %u.%u in the function list, %u.%u in its "
+                  "module (!air.language_version)", shown(fn, &name), fn->msl_major, fn->msl_minor,
+                  iface->language_version[0], iface->language_version[1]);
+    free(name);
+}
+
+void mtlbx_library_check_deployment(mtlbx_library *lib)
+{
+    struct mtlbx_deployment d;
+    mtlbx_library_deployment(lib, &d);
+    enum mtlbx_os os;
+    struct mtlbx_os_version v;
+    if (!d.from_triple || !mtlbx_library_deployment_target(lib, &os, &v))
+        return;
+    if (os == d.os && mtlbx_os_version_cmp(v, d.asks) == 0)
+        return;
+    char n[48];
+    lib_warning(lib, lib->header.base + 12,
+                "the header's deployment target (os_version) is %s %u.%u, the modules' target triple says %s %u.%u "
+                "(%s, %s): Metal decides by the triple", mtlbx_os_name(os), v.major, v.minor,
+                mtlbx_os_name(d.os) ? mtlbx_os_name(d.os) : "another OS", d.asks.major, d.asks.minor, d.triple,
+                mtlbx_count_noun(d.triple_functions, "module", "modules", n, sizeof n));
+}
