@@ -130,9 +130,12 @@ void bc_note_function_triple(const mtlbx_library *lib, size_t i, const uint8_t *
         atomic_store_explicit(&t[i], read_triple(module, len), memory_order_relaxed);
 }
 
-/* Function i's own triple: noted, else read through the mapping now. */
-bool bc_function_triple(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, struct mtlbx_os_version *v)
+/* Function i's own triple: noted, else read through the mapping now
+ * (*was_read says so, for a caller that lets the pages go behind it). */
+bool bc_function_triple_read(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, struct mtlbx_os_version *v,
+                             bool *was_read)
 {
+    *was_read = false;
     if (i >= lib->n_functions)
         return false;
     _Atomic uint32_t *t = triples_of(lib);
@@ -140,8 +143,15 @@ bool bc_function_triple(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, s
     if (x == 0) {
         struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
         x = read_triple(m.ptr, m.len);
+        *was_read = m.len != 0;
         if (t)
             atomic_store_explicit(&t[i], x, memory_order_relaxed);
     }
     return unpack(x, os, v);
+}
+
+bool bc_function_triple(const mtlbx_library *lib, size_t i, enum mtlbx_os *os, struct mtlbx_os_version *v)
+{
+    bool was_read;
+    return bc_function_triple_read(lib, i, os, v, &was_read);
 }

@@ -83,16 +83,58 @@ static void deployment_store(mtlbx_library *lib, const struct mtlbx_deployment *
     pthread_mutex_unlock(&lib->lock);
 }
 
+/* The modules a run of the triple pass read through the mapping: let
+ * their pages go behind it, as the other streaming passes do (memory
+ * stays flat on 200,000 functions: tests/hostile/memory_flat.sh), in one
+ * call when they lie together (as they usually do). */
+struct read_span {
+    uint64_t lo, hi, sum;
+};
+
+static void span_note(struct read_span *r, const mtlbx_library *lib, size_t i)
+{
+    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    if (!m.len)
+        return;
+    uint64_t off = (uint64_t)(m.ptr - lib->file->data);
+    r->lo = off < r->lo ? off : r->lo;
+    r->hi = off + m.len > r->hi ? off + m.len : r->hi;
+    r->sum += m.len;
+}
+
+static void span_release(struct read_span *r, const mtlbx_library *lib, size_t first, size_t last)
+{
+    if (r->lo < r->hi && r->hi - r->lo <= 2 * r->sum)
+        file_release_pages(lib->file, r->lo, r->hi - r->lo);
+    else
+        for (size_t i = first; i < last; i++) {
+            struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+            if (m.len)
+                file_release_pages(lib->file, (uint64_t)(m.ptr - lib->file->data), m.len);
+        }
+    *r = (struct read_span){ UINT64_MAX, 0, 0 };
+}
+
+enum { RELEASE_EVERY = 4096 }; /* functions between two releases */
+
 static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
 {
     memset(d, 0, sizeof *d);
-    size_t top = 0;
+    size_t top = 0, run_start = 0;
+    struct read_span run = { UINT64_MAX, 0, 0 };
     for (size_t i = 0; i < lib->n_functions; i++) {
         enum mtlbx_os os;
         struct mtlbx_os_version v;
-        bool readable = bc_function_triple(lib, i, &os, &v);
+        bool was_read = false;
+        bool readable = bc_function_triple_read(lib, i, &os, &v, &was_read);
+        if (was_read)
+            span_note(&run, lib, i);
         if (note_read(d, os, v, readable))
             top = i;
+        if (i + 1 - run_start == RELEASE_EVERY || i + 1 == lib->n_functions) {
+            span_release(&run, lib, run_start, i + 1);
+            run_start = i + 1;
+        }
     }
     /* The text of the triple that asks the most, read once. */
     if (d->from_triple) {
