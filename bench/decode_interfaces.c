@@ -52,36 +52,36 @@ int main(int argc, char *argv[])
     for (; i < argc; i++) {
         mtlbx_file *f;
         struct mtlbx_error err;
-        if (mtlbx_open_path(argv[i], &f, &err) != MTLBX_E_NONE) {
+        if (mbx_open_path(argv[i], &f, &err) != MTLBX_E_NONE) {
             fprintf(stderr, "%s: %s\n", argv[i], err.message);
             status = 2;
             continue;
         }
-        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-            mtlbx_library *lib = mtlbx_library_at(f, l);
-            size_t n = mtlbx_library_function_count(lib);
-            mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib); /* as sig decodes */
+        for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+            mtlbx_library *lib = mbx_library_at(f, l);
+            size_t n = mbx_library_function_count(lib);
+            mtlbx_interface_reader *rd = mbx_interface_reader_new(lib); /* as sig decodes */
             for (size_t k = 0; k < n && k < first; k++) {
                 double t0 = each ? now() : 0;
-                struct mtlbx_interface *it = mtlbx_interface_read(rd, lib, k, NULL, &err);
+                struct mtlbx_interface *it = mbx_interface_read(rd, lib, k, NULL, &err);
                 functions++;
-                bytes += mtlbx_function_module_bytes(lib, k).len;
+                bytes += mbx_function_module_bytes(lib, k).len;
                 if (!it || it->module.failed) {
                     failures++;
                     status = status ? status : 1;
                 }
                 if (each) {
-                    const struct mtlbx_function *fn = mtlbx_function_at(lib, k);
-                    char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
-                    printf("%.1f\t%zu\t%s\t%s\n", (now() - t0) * 1e6, mtlbx_function_module_bytes(lib, k).len,
+                    const struct mtlbx_function *fn = mbx_function_at(lib, k);
+                    char *name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+                    printf("%.1f\t%zu\t%s\t%s\n", (now() - t0) * 1e6, mbx_function_module_bytes(lib, k).len,
                            argv[i], name ? name : "?");
                     free(name);
                 }
-                mtlbx_interface_free(it);
+                mbx_interface_free(it);
             }
-            mtlbx_interface_reader_free(rd);
+            mbx_interface_reader_free(rd);
         }
-        mtlbx_close(f);
+        mbx_close(f);
     }
     fprintf(stderr, "decode_interfaces: %zu functions, %zu failed, %llu module bytes, %.3f s\n", functions,
             failures, bytes, now() - start);

@@ -26,11 +26,11 @@ int main(int argc, char **argv)
     }
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_path(argv[1], &f, &err) != MTLBX_E_NONE) {
+    if (mbx_open_path(argv[1], &f, &err) != MTLBX_E_NONE) {
         fprintf(stderr, "sort_functions: %s: %s\n", argv[1], err.message);
         return 2;
     }
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
+    struct ft_lib lib = { mbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     if (!lib.lib || !ftable_init(&t, &lib, 1)) {
         fprintf(stderr, "sort_functions: %s: no library, or out of memory\n", argv[1]);
@@ -58,6 +58,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "filter %s: %zu of %zu rows, %.1f ms CPU\n", argv[2], t.n_shown, t.n_all, filter);
     printf("%zu %.1f %.1f\n", t.n_all, worst, filter);
     ftable_free(&t);
-    mtlbx_close(f);
+    mbx_close(f);
     return 0;
 }

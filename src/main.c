@@ -77,8 +77,8 @@ int main(int argc, char **argv)
      * passed on to it here (man/mtlbx.1, ENVIRONMENT). */
     const char *multi = getenv("MTLBX_NO_MULTI_BUFFER");
     if (multi)
-        mtlbx_hash_use_multi_buffer(false);
-    mtlbx_archive_use_library(getenv("MTLBX_LIBARCHIVE"));
+        mbx_hash_use_multi_buffer(false);
+    mbx_archive_use_library(getenv("MTLBX_LIBARCHIVE"));
     int status;
     if (cli_parse(argc, argv, &args, &status) != 0)
         return status;

@@ -6,6 +6,8 @@
 #   tests/api/header.sh        the header alone as C99 and C++, the files, pkg-config
 #   tests/api/symbols.sh       exported: exactly <mtlbx.h>'s functions (the shared
 #                              library, and the static archive's global names)
+#   tests/api/internal_names.sh  the parser library's global mtlbx_ names are the public
+#                              ones alone; the internal API is mbx_
 #   tests/api/consumer.sh      a C program built from pkg-config's flags alone
 #                              agrees with dump --json, sig and check --os on the
 #                              sample and the fixtures (consumer_corpus.sh: the corpus)
@@ -21,6 +23,7 @@ API_PREFIX = $(abs_top_builddir)/tests/api/prefix
 API_TESTS = \
 	tests/api/header.sh \
 	tests/api/symbols.sh \
+	tests/api/internal_names.sh \
 	tests/api/consumer.sh \
 	tests/api/consumer_corpus.sh \
 	tests/api/writer.sh \

@@ -14,7 +14,7 @@ static inline mtlbx_file *open_buf(const struct imagebuf *b)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(b->data, b->len, "test", &f, &err), MTLBX_E_NONE, "%s", err.message);
+    cr_assert_eq(mbx_open_buffer(b->data, b->len, "test", &f, &err), MTLBX_E_NONE, "%s", err.message);
     return f;
 }
 
@@ -23,8 +23,8 @@ static inline mtlbx_file *open_buf(const struct imagebuf *b)
 static inline size_t count_diags(const mtlbx_library *lib, enum mtlbx_severity sev, const char *needle)
 {
     size_t n = 0;
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mbx_library_diag(lib, i);
         if (d->severity == sev && (!needle || strstr(d->message, needle)))
             n++;
     }

@@ -30,7 +30,7 @@
  * needed beyond that. */
 static void *layout_check_thread(void *f)
 {
-    mtlbx_layout_free(mtlbx_layout_check(f));
+    mbx_layout_free(mbx_layout_check(f));
     return NULL;
 }
 
@@ -50,46 +50,46 @@ static long check_file(mtlbx_file *f, const struct os_gate *gate, struct report 
      * has one thread each page-table change (munmap at close, pages let
      * go) flushes one CPU's TLB, not every CPU's. The corpus (54 files,
      * 12 MB) in one process: 0.178 -> 0.148 s CPU. */
-    bool small = mtlbx_file_size(f) < SMALL_FILE || mtlbx_cpus() == 1;
+    bool small = mbx_file_size(f) < SMALL_FILE || mbx_cpus() == 1;
     bool layout_threaded = !small && pthread_create(&layout, NULL, layout_check_thread, f) == 0;
     if (!layout_threaded)
         layout_check_thread(f);
     /* Each module's interface (what sig and dump --interfaces would fail
      * on) is decoded right after its hash, from the bytes just read. */
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
-        mtlbx_library_verify_and_check_interfaces(mtlbx_library_at(f, l), small ? 1 : 0, NULL);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++)
+        mbx_library_verify_and_check_interfaces(mbx_library_at(f, l), small ? 1 : 0, NULL);
     if (layout_threaded)
         pthread_join(layout, NULL);
     long n = 0;
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
-        mtlbx_library_validate_modules(lib);
-        mtlbx_library_check_deployment(lib);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        mtlbx_library *lib = mbx_library_at(f, l);
+        mbx_library_validate_modules(lib);
+        mbx_library_check_deployment(lib);
         /* Every archive is decompressed to its end and listed: a bzip2
          * stream's combined CRC is known only after its last block, and
          * the tar's findings (a damaged header, a member shorter than it
          * says) can be anywhere in it, so no shorter read finds the same
          * problems. It is a quarter of check's CPU on the corpus. */
-        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+        const struct mtlbx_sources *src = mbx_library_sources(lib);
         for (size_t k = 0; src && k < src->n_archives; k++)
-            mtlbx_archive_load(lib, k);
+            mbx_archive_load(lib, k);
     }
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++, n++) {
-        const struct mtlbx_diag *d = mtlbx_file_diag(f, i);
+    for (size_t i = 0; i < mbx_file_diag_count(f); i++, n++) {
+        const struct mtlbx_diag *d = mbx_file_diag(f, i);
         report_add(r, idx, d->severity, d->offset, d->message, RULE_DIAGNOSTIC);
     }
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++, n++) {
-            const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mbx_library_at(f, l);
+        for (size_t i = 0; i < mbx_library_diag_count(lib); i++, n++) {
+            const struct mtlbx_diag *d = mbx_library_diag(lib, i);
             report_add(r, idx, d->severity, d->offset, d->message, RULE_DIAGNOSTIC);
         }
     }
     struct gate_finding *gf = NULL;
     size_t n_gate = 0;
     bool gate_ok = true;
-    for (size_t l = 0; gate->on && gate_ok && l < mtlbx_file_library_count(f); l++)
-        gate_ok = os_gate_library(gate, mtlbx_library_at(f, l), true, &gf, &n_gate);
+    for (size_t l = 0; gate->on && gate_ok && l < mbx_file_library_count(f); l++)
+        gate_ok = os_gate_library(gate, mbx_library_at(f, l), true, &gf, &n_gate);
     for (size_t i = 0; i < n_gate; i++) {
         report_add(r, idx, gf[i].severity, gf[i].offset, gf[i].message, RULE_OS);
         free(gf[i].message);
@@ -122,19 +122,19 @@ static void check_library(struct checker *c, const char *name, const char *membe
         cli_error(name, NULL, "out of memory");
         c->any_unopened = true;
     }
-    for (size_t l = 0; c->expect && l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
+    for (size_t l = 0; c->expect && l < mbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mbx_library_at(f, l);
         expect_library(c->expect, lib);
         /* An empty library (a build that cached a 118-byte metallib) fails any --expect. */
-        if (!mtlbx_library_function_count(lib)) {
+        if (!mbx_library_function_count(lib)) {
             char *msg = NULL;
             if (asprintf(&msg, "library has no functions, and %s expects %zu %s", c->expect->list,
-                         expect_count(c->expect), mtlbx_noun(expect_count(c->expect), "name", "names")) >= 0)
-                report_add(&c->report, idx, MTLBX_ERROR, mtlbx_library_header(lib)->base, msg, RULE_EXPECT);
+                         expect_count(c->expect), mbx_noun(expect_count(c->expect), "name", "names")) >= 0)
+                report_add(&c->report, idx, MTLBX_ERROR, mbx_library_header(lib)->base, msg, RULE_EXPECT);
             free(msg);
         }
     }
-    if (c->gate.declared && !mtlbx_file_out_of_memory(f, NULL))
+    if (c->gate.declared && !mbx_file_out_of_memory(f, NULL))
         gate_wait_add(&c->wait, name, member, slice, f, true, idx);
     if (cli_complete(name, f))
         c->any_unopened = true;
@@ -202,13 +202,13 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
         cli_error(mc->archive, NULL, "out of memory");
     else if (!data)
         cli_error(full, NULL, "%s", err);
-    else if (mtlbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
+    else if (mbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
         cli_error(full, oerr.has_offset ? &oerr.offset : NULL, "%s", oerr.message);
     if (f)
         check_library(mc->c, full, name, member_macho_slice(rd), f);
     else
         mc->c->any_unopened = true;
-    mtlbx_close(f);
+    mbx_close(f);
     free(full);
     return 0;
 }
@@ -242,7 +242,7 @@ static void check_path(struct checker *c, const char *path)
     }
     job_begin(c, path, false);
     check_library(c, path, "", NULL, f);
-    mtlbx_close(f);
+    mbx_close(f);
     job_end(c);
 }
 

@@ -22,7 +22,7 @@ bool report_format_parse(const char *value, bool json, enum report_format *out)
     else if (strcmp(value, "github") == 0)
         f = REPORT_GITHUB;
     else {
-        char *shown = mtlbx_escape_dup((const uint8_t *)value, strlen(value), MTLBX_ESC_TERMINAL);
+        char *shown = mbx_escape_dup((const uint8_t *)value, strlen(value), MTLBX_ESC_TERMINAL);
         fprintf(stderr, "%s: --format %s: expected text, json or github\n", cli_program_name(), shown ? shown : "?");
         free(shown);
         return false;
@@ -118,8 +118,8 @@ static bool print_item(const struct report *r, const struct report_item *it, FIL
     }
     /* Valid UTF-8 for JSON; nothing that acts on a terminal for GitHub's log. */
     unsigned flags = r->format == REPORT_JSON ? 0 : MTLBX_ESC_TERMINAL;
-    char *file = mtlbx_escape_dup((const uint8_t *)name, strlen(name), flags);
-    char *msg = mtlbx_escape_dup((const uint8_t *)it->message, strlen(it->message), flags);
+    char *file = mbx_escape_dup((const uint8_t *)name, strlen(name), flags);
+    char *msg = mbx_escape_dup((const uint8_t *)it->message, strlen(it->message), flags);
     bool ok = file && msg;
     if (ok && r->format == REPORT_JSON) {
         json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:s}", "file", file, "offset", (json_int_t)it->offset, "severity",
@@ -133,7 +133,7 @@ static bool print_item(const struct report *r, const struct report_item *it, FIL
          * member's archive (or Mach-O host) is that file; the member is
          * named in the message, which keeps the whole name. */
         size_t cut = member_path_split(name);
-        char *repo_file = cut ? mtlbx_escape_dup((const uint8_t *)name, cut, flags) : NULL;
+        char *repo_file = cut ? mbx_escape_dup((const uint8_t *)name, cut, flags) : NULL;
         fprintf(out, "::%s file=", sev);
         put_github(out, repo_file ? repo_file : file, true);
         free(repo_file);

@@ -7,7 +7,7 @@
  *   json    one JSON object a line: {"file", "offset", "severity", "message", "rule"}
  *   github  ::error file=FILE,title=mtlbx check (RULE)::FILE:OFFSET: message
  *           (GitHub Actions workflow commands, with their escaping)
- * Every byte from a file is escaped first (mtlbx_escape). */
+ * Every byte from a file is escaped first (mbx_escape). */
 #ifndef MTLBX_CHECK_REPORT_H
 #define MTLBX_CHECK_REPORT_H
 

@@ -194,7 +194,7 @@ static int find_command_word(int argc, char **argv, const struct cli_command **c
 static void usage_error(const struct cli_command *c, const char *fmt, const char *what)
 {
     /* `what` may be an argument holding bytes that act on a terminal. */
-    char *shown = mtlbx_escape_dup((const uint8_t *)what, strlen(what), MTLBX_ESC_TERMINAL);
+    char *shown = mbx_escape_dup((const uint8_t *)what, strlen(what), MTLBX_ESC_TERMINAL);
     fprintf(stderr, "mtlbx: %s%s", c ? c->name : "", c ? ": " : "");
     fprintf(stderr, fmt, shown ? shown : "?");
     free(shown);

@@ -37,7 +37,7 @@ int dump_write_document(FILE *out, const char *path, mtlbx_file *f, bool one_lin
 /* Opens `path`; on failure prints "mtlbx: PATH: message" (with the offset
  * where one applies) and returns NULL. */
 mtlbx_file *cli_open(const char *path);
-/* The same open without the message: the mtlbx_open_path status, *err
+/* The same open without the message: the mbx_open_path status, *err
  * filled on failure. Every command opens through one of these two, which
  * install the SIGBUS guard (a file that shrinks while mapped ends the
  * command with one line naming it and exit 2, never a signal death). */
@@ -55,7 +55,7 @@ int cli_unchanged(const char *path, const mtlbx_file *f);
  * one-line error when the parser ran out of memory (what was printed is
  * incomplete) or the file changed while it was read. */
 int cli_complete(const char *path, const mtlbx_file *f);
-/* `info` and `ls` on a damaged library (mtlbx_file_damaged: a section or
+/* `info` and `ls` on a damaged library (mbx_file_damaged: a section or
  * module runs past the end of the file): one line naming the offset, and
  * 1; else 0. */
 int cli_damaged(const char *path, const mtlbx_file *f);
@@ -76,7 +76,7 @@ int cli_stdout_errno(void);
  * when not given. False after a one-line error when f has no library N. */
 bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, long *slice);
 /* names.c: a function NAME operand (exact, glob or unique prefix; see
- * mtlbx_resolve_function_name). 0: *out holds the functions (one: the
+ * mbx_resolve_function_name). 0: *out holds the functions (one: the
  * caller wants a single function, so a glob matching several is refused;
  * an exact name used by several functions gives them all, first first);
  * 1: no such function, or several, reported on one line naming the

@@ -47,8 +47,8 @@ static void put_defanged(FILE *out, const char *msg)
     const uint8_t *p = (const uint8_t *)msg;
     for (size_t i = 0, n = strlen(msg); i < n;) {
         uint32_t cp;
-        size_t l = mtlbx_utf8_next(p + i, n - i, &cp);
-        if (l && !mtlbx_codepoint_unsafe(cp)) {
+        size_t l = mbx_utf8_next(p + i, n - i, &cp);
+        if (l && !mbx_codepoint_unsafe(cp)) {
             fwrite(p + i, 1, l, out);
             i += l;
             continue;
@@ -71,7 +71,7 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
     va_end(ap);
     /* The path is the user's own argument, but it may still hold bytes that
      * act on a terminal; escape it like anything else. */
-    char *safe = mtlbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
+    char *safe = mbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
     flockfile(stderr);
     if (offset)
         fprintf(stderr, "mtlbx: %s:%llu: ", safe ? safe : "?", (unsigned long long)*offset);
@@ -113,7 +113,7 @@ mtlbx_file *cli_open(const char *path)
 
 int cli_unchanged(const char *path, const mtlbx_file *f)
 {
-    if (!mtlbx_file_changed(f))
+    if (!mbx_file_changed(f))
         return 0;
     cli_error(path, NULL, "the file changed or shrank while it was being read");
     return 2;
@@ -127,7 +127,7 @@ int cli_complete(const char *path, const mtlbx_file *f)
     static _Thread_local const mtlbx_file *reported;
     static _Thread_local const char *reported_path;
     uint64_t at;
-    if (mtlbx_file_out_of_memory(f, &at)) {
+    if (mbx_file_out_of_memory(f, &at)) {
         if (reported != f || reported_path != path)
             cli_error(path, &at, "out of memory while reading the file: the result is incomplete");
         reported = f;
@@ -141,7 +141,7 @@ int cli_damaged(const char *path, const mtlbx_file *f)
 {
     uint64_t at;
     const char *why;
-    if (!mtlbx_file_damaged(f, &at, &why))
+    if (!mbx_file_damaged(f, &at, &why))
         return 0;
     cli_error(path, &at, "damaged library: %s", why);
     return 1;
@@ -180,11 +180,11 @@ void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
         return;
     }
     char buf[512];
-    if (mtlbx_escape(b.ptr, b.len, MTLBX_ESC_TERMINAL, buf, sizeof buf) < sizeof buf) {
+    if (mbx_escape(b.ptr, b.len, MTLBX_ESC_TERMINAL, buf, sizeof buf) < sizeof buf) {
         fputs(buf, out);
         return;
     }
-    char *s = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *s = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
     if (s)
         fputs(s, out);
     free(s);
@@ -199,11 +199,11 @@ bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, 
     char *end;
     errno = 0;
     unsigned long n = strtoul(v, &end, 10);
-    size_t count = mtlbx_file_library_count(f);
+    size_t count = mbx_file_library_count(f);
     if (!*v || *end || errno || v[0] == '-' || n >= count) {
-        char *safe = mtlbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
+        char *safe = mbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
         cli_error(path, NULL, "--slice %s: the file has %zu %s (0 to %zu)", safe ? safe : "?", count,
-                  mtlbx_noun(count, "library", "libraries"), count ? count - 1 : 0);
+                  mbx_noun(count, "library", "libraries"), count ? count - 1 : 0);
         free(safe);
         return false;
     }

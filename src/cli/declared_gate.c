@@ -27,7 +27,7 @@ static void reason(char *buf, size_t size, const char *fmt, ...)
 
 static void raise_to(struct mtlbx_os_version *needs, bool *any, struct mtlbx_os_version v)
 {
-    if (!*any || mtlbx_os_version_cmp(v, *needs) > 0)
+    if (!*any || mbx_os_version_cmp(v, *needs) > 0)
         *needs = v;
     *any = true;
 }
@@ -44,7 +44,7 @@ static const char *share(size_t k, size_t n, char *buf, size_t size)
 bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, const struct floor *fl,
                            struct gate_finding **out, size_t *n)
 {
-    const char *os = mtlbx_os_name(st->os);
+    const char *os = mbx_os_name(st->os);
     if (!os)
         return gate_push(out, n, MTLBX_WARNING, at,
                          "library: its platform is not known (no target OS, no target triple), so no declared "
@@ -67,7 +67,7 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
     bool header = !triple && st->has_header_target && st->header_os == st->os;
     struct mtlbx_os_version asks = triple ? st->triple_version : st->header_version;
     if (triple || header) {
-        enum mtlbx_triple_verdict v = mtlbx_triple_accepts(st->os, floor, asks);
+        enum mtlbx_triple_verdict v = mbx_triple_accepts(st->os, floor, asks);
         char stamp[200];
         if (triple)
             snprintf(stamp, sizeof stamp, "target triple %s%s", st->triple,
@@ -98,8 +98,8 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
     struct mtlbx_os_version first;
     char unknown[160] = "";
     if (st->has_msl) {
-        enum mtlbx_table_answer a = mtlbx_msl_needs(st->os, st->msl, &first);
-        if (a == MTLBX_TABLE_FOUND && mtlbx_os_version_cmp(first, floor) > 0) {
+        enum mtlbx_table_answer a = mbx_msl_needs(st->os, st->msl, &first);
+        if (a == MTLBX_TABLE_FOUND && mbx_os_version_cmp(first, floor) > 0) {
             reason(why, sizeof why, "language version %u.%u%s, first supported on %s %u.%u", st->msl.major,
                    st->msl.minor, share(st->msl_functions, st->n_functions, k, sizeof k), os, first.major,
                    first.minor);
@@ -110,9 +110,9 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
     }
     /* "deployment target (0x00020008) that is not supported": the AIR version */
     if (st->has_air) {
-        enum mtlbx_table_answer a = mtlbx_air_needs(st->os, st->air, &first);
+        enum mtlbx_table_answer a = mbx_air_needs(st->os, st->air, &first);
         unsigned packed = (unsigned)st->air.major << 16 | st->air.minor;
-        if (a == MTLBX_TABLE_FOUND && mtlbx_os_version_cmp(first, floor) > 0) {
+        if (a == MTLBX_TABLE_FOUND && mbx_os_version_cmp(first, floor) > 0) {
             reason(why, sizeof why, "deployment target 0x%08x (AIR %u.%u)%s, first supported on %s %u.%u", packed,
                    st->air.major, st->air.minor, share(st->air_functions, st->n_functions, k, sizeof k), os,
                    first.major, first.minor);
@@ -152,7 +152,7 @@ void gate_wait_add(struct gate_wait *w, const char *name, const char *member, co
         w->cap = cap;
     }
     struct gate_subject *s = &w->v[w->n];
-    size_t n_libs = mtlbx_file_library_count(f);
+    size_t n_libs = mbx_file_library_count(f);
     *s = (struct gate_subject){ strdup(name), tag, strdup(member), slice != NULL, { 0 }, n_libs,
                                 calloc(n_libs ? n_libs : 1, sizeof *s->libs) };
     if (slice)
@@ -165,9 +165,9 @@ void gate_wait_add(struct gate_wait *w, const char *name, const char *member, co
         return;
     }
     for (size_t l = 0; l < n_libs; l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        s->libs[l].at = mtlbx_library_header(lib)->base;
-        mtlbx_library_load_stamps(lib, every_module, &s->libs[l].stamps);
+        const mtlbx_library *lib = mbx_library_at(f, l);
+        s->libs[l].at = mbx_library_header(lib)->base;
+        mbx_library_load_stamps(lib, every_module, &s->libs[l].stamps);
     }
     w->n++;
 }

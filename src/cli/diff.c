@@ -29,9 +29,9 @@ static int print_json(const struct mtlbx_diff *d, const char *pa, const char *pb
 
 static size_t problem_count(mtlbx_file *f)
 {
-    size_t n = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
-        n += mtlbx_library_diag_count(mtlbx_library_at(f, l));
+    size_t n = mbx_file_diag_count(f);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++)
+        n += mbx_library_diag_count(mbx_library_at(f, l));
     return n;
 }
 
@@ -57,12 +57,12 @@ int cmd_diff(const struct cli_args *args)
     mtlbx_file *fa = cli_open(path[0]);
     mtlbx_file *fb = fa ? cli_open(path[1]) : NULL;
     if (!fb) {
-        mtlbx_close(fa);
+        mbx_close(fa);
         return 2;
     }
     struct mtlbx_diff *d = NULL;
     int status = 2;
-    if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
+    if (mbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
         cli_error(path[0], NULL, "out of memory while comparing with %s", path[1]);
     } else if (cli_complete(path[0], fa) == 0 && cli_complete(path[1], fb) == 0) {
         /* Out of memory while either was read (a table, a decompressed
@@ -82,8 +82,8 @@ int cmd_diff(const struct cli_args *args)
         else if (!lost)
             cli_error(path[0], NULL, "out of memory while writing the comparison with %s", path[1]);
     }
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     return status;
 }

@@ -76,7 +76,7 @@ static json_t *function_value(mtlbx_interface_reader *rd, mtlbx_library *lib, si
 
 static json_t *member_name_json(mtlbx_library *lib, struct mtlbx_member_ref r)
 {
-    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    const char *s = mbx_library_sources(lib)->archives[r.archive].members[r.member].name;
     return vj_bytes((struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
 }
 
@@ -86,7 +86,7 @@ static json_t *names_json(mtlbx_library *lib, const size_t *v, size_t n)
 {
     json_t *a = json_array();
     for (size_t k = 0; k < n; k++)
-        json_array_append_new(a, vj_bytes(mtlbx_function_at(lib, v[k])->name));
+        json_array_append_new(a, vj_bytes(mbx_function_at(lib, v[k])->name));
     return a;
 }
 
@@ -103,31 +103,31 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
     json_t *header = json_array();
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
         if (d->header_fields & (1u << f))
-            json_array_append_new(header, json_pack("{s:s,s:o,s:o}", "field", mtlbx_header_field_name(f), "a",
+            json_array_append_new(header, json_pack("{s:s,s:o,s:o}", "field", mbx_header_field_name(f), "a",
                                                     header_value(d->a, f), "b", header_value(d->b, f)));
     json_t *changed = json_array();
     /* Many functions' interfaces: a module several share is read once. */
-    mtlbx_interface_reader *ra = d->n_changed ? mtlbx_interface_reader_new(d->a) : NULL;
-    mtlbx_interface_reader *rb = d->n_changed ? mtlbx_interface_reader_new(d->b) : NULL;
+    mtlbx_interface_reader *ra = d->n_changed ? mbx_interface_reader_new(d->a) : NULL;
+    mtlbx_interface_reader *rb = d->n_changed ? mbx_interface_reader_new(d->b) : NULL;
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
         json_t *fields = json_array();
         for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
             if (!(c->fields & (1u << f)))
                 continue;
-            json_t *field = json_pack("{s:s,s:o,s:o}", "field", mtlbx_function_field_name(f), "a",
+            json_t *field = json_pack("{s:s,s:o,s:o}", "field", mbx_function_field_name(f), "a",
                                       function_value(ra, d->a, c->a, f), "b", function_value(rb, d->b, c->b, f));
             /* Extra key: what changed in the interface, one line each. */
             if (field && f == MTLBX_FF_INTERFACE)
                 json_object_set_new(field, "changes", vj_interface_changes(ra, d->a, c->a, rb, d->b, c->b));
             json_array_append_new(fields, field);
         }
-        json_t *one = json_pack("{s:o,s:o}", "name", vj_bytes(mtlbx_function_at(d->a, c->a)->name), "fields", fields);
+        json_t *one = json_pack("{s:o,s:o}", "name", vj_bytes(mbx_function_at(d->a, c->a)->name), "fields", fields);
         set_occurrence(one, "occurrence", c->occurrence_a);
         json_array_append_new(changed, one);
     }
-    mtlbx_interface_reader_free(ra);
-    mtlbx_interface_reader_free(rb);
+    mbx_interface_reader_free(ra);
+    mbx_interface_reader_free(rb);
     json_t *members_changed = json_array();
     for (size_t k = 0; k < d->n_members_changed; k++)
         json_array_append_new(members_changed, member_name_json(d->a, d->members_changed[k].a));
@@ -156,8 +156,8 @@ static json_t *library_json(const struct mtlbx_library_diff *d)
     }
     json_t *renamed = json_array(), *members_renamed = json_array();
     for (size_t k = 0; k < d->n_renamed; k++) {
-        json_t *one = json_pack("{s:o,s:o}", "a", vj_bytes(mtlbx_function_at(d->a, d->renamed[k].a)->name), "b",
-                                vj_bytes(mtlbx_function_at(d->b, d->renamed[k].b)->name));
+        json_t *one = json_pack("{s:o,s:o}", "a", vj_bytes(mbx_function_at(d->a, d->renamed[k].a)->name), "b",
+                                vj_bytes(mbx_function_at(d->b, d->renamed[k].b)->name));
         set_occurrence(one, "a_occurrence", d->renamed[k].occurrence_a);
         set_occurrence(one, "b_occurrence", d->renamed[k].occurrence_b);
         json_array_append_new(renamed, one);
@@ -202,7 +202,7 @@ json_t *diff_json(const struct mtlbx_diff *d, const char *pa, const char *pb)
 /* A function's name, and which of that name it is when not the first. */
 static void put_function_name(mtlbx_library *lib, size_t i, uint32_t occurrence)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     char buf[64];
     cli_put_escaped(stdout, fn->name);
     fputs(occurrence_text(occurrence, fn->name.len, buf, sizeof buf), stdout);
@@ -211,9 +211,9 @@ static void put_function_name(mtlbx_library *lib, size_t i, uint32_t occurrence)
 static void print_function_line(char mark, const char *colour, mtlbx_library *lib, size_t i, uint32_t occurrence,
                                 const char *prefix, const struct diff_palette *p)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     char tbuf[24];
-    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-";
+    const char *type = (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-";
     printf("%s%s%c %-9s ", prefix, colour, mark, type);
     put_function_name(lib, i, occurrence);
     fputs(p->off, stdout);
@@ -221,7 +221,7 @@ static void print_function_line(char mark, const char *colour, mtlbx_library *li
 
 static void put_member_name(mtlbx_library *lib, struct mtlbx_member_ref r, uint32_t occurrence)
 {
-    const char *s = mtlbx_library_sources(lib)->archives[r.archive].members[r.member].name;
+    const char *s = mbx_library_sources(lib)->archives[r.archive].members[r.member].name;
     char buf[64];
     cli_put_escaped(stdout, (struct mtlbx_bytes){ (const uint8_t *)s, strlen(s) });
     fputs(occurrence_text(occurrence, strlen(s), buf, sizeof buf), stdout);
@@ -247,8 +247,8 @@ static void print_member_line(char mark, const char *colour, mtlbx_library *lib,
 static void print_member_content_diff(const struct mtlbx_library_diff *d, const struct mtlbx_member_change *c,
                                       const char *prefix)
 {
-    const struct mtlbx_member *x = &mtlbx_library_sources(d->a)->archives[c->a.archive].members[c->a.member];
-    const struct mtlbx_member *y = &mtlbx_library_sources(d->b)->archives[c->b.archive].members[c->b.member];
+    const struct mtlbx_member *x = &mbx_library_sources(d->a)->archives[c->a.archive].members[c->a.member];
+    const struct mtlbx_member *y = &mbx_library_sources(d->b)->archives[c->b.archive].members[c->b.member];
     if (!x->data || !y->data)
         return;
     char *diff_path = find_tool("diff");
@@ -286,7 +286,7 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
     if (!d->a || !d->b)
         printf("%s%s%c library   %zu only in %s (%zu functions)%s\n", prefix, d->a ? p->del : p->add,
                d->a ? '-' : '+', d->index, d->a ? "A" : "B",
-               mtlbx_library_function_count(d->a ? d->a : d->b), p->off);
+               mbx_library_function_count(d->a ? d->a : d->b), p->off);
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
         if (d->header_fields & (1u << f)) {
             char *text = diff_header_change_text(d->a, d->b, f, p);
@@ -301,8 +301,8 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
         print_function_line('+', p->add, d->b, d->added[k], d->added_occurrence[k], prefix, p);
         putchar('\n');
     }
-    mtlbx_interface_reader *ra = d->n_changed ? mtlbx_interface_reader_new(d->a) : NULL;
-    mtlbx_interface_reader *rb = d->n_changed ? mtlbx_interface_reader_new(d->b) : NULL;
+    mtlbx_interface_reader *ra = d->n_changed ? mbx_interface_reader_new(d->a) : NULL;
+    mtlbx_interface_reader *rb = d->n_changed ? mbx_interface_reader_new(d->b) : NULL;
     for (size_t k = 0; k < d->n_changed; k++) {
         const struct mtlbx_function_change *c = &d->changed[k];
         print_function_line('~', p->chg, d->a, c->a, c->occurrence_a, prefix, p);
@@ -310,8 +310,8 @@ static void print_library(const struct mtlbx_library_diff *d, bool many, const c
         printf(": %s\n", text ? text : "(out of memory)");
         free(text);
     }
-    mtlbx_interface_reader_free(ra);
-    mtlbx_interface_reader_free(rb);
+    mbx_interface_reader_free(ra);
+    mbx_interface_reader_free(rb);
     for (size_t k = 0; k < d->n_renamed; k++) {
         print_function_line('>', p->chg, d->a, d->renamed[k].a, d->renamed[k].occurrence_a, prefix, p);
         fputs(" -> ", stdout);
@@ -357,10 +357,10 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
         for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
             header += (ld->header_fields >> f) & 1u;
         if (ld->a)
-            functions += mtlbx_library_function_count(ld->a);
+            functions += mbx_library_function_count(ld->a);
     }
-    char *sa = mtlbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
-    char *sb = mtlbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
+    char *sa = mbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
+    char *sb = mbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
     printf("%s%s%s -> %s: ", indent, p->bold, sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);

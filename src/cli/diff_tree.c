@@ -65,7 +65,7 @@ static void compare_pair(struct report *r, const struct release_item *x, const s
     struct mtlbx_diff_options opt = { .verify = r->verify };
     if (!fb) {
         r->failed = true;
-    } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
+    } else if (mbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
         cli_error(x->open, NULL, "out of memory while comparing with %s", y->open);
         r->failed = true;
     } else if (cli_complete(x->open, fa) || cli_complete(y->open, fb)) { /* out of memory, or changed */
@@ -82,9 +82,9 @@ static void compare_pair(struct report *r, const struct release_item *x, const s
             diff_print_text(d, x->open, y->open, r->verify, r->colour, "    ");
         }
     }
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
 }
 
 static void on_pair(void *ctx, const struct release_item *x, const struct release_item *y)
@@ -108,8 +108,8 @@ static void count_up(size_t n, const char *one, const char *many, const char **s
 
 static void print_summary(const struct report *r, bool unread, const char *old_path, const char *new_path)
 {
-    char *sa = mtlbx_escape_dup((const uint8_t *)old_path, strlen(old_path), MTLBX_ESC_TERMINAL);
-    char *sb = mtlbx_escape_dup((const uint8_t *)new_path, strlen(new_path), MTLBX_ESC_TERMINAL);
+    char *sa = mbx_escape_dup((const uint8_t *)old_path, strlen(old_path), MTLBX_ESC_TERMINAL);
+    char *sb = mbx_escape_dup((const uint8_t *)new_path, strlen(new_path), MTLBX_ESC_TERMINAL);
     printf("%s -> %s: ", sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);

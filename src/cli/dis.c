@@ -54,9 +54,9 @@ int cmd_dis(const struct cli_args *args)
     if (status)
         return status;
     status = 2;
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, fi);
-    char *shown = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
-    struct mtlbx_bytes mod = mtlbx_function_module_bytes(lib, fi);
+    const struct mtlbx_function *fn = mbx_function_at(lib, fi);
+    char *shown = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    struct mtlbx_bytes mod = mbx_function_module_bytes(lib, fi);
     if (!fn->module_valid || !mod.ptr || !mod.len) {
         cli_error(file, &fn->entry_offset, "function %s: its module lies outside the module section",
                   shown ? shown : "?");
@@ -65,7 +65,7 @@ int cmd_dis(const struct cli_args *args)
     char *tool = find_llvm_dis(g ? g->llvm_dis : NULL);
     if (!tool) {
         const char *from = g && g->llvm_dis ? g->llvm_dis : getenv("MTLBX_LLVM_DIS");
-        char *sf = from && *from ? mtlbx_escape_dup((const uint8_t *)from, strlen(from), MTLBX_ESC_TERMINAL)
+        char *sf = from && *from ? mbx_escape_dup((const uint8_t *)from, strlen(from), MTLBX_ESC_TERMINAL)
                                  : NULL;
         if (sf)
             cli_error(file, NULL, "llvm-dis not found: %s is not an executable", sf);
@@ -89,6 +89,6 @@ int cmd_dis(const struct cli_args *args)
     free(tool);
 done:
     free(shown);
-    mtlbx_close(f);
+    mbx_close(f);
     return status;
 }

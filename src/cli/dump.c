@@ -12,7 +12,7 @@
 /* The document with MTLBX_DOC_* flags, and the error when it is not whole. */
 static int write_document(FILE *out, const char *path, mtlbx_file *f, unsigned flags)
 {
-    switch (mtlbx_doc_write(out, path, f, flags)) {
+    switch (mbx_doc_write(out, path, f, flags)) {
     case MTLBX_DOC_WRITTEN:
         return cli_complete(path, f);
     case MTLBX_DOC_NO_MEMORY:
@@ -50,12 +50,12 @@ int cmd_dump(const struct cli_args *args)
                      (cli_flag(args, OPT_LAYOUT) ? MTLBX_DOC_LAYOUT : 0);
     /* Every value jansson fails to build cuts the document short, instead
      * of leaving it out in silence. */
-    json_set_alloc_funcs(mtlbx_doc_malloc, free);
+    json_set_alloc_funcs(mbx_doc_malloc, free);
     mtlbx_file *f = cli_open(path);
     if (!f)
         return 2;
     int rc = write_document(stdout, path, f, flags);
-    mtlbx_close(f);
+    mbx_close(f);
     if (fflush(stdout) != 0 || ferror(stdout))
         rc = 2;
     return rc;

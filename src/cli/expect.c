@@ -49,8 +49,8 @@ static bool add_name(struct building *b, const char *s, size_t len, bool may_glo
 
 static bool add_library(struct building *b, const mtlbx_library *lib)
 {
-    for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
-        const struct mtlbx_function *fn = mtlbx_function_peek(lib, i);
+    for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
+        const struct mtlbx_function *fn = mbx_function_peek(lib, i);
         if (fn && fn->name.len && !add_name(b, (const char *)fn->name.ptr, fn->name.len, false))
             return false;
     }
@@ -60,8 +60,8 @@ static bool add_library(struct building *b, const mtlbx_library *lib)
 static bool add_file(struct building *b, mtlbx_file *f)
 {
     bool ok = true;
-    for (size_t l = 0; ok && l < mtlbx_file_library_count(f); l++)
-        ok = add_library(b, mtlbx_library_at(f, l));
+    for (size_t l = 0; ok && l < mbx_file_library_count(f); l++)
+        ok = add_library(b, mbx_library_at(f, l));
     return ok;
 }
 
@@ -101,7 +101,7 @@ static bool load_release(struct building *b, const char *list)
     for (size_t i = 0; ok && i < side.n; i++) {
         mtlbx_file *f = cli_open(side.v[i].open);
         ok = f && add_file(b, f);
-        mtlbx_close(f);
+        mbx_close(f);
     }
     release_side_free(&side);
     return ok;
@@ -155,7 +155,7 @@ bool expect_load(struct expect *e, const char *list)
             ok = false;
             cli_error(list, err.has_offset ? &err.offset : NULL, "--expect: %s", err.message);
         }
-        mtlbx_close(f);
+        mbx_close(f);
     }
     if (!ok) {
         expect_free(e);
@@ -219,8 +219,8 @@ void expect_library(struct expect *e, const mtlbx_library *lib)
     size_t globs_left = 0;
     for (size_t g = 0; g < e->n_globs; g++)
         globs_left += !e->glob_found[g];
-    for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
-        const struct mtlbx_function *fn = mtlbx_function_peek(lib, i);
+    for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
+        const struct mtlbx_function *fn = mbx_function_peek(lib, i);
         if (!fn || !fn->name.len)
             continue;
         long k = find_exact(e, fn->name.ptr, fn->name.len);

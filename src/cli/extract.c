@@ -53,11 +53,11 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
 {
     bool ok = true;
     struct name_set used = { .nocase = true };
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     struct span_release written;
-    span_release_init(&written, mtlbx_library_file(lib));
+    span_release_init(&written, mbx_library_file(lib));
     for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        const struct mtlbx_function *fn = mbx_function_at(lib, i);
         /* Assign before selecting: names must not depend on the selection. */
         char *file = name_set_unique_file(&used, fn->name.ptr, fn->name.len, ".air");
         if (!file) {
@@ -70,8 +70,8 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
             continue;
         }
         (*n_selected)++;
-        char *shown = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
-        struct mtlbx_bytes mod = mtlbx_function_module_bytes(lib, i);
+        char *shown = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        struct mtlbx_bytes mod = mbx_function_module_bytes(lib, i);
         if (!fn->module_valid || !mod.ptr) {
             cli_error(path, &fn->entry_offset, "function %s: its module lies outside the module section; not written",
                       shown ? shown : "?");
@@ -86,14 +86,14 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
             int rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
             uint8_t actual[32];
             if (rc == -2 && !cli_modified_since(path, at_open) &&
-                mtlbx_function_verify(lib, i, actual) == MTLBX_HASH_MISMATCH) {
+                mbx_function_verify(lib, i, actual) == MTLBX_HASH_MISMATCH) {
                 /* The module as stored does not match its HASH (mtlbx check
                  * reports it): write what the file holds, still checked. */
                 g.sha256 = actual;
                 rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
             }
             if (rc != 0) {
-                char *sf = mtlbx_escape_dup((const uint8_t *)file, strlen(file), MTLBX_ESC_TERMINAL);
+                char *sf = mbx_escape_dup((const uint8_t *)file, strlen(file), MTLBX_ESC_TERMINAL);
                 char slice[40] = "";
                 if (fat)
                     snprintf(slice, sizeof slice, "slice%zu/", li);
@@ -115,8 +115,8 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
         if (fn->module_valid && mod.ptr)
             span_release_add(&written, fn->module);
         if (i % 4096 == 4095) {
-            mtlbx_library_release_pages(lib);
-            mtlbx_library_forget(lib, i); /* fn is i's */
+            mbx_library_release_pages(lib);
+            mbx_library_forget(lib, i); /* fn is i's */
         }
     }
     span_release_flush(&written);
@@ -150,7 +150,7 @@ int cmd_extract(const struct cli_args *args)
     char derr[256];
     if (make_output_dir(dir, derr, sizeof derr) != 0) {
         cli_error(dir, NULL, "%s", derr);
-        mtlbx_close(f);
+        mbx_close(f);
         free(want);
         return 2;
     }
@@ -163,19 +163,19 @@ int cmd_extract(const struct cli_args *args)
                                            .input_ino = (uint64_t)st.st_ino };
     long slice;
     if (!cli_slice(args, file, f, &slice)) {
-        mtlbx_close(f);
+        mbx_close(f);
         free(want);
         return 2;
     }
     /* Each -f NAME as every command reads it (names.c): a name, a glob or
      * a unique prefix; what it does not find is reported and the others
      * are still written. */
-    size_t n_libs = mtlbx_file_library_count(f);
+    size_t n_libs = mbx_file_library_count(f);
     bool **selected = calloc(n_libs + 1, sizeof *selected);
     bool ok = selected != NULL;
     int status = 0;
     for (size_t li = 0; ok && n_want && li < n_libs; li++)
-        ok = (selected[li] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, li)) + 1, sizeof **selected)) != NULL;
+        ok = (selected[li] = calloc(mbx_library_function_count(mbx_library_at(f, li)) + 1, sizeof **selected)) != NULL;
     for (size_t k = 0; ok && k < n_want; k++) {
         struct mtlbx_name_matches m;
         int rc = cli_resolve_functions(file, f, want[k], false, &m);
@@ -184,16 +184,16 @@ int cmd_extract(const struct cli_args *args)
         for (size_t j = 0; rc == 0 && j < m.n; j++)
             if (slice < 0 || m.v[j].library == (size_t)slice)
                 selected[m.v[j].library][m.v[j].function] = true;
-        mtlbx_name_matches_free(&m);
+        mbx_name_matches_free(&m);
     }
     if (!ok)
         cli_error(file, NULL, "out of memory");
     size_t n_selected = 0;
     /* One slice chosen (--slice N): its modules go to DIR itself. */
-    bool fat = mtlbx_file_is_fat(f) && slice < 0;
+    bool fat = mbx_file_is_fat(f) && slice < 0;
     for (size_t li = 0; ok && status == 0 && li < n_libs; li++)
         if (slice < 0 || li == (size_t)slice)
-            ok = extract_library(file, mtlbx_library_at(f, li), li, fat, dir, n_want ? selected[li] : NULL,
+            ok = extract_library(file, mbx_library_at(f, li), li, fat, dir, n_want ? selected[li] : NULL,
                                  force, &input, have_st ? &st : NULL, &n_selected) && ok;
     if (!ok)
         status = 2;
@@ -208,6 +208,6 @@ int cmd_extract(const struct cli_args *args)
         free(selected[li]);
     free(selected);
     free(want);
-    mtlbx_close(f);
+    mbx_close(f);
     return status;
 }

@@ -194,17 +194,17 @@ static const char header_row[] = "PATH\tVERSION\tTARGET\tFUNCTIONS\tPROBLEMS\tRE
 /* TARGET of one library: the header's target OS and version; where an
  * older container has none (byte 11 and the version all zero), the
  * platform its modules' target triple names, "macOS (triple)", as the
- * requirements take it (mtlbx_library_os); "unknown" when neither says. */
+ * requirements take it (mbx_library_os); "unknown" when neither says. */
 static void target_text(const mtlbx_library *lib, const struct mtlbx_header *h, char *buf, size_t size)
 {
     char os[32];
     const char *from_triple = NULL;
     if (!h->platform_byte && !h->os_major && !h->os_minor && !h->os_patch)
-        from_triple = mtlbx_os_name(mtlbx_library_os(lib));
+        from_triple = mbx_os_name(mbx_library_os(lib));
     if (from_triple)
         snprintf(buf, size, "%s (triple)", from_triple);
     else
-        snprintf(buf, size, "%s %u.%u.%u", mtlbx_target_os_name(h->platform_byte, os, sizeof os), h->os_major,
+        snprintf(buf, size, "%s %u.%u.%u", mbx_target_os_name(h->platform_byte, os, sizeof os), h->os_major,
                  h->os_minor, h->os_patch);
 }
 
@@ -213,22 +213,22 @@ static void target_text(const mtlbx_library *lib, const struct mtlbx_header *h, 
  * commas. */
 static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
 {
-    char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    char *safe = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
     text_add(t, safe ? safe : "?");
     free(safe);
     char versions[256] = "", targets[512] = "", requires[512] = "", buf[96];
-    size_t functions = 0, problems = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
-        const struct mtlbx_header *h = mtlbx_library_header(lib);
+    size_t functions = 0, problems = mbx_file_diag_count(f);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        mtlbx_library *lib = mbx_library_at(f, l);
+        const struct mtlbx_header *h = mbx_library_header(lib);
         size_t vl = strlen(versions), tl = strlen(targets);
         snprintf(versions + vl, sizeof versions - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
         target_text(lib, h, buf, sizeof buf);
         snprintf(targets + tl, sizeof targets - tl, "%s%s", l ? "," : "", buf);
-        functions += mtlbx_library_function_count(lib);
-        problems += mtlbx_library_diag_count(lib);
+        functions += mbx_library_function_count(lib);
+        problems += mbx_library_diag_count(lib);
         struct mtlbx_requires req;
-        mtlbx_library_requires(lib, &req);
+        mbx_library_requires(lib, &req);
         size_t rl = strlen(requires);
         snprintf(requires + rl, sizeof requires - rl, "%s%s", l ? "," : "", req_target_text(&req, buf, sizeof buf));
     }
@@ -268,7 +268,7 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
     /* A worker that holds the turn for nested archives gathers even a big
      * document: waiting for the jobs before it to print, it could wait on
      * one that waits for that turn. */
-    if (mtlbx_file_size(f) >= fd->stream_from && !archive_nest_turn_held())
+    if (mbx_file_size(f) >= fd->stream_from && !archive_nest_turn_held())
         take_stdout(fd, t);
     if (t->direct) {
         if (dump_write_document(stdout, name, f, true) != 0)
@@ -301,8 +301,8 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
  * on stderr with --json, to keep JSON Lines whole. Fails the run. */
 static void gate_line(struct finder *fd, struct text *t, const char *name, const struct gate_finding *g)
 {
-    char *safe = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
-    char *msg = mtlbx_escape_dup((const uint8_t *)g->message, strlen(g->message), MTLBX_ESC_TERMINAL);
+    char *safe = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    char *msg = mbx_escape_dup((const uint8_t *)g->message, strlen(g->message), MTLBX_ESC_TERMINAL);
     char *line = NULL;
     if (!safe || !msg || asprintf(&line, "%s:%llu: %s: %s\n", safe, (unsigned long long)g->offset,
                                   g->severity == MTLBX_ERROR ? "error" : "warning", msg) < 0)
@@ -330,8 +330,8 @@ static void describe_gate(struct finder *fd, struct text *t, const char *name, m
     struct gate_finding *g = NULL;
     size_t n = 0;
     bool ok = true;
-    for (size_t l = 0; ok && l < mtlbx_file_library_count(f); l++)
-        ok = os_gate_library(&fd->gate, mtlbx_library_at(f, l), false, &g, &n);
+    for (size_t l = 0; ok && l < mbx_file_library_count(f); l++)
+        ok = os_gate_library(&fd->gate, mbx_library_at(f, l), false, &g, &n);
     for (size_t i = 0; i < n; i++) {
         gate_line(fd, t, name, &g[i]);
         free(g[i].message);
@@ -366,10 +366,10 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
         describe_line(t, name, f);
     if (fd->gate.on)
         describe_gate(fd, t, name, f);
-    if (fd->gate.declared && !mtlbx_file_out_of_memory(f, NULL))
+    if (fd->gate.declared && !mbx_file_out_of_memory(f, NULL))
         gate_wait_add(wait, name, member, slice, f, false, 0);
     uint64_t at;
-    if (mtlbx_file_out_of_memory(f, &at)) {
+    if (mbx_file_out_of_memory(f, &at)) {
         /* Counts from a library read in part would be wrong, not short
          * (the memory's diagnostic counted as the library's problem,
          * exit 0): no line for it, an error and exit 2 instead. */
@@ -383,7 +383,7 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
             mark_failed(fd, true);
         else
             report_at(fd, name, &at, "out of memory while reading the file: the result is incomplete", true);
-    } else if (mtlbx_file_changed(f)) {
+    } else if (mbx_file_changed(f)) {
         report(fd, name, "the file changed or shrank while it was being read");
     }
 }
@@ -422,11 +422,11 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     struct mtlbx_error oerr;
     if (!data)
         report(mc->fd, full, err);
-    else if (mtlbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
+    else if (mbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
         report_open(mc->fd, full, &oerr);
     else
         describe(mc->fd, mc->t, full, f, mc->wait, name, member_macho_slice(rd));
-    mtlbx_close(f);
+    mbx_close(f);
     free(full);
     return 0;
 }
@@ -445,14 +445,14 @@ static int open_small(const char *path, struct buffer *b, mtlbx_file **out, stru
     if (fdesc < 0 || fstat(fdesc, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > READ_INSTEAD_OF_MAP) {
         if (fdesc >= 0)
             close(fdesc);
-        return mtlbx_open_path(path, out, err); /* its error messages, or a map */
+        return mbx_open_path(path, out, err); /* its error messages, or a map */
     }
     size_t want = (size_t)st.st_size, got = 0;
     if (want > b->cap) {
         uint8_t *g = realloc(b->data, want);
         if (!g) {
             close(fdesc);
-            return mtlbx_open_path(path, out, err);
+            return mbx_open_path(path, out, err);
         }
         b->data = g;
         b->cap = want;
@@ -467,7 +467,7 @@ static int open_small(const char *path, struct buffer *b, mtlbx_file **out, stru
     }
     close(fdesc);
     /* A file that shrank meanwhile is parsed as it was read: truncated. */
-    return mtlbx_open_buffer(b->data, got, path, out, err);
+    return mbx_open_buffer(b->data, got, path, out, err);
 }
 
 static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, struct bundle_cache *cache,
@@ -485,7 +485,7 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, s
             report_open(fd, j->path, &err);
         else
             describe(fd, &t, j->path, f, &wait, "", NULL);
-        mtlbx_close(f);
+        mbx_close(f);
     } else {
         struct member_ctx mc = { fd, &t, j->path, &pkg, &wait };
         char err[300];
@@ -605,9 +605,9 @@ static void *progress_thread(void *arg)
         bar[20] = '\0';
         size_t n_files = atomic_load(&fd->walk.files), n_libs = atomic_load(&fd->walk.metallibs);
         fprintf(stderr, "\r\033[K[%s] %zu/%zu parsed; %s %s %s, %s %s", bar, done, found,
-                fd->no_more_jobs ? "scanned" : "scanning...", mtlbx_format_count(files, sizeof files, n_files),
-                mtlbx_noun(n_files, "file", "files"), mtlbx_format_count(libs, sizeof libs, n_libs),
-                mtlbx_noun(n_libs, "metallib", "metallibs"));
+                fd->no_more_jobs ? "scanned" : "scanning...", mbx_format_count(files, sizeof files, n_files),
+                mbx_noun(n_files, "file", "files"), mbx_format_count(libs, sizeof libs, n_libs),
+                mbx_noun(n_libs, "metallib", "metallibs"));
         fd->progress_shown = true;
     }
     clear_progress_locked(fd);

@@ -56,11 +56,11 @@ static char *put_hex(char *p, uint64_t v, int digits)
 
 static void print_function(const mtlbx_library *lib, size_t i, bool verify)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     char line[LINE_MAX_BYTES], tbuf[24], *p = line;
     p = put_uint(p, i, 5);
     p = put_str(p, "  ");
-    p = put_str(p, (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-");
+    p = put_str(p, (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-");
     p = pad_to(p, line, 20);
     if (fn->present & MTLBX_F_VERS) {
         char *col = p;
@@ -92,7 +92,7 @@ static void print_function(const mtlbx_library *lib, size_t i, bool verify)
     else
         p = put_str(p, "-               ");
     if (verify) {
-        enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
+        enum mtlbx_hash_state s = mbx_function_hash_state(lib, i);
         p = put_str(p, s == MTLBX_HASH_MATCHES ? "  ok      " : s == MTLBX_HASH_MISMATCH ? "  MISMATCH" : "  -       ");
     }
     p = put_str(p, "  ");
@@ -104,7 +104,7 @@ static void print_function(const mtlbx_library *lib, size_t i, bool verify)
 /* --names: the name alone, for shell completion. */
 static void print_name(const mtlbx_library *lib, size_t i)
 {
-    cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
+    cli_put_escaped(stdout, mbx_function_at(lib, i)->name);
     putchar('\n');
 }
 
@@ -116,14 +116,14 @@ static int list_file(const char *path, bool verify, bool names_only)
     if (!f)
         return 2;
     size_t mismatches = 0, not_bitcode = 0;
-    size_t nlib = mtlbx_file_library_count(f);
+    size_t nlib = mbx_file_library_count(f);
     for (size_t l = 0; l < nlib; l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
+        mtlbx_library *lib = mbx_library_at(f, l);
         if (verify)
-            mismatches += mtlbx_library_verify_all(lib, 0);
-        if (!names_only && (nlib > 1 || mtlbx_file_is_fat(f)))
-            printf("# library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-        for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
+            mismatches += mbx_library_verify_all(lib, 0);
+        if (!names_only && (nlib > 1 || mbx_file_is_fat(f)))
+            printf("# library %zu at 0x%llx\n", l, (unsigned long long)mbx_library_header(lib)->base);
+        for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
             if (names_only)
                 print_name(lib, i);
             else
@@ -131,24 +131,24 @@ static int list_file(const char *path, bool verify, bool names_only)
             /* The names are read from the function list's pages: let
              * them go behind us, or a million entries stay resident. */
             if (i % 4096 == 4095) {
-                mtlbx_library_release_pages(lib);
-                mtlbx_library_forget(lib, i);
+                mbx_library_release_pages(lib);
+                mbx_library_forget(lib, i);
             }
             if (!verify)
                 continue;
-            const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+            const struct mtlbx_function *fn = mbx_function_at(lib, i);
             uint64_t at = fn->module.offset;
             /* The full listing shows a mismatch in its column; names
              * alone have no column for it. At the HASH, as check has it. */
-            if (names_only && fn->hash && mtlbx_function_hash_state(lib, i) == MTLBX_HASH_MISMATCH) {
-                uint64_t hash_at = (uint64_t)(fn->hash - mtlbx_file_data(f));
+            if (names_only && fn->hash && mbx_function_hash_state(lib, i) == MTLBX_HASH_MISMATCH) {
+                uint64_t hash_at = (uint64_t)(fn->hash - mbx_file_data(f));
                 cli_error(path, &hash_at, "function %zu: HASH does not match its module", i);
             }
-            if (!fn->module_valid || (fn->hash && mtlbx_function_hash_state(lib, i) == MTLBX_HASH_UNAVAILABLE)) {
+            if (!fn->module_valid || (fn->hash && mbx_function_hash_state(lib, i) == MTLBX_HASH_UNAVAILABLE)) {
                 cli_error(path, fn->module_valid ? &at : NULL,
                           "function %zu: module could not be read, so it is not verified (mtlbx check says why)", i);
                 not_bitcode++;
-            } else if (!mtlbx_module_validate(lib, i)) {
+            } else if (!mbx_module_validate(lib, i)) {
                 cli_error(path, &at, "function %zu: module is not LLVM bitcode (mtlbx check says why)", i);
                 not_bitcode++;
             }
@@ -158,7 +158,7 @@ static int list_file(const char *path, bool verify, bool names_only)
         gpu_ls(f); /* a binary archive's GPU code */
     int damaged = cli_damaged(path, f);
     int incomplete = cli_complete(path, f);
-    mtlbx_close(f);
+    mbx_close(f);
     return incomplete ? 2 : mismatches || not_bitcode || damaged ? 1 : 0;
 }
 

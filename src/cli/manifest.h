@@ -23,14 +23,14 @@ struct manifest_files {
 };
 
 /* manifest_write.c: the manifest of the model `w` (made by
- * mtlbx_wr_describe), files[l] naming library l's files, streamed to
+ * mbx_wr_describe), files[l] naming library l's files, streamed to
  * `out` (a library of 20,000 functions has a 15 MB manifest: it is never
  * held whole). False (with a reason in err) when a write failed or
  * memory ran out. */
 bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *out, char *err, size_t err_size);
 
 /* manifest_read.c: fills the empty writer `w` from manifest text; file
- * references are opened beneath `dirfd` (mtlbx_wr_open_beneath) to learn
+ * references are opened beneath `dirfd` (mbx_wr_open_beneath) to learn
  * their sizes, and read again when the library is written. False with a
  * one-line reason in err naming the key ("libraries[0].functions[3].type:
  * ..."); true with a complete model. */

@@ -58,7 +58,7 @@ static bool fail(struct reader *r, const char *fmt, ...)
 }
 
 /* A value from the manifest as a message may quote it: its first `max`
- * bytes escaped as stdout escapes (mtlbx_escape: no control byte, no
+ * bytes escaped as stdout escapes (mbx_escape: no control byte, no
  * newline, so no message line can start with text from the file), in one
  * of two buffers so one message can quote two values. */
 static const char *show(struct reader *r, const char *v, size_t max)
@@ -66,7 +66,7 @@ static const char *show(struct reader *r, const char *v, size_t max)
     static const size_t slots = sizeof r->shown / sizeof r->shown[0];
     char *out = r->shown[r->n_shown++ % slots];
     size_t n = strnlen(v, max);
-    mtlbx_escape((const uint8_t *)v, n, MTLBX_ESC_TERMINAL, out, sizeof r->shown[0]);
+    mbx_escape((const uint8_t *)v, n, MTLBX_ESC_TERMINAL, out, sizeof r->shown[0]);
     return out;
 }
 
@@ -166,7 +166,7 @@ static bool text_or_hex(struct reader *r, json_t *obj, const char *key, struct m
     if (!s == !h)
         return fail(r, "needs one of \"%s\" and \"%s\"", key, hk);
     if (s) {
-        const uint8_t *c = mtlbx_wr_copy(r->w, s, strlen(s));
+        const uint8_t *c = mbx_wr_copy(r->w, s, strlen(s));
         if (!c)
             return oom(r);
         *out = (struct mtlbx_bytes){ c, strlen(s) };
@@ -180,7 +180,7 @@ static bool text_or_hex(struct reader *r, json_t *obj, const char *key, struct m
         pop(r, at);
         return false;
     }
-    const uint8_t *c = mtlbx_wr_copy(r->w, b, n);
+    const uint8_t *c = mbx_wr_copy(r->w, b, n);
     free(b);
     if (!c)
         return oom(r);
@@ -218,7 +218,7 @@ static bool fourcc_of(struct reader *r, json_t *item, uint32_t *out)
 
 static bool add_tag(struct reader *r, uint32_t fourcc, enum mtlbx_wr_kind kind, const void *v, size_t n)
 {
-    return mtlbx_wr_add_tag(r->w, r->lib, fourcc, kind, v, n, false) >= 0 || oom(r);
+    return mbx_wr_add_tag(r->w, r->lib, fourcc, kind, v, n, false) >= 0 || oom(r);
 }
 
 static bool hex_value(struct reader *r, const char *key, const char *hex, uint8_t **b, size_t *n)
@@ -377,14 +377,14 @@ static bool file_blob(struct reader *r, const char *path, struct mtlbx_wr_blob *
 {
     char err[200];
     uint64_t size;
-    int fd = mtlbx_wr_open_beneath(r->dirfd, path, &size, err, sizeof err);
+    int fd = mbx_wr_open_beneath(r->dirfd, path, &size, err, sizeof err);
     if (fd < 0) {
         char shown[200];
-        mtlbx_escape((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL, shown, sizeof shown);
+        mbx_escape((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL, shown, sizeof shown);
         return fail(r, "%s: %s", shown, err);
     }
     close(fd);
-    char *copy = mtlbx_wr_copy(r->w, path, strlen(path));
+    char *copy = mbx_wr_copy(r->w, path, strlen(path));
     if (!copy)
         return oom(r);
     *out = (struct mtlbx_wr_blob){ NULL, size, copy, true };
@@ -398,7 +398,7 @@ static bool module_of(struct reader *r, const char *path, size_t *index)
     struct mtlbx_wr_blob b;
     if (!file_blob(r, path, &b))
         return false;
-    struct mtlbx_wr_module *m = mtlbx_wr_add_module(r->w, r->lib);
+    struct mtlbx_wr_module *m = mbx_wr_add_module(r->w, r->lib);
     if (!m)
         return oom(r);
     m->bytes = b;
@@ -480,7 +480,7 @@ static bool read_function(struct reader *r, json_t *fn, json_t *default_tags)
     size_t mi;
     if (!module || !module_of(r, module, &mi))
         return false;
-    struct mtlbx_wr_function *f = mtlbx_wr_add_function(r->w, r->lib);
+    struct mtlbx_wr_function *f = mbx_wr_add_function(r->w, r->lib);
     if (!f)
         return oom(r);
     f->module = mi;
@@ -634,7 +634,7 @@ static bool read_sources(struct reader *r, json_t *lib)
         size_t at2 = push_index(r, i);
         if (!json_is_object(a))
             return fail(r, "not an object");
-        struct mtlbx_wr_archive *ar = mtlbx_wr_add_archive(r->w, l);
+        struct mtlbx_wr_archive *ar = mbx_wr_add_archive(r->w, l);
         if (!ar)
             return oom(r);
         const char *file = NULL;
@@ -663,7 +663,7 @@ static bool read_list(struct reader *r, json_t *lib, const char *key, enum mtlbx
         size_t at2 = push_index(r, i);
         if (!json_is_array(g))
             return fail(r, "a group is an array of tags");
-        if (!mtlbx_wr_add_list_group(r->w, r->lib, k))
+        if (!mbx_wr_add_list_group(r->w, r->lib, k))
             return oom(r);
         size_t j;
         json_t *item;
@@ -737,7 +737,7 @@ static bool read_quirks(struct reader *r, json_t *lib)
                 return fail(r, "item %zu is no module a function names", i);
             }
         }
-        bool ok = mtlbx_wr_set_module_order(r->w, l, order, l->n_modules);
+        bool ok = mbx_wr_set_module_order(r->w, l, order, l->n_modules);
         free(order);
         if (!ok)
             return oom(r);
@@ -751,7 +751,7 @@ static bool read_quirks(struct reader *r, json_t *lib)
         json_t *p;
         json_array_foreach(so, i, p)
         {
-            if (!json_is_string(p) || !mtlbx_wr_section_parse(json_string_value(p), &l->section_order[i]))
+            if (!json_is_string(p) || !mbx_wr_section_parse(json_string_value(p), &l->section_order[i]))
                 return fail(r, "item %zu is not sources, dynamic_header, VLST, ILST, RLST or SLST", i);
         }
         l->n_section_order = json_array_size(so);
@@ -771,7 +771,7 @@ static bool read_library(struct reader *r, json_t *lib)
     };
     if (!json_is_object(lib))
         return fail(r, "not an object");
-    if (!only_keys(r, lib, keys) || !(r->lib = mtlbx_wr_add_library(r->w)))
+    if (!only_keys(r, lib, keys) || !(r->lib = mbx_wr_add_library(r->w)))
         return r->failed ? false : oom(r);
     map_clear(&r->modules);
     if (!header_values(r, lib) || !read_sources(r, lib) || !read_list(r, lib, "variable_list", MTLBX_LIST_VLST) ||
@@ -797,7 +797,7 @@ static bool read_library(struct reader *r, json_t *lib)
     size_t i;
     json_t *fn;
     size_t at = push_key(r, "functions");
-    size_t li = mtlbx_wr_library_count(r->w) - 1;
+    size_t li = mbx_wr_library_count(r->w) - 1;
     if (li < r->n_spans && r->spans[li].start != FN_NONE) {
         if (!read_span_functions(r, r->spans[li], ft ? ft : empty)) {
             json_decref(empty);
@@ -823,7 +823,7 @@ static bool read_library(struct reader *r, json_t *lib)
  * would also make the one-line error two). */
 static void json_error_escaped(const json_error_t *je, char *out, size_t n)
 {
-    mtlbx_escape((const uint8_t *)je->text, strnlen(je->text, sizeof je->text), MTLBX_ESC_TERMINAL, out, n);
+    mbx_escape((const uint8_t *)je->text, strnlen(je->text, sizeof je->text), MTLBX_ESC_TERMINAL, out, n);
 }
 
 /* ----------------------------------------------- functions one by one -- */
@@ -916,7 +916,7 @@ bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, cha
         {
             size_t at2 = push_index(&r, i);
             json_int_t ct, cs, al;
-            struct mtlbx_wr_library *l = mtlbx_wr_library_at(w, i);
+            struct mtlbx_wr_library *l = mbx_wr_library_at(w, i);
             if (!json_is_object(s) || !only_keys(&r, s, skeys) || !want_int(&r, s, "cputype", UINT32_MAX, &ct) ||
                 !want_int(&r, s, "cpusubtype", UINT32_MAX, &cs) || !want_int(&r, s, "align", MTLBX_WR_MAX_FAT_ALIGN, &al)) {
                 ok = r.failed ? false : fail(&r, "not an object");
@@ -927,7 +927,7 @@ bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, cha
             l->align = (uint32_t)al;
             pop(&r, at2);
         }
-        mtlbx_wr_set_fat(w, true);
+        mbx_wr_set_fat(w, true);
     }
     map_clear(&r.modules);
     free(r.spans);

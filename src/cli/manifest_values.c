@@ -53,7 +53,7 @@ bool manifest_text_ok(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t l = mtlbx_utf8_next(p + i, n - i, &cp);
+        size_t l = mbx_utf8_next(p + i, n - i, &cp);
         if (l == 0 || cp == 0)
             return false;
         i += l;
@@ -92,17 +92,17 @@ static bool by_name(const char *text, const char *(*name)(uint8_t, char *, size_
 
 bool manifest_function_type(const char *name, uint8_t *out)
 {
-    return by_name(name, mtlbx_function_type_name, 256, "unknown-", 10, out);
+    return by_name(name, mbx_function_type_name, 256, "unknown-", 10, out);
 }
 
 bool manifest_file_type(const char *name, uint8_t *out)
 {
-    return by_name(name, mtlbx_file_type_name, 128, "unknown-", 10, out);
+    return by_name(name, mbx_file_type_name, 128, "unknown-", 10, out);
 }
 
 bool manifest_target_os(const char *name, uint8_t *out)
 {
-    return by_name(name, mtlbx_target_os_name, 256, "unknown-0x", 16, out);
+    return by_name(name, mbx_target_os_name, 256, "unknown-0x", 16, out);
 }
 
 bool manifest_version(const char *text, int parts, const unsigned long *max, unsigned long *out)

@@ -211,7 +211,7 @@ static void put_function(struct json_stream *js, const struct mtlbx_wr_library *
     if (keyed[K_NAME] >= 0)
         json_stream_put_string(js, "name", (const char *)lib->tags[keyed[K_NAME]].value.ptr);
     if (keyed[K_TYPE] >= 0)
-        json_stream_put_string(js, "type", mtlbx_function_type_name(lib->tags[keyed[K_TYPE]].value.ptr[0], buf,
+        json_stream_put_string(js, "type", mbx_function_type_name(lib->tags[keyed[K_TYPE]].value.ptr[0], buf,
                                                                     sizeof buf));
     if (keyed[K_VERS] >= 0) {
         const uint8_t *v = lib->tags[keyed[K_VERS]].value.ptr;
@@ -261,9 +261,9 @@ static void put_library(struct json_stream *js, const struct mtlbx_wr_library *l
     snprintf(buf, sizeof buf, "%u.%u.%u", lib->version_word & 0x7FFFu, lib->minor, lib->patch);
     json_stream_put_string(js, "container_version", buf);
     json_stream_put_string(js, "platform", (lib->version_word & 0x8000) ? "macOS" : "iOS");
-    json_stream_put_string(js, "file_type", mtlbx_file_type_name(lib->type_byte & 0x7F, buf, sizeof buf));
+    json_stream_put_string(js, "file_type", mbx_file_type_name(lib->type_byte & 0x7F, buf, sizeof buf));
     json_stream_put_bool(js, "stub", (lib->type_byte & 0x80) != 0);
-    json_stream_put_string(js, "target_os", mtlbx_target_os_name(lib->platform_byte, buf, sizeof buf));
+    json_stream_put_string(js, "target_os", mbx_target_os_name(lib->platform_byte, buf, sizeof buf));
     snprintf(buf, sizeof buf, "%u.%u.%u", lib->os_major, lib->os_minor, lib->os_patch);
     json_stream_put_string(js, "os_version", buf);
     json_stream_put_string(js, "metadata_prefix", lib->md_prefix_excludes ? "excludes-itself" : "counts-itself");
@@ -332,7 +332,7 @@ static void put_library(struct json_stream *js, const struct mtlbx_wr_library *l
     if (lib->n_section_order) {
         json_stream_open(js, "quirk_section_order", '[');
         for (size_t k = 0; k < lib->n_section_order; k++)
-            json_stream_put_string(js, NULL, mtlbx_wr_section_name(lib->section_order[k]));
+            json_stream_put_string(js, NULL, mbx_wr_section_name(lib->section_order[k]));
         json_stream_close(js);
     }
     json_stream_close(js);
@@ -348,12 +348,12 @@ bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *
     json_stream_init(js, out);
     json_stream_open(js, NULL, '{');
     json_stream_put_int(js, "mtlbx_manifest", MANIFEST_VERSION);
-    size_t n = mtlbx_wr_library_count(w);
-    if (mtlbx_wr_is_fat(w)) {
+    size_t n = mbx_wr_library_count(w);
+    if (mbx_wr_is_fat(w)) {
         json_stream_open(js, "fat", '{');
         json_stream_open(js, "slices", '[');
         for (size_t l = 0; l < n; l++) {
-            const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
+            const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
             json_stream_open(js, NULL, '{');
             json_stream_put_int(js, "cputype", lib->cputype);
             json_stream_put_int(js, "cpusubtype", lib->cpusubtype);
@@ -367,7 +367,7 @@ bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *
     }
     json_stream_open(js, "libraries", '[');
     for (size_t l = 0; l < n && !js->failed; l++)
-        put_library(js, mtlbx_wr_library_at(w, l), &files[l]);
+        put_library(js, mbx_wr_library_at(w, l), &files[l]);
     json_stream_close(js);
     json_stream_close(js);
     json_stream_flush(js);

@@ -1,5 +1,5 @@
 /* Function NAME operands of dis, sig, src and extract -f: resolved by the
- * library's one rule (mtlbx_resolve_function_name: exact, glob, unique
+ * library's one rule (mbx_resolve_function_name: exact, glob, unique
  * prefix) and, on a miss, one error line that names the closest functions
  * or lists what an ambiguous prefix begins. */
 #include "config.h"
@@ -14,8 +14,8 @@
 
 static char *shown_name(const mtlbx_file *f, struct mtlbx_function_ref r)
 {
-    struct mtlbx_bytes b = mtlbx_function_at(mtlbx_library_at(f, r.library), r.function)->name;
-    return mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    struct mtlbx_bytes b = mbx_function_at(mbx_library_at(f, r.library), r.function)->name;
+    return mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
 }
 
 /* "a, b, c and 4 more" into buf. */
@@ -37,7 +37,7 @@ static void list_names(const mtlbx_file *f, const struct mtlbx_name_matches *m, 
 
 static void report(const char *path, const mtlbx_file *f, const char *name, const struct mtlbx_name_matches *m)
 {
-    char *q = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    char *q = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
     char list[2048];
     list_names(f, m, list, sizeof list);
     /* A name too long to demangle may be the one asked for: say so. */
@@ -57,7 +57,7 @@ static void report(const char *path, const mtlbx_file *f, const char *name, cons
 int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *name, bool one,
                           struct mtlbx_name_matches *out)
 {
-    if (!mtlbx_resolve_function_name(f, name, out)) {
+    if (!mbx_resolve_function_name(f, name, out)) {
         cli_error(path, NULL, "out of memory");
         return 2;
     }
@@ -68,11 +68,11 @@ int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *nam
     /* A name missing from a list that could not be read whole is no
      * answer: say that reading ran out of memory instead. */
     if (cli_complete(path, f)) {
-        mtlbx_name_matches_free(out);
+        mbx_name_matches_free(out);
         return 2;
     }
     report(path, f, name, out);
-    mtlbx_name_matches_free(out);
+    mbx_name_matches_free(out);
     return 1;
 }
 
@@ -84,7 +84,7 @@ int cli_open_function(const struct cli_args *args, const char *path, const char 
         return 2;
     long slice = -1;
     if (args && !cli_slice(args, path, *f, &slice)) {
-        mtlbx_close(*f);
+        mbx_close(*f);
         *f = NULL;
         return 2;
     }
@@ -95,19 +95,19 @@ int cli_open_function(const struct cli_args *args, const char *path, const char 
     while (!status && slice >= 0 && pick < m.n && m.v[pick].library != (size_t)slice)
         pick++;
     if (!status && pick == m.n) {
-        char *q = mtlbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+        char *q = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
         cli_error(path, NULL, "no function named '%s' in slice %ld", q ? q : "?", slice);
         free(q);
-        mtlbx_name_matches_free(&m);
+        mbx_name_matches_free(&m);
         status = 1;
     }
     if (status) {
-        mtlbx_close(*f);
+        mbx_close(*f);
         *f = NULL;
         return status;
     }
-    *lib = mtlbx_library_at(*f, m.v[pick].library);
+    *lib = mbx_library_at(*f, m.v[pick].library);
     *fi = m.v[pick].function;
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     return 0;
 }

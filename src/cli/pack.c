@@ -34,7 +34,7 @@
 
 static void writer_error(const char *path, mtlbx_writer *w)
 {
-    int64_t at = mtlbx_wr_error_offset(w);
+    int64_t at = mbx_wr_error_offset(w);
     uint64_t off = (uint64_t)at;
     cli_error(path, at >= 0 ? &off : NULL, "%s", mtlbx_writer_error_string(w));
 }
@@ -48,7 +48,7 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         cli_error(out, NULL, "%s", err);
         return 2;
     }
-    if (mtlbx_wr_write_fd(w, t.fd) != MTLBX_WRITER_OK) {
+    if (mbx_wr_write_fd(w, t.fd) != MTLBX_WRITER_OK) {
         safe_write_abort(&t);
         cli_error(out, NULL, "%s", mtlbx_writer_error_string(w));
         return 2;
@@ -58,7 +58,7 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         return 2;
     }
     size_t more;
-    const char *note = mtlbx_wr_note(w, &more);
+    const char *note = mbx_wr_note(w, &more);
     if (note)
         fprintf(stderr, "%s: note: %s%s\n", cli_program_name(), note, more ? " (and more like it)" : "");
     return 0;
@@ -77,19 +77,19 @@ static int pack_dir(const char *dir, const char *out, bool force)
     snprintf(mpath, sizeof mpath, "%s/%s", dir, MANIFEST_NAME);
     uint8_t *text = NULL;
     size_t size = 0;
-    if (mtlbx_wr_read_file(dfd, MANIFEST_NAME, true, MANIFEST_MAX, &text, &size, err, sizeof err) != 0) {
+    if (mbx_wr_read_file(dfd, MANIFEST_NAME, true, MANIFEST_MAX, &text, &size, err, sizeof err) != 0) {
         cli_error(mpath, NULL, "%s", err);
         close(dfd);
         return 2;
     }
     int status = 2;
-    mtlbx_writer *w = mtlbx_wr_new();
+    mtlbx_writer *w = mbx_wr_new();
     if (!w) {
         cli_error(mpath, NULL, "out of memory");
     } else if (!manifest_load(w, dfd, (const char *)text, size, err, sizeof err)) {
         cli_error(mpath, NULL, "%s", err);
     } else {
-        mtlbx_wr_set_base_dir(w, dfd);
+        mbx_wr_set_base_dir(w, dfd);
         status = write_out(out, w, force, NULL);
     }
     mtlbx_writer_free(w);
@@ -107,17 +107,17 @@ static int pack_modules(const struct cli_args *args, const char *target, const c
     }
     struct mtlbx_wr_target t;
     int status = 2;
-    if (mtlbx_wr_parse_target(w, target, &t) != MTLBX_WRITER_OK || mtlbx_writer_target(w, target) != MTLBX_WRITER_OK) {
+    if (mbx_wr_parse_target(w, target, &t) != MTLBX_WRITER_OK || mtlbx_writer_target(w, target) != MTLBX_WRITER_OK) {
         cli_error(target, NULL, "%s", mtlbx_writer_error_string(w));
         goto out;
     }
     for (int i = 0; i < args->n_operands; i++) {
         const char *path = args->operands[i];
-        char *shown = mtlbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
+        char *shown = mbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
         struct mtlbx_wr_blob b = { NULL, 0, path, false };
         /* The writer's message without a name of its own: cli_error
          * names the module (and the offset in it). */
-        int rc = mtlbx_wr_add_air(w, mtlbx_wr_library_at(w, 0), &b, NULL, &t);
+        int rc = mbx_wr_add_air(w, mbx_wr_library_at(w, 0), &b, NULL, &t);
         if (rc != MTLBX_WRITER_OK) {
             writer_error(shown ? shown : path, w);
             free(shown);
@@ -125,7 +125,7 @@ static int pack_modules(const struct cli_args *args, const char *target, const c
         }
         free(shown);
     }
-    if (mtlbx_writer_prepare(w) != MTLBX_WRITER_OK) {
+    if (mbx_writer_prepare(w) != MTLBX_WRITER_OK) {
         writer_error(out, w);
         goto out;
     }
@@ -140,11 +140,11 @@ static int pack_from(const struct cli_args *args, const char *from, const char *
     mtlbx_file *f = cli_open(from);
     if (!f)
         return 2;
-    size_t n_libs = mtlbx_file_library_count(f);
+    size_t n_libs = mbx_file_library_count(f);
     bool **keep = calloc(n_libs + 1, sizeof *keep);
     bool ok = keep != NULL;
     for (size_t l = 0; ok && l < n_libs; l++)
-        ok = (keep[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, 1)) != NULL;
+        ok = (keep[l] = calloc(mbx_library_function_count(mbx_library_at(f, l)) + 1, 1)) != NULL;
     int status = ok ? 0 : 2;
     size_t matched = 0;
     if (!ok)
@@ -163,7 +163,7 @@ static int pack_from(const struct cli_args *args, const char *from, const char *
             keep[m.v[j].library][m.v[j].function] = true;
         }
         if (rc == 0)
-            mtlbx_name_matches_free(&m);
+            mbx_name_matches_free(&m);
     }
     if (status == 0 && matched == 0)
         status = 1;
@@ -192,7 +192,7 @@ static int pack_from(const struct cli_args *args, const char *from, const char *
     for (size_t l = 0; keep && l < n_libs; l++)
         free(keep[l]);
     free(keep);
-    mtlbx_close(f);
+    mbx_close(f);
     return status;
 }
 

@@ -25,19 +25,19 @@ bool os_gate_parse(const struct cli_args *a, struct os_gate *g)
             continue;
         }
         struct mtlbx_os_spec spec;
-        bool bad = mtlbx_os_spec_parse(v, &spec) != MTLBX_OS_SPEC_OK;
+        bool bad = mbx_os_spec_parse(v, &spec) != MTLBX_OS_SPEC_OK;
         enum mtlbx_os os = spec.os;
         struct mtlbx_os_version ver = spec.version;
-        bool twice = !bad && g->named[os] && mtlbx_os_version_cmp(g->version[os], ver) != 0;
+        bool twice = !bad && g->named[os] && mbx_os_version_cmp(g->version[os], ver) != 0;
         if (bad || twice) {
             /* The value is the user's bytes: shown escaped, as paths are. */
-            char *shown = mtlbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
+            char *shown = mbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
             if (bad)
                 fprintf(stderr, "%s: --os %s: expected PLATFORM:VERSION, e.g. macos:15.0 (platforms: "
                                 MTLBX_OS_SPEC_PLATFORMS "), or declared\n", cli_program_name(), shown ? shown : "?");
             else
                 fprintf(stderr, "%s: --os %s: %s is named twice\n", cli_program_name(), shown ? shown : "?",
-                        mtlbx_os_name(os));
+                        mbx_os_name(os));
             free(shown);
             return false;
         }
@@ -80,13 +80,13 @@ static bool push_finding(void *ctx, enum mtlbx_severity sev, uint64_t offset, co
 bool os_gate_library(const struct os_gate *g, const mtlbx_library *lib, bool functions,
                      struct gate_finding **out, size_t *n)
 {
-    enum mtlbx_os os = mtlbx_library_os(lib);
+    enum mtlbx_os os = mbx_library_os(lib);
     /* With --os declared, the package's own minimum stands for a platform
      * no --os names (and an unknown platform is said once, by it). */
     if (g->declared && (os == MTLBX_OS_NONE || !g->named[os]))
         return true;
     struct gate_list l = { out, n };
     bool named = os != MTLBX_OS_NONE && g->named[os];
-    return mtlbx_os_gate_library(lib, named ? os : MTLBX_OS_NONE, named ? g->version[os] : (struct mtlbx_os_version){ 0, 0 },
+    return mbx_os_gate_library(lib, named ? os : MTLBX_OS_NONE, named ? g->version[os] : (struct mtlbx_os_version){ 0, 0 },
                                  functions, push_finding, &l);
 }

@@ -1,7 +1,7 @@
 /* Requirements as the commands show them (info, sig, find, diff) and the
  * deployment gate that `check --os` and `find --os` share. The values come
- * from the parser library (mtlbx_function_requires and
- * mtlbx_library_requires); this is only their wording. */
+ * from the parser library (mbx_function_requires and
+ * mbx_library_requires); this is only their wording. */
 #ifndef MTLBX_REQUIRES_CLI_H
 #define MTLBX_REQUIRES_CLI_H
 

@@ -95,7 +95,7 @@ static bool wanted(struct sig_options *o, size_t l, size_t i, struct mtlbx_bytes
 static void report(const struct sig_options *o, const struct mtlbx_function *fn, uint64_t offset, const char *why,
                    bool decoded)
 {
-    char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    char *name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
     cli_error(o->path, &offset, "%s: %s%s", name ? name : "?", decoded ? "" : "interface not decoded: ", why);
     free(name);
 }
@@ -114,9 +114,9 @@ struct sig_result {
 static void decode_one(mtlbx_interface_reader *rd, const mtlbx_library *lib, struct sig_result *r,
                        mtlbx_read_window *win)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
+    const struct mtlbx_function *fn = mbx_function_at(lib, r->index);
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, r->index, win, &err);
+    struct mtlbx_interface *iface = mbx_interface_read(rd, lib, r->index, win, &err);
     if (!iface) {
         r->failed = true;
         r->error_offset = err.has_offset ? err.offset : fn->module.offset;
@@ -134,9 +134,9 @@ static void decode_one(mtlbx_interface_reader *rd, const mtlbx_library *lib, str
             interface_cut_message(r->error, sizeof r->error);
         }
         char tbuf[32];
-        const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf)
+        const char *type = (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf)
                                                          : NULL;
-        r->decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, r->index),
+        r->decl = mbx_msl_declaration(iface, fn->name, type, mbx_function_metadata(lib, r->index),
                                         MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
         if (!r->decl) {
             r->failed = true;
@@ -144,7 +144,7 @@ static void decode_one(mtlbx_interface_reader *rd, const mtlbx_library *lib, str
             snprintf(r->error, sizeof r->error, "out of memory");
         }
     }
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
 }
 
 /* Decoding is what costs (printing is cheap), and every module is
@@ -200,19 +200,19 @@ static void decode_batch(mtlbx_interface_reader *rd, const mtlbx_library *lib, s
 
 static unsigned sig_threads(void)
 {
-    unsigned n = mtlbx_cpus();
+    unsigned n = mbx_cpus();
     return n > SIG_MAX_THREADS ? SIG_MAX_THREADS : n;
 }
 
 static bool print_result(const struct sig_options *o, const mtlbx_library *lib, struct sig_result *r)
 {
     if (r->failed || r->cut)
-        report(o, mtlbx_function_at(lib, r->index), r->error_offset, r->error, !r->failed);
+        report(o, mbx_function_at(lib, r->index), r->error_offset, r->error, !r->failed);
     if (r->decl) {
         /* What the function needs to load, as a comment above it. */
         struct mtlbx_requires req;
         char target[64], reasons[512];
-        mtlbx_function_requires(lib, r->index, &req);
+        mbx_function_requires(lib, r->index, &req);
         req_reasons_text(&req, reasons, sizeof reasons);
         printf("// requires %s%s%s\n", req_target_text(&req, target, sizeof target), reasons[0] ? ": " : "",
                reasons);
@@ -228,18 +228,18 @@ static bool print_result(const struct sig_options *o, const mtlbx_library *lib, 
 static bool print_json(const struct sig_options *o, mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t l,
                        size_t i, bool *first, mtlbx_read_window *win)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     json_t *diag = NULL;
     json_t *iface = function_interface_json(rd, lib, i, win, &diag);
     if (diag) {
         uint64_t offset = (uint64_t)json_integer_value(json_object_get(diag, "offset"));
-        char *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        char *name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
         cli_error(o->path, &offset, "%s: %s", name ? name : "?", json_string_value(json_object_get(diag, "message")));
         free(name);
     }
-    char *esc = mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0);
-    char *dem = mtlbx_demangle(fn->name);
-    char *dem_esc = dem ? mtlbx_escape_dup((const uint8_t *)dem, strlen(dem), 0) : NULL;
+    char *esc = mbx_escape_dup(fn->name.ptr, fn->name.len, 0);
+    char *dem = mbx_demangle(fn->name);
+    char *dem_esc = dem ? mbx_escape_dup((const uint8_t *)dem, strlen(dem), 0) : NULL;
     /* Each element is the FUNCTION_INTERFACE object of CONTRACT.md, with
      * where it came from and any error as further keys. A module that did
      * not decode reads as a function that no stage entry names. */
@@ -255,7 +255,7 @@ static bool print_json(const struct sig_options *o, mtlbx_interface_reader *rd, 
     json_decref(from);
     if (obj) {
         struct mtlbx_requires req;
-        mtlbx_function_requires(lib, i, &req);
+        mbx_function_requires(lib, i, &req);
         json_object_set_new(obj, "requires", vj_requires(&req));
     }
     if (obj && diag)
@@ -281,10 +281,10 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
 {
     if (o->n_names == 0)
         return true; /* every function: no list walk, no entries kept */
-    size_t n_libs = mtlbx_file_library_count(f);
+    size_t n_libs = mbx_file_library_count(f);
     bool ok = true;
     /* The operands that are stored names, in one pass over the functions
-     * (a mtlbx_library_function_find per operand decodes the whole list each
+     * (a mbx_library_function_find per operand decodes the whole list each
      * time: 200 names on 20,000 functions took 0.3 s instead of 20 ms).
      * The entries are let go as the pass leaves them, as dump does:
      * kept, they would be 144 MB at a million functions. */
@@ -292,18 +292,18 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
     if (!stored)
         return false;
     for (size_t l = 0; l < n_libs; l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        size_t n = mtlbx_library_function_count(lib);
+        const mtlbx_library *lib = mbx_library_at(f, l);
+        size_t n = mbx_library_function_count(lib);
         for (size_t i = 0; i < n; i++) {
-            struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
+            struct mtlbx_bytes name = mbx_function_at(lib, i)->name;
             mark_equal(o, stored, (const char *)name.ptr, name.len);
             if (i % 4096 == 4095) {
-                mtlbx_library_release_pages(lib); /* the names' pages */
-                mtlbx_library_forget(lib, i + 1);
+                mbx_library_release_pages(lib); /* the names' pages */
+                mbx_library_forget(lib, i + 1);
             }
         }
-        mtlbx_library_forget(lib, n);
-        mtlbx_library_release_pages(lib);
+        mbx_library_forget(lib, n);
+        mbx_library_release_pages(lib);
     }
     for (int k = 0; k < o->n_names; k++) {
         if (stored[k])
@@ -320,12 +320,12 @@ static bool resolve_patterns(struct sig_options *o, const mtlbx_file *f)
         for (size_t j = 0; o->extra && j < m.n; j++) {
             size_t l = m.v[j].library;
             if (!o->extra[l])
-                o->extra[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, sizeof **o->extra);
+                o->extra[l] = calloc(mbx_library_function_count(mbx_library_at(f, l)) + 1, sizeof **o->extra);
             if (o->extra[l])
                 o->extra[l][m.v[j].function] = true;
         }
         o->found[k] = true;
-        mtlbx_name_matches_free(&m);
+        mbx_name_matches_free(&m);
     }
     free(stored);
     return ok;
@@ -355,12 +355,12 @@ int cmd_sig(const struct cli_args *args)
     qsort(o.sorted, (size_t)o.n_names, sizeof *o.sorted, by_name);
     int status = 0;
     mtlbx_file *f = status ? NULL : cli_open(o.path);
-    size_t f_libs = f ? mtlbx_file_library_count(f) : 0;
+    size_t f_libs = f ? mbx_file_library_count(f) : 0;
     if (!status && !f)
         status = 2;
     long slice = -1;
     if (f && !cli_slice(args, o.path, f, &slice)) {
-        mtlbx_close(f);
+        mbx_close(f);
         f = NULL;
         status = 2;
     }
@@ -368,11 +368,11 @@ int cmd_sig(const struct cli_args *args)
     unsigned threads = sig_threads();
     mtlbx_read_window *wins[SIG_MAX_THREADS] = { 0 };
     for (unsigned t = 0; t < threads; t++)
-        wins[t] = mtlbx_read_window_new();
+        wins[t] = mbx_read_window_new();
     struct sig_result *batch = o.json ? NULL : calloc(SIG_BATCH, sizeof *batch);
     if (f && !o.json && !batch) {
         fprintf(stderr, "mtlbx: sig: out of memory\n");
-        mtlbx_close(f);
+        mbx_close(f);
         f = NULL;
         status = 2;
     }
@@ -382,19 +382,19 @@ int cmd_sig(const struct cli_args *args)
     if (f) {
         if (o.json)
             fputs("[", stdout);
-        size_t nlib = mtlbx_file_library_count(f);
+        size_t nlib = mbx_file_library_count(f);
         for (size_t l = 0; l < nlib; l++) {
             if (slice >= 0 && l != (size_t)slice)
                 continue;
-            const mtlbx_library *lib = mtlbx_library_at(f, l);
-            if (!o.json && (nlib > 1 || mtlbx_file_is_fat(f)))
-                printf("// library %zu at 0x%llx\n", l, (unsigned long long)mtlbx_library_header(lib)->base);
-            size_t n_fn = mtlbx_library_function_count(lib), batched = 0;
-            mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib); /* NULL: each decoded alone */
+            const mtlbx_library *lib = mbx_library_at(f, l);
+            if (!o.json && (nlib > 1 || mbx_file_is_fat(f)))
+                printf("// library %zu at 0x%llx\n", l, (unsigned long long)mbx_library_header(lib)->base);
+            size_t n_fn = mbx_library_function_count(lib), batched = 0;
+            mtlbx_interface_reader *rd = mbx_interface_reader_new(lib); /* NULL: each decoded alone */
             /* Decoded once here, not raced for by the workers. */
-            (void)mtlbx_function_metadata(lib, 0);
+            (void)mbx_function_metadata(lib, 0);
             for (size_t i = 0; i < n_fn; i++) {
-                bool want = wanted(&o, l, i, mtlbx_function_at(lib, i)->name);
+                bool want = wanted(&o, l, i, mbx_function_at(lib, i)->name);
                 if (want && o.json)
                     all_ok &= print_json(&o, rd, lib, l, i, &first, wins[0]);
                 else if (want)
@@ -411,32 +411,32 @@ int cmd_sig(const struct cli_args *args)
                 /* Done with the modules up to this one (nothing is left
                  * to decode behind it): let their pages go, 8 MB at a
                  * time, to keep memory flat on 20,000. */
-                const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+                const struct mtlbx_function *fn = mbx_function_at(lib, i);
                 uint64_t end = fn->module.offset + fn->module.size;
                 /* Names and metadata groups are read from their sections'
                  * pages too. */
                 if (!batched && i % 4096 == 4095) {
-                    mtlbx_library_release_pages(lib);
-                    mtlbx_library_forget(lib, i); /* fn is i's */
+                    mbx_library_release_pages(lib);
+                    mbx_library_forget(lib, i); /* fn is i's */
                 }
                 if (!batched && fn->module_valid && end > released + RELEASE_BATCH) {
-                    mtlbx_file_release(f, released, end - released);
+                    mbx_file_release(f, released, end - released);
                     released = end;
                 }
             }
-            mtlbx_interface_reader_free(rd);
+            mbx_interface_reader_free(rd);
         }
         if (o.json)
             fputs(first ? "]\n" : "\n]\n", stdout);
         for (int k = 0; k < o.n_names; k++)
             if (!o.found[k]) {
-                char *n = mtlbx_escape_dup((const uint8_t *)o.names[k], strlen(o.names[k]), MTLBX_ESC_TERMINAL);
+                char *n = mbx_escape_dup((const uint8_t *)o.names[k], strlen(o.names[k]), MTLBX_ESC_TERMINAL);
                 cli_error(o.path, NULL, "no function named '%s'", n ? n : "?");
                 free(n);
                 all_ok = false;
             }
         status = cli_complete(o.path, f);
-        mtlbx_close(f);
+        mbx_close(f);
         if (fflush(stdout) != 0 || ferror(stdout))
             status = 2;
         if (!status && !all_ok)
@@ -444,7 +444,7 @@ int cmd_sig(const struct cli_args *args)
     }
     free(batch);
     for (unsigned t = 0; t < threads; t++)
-        mtlbx_read_window_free(wins[t]);
+        mbx_read_window_free(wins[t]);
     for (size_t l = 0; o.extra && f_libs && l < f_libs; l++)
         free(o.extra[l]);
     free(o.extra);

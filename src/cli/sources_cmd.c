@@ -55,7 +55,7 @@ static const char *type_word(enum mtlbx_member_type t)
 
 static char *esc(const void *p, size_t n)
 {
-    char *s = mtlbx_escape_dup(p, n, MTLBX_ESC_TERMINAL);
+    char *s = mbx_escape_dup(p, n, MTLBX_ESC_TERMINAL);
     return s ? s : strdup("?");
 }
 
@@ -64,8 +64,8 @@ static void report_failed(const char *path, const mtlbx_library *lib, const stru
 {
     uint64_t lo = a->group_offset, hi = a->group_offset + 4 + (uint64_t)a->group_size;
     const struct mtlbx_diag *why = NULL;
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mbx_library_diag(lib, i);
         if (d->severity == MTLBX_ERROR && d->offset >= lo && d->offset < hi)
             why = d;
     }
@@ -81,22 +81,22 @@ static void report_failed(const char *path, const mtlbx_library *lib, const stru
  * archive is loaded): printed once each. Returns false if there were any. */
 static bool report_structure(const char *path, const mtlbx_library *lib)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     if (!s->present)
         return true;
     bool ok = true;
     uint64_t lo = s->range.offset, hi = s->range.offset + s->range.size;
     /* The HSRC/HSRD tag itself: where a bad offset or size is reported. */
     uint64_t tag_lo = UINT64_MAX, tag_hi = 0;
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     for (size_t i = 0; i < ext->n_tags; i++)
         if (!strcmp(ext->tags[i].name, s->tag)) {
             tag_lo = ext->tags[i].offset;
             tag_hi = ext->tags[i].value_offset + ext->tags[i].value_len;
             break;
         }
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mbx_library_diag(lib, i);
         bool in_section = d->offset >= lo && d->offset <= hi;
         bool at_tag = d->offset >= tag_lo && d->offset < tag_hi;
         if (d->severity != MTLBX_ERROR || !(in_section || at_tag))
@@ -202,24 +202,24 @@ int cmd_sources(const struct cli_args *args)
         return 2;
 
     bool any = false;
-    for (size_t li = 0; li < mtlbx_file_library_count(f); li++)
-        any |= mtlbx_library_sources(mtlbx_library_at(f, li))->present;
+    for (size_t li = 0; li < mbx_file_library_count(f); li++)
+        any |= mbx_library_sources(mbx_library_at(f, li))->present;
     if (!any) {
         cli_error(file, NULL, "the library has no embedded sources");
-        mtlbx_close(f);
+        mbx_close(f);
         return 1;
     }
     char derr[256];
     if (dir && make_output_dir(dir, derr, sizeof derr) != 0) {
         cli_error(dir, NULL, "%s", derr);
-        mtlbx_close(f);
+        mbx_close(f);
         return 2;
     }
 
-    bool ok = true, fat = mtlbx_file_is_fat(f);
-    for (size_t li = 0; li < mtlbx_file_library_count(f); li++) {
-        mtlbx_library *lib = mtlbx_library_at(f, li);
-        const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    bool ok = true, fat = mbx_file_is_fat(f);
+    for (size_t li = 0; li < mbx_file_library_count(f); li++) {
+        mtlbx_library *lib = mbx_library_at(f, li);
+        const struct mtlbx_sources *s = mbx_library_sources(lib);
         char slice[40] = "";
         if (fat)
             snprintf(slice, sizeof slice, "slice%zu/", li);
@@ -227,7 +227,7 @@ int cmd_sources(const struct cli_args *args)
         ok = report_structure(file, lib) && ok;
         for (size_t ai = 0; ai < s->n_archives; ai++) {
             const struct mtlbx_archive *a = &s->archives[ai];
-            if (mtlbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED) {
+            if (mbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED) {
                 report_failed(file, lib, a);
                 ok = false;
                 continue;
@@ -251,6 +251,6 @@ int cmd_sources(const struct cli_args *args)
     }
     if (cli_complete(file, f))
         ok = false;
-    mtlbx_close(f);
+    mbx_close(f);
     return ok ? 0 : 2;
 }

@@ -6,7 +6,7 @@
  *
  * Text is printed as it is except for what could act on a terminal:
  * control bytes other than TAB and newline, invalid UTF-8 and unsafe code
- * points (mtlbx_codepoint_unsafe) are written as \xNN / \uNNNN escapes.
+ * points (mbx_codepoint_unsafe) are written as \xNN / \uNNNN escapes.
  *
  * Exit: 0 ok; 1 no such function (did you mean ...), the library has no
  * embedded sources, or no member defines the function; 2 the file cannot
@@ -39,7 +39,7 @@ static void put_text(const uint8_t *p, size_t n)
         size_t end = i;
         while (end < n && p[end] >= 0x80)
             end++;
-        char *s = mtlbx_escape_dup(p + i, end - i, MTLBX_ESC_TERMINAL);
+        char *s = mbx_escape_dup(p + i, end - i, MTLBX_ESC_TERMINAL);
         if (s)
             fputs(s, stdout);
         free(s);
@@ -57,10 +57,10 @@ int cmd_src(const struct cli_args *args)
     int status = cli_open_function(args, file, name, &f, &lib, &fi);
     if (status)
         return status;
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, fi);
-    char *shown = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    const struct mtlbx_function *fn = mbx_function_at(lib, fi);
+    char *shown = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
     struct mtlbx_source_location loc;
-    int found = mtlbx_source_locate(lib, fi, &loc);
+    int found = mbx_source_locate(lib, fi, &loc);
     if (found <= 0 && found != -2 && cli_complete(file, f)) {
         status = 2; /* no sources, or none defines it: not known when reading ran out of memory */
     } else if (found == -2) {
@@ -73,7 +73,7 @@ int cmd_src(const struct cli_args *args)
         cli_error(file, NULL, "function %s: no embedded source member defines it", shown ? shown : "?");
         status = 1;
     } else {
-        const struct mtlbx_member *mem = &mtlbx_library_sources(lib)->archives[loc.archive].members[loc.member];
+        const struct mtlbx_member *mem = &mbx_library_sources(lib)->archives[loc.archive].members[loc.member];
         fputs("// ", stdout);
         put_text((const uint8_t *)mem->name, strlen(mem->name));
         printf(":%zu\n", all ? (size_t)1 : loc.line);
@@ -84,6 +84,6 @@ int cmd_src(const struct cli_args *args)
         status = cli_complete(file, f);
     }
     free(shown);
-    mtlbx_close(f);
+    mbx_close(f);
     return status;
 }

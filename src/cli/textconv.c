@@ -43,13 +43,13 @@ static void put_hex(const uint8_t *p, size_t n)
 
 static void print_sources(mtlbx_library *lib)
 {
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
     if (!src || !src->present)
         return;
     for (size_t k = 0; k < src->n_archives; k++) {
-        if (mtlbx_archive_load(lib, k) != MTLBX_ARCHIVE_LOADED) {
+        if (mbx_archive_load(lib, k) != MTLBX_ARCHIVE_LOADED) {
             uint8_t digest[32];
-            mtlbx_sha256(src->archives[k].payload.ptr, src->archives[k].payload.len, digest);
+            mbx_sha256(src->archives[k].payload.ptr, src->archives[k].payload.len, digest);
             printf("source-archive %zu does not decode, sha256 ", k);
             put_hex(digest, 32);
             putchar('\n');
@@ -66,7 +66,7 @@ static void print_sources(mtlbx_library *lib)
                                 (struct mtlbx_bytes){ (const uint8_t *)mem->link_target, strlen(mem->link_target) });
             } else if (mem->data) {
                 uint8_t digest[32];
-                mtlbx_sha256(mem->data, (size_t)mem->size, digest);
+                mbx_sha256(mem->data, (size_t)mem->size, digest);
                 printf(" %llu bytes sha256 ", (unsigned long long)mem->size);
                 put_hex(digest, 32);
             }
@@ -81,7 +81,7 @@ static const mtlbx_library *sort_lib;
 static int by_name(const void *p, const void *q)
 {
     size_t i = *(const size_t *)p, j = *(const size_t *)q;
-    struct mtlbx_bytes x = mtlbx_function_at(sort_lib, i)->name, y = mtlbx_function_at(sort_lib, j)->name;
+    struct mtlbx_bytes x = mbx_function_at(sort_lib, i)->name, y = mbx_function_at(sort_lib, j)->name;
     size_t n = x.len < y.len ? x.len : y.len;
     int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
     if (!c)
@@ -103,10 +103,10 @@ static void print_arguments(const char *what, const struct mtlbx_air_argument *v
  * rebound (device float* a [[buffer(0)]] -> [[buffer(1)]]) in MSL. */
 static void print_declaration(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     char tbuf[32];
-    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : NULL;
-    char *decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(lib, i),
+    const char *type = (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf) : NULL;
+    char *decl = mbx_msl_declaration(iface, fn->name, type, mbx_function_metadata(lib, i),
                                        MTLBX_MSL_ONE_PER_LINE);
     for (char *line = decl, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -123,7 +123,7 @@ static void print_declaration(const mtlbx_library *lib, size_t i, const struct m
  * and the sig lines; "  interface -" when the module does not decode. */
 static void print_interface(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i)
 {
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, NULL, NULL);
+    struct mtlbx_interface *iface = mbx_interface_read(rd, lib, i, NULL, NULL);
     if (!iface || iface->module.failed) {
         puts("  interface -");
     } else {
@@ -137,13 +137,13 @@ static void print_interface(mtlbx_interface_reader *rd, const mtlbx_library *lib
         }
         print_declaration(lib, i, iface);
     }
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
 }
 
 static void print_function(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i)
 {
     fputs("function ", stdout);
-    cli_put_escaped(stdout, mtlbx_function_at(lib, i)->name);
+    cli_put_escaped(stdout, mbx_function_at(lib, i)->name);
     putchar('\n');
     for (unsigned f = 0; f < MTLBX_FF_COUNT; f++) {
         /* The interface gets a line per argument (below), so that git
@@ -156,7 +156,7 @@ static void print_function(mtlbx_interface_reader *rd, mtlbx_library *lib, size_
         if ((json_is_array(v) && json_array_size(v) == 0 && f != MTLBX_FF_TAGS) || f == MTLBX_FF_MODULE_HASH)
             json_decref(v);
         else
-            put_value("  ", mtlbx_function_field_name(f), v);
+            put_value("  ", mbx_function_field_name(f), v);
     }
     print_interface(rd, lib, i);
 }
@@ -165,9 +165,9 @@ static bool print_library(mtlbx_library *lib, size_t index)
 {
     printf("library %zu\n", index);
     for (unsigned f = 0; f < MTLBX_HF_COUNT; f++)
-        put_value("  ", mtlbx_header_field_name(f), vj_header_field(lib, (enum mtlbx_header_field)f));
+        put_value("  ", mbx_header_field_name(f), vj_header_field(lib, (enum mtlbx_header_field)f));
     print_sources(lib);
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!order)
         return false;
@@ -175,10 +175,10 @@ static bool print_library(mtlbx_library *lib, size_t index)
         order[i] = i;
     sort_lib = lib;
     qsort(order, n, sizeof *order, by_name);
-    mtlbx_library_verify_all(lib, 0);       /* for hash_ok */
+    mbx_library_verify_all(lib, 0);       /* for hash_ok */
     /* Every function is decoded: a module that several share, once. */
-    mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
-    const struct mtlbx_range modules = mtlbx_library_header(lib)->modules;
+    mtlbx_interface_reader *rd = mbx_interface_reader_new(lib);
+    const struct mtlbx_range modules = mbx_library_header(lib)->modules;
     for (size_t k = 0; k < n; k++) {
         print_function(rd, lib, order[k]);
         /* The modules are decoded through the mapping in name order, that
@@ -188,11 +188,11 @@ static bool print_library(mtlbx_library *lib, size_t index)
          * of L20k resident. Every 64 functions the whole module section
          * goes instead (it stays readable, mapped again when touched). */
         if (k % 64 == 63)
-            mtlbx_file_release(mtlbx_library_file(lib), modules.offset, modules.size);
+            mbx_file_release(mbx_library_file(lib), modules.offset, modules.size);
     }
-    mtlbx_interface_reader_free(rd);
+    mbx_interface_reader_free(rd);
     free(order);
-    size_t problems = mtlbx_library_diag_count(lib);
+    size_t problems = mbx_library_diag_count(lib);
     if (problems)
         printf("library %zu has %zu problems (mtlbx check)\n", index, problems);
     return true;
@@ -218,10 +218,10 @@ static int print_not_metallib(const char *path, const char *why)
         return 2;
     }
     uint8_t digest[32];
-    mtlbx_sha256(map, len, digest);
+    mbx_sha256(map, len, digest);
     if (len)
         munmap(map, len);
-    char *safe = mtlbx_escape_dup((const uint8_t *)why, strlen(why), MTLBX_ESC_TERMINAL);
+    char *safe = mbx_escape_dup((const uint8_t *)why, strlen(why), MTLBX_ESC_TERMINAL);
     printf("not a metallib (%s): %zu bytes sha256 ", safe ? safe : "?", len);
     free(safe);
     put_hex(digest, 32);
@@ -240,20 +240,20 @@ int cmd_textconv(const struct cli_args *args)
         cli_error(path, err.has_offset ? &err.offset : NULL, "%s", err.message);
         return 2;
     }
-    size_t nlib = mtlbx_file_library_count(f);
+    size_t nlib = mbx_file_library_count(f);
     printf("metallib: %zu %s%s\n", nlib, nlib == 1 ? "library" : "libraries",
-           mtlbx_file_is_fat(f) ? " (fat container)" : "");
+           mbx_file_is_fat(f) ? " (fat container)" : "");
     bool ok = true;
     for (size_t l = 0; ok && l < nlib; l++)
-        ok = print_library(mtlbx_library_at(f, l), l);
-    if (mtlbx_file_diag_count(f))
-        printf("container has %zu problems (mtlbx check)\n", mtlbx_file_diag_count(f));
+        ok = print_library(mbx_library_at(f, l), l);
+    if (mbx_file_diag_count(f))
+        printf("container has %zu problems (mtlbx check)\n", mbx_file_diag_count(f));
     int status = ok ? 0 : 2;
     if (!ok)
         cli_error(path, NULL, "out of memory");
     else if (cli_complete(path, f)) /* out of memory while reading, or the file changed */
         status = 2;
-    mtlbx_close(f);
+    mbx_close(f);
     if (fflush(stdout) != 0 || ferror(stdout))
         status = 2;
     return status;

@@ -36,9 +36,9 @@ static void holdings(const mtlbx_file *f, char *out, size_t size)
 {
     size_t len = 0;
     out[0] = '\0';
-    for (size_t i = 0; i < mtlbx_fat_slice_count(f) && len < size; i++) {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
-        const char *name = mtlbx_fat_arch_name(s->cputype);
+    for (size_t i = 0; i < mbx_fat_slice_count(f) && len < size; i++) {
+        const struct mbx_fat_slice *s = mbx_fat_slice(f, i);
+        const char *name = mbx_fat_arch_name(s->cputype);
         char unknown[32];
         if (!name) {
             snprintf(unknown, sizeof unknown, "cputype 0x%08x", s->cputype);
@@ -52,7 +52,7 @@ static void holdings(const mtlbx_file *f, char *out, size_t size)
 /* Marks the slices ARCH names in keep[]; false after a one-line error. */
 static bool select_arch(const char *path, const mtlbx_file *f, const char *arch, bool *keep)
 {
-    size_t n = mtlbx_fat_slice_count(f);
+    size_t n = mbx_fat_slice_count(f);
     char held[1024];
     char *end;
     errno = 0;
@@ -66,9 +66,9 @@ static bool select_arch(const char *path, const mtlbx_file *f, const char *arch,
         keep[index] = true;
         return true;
     }
-    uint32_t cpu = mtlbx_fat_arch_cputype(arch);
+    uint32_t cpu = mbx_fat_arch_cputype(arch);
     if (!cpu) {
-        char *safe = mtlbx_escape_dup((const uint8_t *)arch, strlen(arch), MTLBX_ESC_TERMINAL);
+        char *safe = mbx_escape_dup((const uint8_t *)arch, strlen(arch), MTLBX_ESC_TERMINAL);
         cli_error(path, NULL, "'%s' is not an architecture (air64, applegpu, amdgpu, intelgpu) nor a slice index",
                   safe ? safe : "?");
         free(safe);
@@ -76,7 +76,7 @@ static bool select_arch(const char *path, const mtlbx_file *f, const char *arch,
     }
     bool found = false;
     for (size_t i = 0; i < n; i++)
-        if (mtlbx_fat_slice(f, i)->cputype == cpu)
+        if (mbx_fat_slice(f, i)->cputype == cpu)
             keep[i] = found = true;
     if (!found) {
         holdings(f, held, sizeof held);
@@ -112,12 +112,12 @@ static void put32be(uint8_t *p, uint32_t v)
 /* The kept slices into t->fd: alone, or behind a fat header. */
 static bool write_slices(const mtlbx_file *f, const bool *keep, size_t kept, int fd, char *err, size_t size)
 {
-    const uint8_t *data = mtlbx_file_data(f);
-    size_t n = mtlbx_fat_slice_count(f);
+    const uint8_t *data = mbx_file_data(f);
+    size_t n = mbx_fat_slice_count(f);
     if (kept == 1) {
         for (size_t i = 0; i < n; i++)
             if (keep[i]) {
-                const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
+                const struct mbx_fat_slice *s = mbx_fat_slice(f, i);
                 if (!write_all(fd, data + s->offset, s->size, 0)) {
                     snprintf(err, size, "cannot write: %s", strerror(errno));
                     return false;
@@ -133,7 +133,7 @@ static bool write_slices(const mtlbx_file *f, const bool *keep, size_t kept, int
     for (size_t i = 0; i < n; i++) {
         if (!keep[i])
             continue;
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
+        const struct mbx_fat_slice *s = mbx_fat_slice(f, i);
         uint32_t align = s->align > MAX_ALIGN ? MAX_ALIGN : s->align;
         uint64_t a = (uint64_t)1 << align;
         pos = (pos + a - 1) & ~(a - 1);
@@ -174,13 +174,13 @@ int cmd_thin(const struct cli_args *args)
     if (!f)
         return 2;
     int status = 2;
-    size_t n = mtlbx_fat_slice_count(f);
+    size_t n = mbx_fat_slice_count(f);
     bool *keep = calloc(n ? n : 1, sizeof *keep);
     if (!keep) {
         cli_error(path, NULL, "out of memory");
         goto done;
     }
-    if (!mtlbx_file_is_fat(f)) {
+    if (!mbx_file_is_fat(f)) {
         cli_error(path, NULL, "not a fat file: a plain metallib has no slices to keep");
         goto done;
     }
@@ -189,10 +189,10 @@ int cmd_thin(const struct cli_args *args)
             goto done;
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
+        const struct mbx_fat_slice *s = mbx_fat_slice(f, i);
         if (!keep[i])
             continue;
-        if ((uint64_t)s->offset + s->size > mtlbx_file_size(f)) {
+        if ((uint64_t)s->offset + s->size > mbx_file_size(f)) {
             uint64_t at = s->entry_offset;
             cli_error(path, &at, "slice %zu lies outside the file: it cannot be kept", i);
             goto done;
@@ -216,7 +216,7 @@ int cmd_thin(const struct cli_args *args)
         cli_error(out, NULL, "%s", err);
         goto done;
     }
-    if (mtlbx_file_changed(f)) {
+    if (mbx_file_changed(f)) {
         safe_write_abort(&t);
         cli_unchanged(path, f);
         goto done;
@@ -228,6 +228,6 @@ int cmd_thin(const struct cli_args *args)
     status = 0;
 done:
     free(keep);
-    mtlbx_close(f);
+    mbx_close(f);
     return status;
 }

@@ -9,7 +9,7 @@
  * go under DIR/sliceK/.
  *
  * Before anything is written, the model is laid out again and compared
- * with the file (mtlbx_wr_compare): a file the rules and quirks cannot
+ * with the file (mbx_wr_compare): a file the rules and quirks cannot
  * give back is refused (exit 2, the first offset that differs), never
  * unpacked into something pack would change. Everything is written into
  * a temporary folder beside DIR (dir_swap.h), through safe_write (never
@@ -39,8 +39,8 @@
 
 static void files_free(struct manifest_files *files, const mtlbx_writer *w)
 {
-    for (size_t l = 0; files && l < mtlbx_wr_library_count(w); l++) {
-        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at((mtlbx_writer *)w, l);
+    for (size_t l = 0; files && l < mbx_wr_library_count(w); l++) {
+        const struct mtlbx_wr_library *lib = mbx_wr_library_at((mtlbx_writer *)w, l);
         for (size_t m = 0; files[l].modules && m < lib->n_modules; m++)
             free(files[l].modules[m]);
         for (size_t a = 0; files[l].archives && a < lib->n_archives; a++)
@@ -72,13 +72,13 @@ static const struct mtlbx_wr_tag *module_name(const struct mtlbx_wr_library *lib
  * that had to change is said on stderr. */
 static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
 {
-    size_t n = mtlbx_wr_library_count(w);
-    bool fat = mtlbx_wr_is_fat(w);
+    size_t n = mbx_wr_library_count(w);
+    bool fat = mbx_wr_is_fat(w);
     struct manifest_files *files = calloc(n + 1, sizeof *files);
     if (!files)
         return NULL;
     for (size_t l = 0; l < n; l++) {
-        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
+        const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
         struct name_set used = { .nocase = true };
         char prefix[32] = "";
         if (fat)
@@ -118,8 +118,8 @@ static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
                 /* Said when the name could not be used as it is. */
                 char *safe = safe_component(nm, len);
                 if (safe && (strlen(safe) != len || memcmp(safe, nm, len) != 0)) {
-                    char *shown = mtlbx_escape_dup(nm, len, MTLBX_ESC_TERMINAL);
-                    char *sf = mtlbx_escape_dup((const uint8_t *)full, strlen(full), MTLBX_ESC_TERMINAL);
+                    char *shown = mbx_escape_dup(nm, len, MTLBX_ESC_TERMINAL);
+                    char *sf = mbx_escape_dup((const uint8_t *)full, strlen(full), MTLBX_ESC_TERMINAL);
                     cli_error(path, NULL, "warning: function %s is not a safe file name; its module is %s",
                               shown ? shown : "?", sf ? sf : "?");
                     free(shown);
@@ -151,20 +151,20 @@ static int write_parts(mtlbx_file *f, const char *dir, const char *tmp, mtlbx_wr
                        const struct manifest_files *files, const struct safe_write_guard *input)
 {
     char err[256];
-    const uint8_t *base = mtlbx_file_data(f);
+    const uint8_t *base = mbx_file_data(f);
     /* Nothing written is read again: the mapping's pages go as the
      * modules are written, or unpacking a 300 MB library keeps 300 MB. */
     struct span_release written;
     span_release_init(&written, f);
     int status = 0;
-    for (size_t l = 0; status == 0 && l < mtlbx_wr_library_count(w); l++) {
-        const struct mtlbx_wr_library *lib = mtlbx_wr_library_at(w, l);
+    for (size_t l = 0; status == 0 && l < mbx_wr_library_count(w); l++) {
+        const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
         for (size_t m = 0; status == 0 && m < lib->n_modules; m++) {
             const struct mtlbx_wr_blob *b = &lib->modules[m].bytes;
             const char *rel = files[l].modules[m];
             if (safe_write_under_guarded(tmp, rel, b->data, (size_t)b->len, false, input, err, sizeof err, NULL, 0) !=
                 0) {
-                char *sf = mtlbx_escape_dup((const uint8_t *)rel, strlen(rel), MTLBX_ESC_TERMINAL);
+                char *sf = mbx_escape_dup((const uint8_t *)rel, strlen(rel), MTLBX_ESC_TERMINAL);
                 cli_error(dir, NULL, "%s: %s", sf ? sf : "?", err);
                 free(sf);
                 status = 2;
@@ -254,19 +254,19 @@ int cmd_unpack(const struct cli_args *args)
         return 2;
     int status = 2;
     struct manifest_files *files = NULL;
-    mtlbx_writer *w = mtlbx_wr_new();
+    mtlbx_writer *w = mbx_wr_new();
     if (!w) {
         cli_error(file, NULL, "out of memory");
         goto out;
     }
     /* The model, then the proof that it gives the file back. */
-    int rc = mtlbx_wr_describe(w, f, MTLBX_WR_DESCRIBE_VERIFY);
+    int rc = mbx_wr_describe(w, f, MTLBX_WR_DESCRIBE_VERIFY);
     if (rc == MTLBX_WRITER_OK && cli_complete(file, f))
         goto out;
     if (rc == MTLBX_WRITER_OK)
-        rc = mtlbx_wr_compare(w, mtlbx_file_data(f), mtlbx_file_size(f));
+        rc = mbx_wr_compare(w, mbx_file_data(f), mbx_file_size(f));
     if (rc != MTLBX_WRITER_OK) {
-        int64_t at = mtlbx_wr_error_offset(w);
+        int64_t at = mbx_wr_error_offset(w);
         uint64_t off = (uint64_t)at;
         cli_error(file, at >= 0 ? &off : NULL, "cannot unpack byte for byte: %s", mtlbx_writer_error_string(w));
         goto out;
@@ -321,6 +321,6 @@ out:
     if (w)
         files_free(files, w);
     mtlbx_writer_free(w);
-    mtlbx_close(f);
+    mbx_close(f);
     return status;
 }

@@ -173,7 +173,7 @@ struct diag_list {
     uint64_t out_of_memory_offset; /* the first place it happened */
     /* What this list belongs to declares bytes the file does not have (a
      * section, the header or a module past its end, a fat slice past the
-     * file's): the first such error, kept whole (mtlbx_file_damaged). */
+     * file's): the first such error, kept whole (mbx_file_damaged). */
     bool damaged;
     uint64_t damaged_offset;
     char damaged_why[200];
@@ -262,7 +262,7 @@ struct mtlbx_file {
     struct diag_list diags;
     bool fat;
     size_t n_slices;
-    struct mtlbx_fat_slice *slices;
+    struct mbx_fat_slice *slices;
     size_t n_libraries;
     mtlbx_library **libraries;
     size_t n_gpu;              /* gpu_slice.c: the GPU slices, in slice order */
@@ -285,7 +285,7 @@ const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mt
 void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* An allocation failed: records the error and marks the library's parse
- * as incomplete (mtlbx_file_out_of_memory), so that no command presents
+ * as incomplete (mbx_file_out_of_memory), so that no command presents
  * what was read as the whole file. */
 void lib_out_of_memory(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -295,7 +295,7 @@ void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* An error that says the library runs past the end of the file (a
  * section, the header or a module): lib_error, and the first one is kept
- * for mtlbx_file_damaged. file_damaged: the same for a fat slice. */
+ * for mbx_file_damaged. file_damaged: the same for a fat slice. */
 void lib_damaged(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void file_damaged(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
@@ -312,7 +312,7 @@ bool diag_quiet(void);
 /* tags.c */
 bool tag_is_wide(uint32_t fourcc);
 void tag_fill_name(char name[5], uint32_t fourcc);
-/* mtlbx_tag_walk_next without out->name and out->known (left empty and
+/* mbx_tag_walk_next without out->name and out->known (left empty and
  * false), which only a diagnostic or a view needs: the function list's
  * passes walk every entry's tags, a million entries several times. */
 bool tag_walk_step(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
@@ -467,7 +467,7 @@ void sha256_batch_add(struct sha256_batch *b, const uint8_t *data, size_t len, u
 void sha256_batch_finish(struct sha256_batch *b);
 
 /* hash.c */
-/* mtlbx_library_verify_all, handing each module to visit->fn right after
+/* mbx_library_verify_all, handing each module to visit->fn right after
  * its hash, on the same thread: `bytes` are its module.size bytes where
  * the hash read them (valid only during the call), or NULL when they are
  * not at hand (then read them through the mapping, or not at all). */
@@ -477,7 +477,7 @@ struct module_visitor {
 };
 size_t library_verify_visiting(mtlbx_library *lib, unsigned threads, const struct module_visitor *visit);
 /* The same for functions [first, end) only; a part leaves the function
- * list's pages mapped (mtlbx_library_verify_decoding says why). */
+ * list's pages mapped (mbx_library_verify_decoding says why). */
 size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsigned threads,
                             const struct module_visitor *visit);
 

@@ -8,7 +8,7 @@
  * model/model.h, compare/compare.h, writer/writer.h). The library never prints, never exits and never touches a
  * terminal. It maps the file read-only and never copies it: every byte
  * span it hands out points into the mapping (or into the caller's buffer
- * for mtlbx_open_buffer) and stays valid until mtlbx_close().
+ * for mbx_open_buffer) and stays valid until mbx_close().
  *
  * Offsets in this API are absolute file offsets unless a field's name says
  * otherwise (fat slices are resolved for you). Problems found while parsing
@@ -163,11 +163,11 @@ struct mtlbx_air_argument {
 /* "air.address_space", "parameter" or "unknown" (static): where an
  * argument's address space came from, as dump --json names it
  * ("address_space_from"); NULL for MTLBX_AS_NOT_POINTER. */
-const char *mtlbx_address_space_from_name(const struct mtlbx_air_argument *a);
+const char *mbx_address_space_from_name(const struct mtlbx_air_argument *a);
 
 struct mtlbx_interface {
     const char *stage;         /* "kernel", "vertex", ... (the X of air.X, escaped as
-                                  terminal-safe UTF-8 by mtlbx_escape), NULL if no
+                                  terminal-safe UTF-8 by mbx_escape), NULL if no
                                   entry names the function (or module.failed) */
     struct mtlbx_bytes symbol; /* the entry's function symbol name */
     size_t n_inputs;
@@ -206,16 +206,16 @@ struct mtlbx_interface {
  * first problem; then stage is NULL and every interface list is empty, and
  * callers print `"interface": null` with that diagnostic.
  *
- * The result is owned by the caller (mtlbx_interface_free()); it is never
+ * The result is owned by the caller (mbx_interface_free()); it is never
  * cached by the library, so a command that walks 20,000 modules keeps memory
  * flat. Its byte spans point into the mapping or into the result itself, so
- * it must be freed before mtlbx_close(). Reads only immutable library state:
+ * it must be freed before mbx_close(). Reads only immutable library state:
  * any number of threads may call it at once (the explorer decodes in a
  * background thread). Time is linear in the bytes read and memory bounded
  * by the module size and the limits above; FUNCTION blocks are skipped.
  * It decodes function i alone: a module that other functions share is read
  * again for each of them. To decode many functions, use a reader. */
-struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i,
+struct mtlbx_interface *mbx_function_interface(const mtlbx_library *lib, size_t i,
                                                  struct mtlbx_error *err);
 
 /* An interface reader (bitcode/interface_reader.c): what a caller that
@@ -224,22 +224,22 @@ struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_
  * it and each function's entry decoded from that one read; at most a few
  * such modules are kept at a time, each until all its functions have had
  * it. Make one per library for a pass (a command, a check, a model) and
- * free it when the pass is done, before mtlbx_close(): the modules it
+ * free it when the pass is done, before mbx_close(): the modules it
  * keeps point into the mapping. Any number of threads may read through
  * one reader at once. NULL from _new: out of memory (or lib NULL); a NULL
  * reader is still a valid argument below, it just keeps nothing. */
 typedef struct mtlbx_interface_reader mtlbx_interface_reader;
-mtlbx_interface_reader *mtlbx_interface_reader_new(const mtlbx_library *lib);
-void mtlbx_interface_reader_free(mtlbx_interface_reader *rd);
+mtlbx_interface_reader *mbx_interface_reader_new(const mtlbx_library *lib);
+void mbx_interface_reader_free(mtlbx_interface_reader *rd);
 
-/* mtlbx_function_interface through the reader `rd` (made for lib; NULL, or
+/* mbx_function_interface through the reader `rd` (made for lib; NULL, or
  * made for another library: decoded alone), with the module's bytes read
  * through `w` (may be NULL: through the mapping), a buffer filled by
  * pread, a window of the file from the module on: the same result, for
  * less CPU when many modules are read in file order. The result's byte
  * spans may point into w's buffer: free the result before the next read
  * through w. Make one window per thread. */
-struct mtlbx_interface *mtlbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+struct mtlbx_interface *mbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
                                              mtlbx_read_window *w, struct mtlbx_error *err);
 
 /* The same over any module bytes (tests, fuzzing): `data` is the module
@@ -247,10 +247,10 @@ struct mtlbx_interface *mtlbx_interface_read(mtlbx_interface_reader *rd, const m
  * offset reported), `symbol` the function's name used to pick the entry
  * (may be NULL: then the only entry, if there is exactly one). `data` must
  * outlive the result. */
-struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
+struct mtlbx_interface *mbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
                                                const uint8_t *symbol, size_t symbol_len,
                                                struct mtlbx_error *err);
-void mtlbx_interface_free(struct mtlbx_interface *iface);
+void mbx_interface_free(struct mtlbx_interface *iface);
 
 /* ------------------------------------------------ interfaces as MSL text -- */
 
@@ -266,9 +266,9 @@ enum mtlbx_demangle_status {
 };
 /* The demangled form of a C++ symbol name ("_Z..."), malloc'd into *out
  * and not yet escaped; *out is NULL unless MTLBX_DEMANGLED. */
-enum mtlbx_demangle_status mtlbx_demangle_bounded(struct mtlbx_bytes name, char **out);
+enum mtlbx_demangle_status mbx_demangle_bounded(struct mtlbx_bytes name, char **out);
 /* The same, or NULL whatever the reason (the name is then shown as stored). */
-char *mtlbx_demangle(struct mtlbx_bytes name);
+char *mbx_demangle(struct mtlbx_bytes name);
 
 /* One member of an argument's air.struct_type_info. */
 struct mtlbx_struct_member {
@@ -276,7 +276,7 @@ struct mtlbx_struct_member {
     struct mtlbx_bytes type, name;
 };
 /* The i-th member; false past the last one or when there is none. */
-bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i,
+bool mbx_argument_member(const struct mtlbx_air_argument *a, size_t i,
                            struct mtlbx_struct_member *out);
 
 /* Text of the declaration, terminal-safe (every byte from the file escaped),
@@ -296,21 +296,21 @@ enum {
 };
 #define MTLBX_MSL_WRAP 100             /* longer declarations wrap, one argument a line */
 /* "device const half* A [[buffer(0)]]" */
-char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md);
+char *mbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md);
 /* Its type alone, as that declaration spells it: "device const half*"
  * (the address space word, const, the type, * or &). malloc'd. */
-char *mtlbx_msl_argument_type(const struct mtlbx_air_argument *a);
+char *mbx_msl_argument_type(const struct mtlbx_air_argument *a);
 /* True for threadgroup memory: an air.buffer in address space 3, whose
  * binding MSL spells [[threadgroup(N)]], never [[buffer(N)]]. */
-bool mtlbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a);
+bool mbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a);
 /* "float4 v[2]  // offset 16, size 32" into out (always NUL-terminated). */
-void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size);
+void mbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size);
 /* "kernel void f(...)" with [[max_total_threads_per_threadgroup(N)]], outputs
  * and other attributes on lines below, lines separated by '\n' (no final
  * one). `name` is the function's NAME (shown demangled); without a stage
  * entry (iface NULL or stage NULL) the declaration is `fallback_stage NAME`
  * (the container's type: "visible", "extern" ...). */
-char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name,
+char *mbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name,
                             const char *fallback_stage, const struct mtlbx_metadata *md,
                             unsigned flags);
 

@@ -698,11 +698,11 @@ int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
     *out = NULL;
     struct offer ready;
     if (take_offer(arg, &ready))
-        return ready.data ? mtlbx_open_buffer_owned(ready.data, ready.len, arg, out, err)
+        return ready.data ? mbx_open_buffer_owned(ready.data, ready.len, arg, out, err)
                           : fail(err, MTLBX_E_IO, ready.error);
     size_t cut = member_path_split(arg);
     if (!cut) {
-        int rc = mtlbx_open_path(arg, out, err);
+        int rc = mbx_open_path(arg, out, err);
         return rc == MTLBX_E_NOT_METALLIB && is_macho_file(arg) ? open_host(arg, out, err) : rc;
     }
     char *archive = strndup(arg, cut);
@@ -716,5 +716,5 @@ int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
         return fail(err, MTLBX_E_IO, rc ? list_err : "no such member in the archive");
     if (!om.data)
         return fail(err, MTLBX_E_IO, om.err);
-    return mtlbx_open_buffer_owned(om.data, om.len, arg, out, err);
+    return mbx_open_buffer_owned(om.data, om.len, arg, out, err);
 }

@@ -78,7 +78,7 @@ int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
 bool archive_nest_turn_held(void);
 
 /* Decompresses the current member whole. Returns a malloc'd buffer (freed
- * by the caller, or handed to mtlbx_open_buffer_owned) or NULL with err
+ * by the caller, or handed to mbx_open_buffer_owned) or NULL with err
  * set: too large, damaged, or out of memory. */
 void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size);
 /* Decompresses the current member without keeping it: the bytes it really
@@ -99,7 +99,7 @@ bool folder_or_archive(const char *path);
  * names no archive member (then it is an ordinary path). */
 size_t member_path_split(const char *arg);
 
-/* Opens `arg` as a metallib: an ordinary path through mtlbx_open_path, or
+/* Opens `arg` as a metallib: an ordinary path through mbx_open_path, or
  * "ARCHIVE!MEMBER[!MEMBER...]" decompressed into memory (named by `arg`);
  * a Mach-O file with one metallib section opens that one. This is the
  * one place every command and the explorer open what the user names.

@@ -36,7 +36,7 @@ static char *dup_printf(const char *fmt, ...)
  * prints a message escapes it for a terminal, once. */
 static char *shown(const char *s, size_t len)
 {
-    return mtlbx_escape_dup((const uint8_t *)s, len, 0);
+    return mbx_escape_dup((const uint8_t *)s, len, 0);
 }
 
 static bool ends_with(const char *s, size_t len, const char *suffix)
@@ -134,7 +134,7 @@ static void add_tags(struct tag_mins *m, const char *tags, size_t len)
             j++;
         enum mtlbx_os os;
         struct mtlbx_os_version v;
-        if (platform_tag(tags + i, j - i, &os, &v) && (!m->has[os] || mtlbx_os_version_cmp(v, m->v[os]) < 0)) {
+        if (platform_tag(tags + i, j - i, &os, &v) && (!m->has[os] || mbx_os_version_cmp(v, m->v[os]) < 0)) {
             m->has[os] = true;
             m->v[os] = v;
             m->tag[os] = tags + i;
@@ -448,7 +448,7 @@ static bool applies(const struct declaration *d, enum mtlbx_os os)
 /* Takes d as the floor if it is lower than the one so far. */
 static void consider(struct floor *out, enum mtlbx_os os, const struct declaration *d)
 {
-    if (out->found && mtlbx_os_version_cmp(d->version, out->version) >= 0)
+    if (out->found && mbx_os_version_cmp(d->version, out->version) >= 0)
         return;
     out->found = true;
     out->os = os;
@@ -461,7 +461,7 @@ static void add_other(struct floor *out, const struct declaration *d)
     size_t len = strlen(out->others);
     if (len + 1 < sizeof out->others)
         snprintf(out->others + len, sizeof out->others - len, "%s%s %u.%u (%s)", len ? "; " : "",
-                 mtlbx_os_name(d->os) ? mtlbx_os_name(d->os) : "an unnamed platform", d->version.major,
+                 mbx_os_name(d->os) ? mbx_os_name(d->os) : "an unnamed platform", d->version.major,
                  d->version.minor, d->source);
     out->other_platforms = true;
 }
@@ -493,9 +493,9 @@ void package_floor(const struct package *p, const char *member, const struct mtl
     /* Its Mach-O host */
     for (size_t i = 0; slice && i < slice->n_min_os; i++) {
         const struct mtlbx_macho_min_os *m = &slice->min_os[i];
-        const char *arch = mtlbx_macho_cpu_name(slice->cputype, slice->cpusubtype);
+        const char *arch = mbx_macho_cpu_name(slice->cputype, slice->cpusubtype);
         char *h = shown(host, strlen(host));
-        struct declaration d = { NULL, mtlbx_platform_os(m->platform), { m->major, m->minor },
+        struct declaration d = { NULL, mbx_platform_os(m->platform), { m->major, m->minor },
                                  dup_printf("%s minos %u.%u of %s%s%s%s",
                                             m->cmd == MTLBX_LC_BUILD_VERSION ? "LC_BUILD_VERSION" : "LC_VERSION_MIN",
                                             m->major, m->minor, h ? h : "its host", arch ? " (" : "",

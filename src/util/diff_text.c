@@ -22,7 +22,7 @@ static json_t *header_text(mtlbx_library *lib, enum mtlbx_header_field f)
         return vj_header_field(lib, f);
     struct mtlbx_requires r;
     char target[64], cause[160], text[240];
-    mtlbx_library_requires(lib, &r);
+    mbx_library_requires(lib, &r);
     req_target_text(&r, target, sizeof target);
     req_cause_text(&r, cause, sizeof cause);
     snprintf(text, sizeof text, cause[0] ? "%s (%s)" : "%s", target, cause);
@@ -154,7 +154,7 @@ char *diff_header_change_text(mtlbx_library *a, mtlbx_library *b, enum mtlbx_hea
     struct text_out t;
     if (!text_open(&t))
         return NULL;
-    put_field_change(t.f, mtlbx_header_field_name(f), header_text(a, f), header_text(b, f), p);
+    put_field_change(t.f, mbx_header_field_name(f), header_text(a, f), header_text(b, f), p);
     return text_close(&t);
 }
 
@@ -174,7 +174,7 @@ char *diff_function_change_text(mtlbx_interface_reader *ra, mtlbx_library *a, si
         if (f == MTLBX_FF_INTERFACE)
             put_interface_change(t.f, ra, a, i, rb, b, j, p);
         else
-            put_field_change(t.f, mtlbx_function_field_name(f), vj_function_field(a, i, f), vj_function_field(b, j, f), p);
+            put_field_change(t.f, mbx_function_field_name(f), vj_function_field(a, i, f), vj_function_field(b, j, f), p);
     }
     return text_close(&t);
 }

@@ -211,7 +211,7 @@ static bool version_of(plist_t dict, const char *key, struct mtlbx_os_version *v
     const char *s = plist_get_string_ptr(node, NULL);
     if (!s)
         return false;
-    mtlbx_escape((const uint8_t *)s, strlen(s), 0, text, size); /* printers escape for a terminal */
+    mbx_escape((const uint8_t *)s, strlen(s), 0, text, size); /* printers escape for a terminal */
     return os_version_parse(s, v);
 }
 

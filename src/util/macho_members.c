@@ -20,7 +20,7 @@
 
 bool macho_content(const uint8_t *head, size_t n)
 {
-    return mtlbx_macho_magic(head, n);
+    return mbx_macho_magic(head, n);
 }
 
 const struct mtlbx_macho_slice *member_macho_slice(const struct member_reader *rd)
@@ -136,20 +136,20 @@ static ssize_t section_read(void *ctx, uint8_t *buf, size_t n)
  * twice gets its index too), SEGMENT,SECTION for a thin one. */
 static void section_name(const mtlbx_macho *m, const struct mtlbx_macho_section *sec, char *buf, size_t size)
 {
-    const struct mtlbx_macho_slice *sl = mtlbx_macho_slice_at(m, sec->slice);
+    const struct mtlbx_macho_slice *sl = mbx_macho_slice_at(m, sec->slice);
     if (!sl->record_offset) {
         snprintf(buf, size, "%s,%s", sec->segment, sec->section);
         return;
     }
     char arch[32];
-    const char *name = mtlbx_macho_cpu_name(sl->cputype, sl->cpusubtype);
+    const char *name = mbx_macho_cpu_name(sl->cputype, sl->cpusubtype);
     if (name)
         snprintf(arch, sizeof arch, "%s", name);
     else
         snprintf(arch, sizeof arch, "cpu-0x%x", sl->cputype);
     bool twice = false;
     for (size_t i = 0; i < sec->slice; i++) {
-        const struct mtlbx_macho_slice *o = mtlbx_macho_slice_at(m, i);
+        const struct mtlbx_macho_slice *o = mbx_macho_slice_at(m, i);
         twice |= o->cputype == sl->cputype && o->cpusubtype == sl->cpusubtype;
     }
     if (twice)
@@ -160,13 +160,13 @@ static void section_name(const mtlbx_macho *m, const struct mtlbx_macho_section 
 
 void macho_list(struct macho_listener *L, const char *prefix, const struct macho_source *src)
 {
-    mtlbx_macho *m = mtlbx_macho_open(src->size, src->read, src->ctx);
+    mtlbx_macho *m = mbx_macho_open(src->size, src->read, src->ctx);
     if (!m) {
         L->problem(L->pctx, prefix, "out of memory reading a Mach-O file");
         return;
     }
     struct mtlbx_macho_section sec;
-    while (!L->stop && !(L->cancel && *L->cancel) && mtlbx_macho_next_section(m, &sec)) {
+    while (!L->stop && !(L->cancel && *L->cancel) && mbx_macho_next_section(m, &sec)) {
         char name[96];
         section_name(m, &sec, name, sizeof name);
         char *joined = archive_join(prefix, name);
@@ -175,7 +175,7 @@ void macho_list(struct macho_listener *L, const char *prefix, const struct macho
             break;
         }
         bool wanted = L->want && strcmp(joined, L->want) == 0;
-        struct member_reader rd = { .read = section_read, .slice = mtlbx_macho_slice_at(m, sec.slice),
+        struct member_reader rd = { .read = section_read, .slice = mbx_macho_slice_at(m, sec.slice),
                                     .declared = sec.size, .size_known = true, .limit = L->limit, .held = L->held };
         /* Four bytes tell a metallib; its head is read only then. */
         rd.head_len = sec.size < 4 ? (size_t)sec.size : 4;
@@ -202,15 +202,15 @@ void macho_list(struct macho_listener *L, const char *prefix, const struct macho
     }
     /* The reader's errors, each with its offset (the first one is what a
      * caller that keeps one line shows). */
-    for (size_t i = 0; i < mtlbx_macho_diag_count(m); i++) {
-        const struct mtlbx_diag *d = mtlbx_macho_diag(m, i);
+    for (size_t i = 0; i < mbx_macho_diag_count(m); i++) {
+        const struct mtlbx_diag *d = mbx_macho_diag(m, i);
         if (d->severity != MTLBX_ERROR)
             continue;
         char what[400];
         snprintf(what, sizeof what, "Mach-O at offset %llu: %s", (unsigned long long)d->offset, d->message);
         L->problem(L->pctx, prefix, what);
     }
-    mtlbx_macho_close(m);
+    mbx_macho_close(m);
 }
 
 bool macho_list_path(struct macho_listener *L, const char *path, char *err, size_t err_size)

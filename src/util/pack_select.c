@@ -20,18 +20,18 @@ enum pack_select_status pack_select_write(struct pack_select *p)
     p->size = 0;
     p->err_offset = -1;
     p->err[0] = '\0';
-    mtlbx_writer *w = mtlbx_wr_new();
+    mtlbx_writer *w = mbx_wr_new();
     if (!w)
         return fail(p, PACK_SELECT_INPUT, -1, "out of memory");
-    int rc = mtlbx_wr_describe_tick(w, p->file, p->describe_flags, p->read_tick, p->tick_ctx);
+    int rc = mbx_wr_describe_tick(w, p->file, p->describe_flags, p->read_tick, p->tick_ctx);
     if (rc == MTLBX_WRITER_OK)
-        rc = mtlbx_wr_select(w, p->keep);
+        rc = mbx_wr_select(w, p->keep);
     if (rc != MTLBX_WRITER_OK && p->read_tick && strcmp(mtlbx_writer_error_string(w), "stopped") == 0) {
         mtlbx_writer_free(w);
         return fail(p, PACK_SELECT_STOPPED, -1, "stopped");
     }
     if (rc != MTLBX_WRITER_OK) {
-        enum pack_select_status s = fail(p, PACK_SELECT_INPUT, mtlbx_wr_error_offset(w), mtlbx_writer_error_string(w));
+        enum pack_select_status s = fail(p, PACK_SELECT_INPUT, mbx_wr_error_offset(w), mtlbx_writer_error_string(w));
         mtlbx_writer_free(w);
         return s;
     }
@@ -44,12 +44,12 @@ enum pack_select_status pack_select_write(struct pack_select *p)
     enum pack_select_status s = PACK_SELECT_OK;
     if (safe_write_begin(p->out, p->force, &input, &t, p->err, sizeof p->err) != 0) {
         s = PACK_SELECT_OUTPUT;
-    } else if (mtlbx_wr_write_fd_tick(w, t.fd, p->tick, p->tick_ctx) != MTLBX_WRITER_OK) {
+    } else if (mbx_wr_write_fd_tick(w, t.fd, p->tick, p->tick_ctx) != MTLBX_WRITER_OK) {
         safe_write_abort(&t);
         s = p->tick && strcmp(mtlbx_writer_error_string(w), "stopped") == 0
                 ? fail(p, PACK_SELECT_STOPPED, -1, "stopped")
                 : fail(p, PACK_SELECT_OUTPUT, -1, mtlbx_writer_error_string(w));
-    } else if (mtlbx_file_changed(p->file) || mtlbx_file_out_of_memory(p->file, NULL)) {
+    } else if (mbx_file_changed(p->file) || mbx_file_out_of_memory(p->file, NULL)) {
         /* Bytes read from a file that changed under us, or a part the
          * library could not decode for want of memory: the copy is not
          * the file's, so it never takes OUT's place. */

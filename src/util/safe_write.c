@@ -44,7 +44,7 @@ static void set_err(char *err, size_t n, const char *fmt, ...)
 }
 
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid or a
- * character no name may hold (mtlbx_codepoint_unsafe: controls, bidi and
+ * character no name may hold (mbx_codepoint_unsafe: controls, bidi and
  * invisible format characters). */
 static size_t utf8_len(const uint8_t *p, size_t n)
 {
@@ -73,7 +73,7 @@ static size_t utf8_len(const uint8_t *p, size_t n)
         cp = (cp << 6) | (p[i] & 0x3F);
     }
     if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || mtlbx_codepoint_unsafe(cp))
+        (cp >= 0xD800 && cp <= 0xDFFF) || mbx_codepoint_unsafe(cp))
         return 0;
     return len;
 }

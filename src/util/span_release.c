@@ -22,7 +22,7 @@ void span_release_add(struct span_release *s, struct mtlbx_range r)
 void span_release_flush(struct span_release *s)
 {
     if (s->hi > s->lo)
-        mtlbx_file_release(s->file, s->lo, s->hi - s->lo);
+        mbx_file_release(s->file, s->lo, s->hi - s->lo);
     s->lo = UINT64_MAX;
     s->hi = 0;
 }

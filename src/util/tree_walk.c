@@ -262,7 +262,7 @@ int tree_walk(const char *root, walk_fn fn, void *ctx, struct walk_progress *pro
     } else {
         /* A FIFO or a device named by the user: said, not skipped. */
         char why[80];
-        snprintf(why, sizeof why, "not a regular file or folder (%s)", mtlbx_special_file_kind(st.st_mode));
+        snprintf(why, sizeof why, "not a regular file or folder (%s)", mbx_special_file_kind(st.st_mode));
         emit(&w, WALK_PROBLEM, 0, why);
     }
     if (fd >= 0)

@@ -1,6 +1,6 @@
 /* The embedded source section and its archives, on libraries built in
  * code: structure at open time (HSRC/HSRD, ids, SOFF), bzip2 + tar decoding
- * through mtlbx_archive_load() (long ustar paths, links, padding), and
+ * through mbx_archive_load() (long ustar paths, links, padding), and
  * damage of every kind ending in a diagnostic and FAILED, never a crash:
  * truncated and corrupt streams, a bzip2 bomb, hostile counts and sizes,
  * and every byte of the section overwritten in turn.
@@ -173,8 +173,8 @@ static struct imagebuf make_library(bool hsrd, const struct imagebuf *section, u
 
 static void dump_diags(const mtlbx_library *lib)
 {
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mbx_library_diag(lib, i);
         cr_log_info("diag %s @%llu: %s", d->severity ? "error" : "warning",
                     (unsigned long long)d->offset, d->message);
     }
@@ -197,14 +197,14 @@ static struct one load_one(const uint8_t *payload, size_t len)
     o.img = make_library(true, &sec, sarc[0], NULL);
     ib_free(&sec);
     o.f = open_buf(&o.img);
-    o.lib = mtlbx_library_at(o.f, 0);
-    o.st = mtlbx_archive_load(o.lib, 0);
+    o.lib = mbx_library_at(o.f, 0);
+    o.st = mbx_archive_load(o.lib, 0);
     return o;
 }
 
 static void one_free(struct one *o)
 {
-    mtlbx_close(o->f);
+    mbx_close(o->f);
     ib_free(&o->img);
 }
 
@@ -230,10 +230,10 @@ Test(sources, structure_and_members)
     size_t at;
     struct imagebuf img = make_library(true, &sec, sarc[1], &at);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    mtlbx_library *lib = mbx_library_at(f, 0);
     dump_diags(lib);
-    cr_expect_eq(mtlbx_library_diag_count(lib), 0);
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    cr_expect_eq(mbx_library_diag_count(lib), 0);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     cr_assert(s->present);
     cr_expect_str_eq(s->tag, "HSRD");
     cr_expect_eq(s->range.offset, at);
@@ -249,9 +249,9 @@ Test(sources, structure_and_members)
     cr_expect_eq(s->archives[1].id.len, 7);
     cr_expect_eq(s->archives[0].payload.len, z0.len);
     cr_expect_eq(s->archives[0].state, MTLBX_ARCHIVE_UNLOADED, "open must not decompress");
-    cr_expect_eq(mtlbx_function_archive(lib, 0), 1);
+    cr_expect_eq(mbx_function_archive(lib, 0), 1);
 
-    cr_assert_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
+    cr_assert_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
     const struct mtlbx_archive *ar = &s->archives[0];
     cr_assert_eq(ar->n_members, 3);
     for (size_t i = 0; i < 3; i++) {
@@ -265,11 +265,11 @@ Test(sources, structure_and_members)
         cr_expect(ar->members[i].data >= ar->tar && ar->members[i].data < ar->tar + ar->tar_len);
     }
     /* Loading again is cached. */
-    cr_expect_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
-    cr_expect_eq(mtlbx_archive_load(lib, 1), MTLBX_ARCHIVE_LOADED);
-    cr_expect_eq(mtlbx_archive_load(lib, 2), MTLBX_ARCHIVE_FAILED, "index out of range");
-    cr_expect_eq(mtlbx_library_diag_count(lib), 0);
-    mtlbx_close(f);
+    cr_expect_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
+    cr_expect_eq(mbx_archive_load(lib, 1), MTLBX_ARCHIVE_LOADED);
+    cr_expect_eq(mbx_archive_load(lib, 2), MTLBX_ARCHIVE_FAILED, "index out of range");
+    cr_expect_eq(mbx_library_diag_count(lib), 0);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
     ib_free(&z0);
@@ -284,16 +284,16 @@ Test(sources, hsrc_has_no_working_dir)
     struct imagebuf sec = make_section(false, &a, 1, 1, &sarc);
     struct imagebuf img = make_library(false, &sec, sarc, NULL);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     dump_diags(lib);
-    cr_expect_eq(mtlbx_library_diag_count(lib), 0);
+    cr_expect_eq(mbx_library_diag_count(lib), 0);
     cr_expect_str_eq(s->tag, "HSRC");
     cr_expect_not(s->has_working_dir);
     cr_assert_eq(s->n_archives, 1);
-    cr_expect_eq(mtlbx_function_archive(lib, 0), 0);
-    cr_expect_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
-    mtlbx_close(f);
+    cr_expect_eq(mbx_function_archive(lib, 0), 0);
+    cr_expect_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
     ib_free(&z);
@@ -308,10 +308,10 @@ Test(sources, soff_pointing_at_nothing_is_an_error)
     /* The group's size prefix, not its SARC tag. */
     struct imagebuf img = make_library(true, &sec, sarc - 4, NULL);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_expect_eq(mtlbx_function_archive(lib, 0), -1);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_expect_eq(mbx_function_archive(lib, 0), -1);
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "SOFF"), 1);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
     ib_free(&z);
@@ -331,9 +331,9 @@ Test(sources, soff_without_a_sources_section_is_an_error)
     struct imagebuf img = { 0 };
     ib_library(&img, &(struct test_library){ .n_functions = 1, .functions = &fn, .ext = TEST_EXT_UUID });
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    mtlbx_library *lib = mbx_library_at(f, 0);
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "has SOFF but the library has no sources section"), 1);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&img);
 }
 
@@ -347,8 +347,8 @@ Test(sources, only_the_function_whose_soff_misses_is_reported)
      * group's size prefix: two distinct values, one of them bad. */
     struct imagebuf img = make_library(true, &sec, sarc, NULL);
     mtlbx_file *one = open_buf(&img);
-    cr_expect_eq(count_diags(mtlbx_library_at(one, 0), MTLBX_ERROR, "SOFF"), 0);
-    mtlbx_close(one);
+    cr_expect_eq(count_diags(mbx_library_at(one, 0), MTLBX_ERROR, "SOFF"), 0);
+    mbx_close(one);
     ib_free(&img);
     uint8_t good[14], bad[14];
     soff_tag(good, sarc);
@@ -357,12 +357,12 @@ Test(sources, only_the_function_whose_soff_misses_is_reported)
                                     { .name = "main1", .type = 2, .extra_tags = bad, .extra_tags_len = 14 } };
     struct imagebuf two = make_library_of(true, &sec, fns, 2, NULL);
     mtlbx_file *f = open_buf(&two);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_expect_eq(mtlbx_function_archive(lib, 0), 0);
-    cr_expect_eq(mtlbx_function_archive(lib, 1), -1);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_expect_eq(mbx_function_archive(lib, 0), 0);
+    cr_expect_eq(mbx_function_archive(lib, 1), -1);
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "function 1: SOFF"), 1);
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "function 0: SOFF"), 0);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&two);
     ib_free(&sec);
     ib_free(&z);
@@ -379,7 +379,7 @@ Test(sources, links_and_directories_are_listed_not_resolved)
     struct imagebuf z = bz_tar(m, 4);
     struct one o = load_one(z.data, z.len);
     cr_assert_eq(o.st, MTLBX_ARCHIVE_LOADED);
-    const struct mtlbx_archive *ar = &mtlbx_library_sources(o.lib)->archives[0];
+    const struct mtlbx_archive *ar = &mbx_library_sources(o.lib)->archives[0];
     cr_assert_eq(ar->n_members, 4);
     cr_expect_eq(ar->members[0].type, MTLBX_MEMBER_DIR);
     cr_expect_null(ar->members[0].data);
@@ -400,7 +400,7 @@ Test(sources, zero_padding_after_the_stream_is_silent)
     struct one o = load_one(z.data, z.len);
     dump_diags(o.lib);
     cr_expect_eq(o.st, MTLBX_ARCHIVE_LOADED);
-    cr_expect_eq(mtlbx_library_diag_count(o.lib), 0);
+    cr_expect_eq(mbx_library_diag_count(o.lib), 0);
     one_free(&o);
     ib_free(&z);
 }
@@ -456,7 +456,7 @@ Test(sources, sparse_member_is_copied_with_its_holes)
     struct one o = load_one(z.data, z.len);
     dump_diags(o.lib);
     cr_assert_eq(o.st, MTLBX_ARCHIVE_LOADED);
-    const struct mtlbx_archive *ar = &mtlbx_library_sources(o.lib)->archives[0];
+    const struct mtlbx_archive *ar = &mbx_library_sources(o.lib)->archives[0];
     cr_assert_eq(ar->n_members, 2);
     const struct mtlbx_member *m = &ar->members[0];
     cr_expect_str_eq(m->name, "sparse.bin");
@@ -481,15 +481,15 @@ static void expect_failed(const uint8_t *p, size_t n, const char *needle)
     dump_diags(o.lib);
     cr_expect_eq(o.st, MTLBX_ARCHIVE_FAILED);
     cr_expect_geq(count_diags(o.lib, MTLBX_ERROR, needle), 1, "want an error naming '%s'", needle);
-    const struct mtlbx_archive *ar = &mtlbx_library_sources(o.lib)->archives[0];
+    const struct mtlbx_archive *ar = &mbx_library_sources(o.lib)->archives[0];
     cr_expect_null(ar->tar);
     cr_expect_eq(ar->n_members, 0);
     /* The error points into the payload. */
-    for (size_t i = 0; i < mtlbx_library_diag_count(o.lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(o.lib, i);
+    for (size_t i = 0; i < mbx_library_diag_count(o.lib); i++) {
+        const struct mtlbx_diag *d = mbx_library_diag(o.lib, i);
         cr_expect(d->offset >= ar->payload_offset && d->offset <= ar->payload_offset + ar->payload.len);
     }
-    cr_expect_eq(mtlbx_archive_load(o.lib, 0), MTLBX_ARCHIVE_FAILED, "failure is cached");
+    cr_expect_eq(mbx_archive_load(o.lib, 0), MTLBX_ARCHIVE_FAILED, "failure is cached");
     one_free(&o);
 }
 
@@ -570,13 +570,13 @@ Test(sources, many_bombs_hit_the_library_budget, .timeout = 120)
     struct imagebuf sec = make_section(true, a, N, N, NULL);
     struct imagebuf img = make_library(true, &sec, UINT64_MAX, NULL);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    mtlbx_library *lib = mbx_library_at(f, 0);
     for (int i = 0; i < N; i++)
-        cr_expect_eq(mtlbx_archive_load(lib, (size_t)i), MTLBX_ARCHIVE_FAILED);
+        cr_expect_eq(mbx_archive_load(lib, (size_t)i), MTLBX_ARCHIVE_FAILED);
     /* Only a few were really decompressed; the rest were refused. */
     cr_expect_leq(count_diags(lib, MTLBX_ERROR, "MiB cap"), 4);
     cr_expect_geq(count_diags(lib, MTLBX_ERROR, "budget"), N - 4);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
     ib_free(&z);
@@ -589,12 +589,12 @@ Test(sources, hostile_count_is_bounded_by_the_section)
     struct imagebuf sec = make_section(true, &a, 1, 0xFFFFFFFFu, NULL);
     struct imagebuf img = make_library(true, &sec, UINT64_MAX, NULL);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     cr_expect_eq(s->n_archives, 1);
     cr_expect_geq(count_diags(lib, MTLBX_ERROR, "cannot fit"), 1);
-    cr_expect_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
-    mtlbx_close(f);
+    cr_expect_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
     ib_free(&z);
@@ -608,11 +608,11 @@ Test(sources, section_outside_the_library_is_an_error)
     uint8_t *t = memmem(img.data, img.len, "HSRD\x10\x00", 6);
     ib_put_u64(&img, (size_t)(t - img.data) + 6, img.len + 100);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_expect(mtlbx_library_sources(lib)->present);
-    cr_expect_eq(mtlbx_library_sources(lib)->n_archives, 0);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_expect(mbx_library_sources(lib)->present);
+    cr_expect_eq(mbx_library_sources(lib)->n_archives, 0);
     cr_expect_geq(count_diags(lib, MTLBX_ERROR, "HSRD"), 1);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
 }
@@ -627,18 +627,18 @@ Test(sources, group_size_and_endt_damage_are_errors)
     ib_put_u32(&sec, (size_t)sarc - 4, 0x7FFFFFFF);
     struct imagebuf img = make_library(true, &sec, UINT64_MAX, NULL);
     mtlbx_file *f = open_buf(&img);
-    cr_expect_geq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "group size"), 1);
-    cr_expect_eq(mtlbx_library_sources(mtlbx_library_at(f, 0))->n_archives, 0);
-    mtlbx_close(f);
+    cr_expect_geq(count_diags(mbx_library_at(f, 0), MTLBX_ERROR, "group size"), 1);
+    cr_expect_eq(mbx_library_sources(mbx_library_at(f, 0))->n_archives, 0);
+    mbx_close(f);
     ib_free(&img);
     /* Missing ENDT: the archive is still usable. */
     ib_put_u32(&sec, (size_t)sarc - 4, (uint32_t)(sec.len - sarc));
     memcpy(sec.data + sec.len - 4, "XXXX", 4);
     img = make_library(true, &sec, UINT64_MAX, NULL);
     f = open_buf(&img);
-    cr_expect_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "ENDT"), 1);
-    cr_expect_eq(mtlbx_archive_load(mtlbx_library_at(f, 0), 0), MTLBX_ARCHIVE_LOADED);
-    mtlbx_close(f);
+    cr_expect_eq(count_diags(mbx_library_at(f, 0), MTLBX_ERROR, "ENDT"), 1);
+    cr_expect_eq(mbx_archive_load(mbx_library_at(f, 0), 0), MTLBX_ARCHIVE_LOADED);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&sec);
     ib_free(&z);
@@ -662,12 +662,12 @@ Test(sources, every_byte_damaged_never_crashes, .timeout = 120)
             uint8_t keep = img.data[i];
             img.data[i] = values[v];
             mtlbx_file *f = open_buf(&img);
-            mtlbx_library *lib = mtlbx_library_at(f, 0);
-            const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+            mtlbx_library *lib = mbx_library_at(f, 0);
+            const struct mtlbx_sources *s = mbx_library_sources(lib);
             for (size_t k = 0; k < s->n_archives; k++)
-                mtlbx_archive_load(lib, k);
-            mtlbx_function_archive(lib, 0);
-            mtlbx_close(f);
+                mbx_archive_load(lib, k);
+            mbx_function_archive(lib, 0);
+            mbx_close(f);
             img.data[i] = keep;
         }
     }
@@ -676,11 +676,11 @@ Test(sources, every_byte_damaged_never_crashes, .timeout = 120)
     for (size_t len = 0; len < sec.len; len += 7) {
         ib_put_u64(&img, (size_t)(t - img.data) + 14, len);
         mtlbx_file *f = open_buf(&img);
-        mtlbx_library *lib = mtlbx_library_at(f, 0);
-        for (size_t k = 0; k < mtlbx_library_sources(lib)->n_archives; k++)
-            mtlbx_archive_load(lib, k);
-        cr_expect_geq(mtlbx_library_diag_count(lib), 1, "a section cut to %zu bytes is damaged", len);
-        mtlbx_close(f);
+        mtlbx_library *lib = mbx_library_at(f, 0);
+        for (size_t k = 0; k < mbx_library_sources(lib)->n_archives; k++)
+            mbx_archive_load(lib, k);
+        cr_expect_geq(mbx_library_diag_count(lib), 1, "a section cut to %zu bytes is damaged", len);
+        mbx_close(f);
     }
     ib_free(&img);
     ib_free(&sec);

@@ -1,6 +1,6 @@
 /* libFuzzer harness over the native bitcode reader: each input is one
  * module (a bitcode wrapper or a bare "BC\xC0\xDE" stream) decoded with
- * mtlbx_interface_decode() as if it sat at file offset BASE. The result is
+ * mbx_interface_decode() as if it sat at file offset BASE. The result is
  * then checked against what the API promises (every block and the error
  * offset inside the module, children inside their parents, strings inside
  * the input or owned by the result, a finite value tree, an empty
@@ -103,7 +103,7 @@ static void arguments(const struct mtlbx_air_argument *a, size_t n, bool outputs
         default:
             broken("address_space_from is none of the four");
         }
-        char *type = mtlbx_msl_argument_type(&a[i]);
+        char *type = mbx_msl_argument_type(&a[i]);
         no_control_bytes(type, "a control byte in an argument's MSL type");
         free(type);
         properties(a[i].properties, a[i].n_properties);
@@ -122,20 +122,20 @@ static void printers(const struct mtlbx_interface *it)
     free(text);
     json_decref(j);
     static const uint8_t name[] = "compute_main";
-    char *decl = mtlbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
+    char *decl = mbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
                                        MTLBX_MSL_MEMBERS);
     no_control_bytes(decl, "a control byte in the declaration");
     free(decl);
     /* sig's: structs, threadgroup memory, address spaces as MSL */
-    decl = mtlbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
+    decl = mbx_msl_declaration(it, (struct mtlbx_bytes){ name, sizeof name - 1 }, "visible", NULL,
                                  MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
     no_control_bytes(decl, "a control byte in sig's declaration");
     free(decl);
     struct mtlbx_interface_diff d;
-    if (mtlbx_interface_compare(it, it, &d)) {
+    if (mbx_interface_compare(it, it, &d)) {
         if (d.stage_changed || d.n_changes)
             broken("an interface differs from itself");
-        mtlbx_interface_diff_free(&d);
+        mbx_interface_diff_free(&d);
     }
 }
 
@@ -145,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&err, 0, sizeof err);
     /* The first function's name of the sample: some inputs will name it */
     static const uint8_t symbol[] = "compute_main";
-    struct mtlbx_interface *it = mtlbx_interface_decode(data, size, BASE, symbol, sizeof symbol - 1, &err);
+    struct mtlbx_interface *it = mbx_interface_decode(data, size, BASE, symbol, sizeof symbol - 1, &err);
     if (!it) {
         if (!err.message[0] || !memchr(err.message, '\0', sizeof err.message) || err.offset < BASE ||
             err.offset > BASE + size)
@@ -192,6 +192,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (it->cut && (it->cut_offset < BASE || it->cut_offset >= BASE + size))
         broken("a cut outside the module");
     printers(it);
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
     return 0;
 }

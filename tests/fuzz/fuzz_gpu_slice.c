@@ -40,7 +40,7 @@ static bool within(uint64_t off, uint64_t len, uint64_t lo, uint64_t hi)
 
 static void check_slice(const mtlbx_file *f, const struct mtlbx_gpu_slice *g, size_t size)
 {
-    CHECK(g->slice < mtlbx_fat_slice_count(f));
+    CHECK(g->slice < mbx_fat_slice_count(f));
     CHECK(within(g->offset, g->size, 0, size));
     uint64_t lo = g->offset, hi = g->offset + g->size;
     for (size_t i = 0; i < g->n_sections; i++) {
@@ -60,11 +60,11 @@ static void check_slice(const mtlbx_file *f, const struct mtlbx_gpu_slice *g, si
         CHECK(within(fn->symbol_offset, 16, lo, hi));
         CHECK((fn->library < 0) == (fn->function < 0));
         if (fn->library >= 0) {
-            CHECK((size_t)fn->library < mtlbx_file_library_count(f));
-            mtlbx_library *lib = mtlbx_library_at(f, (size_t)fn->library);
-            CHECK((size_t)fn->function < mtlbx_library_function_count(lib));
+            CHECK((size_t)fn->library < mbx_file_library_count(f));
+            mtlbx_library *lib = mbx_library_at(f, (size_t)fn->library);
+            CHECK((size_t)fn->function < mbx_library_function_count(lib));
         }
-        CHECK(mtlbx_gpu_code_for(g, (const uint8_t *)fn->name, fn->name_len) != NULL);
+        CHECK(mbx_gpu_code_for(g, (const uint8_t *)fn->name, fn->name_len) != NULL);
         if (i)
             CHECK(fn->offset >= g->functions[i - 1].offset);
     }
@@ -76,17 +76,17 @@ static void check_slice(const mtlbx_file *f, const struct mtlbx_gpu_slice *g, si
             CHECK(p->offset >= g->pieces[i - 1].offset);
     }
     if (g->embedded_library >= 0) {
-        CHECK((size_t)g->embedded_library < mtlbx_file_library_count(f));
-        CHECK(mtlbx_gpu_slice_embedding(f, (size_t)g->embedded_library) == g);
-        const struct mtlbx_header *h = mtlbx_library_header(mtlbx_library_at(f, (size_t)g->embedded_library));
+        CHECK((size_t)g->embedded_library < mbx_file_library_count(f));
+        CHECK(mbx_gpu_slice_embedding(f, (size_t)g->embedded_library) == g);
+        const struct mtlbx_header *h = mbx_library_header(mbx_library_at(f, (size_t)g->embedded_library));
         bool in_metallib = false;
         for (size_t i = 0; i < g->n_sections; i++)
             in_metallib |= strcmp(g->sections[i].section, "__metallib") == 0 && h->base == g->sections[i].offset &&
                            h->available <= g->sections[i].size;
         CHECK(in_metallib);
     }
-    CHECK(mtlbx_fat_slice_library(f, g->slice) == g->embedded_library);
-    CHECK(mtlbx_gpu_slice_of(f, g->slice) == g);
+    CHECK(mbx_fat_slice_library(f, g->slice) == g->embedded_library);
+    CHECK(mbx_gpu_slice_of(f, g->slice) == g);
 }
 
 struct covered {
@@ -106,28 +106,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_buffer(data, size, "fuzz", &f, &err) != MTLBX_E_NONE)
+    if (mbx_open_buffer(data, size, "fuzz", &f, &err) != MTLBX_E_NONE)
         return 0;
-    for (size_t i = 0; i < mtlbx_gpu_slice_count(f); i++)
-        check_slice(f, mtlbx_gpu_slice_at(f, i), size);
-    CHECK(!mtlbx_gpu_slice_at(f, mtlbx_gpu_slice_count(f)));
+    for (size_t i = 0; i < mbx_gpu_slice_count(f); i++)
+        check_slice(f, mbx_gpu_slice_at(f, i), size);
+    CHECK(!mbx_gpu_slice_at(f, mbx_gpu_slice_count(f)));
     struct covered c = { 0, size };
-    if (mtlbx_layout_walk(f, count_region, &c))
+    if (mbx_layout_walk(f, count_region, &c))
         CHECK(c.pos == size);
-    for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
+    for (size_t i = 0; i < mbx_fat_slice_count(f); i++) {
         json_t *o = json_object();
         if (!o)
             break;
         fat_slice_gpu_json(f, i, o);
         char *s = json_dumps(o, JSON_COMPACT);
-        CHECK(s || !mtlbx_gpu_slice_of(f, i)); /* valid UTF-8 strings */
+        CHECK(s || !mbx_gpu_slice_of(f, i)); /* valid UTF-8 strings */
         free(s);
         json_decref(o);
     }
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++) {
-        const struct mtlbx_diag *d = mtlbx_file_diag(f, i);
+    for (size_t i = 0; i < mbx_file_diag_count(f); i++) {
+        const struct mtlbx_diag *d = mbx_file_diag(f, i);
         CHECK(d && d->message && d->message[0]);
     }
-    mtlbx_close(f);
+    mbx_close(f);
     return 0;
 }

@@ -48,17 +48,17 @@ static bool read_at(void *ctx, uint64_t offset, void *buf, size_t n)
 static void walk(const uint8_t *data, size_t size, bool forward_only)
 {
     struct source src = { data, size, forward_only, 0 };
-    mtlbx_macho *m = mtlbx_macho_open(size, read_at, &src);
+    mtlbx_macho *m = mbx_macho_open(size, read_at, &src);
     if (!m)
         return; /* out of memory */
     struct mtlbx_macho_section sec;
     size_t n = 0, last_slice = SIZE_MAX;
     uint64_t last_end = 0;
-    while (mtlbx_macho_next_section(m, &sec)) {
+    while (mbx_macho_next_section(m, &sec)) {
         CHECK(++n <= MTLBX_MACHO_MAX_SECTIONS);
         CHECK(sec.offset <= size && sec.size <= size - sec.offset && sec.size > 0);
         CHECK(memchr(sec.segment, '\0', sizeof sec.segment) && memchr(sec.section, '\0', sizeof sec.section));
-        const struct mtlbx_macho_slice *sl = mtlbx_macho_slice_at(m, sec.slice);
+        const struct mtlbx_macho_slice *sl = mbx_macho_slice_at(m, sec.slice);
         CHECK(sl && sl->parsed);
         CHECK(sec.offset >= sl->offset && sec.offset + sec.size <= sl->offset + sl->size);
         CHECK(sl->n_min_os <= MTLBX_MACHO_MAX_MIN_OS);
@@ -70,19 +70,19 @@ static void walk(const uint8_t *data, size_t size, bool forward_only)
         if (sec.size >= 4 && !(forward_only && sec.offset < src.pos))
             src.pos = sec.offset + 4;
     }
-    for (size_t i = 0; i < mtlbx_macho_slice_count(m); i++)
-        CHECK(mtlbx_macho_slice_at(m, i)->offset <= size || size == 0);
-    for (size_t i = 0; i < mtlbx_macho_diag_count(m); i++) {
-        const struct mtlbx_diag *d = mtlbx_macho_diag(m, i);
+    for (size_t i = 0; i < mbx_macho_slice_count(m); i++)
+        CHECK(mbx_macho_slice_at(m, i)->offset <= size || size == 0);
+    for (size_t i = 0; i < mbx_macho_diag_count(m); i++) {
+        const struct mtlbx_diag *d = mbx_macho_diag(m, i);
         CHECK(d && d->message && d->message[0]);
     }
-    CHECK(!mtlbx_macho_diag(m, mtlbx_macho_diag_count(m)));
-    mtlbx_macho_close(m);
+    CHECK(!mbx_macho_diag(m, mbx_macho_diag_count(m)));
+    mbx_macho_close(m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    (void)mtlbx_macho_magic(data, size);
+    (void)mbx_macho_magic(data, size);
     walk(data, size, false);
     walk(data, size, true);
     return 0;

@@ -1,5 +1,5 @@
 /* libFuzzer harness over the parser's memory entry point. Each input is
- * opened with mtlbx_open_buffer() and walked completely (walk.c): every
+ * opened with mbx_open_buffer() and walked completely (walk.c): every
  * node, label and field, every function, hash checks, source archive
  * decompression and tar listing, every diagnostic. Any broken promise the
  * walk notices aborts, so libFuzzer keeps the input as a finding. */
@@ -17,17 +17,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * its own, and most inputs never reach it through a library. */
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error derr;
-    bool exact = mtlbx_argr_decode(data, size, 0, &r, &derr);
+    bool exact = mbx_argr_decode(data, size, 0, &r, &derr);
     if ((exact && !r.complete) || (!exact && derr.offset > size))
         abort();
     for (size_t i = 0; i < r.n_arguments; i++)
         if (r.arguments[i].offset + r.arguments[i].size > size)
             abort();
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
     memset(&err, 0, sizeof err);
-    int rc = mtlbx_open_buffer(data, size, "fuzz", &f, &err);
+    int rc = mbx_open_buffer(data, size, "fuzz", &f, &err);
     if (rc != MTLBX_E_NONE) {
         /* Refused: there must be a reason, and no handle. */
         if (f || !memchr(err.message, '\0', sizeof err.message) || !err.message[0])
@@ -40,6 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "walk: %zu broken promise(s); first: %s\n", st.bad, st.first_bad);
         abort();
     }
-    mtlbx_close(f);
+    mbx_close(f);
     return 0;
 }

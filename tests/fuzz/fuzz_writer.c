@@ -117,31 +117,31 @@ static void check_written(const uint8_t *buf, size_t len, size_t functions)
 {
     mtlbx_file *f;
     struct mtlbx_error err;
-    if (mtlbx_open_buffer(buf, len, "written", &f, &err) != MTLBX_E_NONE)
+    if (mbx_open_buffer(buf, len, "written", &f, &err) != MTLBX_E_NONE)
         broken("the parser does not open what the writer wrote");
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
-        const struct mtlbx_header *h = mtlbx_library_header(lib);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        mtlbx_library *lib = mbx_library_at(f, l);
+        const struct mtlbx_header *h = mbx_library_header(lib);
         if (h->declared_size != h->available)
             broken("a library's header length is not its own");
         if (functions != SIZE_MAX) {
-            if (mtlbx_library_function_count(lib) != functions)
+            if (mbx_library_function_count(lib) != functions)
                 broken("the library does not hold the function added");
-            if (mtlbx_library_verify_all(lib, 1) != 0)
+            if (mbx_library_verify_all(lib, 1) != 0)
                 broken("a HASH is not its module's digest");
-            for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
-                if (mtlbx_library_diag(lib, i)->severity == MTLBX_ERROR)
+            for (size_t i = 0; i < mbx_library_diag_count(lib); i++)
+                if (mbx_library_diag(lib, i)->severity == MTLBX_ERROR)
                     broken("an error in a library made from a module the writer took");
         }
     }
-    mtlbx_close(f);
+    mbx_close(f);
 }
 
 static void manifest(const uint8_t *data, size_t size)
 {
     if (scratch < 0)
         make_scratch();
-    mtlbx_writer *w = mtlbx_wr_new();
+    mtlbx_writer *w = mbx_wr_new();
     char err[512];
     if (!w)
         return;
@@ -150,11 +150,11 @@ static void manifest(const uint8_t *data, size_t size)
         mtlbx_writer_free(w);
         return;
     }
-    mtlbx_wr_set_base_dir(w, scratch);
+    mbx_wr_set_base_dir(w, scratch);
     struct mem m = { NULL, 0 };
     struct mtlbx_wr_sink sink = { mem_put, &m };
     uint64_t len = 0;
-    int rc = mtlbx_wr_write(w, &sink, &len);
+    int rc = mbx_wr_write(w, &sink, &len);
     if (rc == MTLBX_WRITER_OK) {
         if (len != m.len)
             broken("the bytes written are not the length the layout gave");

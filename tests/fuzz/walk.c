@@ -117,25 +117,25 @@ static void walk_node(struct walker *w, mtlbx_node *n, size_t depth)
             (unsigned long long)n->size);
     char label[512];
     memset(label, 'x', sizeof label);
-    mtlbx_node_label(w->m, n, label, sizeof label);
+    mbx_node_label(w->m, n, label, sizeof label);
     if (!memchr(label, '\0', sizeof label))
         bad(w, "label of node kind %d not terminated", n->kind);
     else if (!terminal_safe(label))
         bad(w, "label of node kind %d is not terminal-safe", n->kind);
     /* A tiny buffer must still come back terminated. */
     char tiny[3] = { 'x', 'x', 'x' };
-    mtlbx_node_label(w->m, n, tiny, sizeof tiny);
+    mbx_node_label(w->m, n, tiny, sizeof tiny);
     if (!memchr(tiny, '\0', sizeof tiny))
         bad(w, "3-byte label of node kind %d not terminated", n->kind);
-    (void)mtlbx_node_flags(w->m, n);
-    bool expandable = mtlbx_node_expandable(w->m, n);
+    (void)mbx_node_flags(w->m, n);
+    bool expandable = mbx_node_expandable(w->m, n);
     struct field_ctx fc = { w, n };
-    mtlbx_node_fields(w->m, n, on_field, &fc);
-    size_t nc = mtlbx_node_child_count(w->m, n);
+    mbx_node_fields(w->m, n, on_field, &fc);
+    size_t nc = mbx_node_child_count(w->m, n);
     if (nc && !expandable)
         bad(w, "node kind %d has %zu children but says it is not expandable", n->kind, nc);
     for (size_t i = 0; i < nc; i++) {
-        mtlbx_node *c = mtlbx_node_child(w->m, n, i);
+        mtlbx_node *c = mbx_node_child(w->m, n, i);
         if (!c) {
             bad(w, "child %zu of %zu of node kind %d is NULL", i, nc, n->kind);
             continue;
@@ -144,14 +144,14 @@ static void walk_node(struct walker *w, mtlbx_node *n, size_t depth)
             bad(w, "child's parent pointer is wrong (kind %d)", c->kind);
         walk_node(w, c, depth + 1);
     }
-    if (nc && mtlbx_node_child(w->m, n, nc) != NULL)
+    if (nc && mbx_node_child(w->m, n, nc) != NULL)
         bad(w, "child index past the end returned a node (kind %d)", n->kind);
 }
 
 /* The node found for an offset must contain it (or be the root). */
 static void probe_offset(struct walker *w, mtlbx_node *root, uint64_t off)
 {
-    mtlbx_node *n = mtlbx_node_at_offset(w->m, off);
+    mtlbx_node *n = mbx_node_at_offset(w->m, off);
     if (!n) {
         bad(w, "node_at_offset(%llu) returned NULL", (unsigned long long)off);
         return;
@@ -163,7 +163,7 @@ static void probe_offset(struct walker *w, mtlbx_node *root, uint64_t off)
 
 static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     if (!fn) {
         bad(w, "function %zu is NULL", i);
         return;
@@ -173,10 +173,10 @@ static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
         check_file_bytes(w, (struct mtlbx_bytes){ fn->hash, 32 }, "function hash");
     if (fn->module_valid && (fn->module.offset > w->size || fn->module.size > w->size - fn->module.offset))
         bad(w, "function %zu module outside the file", i);
-    check_file_bytes(w, mtlbx_function_module_bytes(lib, i), "module bytes");
+    check_file_bytes(w, mbx_function_module_bytes(lib, i), "module bytes");
     struct mtlbx_wrapper wr;
-    (void)mtlbx_function_wrapper(lib, i, &wr);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    (void)mbx_function_wrapper(lib, i, &wr);
+    const struct mtlbx_metadata *md = mbx_function_metadata(lib, i);
     if (!md) {
         bad(w, "function %zu has NULL metadata", i);
     } else {
@@ -200,15 +200,15 @@ static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
             check_file_bytes(w, r->members[k].name, "ARGR member name");
     }
     /* Bitcode check: a cached answer the second time. */
-    if (mtlbx_module_validate(lib, i) != mtlbx_module_validate(lib, i))
+    if (mbx_module_validate(lib, i) != mbx_module_validate(lib, i))
         bad(w, "function %zu: bitcode check changed its answer", i);
-    (void)mtlbx_function_archive(lib, i);
+    (void)mbx_function_archive(lib, i);
     /* The tag walk of the entry, as dump does. */
     struct mtlbx_tag_walk tw;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&tw, w->f, fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
+    mbx_tag_walk_init(&tw, w->f, fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
     size_t guard = 0;
-    while (mtlbx_tag_walk_next(&tw, &t)) {
+    while (mbx_tag_walk_next(&tw, &t)) {
         check_file_bytes(w, (struct mtlbx_bytes){ t.value, t.value ? t.value_len : 0 }, "tag value");
         if (++guard > w->size) {
             bad(w, "tag walk of function %zu does not end", i);
@@ -216,13 +216,13 @@ static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
         }
     }
     char buf[32];
-    (void)mtlbx_function_type_name(fn->type, buf, sizeof buf);
+    (void)mbx_function_type_name(fn->type, buf, sizeof buf);
     /* Name lookup exercises the comparison on untrusted, unterminated names. */
     if (fn->name.len && fn->name.len < 64) {
         char name[64];
         memcpy(name, fn->name.ptr, fn->name.len);
         name[fn->name.len] = '\0';
-        long k = mtlbx_library_function_find(lib, name);
+        long k = mbx_library_function_find(lib, name);
         if (k < 0 && !memchr(fn->name.ptr, '\0', fn->name.len))
             bad(w, "function '%s' not found by its own name", name);
     }
@@ -230,7 +230,7 @@ static void walk_function(struct walker *w, mtlbx_library *lib, size_t i)
 
 static void walk_archives(struct walker *w, mtlbx_library *lib)
 {
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
     if (!src)
         return;
     check_file_bytes(w, src->link_command, "link command");
@@ -240,9 +240,9 @@ static void walk_archives(struct walker *w, mtlbx_library *lib)
         const struct mtlbx_archive *a = &src->archives[k];
         check_file_bytes(w, a->id, "archive id");
         check_file_bytes(w, a->payload, "archive payload");
-        enum mtlbx_archive_state s = mtlbx_archive_load(lib, k);
+        enum mtlbx_archive_state s = mbx_archive_load(lib, k);
         /* Asking twice returns the cached state. */
-        if (mtlbx_archive_load(lib, k) != s)
+        if (mbx_archive_load(lib, k) != s)
             bad(w, "archive %zu state changed on a second load", k);
         if (s != MTLBX_ARCHIVE_LOADED)
             continue;
@@ -277,9 +277,9 @@ static void walk_archives(struct walker *w, mtlbx_library *lib)
  * own stored name, a location lies inside its member. */
 static void walk_names(struct walker *w, mtlbx_library *lib, size_t l, size_t i)
 {
-    struct mtlbx_bytes name = mtlbx_function_at(lib, i)->name;
+    struct mtlbx_bytes name = mbx_function_at(lib, i)->name;
     char *d = NULL;
-    enum mtlbx_demangle_status st = mtlbx_demangle_bounded(name, &d);
+    enum mtlbx_demangle_status st = mbx_demangle_bounded(name, &d);
     if ((st == MTLBX_DEMANGLED) != (d != NULL))
         bad(w, "function %zu: demangler status %d with text %p", i, (int)st, (void *)d);
     if (d && (!*d || strlen(d) > name.len * 16 + 256))
@@ -292,23 +292,23 @@ static void walk_names(struct walker *w, mtlbx_library *lib, size_t l, size_t i)
         memcpy(typed, name.ptr, name.len);
         typed[name.len] = '\0';
         struct mtlbx_name_matches m;
-        if (mtlbx_resolve_function_name(w->f, typed, &m)) {
+        if (mbx_resolve_function_name(w->f, typed, &m)) {
             bool self = false;
             for (size_t k = 0; k < m.n; k++)
                 self |= m.v[k].library == l && m.v[k].function == i;
             if (m.how != MTLBX_NAME_EXACT || !self)
                 bad(w, "function %zu not found by its own name (how %d, %zu matches)", i, (int)m.how, m.n);
-            mtlbx_name_matches_free(&m);
+            mbx_name_matches_free(&m);
         }
         /* A typo in its first half: the exact, prefix and "did you mean"
          * passes, each over every function. */
         typed[name.len / 2] = typed[name.len / 2] == 'q' ? 'z' : 'q';
-        if (mtlbx_resolve_function_name(w->f, typed, &m))
-            mtlbx_name_matches_free(&m);
+        if (mbx_resolve_function_name(w->f, typed, &m))
+            mbx_name_matches_free(&m);
     }
     struct mtlbx_source_location loc;
-    if (mtlbx_source_locate(lib, i, &loc) == 1) {
-        const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    if (mbx_source_locate(lib, i, &loc) == 1) {
+        const struct mtlbx_sources *src = mbx_library_sources(lib);
         if (loc.archive >= src->n_archives || loc.member >= src->archives[loc.archive].n_members) {
             bad(w, "function %zu: source location outside the archives", i);
             return;
@@ -324,28 +324,28 @@ static void walk_names(struct walker *w, mtlbx_library *lib, size_t l, size_t i)
 
 static void walk_library(struct walker *w, mtlbx_library *lib)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
     char buf[32];
     if (h) {
-        (void)mtlbx_file_type_name(h->file_type, buf, sizeof buf);
-        (void)mtlbx_target_os_name(h->platform_byte, buf, sizeof buf);
+        (void)mbx_file_type_name(h->file_type, buf, sizeof buf);
+        (void)mbx_target_os_name(h->platform_byte, buf, sizeof buf);
     }
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     for (size_t i = 0; i < n; i++)
         walk_function(w, lib, i);
     /* Hash checks: one by one (blocking, cached), then all threaded. */
     for (size_t i = 0; i < n && i < 64; i++) {
         uint8_t actual[32];
-        (void)mtlbx_function_verify(lib, i, actual);
-        (void)mtlbx_function_hash_state(lib, i);
+        (void)mbx_function_verify(lib, i, actual);
+        (void)mbx_function_hash_state(lib, i);
     }
-    (void)mtlbx_library_verify_all(lib, 2);
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    (void)mbx_library_verify_all(lib, 2);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     if (ext)
         for (size_t k = 0; k < ext->n_tags; k++)
             check_file_bytes(w, (struct mtlbx_bytes){ ext->tags[k].value, ext->tags[k].value ? ext->tags[k].value_len : 0 },
                              "extension tag value");
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(lib);
     if (dyn) {
         if (dyn->has_name)
             check_file_bytes(w, dyn->name, "dynamic name");
@@ -353,7 +353,7 @@ static void walk_library(struct walker *w, mtlbx_library *lib)
             check_file_bytes(w, dyn->linked[k], "linked library");
     }
     for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
-        const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)k);
+        const struct mtlbx_list *l = mbx_library_list(lib, (enum mtlbx_list_kind)k);
         for (size_t g = 0; l && g < l->n_groups; g++)
             if (l->groups[g].offset > w->size || l->groups[g].size > w->size - l->groups[g].offset)
                 bad(w, "list group outside the file");
@@ -366,9 +366,9 @@ static void walk_library(struct walker *w, mtlbx_library *lib)
  * thousands of files). */
 static void walk_all_names(struct walker *w)
 {
-    for (size_t l = 0; l < mtlbx_file_library_count(w->f); l++) {
-        mtlbx_library *lib = mtlbx_library_at(w->f, l);
-        for (size_t i = 0; i < mtlbx_library_function_count(lib) && i < 2; i++)
+    for (size_t l = 0; l < mbx_file_library_count(w->f); l++) {
+        mtlbx_library *lib = mbx_library_at(w->f, l);
+        for (size_t i = 0; i < mbx_library_function_count(lib) && i < 2; i++)
             walk_names(w, lib, l, i);
     }
 }
@@ -422,7 +422,7 @@ static bool on_region(void *ctx, const struct mtlbx_region *r)
 static bool layout_digest(struct walker *w, uint64_t *digest)
 {
     struct tiling t = { .w = w, .digest = UINT64_C(0xcbf29ce484222325) };
-    bool complete = mtlbx_layout_walk(w->f, on_region, &t);
+    bool complete = mbx_layout_walk(w->f, on_region, &t);
     if (complete && t.pos != w->size)
         bad(w, "layout covers %llu of %llu bytes", (unsigned long long)t.pos, (unsigned long long)w->size);
     *digest = t.digest;
@@ -437,36 +437,36 @@ static void walk_layout(struct walker *w, bool windowed_complete, uint64_t windo
     uint64_t built;
     if (layout_digest(w, &built) && windowed_complete && built != windowed)
         bad(w, "the layout differs between windowed and built sections");
-    struct mtlbx_layout *layout = mtlbx_layout_check(w->f);
+    struct mtlbx_layout *layout = mbx_layout_check(w->f);
     const struct mtlbx_layout_summary *s = layout ? &layout->summary : NULL;
     if (s && s->complete && s->claimed + s->padding + s->unclaimed != w->size)
         bad(w, "layout summary does not add up to the file size");
     struct mtlbx_range run;
-    if (mtlbx_layout_unclaimed_at(layout, 0, true, &run) && (run.offset > w->size || run.size > w->size - run.offset))
+    if (mbx_layout_unclaimed_at(layout, 0, true, &run) && (run.offset > w->size || run.size > w->size - run.offset))
         bad(w, "unclaimed run outside the file");
-    mtlbx_layout_free(layout);
+    mbx_layout_free(layout);
 }
 
 void walk_file(mtlbx_file *f, struct walk_stats *st)
 {
     memset(st, 0, sizeof *st);
-    struct walker w = { .f = f, .m = mtlbx_model_open(f), .base = mtlbx_file_data(f), .size = mtlbx_file_size(f),
+    struct walker w = { .f = f, .m = mbx_model_open(f), .base = mbx_file_data(f), .size = mbx_file_size(f),
                         .st = st };
-    for (size_t s = 0; s < mtlbx_fat_slice_count(f); s++)
-        (void)mtlbx_cputype_name(mtlbx_fat_slice(f, s)->cputype);
-    size_t nl = mtlbx_file_library_count(f);
+    for (size_t s = 0; s < mbx_fat_slice_count(f); s++)
+        (void)mbx_cputype_name(mbx_fat_slice(f, s)->cputype);
+    size_t nl = mbx_file_library_count(f);
     for (size_t l = 0; l < nl; l++)
-        walk_library(&w, mtlbx_library_at(f, l));
+        walk_library(&w, mbx_library_at(f, l));
     walk_all_names(&w);
     /* The first functions' interfaces are kept (as the explorer's worker
      * does), so the walk also covers interface, argument and bitstream
      * block nodes and the declaration text. */
     for (size_t l = 0; l < nl; l++)
-        for (size_t i = 0; i < mtlbx_library_function_count(mtlbx_library_at(f, l)) && i < 4; i++)
-            (void)mtlbx_function_interface_keep(w.m, mtlbx_library_at(f, l), i);
+        for (size_t i = 0; i < mbx_library_function_count(mbx_library_at(f, l)) && i < 4; i++)
+            (void)mbx_function_interface_keep(w.m, mbx_library_at(f, l), i);
     /* The tree last: archives are loaded, hashes known, so fields and
      * flags see the lazily found problems too. */
-    mtlbx_node *root = mtlbx_root(w.m);
+    mtlbx_node *root = mbx_root(w.m);
     if (!root) {
         bad(&w, "no root node");
     } else {
@@ -482,14 +482,14 @@ void walk_file(mtlbx_file *f, struct walk_stats *st)
      * function, header field and source member, and must find nothing. */
     struct mtlbx_diff *d = NULL;
     struct mtlbx_diff_options opt = { .verify = true };
-    if (mtlbx_diff_files(f, f, &opt, &d) == MTLBX_E_NONE && !d->identical)
+    if (mbx_diff_files(f, f, &opt, &d) == MTLBX_E_NONE && !d->identical)
         bad(&w, "a file compared with itself is not identical");
-    mtlbx_diff_free(d);
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
-        count_diags(&w, mtlbx_file_diag(f, i));
+    mbx_diff_free(d);
+    for (size_t i = 0; i < mbx_file_diag_count(f); i++)
+        count_diags(&w, mbx_file_diag(f, i));
     for (size_t l = 0; l < nl; l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
-            count_diags(&w, mtlbx_library_diag(lib, i));
-    }    mtlbx_model_close(w.m);
+        mtlbx_library *lib = mbx_library_at(f, l);
+        for (size_t i = 0; i < mbx_library_diag_count(lib); i++)
+            count_diags(&w, mbx_library_diag(lib, i));
+    }    mbx_model_close(w.m);
 }

@@ -3,7 +3,7 @@
 # (right-to-left override), U+200B, U+FEFF, U+2028, U+2029 and a C1 CSI,
 # and source members whose names hold a C1 CSI, a raw 0x9B byte, invalid
 # UTF-8 or U+202E, and issue 35's 26 format characters (below). One policy
-# (mtlbx_codepoint_unsafe) for the terminal and for file names: no command
+# (mbx_codepoint_unsafe) for the terminal and for file names: no command
 # prints any of them raw, no extracted file
 # name holds one, and `sources -o` refuses those members (as the man page
 # says) while writing the others.

@@ -341,7 +341,7 @@ static bool mapped_by(pid_t pid, const char *path)
  * CLI's guard must turn that into one line naming the file and exit 2. A poll of /proc from outside (no ptrace) raced the
  * hashing on a loaded machine. */
 /* 384 functions of 512 KiB each (192 MiB): small enough that sig and
- * dump read them through a pread window (mtlbx_interface_read),
+ * dump read them through a pread window (mbx_interface_read),
  * not the mapping. */
 static void many_modules_library(struct imagebuf *b)
 {

@@ -44,12 +44,12 @@ static long try_input(const uint8_t *data, size_t len, const char *what)
     struct mtlbx_error err;
     memset(&err, 0, sizeof err);
     long errors = -1;
-    if (mtlbx_open_buffer(copy, len, what, &f, &err) == MTLBX_E_NONE) {
+    if (mbx_open_buffer(copy, len, what, &f, &err) == MTLBX_E_NONE) {
         struct walk_stats st;
         walk_file(f, &st);
         cr_assert_eq(st.bad, 0, "%s (%zu bytes): %s", what, len, st.first_bad);
         errors = (long)st.errors;
-        mtlbx_close(f);
+        mbx_close(f);
     } else {
         cr_assert_null(f);
         cr_assert(err.message[0], "%s (%zu bytes): refused without a reason", what, len);

@@ -36,7 +36,7 @@ static size_t open_and_walk(const struct imagebuf *b, mtlbx_file **out)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(b->data, b->len, "hostile", &f, &err), MTLBX_E_NONE, "%s", err.message);
+    cr_assert_eq(mbx_open_buffer(b->data, b->len, "hostile", &f, &err), MTLBX_E_NONE, "%s", err.message);
     struct walk_stats st;
     walk_file(f, &st);
     cr_assert_eq(st.bad, 0, "walk: %s", st.first_bad);
@@ -44,22 +44,22 @@ static size_t open_and_walk(const struct imagebuf *b, mtlbx_file **out)
     if (out)
         *out = f;
     else
-        mtlbx_close(f);
+        mbx_close(f);
     return st.errors;
 }
 
 /* An error diagnostic whose message contains `needle` (NULL: any). */
 static bool has_error(const mtlbx_file *f, const char *needle)
 {
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++) {
-        const struct mtlbx_diag *d = mtlbx_file_diag(f, i);
+    for (size_t i = 0; i < mbx_file_diag_count(f); i++) {
+        const struct mtlbx_diag *d = mbx_file_diag(f, i);
         if (d->severity == MTLBX_ERROR && (!needle || strstr(d->message, needle)))
             return true;
     }
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-            const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mbx_library_at(f, l);
+        for (size_t i = 0; i < mbx_library_diag_count(lib); i++) {
+            const struct mtlbx_diag *d = mbx_library_diag(lib, i);
             if (d->severity == MTLBX_ERROR && (!needle || strstr(d->message, needle)))
                 return true;
         }
@@ -77,9 +77,9 @@ Test(counts, function_count_ffffffff_is_bounded_by_the_list)
     mtlbx_file *f;
     cr_assert_gt(open_and_walk(&b, &f), 0);
     /* Nothing was allocated or walked for four billion entries. */
-    cr_assert_leq(mtlbx_library_function_count(mtlbx_library_at(f, 0)), 1);
+    cr_assert_leq(mbx_library_function_count(mbx_library_at(f, 0)), 1);
     cr_assert(has_error(f, "4294967295"), "the error names the count");
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -92,11 +92,11 @@ Test(counts, tag_length_ffff_stays_inside_its_entry)
     b.data[NAME_LEN_AT + 1] = 0xFF;
     mtlbx_file *f;
     cr_assert_gt(open_and_walk(&b, &f), 0);
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(f, 0), 0);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(f, 0), 0);
     /* Whatever survived, no name reaches past the entry. */
     if (fn && fn->name.ptr)
         cr_assert_leq(fn->name.ptr + fn->name.len, b.data + ENTRY + fn->entry_size);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -109,11 +109,11 @@ Test(counts, sarc_length_ffffffff_is_refused)
     mtlbx_file *f;
     cr_assert_gt(open_and_walk(&b, &f), 0);
     cr_assert(has_error(f, "SARC length 4294967295"));
-    const struct mtlbx_sources *s = mtlbx_library_sources(mtlbx_library_at(f, 0));
+    const struct mtlbx_sources *s = mbx_library_sources(mbx_library_at(f, 0));
     cr_assert(s->present);
     for (size_t k = 0; k < s->n_archives; k++)
         cr_assert_leq(s->archives[k].payload.len, b.len);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&payload);
     ib_free(&b);
 }
@@ -135,12 +135,12 @@ Test(counts, offset_plus_size_overflow_in_every_section_pair)
             ib_put_u64(&b, 32 + 16 * (size_t)k, pairs[p][1]);
             mtlbx_file *f;
             cr_assert_gt(open_and_walk(&b, &f), 0, "section %d pair %zu", k, p);
-            const struct mtlbx_header *h = mtlbx_library_header(mtlbx_library_at(f, 0));
+            const struct mtlbx_header *h = mbx_library_header(mbx_library_at(f, 0));
             const struct mtlbx_range *r[4] = { &h->function_list, &h->public_md, &h->private_md, &h->modules };
             /* The resolved range is clipped inside the file. */
             cr_assert_leq(r[k]->offset, b.len);
             cr_assert_leq(r[k]->size, b.len - r[k]->offset, "section %d pair %zu", k, p);
-            mtlbx_close(f);
+            mbx_close(f);
             ib_free(&b);
         }
 }
@@ -154,7 +154,7 @@ Test(counts, sections_that_overlap_or_point_past_the_end)
     mtlbx_file *f;
     cr_assert_gt(open_and_walk(&b, &f), 0);
     cr_assert(has_error(f, "overlap"));
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 
     /* Modules starting past the end of the file, then running past it. */
@@ -168,10 +168,10 @@ Test(counts, sections_that_overlap_or_point_past_the_end)
         ib_put_u64(&b, 72, cases[c][0]);
         ib_put_u64(&b, 80, cases[c][1]);
         cr_assert_gt(open_and_walk(&b, &f), 0, "case %d", c);
-        const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(f, 0), 0);
+        const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(f, 0), 0);
         cr_assert(!fn || !fn->module_valid || fn->module.offset + fn->module.size <= b.len);
-        cr_assert_neq(mtlbx_function_verify(mtlbx_library_at(f, 0), 0, NULL), MTLBX_HASH_MATCHES);
-        mtlbx_close(f);
+        cr_assert_neq(mbx_function_verify(mbx_library_at(f, 0), 0, NULL), MTLBX_HASH_MATCHES);
+        mbx_close(f);
         ib_free(&b);
     }
 }
@@ -201,8 +201,8 @@ Test(counts, fat_slice_outside_the_file)
         mtlbx_file *f;
         cr_assert_gt(open_and_walk(&b, &f), 0, "slice %zu", s);
         cr_assert(has_error(f, "outside the file"), "slice %zu", s);
-        cr_assert_eq(mtlbx_file_library_count(f), 0, "an outside slice is never parsed");
-        mtlbx_close(f);
+        cr_assert_eq(mbx_file_library_count(f), 0, "an outside slice is never parsed");
+        mbx_close(f);
         ib_free(&b);
     }
 }
@@ -292,10 +292,10 @@ Test(loops, soff_and_rflt_values_that_point_anywhere, .timeout = 30)
         mtlbx_file *f;
         size_t errors = open_and_walk(&b, &f);
         /* 36 is where the test's SARC lands: the one value that is right. */
-        long arch = mtlbx_function_archive(mtlbx_library_at(f, 0), 0);
+        long arch = mbx_function_archive(mbx_library_at(f, 0), 0);
         if (values[v] != 36)
             cr_assert(errors > 0 && arch < 0, "SOFF/RFLT %llu", (unsigned long long)values[v]);
-        mtlbx_close(f);
+        mbx_close(f);
         ib_free(&sec);
         ib_free(&b);
     }
@@ -337,12 +337,12 @@ Test(bomb, bzip2_bomb_stops_at_the_cap, .timeout = 120)
     hi_library_with_payload(&b, payload.data, payload.len, 0);
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(b.data, b.len, "bomb", &f, &err), MTLBX_E_NONE);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    cr_assert_eq(mbx_open_buffer(b.data, b.len, "bomb", &f, &err), MTLBX_E_NONE);
+    mtlbx_library *lib = mbx_library_at(f, 0);
     long before = max_rss_kb();
-    cr_assert_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_FAILED);
+    cr_assert_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_FAILED);
     long grew_mb = (max_rss_kb() - before) / 1024;
-    const struct mtlbx_archive *a = &mtlbx_library_sources(lib)->archives[0];
+    const struct mtlbx_archive *a = &mbx_library_sources(lib)->archives[0];
     cr_assert_null(a->tar);
     cr_assert_eq(a->n_members, 0);
     char cap[64];
@@ -356,7 +356,7 @@ Test(bomb, bzip2_bomb_stops_at_the_cap, .timeout = 120)
     walk_file(f, &st);
     cr_assert_eq(st.bad, 0, "walk: %s", st.first_bad);
     cr_assert_eq(st.archives_loaded, 0);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&payload);
     ib_free(&b);
 }
@@ -372,8 +372,8 @@ Test(bomb, truncated_and_garbage_streams, .timeout = 20)
         hi_library_with_payload(&b, payload.data, cuts[c], 0);
         mtlbx_file *f;
         cr_assert_gt(open_and_walk(&b, &f), 0);
-        cr_assert_eq(mtlbx_archive_load(mtlbx_library_at(f, 0), 0), MTLBX_ARCHIVE_FAILED);
-        mtlbx_close(f);
+        cr_assert_eq(mbx_archive_load(mbx_library_at(f, 0), 0), MTLBX_ARCHIVE_FAILED);
+        mbx_close(f);
         ib_free(&b);
     }
     ib_free(&payload);
@@ -401,9 +401,9 @@ Test(tar, dangerous_members_are_listed_with_their_types)
     hi_library_with_payload(&b, payload.data, payload.len, 0);
     mtlbx_file *f;
     open_and_walk(&b, &f);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
-    const struct mtlbx_archive *a = &mtlbx_library_sources(lib)->archives[0];
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
+    const struct mtlbx_archive *a = &mbx_library_sources(lib)->archives[0];
     cr_assert_eq(a->n_members, sizeof m / sizeof m[0]);
     static const enum mtlbx_member_type want[] = {
         MTLBX_MEMBER_FILE, MTLBX_MEMBER_FILE, MTLBX_MEMBER_SYMLINK, MTLBX_MEMBER_HARDLINK,
@@ -418,7 +418,7 @@ Test(tar, dangerous_members_are_listed_with_their_types)
     cr_assert_str_eq(a->members[2].link_target, "/etc/passwd");
     cr_assert_str_eq(a->members[3].link_target, "/etc/shadow");
     cr_assert_eq(memcmp(a->members[7].data, "second\n", 7), 0);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&payload);
     ib_free(&b);
 }

@@ -18,7 +18,7 @@ static mtlbx_file *open_sample(void)
     snprintf(path, sizeof path, "%s/data/sample.metallib", src ? src : ".");
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
+    cr_assert_eq(mbx_open_path(path, &f, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
     return f;
 }
 
@@ -31,7 +31,7 @@ static void name_of(const struct ftable *t, size_t pos, char *out, size_t size)
 Test(ftable, rows_in_file_order_then_sorted_by_every_column)
 {
     mtlbx_file *f = open_sample();
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
+    struct ft_lib lib = { mbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     size_t sel = 0;
     cr_assert(ftable_init(&t, &lib, 1));
@@ -80,13 +80,13 @@ Test(ftable, rows_in_file_order_then_sorted_by_every_column)
     ftable_cell(&t, ftable_row(&t, 0), FT_COL_SRC, cell, sizeof cell);
     cr_expect_str_eq(cell, "S");
     ftable_free(&t);
-    mtlbx_close(f);
+    mbx_close(f);
 }
 
 Test(ftable, filter_and_search_count_functions)
 {
     mtlbx_file *f = open_sample();
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
+    struct ft_lib lib = { mbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     size_t sel = 0;
     cr_assert(ftable_init(&t, &lib, 1));
@@ -113,7 +113,7 @@ Test(ftable, filter_and_search_count_functions)
     cr_expect_eq(ftable_find(&t, lib.lib, 2), 0);
     cr_expect_eq(ftable_find(&t, lib.lib, 0), -1);
     ftable_free(&t);
-    mtlbx_close(f);
+    mbx_close(f);
 }
 
 /* Marks belong to functions: a sort or a filter moves rows, never a mark
@@ -121,7 +121,7 @@ Test(ftable, filter_and_search_count_functions)
 Test(ftable, marks_follow_functions_through_sort_and_filter)
 {
     mtlbx_file *f = open_sample();
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, NULL, 0, 0 };
+    struct ft_lib lib = { mbx_library_at(f, 0), 0, NULL, 0, 0 };
     struct ftable t;
     size_t sel = 0;
     cr_assert(ftable_init(&t, &lib, 1));
@@ -163,7 +163,7 @@ Test(ftable, marks_follow_functions_through_sort_and_filter)
     cr_expect_eq(t.n_marked, 0);
     cr_expect_eq(ftable_marked_files(&t, &file), 0);
     ftable_free(&t);
-    mtlbx_close(f);
+    mbx_close(f);
 }
 
 /* Marks kept while other files are shown come back on the functions they
@@ -171,7 +171,7 @@ Test(ftable, marks_follow_functions_through_sort_and_filter)
 Test(ftable, marks_kept_across_a_change_of_files)
 {
     mtlbx_file *f = open_sample();
-    struct ft_lib lib = { mtlbx_library_at(f, 0), 0, "a.metallib", 0, 0 };
+    struct ft_lib lib = { mbx_library_at(f, 0), 0, "a.metallib", 0, 0 };
     struct ftable t;
     struct ft_kept_marks kept = { 0 };
     cr_assert(ftable_init(&t, &lib, 1));
@@ -181,7 +181,7 @@ Test(ftable, marks_kept_across_a_change_of_files)
     ftable_free(&t);
     cr_assert_eq(kept.n, 2);
     /* Another file (its path differs): nothing restored, both kept. */
-    struct ft_lib other = { mtlbx_library_at(f, 0), 0, "b.metallib", 0, 0 };
+    struct ft_lib other = { mbx_library_at(f, 0), 0, "b.metallib", 0, 0 };
     cr_assert(ftable_init(&t, &other, 1));
     cr_expect_eq(ftable_marks_restore(&t, &kept), 0);
     cr_expect_eq(t.n_marked, 0);
@@ -196,5 +196,5 @@ Test(ftable, marks_kept_across_a_change_of_files)
     cr_expect_eq(kept.n, 0);
     ftable_free(&t);
     ftable_kept_marks_free(&kept);
-    mtlbx_close(f);
+    mbx_close(f);
 }

@@ -93,8 +93,8 @@ static void check_member(const char *open, char side, int k)
     cr_assert(open_any(open, &f, &err) == MTLBX_E_NONE && f, "%s: %s", open, err.message);
     uint8_t want[2048];
     size_t len = member_bytes(side, k, want);
-    cr_assert(mtlbx_file_size(f) == len && memcmp(mtlbx_file_data(f), want, len) == 0, "%s: not its bytes", open);
-    mtlbx_close(f);
+    cr_assert(mbx_file_size(f) == len && memcmp(mbx_file_data(f), want, len) == 0, "%s: not its bytes", open);
+    mbx_close(f);
 }
 
 static void on_pair(void *ctx, const struct release_item *x, const struct release_item *y)

@@ -21,14 +21,14 @@ int mtlbx_verify(mtlbx *h)
     }
     size_t mismatches = 0, unhashed = 0;
     for (size_t l = 0; l < h->n_libraries; l++) {
-        mismatches += mtlbx_library_verify_all(h->libraries[l].lib, 0);
-        unhashed += mtlbx_library_unhashed(h->libraries[l].lib);
+        mismatches += mbx_library_verify_all(h->libraries[l].lib, 0);
+        unhashed += mbx_library_unhashed(h->libraries[l].lib);
     }
     /* Hashing reads the file again (pread): a file cut short under it
      * cannot be answered for. */
-    if (mtlbx_file_changed(h->file))
+    if (mbx_file_changed(h->file))
         return api_fail(h, MTLBX_FATAL, 0, -1, "%s: the file changed or shrank while it was being read",
-                        mtlbx_file_path(h->file));
+                        mbx_file_path(h->file));
     if (!api_diag_sync(h, true))
         return api_fail(h, MTLBX_FAILED, ENOMEM, -1, "out of memory");
     if (mismatches || unhashed)
@@ -53,7 +53,7 @@ int mtlbx_check_os(mtlbx *h, const char *os)
         return MTLBX_FAILED;
     }
     struct mtlbx_os_spec spec;
-    if (mtlbx_os_spec_parse(os, &spec) != MTLBX_OS_SPEC_OK)
+    if (mbx_os_spec_parse(os, &spec) != MTLBX_OS_SPEC_OK)
         return api_fail(h, MTLBX_FAILED, EINVAL, -1, "%s: expected PLATFORM:VERSION, e.g. macOS:14.0 (platforms: "
                         MTLBX_OS_SPEC_PLATFORMS ")", os ? os : "(null)");
     /* The file's own findings first, so that the gate's follow them. */
@@ -61,7 +61,7 @@ int mtlbx_check_os(mtlbx *h, const char *os)
         return api_fail(h, MTLBX_FAILED, ENOMEM, -1, "out of memory");
     size_t before = h->n_diags;
     for (size_t l = 0; l < h->n_libraries; l++)
-        if (!mtlbx_os_gate_library(h->libraries[l].lib, spec.os, spec.version, true, gate_finding, h))
+        if (!mbx_os_gate_library(h->libraries[l].lib, spec.os, spec.version, true, gate_finding, h))
             return api_fail(h, MTLBX_FAILED, ENOMEM, -1, "out of memory");
     size_t n = h->n_diags - before;
     if (n)

@@ -57,7 +57,7 @@ bool api_diag_sync(mtlbx *h, bool whole)
         /* Decodes the lazy parts first (metadata, lists): their findings
          * belong here. */
         if (whole)
-            (void)mtlbx_library_diag_count(lib);
+            (void)mbx_library_diag_count(lib);
         pthread_mutex_lock(&lib->lock);
         bool ok = take(h, &lib->diags, lib->diags.n, &h->lib_diags_seen[l]);
         pthread_mutex_unlock(&lib->lock);
@@ -122,5 +122,5 @@ const char *mtlbx_diag(mtlbx *h, int64_t i, int *severity, int64_t *offset)
     if (offset)
         *offset = l->n ? (int64_t)diag_item(l, l->n - 1)->offset : 0;
     return pool_internf(&h->pool, "%zu further %s not recorded", l->dropped,
-                        mtlbx_noun(l->dropped, "problem was", "problems were"));
+                        mbx_noun(l->dropped, "problem was", "problems were"));
 }

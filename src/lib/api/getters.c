@@ -79,7 +79,7 @@ int64_t mtlbx_library_int(mtlbx *h, int lib, int key)
     struct api_library *al = api_library(h, lib);
     if (!al)
         return -1;
-    const struct mtlbx_header *hd = mtlbx_library_header(al->lib);
+    const struct mtlbx_header *hd = mbx_library_header(al->lib);
     switch (key) {
     case MTLBX_OFFSET: return (int64_t)hd->base;
     case MTLBX_SIZE: return (int64_t)hd->available;
@@ -106,7 +106,7 @@ int64_t mtlbx_function_find(mtlbx *h, int lib, const char *name)
         api_set_error(h, EINVAL, -1, "mtlbx_function_find: no name");
         return -1;
     }
-    return mtlbx_library_function_find(al->lib, name);
+    return mbx_library_function_find(al->lib, name);
 }
 
 static int function_column(int key)
@@ -226,9 +226,9 @@ static int64_t function_int(struct api_library *al, size_t i, int key)
     case MTLBX_MODULE_OFFSET: return al->module_offset[i];
     case MTLBX_MODULE_SIZE: return al->module_size[i];
     default: {
-        enum mtlbx_hash_state st = mtlbx_function_hash_state(al->lib, i);
+        enum mtlbx_hash_state st = mbx_function_hash_state(al->lib, i);
         if (st == MTLBX_HASH_UNCHECKED || st == MTLBX_HASH_PENDING)
-            st = mtlbx_function_verify(al->lib, i, NULL);
+            st = mbx_function_verify(al->lib, i, NULL);
         return st == MTLBX_HASH_MATCHES ? 1 : 0;
     }
     }
@@ -266,7 +266,7 @@ const void *mtlbx_function_module(mtlbx *h, int lib, int64_t fn, size_t *len)
     }
     if (len)
         *len = (size_t)al->module_size[fn];
-    return mtlbx_file_data(h->file) + al->module_offset[fn];
+    return mbx_file_data(h->file) + al->module_offset[fn];
 }
 
 int64_t mtlbx_function_ints(mtlbx *h, int lib, int64_t first, int64_t count, int key, int64_t *out)
@@ -286,7 +286,7 @@ int64_t mtlbx_function_ints(mtlbx *h, int lib, int64_t first, int64_t count, int
     /* Many hashes: every module on every CPU at once (threads joined
      * before this returns), not one after the other. */
     if (key == MTLBX_HASH_OK && end - first > 64)
-        mtlbx_library_verify_all(al->lib, 0);
+        mbx_library_verify_all(al->lib, 0);
     for (int64_t i = first; i < end; i++)
         out[i - first] = function_int(al, (size_t)i, key);
     return end - first;

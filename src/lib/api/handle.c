@@ -54,14 +54,14 @@ static int finish_open(mtlbx *h, const char *path, int rc, mtlbx_file *f, const 
         return api_fail(h, MTLBX_FATAL, err->sys_errno, -1, "%s: %s", path, err->message);
     }
     h->file = f;
-    h->n_libraries = mtlbx_file_library_count(f);
+    h->n_libraries = mbx_file_library_count(f);
     h->libraries = calloc(h->n_libraries ? h->n_libraries : 1, sizeof *h->libraries);
     h->lib_diags_seen = calloc(h->n_libraries ? h->n_libraries : 1, sizeof *h->lib_diags_seen);
     if (!h->libraries || !h->lib_diags_seen)
         goto out_of_memory;
     for (size_t l = 0; l < h->n_libraries; l++) {
-        h->libraries[l].lib = mtlbx_library_at(f, l);
-        h->libraries[l].n_functions = mtlbx_library_function_count(h->libraries[l].lib);
+        h->libraries[l].lib = mbx_library_at(f, l);
+        h->libraries[l].n_functions = mbx_library_function_count(h->libraries[l].lib);
     }
     /* The findings of the parse so far: the header and the function list.
      * The metadata and the lists are decoded when first needed (or when
@@ -69,7 +69,7 @@ static int finish_open(mtlbx *h, const char *path, int rc, mtlbx_file *f, const 
     if (!api_diag_sync(h, false))
         goto out_of_memory;
     uint64_t at;
-    if (mtlbx_file_out_of_memory(f, &at)) {
+    if (mbx_file_out_of_memory(f, &at)) {
         h->fatal = true;
         return api_fail(h, MTLBX_FATAL, ENOMEM, (int64_t)at, "%s:%llu: out of memory while reading the file", path,
                         (unsigned long long)at);
@@ -98,7 +98,7 @@ int mtlbx_open_filename(mtlbx *h, const char *path)
         return api_fail(h, MTLBX_FAILED, EINVAL, -1, "mtlbx_open_filename: no path");
     mtlbx_file *f = NULL;
     struct mtlbx_error err = { 0 };
-    int rc = mtlbx_open_path(path, &f, &err);
+    int rc = mbx_open_path(path, &f, &err);
     return finish_open(h, path, rc, f, &err);
 }
 
@@ -112,7 +112,7 @@ int mtlbx_open_memory(mtlbx *h, const void *buf, size_t len)
         return api_fail(h, MTLBX_FAILED, EINVAL, -1, "mtlbx_open_memory: no buffer");
     mtlbx_file *f = NULL;
     struct mtlbx_error err = { 0 };
-    int rc = mtlbx_open_buffer(buf ? buf : "", len, NULL, &f, &err);
+    int rc = mbx_open_buffer(buf ? buf : "", len, NULL, &f, &err);
     return finish_open(h, "<memory>", rc, f, &err);
 }
 
@@ -129,14 +129,14 @@ void mtlbx_free(mtlbx *h)
         }
         free(al->module_offset);
         free(al->module_size);
-        mtlbx_interface_reader_free(al->reader);
+        mbx_interface_reader_free(al->reader);
         free(al->sources);
     }
     free(h->libraries);
     free(h->lib_diags_seen);
     free(h->diags);
     /* The readers above point into the mapping: the file goes after them. */
-    mtlbx_close(h->file);
+    mbx_close(h->file);
     pool_free(&h->pool);
     free(h);
 }
@@ -178,6 +178,6 @@ bool api_function_ok(mtlbx *h, struct api_library *al, int64_t fn)
 mtlbx_interface_reader *api_reader(struct api_library *al)
 {
     if (!al->reader)
-        al->reader = mtlbx_interface_reader_new(al->lib);
+        al->reader = mbx_interface_reader_new(al->lib);
     return al->reader;
 }

@@ -32,13 +32,13 @@ static const char *failure_text(enum mtlbx_doc_result r)
 static const char *file_incomplete(mtlbx *h)
 {
     uint64_t at;
-    const char *path = mtlbx_file_path(h->file);
-    if (mtlbx_file_out_of_memory(h->file, &at)) {
+    const char *path = mbx_file_path(h->file);
+    if (mbx_file_out_of_memory(h->file, &at)) {
         api_set_error(h, ENOMEM, (int64_t)at, "%s:%llu: out of memory while reading the file: the result is "
                       "incomplete", path, (unsigned long long)at);
         return h->err_text;
     }
-    if (mtlbx_file_changed(h->file)) {
+    if (mbx_file_changed(h->file)) {
         api_set_error(h, 0, -1, "%s: the file changed or shrank while it was being read", path);
         return h->err_text;
     }
@@ -58,7 +58,7 @@ const char *mtlbx_json(mtlbx *h, unsigned flags)
     }
     if (h->json[flags])
         return h->json[flags];
-    mtlbx_doc_watch_jansson();
+    mbx_doc_watch_jansson();
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
@@ -66,7 +66,7 @@ const char *mtlbx_json(mtlbx *h, unsigned flags)
         api_set_error(h, ENOMEM, -1, "out of memory");
         return NULL;
     }
-    enum mtlbx_doc_result r = mtlbx_doc_write(m, mtlbx_file_path(h->file), h->file,
+    enum mtlbx_doc_result r = mbx_doc_write(m, mbx_file_path(h->file), h->file,
                                               (flags & MTLBX_JSON_INTERFACES ? MTLBX_DOC_INTERFACES : 0) |
                                                   (flags & MTLBX_JSON_LAYOUT ? MTLBX_DOC_LAYOUT : 0));
     if (fclose(m) != 0 || !text) {
@@ -82,7 +82,7 @@ const char *mtlbx_json(mtlbx *h, unsigned flags)
         free(text);
         if (why)
             api_set_error(h, r == MTLBX_DOC_CUT_LAYOUT || r == MTLBX_DOC_CUT_VALUE ? 0 : ENOMEM, -1, "%s: %s",
-                          mtlbx_file_path(h->file), why);
+                          mbx_file_path(h->file), why);
         else if (r == MTLBX_DOC_FILE_INCOMPLETE)
             file_incomplete(h);
         return NULL;
@@ -101,7 +101,7 @@ const char *mtlbx_json(mtlbx *h, unsigned flags)
 const char *api_interface_json_text(mtlbx *h, struct api_library *al, size_t i, bool *keep)
 {
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_interface_read(api_reader(al), al->lib, i, NULL, &err);
+    struct mtlbx_interface *iface = mbx_interface_read(api_reader(al), al->lib, i, NULL, &err);
     if (!iface && err.status == MTLBX_E_NOMEM) {
         *keep = false;
         api_set_error(h, ENOMEM, -1, "out of memory");
@@ -110,12 +110,12 @@ const char *api_interface_json_text(mtlbx *h, struct api_library *al, size_t i, 
     /* A module that does not decode is "interface": null, as in the
      * document; the error says where, as its diagnostic does. */
     if (!iface || iface->module.failed) {
-        uint64_t at = !iface ? (err.has_offset ? err.offset : mtlbx_function_at(al->lib, i)->module.offset)
+        uint64_t at = !iface ? (err.has_offset ? err.offset : mbx_function_at(al->lib, i)->module.offset)
                              : iface->module.error_offset;
         *keep = false;
         api_set_error(h, 0, (int64_t)at, "%llu: function %zu: interface not decoded: %s", (unsigned long long)at, i,
                       iface ? iface->module.error : err.message);
-        mtlbx_interface_free(iface);
+        mbx_interface_free(iface);
         return pool_intern(&h->pool, "null");
     }
     struct json_stream js;
@@ -123,7 +123,7 @@ const char *api_interface_json_text(mtlbx *h, struct api_library *al, size_t i, 
     interface_stream_put(&js, NULL, iface);
     size_t len = 0, cap = 0;
     char *text = json_stream_take(&js, &len, &cap);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     const char *kept = text && !js.failed ? pool_dup(&h->pool, text, len) : NULL;
     free(text);
     if (!kept) {

@@ -8,7 +8,7 @@
 
 #include <errno.h>
 
-static const struct mtlbx_fat_slice *slice_at(mtlbx *h, int slice)
+static const struct mbx_fat_slice *slice_at(mtlbx *h, int slice)
 {
     if (!h)
         return NULL;
@@ -16,9 +16,9 @@ static const struct mtlbx_fat_slice *slice_at(mtlbx *h, int slice)
         api_set_error(h, 0, -1, "no file is open");
         return NULL;
     }
-    const struct mtlbx_fat_slice *s = slice >= 0 ? mtlbx_fat_slice(h->file, (size_t)slice) : NULL;
+    const struct mbx_fat_slice *s = slice >= 0 ? mbx_fat_slice(h->file, (size_t)slice) : NULL;
     if (!s)
-        api_set_error(h, EINVAL, -1, "slice %d: the file has %zu", slice, mtlbx_fat_slice_count(h->file));
+        api_set_error(h, EINVAL, -1, "slice %d: the file has %zu", slice, mbx_fat_slice_count(h->file));
     return s;
 }
 
@@ -26,18 +26,18 @@ int mtlbx_slice_count(mtlbx *h)
 {
     if (!h || !h->file)
         return -1;
-    return (int)mtlbx_fat_slice_count(h->file);
+    return (int)mbx_fat_slice_count(h->file);
 }
 
 const char *mtlbx_slice_string(mtlbx *h, int slice, int key)
 {
-    const struct mtlbx_fat_slice *s = slice_at(h, slice);
+    const struct mbx_fat_slice *s = slice_at(h, slice);
     if (!s)
         return NULL;
     const char *v;
     switch (key) {
-    case MTLBX_CPU: v = mtlbx_cputype_name(s->cputype); break;
-    case MTLBX_ARCH: v = mtlbx_fat_arch_name(s->cputype); break;
+    case MTLBX_CPU: v = mbx_cputype_name(s->cputype); break;
+    case MTLBX_ARCH: v = mbx_fat_arch_name(s->cputype); break;
     default:
         api_set_error(h, EINVAL, -1, "mtlbx_slice_string: key %d is not a slice string key", key);
         return NULL;
@@ -49,17 +49,17 @@ const char *mtlbx_slice_string(mtlbx *h, int slice, int key)
 
 int64_t mtlbx_slice_int(mtlbx *h, int slice, int key)
 {
-    const struct mtlbx_fat_slice *s = slice_at(h, slice);
+    const struct mbx_fat_slice *s = slice_at(h, slice);
     if (!s)
         return -1;
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_of(h->file, (size_t)slice);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_of(h->file, (size_t)slice);
     int64_t v;
     switch (key) {
     case MTLBX_OFFSET: return s->offset;
     case MTLBX_SIZE: return s->size;
     case MTLBX_CPUTYPE: return s->cputype;
     case MTLBX_CPUSUBTYPE: return s->cpusubtype;
-    case MTLBX_LIBRARY: v = g ? -1 : mtlbx_fat_slice_library(h->file, (size_t)slice); break;
+    case MTLBX_LIBRARY: v = g ? -1 : mbx_fat_slice_library(h->file, (size_t)slice); break;
     case MTLBX_EMBEDDED_LIBRARY: v = g ? g->embedded_library : -1; break;
     case MTLBX_FILETYPE: v = g && g->read ? (int64_t)g->filetype : -1; break;
     default:
@@ -75,7 +75,7 @@ static const struct mtlbx_gpu_function *gpu_function(mtlbx *h, int slice, int64_
 {
     if (!slice_at(h, slice))
         return NULL;
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_of(h->file, (size_t)slice);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_of(h->file, (size_t)slice);
     size_t n = g ? g->n_functions : 0;
     if (fn < 0 || (uint64_t)fn >= n) {
         api_set_error(h, EINVAL, -1, "GPU function %lld: slice %d has %zu", (long long)fn, slice, n);
@@ -88,7 +88,7 @@ int64_t mtlbx_gpu_function_count(mtlbx *h, int slice)
 {
     if (!slice_at(h, slice))
         return -1;
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_of(h->file, (size_t)slice);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_of(h->file, (size_t)slice);
     return g ? (int64_t)g->n_functions : 0;
 }
 
@@ -137,5 +137,5 @@ const void *mtlbx_gpu_function_code(mtlbx *h, int slice, int64_t fn, size_t *len
         return NULL;
     if (len)
         *len = (size_t)f->size;
-    return mtlbx_file_data(h->file) + f->offset;
+    return mbx_file_data(h->file) + f->offset;
 }

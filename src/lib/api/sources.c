@@ -14,10 +14,10 @@ static bool list_sources(mtlbx *h, struct api_library *al)
 {
     if (al->sources_listed)
         return true;
-    const struct mtlbx_sources *src = mtlbx_library_sources(al->lib);
+    const struct mtlbx_sources *src = mbx_library_sources(al->lib);
     size_t n = 0;
     for (size_t k = 0; src && src->present && k < src->n_archives; k++)
-        if (mtlbx_archive_load(al->lib, k) == MTLBX_ARCHIVE_LOADED)
+        if (mbx_archive_load(al->lib, k) == MTLBX_ARCHIVE_LOADED)
             n += src->archives[k].n_members;
     struct api_source *v = calloc(n ? n : 1, sizeof *v);
     if (!v) {
@@ -52,7 +52,7 @@ static const struct mtlbx_member *member(mtlbx *h, int lib, int64_t i)
         api_set_error(h, EINVAL, -1, "source member %lld: the library has %zu", (long long)i, al->n_sources);
         return NULL;
     }
-    const struct mtlbx_sources *src = mtlbx_library_sources(al->lib);
+    const struct mtlbx_sources *src = mbx_library_sources(al->lib);
     return &src->archives[al->sources[i].archive].members[al->sources[i].member];
 }
 

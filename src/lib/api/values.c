@@ -24,7 +24,7 @@ static const char *hex_text(struct api_pool *pool, const uint8_t *p, size_t n)
 /* "macOS 26.0": a requirement whose platform and version are known. */
 static const char *requires_text(struct api_pool *pool, const struct mtlbx_requires *r)
 {
-    const char *os = mtlbx_os_name(r->os);
+    const char *os = mbx_os_name(r->os);
     if (!os || !r->has_version)
         return API_NONE;
     return pool_internf(pool, "%s %u.%u", os, r->version.major, r->version.minor);
@@ -32,21 +32,21 @@ static const char *requires_text(struct api_pool *pool, const struct mtlbx_requi
 
 const char *api_library_value_text(struct api_pool *pool, mtlbx_library *lib, enum api_lib_value v)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
     char buf[48];
     switch (v) {
     case LV_CONTAINER_VERSION: return pool_internf(pool, "%u.%u.%u", h->major, h->minor, h->patch);
     case LV_PLATFORM: return pool_intern(pool, h->macos ? "macOS" : "iOS");
-    case LV_FILE_TYPE: return pool_intern(pool, mtlbx_file_type_name(h->file_type, buf, sizeof buf));
-    case LV_TARGET_OS: return pool_intern(pool, mtlbx_target_os_name(h->platform_byte, buf, sizeof buf));
+    case LV_FILE_TYPE: return pool_intern(pool, mbx_file_type_name(h->file_type, buf, sizeof buf));
+    case LV_TARGET_OS: return pool_intern(pool, mbx_target_os_name(h->platform_byte, buf, sizeof buf));
     case LV_OS_VERSION: return pool_internf(pool, "%u.%u.%u", h->os_major, h->os_minor, h->os_patch);
     case LV_UUID: {
-        const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+        const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
         return ext->has_uuid ? hex_text(pool, ext->uuid, 16) : API_NONE;
     }
     case LV_REQUIRES: {
         struct mtlbx_requires r;
-        mtlbx_library_requires(lib, &r);
+        mbx_library_requires(lib, &r);
         return requires_text(pool, &r);
     }
     case LV_COUNT: break;
@@ -127,7 +127,7 @@ bool api_cheap_columns(mtlbx *h, struct api_library *al)
     for (size_t i = 0; ok && i < n; i++) {
         /* One pass that leaves the table as it was (peek): a million
          * functions keep only these columns. */
-        const struct mtlbx_function *fn = mtlbx_function_peek(al->lib, i);
+        const struct mtlbx_function *fn = mbx_function_peek(al->lib, i);
         char buf[72];
         if (!fn) {
             ok = false;
@@ -137,7 +137,7 @@ bool api_cheap_columns(mtlbx *h, struct api_library *al)
         const char *name = fn->name.ptr ? (const char *)fn->name.ptr : "";
         const char *nul = fn->name.len ? memchr(name, 0, fn->name.len) : NULL;
         column_put(&al->columns[COL_NAME], &t[COL_NAME], i, name, nul ? (size_t)(nul - name) : fn->name.len);
-        const char *type = fn->present & MTLBX_F_TYPE ? mtlbx_function_type_name(fn->type, buf, sizeof buf) : NULL;
+        const char *type = fn->present & MTLBX_F_TYPE ? mbx_function_type_name(fn->type, buf, sizeof buf) : NULL;
         column_put(&al->columns[COL_TYPE], &t[COL_TYPE], i, type, type ? strlen(type) : 0);
         bool vers = fn->present & MTLBX_F_VERS;
         size_t len = version_into(buf, fn->air_major, fn->air_minor);
@@ -178,9 +178,9 @@ bool api_cheap_columns(mtlbx *h, struct api_library *al)
 /* sig's declaration of function i (the text after its "// requires" line). */
 static const char *declaration_text(mtlbx *h, struct api_library *al, size_t i, bool *keep)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(al->lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(al->lib, i);
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_interface_read(api_reader(al), al->lib, i, NULL, &err);
+    struct mtlbx_interface *iface = mbx_interface_read(api_reader(al), al->lib, i, NULL, &err);
     if (!iface || iface->module.failed) {
         uint64_t at = !iface ? (err.has_offset ? err.offset : fn->module.offset) : iface->module.error_offset;
         *keep = false;
@@ -189,16 +189,16 @@ static const char *declaration_text(mtlbx *h, struct api_library *al, size_t i, 
         else
             api_set_error(h, 0, (int64_t)at, "%llu: function %zu: interface not decoded: %s",
                           (unsigned long long)at, i, iface ? iface->module.error : err.message);
-        mtlbx_interface_free(iface);
+        mbx_interface_free(iface);
         return NULL;
     }
     char tbuf[32];
-    const char *type = (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : NULL;
+    const char *type = (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf) : NULL;
     /* The flags `mtlbx sig` asks for (src/cli/sig.c): tests/api/consumer.sh
      * holds the two texts together on every file. */
-    char *decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(al->lib, i),
+    char *decl = mbx_msl_declaration(iface, fn->name, type, mbx_function_metadata(al->lib, i),
                                        MTLBX_MSL_SOURCE | MTLBX_MSL_CONSTANTS);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     const char *kept = decl ? pool_dup(&h->pool, decl, strlen(decl)) : NULL;
     free(decl);
     if (!kept) {
@@ -216,7 +216,7 @@ const char *api_function_value_text(mtlbx *h, struct api_library *al, size_t i, 
     if (c == COL_INTERFACE_JSON)
         return api_interface_json_text(h, al, i, keep);
     struct mtlbx_requires r;
-    mtlbx_function_requires(al->lib, i, &r);
+    mbx_function_requires(al->lib, i, &r);
     const char *s = requires_text(&h->pool, &r);
     if (!s)
         api_set_error(h, ENOMEM, -1, "out of memory");

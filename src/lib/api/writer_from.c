@@ -1,8 +1,8 @@
 /* mtlbx_writer_from: `mtlbx pack --from FILE -f NAME...` through <mtlbx.h>
  * (Python's Writer.from_library). The names are read as every command
- * reads -f NAME (mtlbx_resolve_function_name), and the copy is the
- * writer's own model of the file cut down to them (mtlbx_wr_describe,
- * mtlbx_wr_select), as util/pack_select makes it for the program: so the
+ * reads -f NAME (mbx_resolve_function_name), and the copy is the
+ * writer's own model of the file cut down to them (mbx_wr_describe,
+ * mbx_wr_select), as util/pack_select makes it for the program: so the
  * bytes are the program's. */
 #include "config.h"
 
@@ -23,7 +23,7 @@ static void free_keep(bool **keep, size_t n)
 static bool mark(mtlbx *h, const char *name, bool **keep)
 {
     struct mtlbx_name_matches m;
-    if (!mtlbx_resolve_function_name(h->file, name, &m)) {
+    if (!mbx_resolve_function_name(h->file, name, &m)) {
         api_set_error(h, ENOMEM, -1, "out of memory");
         return false;
     }
@@ -34,7 +34,7 @@ static bool mark(mtlbx *h, const char *name, bool **keep)
         api_set_error(h, 0, -1, "'%s' is ambiguous: the prefix of %zu functions", name, m.n);
     for (size_t j = 0; ok && j < m.n; j++)
         keep[m.v[j].library][m.v[j].function] = true;
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     return ok;
 }
 
@@ -67,22 +67,22 @@ mtlbx_writer *mtlbx_writer_from(mtlbx *h, const char *const *names, size_t n)
             ok = mark(h, names[k], keep);
         }
     }
-    mtlbx_writer *w = ok ? mtlbx_wr_new() : NULL;
+    mtlbx_writer *w = ok ? mbx_wr_new() : NULL;
     if (ok && !w)
         api_set_error(h, ENOMEM, -1, "out of memory");
     /* Decoded entries are kept through the pass: the handle may hold
      * what they point to. */
-    int rc = w ? mtlbx_wr_describe(w, h->file, MTLBX_WR_DESCRIBE_KEEP_DECODED) : MTLBX_WRITER_FAILED;
+    int rc = w ? mbx_wr_describe(w, h->file, MTLBX_WR_DESCRIBE_KEEP_DECODED) : MTLBX_WRITER_FAILED;
     if (w && rc == MTLBX_WRITER_OK)
-        rc = mtlbx_wr_select(w, keep);
+        rc = mbx_wr_select(w, keep);
     if (w && rc != MTLBX_WRITER_OK) {
-        int64_t at = mtlbx_wr_error_offset(w);
+        int64_t at = mbx_wr_error_offset(w);
         api_set_error(h, rc == MTLBX_WRITER_FATAL ? ENOMEM : 0, at, "%s", mtlbx_writer_error_string(w));
         mtlbx_writer_free(w);
         w = NULL;
     }
     free_keep(keep, h->n_libraries);
     if (w)
-        mtlbx_wr_mark_copy(w);
+        mbx_wr_mark_copy(w);
     return w;
 }

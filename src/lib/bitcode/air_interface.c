@@ -205,7 +205,7 @@ static void parameter_address_space(const struct bc_module *m, long g, struct mt
     arg->address_space = arg->address_space_from == MTLBX_AS_PARAMETER ? as : 0;
 }
 
-const char *mtlbx_address_space_from_name(const struct mtlbx_air_argument *a)
+const char *mbx_address_space_from_name(const struct mtlbx_air_argument *a)
 {
     switch (a->address_space_from) {
     case MTLBX_AS_METADATA: return "air.address_space";
@@ -457,7 +457,7 @@ static bool decode_entry(struct bc_module *m, struct arena *a, const uint8_t *sy
     /* The X of a named metadata air.X comes from the file: kept as
      * terminal-safe UTF-8 (escaped), as every label and JSON string needs. */
     char safe[256];
-    mtlbx_escape((const uint8_t *)stage, strlen(stage), MTLBX_ESC_TERMINAL, safe, sizeof safe);
+    mbx_escape((const uint8_t *)stage, strlen(stage), MTLBX_ESC_TERMINAL, safe, sizeof safe);
     iface->stage = arena_dup(a, safe, strlen(safe) + 1);
     if (!iface->stage)
         return false;
@@ -603,7 +603,7 @@ struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8
     return iface;
 }
 
-struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
+struct mtlbx_interface *mbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
                                                const uint8_t *symbol, size_t symbol_len,
                                                struct mtlbx_error *err)
 {
@@ -615,7 +615,7 @@ struct mtlbx_interface *mtlbx_interface_decode(const uint8_t *data, size_t len, 
     return iface;
 }
 
-void mtlbx_interface_free(struct mtlbx_interface *iface)
+void mbx_interface_free(struct mtlbx_interface *iface)
 {
     if (!iface)
         return;

@@ -16,7 +16,7 @@
  * linear in the name (which is bounded too: its stack array is two
  * components a byte) and the printing stops at the bound.
  *
- * A name past either bound is shown as stored; mtlbx_demangle_bounded
+ * A name past either bound is shown as stored; mbx_demangle_bounded
  * says so, so that a caller can tell the reader why. */
 #include "config.h"
 
@@ -80,7 +80,7 @@ static bool run(const char *mangled, struct sink *s)
     return true;
 }
 
-enum mtlbx_demangle_status mtlbx_demangle_bounded(struct mtlbx_bytes name, char **out)
+enum mtlbx_demangle_status mbx_demangle_bounded(struct mtlbx_bytes name, char **out)
 {
     *out = NULL;
     if (name.len < 3 || name.ptr[0] != '_' || name.ptr[1] != 'Z' || memchr(name.ptr, '\0', name.len))
@@ -102,8 +102,8 @@ enum mtlbx_demangle_status mtlbx_demangle_bounded(struct mtlbx_bytes name, char 
     return MTLBX_DEMANGLED;
 }
 
-char *mtlbx_demangle(struct mtlbx_bytes name)
+char *mbx_demangle(struct mtlbx_bytes name)
 {
     char *d;
-    return mtlbx_demangle_bounded(name, &d) == MTLBX_DEMANGLED ? d : NULL;
+    return mbx_demangle_bounded(name, &d) == MTLBX_DEMANGLED ? d : NULL;
 }

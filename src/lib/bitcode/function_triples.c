@@ -18,7 +18,7 @@ static bool starts(const char *s, size_t len, const char *prefix)
     return len >= n && memcmp(s, prefix, n) == 0;
 }
 
-enum mtlbx_os mtlbx_os_of_triple(const char *triple)
+enum mtlbx_os mbx_os_of_triple(const char *triple)
 {
     /* ARCH-VENDOR-OS[-ENVIRONMENT] */
     const char *os = strchr(triple, '-');
@@ -43,7 +43,7 @@ enum mtlbx_os mtlbx_os_of_triple(const char *triple)
     return MTLBX_OS_NONE;
 }
 
-bool mtlbx_triple_os_version(const char *triple, struct mtlbx_os_version *out)
+bool mbx_triple_os_version(const char *triple, struct mtlbx_os_version *out)
 {
     /* ARCH-VENDOR-OS[-ENVIRONMENT]; OS is letters, then the version */
     const char *os = strchr(triple, '-');
@@ -68,7 +68,7 @@ bool mtlbx_triple_os_version(const char *triple, struct mtlbx_os_version *out)
 /* The triple of a module's bytes, and the version it asks for. */
 static bool module_triple(const uint8_t *p, size_t len, char *triple, size_t size, struct mtlbx_os_version *v)
 {
-    return len && bc_module_triple(p, len, triple, size) && mtlbx_triple_os_version(triple, v);
+    return len && bc_module_triple(p, len, triple, size) && mbx_triple_os_version(triple, v);
 }
 
 /* ------------------------------------------- each function's own triple -- */
@@ -102,7 +102,7 @@ static _Atomic uint32_t *triples_of(const mtlbx_library *lib)
     if (t || !lib->n_functions)
         return t;
     /* A lock of its own: this is asked with the library's lock held
-     * (mtlbx_library_requires). */
+     * (mbx_library_requires). */
     static pthread_mutex_t made = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&made);
     t = atomic_load(&mut->fn_triples);
@@ -120,7 +120,7 @@ static uint32_t read_triple(const uint8_t *module, size_t len)
     struct mtlbx_os_version v;
     if (!module || !module_triple(module, len, triple, sizeof triple, &v))
         return UNREADABLE;
-    return pack(mtlbx_os_of_triple(triple), v);
+    return pack(mbx_os_of_triple(triple), v);
 }
 
 void bc_note_function_triple(const mtlbx_library *lib, size_t i, const uint8_t *module, size_t len)
@@ -141,7 +141,7 @@ bool bc_function_triple_read(const mtlbx_library *lib, size_t i, enum mtlbx_os *
     _Atomic uint32_t *t = triples_of(lib);
     uint32_t x = t ? atomic_load_explicit(&t[i], memory_order_relaxed) : 0;
     if (x == 0) {
-        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+        struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
         x = read_triple(m.ptr, m.len);
         *was_read = m.len != 0;
         if (t)

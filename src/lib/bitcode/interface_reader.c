@@ -22,7 +22,7 @@
  * (container/read_window.c) stays apart: it is a buffer one thread fills,
  * so each thread keeps its own.
  *
- * mtlbx_function_interface, the library's way to one function's interface
+ * mbx_function_interface, the library's way to one function's interface
  * with no reader, lives here too: it decodes as the reader does, alone. */
 #include "config.h"
 
@@ -53,7 +53,7 @@ struct mtlbx_interface_reader {
     uint64_t tick;
 };
 
-mtlbx_interface_reader *mtlbx_interface_reader_new(const mtlbx_library *lib)
+mtlbx_interface_reader *mbx_interface_reader_new(const mtlbx_library *lib)
 {
     if (!lib)
         return NULL;
@@ -73,7 +73,7 @@ mtlbx_interface_reader *mtlbx_interface_reader_new(const mtlbx_library *lib)
     return rd;
 }
 
-void mtlbx_interface_reader_free(mtlbx_interface_reader *rd)
+void mbx_interface_reader_free(mtlbx_interface_reader *rd)
 {
     if (!rd)
         return;
@@ -174,7 +174,7 @@ static void drop_shared(struct shared_module *e, struct module_read **release)
 static struct module_read *module_read_shared(mtlbx_interface_reader *rd, size_t i)
 {
     const mtlbx_library *lib = rd->lib;
-    struct mtlbx_bytes bytes = mtlbx_function_module_bytes(lib, i);
+    struct mtlbx_bytes bytes = mbx_function_module_bytes(lib, i);
     if (!bytes.ptr)
         return NULL;
     const struct mtlbx_range key = library_function(lib, i)->module;
@@ -245,7 +245,7 @@ out:
 
 /* ---------------------------------------------- a function's interface -- */
 
-struct mtlbx_interface *mtlbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
+struct mtlbx_interface *mbx_function_interface(const mtlbx_library *lib, size_t i, struct mtlbx_error *err)
 {
     return interface_read_from(NULL, lib, i, NULL, err, NULL);
 }
@@ -257,7 +257,7 @@ struct mtlbx_read_window {
     struct read_window w;
 };
 
-mtlbx_read_window *mtlbx_read_window_new(void)
+mtlbx_read_window *mbx_read_window_new(void)
 {
     mtlbx_read_window *w = malloc(sizeof *w);
     if (w)
@@ -265,7 +265,7 @@ mtlbx_read_window *mtlbx_read_window_new(void)
     return w;
 }
 
-void mtlbx_read_window_free(mtlbx_read_window *w)
+void mbx_read_window_free(mtlbx_read_window *w)
 {
     if (!w)
         return;
@@ -273,15 +273,15 @@ void mtlbx_read_window_free(mtlbx_read_window *w)
     free(w);
 }
 
-struct mtlbx_interface *mtlbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+struct mtlbx_interface *mbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
                                              mtlbx_read_window *w, struct mtlbx_error *err)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     const uint8_t *copy = NULL;
     /* (A module that several functions share is still read once, through
      * the mapping: interface_read_from takes it from the reader.)
      * Bytes the window could not have, a file that shrank among them, are
-     * read through the mapping as mtlbx_function_interface reads them: the
+     * read through the mapping as mbx_function_interface reads them: the
      * same result, and the same SIGBUS for the CLI's guard to report. */
     if (w && fn && fn->module_valid && fn->module.size > 0)
         copy = read_window_span(&w->w, lib->file, fn->module, NULL);
@@ -298,7 +298,7 @@ struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mt
     const struct mtlbx_function *entry = library_function(lib, i);
     const struct mtlbx_function copied = entry ? *entry : (struct mtlbx_function){ 0 };
     const struct mtlbx_function *fn = entry ? &copied : NULL;
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
     if (mapped)
         *mapped = false;
     if (!fn || !m.ptr) {
@@ -317,7 +317,7 @@ struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mt
         *mapped = r || !copy;
     bc_note_function_triple(lib, i, copy ? copy : m.ptr, m.len); /* while the bytes are at hand */
     if (!r)
-        return mtlbx_interface_decode(copy ? copy : m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len,
+        return mbx_interface_decode(copy ? copy : m.ptr, m.len, fn->module.offset, fn->name.ptr, fn->name.len,
                                       err);
     struct mtlbx_interface *iface = module_read_interface(r, fn->name.ptr, fn->name.len, err);
     module_read_release(r);

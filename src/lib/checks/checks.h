@@ -7,7 +7,7 @@
  * knows the container and the bitcode reader, and nothing above them:
  * never the node model or the comparison (model/ and compare/ call it,
  * never the other way). What it finds belongs to the caller (the byte
- * layout is an object of its own, mtlbx_layout_free), never to the file
+ * layout is an object of its own, mbx_layout_free), never to the file
  * handle. It never prints. Included by mtlbx_private.h, whose
  * types it uses. */
 #ifndef MTLBX_CHECKS_H
@@ -20,44 +20,44 @@
 /* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
  * module)? The first call reports a problem as an error diagnostic at the
  * module's offset; later calls return the cached answer. Hash checks
- * (mtlbx_function_verify, mtlbx_library_verify_all) answer it on the way. True when there is
- * no module to judge. mtlbx_library_validate_modules does every module and
+ * (mbx_function_verify, mbx_library_verify_all) answer it on the way. True when there is
+ * no module to judge. mbx_library_validate_modules does every module and
  * returns how many are not bitcode. */
-bool mtlbx_module_validate(mtlbx_library *lib, size_t i);
-size_t mtlbx_library_validate_modules(mtlbx_library *lib);
-/* Decodes every function's interface (as mtlbx_interface_read does)
+bool mbx_module_validate(mtlbx_library *lib, size_t i);
+size_t mbx_library_validate_modules(mtlbx_library *lib);
+/* Decodes every function's interface (as mbx_interface_read does)
  * on up to `threads` threads (0 = number of CPUs); each module that is
  * bitcode but does not decode becomes an error diagnostic of the library
  * at the module's offset (the message says where reading stopped).
  * Returns how many functions failed. For `check`: it costs what `sig`
  * costs. */
-size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
+size_t mbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
 /* The same for function i alone (the explorer's background check calls it
  * once per function), through `rd` (a reader of lib kept across the calls,
  * so that a shared module is read once; may be NULL). False when its
  * interface did not decode. */
-bool mtlbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i);
-/* mtlbx_library_verify_all and mtlbx_library_check_interfaces in one pass:
+bool mbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i);
+/* mbx_library_verify_all and mbx_library_check_interfaces in one pass:
  * each module is decoded on the thread that hashed it, from the bytes the
  * hash has just read, so the file is read once and the decode costs a
  * fraction of the hash. Returns the mismatches; *failed (may be NULL) gets
  * how many interfaces did not decode. */
-size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
-/* mtlbx_library_verify_all for functions [first, end) only, each one's
- * interface decoded as mtlbx_interface_read decodes it (through `rd`, may
+size_t mbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
+/* mbx_library_verify_all for functions [first, end) only, each one's
+ * interface decoded as mbx_interface_read decodes it (through `rd`, may
  * be NULL) from the bytes its hash has just read, and handed to `visit`
  * on the thread that decoded it: iface NULL when it did not decode, with
  * *err saying why (a file that shrank under the hash is not read again:
- * mtlbx_file_changed() tells). The interface, and what it points to, last
+ * mbx_file_changed() tells). The interface, and what it points to, last
  * only until visit returns. Each module is read once for both, where
- * verify_all and then mtlbx_interface_read read it twice (dump --json
+ * verify_all and then mbx_interface_read read it twice (dump --json
  * --interfaces). Threads: 0 for every CPU. Returns the mismatches. The
  * function list's pages the range read stay mapped: a caller going
  * through the library range by range lets them go as it goes
- * (mtlbx_library_release_pages), not after every range. */
+ * (mbx_library_release_pages), not after every range. */
 typedef void (*mtlbx_interface_visit_fn)(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
                                          const struct mtlbx_error *err, void *ctx);
-size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
+size_t mbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
                                      unsigned threads, mtlbx_interface_visit_fn visit, void *ctx);
 
 /* ---------------------------------------------------------------- claims -- */
@@ -70,8 +70,8 @@ size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader 
  * pass calls it). */
 void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface);
 /* A warning of the library when the header's deployment target is not
- * the modules' triple (mtlbx_library_deployment), naming both. */
-void mtlbx_library_check_deployment(mtlbx_library *lib);
+ * the modules' triple (mbx_library_deployment), naming both. */
+void mbx_library_check_deployment(mtlbx_library *lib);
 
 /* ---------------------------------------------------------- requirements -- */
 
@@ -90,23 +90,23 @@ enum mtlbx_os {
     MTLBX_OS_COUNT,
 };
 /* "macOS", "iOS", ... as CONTRACT.md spells them; NULL for MTLBX_OS_NONE. */
-const char *mtlbx_os_name(enum mtlbx_os os);
+const char *mbx_os_name(enum mtlbx_os os);
 /* A platform name as a user types it ("macos", "iOS", "macCatalyst",
  * "visionos", "xros"; any case), or MTLBX_OS_NONE (os_spec.c). */
-enum mtlbx_os mtlbx_os_parse(const char *name, size_t len);
+enum mtlbx_os mbx_os_parse(const char *name, size_t len);
 /* Apple's PLATFORM_* numbers (LC_BUILD_VERSION, and a metallib header's
  * byte 11 below its 0x80 flag): 1 macOS, 2 iOS, 3 tvOS, 4 watchOS, 6 Mac
  * Catalyst, 7-9 the simulators (as their OS), 11 visionOS, 12 its
  * simulator; MTLBX_OS_NONE for bridgeOS, DriverKit and the unknown. */
-enum mtlbx_os mtlbx_platform_os(uint32_t platform);
+enum mtlbx_os mbx_platform_os(uint32_t platform);
 /* The platform of an LLVM target triple ("air64-apple-macosx14.0.0"). */
-enum mtlbx_os mtlbx_os_of_triple(const char *triple);
+enum mtlbx_os mbx_os_of_triple(const char *triple);
 
 struct mtlbx_os_version {
     uint16_t major, minor;
 };
 /* <0, 0, >0 as a is lower than, equal to or higher than b. */
-int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b);
+int mbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b);
 
 enum mtlbx_req_rule { MTLBX_REQ_DEPLOYMENT, MTLBX_REQ_MSL, MTLBX_REQ_AIR };
 struct mtlbx_req_reason {
@@ -138,33 +138,33 @@ struct mtlbx_requires {
     size_t unknown_dropped;
     size_t n_functions;              /* library: functions whose own version is `version` */
 };
-void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out);
+void mbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out);
 /* What a function of these MSL and AIR versions needs on `os`, with no
  * library around it (the writer checks modules against its target). */
-void mtlbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
+void mbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
                             struct mtlbx_requires *out);
 /* The whole library: the highest version of its functions and of its
  * deployment target, the reasons that give that version, and the union of
  * its functions' unknown versions. */
-void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out);
+void mbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out);
 /* The same requirement as CONTRACT.md shows it: platform, version, reasons
  * and unknown versions (the function counts of a library's reasons aside). */
-bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b);
+bool mbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b);
 /* The platform requirements are computed for (header, else module triple). */
-enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib);
+enum mtlbx_os mbx_library_os(const mtlbx_library *lib);
 /* The header's deployment target (byte 11's platform, the version at
  * 12); false when the header names no platform a table knows. Metal does
- * not read it: requirements use mtlbx_library_deployment. */
-bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v);
+ * not read it: requirements use mbx_library_deployment. */
+bool mbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v);
 /* The first module's target triple (printable ASCII); false if none reads. */
-bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
+bool mbx_library_triple(const mtlbx_library *lib, char *buf, size_t size);
 /* The tables on their own: the first version of `os` that accepts MSL
  * (or AIR) version v, in *needs when FOUND; OLDER: older than the table
  * (no constraint); UNKNOWN: newer than the table, or not in it;
  * NO_PLATFORM: no column for os (watchOS, unknown). */
 enum mtlbx_table_answer { MTLBX_TABLE_FOUND, MTLBX_TABLE_OLDER, MTLBX_TABLE_UNKNOWN, MTLBX_TABLE_NO_PLATFORM };
-enum mtlbx_table_answer mtlbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
-enum mtlbx_table_answer mtlbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
+enum mtlbx_table_answer mbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
+enum mtlbx_table_answer mbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version v, struct mtlbx_os_version *needs);
 
 /* ---------------------------------------------------- deployment target -- */
 
@@ -190,18 +190,18 @@ struct mtlbx_deployment {
     size_t triples_differ;           /* of those, asking something else */
     size_t modules_unread;           /* modules whose triple could not be read */
 };
-void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out);
+void mbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out);
 /* Function i's own: its module's triple (read once, or noted by whoever
  * read the module first), else the library's. False when nothing is
  * known. */
-bool mtlbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header);
+bool mbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header);
 /* The release an OS version belongs to, the level Metal compares at:
  * 26.4 -> 26.0; macOS 10.x releases were majors in all but number, so
  * 10.14 -> 10.14. */
-struct mtlbx_os_version mtlbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v);
+struct mtlbx_os_version mbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v);
 /* The OS version a triple asks for: "air64_v28-apple-macosx26.0.0" ->
  * 26.0; false when its OS part carries no version. */
-bool mtlbx_triple_os_version(const char *triple, struct mtlbx_os_version *out);
+bool mbx_triple_os_version(const char *triple, struct mtlbx_os_version *out);
 /* Whether Metal on `running` loads a module whose triple asks for
  * `asks`, by the rule above. */
 enum mtlbx_triple_verdict {
@@ -209,13 +209,13 @@ enum mtlbx_triple_verdict {
     MTLBX_TRIPLE_NEWER_MINOR,        /* a newer minor of the same release: loads (measured on macOS) */
     MTLBX_TRIPLE_REFUSED,            /* a newer release */
 };
-enum mtlbx_triple_verdict mtlbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
+enum mtlbx_triple_verdict mbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
                                                struct mtlbx_os_version asks);
 
 /* --------------------------------------------------------------- OS spec -- */
 
 /* PLATFORM:VERSION as every command and API takes it (os_spec.c):
- * PLATFORM one of mtlbx_os_parse's names (any case), iOS, tvOS, watchOS
+ * PLATFORM one of mbx_os_parse's names (any case), iOS, tvOS, watchOS
  * and visionOS also with "-simulator"; VERSION MAJOR[.MINOR[.PATCH]],
  * major up to 65535, minor and patch up to 255 (what a header holds). */
 struct mtlbx_os_spec {
@@ -230,7 +230,7 @@ enum mtlbx_os_spec_error {
     MTLBX_OS_SPEC_PLATFORM,          /* no platform of that name */
     MTLBX_OS_SPEC_VERSION,           /* the version is not MAJOR[.MINOR[.PATCH]] in range */
 };
-enum mtlbx_os_spec_error mtlbx_os_spec_parse(const char *text, struct mtlbx_os_spec *out);
+enum mtlbx_os_spec_error mbx_os_spec_parse(const char *text, struct mtlbx_os_spec *out);
 /* The platforms, for a message: */
 #define MTLBX_OS_SPEC_PLATFORMS "macOS, iOS, tvOS, watchOS, macCatalyst, visionOS; iOS, tvOS, watchOS and " \
                                 "visionOS also as e.g. iOS-simulator"
@@ -244,7 +244,7 @@ enum mtlbx_os_spec_error mtlbx_os_spec_parse(const char *text, struct mtlbx_os_s
  * library's, one warning says no --os names it. Each finding goes to
  * emit; false when emit does (out of memory). */
 typedef bool (*mtlbx_finding_fn)(void *ctx, enum mtlbx_severity severity, uint64_t offset, const char *message);
-bool mtlbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct mtlbx_os_version limit,
+bool mbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct mtlbx_os_version limit,
                            bool functions, mtlbx_finding_fn emit, void *ctx);
 
 /* ---------------------------------------------------------- load stamps -- */
@@ -264,7 +264,7 @@ bool mtlbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct
  * The header's own deployment target is kept to say when it and the
  * triple disagree. */
 struct mtlbx_load_stamps {
-    enum mtlbx_os os;                /* the library's platform (mtlbx_library_os) */
+    enum mtlbx_os os;                /* the library's platform (mbx_library_os) */
     size_t n_functions;
     /* The triple that asks the most (by OS version), as read */
     bool has_triple;
@@ -287,11 +287,11 @@ struct mtlbx_load_stamps {
 };
 /* every_module: read every module's triple (check: each module is read
  * anyway); else the first ones until one reads (what find can afford). */
-void mtlbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct mtlbx_load_stamps *out);
+void mbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct mtlbx_load_stamps *out);
 /* "deployment target macOS 26.0", "MSL 4.0 needs macOS 26.0", "AIR 2.8
  * needs macOS 26.0"; and "MSL 4.2" for an unknown version. Return buf. */
-const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);
-const char *mtlbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size);
+const char *mbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);
+const char *mbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size);
 
 /* --------------------------------------------------------------- layout -- */
 
@@ -316,7 +316,7 @@ typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
 /* Calls fn for every region, in file order, never holding more than one
  * function's structures at a time. Returns false when fn stopped it or
  * memory ran out (then the regions seen so far do not cover the file). */
-bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
+bool mbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
 
 struct mtlbx_layout_summary {
     uint64_t claimed, padding, unclaimed;      /* bytes */
@@ -324,7 +324,7 @@ struct mtlbx_layout_summary {
     bool complete;                             /* the walk covered the file */
 };
 /* What one layout walk found: the totals, and the unclaimed runs for the
- * views. Owned by whoever asked for it (mtlbx_layout_free). */
+ * views. Owned by whoever asked for it (mbx_layout_free). */
 struct mtlbx_layout {
     struct mtlbx_layout_summary summary;
     /* private: the first unclaimed runs, in file order */
@@ -335,11 +335,11 @@ struct mtlbx_layout {
  * and every dirty padding run, at the run's offset (in the library that
  * holds it, else in the file's list). Each call adds those findings, so
  * walk a file once and keep the result. NULL when out of memory. */
-struct mtlbx_layout *mtlbx_layout_check(mtlbx_file *f);
-void mtlbx_layout_free(struct mtlbx_layout *layout);
+struct mtlbx_layout *mbx_layout_check(mtlbx_file *f);
+void mbx_layout_free(struct mtlbx_layout *layout);
 /* The unclaimed run containing `offset`, or the first one after it
  * (`after`); false if there is none (or layout is NULL). */
-bool mtlbx_layout_unclaimed_at(const struct mtlbx_layout *layout, uint64_t offset, bool after,
+bool mbx_layout_unclaimed_at(const struct mtlbx_layout *layout, uint64_t offset, bool after,
                                struct mtlbx_range *run);
 
 #endif

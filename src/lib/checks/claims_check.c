@@ -17,8 +17,8 @@
 static bool stage_is_type(const char *stage)
 {
     char buf[24];
-    for (uint8_t t = 0; mtlbx_function_type_known(t) && t < 255; t++)
-        if (strcmp(stage, mtlbx_function_type_name(t, buf, sizeof buf)) == 0)
+    for (uint8_t t = 0; mbx_function_type_known(t) && t < 255; t++)
+        if (strcmp(stage, mbx_function_type_name(t, buf, sizeof buf)) == 0)
             return true;
     return false;
 }
@@ -28,7 +28,7 @@ static bool stage_is_type(const char *stage)
 static const char *shown(const struct mtlbx_function *fn, char **name)
 {
     if (!*name)
-        *name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0);
+        *name = mbx_escape_dup(fn->name.ptr, fn->name.len, 0);
     return *name ? *name : "?";
 }
 
@@ -39,14 +39,14 @@ void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_inte
         return;
     char *name = NULL;
     if (iface->stage && !span_eq(iface->symbol, fn->name)) {
-        char *symbol = mtlbx_escape_dup(iface->symbol.ptr, iface->symbol.len, 0);
+        char *symbol = mbx_escape_dup(iface->symbol.ptr, iface->symbol.len, 0);
         const char *n = shown(fn, &name);
         lib_error(lib, fn->entry_offset, "function %s: NAME is %s, but its module defines no function of that name "
                   "(its entry is %s)", n, n, symbol ? symbol : "?");
         free(symbol);
     }
     char tb[24];
-    const char *type = mtlbx_function_type_name(fn->type, tb, sizeof tb);
+    const char *type = mbx_function_type_name(fn->type, tb, sizeof tb);
     if (iface->stage && (fn->present & MTLBX_F_TYPE) && stage_is_type(iface->stage) && strcmp(iface->stage, type) != 0)
         lib_error(lib, fn->entry_offset, "function %s: TYPE is %s, but its module declares it a %s function "
                   "(air.%s)", shown(fn, &name), type, iface->stage, iface->stage);
@@ -63,20 +63,20 @@ void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_inte
     free(name);
 }
 
-void mtlbx_library_check_deployment(mtlbx_library *lib)
+void mbx_library_check_deployment(mtlbx_library *lib)
 {
     struct mtlbx_deployment d;
-    mtlbx_library_deployment(lib, &d);
+    mbx_library_deployment(lib, &d);
     enum mtlbx_os os;
     struct mtlbx_os_version v;
-    if (!d.from_triple || !mtlbx_library_deployment_target(lib, &os, &v))
+    if (!d.from_triple || !mbx_library_deployment_target(lib, &os, &v))
         return;
-    if (os == d.os && mtlbx_os_version_cmp(v, d.asks) == 0)
+    if (os == d.os && mbx_os_version_cmp(v, d.asks) == 0)
         return;
     char n[48];
     lib_warning(lib, lib->header.base + 12,
                 "the header's deployment target (os_version) is %s %u.%u, the modules' target triple says %s %u.%u "
-                "(%s, %s): Metal decides by the triple", mtlbx_os_name(os), v.major, v.minor,
-                mtlbx_os_name(d.os) ? mtlbx_os_name(d.os) : "another OS", d.asks.major, d.asks.minor, d.triple,
-                mtlbx_count_noun(d.triple_functions, "module", "modules", n, sizeof n));
+                "(%s, %s): Metal decides by the triple", mbx_os_name(os), v.major, v.minor,
+                mbx_os_name(d.os) ? mbx_os_name(d.os) : "another OS", d.asks.major, d.asks.minor, d.triple,
+                mbx_count_noun(d.triple_functions, "module", "modules", n, sizeof n));
 }

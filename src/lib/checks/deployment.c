@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-struct mtlbx_os_version mtlbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v)
+struct mtlbx_os_version mbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v)
 {
     /* macOS 10.0 to 10.15 were each a major release (10.16 is 11). */
     if (os == MTLBX_OS_MACOS && v.major == 10)
@@ -21,12 +21,12 @@ struct mtlbx_os_version mtlbx_os_release(enum mtlbx_os os, struct mtlbx_os_versi
     return (struct mtlbx_os_version){ v.major, 0 };
 }
 
-enum mtlbx_triple_verdict mtlbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
+enum mtlbx_triple_verdict mbx_triple_accepts(enum mtlbx_os os, struct mtlbx_os_version running,
                                                struct mtlbx_os_version asks)
 {
-    if (mtlbx_os_version_cmp(asks, running) <= 0)
+    if (mbx_os_version_cmp(asks, running) <= 0)
         return MTLBX_TRIPLE_ACCEPTED;
-    if (mtlbx_os_version_cmp(mtlbx_os_release(os, asks), running) <= 0)
+    if (mbx_os_version_cmp(mbx_os_release(os, asks), running) <= 0)
         return MTLBX_TRIPLE_NEWER_MINOR;
     return MTLBX_TRIPLE_REFUSED;
 }
@@ -42,7 +42,7 @@ static bool note_read(struct mtlbx_deployment *d, enum mtlbx_os os, struct mtlbx
         return false;
     }
     d->triples_read++;
-    int c = d->from_triple ? mtlbx_os_version_cmp(v, d->asks) : 1;
+    int c = d->from_triple ? mbx_os_version_cmp(v, d->asks) : 1;
     if (c > 0) {
         d->from_triple = d->known = true;
         d->os = os;
@@ -63,14 +63,14 @@ static void deployment_finish(const mtlbx_library *lib, struct mtlbx_deployment 
         /* No module says: the header's stamp stands in, and says so. */
         enum mtlbx_os os;
         struct mtlbx_os_version v;
-        if (mtlbx_library_deployment_target(lib, &os, &v)) {
+        if (mbx_library_deployment_target(lib, &os, &v)) {
             d->known = true;
             d->os = os;
             d->asks = v;
         }
     }
     if (d->known)
-        d->needs = mtlbx_os_release(d->os, d->asks);
+        d->needs = mbx_os_release(d->os, d->asks);
 }
 
 static void deployment_store(mtlbx_library *lib, const struct mtlbx_deployment *d)
@@ -93,7 +93,7 @@ struct read_span {
 
 static void span_note(struct read_span *r, const mtlbx_library *lib, size_t i)
 {
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
     if (!m.len)
         return;
     uint64_t off = (uint64_t)(m.ptr - lib->file->data);
@@ -108,7 +108,7 @@ static void span_release(struct read_span *r, const mtlbx_library *lib, size_t f
         file_release_pages(lib->file, r->lo, r->hi - r->lo);
     else
         for (size_t i = first; i < last; i++) {
-            struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+            struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
             if (m.len)
                 file_release_pages(lib->file, (uint64_t)(m.ptr - lib->file->data), m.len);
         }
@@ -138,14 +138,14 @@ static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
     }
     /* The text of the triple that asks the most, read once. */
     if (d->from_triple) {
-        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, top);
+        struct mtlbx_bytes m = mbx_function_module_bytes(lib, top);
         if (!m.len || !bc_module_triple(m.ptr, m.len, d->triple, sizeof d->triple))
             d->triple[0] = '\0';
     }
     deployment_finish(lib, d);
 }
 
-void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out)
+void mbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment *out)
 {
     mtlbx_library *mut = (mtlbx_library *)lib; /* a cache of immutable facts: computing it twice is harmless */
     if (atomic_load(&mut->deploy_cached)) {
@@ -156,16 +156,16 @@ void mtlbx_library_deployment(const mtlbx_library *lib, struct mtlbx_deployment 
     deployment_store(mut, out);
 }
 
-bool mtlbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header)
+bool mbx_function_deployment(const mtlbx_library *lib, size_t i, struct mtlbx_os_version *asks, bool *from_header)
 {
     enum mtlbx_os os;
     *from_header = false;
     /* Its own module's triple, as Metal reads it; the library's (the
      * highest, or the header's) only when that cannot be read. */
-    if (bc_function_triple(lib, i, &os, asks) && (os == mtlbx_library_os(lib) || mtlbx_library_os(lib) == MTLBX_OS_NONE))
+    if (bc_function_triple(lib, i, &os, asks) && (os == mbx_library_os(lib) || mbx_library_os(lib) == MTLBX_OS_NONE))
         return true;
     struct mtlbx_deployment d;
-    mtlbx_library_deployment(lib, &d);
+    mbx_library_deployment(lib, &d);
     *from_header = d.known && !d.from_triple;
     *asks = d.asks;
     return d.known;

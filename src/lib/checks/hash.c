@@ -152,7 +152,7 @@ static void set_state(mtlbx_library *lib, size_t i, enum mtlbx_hash_state s)
     atomic_store_explicit((_Atomic unsigned char *)&lib->hash_states[i], (unsigned char)s, memory_order_release);
 }
 
-enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t i)
+enum mtlbx_hash_state mbx_function_hash_state(const mtlbx_library *lib, size_t i)
 {
     if (i >= lib->n_functions)
         return MTLBX_HASH_UNAVAILABLE;
@@ -165,7 +165,7 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
     if (i >= lib->n_functions)
         return MTLBX_HASH_UNAVAILABLE;
     const struct mtlbx_function *fn = library_function(lib, i);
-    enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
+    enum mtlbx_hash_state s = mbx_function_hash_state(lib, i);
     if (!fn->hash || !fn->module_valid) {
         set_state(lib, i, MTLBX_HASH_UNAVAILABLE);
         return MTLBX_HASH_UNAVAILABLE;
@@ -212,7 +212,7 @@ static enum mtlbx_hash_state verify_one(mtlbx_library *lib, size_t i, uint8_t ac
     return now;
 }
 
-enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i, uint8_t actual[32])
+enum mtlbx_hash_state mbx_function_verify(mtlbx_library *lib, size_t i, uint8_t actual[32])
 {
     struct hash_reader r;
     reader_init(&r, STREAM_BYTES);
@@ -231,7 +231,7 @@ struct verify_job {
 };
 
 /* Module i's bytes where the hash has just read them: the reader's window
- * (a mapped file), or the caller's buffer (mtlbx_open_buffer). NULL when
+ * (a mapped file), or the caller's buffer (mbx_open_buffer). NULL when
  * they are not all there: not hashed (no HASH, cached state, a module
  * bigger than the window streamed through) or the file shrank. */
 static const uint8_t *window_bytes(const mtlbx_library *lib, size_t i, const struct hash_reader *r)
@@ -263,7 +263,7 @@ static size_t hash_ahead(mtlbx_library *lib, size_t first, size_t end, struct ha
     size_t i = first;
     for (; i < end; i++) {
         const struct mtlbx_function *fn = library_function(lib, i);
-        enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
+        enum mtlbx_hash_state s = mbx_function_hash_state(lib, i);
         if (!fn->hash || !fn->module_valid || s == MTLBX_HASH_MATCHES || s == MTLBX_HASH_MISMATCH)
             continue;
         struct mtlbx_range m = fn->module;
@@ -313,7 +313,7 @@ static void *verify_worker(void *arg)
     return NULL;
 }
 
-size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads)
+size_t mbx_library_verify_all(mtlbx_library *lib, unsigned threads)
 {
     return library_verify_visiting(lib, threads, NULL);
 }
@@ -333,7 +333,7 @@ size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsign
         first = end;
     size_t runs = (end - first + VERIFY_RUN - 1) / VERIFY_RUN;
     if (threads == 0)
-        threads = mtlbx_cpus();
+        threads = mbx_cpus();
     if (threads > 16)
         threads = 16;
     if (threads > runs)
@@ -357,17 +357,17 @@ size_t library_verify_range(mtlbx_library *lib, size_t first, size_t end, unsign
     for (unsigned t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
     /* Comparing with HASH read the whole function list again. A part of
-     * it is its caller's to let go (see mtlbx_library_verify_decoding):
+     * it is its caller's to let go (see mbx_library_verify_decoding):
      * dump --interfaces verifies 1,024 functions at a time, and letting
      * the whole list go after each part cost it 4% of its CPU in
      * madvise, TLB flushes on the other CPU and faults that map the
      * pages again. */
     if (first == 0 && end == lib->n_functions)
-        mtlbx_library_release_pages(lib);
+        mbx_library_release_pages(lib);
     return atomic_load(&job.mismatches);
 }
 
-size_t mtlbx_library_unhashed(mtlbx_library *lib)
+size_t mbx_library_unhashed(mtlbx_library *lib)
 {
     size_t n = 0;
     struct function_cursor cur = { 0 };
@@ -375,7 +375,7 @@ size_t mtlbx_library_unhashed(mtlbx_library *lib)
         const struct mtlbx_function *fn = function_cursor_at(lib, &cur, i);
         if (!fn)
             break;
-        enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, i);
+        enum mtlbx_hash_state s = mbx_function_hash_state(lib, i);
         /* No module where the entry says (a cut file), or one the hash
          * could not read (the file shrank): never "OK". A function with
          * no HASH tag has nothing to be held to. */

@@ -1,17 +1,17 @@
 /* `check`'s interface pass: every function's interface decoded as sig and
- * dump --interfaces decode it (mtlbx_interface_read), and each one
+ * dump --interfaces decode it (mbx_interface_read), and each one
  * that does not decode (bitstream truncated, blocks nested past the
  * limits, metadata that does not resolve ...) becomes an error of the
  * library at the module's offset, naming where reading stopped. Without
  * it, check called a library clean that sig could not read.
  *
  * Modules that are not bitcode at all are left to module_check.c, which
- * reports them already. On its own (mtlbx_library_check_interfaces) this
+ * reports them already. On its own (mbx_library_check_interfaces) this
  * is the decode that sig does: every CPU, runs of consecutive functions,
  * a module shared by several functions read once (a reader per pass,
  * bitcode/interface_reader.c), the
  * pages read let go as it goes so that memory stays flat. Beside the hash
- * (mtlbx_library_verify_and_check_interfaces, what check runs) each
+ * (mbx_library_verify_and_check_interfaces, what check runs) each
  * module is decoded from the hash's read window instead: reading the
  * mapping a second time, page faults and cache misses on bytes that had
  * just been read, was two thirds of the pass on a 20,000-function
@@ -60,11 +60,11 @@ static bool check_one(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i, 
                   iface->module.error, (unsigned long long)iface->module.error_offset);
     else
         claims_check_function(lib, i, iface);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     return ok;
 }
 
-bool mtlbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i)
+bool mbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i)
 {
     bool mapped;
     return check_one(rd, lib, i, NULL, &mapped);
@@ -78,7 +78,7 @@ static void *interface_worker(void *arg)
     while ((first = atomic_fetch_add(&job->next, CHECK_RUN)) < n) {
         size_t last = first + CHECK_RUN < n ? first + CHECK_RUN : n;
         for (size_t i = first; i < last; i++)
-            if (!mtlbx_function_check_interface(job->rd, lib, i))
+            if (!mbx_function_check_interface(job->rd, lib, i))
                 atomic_fetch_add(&job->failed, 1);
         /* The run's modules were read through the mapping: let them go,
          * in one call when they lie together (as they usually do). */
@@ -101,16 +101,16 @@ static void *interface_worker(void *arg)
     return NULL;
 }
 
-size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
+size_t mbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
 {
     if (threads == 0)
-        threads = mtlbx_cpus();
+        threads = mbx_cpus();
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
     size_t runs = (lib->n_functions + CHECK_RUN - 1) / CHECK_RUN;
     if (threads > runs)
         threads = runs ? (unsigned)runs : 1;
-    struct interface_job job = { .lib = lib, .rd = mtlbx_interface_reader_new(lib) };
+    struct interface_job job = { .lib = lib, .rd = mbx_interface_reader_new(lib) };
     atomic_init(&job.next, 0);
     atomic_init(&job.failed, 0);
     pthread_t tids[MAX_THREADS];
@@ -121,7 +121,7 @@ size_t mtlbx_library_check_interfaces(mtlbx_library *lib, unsigned threads)
     interface_worker(&job); /* this thread works too */
     for (unsigned t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
-    mtlbx_interface_reader_free(job.rd);
+    mbx_interface_reader_free(job.rd);
     return atomic_load(&job.failed);
 }
 
@@ -150,13 +150,13 @@ static void check_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, voi
         file_release_pages(lib->file, fn->module.offset, fn->module.size);
 }
 
-size_t mtlbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed)
+size_t mbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed)
 {
-    struct hashed_job job = { .rd = mtlbx_interface_reader_new(lib) };
+    struct hashed_job job = { .rd = mbx_interface_reader_new(lib) };
     atomic_init(&job.failed, 0);
     const struct module_visitor visit = { check_hashed, &job };
     size_t mismatches = library_verify_visiting(lib, threads, &visit);
-    mtlbx_interface_reader_free(job.rd);
+    mbx_interface_reader_free(job.rd);
     if (failed)
         *failed = atomic_load(&job.failed);
     return mismatches;
@@ -177,7 +177,7 @@ static void decode_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, vo
     struct mtlbx_error err = { 0 };
     /* The file shrank under the hash: reading the mapping past its new
      * end would only turn that into SIGBUS. The caller learns it from
-     * mtlbx_file_changed() (the result is incomplete). */
+     * mbx_file_changed() (the result is incomplete). */
     if (!bytes && atomic_load(&lib->file->short_read)) {
         err = (struct mtlbx_error){ .status = MTLBX_E_IO, .has_offset = true, .offset = fn->module.offset };
         snprintf(err.message, sizeof err.message, "the file shrank while it was being read");
@@ -187,12 +187,12 @@ static void decode_hashed(mtlbx_library *lib, size_t i, const uint8_t *bytes, vo
     bool mapped;
     struct mtlbx_interface *iface = interface_read_from(job->rd, lib, i, bytes, &err, &mapped);
     job->visit(lib, i, iface, &err, job->ctx);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     if (mapped && fn->module_valid)
         file_release_pages(lib->file, fn->module.offset, fn->module.size);
 }
 
-size_t mtlbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
+size_t mbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
                                      unsigned threads, mtlbx_interface_visit_fn visit, void *ctx)
 {
     struct decoding_job job = { rd, visit, ctx };

@@ -215,7 +215,7 @@ static void segment(const struct part *n, char *out, size_t size)
     case PART_LIST: snprintf(out, size, "%s", n->sub < MTLBX_LIST_COUNT ? lists[n->sub] : "list"); break;
     case PART_CI_ARGUMENT: snprintf(out, size, "argument[%u]", n->index); break;
     case PART_CI_MEMBER: snprintf(out, size, "member[%u]", n->index); break;
-    case PART_GPU_SLICE: snprintf(out, size, "slice[%zu]", mtlbx_gpu_slice_at(n->f, n->index)->slice); break;
+    case PART_GPU_SLICE: snprintf(out, size, "slice[%zu]", mbx_gpu_slice_at(n->f, n->index)->slice); break;
     case PART_GPU_PIECE: layout_gpu_segment(n->f, n->sub, n->index, out, size); break;
     case PART_GPU_FUNCTION: snprintf(out, size, "gpu_function[%u]", n->index); break;
     default: snprintf(out, size, "node"); break;
@@ -290,10 +290,10 @@ static void add_tags(struct parts *k, uint64_t off, uint64_t end, uint32_t index
         return;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, f, off, end - off);
+    mbx_tag_walk_init(&w, f, off, end - off);
     uint64_t pos = off;
     size_t count = 0;
-    while (count < MAX_GROUP_TAGS && mtlbx_tag_walk_next(&w, &t)) {
+    while (count < MAX_GROUP_TAGS && mbx_tag_walk_next(&w, &t)) {
         if (!add_tag(k, &t, index, ctx))
             return;
         pos = t.value_offset + t.value_len;
@@ -307,19 +307,19 @@ static void file_parts(struct parts *k)
 {
     mtlbx_file *f = k->f;
     if (f->fat)
-        add(k, PART_FAT_HEADER, 0, 8 + 20 * (uint64_t)mtlbx_fat_slice_count(f));
-    for (size_t i = 0; i < mtlbx_gpu_slice_count(f); i++) {
-        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(f, i);
+        add(k, PART_FAT_HEADER, 0, 8 + 20 * (uint64_t)mbx_fat_slice_count(f));
+    for (size_t i = 0; i < mbx_gpu_slice_count(f); i++) {
+        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(f, i);
         struct part *n = add(k, PART_GPU_SLICE, g->offset, g->size);
         if (!n)
             return;
         n->index = (uint32_t)i;
         n->f = f;
     }
-    for (size_t i = 0; i < mtlbx_file_library_count(f); i++) {
-        mtlbx_library *lib = mtlbx_library_at(f, i);
-        const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
-        if (!h || mtlbx_gpu_slice_embedding(f, i)) /* a part of its GPU slice's __metallib */
+    for (size_t i = 0; i < mbx_file_library_count(f); i++) {
+        mtlbx_library *lib = mbx_library_at(f, i);
+        const struct mtlbx_header *h = lib ? mbx_library_header(lib) : NULL;
+        if (!h || mbx_gpu_slice_embedding(f, i)) /* a part of its GPU slice's __metallib */
             continue;
         struct part *n = add(k, PART_LIBRARY, h->base, h->available);
         if (!n)
@@ -327,14 +327,14 @@ static void file_parts(struct parts *k)
         n->lib = lib;
         n->index = (uint32_t)i;
     }
-    if (mtlbx_file_diag_count(f))
+    if (mbx_file_diag_count(f))
         add(k, PART_EMPTY, 0, 0);
 }
 
 static void fat_header_parts(struct parts *k)
 {
-    for (size_t i = 0; i < mtlbx_fat_slice_count(k->f); i++) {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(k->f, i);
+    for (size_t i = 0; i < mbx_fat_slice_count(k->f); i++) {
+        const struct mbx_fat_slice *s = mbx_fat_slice(k->f, i);
         struct part *c = s ? add(k, PART_FAT_SLICE, s->entry_offset, 20) : NULL;
         if (c)
             c->index = (uint32_t)i;
@@ -378,14 +378,14 @@ static void library_parts(struct parts *k)
     };
     mtlbx_library *lib = k->parent->lib;
     struct mtlbx_section sections[MTLBX_SECTIONS_MAX];
-    size_t n = mtlbx_library_sections(lib, sections);
+    size_t n = mbx_library_sections(lib, sections);
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_section *s = &sections[i];
         struct part *p = add(k, part_of[s->kind], s->range.offset, s->range.size);
         if (p && s->kind == MTLBX_SECTION_LIST)
             p->sub = (uint32_t)s->list;
     }
-    if (mtlbx_library_diag_count(lib))
+    if (mbx_library_diag_count(lib))
         add(k, PART_EMPTY, 0, 0);
 }
 
@@ -423,7 +423,7 @@ static void function_parts(struct parts *k)
 
 static void header_ext_parts(struct parts *k)
 {
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(k->parent->lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(k->parent->lib);
     uint64_t pos = ext->range.offset, end = ext->range.offset + ext->range.size;
     for (size_t i = 0; i < ext->n_tags && i < MAX_GROUP_TAGS; i++) {
         const struct mtlbx_tag *t = &ext->tags[i];
@@ -438,7 +438,7 @@ static void header_ext_parts(struct parts *k)
 
 static void sources_parts(struct parts *k)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(k->parent->lib);
+    const struct mtlbx_sources *s = mbx_library_sources(k->parent->lib);
     for (size_t i = 0; s && i < s->n_archives && i < UINT32_MAX; i++) {
         const struct mtlbx_archive *a = &s->archives[i];
         struct part *c = add(k, PART_ARCHIVE, a->group_offset, (uint64_t)a->group_size + 4);
@@ -451,7 +451,7 @@ static void sources_parts(struct parts *k)
  * after: its ARGR arguments, and a pointer argument's struct members. */
 static const struct mtlbx_reflection *reflection_of(struct parts *k, const struct part *n, uint32_t fn)
 {
-    if (!n->lib || fn >= mtlbx_library_function_count(n->lib))
+    if (!n->lib || fn >= mbx_library_function_count(n->lib))
         return NULL;
     const struct mtlbx_metadata *md = layout_metadata(k->entries, n->lib, fn);
     return md ? &md->reflection : NULL;
@@ -568,10 +568,10 @@ static bool section_open(const struct part *p, struct section *s, struct layout_
     *s = (struct section){ .part = p, .entries = entries };
     layout_entries_rewind(entries);
     if (p->kind == PART_LIST) {
-        const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
+        const struct mtlbx_list *l = mbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
         s->n = l ? l->n_groups : 0;
     } else {
-        s->n = mtlbx_library_function_count(p->lib);
+        s->n = mbx_library_function_count(p->lib);
     }
     if (s->n > UINT32_MAX)
         s->n = UINT32_MAX;
@@ -639,7 +639,7 @@ static bool section_next(mtlbx_file *f, struct section *s, struct part *out)
         if (s->cursor >= s->n)
             return false;
         size_t i = s->cursor++;
-        const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
+        const struct mtlbx_list *l = mbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
         off = l->groups[i].offset;
         size = l->groups[i].size;
         *out = (struct part){ .kind = PART_GROUP, .lib = p->lib, .index = (uint32_t)i,
@@ -686,7 +686,7 @@ static void file_gap(struct walker *w, uint64_t off, uint64_t size)
     mtlbx_file *f = w->f;
     uint64_t end = off + size;
     for (size_t i = 0; f->fat && i < f->n_slices; i++) {
-        const struct mtlbx_fat_slice *s = &f->slices[i];
+        const struct mbx_fat_slice *s = &f->slices[i];
         uint64_t align = s->align < 32 ? (uint64_t)1 << s->align : 0;
         if (s->offset == end && align && end % align == 0 && size < align) {
             emit(w, off, size, MTLBX_REGION_PADDING, "fat_padding");
@@ -809,7 +809,7 @@ static bool walk_section(struct walker *w, const struct part *n, uint64_t start,
          * elsewhere in the file, ahead of the walk or behind it: let
          * their pages go too (release_behind covers only the walk's). */
         if (made % w->release_parts == 0 && n->lib)
-            mtlbx_library_release_pages(n->lib);
+            mbx_library_release_pages(n->lib);
     }
     free(s.sorted);
     if (ok)
@@ -887,7 +887,7 @@ static bool layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx, bool lazy_
     return ok && !w.stopped && !w.failed;
 }
 
-bool mtlbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx)
+bool mbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx)
 {
     return layout_walk(f, fn, ctx, false);
 }
@@ -933,7 +933,7 @@ static bool check_region(void *ctx, const struct mtlbx_region *r)
         if (r->nonzero) {
             s->dirty_padding_runs++;
             snprintf(msg, sizeof msg, "%s of padding (%s) hold a non-zero byte where zero padding belongs",
-                     mtlbx_count_noun(r->size, "byte", "bytes", count, sizeof count), r->what);
+                     mbx_count_noun(r->size, "byte", "bytes", count, sizeof count), r->what);
             warn_at(x->f, r->offset, msg);
         }
         break;
@@ -941,7 +941,7 @@ static bool check_region(void *ctx, const struct mtlbx_region *r)
         s->unclaimed += r->size;
         s->unclaimed_runs++;
         snprintf(msg, sizeof msg, "%s that no structure claims",
-                 mtlbx_count_noun(r->size, "byte", "bytes", count, sizeof count));
+                 mbx_count_noun(r->size, "byte", "bytes", count, sizeof count));
         warn_at(x->f, r->offset, msg);
         if (x->c->n_runs < MAX_RUNS &&
             grow_array((void **)&x->c->runs, &x->cap, x->c->n_runs + 1, sizeof *x->c->runs))
@@ -951,7 +951,7 @@ static bool check_region(void *ctx, const struct mtlbx_region *r)
     return true;
 }
 
-void mtlbx_layout_free(struct mtlbx_layout *layout)
+void mbx_layout_free(struct mtlbx_layout *layout)
 {
     if (!layout)
         return;
@@ -959,7 +959,7 @@ void mtlbx_layout_free(struct mtlbx_layout *layout)
     free(layout);
 }
 
-struct mtlbx_layout *mtlbx_layout_check(mtlbx_file *f)
+struct mtlbx_layout *mbx_layout_check(mtlbx_file *f)
 {
     struct mtlbx_layout *c = calloc(1, sizeof *c);
     if (!c)
@@ -980,7 +980,7 @@ static bool run_ends_before(const void *ctx, size_t i)
     return k->runs[i].offset + k->runs[i].size <= k->offset;
 }
 
-bool mtlbx_layout_unclaimed_at(const struct mtlbx_layout *c, uint64_t offset, bool after,
+bool mbx_layout_unclaimed_at(const struct mtlbx_layout *c, uint64_t offset, bool after,
                                struct mtlbx_range *run)
 {
     if (!c || !c->n_runs)

@@ -23,8 +23,8 @@ const struct mtlbx_function *layout_function(struct layout_entries *e, mtlbx_lib
 {
     switch_library(e, lib);
     size_t k = i / LAZY_BLOCK;
-    if (i >= mtlbx_library_function_count(lib) || k < e->fn_floor)
-        return mtlbx_function_at(lib, i);
+    if (i >= mbx_library_function_count(lib) || k < e->fn_floor)
+        return mbx_function_at(lib, i);
     e->fn_floor = k;
     return function_cursor_at(lib, &e->fn, i);
 }
@@ -33,8 +33,8 @@ const struct mtlbx_metadata *layout_metadata(struct layout_entries *e, mtlbx_lib
 {
     switch_library(e, lib);
     size_t k = i / LAZY_BLOCK;
-    if (i >= mtlbx_library_function_count(lib) || k < e->md_floor)
-        return mtlbx_function_metadata(lib, i);
+    if (i >= mbx_library_function_count(lib) || k < e->md_floor)
+        return mbx_function_metadata(lib, i);
     library_decode_rest(lib);
     e->md_floor = k;
     return metadata_cursor_at(lib, &e->md, &e->fn, i);
@@ -44,8 +44,8 @@ struct mtlbx_range layout_group(struct layout_entries *e, mtlbx_library *lib, si
 {
     switch_library(e, lib);
     size_t k = i / LAZY_BLOCK;
-    if (i >= mtlbx_library_function_count(lib) || k < e->md_floor) {
-        const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    if (i >= mbx_library_function_count(lib) || k < e->md_floor) {
+        const struct mtlbx_metadata *md = mbx_function_metadata(lib, i);
         return private_md ? md->private_group : md->public_group;
     }
     library_decode_rest(lib);
@@ -66,7 +66,7 @@ static bool piece_start(mtlbx_library *lib, const struct mtlbx_function *fn, enu
         return true;
     }
     bool private_md = which == PIECES_PRIVATE_MD;
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
     struct mtlbx_range sec = private_md ? h->private_md : h->public_md;
     if (!(fn->present & MTLBX_F_OFFT) || fn->offt[private_md] >= sec.size)
         return false;
@@ -79,7 +79,7 @@ bool layout_in_order(struct layout_entries *e, mtlbx_library *lib, enum layout_p
     switch_library(e, lib);
     if (!e->order_known) {
         uint64_t last[PIECES_KINDS] = { 0 };
-        size_t n = mtlbx_library_function_count(lib);
+        size_t n = mbx_library_function_count(lib);
         for (int w = 0; w < PIECES_KINDS; w++)
             e->in_order[w] = true;
         layout_entries_rewind(e);

@@ -9,7 +9,7 @@
 
 static void note_version(bool *has, struct mtlbx_os_version *max, size_t *count, struct mtlbx_os_version v)
 {
-    int c = *has ? mtlbx_os_version_cmp(v, *max) : 1;
+    int c = *has ? mbx_os_version_cmp(v, *max) : 1;
     if (c > 0) {
         *has = true;
         *max = v;
@@ -19,12 +19,12 @@ static void note_version(bool *has, struct mtlbx_os_version *max, size_t *count,
     }
 }
 
-void mtlbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct mtlbx_load_stamps *out)
+void mbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct mtlbx_load_stamps *out)
 {
     (void)every_module; /* the deployment target reads every module once, for every answer alike */
     memset(out, 0, sizeof *out);
-    out->os = mtlbx_library_os(lib);
-    out->has_header_target = mtlbx_library_deployment_target(lib, &out->header_os, &out->header_version);
+    out->os = mbx_library_os(lib);
+    out->has_header_target = mbx_library_deployment_target(lib, &out->header_os, &out->header_version);
     out->n_functions = lib->n_functions;
     struct function_cursor cur = { 0 };
     for (size_t i = 0; i < lib->n_functions; i++) {
@@ -42,7 +42,7 @@ void mtlbx_library_load_stamps(const mtlbx_library *lib, bool every_module, stru
     /* The triple: the one rule's (deployment.c), so that the release gate
      * and --os X read the same stamp. */
     struct mtlbx_deployment d;
-    mtlbx_library_deployment(lib, &d);
+    mbx_library_deployment(lib, &d);
     if (d.from_triple) {
         out->has_triple = out->triple_has_version = true;
         snprintf(out->triple, sizeof out->triple, "%s", d.triple);

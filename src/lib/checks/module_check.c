@@ -5,7 +5,7 @@
  * bytes are there.
  *
  * The hash pass judges each module from the bytes it has just read (no
- * second read of a 300 MB file); mtlbx_module_validate reads the few bytes
+ * second read of a 300 MB file); mbx_module_validate reads the few bytes
  * it needs itself.
  *
  * This is the one place that judges a module's wrapper and magic. The
@@ -117,12 +117,12 @@ bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n)
     return ok;
 }
 
-bool mtlbx_module_validate(mtlbx_library *lib, size_t i) { return bitcode_judge(lib, i, NULL, 0); }
+bool mbx_module_validate(mtlbx_library *lib, size_t i) { return bitcode_judge(lib, i, NULL, 0); }
 
-size_t mtlbx_library_validate_modules(mtlbx_library *lib)
+size_t mbx_library_validate_modules(mtlbx_library *lib)
 {
     size_t bad = 0;
     for (size_t i = 0; i < lib->n_functions; i++)
-        bad += !mtlbx_module_validate(lib, i);
+        bad += !mbx_module_validate(lib, i);
     return bad;
 }

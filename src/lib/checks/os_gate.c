@@ -33,18 +33,18 @@ static void say(struct gate *g, enum mtlbx_severity sev, uint64_t at, const char
 
 static bool over(const struct mtlbx_requires *r, struct mtlbx_os_version limit)
 {
-    return r->has_version && mtlbx_os_version_cmp(r->version, limit) > 0;
+    return r->has_version && mbx_os_version_cmp(r->version, limit) > 0;
 }
 
 /* A triple that asks for a newer minor than the limit, of its release:
  * Metal on macOS loads it (measured); elsewhere that is not known. */
 static void newer_minor(struct gate *g, uint64_t at, const struct mtlbx_requires *r, struct mtlbx_os_version limit)
 {
-    const char *os = mtlbx_os_name(r->os);
+    const char *os = mbx_os_name(r->os);
     for (size_t i = 0; i < r->n_reasons; i++) {
         const struct mtlbx_req_reason *x = &r->reasons[i];
         if (x->rule != MTLBX_REQ_DEPLOYMENT || r->os == MTLBX_OS_MACOS ||
-            mtlbx_triple_accepts(r->os, limit, x->of) != MTLBX_TRIPLE_NEWER_MINOR)
+            mbx_triple_accepts(r->os, limit, x->of) != MTLBX_TRIPLE_NEWER_MINOR)
             continue;
         say(g, MTLBX_WARNING, at, "library's target triple asks for %s %u.%u, a newer minor than %s %u.%u: Metal on "
             "macOS loads a newer minor of the same release (measured on macOS 26.3), on %s it is not known", os,
@@ -52,14 +52,14 @@ static void newer_minor(struct gate *g, uint64_t at, const struct mtlbx_requires
     }
 }
 
-bool mtlbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct mtlbx_os_version limit,
+bool mbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct mtlbx_os_version limit,
                            bool functions, mtlbx_finding_fn emit, void *ctx)
 {
     struct gate g = { emit, ctx, true };
     struct mtlbx_requires r;
-    mtlbx_library_requires(lib, &r);
+    mbx_library_requires(lib, &r);
     uint64_t at = lib->header.base;
-    const char *os = mtlbx_os_name(r.os);
+    const char *os = mbx_os_name(r.os);
     if (!os) {
         say(&g, MTLBX_WARNING, at,
             "library: its platform is not known (no target OS, no target triple), so no --os applies");
@@ -86,11 +86,11 @@ bool mtlbx_os_gate_library(const mtlbx_library *lib, enum mtlbx_os named, struct
     }
     for (size_t i = 0; g.ok && functions && over(&r, limit) && i < lib->n_functions; i++) {
         struct mtlbx_requires fr;
-        mtlbx_function_requires(lib, i, &fr);
+        mbx_function_requires(lib, i, &fr);
         if (!over(&fr, limit))
             continue;
-        const struct mtlbx_function *fn = mtlbx_function_peek(lib, i);
-        char *name = fn ? mtlbx_escape_dup(fn->name.ptr, fn->name.len, 0) : NULL;
+        const struct mtlbx_function *fn = mbx_function_peek(lib, i);
+        char *name = fn ? mbx_escape_dup(fn->name.ptr, fn->name.len, 0) : NULL;
         if (!name) {
             g.ok = false;
             break;

@@ -17,7 +17,7 @@ static const struct {
     { "xros", MTLBX_OS_VISIONOS }, { "watchos", MTLBX_OS_WATCHOS },
 };
 
-enum mtlbx_os mtlbx_os_parse(const char *name, size_t len)
+enum mtlbx_os mbx_os_parse(const char *name, size_t len)
 {
     for (size_t i = 0; i < sizeof PLATFORMS / sizeof *PLATFORMS; i++)
         if (strlen(PLATFORMS[i].name) == len && strncasecmp(name, PLATFORMS[i].name, len) == 0)
@@ -40,7 +40,7 @@ static bool number(const char **p, unsigned long max, unsigned long *out)
     return true;
 }
 
-enum mtlbx_os_spec_error mtlbx_os_spec_parse(const char *text, struct mtlbx_os_spec *out)
+enum mtlbx_os_spec_error mbx_os_spec_parse(const char *text, struct mtlbx_os_spec *out)
 {
     const char *colon = text ? strchr(text, ':') : NULL;
     if (!colon)
@@ -49,7 +49,7 @@ enum mtlbx_os_spec_error mtlbx_os_spec_parse(const char *text, struct mtlbx_os_s
     static const char SIM[] = "-simulator";
     const size_t sim_len = sizeof SIM - 1;
     bool simulator = len > sim_len && strncasecmp(colon - sim_len, SIM, sim_len) == 0;
-    enum mtlbx_os os = mtlbx_os_parse(text, simulator ? len - sim_len : len);
+    enum mtlbx_os os = mbx_os_parse(text, simulator ? len - sim_len : len);
     /* A simulator of the devices only: macOS and Mac Catalyst have none. */
     if (os == MTLBX_OS_NONE || (simulator && (os == MTLBX_OS_MACOS || os == MTLBX_OS_MACCATALYST)))
         return MTLBX_OS_SPEC_PLATFORM;

@@ -13,12 +13,12 @@ static const char *const OS_NAMES[MTLBX_OS_COUNT] = {
     [MTLBX_OS_MACCATALYST] = "macCatalyst", [MTLBX_OS_VISIONOS] = "visionOS", [MTLBX_OS_WATCHOS] = "watchOS",
 };
 
-const char *mtlbx_os_name(enum mtlbx_os os)
+const char *mbx_os_name(enum mtlbx_os os)
 {
     return os > MTLBX_OS_NONE && os < MTLBX_OS_COUNT ? OS_NAMES[os] : NULL;
 }
 
-int mtlbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b)
+int mbx_os_version_cmp(struct mtlbx_os_version a, struct mtlbx_os_version b)
 {
     if (a.major != b.major)
         return a.major < b.major ? -1 : 1;
@@ -30,7 +30,7 @@ static struct mtlbx_os_version ver(uint16_t major, uint16_t minor)
     return (struct mtlbx_os_version){ major, minor };
 }
 
-enum mtlbx_os mtlbx_platform_os(uint32_t platform)
+enum mtlbx_os mbx_platform_os(uint32_t platform)
 {
     switch (platform) {
     case 1: return MTLBX_OS_MACOS;
@@ -46,10 +46,10 @@ enum mtlbx_os mtlbx_platform_os(uint32_t platform)
 /* The header's byte 11: 0x80 (64-bit) and a platform number. */
 static enum mtlbx_os header_os(uint8_t platform_byte)
 {
-    return platform_byte & 0x80 ? mtlbx_platform_os(platform_byte & 0x7Fu) : MTLBX_OS_NONE;
+    return platform_byte & 0x80 ? mbx_platform_os(platform_byte & 0x7Fu) : MTLBX_OS_NONE;
 }
 
-bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v)
+bool mbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os, struct mtlbx_os_version *v)
 {
     *os = header_os(lib->header.platform_byte);
     *v = ver(lib->header.os_major, lib->header.os_minor);
@@ -60,17 +60,17 @@ bool mtlbx_library_deployment_target(const mtlbx_library *lib, enum mtlbx_os *os
  * asked, so one damaged module does not lose the platform. */
 #define TRIPLE_TRIES 4
 
-bool mtlbx_library_triple(const mtlbx_library *lib, char *buf, size_t size)
+bool mbx_library_triple(const mtlbx_library *lib, char *buf, size_t size)
 {
     for (size_t i = 0; i < lib->n_functions && i < TRIPLE_TRIES; i++) {
-        struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+        struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
         if (m.len && bc_module_triple(m.ptr, m.len, buf, size))
             return true;
     }
     return false;
 }
 
-enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib)
+enum mtlbx_os mbx_library_os(const mtlbx_library *lib)
 {
     mtlbx_library *mut = (mtlbx_library *)lib; /* a cache only: computing it twice is harmless */
     int cached = mut->req_os;
@@ -78,8 +78,8 @@ enum mtlbx_os mtlbx_library_os(const mtlbx_library *lib)
         return (enum mtlbx_os)(cached - 1);
     enum mtlbx_os os = header_os(lib->header.platform_byte);
     char triple[128];
-    if (os == MTLBX_OS_NONE && mtlbx_library_triple(lib, triple, sizeof triple))
-        os = mtlbx_os_of_triple(triple);
+    if (os == MTLBX_OS_NONE && mbx_library_triple(lib, triple, sizeof triple))
+        os = mbx_os_of_triple(triple);
     mut->req_os = (int)os + 1;
     return os;
 }

@@ -52,7 +52,7 @@ static enum lookup msl_row(struct mtlbx_os_version v, size_t *row)
 {
     bool older = true;
     for (size_t i = 0; i < N_MSL; i++) {
-        int c = mtlbx_os_version_cmp(v, ver(REQ_MSL[i].major, REQ_MSL[i].minor));
+        int c = mbx_os_version_cmp(v, ver(REQ_MSL[i].major, REQ_MSL[i].minor));
         if (c == 0) {
             *row = i;
             return FOUND;
@@ -67,7 +67,7 @@ static enum lookup air_msl(struct mtlbx_os_version v, struct mtlbx_os_version *m
 {
     bool older = true;
     for (size_t i = 0; i < N_AIR; i++) {
-        int c = mtlbx_os_version_cmp(v, ver(REQ_AIR[i].major, REQ_AIR[i].minor));
+        int c = mbx_os_version_cmp(v, ver(REQ_AIR[i].major, REQ_AIR[i].minor));
         if (c == 0) {
             *msl = ver(REQ_AIR[i].msl_major, REQ_AIR[i].msl_minor);
             return FOUND;
@@ -77,7 +77,7 @@ static enum lookup air_msl(struct mtlbx_os_version v, struct mtlbx_os_version *m
     return older ? OLDER : NOT_IN_TABLE;
 }
 
-enum mtlbx_table_answer mtlbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version *needs)
+enum mtlbx_table_answer mbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version *needs)
 {
     size_t row;
     switch (msl_row(msl, &row)) {
@@ -93,12 +93,12 @@ enum mtlbx_table_answer mtlbx_msl_needs(enum mtlbx_os os, struct mtlbx_os_versio
     }
 }
 
-enum mtlbx_table_answer mtlbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version air, struct mtlbx_os_version *needs)
+enum mtlbx_table_answer mbx_air_needs(enum mtlbx_os os, struct mtlbx_os_version air, struct mtlbx_os_version *needs)
 {
     struct mtlbx_os_version msl;
     switch (air_msl(air, &msl)) {
     case FOUND:
-        return mtlbx_msl_needs(os, msl, needs);
+        return mbx_msl_needs(os, msl, needs);
     case OLDER:
         return MTLBX_TABLE_OLDER;
     default:
@@ -111,7 +111,7 @@ static void add_reason(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struc
 {
     if (r->n_reasons < MTLBX_REQ_MAX_REASONS)
         r->reasons[r->n_reasons++] = (struct mtlbx_req_reason){ rule, of, needs, 0, false };
-    if (!r->has_version || mtlbx_os_version_cmp(needs, r->version) > 0)
+    if (!r->has_version || mbx_os_version_cmp(needs, r->version) > 0)
         r->version = needs;
     r->has_version = true;
 }
@@ -119,7 +119,7 @@ static void add_reason(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struc
 static void add_unknown(struct mtlbx_requires *r, enum mtlbx_req_rule rule, struct mtlbx_os_version v)
 {
     for (size_t i = 0; i < r->n_unknown; i++)
-        if (r->unknown[i].rule == rule && mtlbx_os_version_cmp(r->unknown[i].version, v) == 0)
+        if (r->unknown[i].rule == rule && mbx_os_version_cmp(r->unknown[i].version, v) == 0)
             return;
     if (r->n_unknown < MTLBX_REQ_MAX_UNKNOWN)
         r->unknown[r->n_unknown++] = (struct mtlbx_req_unknown){ rule, v };
@@ -131,7 +131,7 @@ static void add_unknown(struct mtlbx_requires *r, enum mtlbx_req_rule rule, stru
  * that loads it. */
 static void add_deployment(struct mtlbx_requires *out, struct mtlbx_os_version asks, bool from_header)
 {
-    add_reason(out, MTLBX_REQ_DEPLOYMENT, asks, mtlbx_os_release(out->os, asks));
+    add_reason(out, MTLBX_REQ_DEPLOYMENT, asks, mbx_os_release(out->os, asks));
     out->reasons[out->n_reasons - 1].header = from_header;
 }
 
@@ -177,10 +177,10 @@ static void versions_require(struct mtlbx_os_version msl, struct mtlbx_os_versio
 
 static void function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
 {
-    requires_reset(out, mtlbx_library_os(lib));
+    requires_reset(out, mbx_library_os(lib));
     struct mtlbx_os_version asks;
     bool from_header;
-    if (mtlbx_function_deployment(lib, i, &asks, &from_header))
+    if (mbx_function_deployment(lib, i, &asks, &from_header))
         add_deployment(out, asks, from_header);
     if (i >= lib->n_functions)
         return;
@@ -188,12 +188,12 @@ static void function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_r
     versions_require(ver(fn->msl_major, fn->msl_minor), ver(fn->air_major, fn->air_minor), out);
 }
 
-void mtlbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
+void mbx_function_requires(const mtlbx_library *lib, size_t i, struct mtlbx_requires *out)
 {
     function_requires(lib, i, out);
 }
 
-void mtlbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
+void mbx_versions_require(enum mtlbx_os os, struct mtlbx_os_version msl, struct mtlbx_os_version air,
                             struct mtlbx_requires *out)
 {
     requires_reset(out, os);
@@ -206,7 +206,7 @@ static int reason_cmp(const void *a, const void *b)
     const struct mtlbx_req_reason *x = a, *y = b;
     if (x->rule != y->rule)
         return x->rule < y->rule ? -1 : 1;
-    return mtlbx_os_version_cmp(x->of, y->of);
+    return mbx_os_version_cmp(x->of, y->of);
 }
 
 static int unknown_cmp(const void *a, const void *b)
@@ -214,16 +214,16 @@ static int unknown_cmp(const void *a, const void *b)
     const struct mtlbx_req_unknown *x = a, *y = b;
     if (x->rule != y->rule)
         return x->rule < y->rule ? -1 : 1;
-    return mtlbx_os_version_cmp(x->version, y->version);
+    return mbx_os_version_cmp(x->version, y->version);
 }
 
 static void library_requires(const mtlbx_library *lib, const struct mtlbx_deployment *d, struct mtlbx_requires *out);
 
-void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
+void mbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out)
 {
     mtlbx_library *mut = (mtlbx_library *)lib; /* a cache of immutable facts */
     struct mtlbx_deployment d;
-    mtlbx_library_deployment(lib, &d); /* before the lock: it takes it */
+    mbx_library_deployment(lib, &d); /* before the lock: it takes it */
     pthread_mutex_lock(&mut->lock);
     if (!mut->req_cached) {
         library_requires(lib, &d, &mut->req);
@@ -236,11 +236,11 @@ void mtlbx_library_requires(const mtlbx_library *lib, struct mtlbx_requires *out
 static void library_requires(const mtlbx_library *lib, const struct mtlbx_deployment *d, struct mtlbx_requires *out)
 {
     memset(out, 0, sizeof *out);
-    requires_reset(out, mtlbx_library_os(lib));
+    requires_reset(out, mbx_library_os(lib));
     struct mtlbx_requires fr;
     /* The highest version first, then the reasons that give it */
     bool has_dt = d->known;
-    struct mtlbx_os_version dt = mtlbx_os_release(out->os, d->asks);
+    struct mtlbx_os_version dt = mbx_os_release(out->os, d->asks);
     if (has_dt) {
         out->has_version = true;
         out->version = dt;
@@ -249,28 +249,28 @@ static void library_requires(const mtlbx_library *lib, const struct mtlbx_deploy
         function_requires(lib, i, &fr);
         for (size_t k = 0; k < fr.n_unknown; k++)
             add_unknown(out, fr.unknown[k].rule, fr.unknown[k].version);
-        if (fr.has_version && (!out->has_version || mtlbx_os_version_cmp(fr.version, out->version) > 0)) {
+        if (fr.has_version && (!out->has_version || mbx_os_version_cmp(fr.version, out->version) > 0)) {
             out->version = fr.version;
             out->has_version = true;
         }
     }
     if (!out->has_version)
         return;
-    if (has_dt && mtlbx_os_version_cmp(dt, out->version) == 0)
+    if (has_dt && mbx_os_version_cmp(dt, out->version) == 0)
         out->reasons[out->n_reasons++] =
             (struct mtlbx_req_reason){ MTLBX_REQ_DEPLOYMENT, d->asks, dt, 0, !d->from_triple };
     for (size_t i = 0; i < lib->n_functions; i++) {
         function_requires(lib, i, &fr);
-        if (!fr.has_version || mtlbx_os_version_cmp(fr.version, out->version) != 0)
+        if (!fr.has_version || mbx_os_version_cmp(fr.version, out->version) != 0)
             continue;
         out->n_functions++;
         for (size_t k = 0; k < fr.n_reasons; k++) {
             const struct mtlbx_req_reason *r = &fr.reasons[k];
-            if (r->rule == MTLBX_REQ_DEPLOYMENT || mtlbx_os_version_cmp(r->needs, out->version) != 0)
+            if (r->rule == MTLBX_REQ_DEPLOYMENT || mbx_os_version_cmp(r->needs, out->version) != 0)
                 continue;
             size_t j = 0;
             while (j < out->n_reasons &&
-                   !(out->reasons[j].rule == r->rule && mtlbx_os_version_cmp(out->reasons[j].of, r->of) == 0))
+                   !(out->reasons[j].rule == r->rule && mbx_os_version_cmp(out->reasons[j].of, r->of) == 0))
                 j++;
             if (j == out->n_reasons) {
                 if (j == MTLBX_REQ_MAX_REASONS)
@@ -284,33 +284,33 @@ static void library_requires(const mtlbx_library *lib, const struct mtlbx_deploy
     qsort(out->unknown, out->n_unknown, sizeof *out->unknown, unknown_cmp);
 }
 
-bool mtlbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b)
+bool mbx_requires_equal(const struct mtlbx_requires *a, const struct mtlbx_requires *b)
 {
     if (a->os != b->os || a->has_version != b->has_version || a->n_reasons != b->n_reasons ||
         a->n_unknown != b->n_unknown || a->unknown_dropped != b->unknown_dropped ||
-        (a->has_version && mtlbx_os_version_cmp(a->version, b->version) != 0))
+        (a->has_version && mbx_os_version_cmp(a->version, b->version) != 0))
         return false;
     for (size_t i = 0; i < a->n_reasons; i++)
         if (a->reasons[i].rule != b->reasons[i].rule ||
-            mtlbx_os_version_cmp(a->reasons[i].of, b->reasons[i].of) != 0 ||
-            mtlbx_os_version_cmp(a->reasons[i].needs, b->reasons[i].needs) != 0)
+            mbx_os_version_cmp(a->reasons[i].of, b->reasons[i].of) != 0 ||
+            mbx_os_version_cmp(a->reasons[i].needs, b->reasons[i].needs) != 0)
             return false;
     for (size_t i = 0; i < a->n_unknown; i++)
         if (a->unknown[i].rule != b->unknown[i].rule ||
-            mtlbx_os_version_cmp(a->unknown[i].version, b->unknown[i].version) != 0)
+            mbx_os_version_cmp(a->unknown[i].version, b->unknown[i].version) != 0)
             return false;
     return true;
 }
 
 /* ------------------------------------------------------------ text -- */
 
-const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size)
+const char *mbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size)
 {
-    const char *name = mtlbx_os_name(os) ? mtlbx_os_name(os) : "unknown OS";
+    const char *name = mbx_os_name(os) ? mbx_os_name(os) : "unknown OS";
     if (r->rule == MTLBX_REQ_DEPLOYMENT && r->header)
         snprintf(buf, size, "deployment target %s %u.%u in the header (no module's target triple could be read)",
                  name, r->of.major, r->of.minor);
-    else if (r->rule == MTLBX_REQ_DEPLOYMENT && mtlbx_os_version_cmp(r->of, r->needs) != 0)
+    else if (r->rule == MTLBX_REQ_DEPLOYMENT && mbx_os_version_cmp(r->of, r->needs) != 0)
         snprintf(buf, size, "deployment target %s %u.%u (Metal loads it on %s %u.%u, a newer minor of the same "
                  "release)", name, r->of.major, r->of.minor, name, r->needs.major, r->needs.minor);
     else if (r->rule == MTLBX_REQ_DEPLOYMENT)
@@ -321,7 +321,7 @@ const char *mtlbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reaso
     return buf;
 }
 
-const char *mtlbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size)
+const char *mbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size)
 {
     snprintf(buf, size, "%s %u.%u", u->rule == MTLBX_REQ_AIR ? "AIR" : "MSL", u->version.major,
              u->version.minor);

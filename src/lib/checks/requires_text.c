@@ -24,7 +24,7 @@ static void add(char *buf, size_t size, const char *fmt, ...)
 
 const char *req_target_text(const struct mtlbx_requires *r, char *buf, size_t size)
 {
-    const char *os = mtlbx_os_name(r->os);
+    const char *os = mbx_os_name(r->os);
     if (!os)
         snprintf(buf, size, "unknown");
     else if (!r->has_version)
@@ -40,7 +40,7 @@ void req_cause_text(const struct mtlbx_requires *r, char *buf, size_t size)
     bool deployment = false, header = false;
     for (size_t i = 0; i < r->n_reasons; i++) {
         const struct mtlbx_req_reason *x = &r->reasons[i];
-        if (mtlbx_os_version_cmp(x->needs, r->version) != 0)
+        if (mbx_os_version_cmp(x->needs, r->version) != 0)
             continue;
         if (x->rule == MTLBX_REQ_DEPLOYMENT)
             deployment = true, header = x->header;
@@ -57,7 +57,7 @@ void req_unknown_text(const struct mtlbx_requires *r, char *buf, size_t size)
 {
     char u[32];
     for (size_t i = 0; i < r->n_unknown; i++)
-        add(buf, size, "%s%s", i ? ", " : "", mtlbx_req_unknown_text(&r->unknown[i], u, sizeof u));
+        add(buf, size, "%s%s", i ? ", " : "", mbx_req_unknown_text(&r->unknown[i], u, sizeof u));
     if (r->unknown_dropped)
         add(buf, size, " and %zu more", r->unknown_dropped);
 }
@@ -69,14 +69,14 @@ void req_loads_on_text(const struct mtlbx_requires *r, char *buf, size_t size)
     if (r->os == MTLBX_OS_NONE) {
         add(buf, size, "unknown (no target OS in the header, no target triple in the modules)");
     } else if (!r->has_version) {
-        add(buf, size, "%s, version not known", mtlbx_os_name(r->os));
+        add(buf, size, "%s, version not known", mbx_os_name(r->os));
     } else {
-        add(buf, size, "%s %u.%u or later", mtlbx_os_name(r->os), r->version.major, r->version.minor);
+        add(buf, size, "%s %u.%u or later", mbx_os_name(r->os), r->version.major, r->version.minor);
         req_cause_text(r, cause, sizeof cause);
         if (strncmp(cause, "deployment target", 17) == 0 || !r->n_functions)
             add(buf, size, " (%s)", cause);
         else
-            add(buf, size, " (%s: %s)", cause, mtlbx_count_noun(r->n_functions, "function", "functions", n, sizeof n));
+            add(buf, size, " (%s: %s)", cause, mbx_count_noun(r->n_functions, "function", "functions", n, sizeof n));
     }
     if (r->n_unknown) {
         add(buf, size, "; newer than the tables, not known: ");
@@ -89,7 +89,7 @@ void req_reasons_text(const struct mtlbx_requires *r, char *buf, size_t size)
     char one[96];
     buf[0] = '\0';
     for (size_t i = 0; i < r->n_reasons; i++)
-        add(buf, size, "%s%s", i ? ", " : "", mtlbx_req_reason_text(r->os, &r->reasons[i], one, sizeof one));
+        add(buf, size, "%s%s", i ? ", " : "", mbx_req_reason_text(r->os, &r->reasons[i], one, sizeof one));
     if (r->n_unknown) {
         add(buf, size, "%snot known: ", r->n_reasons ? "; " : "");
         req_unknown_text(r, buf, size);

@@ -1,6 +1,6 @@
 /* Requirements in words (requires_text.c), shared by the commands (info,
  * sig, find, diff) and the explorer's compare view. The values come from
- * the parser library (mtlbx_function_requires, mtlbx_library_requires);
+ * the parser library (mbx_function_requires, mbx_library_requires);
  * this is only their wording. */
 #ifndef MTLBX_REQUIRES_TEXT_H
 #define MTLBX_REQUIRES_TEXT_H

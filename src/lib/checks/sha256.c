@@ -53,7 +53,7 @@ void sha256(const uint8_t *data, size_t len, uint8_t out[32])
     gcry_md_hash_buffer(GCRY_MD_SHA256, out, data, len);
 }
 
-void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]) { sha256(data, len, out); }
+void mbx_sha256(const void *data, size_t len, uint8_t out[32]) { sha256(data, len, out); }
 
 struct sha256_stream *sha256_stream_open(void)
 {
@@ -86,7 +86,7 @@ struct pending {
  * MTLBX_NO_MULTI_BUFFER turns it off (the library reads no environment). */
 static bool multi_buffer_wanted = true;
 
-void mtlbx_hash_use_multi_buffer(bool use) { multi_buffer_wanted = use; }
+void mbx_hash_use_multi_buffer(bool use) { multi_buffer_wanted = use; }
 
 #if HAVE_INTEL_IPSEC_MB_H
 #include <dlfcn.h>

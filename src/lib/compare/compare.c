@@ -33,12 +33,12 @@ static const char *const function_field_names[MTLBX_FF_COUNT] = {
     "tags", "constants", "vertex_attributes", "interface", "module_hash",
 };
 
-const char *mtlbx_header_field_name(enum mtlbx_header_field f)
+const char *mbx_header_field_name(enum mtlbx_header_field f)
 {
     return (unsigned)f < MTLBX_HF_COUNT ? header_field_names[f] : "?";
 }
 
-const char *mtlbx_function_field_name(enum mtlbx_function_field f)
+const char *mbx_function_field_name(enum mtlbx_function_field f)
 {
     return (unsigned)f < MTLBX_FF_COUNT ? function_field_names[f] : "?";
 }
@@ -72,13 +72,13 @@ static bool dynamic_eq(const struct mtlbx_dynamic_header *x, const struct mtlbx_
 
 static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
 {
-    const struct mtlbx_header *x = mtlbx_library_header(a), *y = mtlbx_library_header(b);
-    const struct mtlbx_header_ext *ex = mtlbx_library_header_ext(a), *ey = mtlbx_library_header_ext(b);
+    const struct mtlbx_header *x = mbx_library_header(a), *y = mbx_library_header(b);
+    const struct mtlbx_header_ext *ex = mbx_library_header_ext(a), *ey = mbx_library_header_ext(b);
     unsigned d = 0;
     struct mtlbx_requires ra, rb;
-    mtlbx_library_requires(a, &ra);
-    mtlbx_library_requires(b, &rb);
-    if (!mtlbx_requires_equal(&ra, &rb))
+    mbx_library_requires(a, &ra);
+    mbx_library_requires(b, &rb);
+    if (!mbx_requires_equal(&ra, &rb))
         d |= 1u << MTLBX_HF_REQUIRES;
     if (x->major != y->major || x->minor != y->minor || x->patch != y->patch)
         d |= 1u << MTLBX_HF_CONTAINER_VERSION;
@@ -96,7 +96,7 @@ static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
         d |= 1u << MTLBX_HF_UUID;
     if (!ext_tags_eq(ex, ey))
         d |= 1u << MTLBX_HF_HEADER_EXTENSION;
-    if (!dynamic_eq(mtlbx_library_dynamic_header(a), mtlbx_library_dynamic_header(b)))
+    if (!dynamic_eq(mbx_library_dynamic_header(a), mbx_library_dynamic_header(b)))
         d |= 1u << MTLBX_HF_DYNAMIC_HEADER;
     return d;
 }
@@ -105,12 +105,12 @@ static unsigned compare_header(const mtlbx_library *a, const mtlbx_library *b)
 
 static struct mtlbx_bytes entry_bytes(const mtlbx_library *lib, const struct mtlbx_function *fn)
 {
-    const mtlbx_file *f = mtlbx_library_file(lib);
-    uint64_t size = mtlbx_file_size(f);
+    const mtlbx_file *f = mbx_library_file(lib);
+    uint64_t size = mbx_file_size(f);
     uint64_t len = fn->entry_size;
     if (fn->entry_offset > size || len > size - fn->entry_offset)
         len = fn->entry_offset > size ? 0 : size - fn->entry_offset;
-    return (struct mtlbx_bytes){ mtlbx_file_data(f) + fn->entry_offset, (size_t)len };
+    return (struct mtlbx_bytes){ mbx_file_data(f) + fn->entry_offset, (size_t)len };
 }
 
 /* The tags of an entry in order, by FourCC: OFFT's value (offsets that
@@ -120,10 +120,10 @@ static bool tags_eq(const mtlbx_library *a, const struct mtlbx_function *x, cons
 {
     struct mtlbx_tag_walk wx, wy;
     struct mtlbx_tag tx, ty;
-    mtlbx_tag_walk_init(&wx, mtlbx_library_file(a), x->entry_offset + 4, x->entry_size > 4 ? x->entry_size - 4 : 0);
-    mtlbx_tag_walk_init(&wy, mtlbx_library_file(b), y->entry_offset + 4, y->entry_size > 4 ? y->entry_size - 4 : 0);
+    mbx_tag_walk_init(&wx, mbx_library_file(a), x->entry_offset + 4, x->entry_size > 4 ? x->entry_size - 4 : 0);
+    mbx_tag_walk_init(&wy, mbx_library_file(b), y->entry_offset + 4, y->entry_size > 4 ? y->entry_size - 4 : 0);
     for (;;) {
-        bool hx = mtlbx_tag_walk_next(&wx, &tx), hy = mtlbx_tag_walk_next(&wy, &ty);
+        bool hx = mbx_tag_walk_next(&wx, &tx), hy = mbx_tag_walk_next(&wy, &ty);
         if (hx != hy)
             return false;
         if (!hx)
@@ -164,16 +164,16 @@ static bool attributes_eq(const struct mtlbx_metadata *x, const struct mtlbx_met
 static bool interfaces_differ(mtlbx_interface_reader *ra, const mtlbx_library *a, size_t i,
                               mtlbx_interface_reader *rb, const mtlbx_library *b, size_t j)
 {
-    struct mtlbx_interface *x = mtlbx_interface_read(ra, a, i, NULL, NULL);
-    struct mtlbx_interface *y = x && !x->module.failed ? mtlbx_interface_read(rb, b, j, NULL, NULL) : NULL;
+    struct mtlbx_interface *x = mbx_interface_read(ra, a, i, NULL, NULL);
+    struct mtlbx_interface *y = x && !x->module.failed ? mbx_interface_read(rb, b, j, NULL, NULL) : NULL;
     bool differ = false;
     struct mtlbx_interface_diff d;
-    if (y && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
+    if (y && !y->module.failed && mbx_interface_compare(x, y, &d)) {
         differ = d.stage_changed || d.n_changes;
-        mtlbx_interface_diff_free(&d);
+        mbx_interface_diff_free(&d);
     }
-    mtlbx_interface_free(x);
-    mtlbx_interface_free(y);
+    mbx_interface_free(x);
+    mbx_interface_free(y);
     return differ;
 }
 
@@ -292,14 +292,14 @@ static bool modules_equal(struct bytes_memo *m, const struct mtlbx_function *x, 
 
 static bool hash_ok(mtlbx_library *lib, size_t i)
 {
-    return mtlbx_function_verify(lib, i, NULL) == MTLBX_HASH_MATCHES;
+    return mbx_function_verify(lib, i, NULL) == MTLBX_HASH_MATCHES;
 }
 
 /* The MTLBX_FF_* bits in which function i of a and j of b differ. */
 static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, size_t j, bool verify,
                                  struct bytes_memo *memo)
 {
-    const struct mtlbx_function *x = mtlbx_function_at(a, i), *y = mtlbx_function_at(b, j);
+    const struct mtlbx_function *x = mbx_function_at(a, i), *y = mbx_function_at(b, j);
     unsigned d = 0;
     bool same_hash = (x->hash == NULL) == (y->hash == NULL) && (!x->hash || memcmp(x->hash, y->hash, 32) == 0);
     if (!same_hash)
@@ -319,7 +319,7 @@ static unsigned compare_function(mtlbx_library *a, size_t i, mtlbx_library *b, s
         if (!tags_eq(a, x, b, y))
             d |= 1u << MTLBX_FF_TAGS;
     }
-    const struct mtlbx_metadata *mx = mtlbx_function_metadata(a, i), *my = mtlbx_function_metadata(b, j);
+    const struct mtlbx_metadata *mx = mbx_function_metadata(a, i), *my = mbx_function_metadata(b, j);
     if (!constants_eq(mx, my))
         d |= 1u << MTLBX_FF_CONSTANTS;
     if (!attributes_eq(mx, my))
@@ -390,8 +390,8 @@ static void compare_modules(struct mtlbx_library_diff *d)
     struct module_job job = { .d = d };
     atomic_init(&job.next, 0);
     if (d->n_changed) {
-        job.ra = mtlbx_interface_reader_new(d->a);
-        job.rb = mtlbx_interface_reader_new(d->b);
+        job.ra = mbx_interface_reader_new(d->a);
+        job.rb = mbx_interface_reader_new(d->b);
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t want = cpus > 1 ? (size_t)cpus : 1;
@@ -407,8 +407,8 @@ static void compare_modules(struct mtlbx_library_diff *d)
     module_worker(&job);                  /* this thread works too */
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
-    mtlbx_interface_reader_free(job.ra);
-    mtlbx_interface_reader_free(job.rb);
+    mbx_interface_reader_free(job.ra);
+    mbx_interface_reader_free(job.rb);
 }
 
 /* ------------------------------------------------------------ sorting -- */
@@ -426,14 +426,14 @@ struct indexed {
 static int by_name_then_index(const void *p, const void *q)
 {
     const struct indexed *x = p, *y = q;
-    int c = span_cmp(mtlbx_function_at(sort_lib, x->i)->name, mtlbx_function_at(sort_lib, y->i)->name);
+    int c = span_cmp(mbx_function_at(sort_lib, x->i)->name, mbx_function_at(sort_lib, y->i)->name);
     return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 static int change_by_name(const void *p, const void *q)
 {
     const struct mtlbx_function_change *x = p, *y = q;
-    int c = span_cmp(mtlbx_function_at(sort_lib, x->a)->name, mtlbx_function_at(sort_lib, y->a)->name);
+    int c = span_cmp(mbx_function_at(sort_lib, x->a)->name, mbx_function_at(sort_lib, y->a)->name);
     return c ? c : (x->a > y->a) - (x->a < y->a);
 }
 
@@ -483,7 +483,7 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
 {
     if (!d->n_added || !d->n_removed)
         return true;
-    size_t nb = mtlbx_library_function_count(d->b);
+    size_t nb = mbx_library_function_count(d->b);
     const uint8_t **hb = calloc(nb, sizeof *hb);
     uint32_t *occurrence_b = malloc(nb * sizeof *occurrence_b);
     size_t *order = malloc(d->n_added * sizeof *order);
@@ -499,7 +499,7 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
     }
     size_t n_order = 0;
     for (size_t k = 0; k < d->n_added; k++) {
-        const uint8_t *h = mtlbx_function_at(d->b, d->added[k])->hash;
+        const uint8_t *h = mbx_function_at(d->b, d->added[k])->hash;
         occurrence_b[d->added[k]] = d->added_occurrence[k];
         if (h) {
             hb[d->added[k]] = h;
@@ -512,7 +512,7 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
     size_t kept = 0;
     for (size_t k = 0; k < d->n_removed; k++) {
         size_t i = d->removed[k];
-        const uint8_t *h = mtlbx_function_at(d->a, i)->hash;
+        const uint8_t *h = mbx_function_at(d->a, i)->hash;
         long run = -1; /* the first of that hash */
         if (h) {
             struct hash_key key = { hb, order, h };
@@ -534,7 +534,7 @@ static bool pair_renamed_functions(struct mtlbx_library_diff *d)
         hb[d->renamed[r].b] = NULL;          /* taken: no longer added */
     kept = 0;
     for (size_t k = 0; k < d->n_added; k++)
-        if (hb[d->added[k]] || !mtlbx_function_at(d->b, d->added[k])->hash) {
+        if (hb[d->added[k]] || !mbx_function_at(d->b, d->added[k])->hash) {
             d->added_occurrence[kept] = d->added_occurrence[k];
             d->added[kept++] = d->added[k];
         }
@@ -550,7 +550,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct 
 {
     struct name_index ib = { 0 };
     struct name_counter count = { 0 };
-    size_t na = d->a ? mtlbx_library_function_count(d->a) : 0, nb = d->b ? mtlbx_library_function_count(d->b) : 0;
+    size_t na = d->a ? mbx_library_function_count(d->a) : 0, nb = d->b ? mbx_library_function_count(d->b) : 0;
     bool *paired = calloc(nb ? nb : 1, sizeof *paired);
     bool ok = paired && name_index_build(&ib, d->b) && name_counter_init(&count, d->a) &&
               (d->removed = malloc((na ? na : 1) * sizeof *d->removed)) &&
@@ -561,7 +561,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct 
     /* The k-th function of a name in A with the k-th of that name in B. */
     for (size_t i = 0; ok && i < na; i++) {
         uint32_t k = name_counter_next(&count, i);
-        long j = name_index_find(&ib, mtlbx_function_at(d->a, i)->name, k);
+        long j = name_index_find(&ib, mbx_function_at(d->a, i)->name, k);
         if (j < 0) {
             d->removed_occurrence[d->n_removed] = k;
             d->removed[d->n_removed++] = i;
@@ -613,7 +613,7 @@ static bool compare_functions(struct mtlbx_library_diff *d, bool verify, struct 
 
 static const struct mtlbx_member *member_at(const mtlbx_library *lib, struct mtlbx_member_ref r)
 {
-    return &mtlbx_library_sources(lib)->archives[r.archive].members[r.member];
+    return &mbx_library_sources(lib)->archives[r.archive].members[r.member];
 }
 
 static struct mtlbx_bytes member_name(const mtlbx_library *lib, struct mtlbx_member_ref r)
@@ -637,12 +637,12 @@ static bool members_eq(const struct mtlbx_member *x, const struct mtlbx_member *
 static struct mtlbx_member_ref *all_members(mtlbx_library *lib, size_t *n, bool *incomplete)
 {
     *n = 0;
-    const struct mtlbx_sources *src = lib ? mtlbx_library_sources(lib) : NULL;
+    const struct mtlbx_sources *src = lib ? mbx_library_sources(lib) : NULL;
     if (!src || !src->present)
         return calloc(1, sizeof(struct mtlbx_member_ref));
     size_t total = 0;
     for (size_t k = 0; k < src->n_archives; k++) {
-        if (mtlbx_archive_load(lib, k) != MTLBX_ARCHIVE_LOADED)
+        if (mbx_archive_load(lib, k) != MTLBX_ARCHIVE_LOADED)
             *incomplete = true;
         else
             total += src->archives[k].n_members;
@@ -676,20 +676,20 @@ static int member_by_name(const void *p, const void *q)
  * code changed, or moved, behind unchanged AIR is still a change. */
 static size_t gpu_slices_changed(const mtlbx_file *a, const mtlbx_file *b)
 {
-    size_t na = mtlbx_fat_slice_count(a), nb = mtlbx_fat_slice_count(b), changed = 0;
+    size_t na = mbx_fat_slice_count(a), nb = mbx_fat_slice_count(b), changed = 0;
     for (size_t i = 0; i < na || i < nb; i++) {
-        const struct mtlbx_gpu_slice *x = mtlbx_gpu_slice_of(a, i), *y = mtlbx_gpu_slice_of(b, i);
+        const struct mtlbx_gpu_slice *x = mbx_gpu_slice_of(a, i), *y = mbx_gpu_slice_of(b, i);
         if (!x && !y)
             continue;
         changed += !x || !y || x->cputype != y->cputype || x->cpusubtype != y->cpusubtype || x->size != y->size ||
-                   memcmp(mtlbx_file_data(a) + x->offset, mtlbx_file_data(b) + y->offset, x->size) != 0;
+                   memcmp(mbx_file_data(a) + x->offset, mbx_file_data(b) + y->offset, x->size) != 0;
     }
     return changed;
 }
 
 static bool archives_identical(const mtlbx_library *a, const mtlbx_library *b)
 {
-    const struct mtlbx_sources *x = a ? mtlbx_library_sources(a) : NULL, *y = b ? mtlbx_library_sources(b) : NULL;
+    const struct mtlbx_sources *x = a ? mbx_library_sources(a) : NULL, *y = b ? mbx_library_sources(b) : NULL;
     bool px = x && x->present, py = y && y->present;
     if (!px || !py)
         return !px && !py;
@@ -802,7 +802,7 @@ static bool compare_sources(struct mtlbx_library_diff *d)
 /* How many members the loaded archives of lib hold. */
 static size_t member_count(mtlbx_library *lib)
 {
-    const struct mtlbx_sources *src = lib ? mtlbx_library_sources(lib) : NULL;
+    const struct mtlbx_sources *src = lib ? mbx_library_sources(lib) : NULL;
     size_t n = 0;
     for (size_t k = 0; src && src->present && k < src->n_archives; k++)
         if (src->archives[k].state == MTLBX_ARCHIVE_LOADED)
@@ -818,13 +818,13 @@ static size_t member_count(mtlbx_library *lib)
  * makes it a header-level change of its own. */
 static bool order_differs(const mtlbx_library *a, const mtlbx_library *b)
 {
-    size_t n = mtlbx_library_function_count(a);
-    if (n != mtlbx_library_function_count(b))
+    size_t n = mbx_library_function_count(a);
+    if (n != mbx_library_function_count(b))
         return false;
     for (size_t i = 0; i < n; i++) {
-        struct mtlbx_bytes x = mtlbx_function_peek(a, i)->name;
+        struct mtlbx_bytes x = mbx_function_peek(a, i)->name;
         /* peek's pointer lasts until the next peek of another chunk */
-        const struct mtlbx_function *y = mtlbx_function_peek(b, i);
+        const struct mtlbx_function *y = mbx_function_peek(b, i);
         if (!span_eq(x, y->name))
             return true;
     }
@@ -842,15 +842,15 @@ static bool library_is_empty(const struct mtlbx_library_diff *d)
     return d->a && d->b && !d->header_fields && !d->n_added && !d->n_removed && !d->n_changed && !d->n_renamed &&
            !d->n_members_added && !d->n_members_removed && !d->n_members_changed && !d->n_members_renamed &&
            !d->sources_incomplete &&
-           mtlbx_library_function_count(d->a) == mtlbx_library_function_count(d->b) &&
+           mbx_library_function_count(d->a) == mbx_library_function_count(d->b) &&
            (archives_identical(d->a, d->b) || member_count(d->a) == member_count(d->b));
 }
 
-int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
+int mbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
                      struct mtlbx_diff **out)
 {
     bool verify = opt && opt->verify;
-    size_t la = mtlbx_file_library_count(a), lb = mtlbx_file_library_count(b);
+    size_t la = mbx_file_library_count(a), lb = mbx_file_library_count(b);
     struct mtlbx_diff *d = calloc(1, sizeof *d);
     *out = NULL;
     if (!d)
@@ -870,19 +870,19 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
     for (size_t l = 0; l < d->n_libraries; l++) {
         struct mtlbx_library_diff *ld = &d->libraries[l];
         ld->index = l;
-        ld->a = l < la ? mtlbx_library_at(a, l) : NULL;
-        ld->b = l < lb ? mtlbx_library_at(b, l) : NULL;
+        ld->a = l < la ? mbx_library_at(a, l) : NULL;
+        ld->b = l < lb ? mbx_library_at(b, l) : NULL;
         if (verify) {
             if (ld->a)
-                mtlbx_library_verify_all(ld->a, 0);
+                mbx_library_verify_all(ld->a, 0);
             if (ld->b)
-                mtlbx_library_verify_all(ld->b, 0);
+                mbx_library_verify_all(ld->b, 0);
         }
         if (ld->a && ld->b)
             ld->header_fields = compare_header(ld->a, ld->b);
         if (!compare_functions(ld, verify, &memo) || !compare_sources(ld)) {
             memo_close(&memo);
-            mtlbx_diff_free(d);
+            mbx_diff_free(d);
             return MTLBX_E_NOMEM;
         }
         if (ld->a && ld->b && !ld->n_added && !ld->n_removed && !ld->n_renamed && order_differs(ld->a, ld->b))
@@ -898,7 +898,7 @@ int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_optio
     return MTLBX_E_NONE;
 }
 
-void mtlbx_diff_free(struct mtlbx_diff *d)
+void mbx_diff_free(struct mtlbx_diff *d)
 {
     if (!d)
         return;

@@ -37,8 +37,8 @@ enum mtlbx_function_field {
     MTLBX_FF_COUNT,
 };
 /* The JSON key of CONTRACT.md ("container_version", "hash_ok", ...). */
-const char *mtlbx_header_field_name(enum mtlbx_header_field f);
-const char *mtlbx_function_field_name(enum mtlbx_function_field f);
+const char *mbx_header_field_name(enum mtlbx_header_field f);
+const char *mbx_function_field_name(enum mtlbx_function_field f);
 
 struct mtlbx_function_change {
     size_t a, b;               /* function indexes in library A and in B */
@@ -123,22 +123,22 @@ struct mtlbx_interface_diff {
     size_t n_changes;              /* inputs in A's order, then added ones; then outputs */
     struct mtlbx_argument_change *changes;
 };
-/* Fills *out (free with mtlbx_interface_diff_free); false only when out of
+/* Fills *out (free with mbx_interface_diff_free); false only when out of
  * memory. Nothing differs when !stage_changed && n_changes == 0. */
-bool mtlbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx_interface *b,
+bool mbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx_interface *b,
                              struct mtlbx_interface_diff *out);
-void mtlbx_interface_diff_free(struct mtlbx_interface_diff *d);
+void mbx_interface_diff_free(struct mtlbx_interface_diff *d);
 /* Same key and the same values (for naming what MTLBX_ARG_CHANGED was). */
-bool mtlbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q);
+bool mbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q);
 
 /* Compares a with b. Returns MTLBX_E_NONE with *out set (free with
- * mtlbx_diff_free), or MTLBX_E_NOMEM. The interface field: where the
+ * mbx_diff_free), or MTLBX_E_NOMEM. The interface field: where the
  * stored hashes differ, both modules' interfaces are decoded (only there,
  * so unchanged functions cost no bitcode reading) and compared when both
  * decode. Reads modules only as said above;
  * decompresses source archives only when their compressed bytes differ. */
-int mtlbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
+int mbx_diff_files(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_diff_options *opt,
                      struct mtlbx_diff **out);
-void mtlbx_diff_free(struct mtlbx_diff *d);
+void mbx_diff_free(struct mtlbx_diff *d);
 
 #endif

@@ -31,7 +31,7 @@ static bool md_eq(const struct mtlbx_md_value *x, const struct mtlbx_md_value *y
     return false;
 }
 
-bool mtlbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q)
+bool mbx_air_property_equal(const struct mtlbx_air_property *p, const struct mtlbx_air_property *q)
 {
     if (!span_eq(p->key, q->key) || p->n_values != q->n_values)
         return false;
@@ -47,7 +47,7 @@ static bool properties_eq(const struct mtlbx_air_argument *x, const struct mtlbx
         (x->has_index && x->index != y->index))
         return false;
     for (size_t i = 0; i < x->n_properties; i++)
-        if (!mtlbx_air_property_equal(&x->properties[i], &y->properties[i]))
+        if (!mbx_air_property_equal(&x->properties[i], &y->properties[i]))
             return false;
     return true;
 }
@@ -172,7 +172,7 @@ static bool compare_list(const struct mtlbx_air_argument *va, size_t na, const s
     return ok;
 }
 
-bool mtlbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx_interface *b,
+bool mbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx_interface *b,
                              struct mtlbx_interface_diff *out)
 {
     memset(out, 0, sizeof *out);
@@ -180,13 +180,13 @@ bool mtlbx_interface_compare(const struct mtlbx_interface *a, const struct mtlbx
     out->stage_changed = (a->stage == NULL) != (b->stage == NULL) || (a->stage && strcmp(a->stage, b->stage) != 0);
     if (!compare_list(a->inputs, a->n_inputs, b->inputs, b->n_inputs, false, out, &cap) ||
         !compare_list(a->outputs, a->n_outputs, b->outputs, b->n_outputs, true, out, &cap)) {
-        mtlbx_interface_diff_free(out);
+        mbx_interface_diff_free(out);
         return false;
     }
     return true;
 }
 
-void mtlbx_interface_diff_free(struct mtlbx_interface_diff *d)
+void mbx_interface_diff_free(struct mtlbx_interface_diff *d)
 {
     if (!d)
         return;

@@ -49,8 +49,8 @@ void compare_forget_behind(const mtlbx_library *lib, size_t before)
 {
     if (!lib)
         return; /* a library in one file only */
-    mtlbx_library_forget(lib, before);
-    mtlbx_library_release_pages(lib);
+    mbx_library_forget(lib, before);
+    mbx_library_release_pages(lib);
 }
 
 static size_t table_cap(size_t n)
@@ -63,7 +63,7 @@ static size_t table_cap(size_t n)
 
 bool name_counter_init(struct name_counter *c, const mtlbx_library *lib)
 {
-    size_t n = lib ? mtlbx_library_function_count(lib) : 0, cap = table_cap(n);
+    size_t n = lib ? mbx_library_function_count(lib) : 0, cap = table_cap(n);
     c->lib = lib;
     c->mask = cap - 1;
     c->slot = n <= UINT32_MAX - 1 ? calloc(cap, sizeof *c->slot) : NULL;
@@ -82,14 +82,14 @@ static struct name_count *slot_of(const mtlbx_library *lib, struct name_count *t
 {
     size_t s = (size_t)h & mask;
     for (; t[s].function; s = (s + 1) & mask)
-        if (t[s].check == (uint32_t)(h >> 32) && span_eq(mtlbx_function_at(lib, t[s].function - 1)->name, name))
+        if (t[s].check == (uint32_t)(h >> 32) && span_eq(mbx_function_at(lib, t[s].function - 1)->name, name))
             break;
     return &t[s];
 }
 
 uint32_t name_counter_next(struct name_counter *c, size_t i)
 {
-    struct mtlbx_bytes name = mtlbx_function_at(c->lib, i)->name;
+    struct mtlbx_bytes name = mbx_function_at(c->lib, i)->name;
     uint64_t h = name_hash(name);
     struct name_count *s = slot_of(c->lib, c->slot, c->mask, name, h);
     if (!s->function)
@@ -109,7 +109,7 @@ bool name_index_build(struct name_index *ix, const mtlbx_library *lib)
     struct name_counter c;
     if (!name_counter_init(&c, lib))
         return false;
-    size_t n = lib ? mtlbx_library_function_count(lib) : 0, n_later = 0, cap_later = 0;
+    size_t n = lib ? mbx_library_function_count(lib) : 0, n_later = 0, cap_later = 0;
     struct later *later = NULL;
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
@@ -124,7 +124,7 @@ bool name_index_build(struct name_index *ix, const mtlbx_library *lib)
                 }
                 later = nl, cap_later = nc;
             }
-            later[n_later++] = (struct later){ dup_hash(name_hash(mtlbx_function_at(lib, i)->name), k),
+            later[n_later++] = (struct later){ dup_hash(name_hash(mbx_function_at(lib, i)->name), k),
                                                (uint32_t)i, k };
         }
         /* Each entry is read once here, in order. */
@@ -174,7 +174,7 @@ long name_index_find(const struct name_index *ix, struct mtlbx_bytes name, uint3
     uint64_t dh = dup_hash(h, k);
     for (size_t s = (size_t)dh & ix->dup_mask; ix->dups && ix->dups[s].function; s = (s + 1) & ix->dup_mask)
         if (ix->dups[s].hash == dh && ix->dups[s].k == k &&
-            span_eq(mtlbx_function_at(ix->lib, ix->dups[s].function - 1)->name, name))
+            span_eq(mbx_function_at(ix->lib, ix->dups[s].function - 1)->name, name))
             return (long)ix->dups[s].function - 1;
     return -1;
 }

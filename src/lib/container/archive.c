@@ -163,7 +163,7 @@ static bool bz_decompress(mtlbx_library *lib, const struct mtlbx_archive *a,
     if (consumed < in_len && !all_zero(in + consumed, in_len - consumed))
         lib_warning(lib, a->payload_offset + consumed,
                     "%zu %s after the end of the bzip2 stream %s not zero padding", in_len - consumed,
-                    mtlbx_noun(in_len - consumed, "byte", "bytes"), mtlbx_noun(in_len - consumed, "is", "are"));
+                    mbx_noun(in_len - consumed, "byte", "bytes"), mbx_noun(in_len - consumed, "is", "are"));
     /* The buffer grew from TAR_INITIAL: give back what the tar does not
      * use, or a library of 50,000 small archives holds 64 KiB each (522 MB
      * for `sources --list`, issue 35). */
@@ -419,7 +419,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
     if (ok && rc != ARCHIVE_EOF) {
         const char *es = archive_error_string(ar);
         lib_error(lib, a->payload_offset, "source archive's tar does not decode after %zu %s: %s",
-                  n, mtlbx_noun(n, "member", "members"), es ? es : "damaged header");
+                  n, mbx_noun(n, "member", "members"), es ? es : "damaged header");
         ok = false;
     }
     archive_read_free(ar);

@@ -1,7 +1,7 @@
 /* libarchive through dlopen (archive_dl.h says why). The soname is the one
  * configure found beside the development files (LIBARCHIVE_SONAME, e.g.
  * libarchive.so.13 on Debian 12); the program's MTLBX_LIBARCHIVE names
- * another file (mtlbx_archive_use_library), which the tests use to see
+ * another file (mbx_archive_use_library), which the tests use to see
  * what happens when it is missing. Each
  * function is looked up once, with the rest, on the first call. */
 #include "config.h"
@@ -24,10 +24,10 @@ static struct {
 } fn;
 #undef ARCHIVE_DL_POINTER
 
-/* Another file to load than configure's soname (mtlbx_archive_use_library). */
+/* Another file to load than configure's soname (mbx_archive_use_library). */
 static char *chosen_library;
 
-void mtlbx_archive_use_library(const char *path)
+void mbx_archive_use_library(const char *path)
 {
     free(chosen_library);
     chosen_library = path && *path ? strdup(path) : NULL;

@@ -56,40 +56,40 @@ struct mtlbx_error {
 /* Open a file by path (read-only mmap). On failure *out is NULL and err says
  * why. Refuses non-regular files without reading them, so a FIFO never
  * blocks and /dev/zero never maps. */
-int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err);
+int mbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err);
 /* What a file that is not a regular one is, for "not a regular file (a
  * FIFO)": "a directory", "a FIFO", "a device", "a socket" (st_mode). */
-const char *mtlbx_special_file_kind(unsigned mode);
+const char *mbx_special_file_kind(unsigned mode);
 
 /* Parse a caller-owned buffer (tests, fuzzing). The buffer must outlive the
  * handle. `name` is used in messages and may be NULL. */
-int mtlbx_open_buffer(const void *data, size_t len, const char *name,
+int mbx_open_buffer(const void *data, size_t len, const char *name,
                       mtlbx_file **out, struct mtlbx_error *err);
 /* The same for a malloc'ed buffer that the handle takes over: it is freed
- * by mtlbx_close(), or at once when the open fails. Archive members
+ * by mbx_close(), or at once when the open fails. Archive members
  * decompressed into memory are opened this way. */
-int mtlbx_open_buffer_owned(void *data, size_t len, const char *name,
+int mbx_open_buffer_owned(void *data, size_t len, const char *name,
                             mtlbx_file **out, struct mtlbx_error *err);
 
-void mtlbx_close(mtlbx_file *f);
+void mbx_close(mtlbx_file *f);
 
 /* The library reads no environment: the program passes on what its
  * variables ask for, before the first file is read. MTLBX_LIBARCHIVE: the
  * libarchive to load (a soname or a path) instead of configure's. */
-void mtlbx_archive_use_library(const char *path);
+void mbx_archive_use_library(const char *path);
 
 /* True when the file on disk is no longer what was mapped: it shrank or
  * grew, or a read while hashing came up short. Callers that read modules
  * (hash checks) should ask after doing so and treat a change as fatal. */
-bool mtlbx_file_changed(const mtlbx_file *f);
+bool mbx_file_changed(const mtlbx_file *f);
 
-const char *mtlbx_file_path(const mtlbx_file *f);
-uint64_t mtlbx_file_size(const mtlbx_file *f);
-const uint8_t *mtlbx_file_data(const mtlbx_file *f);
+const char *mbx_file_path(const mtlbx_file *f);
+uint64_t mbx_file_size(const mtlbx_file *f);
+const uint8_t *mbx_file_data(const mtlbx_file *f);
 /* Lets the pages of [offset, offset + size) go from the process's memory
  * (a file mapping only; they stay in the page cache and come back on the
  * next access). For commands that stream over every module. */
-void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size);
+void mbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size);
 
 /* ----------------------------------------------------------- diagnostics -- */
 
@@ -105,43 +105,43 @@ struct mtlbx_diag {
  * how many were dropped, so hostile input cannot exhaust memory. */
 #define MTLBX_MAX_DIAGS 4096
 
-size_t mtlbx_file_diag_count(const mtlbx_file *f);          /* fat container */
-const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i);
-size_t mtlbx_library_diag_count(const mtlbx_library *lib);
-const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i);
+size_t mbx_file_diag_count(const mtlbx_file *f);          /* fat container */
+const struct mtlbx_diag *mbx_file_diag(const mtlbx_file *f, size_t i);
+size_t mbx_library_diag_count(const mtlbx_library *lib);
+const struct mtlbx_diag *mbx_library_diag(const mtlbx_library *lib, size_t i);
 /* True when an allocation failed while parsing f or any of its libraries
  * (functions, groups or list entries left out, a diagnostic not stored):
  * what the accessors return is then incomplete, and must not be shown as
  * the whole file. `offset` (may be NULL) receives the first place. */
-bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset);
+bool mbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset);
 /* True when the file is a damaged metallib (CONTRACT: `info` and `ls`
  * exit 1): its header, one of its sections or one of its modules (or a
  * fat slice) runs past the end of the file, so that what the header
  * declares is not all there. `offset` (may be NULL) receives where the
  * first such declaration is, `why` (may be NULL) that error's text (owned
  * by f, one line, not escaped: printable ASCII). Decided at open. */
-bool mtlbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why);
+bool mbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why);
 
 /* qsort order for an array of `const struct mtlbx_diag *`: by offset, then
  * errors first, then message, so a listing is the same on every run (the
  * hashing threads record mismatches in the order they finish). */
-int mtlbx_diag_ptr_cmp(const void *a, const void *b);
+int mbx_diag_ptr_cmp(const void *a, const void *b);
 
 /* ------------------------------------------------------------------ fat -- */
 
-struct mtlbx_fat_slice {
+struct mbx_fat_slice {
     uint32_t cputype, cpusubtype, offset, size, align;
     uint64_t entry_offset;     /* where this slice's 20-byte record is */
 };
 
-bool mtlbx_file_is_fat(const mtlbx_file *f);
-size_t mtlbx_fat_slice_count(const mtlbx_file *f);
-const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i);
+bool mbx_file_is_fat(const mtlbx_file *f);
+size_t mbx_fat_slice_count(const mtlbx_file *f);
+const struct mbx_fat_slice *mbx_fat_slice(const mtlbx_file *f, size_t i);
 
 /* One library for a plain file, one per readable slice of a fat file. */
-size_t mtlbx_file_library_count(const mtlbx_file *f);
-mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i);
-mtlbx_file *mtlbx_library_file(const mtlbx_library *lib);
+size_t mbx_file_library_count(const mtlbx_file *f);
+mtlbx_library *mbx_library_at(const mtlbx_file *f, size_t i);
+mtlbx_file *mbx_library_file(const mtlbx_library *lib);
 
 /* --------------------------------------------------------------- header -- */
 
@@ -174,7 +174,7 @@ struct mtlbx_header {
     struct mtlbx_range modules;
 };
 
-const struct mtlbx_header *mtlbx_library_header(const mtlbx_library *lib);
+const struct mtlbx_header *mbx_library_header(const mtlbx_library *lib);
 
 /* ------------------------------------------------------------------ tags -- */
 
@@ -197,10 +197,10 @@ struct mtlbx_tag_walk {
     bool done, ended, truncated; /* ended: saw ENDT; truncated: ran out */
 };
 
-void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f,
+void mbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f,
                          uint64_t offset, uint64_t len);
 /* Returns false at ENDT, at the bound, or on a malformed tag. */
-bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
+bool mbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
 
 /* ------------------------------------------------------------- functions -- */
 
@@ -239,19 +239,19 @@ struct mtlbx_function {
     uint64_t public_md_offset, private_md_offset; /* absolute, UINT64_MAX if none */
 };
 
-size_t mtlbx_library_function_count(const mtlbx_library *lib);
-const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i);
+size_t mbx_library_function_count(const mtlbx_library *lib);
+const struct mtlbx_function *mbx_function_at(const mtlbx_library *lib, size_t i);
 /* Function i for a pass over every function that must leave memory as
  * it was (a name looked up among a million): an entry the library's
  * table does not hold is decoded, with its neighbours, into a buffer of
  * the calling thread and not added to the table. The pointer lasts until
  * this thread peeks at another chunk of this library, or at two other
  * libraries. NULL past the end. */
-const struct mtlbx_function *mtlbx_function_peek(const mtlbx_library *lib, size_t i);
+const struct mtlbx_function *mbx_function_peek(const mtlbx_library *lib, size_t i);
 /* First function with this exact name, or -1. */
-long mtlbx_library_function_find(const mtlbx_library *lib, const char *name);
+long mbx_library_function_find(const mtlbx_library *lib, const char *name);
 /* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */
-int mtlbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
+int mbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
 
 /* A function NAME as a user types it (name_resolve.c: what dis, sig, src
  * and extract -f mean by NAME). Each function is looked at as stored,
@@ -273,56 +273,56 @@ struct mtlbx_name_matches {
     enum mtlbx_name_how how;
     size_t n;
     struct mtlbx_function_ref *v;   /* in file order, except suggestions */
-    /* C++ names past the demangler's bound (mtlbx_demangle_bounded) that a
+    /* C++ names past the demangler's bound (mbx_demangle_bounded) that a
      * glob or prefix was compared with as stored only: a miss may be one
      * of them. */
     size_t undemangled;
 };
 /* False (and *out empty) only when memory ran out. */
-bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);
-void mtlbx_name_matches_free(struct mtlbx_name_matches *m);
+bool mbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);
+void mbx_name_matches_free(struct mtlbx_name_matches *m);
 
 /* SHA-256 of the module compared with HASH. Blocking; caches the result.
  * `actual` (32 bytes, may be NULL) receives the computed digest. */
-enum mtlbx_hash_state mtlbx_function_verify(mtlbx_library *lib, size_t i,
+enum mtlbx_hash_state mbx_function_verify(mtlbx_library *lib, size_t i,
                                             uint8_t actual[32]);
 /* Cached state without hashing (never blocks). */
-enum mtlbx_hash_state mtlbx_function_hash_state(const mtlbx_library *lib, size_t i);
+enum mtlbx_hash_state mbx_function_hash_state(const mtlbx_library *lib, size_t i);
 /* Verify every function using up to `threads` threads (0 = number of CPUs).
  * Returns the number of mismatches. Thread-safe against hash_state readers. */
-size_t mtlbx_library_verify_all(mtlbx_library *lib, unsigned threads);
+size_t mbx_library_verify_all(mtlbx_library *lib, unsigned threads);
 /* After verify_all: how many functions have no module where their entry
  * says (a cut file) or one whose HASH could not be checked (checks/hash.c).
  * Every verifier (mtlbx_verify, ls --verify, check) counts them as
  * findings: a module not hashed is never "OK". */
-size_t mtlbx_library_unhashed(mtlbx_library *lib);
+size_t mbx_library_unhashed(mtlbx_library *lib);
 /* The CPUs this process may run on (its affinity mask; threads = 0 above
  * means this many). */
-unsigned mtlbx_cpus(void);
+unsigned mbx_cpus(void);
 /* A window of the file read with pread into a buffer of its own
  * (read_window.c): cheaper than faulting the mapping in when many modules
  * are read in file order, since a page fault costs more than the copy on
  * the machines measured. A window serves one thread at a time. */
 typedef struct mtlbx_read_window mtlbx_read_window;
-mtlbx_read_window *mtlbx_read_window_new(void);    /* NULL: out of memory */
-void mtlbx_read_window_free(mtlbx_read_window *w);
+mtlbx_read_window *mbx_read_window_new(void);    /* NULL: out of memory */
+void mbx_read_window_free(mtlbx_read_window *w);
 /* Lets the pages of the library's function list, metadata and list
  * sections go from memory: they stay readable (read again from the page
  * cache when touched), so every span stays valid. For a caller that walks
  * a large library once and wants its memory to stay flat. */
-void mtlbx_library_release_pages(const mtlbx_library *lib);
+void mbx_library_release_pages(const mtlbx_library *lib);
 /* For streaming commands: the caller (in any thread) holds no pointer
- * from mtlbx_function_at or mtlbx_function_metadata for the functions
+ * from mbx_function_at or mbx_function_metadata for the functions
  * before `before` in this library, so their decoded entries may be let go
  * (about 320 bytes a function); asking for one again decodes it again,
  * identically. Without this call, what was decoded stays. */
-void mtlbx_library_forget(const mtlbx_library *lib, size_t before);
+void mbx_library_forget(const mtlbx_library *lib, size_t before);
 
 /* SHA-256 of any bytes (a source member's text, for textconv). */
-void mtlbx_sha256(const void *data, size_t len, uint8_t out[32]);
+void mbx_sha256(const void *data, size_t len, uint8_t out[32]);
 /* The program's MTLBX_NO_MULTI_BUFFER: false hashes every module with
  * libgcrypt alone, not Intel's multi-buffer library (before the first hash). */
-void mtlbx_hash_use_multi_buffer(bool use);
+void mbx_hash_use_multi_buffer(bool use);
 
 /* Bitcode wrapper header at the start of a module. */
 struct mtlbx_wrapper {
@@ -330,8 +330,8 @@ struct mtlbx_wrapper {
     uint32_t magic, version, bitcode_offset, bitcode_size, cputype;
     bool bitcode_magic_ok;     /* "BC\xC0\xDE" at bitcode_offset */
 };
-bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
-struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i);
+bool mbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out);
+struct mtlbx_bytes mbx_function_module_bytes(const mtlbx_library *lib, size_t i);
 
 /* -------------------------------------------------------------- metadata -- */
 
@@ -382,10 +382,10 @@ struct mtlbx_decode_error {
 /* Decodes one ARGR value (`value_offset` is its absolute offset) into `out`
  * (arguments read so far stay there even on failure). Returns true when the
  * value decodes exactly to its last byte; otherwise fills *err. Free with
- * mtlbx_reflection_free. Used by the library and directly by the tests. */
-bool mtlbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset,
+ * mbx_reflection_free. Used by the library and directly by the tests. */
+bool mbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset,
                        struct mtlbx_reflection *out, struct mtlbx_decode_error *err);
-void mtlbx_reflection_free(struct mtlbx_reflection *r);
+void mbx_reflection_free(struct mtlbx_reflection *r);
 
 struct mtlbx_constant {
     struct mtlbx_bytes name;
@@ -420,7 +420,7 @@ struct mtlbx_metadata {
 };
 
 /* Decoded once at open; never NULL for a valid index. */
-const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i);
+const struct mtlbx_metadata *mbx_function_metadata(const mtlbx_library *lib, size_t i);
 
 /* ---------------------------------------------------- header extension -- */
 
@@ -432,7 +432,7 @@ struct mtlbx_header_ext {
     bool has_uuid;
     uint8_t uuid[16];
 };
-const struct mtlbx_header_ext *mtlbx_library_header_ext(const mtlbx_library *lib);
+const struct mtlbx_header_ext *mbx_library_header_ext(const mtlbx_library *lib);
 
 /* ------------------------------------------------------ embedded sources -- */
 
@@ -467,7 +467,7 @@ struct mtlbx_archive {
     struct mtlbx_bytes id;     /* archive id, without NUL */
     struct mtlbx_bytes payload;/* compressed bytes including any zero padding */
     uint64_t payload_offset;
-    /* Filled by mtlbx_archive_load() */
+    /* Filled by mbx_archive_load() */
     enum mtlbx_archive_state state;
     uint8_t *tar;              /* decompressed tar (owned by the handle) */
     size_t tar_len;
@@ -487,11 +487,11 @@ struct mtlbx_sources {
     struct mtlbx_archive *archives;
 };
 
-const struct mtlbx_sources *mtlbx_library_sources(const mtlbx_library *lib);
+const struct mtlbx_sources *mbx_library_sources(const mtlbx_library *lib);
 /* Decompress and list one archive (cached). Returns its state. */
-enum mtlbx_archive_state mtlbx_archive_load(mtlbx_library *lib, size_t archive_index);
+enum mtlbx_archive_state mbx_archive_load(mtlbx_library *lib, size_t archive_index);
 /* Archive whose SARC tag a function's SOFF points at, or -1. */
-long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index);
+long mbx_function_archive(const mtlbx_library *lib, size_t function_index);
 
 /* Where a function is defined in the embedded sources (source_locate.c):
  * found by its name in the members' text (a mangled name by its demangled
@@ -499,7 +499,7 @@ long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index);
  * definition ("name(...) {", or a [[host_name("name")]] instantiation)
  * beats a prototype. Linear in the text, whatever it holds. */
 struct mtlbx_source_location {
-    size_t archive, member;    /* into mtlbx_library_sources(lib)->archives */
+    size_t archive, member;    /* into mbx_library_sources(lib)->archives */
     size_t line;               /* 1-based line the declaration starts on: the
                                 * name's, or when the name starts its line (GNU
                                 * style, "kernel void\nfoo("), the type's above */
@@ -510,11 +510,11 @@ struct mtlbx_source_location {
 };
 /* 1 found; 0 the library has sources but no member declares it; -1 the
  * library has no embedded sources (or none decompress); -2 no memory.
- * Decompresses archives (cached, as mtlbx_archive_load). */
-int mtlbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out);
+ * Decompresses archives (cached, as mbx_archive_load). */
+int mbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out);
 /* The rule above on one text: 2 a definition of `name` at *offset, 1 only
  * a prototype, 0 neither (*offset untouched). */
-int mtlbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset);
+int mbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset);
 
 /* ------------------------------------------- dynamic header and lists -- */
 
@@ -526,7 +526,7 @@ struct mtlbx_dynamic_header {
     size_t n_linked;
     const struct mtlbx_bytes *linked;
 };
-const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib);
+const struct mtlbx_dynamic_header *mbx_library_dynamic_header(const mtlbx_library *lib);
 
 /* VLST, ILST, RLST and SLST: a u32 count and size-prefixed tag groups. */
 enum mtlbx_list_kind { MTLBX_LIST_VLST, MTLBX_LIST_ILST, MTLBX_LIST_RLST,
@@ -540,7 +540,7 @@ struct mtlbx_list {
     size_t n_groups;
     const struct mtlbx_range *groups; /* each includes its u32 prefix */
 };
-const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k);
+const struct mtlbx_list *mbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k);
 
 /* ------------------------------------------------------------ sections -- */
 
@@ -561,23 +561,23 @@ struct mtlbx_section {
     enum mtlbx_list_kind list;     /* MTLBX_SECTION_LIST: which one */
 };
 #define MTLBX_SECTIONS_MAX (8 + MTLBX_LIST_COUNT)
-size_t mtlbx_library_sections(const mtlbx_library *lib, struct mtlbx_section out[MTLBX_SECTIONS_MAX]);
+size_t mbx_library_sections(const mtlbx_library *lib, struct mtlbx_section out[MTLBX_SECTIONS_MAX]);
 
 /* ---------------------------------------------------------- value names -- */
 
 /* Lower-case names as CONTRACT.md spells them; unknown values are written
  * as "unknown-N" / "unknown-0xNN" into buf. Return buf or a static string. */
-const char *mtlbx_function_type_name(uint8_t type, char *buf, size_t n);
-const char *mtlbx_file_type_name(uint8_t file_type, char *buf, size_t n);
-const char *mtlbx_target_os_name(uint8_t platform_byte, char *buf, size_t n);
+const char *mbx_function_type_name(uint8_t type, char *buf, size_t n);
+const char *mbx_file_type_name(uint8_t file_type, char *buf, size_t n);
+const char *mbx_target_os_name(uint8_t platform_byte, char *buf, size_t n);
 /* The deployment target as `info` and the explorer show it: "macOS 13.0.0",
  * or "unknown" when the header records none (target byte and version 0). */
-const char *mtlbx_target_text(const struct mtlbx_header *h, char *buf, size_t n);
-const char *mtlbx_data_type_name(uint8_t type, char *buf, size_t n);
-const char *mtlbx_cputype_name(uint32_t cputype);     /* "AIR64", ... or NULL */
-const char *mtlbx_tag_description(const char *fourcc); /* one line, or NULL */
-bool mtlbx_data_type_known(uint8_t type);
-bool mtlbx_function_type_known(uint8_t type);
+const char *mbx_target_text(const struct mtlbx_header *h, char *buf, size_t n);
+const char *mbx_data_type_name(uint8_t type, char *buf, size_t n);
+const char *mbx_cputype_name(uint32_t cputype);     /* "AIR64", ... or NULL */
+const char *mbx_tag_description(const char *fourcc); /* one line, or NULL */
+bool mbx_data_type_known(uint8_t type);
+bool mbx_function_type_known(uint8_t type);
 
 /* ---------------------------------------------------------- counted nouns -- */
 
@@ -585,10 +585,10 @@ bool mtlbx_function_type_known(uint8_t type);
  * by three), a space and the noun that agrees with it, written into buf
  * (32 bytes plus the noun are enough). Returns buf.
  * The one place every message, label and report says how many. */
-const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+const char *mbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size);
 /* Just the noun that agrees with n, for a format that prints n itself
- * ("%zu %s", n, mtlbx_noun(n, "entry", "entries")). */
-const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
+ * ("%zu %s", n, mbx_noun(n, "entry", "entries")). */
+const char *mbx_noun(uint64_t n, const char *one, const char *many);
 
 /* --------------------------------------------------------------- escape -- */
 
@@ -603,26 +603,26 @@ const char *mtlbx_noun(uint64_t n, const char *one, const char *many);
  * whole Unicode categories (Cc, Cf, Zl, Zp), taken from libunistring's
  * tables (escape.c), and so are the code points unassigned in them: a
  * later Unicode may make one a format character. */
-bool mtlbx_codepoint_unsafe(uint32_t cp);
+bool mbx_codepoint_unsafe(uint32_t cp);
 
 enum {
-    MTLBX_ESC_TERMINAL = 1u << 0, /* also escape mtlbx_codepoint_unsafe() characters */
+    MTLBX_ESC_TERMINAL = 1u << 0, /* also escape mbx_codepoint_unsafe() characters */
 };
 /* The length (1-4) of the valid UTF-8 sequence at p, of `left` bytes, and
  * its code point in *cp; 0 when it is not valid: an overlong form, a
  * surrogate, past U+10FFFF or cut short (what jansson refuses too). */
-size_t mtlbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp);
+size_t mbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp);
 /* Copies `len` bytes to `out` as valid UTF-8 text: invalid bytes become
  * "\xNN"; with MTLBX_ESC_TERMINAL also every control character and a
  * backslash becomes "\\". Always NUL-terminates (truncating on a char
  * boundary). Returns the length that the full escape would need. */
-size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
+size_t mbx_escape(const uint8_t *bytes, size_t len, unsigned flags,
                     char *out, size_t out_size);
 /* Same, into a malloc'd string (NULL on OOM). */
-char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
+char *mbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
 /* 1234567 as "1,234,567" in out (n bytes; 27 are enough); returns out.
- * (nouns.c: the grouping mtlbx_count_noun uses too.) */
-const char *mtlbx_format_count(char *out, size_t n, uint64_t v);
+ * (nouns.c: the grouping mbx_count_noun uses too.) */
+const char *mbx_format_count(char *out, size_t n, uint64_t v);
 
 #ifdef __cplusplus
 }

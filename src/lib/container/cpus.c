@@ -9,7 +9,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-unsigned mtlbx_cpus(void)
+unsigned mbx_cpus(void)
 {
 #if HAVE_SCHED_GETAFFINITY
     cpu_set_t set;

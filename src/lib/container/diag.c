@@ -174,7 +174,7 @@ void file_damaged(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
     va_end(ap);
 }
 
-bool mtlbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why)
+bool mbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why)
 {
     const struct diag_list *first = f->diags.damaged ? &f->diags : NULL;
     for (size_t i = 0; i < f->n_libraries && !first; i++) {
@@ -191,7 +191,7 @@ bool mtlbx_file_damaged(const mtlbx_file *f, uint64_t *offset, const char **why)
     return first != NULL;
 }
 
-bool mtlbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset)
+bool mbx_file_out_of_memory(const mtlbx_file *f, uint64_t *offset)
 {
     bool oom = f->diags.out_of_memory;
     uint64_t at = f->diags.out_of_memory_offset;
@@ -223,7 +223,7 @@ const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mt
     if (i == l->n && l->dropped) {
         static __thread char msg[96];
         snprintf(msg, sizeof msg, "%zu further %s not recorded", l->dropped,
-                 mtlbx_noun(l->dropped, "problem was", "problems were"));
+                 mbx_noun(l->dropped, "problem was", "problems were"));
         *scratch = (struct mtlbx_diag){ .severity = MTLBX_ERROR,
                                         .offset = l->n ? diag_item(l, l->n - 1)->offset : 0,
                                         .message = msg };
@@ -232,18 +232,18 @@ const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mt
     return NULL;
 }
 
-size_t mtlbx_file_diag_count(const mtlbx_file *f)
+size_t mbx_file_diag_count(const mtlbx_file *f)
 {
     return f->diags.n + (f->diags.dropped ? 1 : 0);
 }
 
-const struct mtlbx_diag *mtlbx_file_diag(const mtlbx_file *f, size_t i)
+const struct mtlbx_diag *mbx_file_diag(const mtlbx_file *f, size_t i)
 {
     static __thread struct mtlbx_diag scratch;
     return diag_get(&f->diags, i, &scratch);
 }
 
-int mtlbx_diag_ptr_cmp(const void *pa, const void *pb)
+int mbx_diag_ptr_cmp(const void *pa, const void *pb)
 {
     const struct mtlbx_diag *a = *(const struct mtlbx_diag *const *)pa;
     const struct mtlbx_diag *b = *(const struct mtlbx_diag *const *)pb;

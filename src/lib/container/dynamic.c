@@ -18,8 +18,8 @@ static void parse_dynamic_header(mtlbx_library *lib)
     size_t cap = 0;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, lib->file, d->range.offset, d->range.size);
-    while (mtlbx_tag_walk_next(&w, &t)) {
+    mbx_tag_walk_init(&w, lib->file, d->range.offset, d->range.size);
+    while (mbx_tag_walk_next(&w, &t)) {
         const uint8_t *nul = memchr(t.value, 0, (size_t)t.value_len);
         struct mtlbx_bytes s = { t.value, nul ? (size_t)(nul - t.value) : (size_t)t.value_len };
         switch (t.fourcc) {
@@ -156,5 +156,5 @@ void decode_lists(mtlbx_library *lib, struct function_cursor *fns)
     check_rflt(lib, fns);
 }
 
-const struct mtlbx_dynamic_header *mtlbx_library_dynamic_header(const mtlbx_library *lib) { return &lib->dyn; }
+const struct mtlbx_dynamic_header *mbx_library_dynamic_header(const mtlbx_library *lib) { return &lib->dyn; }
 

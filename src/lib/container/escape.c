@@ -1,6 +1,6 @@
 /* Making bytes from the file safe to show. Valid UTF-8 passes through;
  * invalid bytes become "\xNN". For a terminal, control characters (C0, DEL,
- * C1), bidi and invisible format characters (mtlbx_codepoint_unsafe) and
+ * C1), bidi and invisible format characters (mbx_codepoint_unsafe) and
  * the backslash itself are escaped too, so an ESC sequence in a function
  * name is displayed, never executed, and U+202E cannot reorder a line. */
 #include "config.h"
@@ -16,7 +16,7 @@
  * tables are Unicode 14, and Unicode 15 made U+13439-1343F format
  * characters, so what is unassigned here may be invisible on a newer
  * terminal. */
-bool mtlbx_codepoint_unsafe(uint32_t cp)
+bool mbx_codepoint_unsafe(uint32_t cp)
 {
     if (cp < 0x80)
         return cp < 0x20 || cp == 0x7F;
@@ -24,7 +24,7 @@ bool mtlbx_codepoint_unsafe(uint32_t cp)
                                                     UC_CATEGORY_MASK_Zp | UC_CATEGORY_MASK_Cn);
 }
 
-size_t mtlbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp)
+size_t mbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp)
 {
     uint8_t c = p[0];
     size_t n;
@@ -54,18 +54,18 @@ size_t mtlbx_utf8_next(const uint8_t *p, size_t left, uint32_t *cp)
     return n;
 }
 
-size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags, char *out, size_t out_size)
+size_t mbx_escape(const uint8_t *bytes, size_t len, unsigned flags, char *out, size_t out_size)
 {
     static const char hex[] = "0123456789abcdef";
     size_t need = 0, o = 0;
     bool full = out_size == 0;
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t n = mtlbx_utf8_next(bytes + i, len - i, &cp);
+        size_t n = mbx_utf8_next(bytes + i, len - i, &cp);
         char tmp[4];
         const char *piece;
         size_t plen;
-        bool control = n && mtlbx_codepoint_unsafe(cp);
+        bool control = n && mbx_codepoint_unsafe(cp);
         if (n && !((flags & MTLBX_ESC_TERMINAL) && (control || cp == '\\'))) {
             piece = (const char *)bytes + i;
             plen = n;
@@ -96,11 +96,11 @@ size_t mtlbx_escape(const uint8_t *bytes, size_t len, unsigned flags, char *out,
     return need;
 }
 
-char *mtlbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags)
+char *mbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags)
 {
-    size_t need = mtlbx_escape(bytes, len, flags, NULL, 0);
+    size_t need = mbx_escape(bytes, len, flags, NULL, 0);
     char *s = malloc(need + 1);
     if (s)
-        mtlbx_escape(bytes, len, flags, s, need + 1);
+        mbx_escape(bytes, len, flags, s, need + 1);
     return s;
 }

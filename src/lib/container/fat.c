@@ -24,13 +24,13 @@ static bool is_macho64(const uint8_t *p)
 }
 
 /* Slice i (inside the file) holds a Mach-O: read it as GPU code. */
-static void open_gpu_slice(mtlbx_file *f, uint32_t i, const struct mtlbx_fat_slice *s)
+static void open_gpu_slice(mtlbx_file *f, uint32_t i, const struct mbx_fat_slice *s)
 {
     struct mtlbx_gpu_slice *g = &f->gpu[f->n_gpu++];
     *g = (struct mtlbx_gpu_slice){ .slice = i, .offset = s->offset, .size = s->size, .cputype = s->cputype,
                                    .cpusubtype = s->cpusubtype, .embedded_library = -1 };
     if (!is_gpu_cpu(s->cputype)) {
-        const char *cpu = mtlbx_cputype_name(s->cputype);
+        const char *cpu = mbx_cputype_name(s->cputype);
         diag_add(&f->diags, MTLBX_WARNING, s->entry_offset, "fat slice %u holds a Mach-O but names CPU %s (0x%08x), not a GPU",
                  i, cpu ? cpu : "unknown", s->cputype);
     }
@@ -64,8 +64,8 @@ void parse_fat(mtlbx_file *f)
     }
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *p = f->data + 8 + 20 * (uint64_t)i;
-        struct mtlbx_fat_slice *s = &f->slices[f->n_slices++];
-        *s = (struct mtlbx_fat_slice){ rd32be(p), rd32be(p + 4), rd32be(p + 8), rd32be(p + 12), rd32be(p + 16),
+        struct mbx_fat_slice *s = &f->slices[f->n_slices++];
+        *s = (struct mbx_fat_slice){ rd32be(p), rd32be(p + 4), rd32be(p + 8), rd32be(p + 12), rd32be(p + 16),
                                        8 + 20 * (uint64_t)i };
         if (!span_within(s->offset, s->size, 0, f->size)) {
             file_damaged(f, s->entry_offset, "fat slice %u (0x%x + 0x%x) lies outside the file (0x%llx bytes)", i,
@@ -75,7 +75,7 @@ void parse_fat(mtlbx_file *f)
         if (s->offset < 8 + 20 * (uint64_t)count)
             diag_add(&f->diags, MTLBX_ERROR, s->entry_offset, "fat slice %u starts inside the fat header", i);
         for (uint32_t k = 0; k < i; k++) {
-            const struct mtlbx_fat_slice *o = &f->slices[k];
+            const struct mbx_fat_slice *o = &f->slices[k];
             if (s->size && o->size && s->offset < (uint64_t)o->offset + o->size &&
                 o->offset < (uint64_t)s->offset + s->size) {
                 diag_add(&f->diags, MTLBX_ERROR, s->entry_offset, "fat slice %u overlaps fat slice %u", i, k);
@@ -90,7 +90,7 @@ void parse_fat(mtlbx_file *f)
             if (is_gpu_cpu(s->cputype))
                 diag_add(&f->diags, MTLBX_ERROR, s->offset,
                          "fat slice %u (%s) does not start with a 64-bit Mach-O header", i,
-                         mtlbx_cputype_name(s->cputype));
+                         mbx_cputype_name(s->cputype));
             else
                 diag_add(&f->diags, MTLBX_ERROR, s->offset, "fat slice %u does not start with MTLB", i);
             continue;
@@ -98,7 +98,7 @@ void parse_fat(mtlbx_file *f)
         if (is_gpu_cpu(s->cputype))
             diag_add(&f->diags, MTLBX_WARNING, s->entry_offset,
                      "fat slice %u names a GPU (%s) but holds a metallib, not GPU code", i,
-                     mtlbx_cputype_name(s->cputype));
+                     mbx_cputype_name(s->cputype));
         mtlbx_library *lib = library_open(f, f->n_libraries, s->offset, s->size);
         if (lib)
             f->libraries[f->n_libraries++] = lib;

@@ -49,7 +49,7 @@ static int finish_open(mtlbx_file *f, mtlbx_file **out, struct mtlbx_error *err)
                       f->data[0], f->data[1], f->data[2], f->data[3]);
         if (err)
             err->has_offset = true; /* offset 0: the magic */
-        mtlbx_close(f);
+        mbx_close(f);
         return MTLBX_E_NOT_METALLIB;
     }
     if (is_fat_magic(f->data)) {
@@ -59,7 +59,7 @@ static int finish_open(mtlbx_file *f, mtlbx_file **out, struct mtlbx_error *err)
         f->libraries = calloc(1, sizeof *f->libraries);
         if (!f->libraries || !(f->libraries[0] = library_open(f, 0, 0, f->size))) {
             set_error(err, MTLBX_E_NOMEM, "out of memory");
-            mtlbx_close(f);
+            mbx_close(f);
             return MTLBX_E_NOMEM;
         }
         f->n_libraries = 1;
@@ -70,7 +70,7 @@ static int finish_open(mtlbx_file *f, mtlbx_file **out, struct mtlbx_error *err)
     return MTLBX_E_NONE;
 }
 
-int mtlbx_open_buffer(const void *data, size_t len, const char *name, mtlbx_file **out,
+int mbx_open_buffer(const void *data, size_t len, const char *name, mtlbx_file **out,
                       struct mtlbx_error *err)
 {
     *out = NULL;
@@ -86,10 +86,10 @@ int mtlbx_open_buffer(const void *data, size_t len, const char *name, mtlbx_file
     return finish_open(f, out, err);
 }
 
-int mtlbx_open_buffer_owned(void *data, size_t len, const char *name, mtlbx_file **out,
+int mbx_open_buffer_owned(void *data, size_t len, const char *name, mtlbx_file **out,
                             struct mtlbx_error *err)
 {
-    int rc = mtlbx_open_buffer(data, len, name, out, err);
+    int rc = mbx_open_buffer(data, len, name, out, err);
     if (*out)
         (*out)->owns_data = true;
     else
@@ -97,13 +97,13 @@ int mtlbx_open_buffer_owned(void *data, size_t len, const char *name, mtlbx_file
     return rc;
 }
 
-const char *mtlbx_special_file_kind(unsigned mode)
+const char *mbx_special_file_kind(unsigned mode)
 {
     return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO"
            : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : S_ISSOCK(mode) ? "a socket" : "special file";
 }
 
-int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
+int mbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
 {
     *out = NULL;
     /* O_NONBLOCK so that opening a FIFO never waits for a writer; we refuse
@@ -120,7 +120,7 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
         return MTLBX_E_IO;
     }
     if (!S_ISREG(st.st_mode)) {
-        set_error(err, MTLBX_E_NOT_REGULAR, "not a regular file (%s)", mtlbx_special_file_kind(st.st_mode));
+        set_error(err, MTLBX_E_NOT_REGULAR, "not a regular file (%s)", mbx_special_file_kind(st.st_mode));
         if (err && S_ISDIR(st.st_mode))
             err->sys_errno = EISDIR;
         close(fd);
@@ -168,7 +168,7 @@ int mtlbx_open_path(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     return finish_open(f, out, err);
 }
 
-void mtlbx_close(mtlbx_file *f)
+void mbx_close(mtlbx_file *f)
 {
     if (!f)
         return;
@@ -189,7 +189,7 @@ void mtlbx_close(mtlbx_file *f)
     free(f);
 }
 
-bool mtlbx_file_changed(const mtlbx_file *f)
+bool mbx_file_changed(const mtlbx_file *f)
 {
     if (f->short_read)
         return true;
@@ -219,21 +219,21 @@ bool file_current_size(const mtlbx_file *f, uint64_t *size)
     return true;
 }
 
-const char *mtlbx_file_path(const mtlbx_file *f) { return f->path; }
-uint64_t mtlbx_file_size(const mtlbx_file *f) { return f->size; }
-const uint8_t *mtlbx_file_data(const mtlbx_file *f) { return f->data; }
-bool mtlbx_file_is_fat(const mtlbx_file *f) { return f->fat; }
-size_t mtlbx_fat_slice_count(const mtlbx_file *f) { return f->n_slices; }
-const struct mtlbx_fat_slice *mtlbx_fat_slice(const mtlbx_file *f, size_t i)
+const char *mbx_file_path(const mtlbx_file *f) { return f->path; }
+uint64_t mbx_file_size(const mtlbx_file *f) { return f->size; }
+const uint8_t *mbx_file_data(const mtlbx_file *f) { return f->data; }
+bool mbx_file_is_fat(const mtlbx_file *f) { return f->fat; }
+size_t mbx_fat_slice_count(const mtlbx_file *f) { return f->n_slices; }
+const struct mbx_fat_slice *mbx_fat_slice(const mtlbx_file *f, size_t i)
 {
     return i < f->n_slices ? &f->slices[i] : NULL;
 }
-size_t mtlbx_file_library_count(const mtlbx_file *f) { return f->n_libraries; }
-mtlbx_library *mtlbx_library_at(const mtlbx_file *f, size_t i)
+size_t mbx_file_library_count(const mtlbx_file *f) { return f->n_libraries; }
+mtlbx_library *mbx_library_at(const mtlbx_file *f, size_t i)
 {
     return i < f->n_libraries ? f->libraries[i] : NULL;
 }
-mtlbx_file *mtlbx_library_file(const mtlbx_library *lib) { return lib->file; }
+mtlbx_file *mbx_library_file(const mtlbx_library *lib) { return lib->file; }
 
 ssize_t file_pread(int fd, uint8_t *buf, size_t want, uint64_t off)
 {

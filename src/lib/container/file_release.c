@@ -35,7 +35,7 @@ void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size)
         (void)madvise((void *)(f->data + first), (size_t)(last - first), MADV_DONTNEED);
 }
 
-void mtlbx_library_release_pages(const mtlbx_library *lib)
+void mbx_library_release_pages(const mtlbx_library *lib)
 {
     const struct mtlbx_header *h = &lib->header;
     file_release_pages(lib->file, h->function_list.offset, h->function_list.size);
@@ -46,10 +46,10 @@ void mtlbx_library_release_pages(const mtlbx_library *lib)
             file_release_pages(lib->file, lib->lists[k].range.offset, lib->lists[k].range.size);
 }
 
-void mtlbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size)
+void mbx_file_release(const mtlbx_file *f, uint64_t offset, uint64_t size)
 {
     /* Only a file mapping (file_release_pages checks): a caller's buffer
-     * (mtlbx_open_buffer) is not ours, and DONTNEED on anonymous memory
+     * (mbx_open_buffer) is not ours, and DONTNEED on anonymous memory
      * would zero it. */
     if (f)
         file_release_pages(f, offset, size);

@@ -17,7 +17,7 @@ static bool expect_len(mtlbx_library *lib, const struct mtlbx_tag *t, uint64_t w
     char name[5];
     tag_fill_name(name, t->fourcc);
     lib_error(lib, t->offset, "%s value is %llu %s, expected %llu", name, (unsigned long long)t->value_len,
-              mtlbx_noun(t->value_len, "byte", "bytes"), (unsigned long long)want);
+              mbx_noun(t->value_len, "byte", "bytes"), (unsigned long long)want);
     return false;
 }
 
@@ -66,7 +66,7 @@ static void decode_function_tag(mtlbx_library *lib, struct mtlbx_function *fn, c
         if (!expect_len(lib, t, 1))
             return;
         fn->type = v[0];
-        if (!mtlbx_function_type_known(v[0]))
+        if (!mbx_function_type_known(v[0]))
             lib_warning(lib, t->value_offset, "unknown function type %u", v[0]);
         break;
     case MTLBX_F_HASH:
@@ -104,7 +104,7 @@ static void decode_function_tag(mtlbx_library *lib, struct mtlbx_function *fn, c
         if (!expect_len(lib, t, 1))
             return;
         fn->layr = v[0];
-        if (!mtlbx_data_type_known(v[0]))
+        if (!mbx_data_type_known(v[0]))
             lib_warning(lib, t->value_offset, "unknown LAYR data type 0x%02x", v[0]);
         break;
     }
@@ -122,7 +122,7 @@ static uint64_t decode_entry(mtlbx_library *lib, struct mtlbx_function *fn, size
     fn->public_md_offset = fn->private_md_offset = UINT64_MAX;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, lib->file, pos + 4, end - pos - 4);
+    mbx_tag_walk_init(&w, lib->file, pos + 4, end - pos - 4);
     while (tag_walk_step(&w, &t))
         decode_function_tag(lib, fn, &t);
     *ended = w.ended;
@@ -133,7 +133,7 @@ static uint64_t decode_entry(mtlbx_library *lib, struct mtlbx_function *fn, size
     }
     if (fn->entry_size != w.pos - pos)
         lib_error(lib, pos, "function %zu: entry size %u, but its tags end after %llu %s", i,
-                  fn->entry_size, (unsigned long long)(w.pos - pos), mtlbx_noun(w.pos - pos, "byte", "bytes"));
+                  fn->entry_size, (unsigned long long)(w.pos - pos), mbx_noun(w.pos - pos, "byte", "bytes"));
     if (!(fn->present & MTLBX_F_NAME))
         lib_error(lib, pos, "function %zu has no NAME", i);
     if (!(fn->present & MTLBX_F_OFFT))
@@ -301,7 +301,7 @@ struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i)
     return &o->fns[i - first];
 }
 
-const struct mtlbx_function *mtlbx_function_peek(const mtlbx_library *lib, size_t i)
+const struct mtlbx_function *mbx_function_peek(const mtlbx_library *lib, size_t i)
 {
     return library_function(lib, i);
 }
@@ -382,13 +382,13 @@ void parse_function_list(mtlbx_library *lib)
         }
         if (end - pos < 8) {
             lib_error(lib, pos, "function list ends after %u of %u %s", i, count,
-                      mtlbx_noun(count, "entry", "entries"));
+                      mbx_noun(count, "entry", "entries"));
             break;
         }
         if (n % FN_CHUNK == 0) {
             if (!grow_array((void **)&lib->fn_chunk_offset, &chunks_cap, n / FN_CHUNK + 1,
                             sizeof *lib->fn_chunk_offset)) {
-                lib_out_of_memory(lib, pos, "out of memory after %zu %s", n, mtlbx_noun(n, "function", "functions"));
+                lib_out_of_memory(lib, pos, "out of memory after %zu %s", n, mbx_noun(n, "function", "functions"));
                 break;
             }
             lib->fn_chunk_offset[n / FN_CHUNK] = pos;
@@ -417,8 +417,8 @@ void parse_function_list(mtlbx_library *lib)
     }
     if (n == count && pos != end)
         lib_error(lib, pos, "function list declares %llu %s but its entries end %lld %s %s",
-                  (unsigned long long)(r.size - 4), mtlbx_noun(r.size - 4, "byte", "bytes"),
-                  (long long)(pos > end ? pos - end : end - pos), mtlbx_noun(pos > end ? pos - end : end - pos, "byte", "bytes"),
+                  (unsigned long long)(r.size - 4), mbx_noun(r.size - 4, "byte", "bytes"),
+                  (long long)(pos > end ? pos - end : end - pos), mbx_noun(pos > end ? pos - end : end - pos, "byte", "bytes"),
                   pos > end ? "later" : "earlier");
     if (kept) {
         /* Every block is decoded, and stays: the entries past n (a list
@@ -434,7 +434,7 @@ void parse_function_list(mtlbx_library *lib)
     if (n && ((!kept && !lazy_init(&lib->fn_blocks, n, sizeof *lib->functions)) ||
               !(lib->hash_states = calloc(n, 1)))) {
         lib_out_of_memory(lib, r.offset, "out of memory for the table of %zu %s", n,
-                          mtlbx_noun(n, "function", "functions"));
+                          mbx_noun(n, "function", "functions"));
         lazy_free(&lib->fn_blocks);
         n = 0;
     }
@@ -442,16 +442,16 @@ void parse_function_list(mtlbx_library *lib)
     lib->n_functions = n;
 }
 
-size_t mtlbx_library_function_count(const mtlbx_library *lib) { return lib->n_functions; }
+size_t mbx_library_function_count(const mtlbx_library *lib) { return lib->n_functions; }
 
-const struct mtlbx_function *mtlbx_function_at(const mtlbx_library *lib, size_t i)
+const struct mtlbx_function *mbx_function_at(const mtlbx_library *lib, size_t i)
 {
     /* In the table: the caller may keep the pointer (until it forgets). */
     mtlbx_library *l = (mtlbx_library *)lib;
     return i < lib->n_functions ? lazy_get(l, &l->fn_blocks, i, decode_function_block) : NULL;
 }
 
-long mtlbx_library_function_find(const mtlbx_library *lib, const char *name)
+long mbx_library_function_find(const mtlbx_library *lib, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < lib->n_functions; i++) {
@@ -463,7 +463,7 @@ long mtlbx_library_function_find(const mtlbx_library *lib, const char *name)
     return -1;
 }
 
-int mtlbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b)
+int mbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b)
 {
     size_t n = a.len < b.len ? a.len : b.len;
     int c = n ? memcmp(a.ptr, b.ptr, n) : 0;

@@ -70,7 +70,7 @@ struct mark_sym {
     uint64_t at;               /* of its nlist entry */
 };
 
-const char *mtlbx_fat_arch_name(uint32_t cputype)
+const char *mbx_fat_arch_name(uint32_t cputype)
 {
     switch (cputype) {
     case MTLBX_CPU_AIR64: return "air64";
@@ -81,18 +81,18 @@ const char *mtlbx_fat_arch_name(uint32_t cputype)
     }
 }
 
-uint32_t mtlbx_fat_arch_cputype(const char *name)
+uint32_t mbx_fat_arch_cputype(const char *name)
 {
     static const uint32_t all[] = { MTLBX_CPU_AIR64, MTLBX_CPU_APPLE_GPU, MTLBX_CPU_AMD_GPU, MTLBX_CPU_INTEL_GPU };
     for (size_t i = 0; name && i < sizeof all / sizeof *all; i++)
-        if (strcmp(name, mtlbx_fat_arch_name(all[i])) == 0)
+        if (strcmp(name, mbx_fat_arch_name(all[i])) == 0)
             return all[i];
     return 0;
 }
 
 static void esc(const void *bytes, size_t len, char *out, size_t size)
 {
-    mtlbx_escape(bytes, len, MTLBX_ESC_TERMINAL, out, size);
+    mbx_escape(bytes, len, MTLBX_ESC_TERMINAL, out, size);
 }
 
 /* ------------------------------------------------------ load commands -- */
@@ -214,16 +214,16 @@ static bool read_commands(struct reader *r, uint32_t **numbers)
 {
     struct mtlbx_gpu_slice *g = r->g;
     struct window w = { r->f, g->offset, g->size };
-    mtlbx_macho *m = mtlbx_macho_open(g->size, read_slice_bytes, &w);
+    mtlbx_macho *m = mbx_macho_open(g->size, read_slice_bytes, &w);
     if (!m) {
         r->failed = true;
         return false;
     }
-    mtlbx_macho_keep_empty_sections(m);
-    mtlbx_macho_on_command(m, on_command, r);
+    mbx_macho_keep_empty_sections(m);
+    mbx_macho_on_command(m, on_command, r);
     struct mtlbx_macho_section sec;
     size_t cap = 0, cap_numbers = 0;
-    while (mtlbx_macho_next_section(m, &sec)) {
+    while (mbx_macho_next_section(m, &sec)) {
         if (!grow_array((void **)&g->sections, &cap, g->n_sections + 1, sizeof *g->sections) ||
             !grow_array((void **)numbers, &cap_numbers, g->n_sections + 1, sizeof **numbers)) {
             r->failed = true;
@@ -238,7 +238,7 @@ static bool read_commands(struct reader *r, uint32_t **numbers)
         s->header_offset = g->offset + sec.header_offset;
         (*numbers)[g->n_sections++] = sec.number;
     }
-    const struct mtlbx_macho_slice *s = mtlbx_macho_slice_at(m, 0);
+    const struct mtlbx_macho_slice *s = mbx_macho_slice_at(m, 0);
     bool ok = s && s->parsed && s->is64 && !s->big_endian && (s->commands_offset || s->commands_size);
     if (s && s->parsed && s->commands_offset) {
         g->read = true;
@@ -262,14 +262,14 @@ static bool read_commands(struct reader *r, uint32_t **numbers)
             r->failed = true;
         }
     }
-    for (size_t i = 0; i < mtlbx_macho_diag_count(m); i++) {
-        const struct mtlbx_diag *d = mtlbx_macho_diag(m, i);
+    for (size_t i = 0; i < mbx_macho_diag_count(m); i++) {
+        const struct mtlbx_diag *d = mbx_macho_diag(m, i);
         if (d)
             diag_add(&r->f->diags, d->severity, g->offset + d->offset, "GPU slice %zu: %s", g->slice, d->message);
     }
-    if (mtlbx_macho_out_of_memory(m))
+    if (mbx_macho_out_of_memory(m))
         r->failed = true;
-    mtlbx_macho_close(m);
+    mbx_macho_close(m);
     /* Sections in load-command order, their numbers with them. */
     if (g->n_sections > 1) {
         struct { struct mtlbx_gpu_section s; uint32_t n; } *pairs = malloc(g->n_sections * sizeof *pairs);
@@ -439,7 +439,7 @@ static void match_air(const mtlbx_file *f, long embedded, struct mtlbx_gpu_funct
 {
     fn->library = fn->function = -1;
     if (embedded >= 0) {
-        long k = mtlbx_library_function_find(f->libraries[embedded], fn->name);
+        long k = mbx_library_function_find(f->libraries[embedded], fn->name);
         if (k >= 0) {
             fn->library = embedded;
             fn->function = k;
@@ -447,7 +447,7 @@ static void match_air(const mtlbx_file *f, long embedded, struct mtlbx_gpu_funct
         }
     }
     for (size_t l = 0; l < f->n_libraries; l++) {
-        long k = mtlbx_library_function_find(f->libraries[l], fn->name);
+        long k = mbx_library_function_find(f->libraries[l], fn->name);
         if (k >= 0) {
             fn->library = (long)l;
             fn->function = k;
@@ -738,14 +738,14 @@ void gpu_slice_free(struct mtlbx_gpu_slice *g)
     free(g->pieces);
 }
 
-size_t mtlbx_gpu_slice_count(const mtlbx_file *f) { return f->n_gpu; }
+size_t mbx_gpu_slice_count(const mtlbx_file *f) { return f->n_gpu; }
 
-const struct mtlbx_gpu_slice *mtlbx_gpu_slice_at(const mtlbx_file *f, size_t i)
+const struct mtlbx_gpu_slice *mbx_gpu_slice_at(const mtlbx_file *f, size_t i)
 {
     return i < f->n_gpu ? &f->gpu[i] : NULL;
 }
 
-const struct mtlbx_gpu_slice *mtlbx_gpu_slice_of(const mtlbx_file *f, size_t slice)
+const struct mtlbx_gpu_slice *mbx_gpu_slice_of(const mtlbx_file *f, size_t slice)
 {
     for (size_t i = 0; i < f->n_gpu; i++)
         if (f->gpu[i].slice == slice)
@@ -753,7 +753,7 @@ const struct mtlbx_gpu_slice *mtlbx_gpu_slice_of(const mtlbx_file *f, size_t sli
     return NULL;
 }
 
-const struct mtlbx_gpu_slice *mtlbx_gpu_slice_embedding(const mtlbx_file *f, size_t library)
+const struct mtlbx_gpu_slice *mbx_gpu_slice_embedding(const mtlbx_file *f, size_t library)
 {
     for (size_t i = 0; i < f->n_gpu; i++)
         if (f->gpu[i].embedded_library >= 0 && (size_t)f->gpu[i].embedded_library == library)
@@ -761,7 +761,7 @@ const struct mtlbx_gpu_slice *mtlbx_gpu_slice_embedding(const mtlbx_file *f, siz
     return NULL;
 }
 
-const struct mtlbx_gpu_function *mtlbx_gpu_code_for(const struct mtlbx_gpu_slice *g, const uint8_t *name,
+const struct mtlbx_gpu_function *mbx_gpu_code_for(const struct mtlbx_gpu_slice *g, const uint8_t *name,
                                                     size_t len)
 {
     for (size_t i = 0; g && i < g->n_functions; i++)
@@ -770,15 +770,15 @@ const struct mtlbx_gpu_function *mtlbx_gpu_code_for(const struct mtlbx_gpu_slice
     return NULL;
 }
 
-long mtlbx_fat_slice_library(const mtlbx_file *f, size_t slice)
+long mbx_fat_slice_library(const mtlbx_file *f, size_t slice)
 {
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_of(f, slice);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_of(f, slice);
     if (g)
         return g->embedded_library;
     if (slice >= f->n_slices)
         return -1;
     for (size_t l = 0; l < f->n_libraries; l++)
-        if (f->libraries[l]->header.base == f->slices[slice].offset && !mtlbx_gpu_slice_embedding(f, l))
+        if (f->libraries[l]->header.base == f->slices[slice].offset && !mbx_gpu_slice_embedding(f, l))
             return (long)l;
     return -1;
 }

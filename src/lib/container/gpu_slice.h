@@ -29,9 +29,9 @@ extern "C" {
 
 /* "air64", "applegpu", "amdgpu", "intelgpu" (the names `thin` takes), or
  * NULL for another cputype. */
-const char *mtlbx_fat_arch_name(uint32_t cputype);
+const char *mbx_fat_arch_name(uint32_t cputype);
 /* The cputype of such a name, or 0. */
-uint32_t mtlbx_fat_arch_cputype(const char *name);
+uint32_t mbx_fat_arch_cputype(const char *name);
 
 struct mtlbx_gpu_section {
     char segment[17], section[17];
@@ -89,18 +89,18 @@ struct mtlbx_gpu_slice {
 typedef struct mtlbx_file mtlbx_file;
 
 /* The GPU slices of a fat file, in slice order (none for a plain file). */
-size_t mtlbx_gpu_slice_count(const mtlbx_file *f);
-const struct mtlbx_gpu_slice *mtlbx_gpu_slice_at(const mtlbx_file *f, size_t i);
+size_t mbx_gpu_slice_count(const mtlbx_file *f);
+const struct mtlbx_gpu_slice *mbx_gpu_slice_at(const mtlbx_file *f, size_t i);
 /* The GPU slice of fat slice `slice`, or NULL. */
-const struct mtlbx_gpu_slice *mtlbx_gpu_slice_of(const mtlbx_file *f, size_t slice);
+const struct mtlbx_gpu_slice *mbx_gpu_slice_of(const mtlbx_file *f, size_t slice);
 /* The GPU slice whose __TEXT,__metallib is library `library`, or NULL. */
-const struct mtlbx_gpu_slice *mtlbx_gpu_slice_embedding(const mtlbx_file *f, size_t library);
+const struct mtlbx_gpu_slice *mbx_gpu_slice_embedding(const mtlbx_file *f, size_t library);
 /* Slice g's code for the function of that name, or NULL. */
-const struct mtlbx_gpu_function *mtlbx_gpu_code_for(const struct mtlbx_gpu_slice *g, const uint8_t *name,
+const struct mtlbx_gpu_function *mbx_gpu_code_for(const struct mtlbx_gpu_slice *g, const uint8_t *name,
                                                     size_t len);
 /* The library of fat slice `slice` (its metallib, or the one embedded in
  * its GPU code), or -1. */
-long mtlbx_fat_slice_library(const mtlbx_file *f, size_t slice);
+long mbx_fat_slice_library(const mtlbx_file *f, size_t slice);
 
 #ifdef __cplusplus
 }

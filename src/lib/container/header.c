@@ -84,4 +84,4 @@ void parse_header(mtlbx_library *lib)
     }
 }
 
-const struct mtlbx_header *mtlbx_library_header(const mtlbx_library *lib) { return &lib->header; }
+const struct mtlbx_header *mbx_library_header(const mtlbx_library *lib) { return &lib->header; }

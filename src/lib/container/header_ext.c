@@ -28,8 +28,8 @@ void parse_header_ext(mtlbx_library *lib)
     size_t cap = 0;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, lib->file, start, end - start);
-    while (mtlbx_tag_walk_next(&w, &t)) {
+    mbx_tag_walk_init(&w, lib->file, start, end - start);
+    while (mbx_tag_walk_next(&w, &t)) {
         if (!grow_array((void **)&lib->ext_tags, &cap, ext->n_tags + 1, sizeof *lib->ext_tags)) {
             lib_out_of_memory(lib, t.offset, "out of memory for the header extension");
             break;
@@ -62,10 +62,10 @@ void parse_header_ext(mtlbx_library *lib)
                   (unsigned long long)end);
     else if (w.pos != end)
         lib_warning(lib, w.pos, "%llu %s between the header extension's ENDT and the public metadata",
-                    (unsigned long long)(end - w.pos), mtlbx_noun(end - w.pos, "byte", "bytes"));
+                    (unsigned long long)(end - w.pos), mbx_noun(end - w.pos, "byte", "bytes"));
 }
 
-const struct mtlbx_header_ext *mtlbx_library_header_ext(const mtlbx_library *lib) { return &lib->ext; }
+const struct mtlbx_header_ext *mbx_library_header_ext(const mtlbx_library *lib) { return &lib->ext; }
 
 /* Finds a (offset, size) section pointer in the extension and resolves it
  * against the library base. Returns false when absent or malformed. */

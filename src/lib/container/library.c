@@ -88,7 +88,7 @@ mtlbx_library *library_open(mtlbx_file *f, size_t index, uint64_t base, uint64_t
     /* Each pass above read its sections once; their pages need not stay
      * (a 200,000-function list is 32 MB), so the memory of a large library
      * is what the parser keeps, not every page it looked at. */
-    mtlbx_library_release_pages(lib);
+    mbx_library_release_pages(lib);
     return lib;
 }
 
@@ -107,7 +107,7 @@ void library_decode_rest(const mtlbx_library *clib)
         function_cursor_free(&fns);
         decode_lists(lib, &fns);
         function_cursor_free(&fns);
-        mtlbx_library_release_pages(lib);
+        mbx_library_release_pages(lib);
         atomic_store_explicit(&lib->rest_decoded, true, memory_order_release);
     }
     pthread_mutex_unlock(&lib->rest_lock);
@@ -142,7 +142,7 @@ void library_free(mtlbx_library *lib)
  * below (metadata.c, dynamic.c, diag.c) never call back up, so the library
  * is one-way, file -> container -> sections -> tags -> diagnostics. */
 
-const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, size_t i)
+const struct mtlbx_metadata *mbx_function_metadata(const mtlbx_library *lib, size_t i)
 {
     static const struct mtlbx_metadata none;
     library_decode_rest(lib);
@@ -150,7 +150,7 @@ const struct mtlbx_metadata *mtlbx_function_metadata(const mtlbx_library *lib, s
     return md ? md : &none;
 }
 
-void mtlbx_library_forget(const mtlbx_library *clib, size_t before)
+void mbx_library_forget(const mtlbx_library *clib, size_t before)
 {
     mtlbx_library *lib = (mtlbx_library *)clib;
     /* The metadata is only there once decoded; its pass must not be
@@ -160,14 +160,14 @@ void mtlbx_library_forget(const mtlbx_library *clib, size_t before)
     library_forget_functions(lib, before);
 }
 
-const struct mtlbx_list *mtlbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)
+const struct mtlbx_list *mbx_library_list(const mtlbx_library *lib, enum mtlbx_list_kind k)
 {
     static const struct mtlbx_list none;
     library_decode_rest(lib);
     return (unsigned)k < MTLBX_LIST_COUNT ? &lib->lists[k] : &none;
 }
 
-size_t mtlbx_library_diag_count(const mtlbx_library *lib)
+size_t mbx_library_diag_count(const mtlbx_library *lib)
 {
     library_decode_rest(lib); /* its findings are part of the list */
     mtlbx_library *l = (mtlbx_library *)lib;
@@ -177,7 +177,7 @@ size_t mtlbx_library_diag_count(const mtlbx_library *lib)
     return n;
 }
 
-const struct mtlbx_diag *mtlbx_library_diag(const mtlbx_library *lib, size_t i)
+const struct mtlbx_diag *mbx_library_diag(const mtlbx_library *lib, size_t i)
 {
     static __thread struct mtlbx_diag scratch;
     library_decode_rest(lib);

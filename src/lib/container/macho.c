@@ -46,7 +46,7 @@ struct mtlbx_macho {
      * them (every read is past the last one, for a one-pass reader). */
     uint8_t magic[4];
     bool section_cap_said;
-    bool keep_empty;           /* mtlbx_macho_keep_empty_sections */
+    bool keep_empty;           /* mbx_macho_keep_empty_sections */
     mtlbx_macho_command_fn on_command;
     void *on_command_ctx;
 };
@@ -74,11 +74,11 @@ static void diag(mtlbx_macho *m, enum mtlbx_severity sev, uint64_t offset, const
 enum { NAME_SHOWN = 16 * 4 + 1 };
 static const char *name_shown(const char *name, char out[NAME_SHOWN])
 {
-    mtlbx_escape((const uint8_t *)name, strnlen(name, 16), MTLBX_ESC_TERMINAL, out, NAME_SHOWN);
+    mbx_escape((const uint8_t *)name, strnlen(name, 16), MTLBX_ESC_TERMINAL, out, NAME_SHOWN);
     return out;
 }
 
-bool mtlbx_macho_magic(const uint8_t *h, size_t n)
+bool mbx_macho_magic(const uint8_t *h, size_t n)
 {
     if (n < 4)
         return false;
@@ -92,7 +92,7 @@ bool mtlbx_macho_magic(const uint8_t *h, size_t n)
     return false;
 }
 
-const char *mtlbx_macho_cpu_name(uint32_t cputype, uint32_t cpusubtype)
+const char *mbx_macho_cpu_name(uint32_t cputype, uint32_t cpusubtype)
 {
     uint32_t sub = cpusubtype & 0x00FFFFFFu; /* the high byte holds capability bits */
     switch (cputype) {
@@ -172,7 +172,7 @@ static void read_universal(mtlbx_macho *m, bool wide)
     m->n_slices = kept;
 }
 
-mtlbx_macho *mtlbx_macho_open(uint64_t size, mtlbx_macho_read_fn read, void *ctx)
+mtlbx_macho *mbx_macho_open(uint64_t size, mtlbx_macho_read_fn read, void *ctx)
 {
     mtlbx_macho *m = calloc(1, sizeof *m);
     if (!m)
@@ -425,18 +425,18 @@ static void read_slice(mtlbx_macho *m, size_t i)
     m->n_sections = kept;
 }
 
-void mtlbx_macho_keep_empty_sections(mtlbx_macho *m)
+void mbx_macho_keep_empty_sections(mtlbx_macho *m)
 {
     m->keep_empty = true;
 }
 
-void mtlbx_macho_on_command(mtlbx_macho *m, mtlbx_macho_command_fn fn, void *ctx)
+void mbx_macho_on_command(mtlbx_macho *m, mtlbx_macho_command_fn fn, void *ctx)
 {
     m->on_command = fn;
     m->on_command_ctx = ctx;
 }
 
-bool mtlbx_macho_next_section(mtlbx_macho *m, struct mtlbx_macho_section *out)
+bool mbx_macho_next_section(mtlbx_macho *m, struct mtlbx_macho_section *out)
 {
     while (m->next_section == m->n_sections) {
         if (m->next_slice == m->n_slices)
@@ -456,33 +456,33 @@ bool mtlbx_macho_next_section(mtlbx_macho *m, struct mtlbx_macho_section *out)
     return true;
 }
 
-size_t mtlbx_macho_slice_count(const mtlbx_macho *m)
+size_t mbx_macho_slice_count(const mtlbx_macho *m)
 {
     return m->n_slices;
 }
 
-const struct mtlbx_macho_slice *mtlbx_macho_slice_at(const mtlbx_macho *m, size_t i)
+const struct mtlbx_macho_slice *mbx_macho_slice_at(const mtlbx_macho *m, size_t i)
 {
     return i < m->n_slices ? &m->slices[i] : NULL;
 }
 
-size_t mtlbx_macho_diag_count(const mtlbx_macho *m)
+size_t mbx_macho_diag_count(const mtlbx_macho *m)
 {
     return m->diags.n + (m->diags.dropped ? 1 : 0);
 }
 
-const struct mtlbx_diag *mtlbx_macho_diag(const mtlbx_macho *m, size_t i)
+const struct mtlbx_diag *mbx_macho_diag(const mtlbx_macho *m, size_t i)
 {
     static _Thread_local struct mtlbx_diag scratch;
     return diag_get(&m->diags, i, &scratch);
 }
 
-bool mtlbx_macho_out_of_memory(const mtlbx_macho *m)
+bool mbx_macho_out_of_memory(const mtlbx_macho *m)
 {
     return m->diags.out_of_memory;
 }
 
-void mtlbx_macho_close(mtlbx_macho *m)
+void mbx_macho_close(mtlbx_macho *m)
 {
     if (!m)
         return;

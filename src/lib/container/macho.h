@@ -86,7 +86,7 @@ struct mtlbx_macho_section {
     char segment[17], section[17];
     uint64_t offset, size;     /* its bytes in the host, absolute */
     uint64_t header_offset;    /* of its section header, absolute */
-    size_t slice;              /* mtlbx_macho_slice_at(m, slice) */
+    size_t slice;              /* mbx_macho_slice_at(m, slice) */
     uint64_t addr;             /* its address in memory (a symbol's n_value) */
     uint32_t number;           /* 1, 2, ... in load-command order over the
                                   slice's sections (a symbol's n_sect) */
@@ -102,17 +102,17 @@ typedef struct mtlbx_macho mtlbx_macho;
 /* True when the first n bytes start a Mach-O file: a thin header (any of
  * the four magics) or a universal one whose slice count is 1 to
  * MTLBX_MACHO_MAX_SLICES (not a Java class file). */
-bool mtlbx_macho_magic(const uint8_t *head, size_t n);
+bool mbx_macho_magic(const uint8_t *head, size_t n);
 
 /* Reads the universal header, if any, through `read` (the host is `size`
  * bytes; UINT64_MAX when not known). NULL only when memory ran out. */
-mtlbx_macho *mtlbx_macho_open(uint64_t size, mtlbx_macho_read_fn read, void *ctx);
-/* Options, set before the first mtlbx_macho_next_section.
+mtlbx_macho *mbx_macho_open(uint64_t size, mtlbx_macho_read_fn read, void *ctx);
+/* Options, set before the first mbx_macho_next_section.
  *
  * Sections of size 0 (not zero-fill) are handed out too, at their
  * declared offset when it lies inside the slice: a GPU slice's
  * `__reflection` may be empty and is still one of its sections. */
-void mtlbx_macho_keep_empty_sections(mtlbx_macho *m);
+void mbx_macho_keep_empty_sections(mtlbx_macho *m);
 /* Each load command of each slice, as the walk reads it: `cmd` without
  * LC_REQ_DYLD, its `size` bytes (at least 8, all inside the load
  * commands) in the slice's byte order, `offset` absolute. The bytes last
@@ -121,26 +121,26 @@ void mtlbx_macho_keep_empty_sections(mtlbx_macho *m);
  * here, bounded by `size`. */
 typedef void (*mtlbx_macho_command_fn)(void *ctx, size_t slice, uint32_t cmd, const uint8_t *bytes, uint32_t size,
                                        uint64_t offset);
-void mtlbx_macho_on_command(mtlbx_macho *m, mtlbx_macho_command_fn fn, void *ctx);
+void mbx_macho_on_command(mtlbx_macho *m, mtlbx_macho_command_fn fn, void *ctx);
 
 /* The next section that has bytes in the file (not zero-fill, not empty),
  * slice by slice in file order and by offset within a slice; reads the
  * next slice's header and load commands when the last one's sections are
  * used up. False at the end. *out stays valid after the call. */
-bool mtlbx_macho_next_section(mtlbx_macho *m, struct mtlbx_macho_section *out);
+bool mbx_macho_next_section(mtlbx_macho *m, struct mtlbx_macho_section *out);
 /* The slices known so far (every one of a universal file once the walk
  * has reached it); NULL past the end. */
-size_t mtlbx_macho_slice_count(const mtlbx_macho *m);
-const struct mtlbx_macho_slice *mtlbx_macho_slice_at(const mtlbx_macho *m, size_t i);
+size_t mbx_macho_slice_count(const mtlbx_macho *m);
+const struct mtlbx_macho_slice *mbx_macho_slice_at(const mtlbx_macho *m, size_t i);
 /* "arm64", "arm64e", "x86_64", "i386", "armv7", ... or NULL for a CPU
  * type this reader does not name. */
-const char *mtlbx_macho_cpu_name(uint32_t cputype, uint32_t cpusubtype);
+const char *mbx_macho_cpu_name(uint32_t cputype, uint32_t cpusubtype);
 /* Problems found so far, each with its absolute offset. */
-size_t mtlbx_macho_diag_count(const mtlbx_macho *m);
-const struct mtlbx_diag *mtlbx_macho_diag(const mtlbx_macho *m, size_t i);
+size_t mbx_macho_diag_count(const mtlbx_macho *m);
+const struct mtlbx_diag *mbx_macho_diag(const mtlbx_macho *m, size_t i);
 /* An allocation failed: what was handed out is incomplete. */
-bool mtlbx_macho_out_of_memory(const mtlbx_macho *m);
-void mtlbx_macho_close(mtlbx_macho *m);
+bool mbx_macho_out_of_memory(const mtlbx_macho *m);
+void mbx_macho_close(mtlbx_macho *m);
 
 #ifdef __cplusplus
 }

@@ -57,7 +57,7 @@ static void decode_cnst(mtlbx_library *lib, struct mtlbx_metadata *md, const str
         c[n] = (struct mtlbx_constant){ .name = name, .type = q[0], .index = rd16(q + 1),
                                         .active = (q[3] & 1) != 0,
                                         .offset = t->value_offset + (uint64_t)(p - t->value) };
-        if (!mtlbx_data_type_known(q[0]))
+        if (!mbx_data_type_known(q[0]))
             lib_warning(lib, c[n].offset, "CNST entry %zu has unknown data type 0x%02x", n, q[0]);
         p = q + 4;
     }
@@ -125,8 +125,8 @@ static void decode_public(mtlbx_library *lib, struct mtlbx_metadata *md, uint64_
     struct mtlbx_tag t;
     const struct mtlbx_tag *vaty = NULL;
     struct mtlbx_tag vaty_copy;
-    mtlbx_tag_walk_init(&w, lib->file, body, end - body);
-    while (mtlbx_tag_walk_next(&w, &t)) {
+    mbx_tag_walk_init(&w, lib->file, body, end - body);
+    while (mbx_tag_walk_next(&w, &t)) {
         switch (t.fourcc) {
         case FOURCC('C', 'N', 'S', 'T'):
             if (md->constants)
@@ -160,8 +160,8 @@ static void decode_private(mtlbx_library *lib, struct mtlbx_metadata *md, uint64
 {
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, lib->file, body, end - body);
-    while (mtlbx_tag_walk_next(&w, &t)) {
+    mbx_tag_walk_init(&w, lib->file, body, end - body);
+    while (mbx_tag_walk_next(&w, &t)) {
         const uint8_t *vend = t.value + t.value_len;
         switch (t.fourcc) {
         case FOURCC('D', 'E', 'B', 'I'):
@@ -226,7 +226,7 @@ static void clear_entries(struct mtlbx_metadata *md, size_t count)
     for (size_t i = 0; i < count; i++) {
         free((void *)md[i].constants);
         free((void *)md[i].attributes);
-        mtlbx_reflection_free(&md[i].reflection);
+        mbx_reflection_free(&md[i].reflection);
     }
 }
 
@@ -353,7 +353,7 @@ void decode_metadata(mtlbx_library *lib, struct function_cursor *fns)
         library_forget_metadata(lib, first + count);
         /* Groups already decoded are not read again here: memory stays
          * what the decoded metadata takes, not the sections' size too. */
-        mtlbx_library_release_pages(lib);
+        mbx_library_release_pages(lib);
     }
 }
 

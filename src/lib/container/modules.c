@@ -15,7 +15,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* A module that lies outside the module list; one that runs past the
- * end of the file too means the file is cut short (mtlbx_file_damaged). */
+ * end of the file too means the file is cut short (mbx_file_damaged). */
 static void report_outside(mtlbx_library *lib, uint64_t at, size_t i, uint64_t rel, uint64_t size)
 {
     const struct mtlbx_range sec = lib->header.modules;
@@ -68,7 +68,7 @@ void parse_modules(mtlbx_library *lib)
     library_forget_functions(lib, n);
 }
 
-struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t i)
+struct mtlbx_bytes mbx_function_module_bytes(const mtlbx_library *lib, size_t i)
 {
     const struct mtlbx_function *fn = library_function(lib, i);
     if (!fn || !fn->module_valid)
@@ -76,10 +76,10 @@ struct mtlbx_bytes mtlbx_function_module_bytes(const mtlbx_library *lib, size_t 
     return (struct mtlbx_bytes){ lib->file->data + fn->module.offset, (size_t)fn->module.size };
 }
 
-bool mtlbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out)
+bool mbx_function_wrapper(const mtlbx_library *lib, size_t i, struct mtlbx_wrapper *out)
 {
     *out = (struct mtlbx_wrapper){ 0 };
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
     if (m.len < 20 || rd32(m.ptr) != 0x0B17C0DE)
         return false;
     out->present = true;

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-const char *mtlbx_noun(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+const char *mbx_noun(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-const char *mtlbx_format_count(char *out, size_t n, uint64_t v)
+const char *mbx_format_count(char *out, size_t n, uint64_t v)
 {
     /* Digits in groups of three, as a reader of sizes expects. */
     char digits[24];
@@ -24,9 +24,9 @@ const char *mtlbx_format_count(char *out, size_t n, uint64_t v)
     return out;
 }
 
-const char *mtlbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size)
+const char *mbx_count_noun(uint64_t n, const char *one, const char *many, char *buf, size_t size)
 {
     char grouped[32];
-    snprintf(buf, size, "%s %s", mtlbx_format_count(grouped, sizeof grouped, n), mtlbx_noun(n, one, many));
+    snprintf(buf, size, "%s %s", mbx_format_count(grouped, sizeof grouped, n), mbx_noun(n, one, many));
     return buf;
 }

@@ -1,7 +1,7 @@
 /* A window of a mapped file read with pread (internal.h): a buffer, the
  * file offset of its first byte and a descriptor opened again on the
  * file. The hash (hash.c) and the interface decoders of sig and dump
- * (mtlbx_interface_read) read modules this way instead of
+ * (mbx_interface_read) read modules this way instead of
  * through the mapping: on this project's paravirtualised machines a page
  * fault, with the page table updates behind it, costs more than the
  * kernel's copy. `sig` on L20k (20,000 modules, 262 MB), user+system over

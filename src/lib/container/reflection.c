@@ -120,7 +120,7 @@ static bool read_argument(struct reader *r, struct mtlbx_reflection *out, size_t
     return true;
 }
 
-bool mtlbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset, struct mtlbx_reflection *out,
+bool mbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset, struct mtlbx_reflection *out,
                        struct mtlbx_decode_error *err)
 {
     struct reader r = { .base = value, .len = len, .value_offset = value_offset, .err = err };
@@ -150,7 +150,7 @@ bool mtlbx_argr_decode(const uint8_t *value, size_t len, uint64_t value_offset, 
     return true;
 }
 
-void mtlbx_reflection_free(struct mtlbx_reflection *r)
+void mbx_reflection_free(struct mtlbx_reflection *r)
 {
     free(r->arguments);
     free(r->members);
@@ -173,7 +173,7 @@ void reflection_decode_retr(mtlbx_library *lib, struct mtlbx_reflection *r, cons
     }
     r->has_return = true;
     r->return_type = t->value[0];
-    if (!mtlbx_data_type_known(r->return_type))
+    if (!mbx_data_type_known(r->return_type))
         lib_warning(lib, t->value_offset, "RETR has unknown data type 0x%02x", r->return_type);
 }
 
@@ -184,11 +184,11 @@ void reflection_decode_argr(mtlbx_library *lib, struct mtlbx_reflection *r, cons
         return;
     }
     struct mtlbx_decode_error err;
-    if (!mtlbx_argr_decode(t->value, (size_t)t->value_len, t->value_offset, r, &err))
+    if (!mbx_argr_decode(t->value, (size_t)t->value_len, t->value_offset, r, &err))
         lib_error(lib, err.offset, "%s", err.message);
     for (size_t i = 0; i < r->n_arguments; i++) {
         const struct mtlbx_ci_argument *a = &r->arguments[i];
-        if (!mtlbx_data_type_known(a->type))
+        if (!mbx_data_type_known(a->type))
             lib_warning(lib, a->offset, "ARGR argument %zu has unknown data type 0x%02x", i + 1, a->type);
     }
 }

@@ -6,7 +6,7 @@
  * only, P12) and the archive groups {u32 size excluding itself, SARC, u32
  * length, id C-string, payload, ENDT}. Every read is bounded by the section;
  * every problem becomes a diagnostic and parsing goes on with what is left.
- * Decompression happens on demand in mtlbx_archive_load() (archive.c).
+ * Decompression happens on demand in mbx_archive_load() (archive.c).
  */
 #include "config.h"
 #include "internal.h"
@@ -208,7 +208,7 @@ void parse_sources(mtlbx_library *lib)
     s->range.offset = start;
     s->range.size = size;
     uint64_t end = start + size;
-    /* The field, not mtlbx_file_data(): file.c opens libraries, so it sits
+    /* The field, not mbx_file_data(): file.c opens libraries, so it sits
      * above this file in the call graph. */
     const uint8_t *data = lib->file->data;
 
@@ -266,10 +266,10 @@ void parse_sources(mtlbx_library *lib)
     }
     if (seen < s->declared_count && pos >= end)
         lib_error(lib, end, "sources section ends after %u of %u %s", seen, s->declared_count,
-                  mtlbx_noun(s->declared_count, "archive", "archives"));
+                  mbx_noun(s->declared_count, "archive", "archives"));
     else if (seen == s->declared_count && pos < end)
         lib_warning(lib, pos, "%llu %s after the last source archive", (unsigned long long)(end - pos),
-                    mtlbx_noun(end - pos, "byte", "bytes"));
+                    mbx_noun(end - pos, "byte", "bytes"));
     check_soff(lib);
 }
 
@@ -285,12 +285,12 @@ void free_sources(mtlbx_library *lib)
     memset(&lib->sources, 0, sizeof lib->sources);
 }
 
-const struct mtlbx_sources *mtlbx_library_sources(const mtlbx_library *lib)
+const struct mtlbx_sources *mbx_library_sources(const mtlbx_library *lib)
 {
     return &lib->sources;
 }
 
-enum mtlbx_archive_state mtlbx_archive_load(mtlbx_library *lib, size_t archive_index)
+enum mtlbx_archive_state mbx_archive_load(mtlbx_library *lib, size_t archive_index)
 {
     struct mtlbx_sources *s = &lib->sources;
     if (archive_index >= s->n_archives)
@@ -353,7 +353,7 @@ static long archive_at(const mtlbx_library *lib, uint64_t soff)
     return i < s->n_archives && s->archives[i].sarc_offset == k.target ? (long)i : -1;
 }
 
-long mtlbx_function_archive(const mtlbx_library *lib, size_t function_index)
+long mbx_function_archive(const mtlbx_library *lib, size_t function_index)
 {
     if (function_index >= lib->n_functions || !lib->sources.present)
         return -1;

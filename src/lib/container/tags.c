@@ -30,7 +30,7 @@ void tag_fill_name(char name[5], uint32_t fourcc)
     name[4] = '\0';
 }
 
-void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f, uint64_t offset, uint64_t len)
+void mbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f, uint64_t offset, uint64_t len)
 {
     *w = (struct mtlbx_tag_walk){ .file = f, .pos = offset };
     /* Clip the bound to the file so a bogus length cannot walk past it. */
@@ -40,7 +40,7 @@ void mtlbx_tag_walk_init(struct mtlbx_tag_walk *w, const mtlbx_file *f, uint64_t
         w->end = (len > f->size - offset) ? f->size : offset + len;
 }
 
-bool mtlbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out)
+bool mbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out)
 {
     if (!tag_walk_step(w, out))
         return false;
@@ -104,11 +104,11 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
     uint32_t declared = rd32(f->data + off);
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, f, off + 4, limit - off - 4);
+    mbx_tag_walk_init(&w, f, off + 4, limit - off - 4);
     /* A quiet second decoding reads only what the first pass read within
      * the budget (lazy_table.c): it takes nothing from it. */
     bool budgeted = !diag_quiet();
-    while (mtlbx_tag_walk_next(&w, &t)) {
+    while (mbx_tag_walk_next(&w, &t)) {
         if (budgeted && w.pos - off > lib->walk_budget) {
             if (!lib->walk_budget_reported)
                 lib_error(lib, off, "%s: tag groups overlap so much that reading them would take more than "
@@ -130,7 +130,7 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
     uint64_t used = w.pos - off;
     if (declared != used && !(accept_excluding && declared + 4 == used))
         lib_error(lib, off, "%s: group size prefix %u matches neither convention (tags use %llu %s)",
-                  what, declared, (unsigned long long)used, mtlbx_noun(used, "byte", "bytes"));
+                  what, declared, (unsigned long long)used, mbx_noun(used, "byte", "bytes"));
     *body = off + 4;
     *end = w.pos;
     return true;

@@ -11,12 +11,12 @@ static const char *const function_types[] = {
     "extern", "intersection", "mesh", "object",
 };
 
-bool mtlbx_function_type_known(uint8_t type)
+bool mbx_function_type_known(uint8_t type)
 {
     return type < sizeof function_types / sizeof *function_types || type == 255;
 }
 
-const char *mtlbx_function_type_name(uint8_t type, char *buf, size_t n)
+const char *mbx_function_type_name(uint8_t type, char *buf, size_t n)
 {
     if (type < sizeof function_types / sizeof *function_types)
         return function_types[type];
@@ -26,7 +26,7 @@ const char *mtlbx_function_type_name(uint8_t type, char *buf, size_t n)
     return buf;
 }
 
-const char *mtlbx_file_type_name(uint8_t file_type, char *buf, size_t n)
+const char *mbx_file_type_name(uint8_t file_type, char *buf, size_t n)
 {
     static const char *const names[] = { "executable", "coreimage", "dynamic", "symbol-companion" };
     if (file_type < 4)
@@ -35,7 +35,7 @@ const char *mtlbx_file_type_name(uint8_t file_type, char *buf, size_t n)
     return buf;
 }
 
-const char *mtlbx_target_os_name(uint8_t b, char *buf, size_t n)
+const char *mbx_target_os_name(uint8_t b, char *buf, size_t n)
 {
     static const char *const names[] = {
         NULL, "macOS", "iOS", "tvOS", "watchOS", "bridgeOS", "macCatalyst", "iOS-simulator",
@@ -49,13 +49,13 @@ const char *mtlbx_target_os_name(uint8_t b, char *buf, size_t n)
     return buf;
 }
 
-const char *mtlbx_target_text(const struct mtlbx_header *h, char *buf, size_t n)
+const char *mbx_target_text(const struct mtlbx_header *h, char *buf, size_t n)
 {
     char os[24];
     if (!h->platform_byte && !h->os_major && !h->os_minor && !h->os_patch)
         snprintf(buf, n, "unknown");
     else
-        snprintf(buf, n, "%s %u.%u.%u", mtlbx_target_os_name(h->platform_byte, os, sizeof os), h->os_major,
+        snprintf(buf, n, "%s %u.%u.%u", mbx_target_os_name(h->platform_byte, os, sizeof os), h->os_major,
                  h->os_minor, h->os_patch);
     return buf;
 }
@@ -101,20 +101,20 @@ static const char *const data_types[0x8D] = {
     [0x8B] = "depthStencilState", [0x8C] = "tensor",
 };
 
-bool mtlbx_data_type_known(uint8_t type)
+bool mbx_data_type_known(uint8_t type)
 {
     return type < sizeof data_types / sizeof *data_types && data_types[type];
 }
 
-const char *mtlbx_data_type_name(uint8_t type, char *buf, size_t n)
+const char *mbx_data_type_name(uint8_t type, char *buf, size_t n)
 {
-    if (mtlbx_data_type_known(type))
+    if (mbx_data_type_known(type))
         return data_types[type];
     snprintf(buf, n, "unknown-0x%02x", type);
     return buf;
 }
 
-const char *mtlbx_cputype_name(uint32_t cputype)
+const char *mbx_cputype_name(uint32_t cputype)
 {
     switch (cputype) {
     case 0x01000017: return "AIR64";
@@ -169,7 +169,7 @@ static const char *tag_text(uint32_t fourcc)
 
 bool tag_known(uint32_t fourcc) { return tag_text(fourcc) != NULL; }
 
-const char *mtlbx_tag_description(const char *fourcc)
+const char *mbx_tag_description(const char *fourcc)
 {
     if (strlen(fourcc) != 4)
         return NULL;

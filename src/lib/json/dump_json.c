@@ -27,7 +27,7 @@
  * printed as if it were whole. */
 static _Thread_local bool dump_out_of_memory;
 
-void *mtlbx_doc_malloc(size_t n)
+void *mbx_doc_malloc(size_t n)
 {
     void *p = malloc(n);
     if (!p)
@@ -41,10 +41,10 @@ static void watch_jansson(void)
     json_free_t f;
     json_get_alloc_funcs(&m, &f);
     if (m == malloc && f == free)
-        json_set_alloc_funcs(mtlbx_doc_malloc, free);
+        json_set_alloc_funcs(mbx_doc_malloc, free);
 }
 
-void mtlbx_doc_watch_jansson(void)
+void mbx_doc_watch_jansson(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, watch_jansson);
@@ -54,9 +54,9 @@ void mtlbx_doc_watch_jansson(void)
 static json_t *jstr(struct mtlbx_bytes b)
 {
     char small[256];
-    if (mtlbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
+    if (mbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
         return json_string(small);
-    char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    char *s = mbx_escape_dup(b.ptr, b.len, 0);
     if (!s)
         dump_out_of_memory = true;
     json_t *j = json_string(s ? s : "");
@@ -112,13 +112,13 @@ static void put_range(struct json_stream *js, const char *key, struct mtlbx_rang
  * smaller parts (tags, requires ...) are still jansson values. */
 static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
+    const struct mtlbx_metadata *md = mbx_function_metadata(lib, i);
     char buf[32];
     json_stream_open(js, NULL, '{');
     json_stream_put_bytes(js, "name", fn->name);
     if (fn->present & MTLBX_F_TYPE)
-        json_stream_put_string(js, "type", mtlbx_function_type_name(fn->type, buf, sizeof buf));
+        json_stream_put_string(js, "type", mbx_function_type_name(fn->type, buf, sizeof buf));
     else
         json_stream_put_null(js, "type");
     if (fn->present & MTLBX_F_VERS) {
@@ -133,9 +133,9 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     /* vj_function_field(MTLBX_FF_TAGS), without a json_t per tag. */
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, mtlbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
+    mbx_tag_walk_init(&w, mbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
     json_stream_open(js, "tags", '[');
-    while (mtlbx_tag_walk_next(&w, &t))
+    while (mbx_tag_walk_next(&w, &t))
         json_stream_put_string(js, NULL, t.name);
     json_stream_close(js);
     if (fn->module_valid)
@@ -152,13 +152,13 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     }
     /* Hashed before: by prepare_libraries(), or with --interfaces by
      * the batch this function is in. The state is final. */
-    enum mtlbx_hash_state hs = mtlbx_function_hash_state(lib, i);
+    enum mtlbx_hash_state hs = mbx_function_hash_state(lib, i);
     json_stream_put_bool(js, "hash_ok", hs == MTLBX_HASH_MATCHES);
 
     json_stream_put(js, "constants", vj_function_field(lib, i, MTLBX_FF_CONSTANTS));
     json_stream_put(js, "vertex_attributes", vj_function_field(lib, i, MTLBX_FF_VERTEX_ATTRIBUTES));
     struct mtlbx_requires req;
-    mtlbx_function_requires(lib, i, &req);
+    mbx_function_requires(lib, i, &req);
     vj_requires_stream(js, "requires", &req);
     /* Extra keys, beyond the contract. */
     json_stream_open(js, "entry", '{');
@@ -176,8 +176,8 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
     if (fn->present & MTLBX_F_TESS)
         json_stream_put_int(js, "tess", fn->tess);
     if (fn->present & MTLBX_F_LAYR)
-        json_stream_put_string(js, "layer_type", mtlbx_data_type_name(fn->layr, buf, sizeof buf));
-    long archive = mtlbx_function_archive(lib, i);
+        json_stream_put_string(js, "layer_type", mbx_data_type_name(fn->layr, buf, sizeof buf));
+    long archive = mbx_function_archive(lib, i);
     if (archive >= 0)
         json_stream_put_int(js, "source_archive", archive);
     function_stream_more(js, lib, i);
@@ -185,12 +185,12 @@ static void put_function(struct json_stream *js, mtlbx_library *lib, size_t i)
 
 static json_t *sources_json(mtlbx_library *lib)
 {
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
     if (!src || !src->present)
         return json_null();
     json_t *archives = json_array();
     for (size_t k = 0; k < src->n_archives; k++) {
-        mtlbx_archive_load(lib, k);
+        mbx_archive_load(lib, k);
         const struct mtlbx_archive *a = &src->archives[k];
         json_t *members = json_array();
         for (size_t m = 0; m < a->n_members; m++)
@@ -212,17 +212,17 @@ static json_t *sources_json(mtlbx_library *lib)
 /* The library's keys before "functions". */
 static json_t *library_head_json(mtlbx_library *lib)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     char buf[48];
     json_t *o = json_object();
     json_object_set_new(o, "offset", jint(h->base));
     snprintf(buf, sizeof buf, "%u.%u.%u", h->major, h->minor, h->patch);
     json_object_set_new(o, "container_version", json_string(buf));
     json_object_set_new(o, "platform", json_string(h->macos ? "macOS" : "iOS"));
-    json_object_set_new(o, "file_type", json_string(mtlbx_file_type_name(h->file_type, buf, sizeof buf)));
+    json_object_set_new(o, "file_type", json_string(mbx_file_type_name(h->file_type, buf, sizeof buf)));
     json_object_set_new(o, "stub", json_boolean(h->stub));
-    json_object_set_new(o, "target_os", json_string(mtlbx_target_os_name(h->platform_byte, buf, sizeof buf)));
+    json_object_set_new(o, "target_os", json_string(mbx_target_os_name(h->platform_byte, buf, sizeof buf)));
     snprintf(buf, sizeof buf, "%u.%u.%u", h->os_major, h->os_minor, h->os_patch);
     json_object_set_new(o, "os_version", json_string(buf));
     json_object_set_new(o, "uuid", ext->has_uuid ? jhex(ext->uuid, 16) : json_null());
@@ -241,10 +241,10 @@ static json_t *library_head_json(mtlbx_library *lib)
 /* The library's keys after "functions" and "sources". */
 static json_t *library_tail_json(mtlbx_library *lib)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     json_t *o = json_object();
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(lib);
     if (dyn->present) {
         json_t *linked = json_array();
         for (size_t i = 0; i < dyn->n_linked; i++)
@@ -263,7 +263,7 @@ static json_t *library_tail_json(mtlbx_library *lib)
     json_object_set_new(sections, "private_metadata", jrange(h->private_md));
     json_object_set_new(sections, "modules", jrange(h->modules));
     for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
-        const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)k);
+        const struct mtlbx_list *l = mbx_library_list(lib, (enum mtlbx_list_kind)k);
         if (l->present)
             json_object_set_new(sections, l->tag, json_pack("{s:o,s:o,s:i}", "offset", jint(l->range.offset),
                                                              "size", jint(l->range.size), "entries",
@@ -273,8 +273,8 @@ static json_t *library_tail_json(mtlbx_library *lib)
     library_json_more(lib, o);
     /* Last, so that problems found while hashing and decompressing show. */
     json_t *diags = json_array();
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
-        json_array_append_new(diags, diag_json(mtlbx_library_diag(lib, i)));
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++)
+        json_array_append_new(diags, diag_json(mbx_library_diag(lib, i)));
     if (interface_diags) {
         json_array_extend(diags, interface_diags);
         json_decref(interface_diags);
@@ -349,7 +349,7 @@ static size_t batch_end_from(const mtlbx_library *lib, size_t first, size_t n)
     uint64_t bytes = 0;
     size_t end = first;
     while (end < n && end - first < INTERFACE_BATCH && (end == first || bytes < INTERFACE_BATCH_BYTES)) {
-        const struct mtlbx_function *fn = mtlbx_function_peek(lib, end++);
+        const struct mtlbx_function *fn = mbx_function_peek(lib, end++);
         if (fn && fn->module_valid)
             bytes += fn->module.size;
     }
@@ -368,20 +368,20 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
     struct rendered_interface *slots = NULL;
     if (with_interfaces && (!(interface_diags = json_array()) || !(slots = calloc(INTERFACE_BATCH, sizeof *slots))))
         dump_out_of_memory = true;
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     /* The reader reads a module that several functions share once for
      * all of them. */
-    mtlbx_interface_reader *rd = with_interfaces ? mtlbx_interface_reader_new(lib) : NULL;
+    mtlbx_interface_reader *rd = with_interfaces ? mbx_interface_reader_new(lib) : NULL;
     struct interface_batch batch = { .slots = slots, .depth = js->depth + 1, .compact = js->compact };
     size_t batch_end = 0;
     for (size_t i = 0; i < n && !dump_out_of_memory && !js->failed && !ferror(js->out); i++) {
         if (with_interfaces && i == batch_end) {
             batch.first = i;
             batch_end = batch_end_from(lib, i, n);
-            mtlbx_library_verify_decoding(lib, rd, i, batch_end, 0, render_interface, &batch);
+            mbx_library_verify_decoding(lib, rd, i, batch_end, 0, render_interface, &batch);
             /* The rest could not be hashed: the document stops here, and
-             * the caller says why (mtlbx_file_changed). */
-            if (mtlbx_file_changed(mtlbx_library_file(lib)))
+             * the caller says why (mbx_file_changed). */
+            if (mbx_file_changed(mbx_library_file(lib)))
                 break;
         }
         put_function(js, lib, i);
@@ -402,15 +402,15 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
         json_stream_close(js);
         /* The entries and metadata written so far are not read again. */
         if (i % 4096 == 4095) {
-            mtlbx_library_release_pages(lib);
-            mtlbx_library_forget(lib, i); /* fn is i's */
+            mbx_library_release_pages(lib);
+            mbx_library_forget(lib, i); /* fn is i's */
         }
     }
     if (slots)
         clear_batch(slots, 0, INTERFACE_BATCH, true);
     free(slots);
-    mtlbx_interface_reader_free(rd);
-    mtlbx_library_release_pages(lib);
+    mbx_interface_reader_free(rd);
+    mbx_library_release_pages(lib);
     json_stream_close(js);
     json_stream_put(js, "sources", sources_json(lib));
     json_stream_put_members(js, library_tail_json(lib));
@@ -419,11 +419,11 @@ static void stream_library(struct json_stream *js, mtlbx_library *lib, json_t *h
 
 static json_t *fat_json(mtlbx_file *f)
 {
-    if (!mtlbx_file_is_fat(f))
+    if (!mbx_file_is_fat(f))
         return json_null();
     json_t *slices = json_array();
-    for (size_t i = 0; i < mtlbx_fat_slice_count(f); i++) {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, i);
+    for (size_t i = 0; i < mbx_fat_slice_count(f); i++) {
+        const struct mbx_fat_slice *s = mbx_fat_slice(f, i);
         json_t *slice = json_pack("{s:o,s:o,s:o,s:o,s:o}", "cputype", jint(s->cputype), "cpusubtype",
                                   jint(s->cpusubtype), "offset", jint(s->offset), "size", jint(s->size), "align",
                                   jint(s->align));
@@ -439,8 +439,8 @@ static json_t *fat_json(mtlbx_file *f)
 static json_t *file_diags_json(mtlbx_file *f)
 {
     json_t *diags = json_array();
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
-        json_array_append_new(diags, diag_json(mtlbx_file_diag(f, i)));
+    for (size_t i = 0; i < mbx_file_diag_count(f); i++)
+        json_array_append_new(diags, diag_json(mbx_file_diag(f, i)));
     return diags;
 }
 
@@ -454,29 +454,29 @@ static json_t *file_diags_json(mtlbx_file *f)
  * the document has it (the accessors may record problems as they go). */
 static json_t **prepare_libraries(mtlbx_file *f)
 {
-    size_t n = mtlbx_file_library_count(f);
+    size_t n = mbx_file_library_count(f);
     json_t **heads = calloc(n ? n : 1, sizeof *heads);
     if (!heads)
         return NULL;
     for (size_t l = 0; l < n; l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
+        mtlbx_library *lib = mbx_library_at(f, l);
         heads[l] = library_head_json(lib);
         if (!with_interfaces)
-            mtlbx_library_verify_all(lib, 0);
+            mbx_library_verify_all(lib, 0);
         /* Decodes the metadata and lists now (as the first function would),
          * so that running out of memory there also stops us before output. */
-        (void)mtlbx_library_diag_count(lib);
+        (void)mbx_library_diag_count(lib);
     }
     return heads;
 }
 
-enum mtlbx_doc_result mtlbx_doc_write(FILE *out, const char *path, mtlbx_file *f, unsigned flags)
+enum mtlbx_doc_result mbx_doc_write(FILE *out, const char *path, mtlbx_file *f, unsigned flags)
 {
     dump_out_of_memory = false;
     with_interfaces = flags & MTLBX_DOC_INTERFACES;
     with_layout = flags & MTLBX_DOC_LAYOUT;
     bool layout = with_layout, layout_incomplete = false;
-    size_t n_libs = mtlbx_file_library_count(f);
+    size_t n_libs = mbx_file_library_count(f);
     json_t **heads = prepare_libraries(f);
     if (!heads || dump_out_of_memory) {
         for (size_t l = 0; heads && l < n_libs; l++)
@@ -484,7 +484,7 @@ enum mtlbx_doc_result mtlbx_doc_write(FILE *out, const char *path, mtlbx_file *f
         free(heads);
         return MTLBX_DOC_NO_MEMORY;
     }
-    bool complete = !mtlbx_file_out_of_memory(f, NULL) && !mtlbx_file_changed(f);
+    bool complete = !mbx_file_out_of_memory(f, NULL) && !mbx_file_changed(f);
     struct json_stream js;
     json_stream_init(&js, out);
     js.compact = flags & MTLBX_DOC_ONE_LINE;
@@ -492,11 +492,11 @@ enum mtlbx_doc_result mtlbx_doc_write(FILE *out, const char *path, mtlbx_file *f
     if (complete) {
         json_stream_open(&js, NULL, '{');
         json_stream_put(&js, "path", jstr((struct mtlbx_bytes){ (const uint8_t *)path, strlen(path) }));
-        json_stream_put(&js, "size", jint(mtlbx_file_size(f)));
+        json_stream_put(&js, "size", jint(mbx_file_size(f)));
         json_stream_put(&js, "fat", fat_json(f));
         json_stream_open(&js, "libraries", '[');
         for (; l < n_libs && !dump_out_of_memory && !js.failed && !ferror(out); l++) {
-            stream_library(&js, mtlbx_library_at(f, l), heads[l]);
+            stream_library(&js, mbx_library_at(f, l), heads[l]);
             heads[l] = NULL;
         }
         json_stream_close(&js);

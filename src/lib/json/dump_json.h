@@ -18,12 +18,12 @@ enum {
 
 enum mtlbx_doc_result {
     MTLBX_DOC_WRITTEN = 0,     /* whole, then a newline; the caller still asks whether
-                                  the file was read whole (mtlbx_file_out_of_memory,
-                                  mtlbx_file_changed), as after any read */
+                                  the file was read whole (mbx_file_out_of_memory,
+                                  mbx_file_changed), as after any read */
     MTLBX_DOC_NO_MEMORY,       /* nothing written: memory ran out first */
     MTLBX_DOC_FILE_INCOMPLETE, /* nothing written: parsing ran out of memory or the
-                                  file changed (mtlbx_file_out_of_memory and
-                                  mtlbx_file_changed say which, and where) */
+                                  file changed (mbx_file_out_of_memory and
+                                  mbx_file_changed say which, and where) */
     MTLBX_DOC_CUT_NO_MEMORY,   /* cut short: memory ran out while writing */
     MTLBX_DOC_CUT_LAYOUT,      /* cut short: the byte layout could not be completed */
     MTLBX_DOC_CUT_VALUE,       /* cut short: a value could not be written whole */
@@ -33,16 +33,16 @@ enum mtlbx_doc_result {
 /* The document of an open file on `out`, naming `path`, followed by a
  * newline. Hashes every module first (with MTLBX_DOC_INTERFACES, as it
  * writes them), so that a file that changes gives no document at all. */
-enum mtlbx_doc_result mtlbx_doc_write(FILE *out, const char *path, mtlbx_file *f, unsigned flags);
+enum mtlbx_doc_result mbx_doc_write(FILE *out, const char *path, mtlbx_file *f, unsigned flags);
 
 /* For jansson's allocator (json_set_alloc_funcs, with free): malloc, and
  * a failure marks the document of the calling thread cut short. Values
  * jansson fails to build are otherwise left out without a word. The
- * program installs it; mtlbx_doc_watch_jansson installs it for the
+ * program installs it; mbx_doc_watch_jansson installs it for the
  * library's own documents when the host has left jansson's allocator as
  * it was (malloc and free, which it keeps calling: the host sees no
  * difference). */
-void *mtlbx_doc_malloc(size_t n);
-void mtlbx_doc_watch_jansson(void);
+void *mbx_doc_malloc(size_t n);
+void mbx_doc_watch_jansson(void);
 
 #endif

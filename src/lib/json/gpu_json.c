@@ -12,7 +12,7 @@ static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
 static json_t *jname(const char *s, size_t n)
 {
-    char *e = mtlbx_escape_dup((const uint8_t *)s, n, 0);
+    char *e = mbx_escape_dup((const uint8_t *)s, n, 0);
     json_t *j = json_string(e ? e : "");
     free(e);
     return j;
@@ -46,8 +46,8 @@ static json_t *gpu_binary_json(const struct mtlbx_gpu_slice *g)
 
 void fat_slice_gpu_json(const mtlbx_file *f, size_t slice, json_t *obj)
 {
-    long lib = mtlbx_fat_slice_library(f, slice);
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_of(f, slice);
+    long lib = mbx_fat_slice_library(f, slice);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_of(f, slice);
     /* A GPU slice's metallib is its embedded_library: "library" names an
      * AIR64 slice's own. */
     json_object_set_new(obj, "library", lib >= 0 && !g ? jint((uint64_t)lib) : json_null());

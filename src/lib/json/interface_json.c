@@ -12,7 +12,7 @@
 /* JSON strings must be UTF-8: invalid bytes become \xNN text. */
 static json_t *json_bytes(struct mtlbx_bytes b)
 {
-    char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    char *s = mbx_escape_dup(b.ptr, b.len, 0);
     json_t *j = json_string(s ? s : "");
     free(s);
     return j;
@@ -51,7 +51,7 @@ static json_t *property_value(const struct mtlbx_air_property *p)
 
 static void set_key(json_t *o, struct mtlbx_bytes key, json_t *value)
 {
-    char *k = mtlbx_escape_dup(key.ptr, key.len, 0);
+    char *k = mbx_escape_dup(key.ptr, key.len, 0);
     if (k)
         json_object_set_new(o, k, value);
     else
@@ -82,7 +82,7 @@ json_t *interface_argument_json(const struct mtlbx_air_argument *a)
     json_object_set_new(o, "access", a->access ? json_string(a->access) : json_null());
     bool pointer = a->address_space_from == MTLBX_AS_METADATA || a->address_space_from == MTLBX_AS_PARAMETER;
     json_object_set_new(o, "address_space", pointer ? json_integer((json_int_t)a->address_space) : json_null());
-    const char *from = mtlbx_address_space_from_name(a);
+    const char *from = mbx_address_space_from_name(a);
     json_object_set_new(o, "address_space_from", from ? json_string(from) : json_null());
     json_object_set_new(o, "properties", interface_properties_json(a->properties, a->n_properties));
     return o;
@@ -99,7 +99,7 @@ static json_t *arguments_json(const struct mtlbx_air_argument *a, size_t n)
 char *interface_language_version(const struct mtlbx_interface *iface)
 {
     char buf[64];
-    char *lang = mtlbx_escape_dup(iface->language_name.ptr, iface->language_name.len, 0);
+    char *lang = mbx_escape_dup(iface->language_name.ptr, iface->language_name.len, 0);
     snprintf(buf, sizeof buf, " %u.%u.%u", iface->language_version[0], iface->language_version[1],
              iface->language_version[2]);
     size_t n = (lang ? strlen(lang) : 0) + strlen(buf) + 1;
@@ -162,7 +162,7 @@ json_t *interface_problem_json(const mtlbx_library *lib, size_t i, const struct 
     char cut[160];
     if (!iface) {
         message = err->message;
-        offset = err->has_offset ? err->offset : mtlbx_function_at(lib, i)->module.offset;
+        offset = err->has_offset ? err->offset : mbx_function_at(lib, i)->module.offset;
     } else if (iface->module.failed) {
         message = iface->module.error;
         offset = iface->module.error_offset;
@@ -185,9 +185,9 @@ json_t *function_interface_json(mtlbx_interface_reader *rd, const mtlbx_library 
                                 json_t **diag)
 {
     struct mtlbx_error err = { 0 };
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, win, &err);
+    struct mtlbx_interface *iface = mbx_interface_read(rd, lib, i, win, &err);
     *diag = interface_problem_json(lib, i, iface, &err);
     json_t *j = interface_json(iface);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     return j;
 }

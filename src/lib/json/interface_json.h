@@ -22,13 +22,13 @@ json_t *interface_properties_json(const struct mtlbx_air_property *p, size_t n);
 char *interface_language_version(const struct mtlbx_interface *iface);
 
 /* The CONTRACT DIAGNOSTIC for function i's decoded interface (`iface`, or
- * NULL when mtlbx_interface_read failed with `err`): missing,
+ * NULL when mbx_interface_read failed with `err`): missing,
  * not decoded, or cut. NULL when there is nothing to say. */
 json_t *interface_problem_json(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
                                const struct mtlbx_error *err);
 
 /* Decodes function i of `lib` through the reader `rd` and the window `win`
- * (either may be NULL: mtlbx_interface_read) and returns its interface
+ * (either may be NULL: mbx_interface_read) and returns its interface
  * (JSON null when there is none). When the module is missing, not bitcode or damaged,
  * `*diag` (else NULL) is set to a CONTRACT DIAGNOSTIC object naming the
  * offset, for the library's "diagnostics". */

@@ -49,7 +49,7 @@ static void put_property_value(struct json_stream *js, const char *key, const st
     }
 }
 
-/* Printable ASCII but the backslash: mtlbx_escape leaves such a key as it
+/* Printable ASCII but the backslash: mbx_escape leaves such a key as it
  * is, so two keys are the same JSON key exactly when their bytes are. */
 static bool plain_key(struct mtlbx_bytes k)
 {
@@ -132,7 +132,7 @@ static void put_argument(struct json_stream *js, const struct mtlbx_air_argument
         json_stream_put_int(js, "address_space", (json_int_t)a->address_space);
     else
         json_stream_put_null(js, "address_space");
-    const char *from = mtlbx_address_space_from_name(a);
+    const char *from = mbx_address_space_from_name(a);
     if (from)
         json_stream_put_string(js, "address_space_from", from);
     else

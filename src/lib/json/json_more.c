@@ -10,7 +10,7 @@
 /* Names from the file may hold any byte: invalid UTF-8 becomes \xNN. */
 static json_t *text(struct mtlbx_bytes b)
 {
-    char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    char *s = mbx_escape_dup(b.ptr, b.len, 0);
     json_t *j = s ? json_string(s) : json_null();
     free(s);
     return j;
@@ -21,7 +21,7 @@ static json_t *number(uint64_t v) { return json_integer((json_int_t)v); }
 static json_t *data_type(uint8_t type)
 {
     char buf[24];
-    return json_string(mtlbx_data_type_name(type, buf, sizeof buf));
+    return json_string(mbx_data_type_name(type, buf, sizeof buf));
 }
 
 static json_t *span(struct mtlbx_range r)
@@ -42,7 +42,7 @@ static json_t *hex(const uint8_t *p, uint64_t n)
 
 json_t *tessellation_json(const mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     if (!fn || !(fn->present & MTLBX_F_TESS))
         return json_null();
     unsigned patch = fn->tess & 3;
@@ -69,7 +69,7 @@ static json_t *argument_json(const struct mtlbx_reflection *r, const struct mtlb
 
 json_t *reflection_json(const mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_reflection *r = &mtlbx_function_metadata(lib, i)->reflection;
+    const struct mtlbx_reflection *r = &mbx_function_metadata(lib, i)->reflection;
     if (!r->has_return && !r->has_arguments)
         return json_null();
     json_t *args = json_array();
@@ -85,8 +85,8 @@ static json_t *group_json(const mtlbx_library *lib, struct mtlbx_range g)
     json_t *name = NULL, *tags = json_array();
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, mtlbx_library_file(lib), g.offset + 4, g.size > 4 ? g.size - 4 : 0);
-    while (mtlbx_tag_walk_next(&w, &t)) {
+    mbx_tag_walk_init(&w, mbx_library_file(lib), g.offset + 4, g.size > 4 ? g.size - 4 : 0);
+    while (mbx_tag_walk_next(&w, &t)) {
         json_array_append_new(tags, json_string(t.name));
         if (!name && strcmp(t.name, "NAME") == 0) {
             const uint8_t *nul = memchr(t.value, 0, (size_t)t.value_len);
@@ -98,7 +98,7 @@ static json_t *group_json(const mtlbx_library *lib, struct mtlbx_range g)
 
 json_t *symbol_list_json(const mtlbx_library *lib, enum mtlbx_list_kind kind)
 {
-    const struct mtlbx_list *l = mtlbx_library_list(lib, kind);
+    const struct mtlbx_list *l = mbx_library_list(lib, kind);
     if (!l || !l->present)
         return json_null();
     json_t *a = json_array();
@@ -122,7 +122,7 @@ static void put_span(struct json_stream *js, const char *key, struct mtlbx_range
 
 void function_stream_more(struct json_stream *js, const mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+    const struct mtlbx_metadata *md = mbx_function_metadata(lib, i);
     /* null (no TESS, no reflection: most functions) is jansson's one
      * shared value, nothing built. */
     json_stream_put(js, "tessellation", tessellation_json(lib, i));
@@ -136,7 +136,7 @@ void function_stream_more(struct json_stream *js, const mtlbx_library *lib, size
 static json_t *ext_entry_json(const mtlbx_file *f, const struct mtlbx_tag *t)
 {
     static const char *const pairs[] = { "HSRC", "HSRD", "HDYN", "VLST", "ILST", "RLST", "SLST", "HSRP" };
-    const uint8_t *v = mtlbx_file_data(f) + t->value_offset;
+    const uint8_t *v = mbx_file_data(f) + t->value_offset;
     json_t *o = json_pack("{s:s,s:o}", "tag", t->name, "offset_in_file", number(t->offset));
     for (size_t k = 0; k < sizeof pairs / sizeof *pairs; k++)
         if (strcmp(t->name, pairs[k]) == 0 && t->value_len == 16) {
@@ -156,30 +156,30 @@ static json_t *ext_entry_json(const mtlbx_file *f, const struct mtlbx_tag *t)
 void library_json_more(mtlbx_library *lib, json_t *lib_obj)
 {
     /* Before the diagnostics are listed: a module that is not bitcode is one. */
-    mtlbx_library_validate_modules(lib);
+    mbx_library_validate_modules(lib);
     json_object_set_new(lib_obj, "imported_symbols", symbol_list_json(lib, MTLBX_LIST_ILST));
     json_object_set_new(lib_obj, "exported_variables", symbol_list_json(lib, MTLBX_LIST_VLST));
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     json_t *entries = json_null();
     if (ext->present) {
         entries = json_array();
         for (size_t i = 0; i < ext->n_tags; i++)
-            json_array_append_new(entries, ext_entry_json(mtlbx_library_file(lib), &ext->tags[i]));
+            json_array_append_new(entries, ext_entry_json(mbx_library_file(lib), &ext->tags[i]));
     }
     json_object_set_new(lib_obj, "header_extension_entries", entries);
     json_t *sections = json_object_get(lib_obj, "sections");
     if (!sections)
         return;
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
     if (src && src->present)
         json_object_set_new(sections, "sources", span(src->range));
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(lib);
     if (dyn->present)
         json_object_set_new(sections, "dynamic_header", span(dyn->range));
 }
 
-void fat_slice_json_more(const struct mtlbx_fat_slice *s, json_t *slice)
+void fat_slice_json_more(const struct mbx_fat_slice *s, json_t *slice)
 {
-    const char *cpu = mtlbx_cputype_name(s->cputype);
+    const char *cpu = mbx_cputype_name(s->cputype);
     json_object_set_new(slice, "cpu", cpu ? json_string(cpu) : json_null());
 }

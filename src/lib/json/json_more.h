@@ -28,6 +28,6 @@ void function_stream_more(struct json_stream *js, const mtlbx_library *lib, size
  * bitcode first, so call it before listing the diagnostics. */
 void library_json_more(mtlbx_library *lib, json_t *lib_obj);
 /* Adds "cpu" (the CPU type by name, or null) to a fat slice object. */
-void fat_slice_json_more(const struct mtlbx_fat_slice *s, json_t *slice);
+void fat_slice_json_more(const struct mbx_fat_slice *s, json_t *slice);
 
 #endif

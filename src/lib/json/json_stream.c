@@ -164,7 +164,7 @@ static bool valid_utf8(const char *s, size_t len)
             i++;
             continue;
         }
-        size_t n = mtlbx_utf8_next(p + i, len - i, &cp);
+        size_t n = mbx_utf8_next(p + i, len - i, &cp);
         if (!n)
             return false;
         i += n;
@@ -192,7 +192,7 @@ static void put_quoted_valid(struct json_stream *js, const char *s, size_t len)
         if (p == end)
             break;
         uint32_t cp;
-        size_t n = mtlbx_utf8_next(p, (size_t)(end - p), &cp);
+        size_t n = mbx_utf8_next(p, (size_t)(end - p), &cp);
         p += n;
         switch (cp) {
         case '\\': put(js, "\\\\", 2); break;
@@ -391,7 +391,7 @@ void json_stream_put_null(struct json_stream *js, const char *key)
 
 void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx_bytes b)
 {
-    /* ASCII is valid UTF-8, which mtlbx_escape copies as it is: only the
+    /* ASCII is valid UTF-8, which mbx_escape copies as it is: only the
      * end at a NUL, as a C string has it, is left to do. */
     bool ascii = true;
     for (size_t i = 0; i < b.len && ascii; i++)
@@ -403,11 +403,11 @@ void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx
         return;
     }
     char small[256];
-    if (mtlbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small) {
+    if (mbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small) {
         json_stream_put_string(js, key, small);
         return;
     }
-    char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    char *s = mbx_escape_dup(b.ptr, b.len, 0);
     json_stream_put_string(js, key, s);
     free(s);
 }

@@ -68,7 +68,7 @@ void json_stream_put_int(struct json_stream *js, const char *key, json_int_t val
 void json_stream_put_string(struct json_stream *js, const char *key, const char *value);
 void json_stream_put_bool(struct json_stream *js, const char *key, bool value);
 void json_stream_put_null(struct json_stream *js, const char *key);
-/* File bytes as a string, as json_string(mtlbx_escape_dup(b, 0)) is: bytes
+/* File bytes as a string, as json_string(mbx_escape_dup(b, 0)) is: bytes
  * that are not UTF-8 become \xNN text, and the text ends at a NUL byte. */
 void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx_bytes b);
 /* Writes every member of the object `members`, in order, as members of the

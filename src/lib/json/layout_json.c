@@ -17,7 +17,7 @@ static bool put_region(void *ctx, const struct mtlbx_region *r)
 bool layout_json_stream(struct json_stream *js, mtlbx_file *f)
 {
     json_stream_open(js, "layout", '[');
-    bool complete = mtlbx_layout_walk(f, put_region, js);
+    bool complete = mbx_layout_walk(f, put_region, js);
     json_stream_close(js);
     return complete && !js->failed;
 }

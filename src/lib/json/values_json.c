@@ -11,9 +11,9 @@
 json_t *vj_bytes(struct mtlbx_bytes b)
 {
     char small[256];
-    if (mtlbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
+    if (mbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
         return json_string(small);
-    char *s = mtlbx_escape_dup(b.ptr, b.len, 0);
+    char *s = mbx_escape_dup(b.ptr, b.len, 0);
     json_t *j = s ? json_string(s) : NULL;
     free(s);
     return j;
@@ -35,7 +35,7 @@ static json_t *version3(unsigned x, unsigned y, unsigned z)
 
 static json_t *dynamic_header(const mtlbx_library *lib)
 {
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(lib);
     if (!dyn->present)
         return json_null();
     json_t *linked = json_array();
@@ -47,12 +47,12 @@ static json_t *dynamic_header(const mtlbx_library *lib)
 json_t *vj_requires(const struct mtlbx_requires *r)
 {
     char buf[128];
-    const char *os = mtlbx_os_name(r->os);
+    const char *os = mbx_os_name(r->os);
     json_t *reasons = json_array(), *unknown = json_array();
     for (size_t i = 0; i < r->n_reasons; i++)
-        json_array_append_new(reasons, json_string(mtlbx_req_reason_text(r->os, &r->reasons[i], buf, sizeof buf)));
+        json_array_append_new(reasons, json_string(mbx_req_reason_text(r->os, &r->reasons[i], buf, sizeof buf)));
     for (size_t i = 0; i < r->n_unknown; i++)
-        json_array_append_new(unknown, json_string(mtlbx_req_unknown_text(&r->unknown[i], buf, sizeof buf)));
+        json_array_append_new(unknown, json_string(mbx_req_unknown_text(&r->unknown[i], buf, sizeof buf)));
     json_t *version = json_null();
     if (r->has_version) {
         snprintf(buf, sizeof buf, "%u.%u", r->version.major, r->version.minor);
@@ -65,7 +65,7 @@ json_t *vj_requires(const struct mtlbx_requires *r)
 void vj_requires_stream(struct json_stream *js, const char *key, const struct mtlbx_requires *r)
 {
     char buf[128];
-    const char *os = mtlbx_os_name(r->os);
+    const char *os = mbx_os_name(r->os);
     json_stream_open(js, key, '{');
     if (os)
         json_stream_put_string(js, "os", os);
@@ -79,31 +79,31 @@ void vj_requires_stream(struct json_stream *js, const char *key, const struct mt
     }
     json_stream_open(js, "reasons", '[');
     for (size_t i = 0; i < r->n_reasons; i++)
-        json_stream_put_string(js, NULL, mtlbx_req_reason_text(r->os, &r->reasons[i], buf, sizeof buf));
+        json_stream_put_string(js, NULL, mbx_req_reason_text(r->os, &r->reasons[i], buf, sizeof buf));
     json_stream_close(js);
     json_stream_open(js, "unknown", '[');
     for (size_t i = 0; i < r->n_unknown; i++)
-        json_stream_put_string(js, NULL, mtlbx_req_unknown_text(&r->unknown[i], buf, sizeof buf));
+        json_stream_put_string(js, NULL, mbx_req_unknown_text(&r->unknown[i], buf, sizeof buf));
     json_stream_close(js);
     json_stream_close(js);
 }
 
 json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     char buf[48];
     switch (f) {
     case MTLBX_HF_REQUIRES: {
         struct mtlbx_requires r;
-        mtlbx_library_requires(lib, &r);
+        mbx_library_requires(lib, &r);
         return vj_requires(&r);
     }
     case MTLBX_HF_CONTAINER_VERSION: return version3(h->major, h->minor, h->patch);
     case MTLBX_HF_PLATFORM: return json_string(h->macos ? "macOS" : "iOS");
-    case MTLBX_HF_FILE_TYPE: return json_string(mtlbx_file_type_name(h->file_type, buf, sizeof buf));
+    case MTLBX_HF_FILE_TYPE: return json_string(mbx_file_type_name(h->file_type, buf, sizeof buf));
     case MTLBX_HF_STUB: return json_boolean(h->stub);
-    case MTLBX_HF_TARGET_OS: return json_string(mtlbx_target_os_name(h->platform_byte, buf, sizeof buf));
+    case MTLBX_HF_TARGET_OS: return json_string(mbx_target_os_name(h->platform_byte, buf, sizeof buf));
     case MTLBX_HF_OS_VERSION: return version3(h->os_major, h->os_minor, h->os_patch);
     case MTLBX_HF_UUID: return ext->has_uuid ? vj_hex(ext->uuid, 16) : json_null();
     case MTLBX_HF_HEADER_EXTENSION: {
@@ -117,8 +117,8 @@ json_t *vj_header_field(mtlbx_library *lib, enum mtlbx_header_field f)
     case MTLBX_HF_DYNAMIC_HEADER: return dynamic_header(lib);
     case MTLBX_HF_FUNCTION_ORDER: {
         json_t *names = json_array();
-        for (size_t i = 0; names && i < mtlbx_library_function_count(lib); i++)
-            json_array_append_new(names, vj_bytes(mtlbx_function_peek(lib, i)->name));
+        for (size_t i = 0; names && i < mbx_library_function_count(lib); i++)
+            json_array_append_new(names, vj_bytes(mbx_function_peek(lib, i)->name));
         return names;
     }
     case MTLBX_HF_COUNT: break;
@@ -131,8 +131,8 @@ static json_t *entry_tags(const mtlbx_library *lib, const struct mtlbx_function 
     json_t *tags = json_array();
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, mtlbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
-    while (mtlbx_tag_walk_next(&w, &t))
+    mbx_tag_walk_init(&w, mbx_library_file(lib), fn->entry_offset + 4, fn->entry_size > 4 ? fn->entry_size - 4 : 0);
+    while (mbx_tag_walk_next(&w, &t))
         json_array_append_new(tags, json_string(t.name));
     return tags;
 }
@@ -144,7 +144,7 @@ static json_t *constants(const struct mtlbx_metadata *md)
     for (size_t c = 0; c < md->n_constants; c++) {
         const struct mtlbx_constant *k = &md->constants[c];
         json_array_append_new(a, json_pack("{s:o,s:s,s:i,s:b}", "name", vj_bytes(k->name), "type",
-                                           mtlbx_data_type_name(k->type, buf, sizeof buf), "index", (int)k->index,
+                                           mbx_data_type_name(k->type, buf, sizeof buf), "index", (int)k->index,
                                            "active", k->active));
     }
     return a;
@@ -158,7 +158,7 @@ static json_t *vertex_attributes(const struct mtlbx_metadata *md)
         const struct mtlbx_vertex_attr *va = &md->attributes[c];
         json_array_append_new(a, json_pack("{s:o,s:i,s:i,s:b,s:o}", "name", vj_bytes(va->name), "index",
                                            (int)va->index, "use", (int)va->use, "active", va->active, "type",
-                                           va->has_type ? json_string(mtlbx_data_type_name(va->type, buf, sizeof buf))
+                                           va->has_type ? json_string(mbx_data_type_name(va->type, buf, sizeof buf))
                                                         : json_null()));
     }
     return a;
@@ -180,7 +180,7 @@ json_t *vj_interface(const struct mtlbx_interface *iface)
                      arguments(iface->inputs, iface->n_inputs), "outputs", arguments(iface->outputs, iface->n_outputs));
 }
 
-static char *esc(struct mtlbx_bytes b) { return mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL); }
+static char *esc(struct mtlbx_bytes b) { return mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL); }
 
 /* "buffer(3)", or the kind alone when it has no location. */
 static char *binding_text(const struct mtlbx_air_argument *a)
@@ -235,7 +235,7 @@ static char *property_changes(const struct mtlbx_air_argument *a, const struct m
     if (a->has_index != b->has_index || (a->has_index && a->index != b->index))
         fprintf(m, "index %ld -> %ld ", a->has_index ? (long)a->index : -1L, b->has_index ? (long)b->index : -1L);
     /* Older AIR's address spaces are in no property: named here. */
-    char *as_a = mtlbx_msl_argument_type(a), *as_b = mtlbx_msl_argument_type(b);
+    char *as_a = mbx_msl_argument_type(a), *as_b = mbx_msl_argument_type(b);
     if (as_a && as_b && strcmp(as_a, as_b) != 0)
         fprintf(m, "%s -> %s ", as_a, as_b);
     free(as_a);
@@ -243,7 +243,7 @@ static char *property_changes(const struct mtlbx_air_argument *a, const struct m
     for (size_t k = 0; k < b->n_properties; k++) {
         const struct mtlbx_air_property *q = &b->properties[k], *p = find_property(a, q->key);
         char *key = esc(q->key);
-        if (!p || !mtlbx_air_property_equal(p, q))
+        if (!p || !mbx_air_property_equal(p, q))
             fprintf(m, "%c%s ", p ? '~' : '+', key ? key : "?");
         free(key);
     }
@@ -293,10 +293,10 @@ json_t *vj_interface_changes(mtlbx_interface_reader *ra, const mtlbx_library *a,
                              mtlbx_interface_reader *rb, const mtlbx_library *b, size_t j)
 {
     json_t *list = json_array();
-    struct mtlbx_interface *x = mtlbx_interface_read(ra, a, i, NULL, NULL);
-    struct mtlbx_interface *y = mtlbx_interface_read(rb, b, j, NULL, NULL);
+    struct mtlbx_interface *x = mbx_interface_read(ra, a, i, NULL, NULL);
+    struct mtlbx_interface *y = mbx_interface_read(rb, b, j, NULL, NULL);
     struct mtlbx_interface_diff d;
-    if (x && y && !x->module.failed && !y->module.failed && mtlbx_interface_compare(x, y, &d)) {
+    if (x && y && !x->module.failed && !y->module.failed && mbx_interface_compare(x, y, &d)) {
         if (d.stage_changed) {
             char *s = NULL;
             if (asprintf(&s, "stage %s -> %s", x->stage ? x->stage : "-", y->stage ? y->stage : "-") >= 0)
@@ -309,31 +309,31 @@ json_t *vj_interface_changes(mtlbx_interface_reader *ra, const mtlbx_library *a,
                 json_array_append_new(list, json_string(s));
             free(s);
         }
-        mtlbx_interface_diff_free(&d);
+        mbx_interface_diff_free(&d);
     }
-    mtlbx_interface_free(x);
-    mtlbx_interface_free(y);
+    mbx_interface_free(x);
+    mbx_interface_free(y);
     return list;
 }
 
 json_t *vj_function_interface(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i)
 {
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, NULL, NULL);
+    struct mtlbx_interface *iface = mbx_interface_read(rd, lib, i, NULL, NULL);
     json_t *v = vj_interface(iface);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     return v;
 }
 
 json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_field f)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     char buf[32];
     bool vers = fn->present & MTLBX_F_VERS;
     switch (f) {
     case MTLBX_FF_HASH: return fn->hash ? vj_hex(fn->hash, 32) : json_null();
-    case MTLBX_FF_HASH_OK: return json_boolean(mtlbx_function_hash_state(lib, i) == MTLBX_HASH_MATCHES);
+    case MTLBX_FF_HASH_OK: return json_boolean(mbx_function_hash_state(lib, i) == MTLBX_HASH_MATCHES);
     case MTLBX_FF_TYPE:
-        return (fn->present & MTLBX_F_TYPE) ? json_string(mtlbx_function_type_name(fn->type, buf, sizeof buf))
+        return (fn->present & MTLBX_F_TYPE) ? json_string(mbx_function_type_name(fn->type, buf, sizeof buf))
                                              : json_null();
     case MTLBX_FF_AIR_VERSION:
         snprintf(buf, sizeof buf, "%u.%u", fn->air_major, fn->air_minor);
@@ -342,13 +342,13 @@ json_t *vj_function_field(mtlbx_library *lib, size_t i, enum mtlbx_function_fiel
         snprintf(buf, sizeof buf, "%u.%u", fn->msl_major, fn->msl_minor);
         return vers ? json_string(buf) : json_null();
     case MTLBX_FF_TAGS: return entry_tags(lib, fn);
-    case MTLBX_FF_CONSTANTS: return constants(mtlbx_function_metadata(lib, i));
-    case MTLBX_FF_VERTEX_ATTRIBUTES: return vertex_attributes(mtlbx_function_metadata(lib, i));
+    case MTLBX_FF_CONSTANTS: return constants(mbx_function_metadata(lib, i));
+    case MTLBX_FF_VERTEX_ATTRIBUTES: return vertex_attributes(mbx_function_metadata(lib, i));
     case MTLBX_FF_INTERFACE: return vj_function_interface(NULL, lib, i);
     case MTLBX_FF_MODULE_HASH: {
         /* What the bytes hash to now (the stored HASH is "hash"). */
         uint8_t actual[32];
-        enum mtlbx_hash_state st = mtlbx_function_verify(lib, i, actual);
+        enum mtlbx_hash_state st = mbx_function_verify(lib, i, actual);
         return st == MTLBX_HASH_MATCHES || st == MTLBX_HASH_MISMATCH ? vj_hex(actual, 32) : json_null();
     }
     case MTLBX_FF_COUNT: break;
@@ -361,7 +361,7 @@ char *vj_text(const json_t *v)
     if (!v || json_is_null(v))
         return strdup("-");
     if (json_is_string(v))
-        return mtlbx_escape_dup((const uint8_t *)json_string_value(v), json_string_length(v), MTLBX_ESC_TERMINAL);
+        return mbx_escape_dup((const uint8_t *)json_string_value(v), json_string_length(v), MTLBX_ESC_TERMINAL);
     /* ENSURE_ASCII escapes controls and everything past ASCII, but
      * writes DEL (0x7F) as it is, which JSON allows and a terminal acts
      * on: it becomes \u007F, so no byte of a name reaches the terminal raw

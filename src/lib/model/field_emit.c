@@ -29,8 +29,8 @@ const char *field_esc(char *out, size_t n, const uint8_t *p, size_t len)
     out[0] = 0;
     if (!p || !len)
         return out;
-    if (mtlbx_escape(p, len, MTLBX_ESC_TERMINAL, out, n) >= n && n > 4) {
-        mtlbx_escape(p, len, MTLBX_ESC_TERMINAL, out, n - 3);
+    if (mbx_escape(p, len, MTLBX_ESC_TERMINAL, out, n) >= n && n > 4) {
+        mbx_escape(p, len, MTLBX_ESC_TERMINAL, out, n - 3);
         strcat(out, "...");
     }
     return out;

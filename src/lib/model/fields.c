@@ -2,7 +2,7 @@
  * detail panel. Everything here reads the parsed library through its
  * accessors and never hashes, decompresses or builds nodes, so the views
  * can call it for every visible row on every redraw. Every string that
- * comes from the file goes through mtlbx_escape(MTLBX_ESC_TERMINAL). */
+ * comes from the file goes through mbx_escape(MTLBX_ESC_TERMINAL). */
 #include "config.h"
 #include "node.h"
 
@@ -30,7 +30,7 @@ static uint64_t str_size(const mtlbx_file *f, struct mtlbx_bytes b)
 
 static const char *fn_name(const mtlbx_library *lib, size_t i, char *out, size_t n)
 {
-    const struct mtlbx_function *fn = i < mtlbx_library_function_count(lib) ? mtlbx_function_at(lib, i) : NULL;
+    const struct mtlbx_function *fn = i < mbx_library_function_count(lib) ? mbx_function_at(lib, i) : NULL;
     if (!fn || !(fn->present & MTLBX_F_NAME)) {
         snprintf(out, n, "(no name)");
         return out;
@@ -42,7 +42,7 @@ static const char *fn_name(const mtlbx_library *lib, size_t i, char *out, size_t
 static const char *platform(const struct mtlbx_header *h, char *buf, size_t n)
 {
     if (h->platform_byte)
-        return mtlbx_target_os_name(h->platform_byte, buf, n);
+        return mbx_target_os_name(h->platform_byte, buf, n);
     return h->macos ? "macOS" : "iOS";
 }
 
@@ -72,7 +72,7 @@ static const char *member_type(enum mtlbx_member_type t)
 
 static const struct mtlbx_archive *archive_of(const mtlbx_node *n, uint32_t i)
 {
-    const struct mtlbx_sources *s = n->lib ? mtlbx_library_sources(n->lib) : NULL;
+    const struct mtlbx_sources *s = n->lib ? mbx_library_sources(n->lib) : NULL;
     return s && i < s->n_archives ? &s->archives[i] : NULL;
 }
 
@@ -85,24 +85,24 @@ static bool group_empty(const mtlbx_node *n)
 
 static void label_function(const mtlbx_node *n, char *buf, size_t size)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(n->lib, n->index);
+    const struct mtlbx_function *fn = mbx_function_at(n->lib, n->index);
     char t[32], name[256];
-    const char *type = fn->present & MTLBX_F_TYPE ? mtlbx_function_type_name(fn->type, t, sizeof t) : "-";
+    const char *type = fn->present & MTLBX_F_TYPE ? mbx_function_type_name(fn->type, t, sizeof t) : "-";
     snprintf(buf, size, "%-12s %s  %s", type, fn_name(n->lib, n->index, name, sizeof name),
-             hash_badge(mtlbx_function_hash_state(n->lib, n->index)));
+             hash_badge(mbx_function_hash_state(n->lib, n->index)));
 }
 
 static void label_group(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
 {
     char name[256], b[32];
-    const char *len = group_empty(n) ? "(empty)" : mtlbx_format_count(b, sizeof b, n->size);
+    const char *len = group_empty(n) ? "(empty)" : mbx_format_count(b, sizeof b, n->size);
     const char *unit = group_empty(n) ? "" : " bytes";
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
     /* A list entry says what it is through its first tag: the NAME of a
      * variable or imported symbol, the RBUF of a reflection group. */
-    if (n->sub >= CTX_LIST && n->size > 4 && (mtlbx_tag_walk_init(&w, f, n->offset + 4, n->size - 4),
-                                               mtlbx_tag_walk_next(&w, &t))) {
+    if (n->sub >= CTX_LIST && n->size > 4 && (mbx_tag_walk_init(&w, f, n->offset + 4, n->size - 4),
+                                               mbx_tag_walk_next(&w, &t))) {
         tag_summary(f, n->lib, n->index, n->sub, &t, name, sizeof name);
         snprintf(buf, size, "Group %u  %s  %s", n->index, t.name, name);
     } else if (n->sub >= CTX_LIST)
@@ -115,12 +115,12 @@ static void label_group(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t si
 
 static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t size)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(n->lib);
+    const struct mtlbx_header *h = mbx_library_header(n->lib);
     char p[32], b[32], at[40] = "";
-    size_t nf = mtlbx_library_function_count(n->lib);
-    if (mtlbx_file_library_count(f) > 1)
+    size_t nf = mbx_library_function_count(n->lib);
+    if (mbx_file_library_count(f) > 1)
         snprintf(at, sizeof at, " %u @0x%" PRIx64, n->index, h->base);
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_embedding(f, n->index);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_embedding(f, n->index);
     if (g) /* the AIR of a GPU slice's code */
         snprintf(at + strlen(at), sizeof at - strlen(at), " (slice %zu)", g->slice);
     if (!h->complete) {
@@ -134,12 +134,12 @@ static void label_library(mtlbx_file *f, const mtlbx_node *n, char *buf, size_t 
     /* What it needs to load (requirements.c), when that is known. */
     struct mtlbx_requires req;
     char needs[48] = "";
-    mtlbx_library_requires(n->lib, &req);
-    if (req.has_version && mtlbx_os_name(req.os))
-        snprintf(needs, sizeof needs, "  loads on %s %u.%u+", mtlbx_os_name(req.os), req.version.major,
+    mbx_library_requires(n->lib, &req);
+    if (req.has_version && mbx_os_name(req.os))
+        snprintf(needs, sizeof needs, "  loads on %s %u.%u+", mbx_os_name(req.os), req.version.major,
                  req.version.minor);
     snprintf(buf, size, "Library%s  %u.%u.%u %s%s  %s %s%s", at, h->major, h->minor, h->patch,
-             platform(h, p, sizeof p), os, mtlbx_format_count(b, sizeof b, nf), nf == 1 ? "function" : "functions",
+             platform(h, p, sizeof p), os, mbx_format_count(b, sizeof b, nf), nf == 1 ? "function" : "functions",
              needs);
 }
 
@@ -151,12 +151,12 @@ static void label_archive(const mtlbx_node *n, char *buf, size_t size)
         return;
     field_esc(id, sizeof id, a->id.ptr, a->id.len);
     if (a->state == MTLBX_ARCHIVE_LOADED)
-        snprintf(buf, size, "Archive \"%s\"  %s %s", id, mtlbx_format_count(b, sizeof b, a->n_members),
+        snprintf(buf, size, "Archive \"%s\"  %s %s", id, mbx_format_count(b, sizeof b, a->n_members),
                  a->n_members == 1 ? "member" : "members");
     else if (a->state == MTLBX_ARCHIVE_FAILED)
         snprintf(buf, size, "Archive \"%s\"  (does not decode)", id);
     else
-        snprintf(buf, size, "Archive \"%s\"  %s bytes bzip2", id, mtlbx_format_count(b, sizeof b, a->payload.len));
+        snprintf(buf, size, "Archive \"%s\"  %s bytes bzip2", id, mbx_format_count(b, sizeof b, a->payload.len));
 }
 
 static void label_member(const mtlbx_node *n, char *buf, size_t size)
@@ -168,7 +168,7 @@ static void label_member(const mtlbx_node *n, char *buf, size_t size)
     char name[512], b[32];
     field_esc(name, sizeof name, (const uint8_t *)m->name, strlen(m->name));
     if (m->type == MTLBX_MEMBER_FILE)
-        snprintf(buf, size, "%s  %s", name, mtlbx_count_noun(m->size, "byte", "bytes", b, sizeof b));
+        snprintf(buf, size, "%s  %s", name, mbx_count_noun(m->size, "byte", "bytes", b, sizeof b));
     else
         snprintf(buf, size, "%s  (%s)", name, member_type(m->type));
 }
@@ -181,7 +181,7 @@ static void label_diagnostics(mtlbx_model *m, const mtlbx_node *n, char *buf, si
              count - errors, count - errors == 1 ? "warning" : "warnings");
 }
 
-void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size)
+void mbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size)
 {
     if (!buf || !size)
         return;
@@ -190,32 +190,32 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
         return;
     mtlbx_file *f = m->f;
     char a[512], b[32], c[32];
-    const struct mtlbx_header *h = n->lib ? mtlbx_library_header(n->lib) : NULL;
+    const struct mtlbx_header *h = n->lib ? mbx_library_header(n->lib) : NULL;
     switch (n->kind) {
     case MTLBX_NODE_FILE: {
-        const char *path = mtlbx_file_path(f);
+        const char *path = mbx_file_path(f);
         const char *base = path ? strrchr(path, '/') : NULL;
         base = base ? base + 1 : path ? path : "(memory)";
         field_esc(a, sizeof a, (const uint8_t *)base, strlen(base));
         if (f->fat)
-            snprintf(buf, size, "%s  fat, %zu libraries, %s", a, mtlbx_file_library_count(f),
-                     mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
+            snprintf(buf, size, "%s  fat, %zu libraries, %s", a, mbx_file_library_count(f),
+                     mbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
         else
-            snprintf(buf, size, "%s  %s", a, mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
+            snprintf(buf, size, "%s  %s", a, mbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
         break;
     }
     case MTLBX_NODE_FAT_HEADER:
-        snprintf(buf, size, "Fat header  %zu slices", mtlbx_fat_slice_count(f));
+        snprintf(buf, size, "Fat header  %zu slices", mbx_fat_slice_count(f));
         break;
     case MTLBX_NODE_FAT_SLICE: {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, n->index);
-        const char *cpu = s ? mtlbx_cputype_name(s->cputype) : NULL;
+        const struct mbx_fat_slice *s = mbx_fat_slice(f, n->index);
+        const char *cpu = s ? mbx_cputype_name(s->cputype) : NULL;
         if (!s)
             break;
         if (!cpu)
             snprintf(c, sizeof c, "cputype 0x%08x", s->cputype);
         snprintf(buf, size, "Slice %u  %s  @0x%x  %s", n->index, cpu ? cpu : c, s->offset,
-                 mtlbx_count_noun(s->size, "byte", "bytes", b, sizeof b));
+                 mbx_count_noun(s->size, "byte", "bytes", b, sizeof b));
         break;
     }
     case MTLBX_NODE_LIBRARY: label_library(f, n, buf, size); break;
@@ -224,11 +224,11 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
             snprintf(buf, size, "Header  (truncated, %" PRIu64 " of 88 bytes)", n->size);
         else
             snprintf(buf, size, "Header  %u.%u.%u %s %s%s", h->major, h->minor, h->patch,
-                     platform(h, c, sizeof c), mtlbx_file_type_name(h->file_type, b, sizeof b),
+                     platform(h, c, sizeof c), mbx_file_type_name(h->file_type, b, sizeof b),
                      h->stub ? " stub" : "");
         break;
     case MTLBX_NODE_FUNCTION_LIST:
-        snprintf(buf, size, "Functions (%s)", mtlbx_format_count(b, sizeof b, mtlbx_library_function_count(n->lib)));
+        snprintf(buf, size, "Functions (%s)", mbx_format_count(b, sizeof b, mbx_library_function_count(n->lib)));
         break;
     case MTLBX_NODE_FUNCTION: label_function(n, buf, size); break;
     case MTLBX_NODE_TAG:
@@ -242,7 +242,7 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
         break;
     case MTLBX_NODE_TAG_GROUP: label_group(f, n, buf, size); break;
     case MTLBX_NODE_HEADER_EXT: {
-        size_t nt = mtlbx_library_header_ext(n->lib)->n_tags;
+        size_t nt = mbx_library_header_ext(n->lib)->n_tags;
         if (nt)
             snprintf(buf, size, "Header extension  %zu %s", nt, nt == 1 ? "tag" : "tags");
         else
@@ -252,25 +252,25 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
     case MTLBX_NODE_PUBLIC_MD:
     case MTLBX_NODE_PRIVATE_MD:
         snprintf(buf, size, "%s metadata  %s", n->kind == MTLBX_NODE_PUBLIC_MD ? "Public" : "Private",
-                 mtlbx_count_noun(n->size, "byte", "bytes", b, sizeof b));
+                 mbx_count_noun(n->size, "byte", "bytes", b, sizeof b));
         break;
     case MTLBX_NODE_MODULE_LIST:
-        snprintf(buf, size, "Modules (%s)  %s bytes", mtlbx_format_count(c, sizeof c, mtlbx_library_function_count(n->lib)),
-                 mtlbx_format_count(b, sizeof b, n->size));
+        snprintf(buf, size, "Modules (%s)  %s bytes", mbx_format_count(c, sizeof c, mbx_library_function_count(n->lib)),
+                 mbx_format_count(b, sizeof b, n->size));
         break;
     case MTLBX_NODE_MODULE:
         snprintf(buf, size, "Module  %s  %s bytes", fn_name(n->lib, n->index, a, sizeof a),
-                 mtlbx_format_count(b, sizeof b, n->size));
+                 mbx_format_count(b, sizeof b, n->size));
         break;
     case MTLBX_NODE_SOURCES: {
-        const struct mtlbx_sources *s = mtlbx_library_sources(n->lib);
+        const struct mtlbx_sources *s = mbx_library_sources(n->lib);
         snprintf(buf, size, "Sources %s  %zu %s", s->tag, s->n_archives, s->n_archives == 1 ? "archive" : "archives");
         break;
     }
     case MTLBX_NODE_ARCHIVE: label_archive(n, buf, size); break;
     case MTLBX_NODE_MEMBER: label_member(n, buf, size); break;
     case MTLBX_NODE_DYNAMIC_HEADER: {
-        const struct mtlbx_dynamic_header *d = mtlbx_library_dynamic_header(n->lib);
+        const struct mtlbx_dynamic_header *d = mbx_library_dynamic_header(n->lib);
         if (d->has_name)
             snprintf(buf, size, "Dynamic header  \"%s\"", field_esc(a, sizeof a, d->name.ptr, d->name.len));
         else
@@ -278,7 +278,7 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
         break;
     }
     case MTLBX_NODE_LIST: {
-        const struct mtlbx_list *l = mtlbx_library_list(n->lib, (enum mtlbx_list_kind)n->sub);
+        const struct mtlbx_list *l = mbx_library_list(n->lib, (enum mtlbx_list_kind)n->sub);
         snprintf(buf, size, "%s (%s)  %zu %s", list_title(n->sub), l->tag, l->n_groups,
                  l->n_groups == 1 ? "group" : "groups");
         break;
@@ -301,7 +301,7 @@ void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t siz
 
 static void header_fields(struct field_out *o)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(o->n->lib);
+    const struct mtlbx_header *h = mbx_library_header(o->n->lib);
     uint64_t b = h->base, end = h->base + h->available;
     const uint8_t *p = o->f->data + b;
     char s[64], t[32], u[32];
@@ -317,13 +317,13 @@ static void header_fields(struct field_out *o)
                    h->macos ? "macOS" : "iOS", h->minor, h->patch);
     }
     if (HAVE(10, 1)) {
-        const char *ft = mtlbx_file_type_name(h->file_type, s, sizeof s);
+        const char *ft = mbx_file_type_name(h->file_type, s, sizeof s);
         field_emit(o, "file type", b + 10, 1, strncmp(ft, "unknown", 7) ? 0 : MTLBX_FIELD_WARNING, 0,
                    "%u %s (bits 0-6)", h->file_type, ft);
         field_emit(o, "stub", b + 10, 1, 0, 0, "%s (bit 7)", h->stub ? "yes" : "no");
     }
     if (HAVE(11, 1)) {
-        const char *os = mtlbx_target_os_name(h->platform_byte, s, sizeof s);
+        const char *os = mbx_target_os_name(h->platform_byte, s, sizeof s);
         field_emit(o, "target OS", b + 11, 1, strncmp(os, "unknown-", 8) ? 0 : MTLBX_FIELD_WARNING, 0,
                    "0x%02x %s%s", h->platform_byte, os, h->platform_byte & 0x80 ? ", 64-bit" : "");
     }
@@ -334,8 +334,8 @@ static void header_fields(struct field_out *o)
     if (HAVE(16, 8)) {
         bool ok = h->declared_size == h->available;
         field_emit(o, "file size", b + 16, 8, ok ? 0 : MTLBX_FIELD_ERROR, 0, "%s%s%s%s",
-                   mtlbx_count_noun(h->declared_size, "byte", "bytes", t, sizeof t), ok ? ", matches" : ", but there are ",
-                   ok ? "" : mtlbx_format_count(u, sizeof u, h->available), ok ? "" : " bytes");
+                   mbx_count_noun(h->declared_size, "byte", "bytes", t, sizeof t), ok ? ", matches" : ", but there are ",
+                   ok ? "" : mbx_format_count(u, sizeof u, h->available), ok ? "" : " bytes");
     }
     static const char *const names[4][2] = {
         { "function list offset", "function list size" },
@@ -351,7 +351,7 @@ static void header_fields(struct field_out *o)
         bool in = h->raw_offset[i] < o->f->size && target < o->f->size;
         field_emit(o, names[i][0], b + off, 8, in ? MTLBX_FIELD_FOLLOW : MTLBX_FIELD_ERROR, in ? target : 0,
                    "0x%" PRIx64 "%s", h->raw_offset[i], in ? "" : " (outside the file)");
-        field_emit(o, names[i][1], b + off + 8, 8, 0, 0, "%s%s", mtlbx_count_noun(h->raw_size[i], "byte", "bytes", t, sizeof t),
+        field_emit(o, names[i][1], b + off + 8, 8, 0, 0, "%s%s", mbx_count_noun(h->raw_size[i], "byte", "bytes", t, sizeof t),
                    i == 0 ? " (the u32 count is not included)" : "");
     }
 #undef HAVE
@@ -360,23 +360,23 @@ static void header_fields(struct field_out *o)
 static void library_fields(struct field_out *o)
 {
     const mtlbx_node *n = o->n;
-    const struct mtlbx_header *h = mtlbx_library_header(n->lib);
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(n->lib);
-    const struct mtlbx_sources *src = mtlbx_library_sources(n->lib);
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(n->lib);
+    const struct mtlbx_header *h = mbx_library_header(n->lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(n->lib);
+    const struct mtlbx_sources *src = mbx_library_sources(n->lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(n->lib);
     char a[64], b[32];
     size_t first, count;
     field_emit(o, "offset", h->base, 0, 0, 0, "0x%" PRIx64, h->base);
-    field_emit(o, "size", h->base, 0, 0, 0, "%s", mtlbx_count_noun(h->available, "byte", "bytes", b, sizeof b));
+    field_emit(o, "size", h->base, 0, 0, 0, "%s", mbx_count_noun(h->available, "byte", "bytes", b, sizeof b));
     if (h->complete) {
         field_emit(o, "container version", h->base + 4, 6, 0, 0, "%u.%u.%u", h->major, h->minor, h->patch);
-        field_emit(o, "target", h->base + 11, 5, 0, 0, "%s", mtlbx_target_text(h, a, sizeof a));
+        field_emit(o, "target", h->base + 11, 5, 0, 0, "%s", mbx_target_text(h, a, sizeof a));
     }
     field_emit(o, "functions", h->function_list.offset, 0, 0, 0, "%s",
-               mtlbx_format_count(b, sizeof b, mtlbx_library_function_count(n->lib)));
+               mbx_format_count(b, sizeof b, mbx_library_function_count(n->lib)));
     if (ext && ext->present)
         field_emit(o, "header extension", ext->range.offset, 0, MTLBX_FIELD_FOLLOW, ext->range.offset,
-                   "%zu %s", ext->n_tags, mtlbx_noun(ext->n_tags, "tag", "tags"));
+                   "%zu %s", ext->n_tags, mbx_noun(ext->n_tags, "tag", "tags"));
     else
         field_emit(o, "header extension", h->base, 0, 0, 0, "absent");
     if (ext && ext->has_uuid) {
@@ -404,7 +404,7 @@ static void library_fields(struct field_out *o)
  * for the FUNCTION_LIST / PUBLIC_MD / PRIVATE_MD / MODULE_LIST nodes. */
 static void section_pair_fields(struct field_out *o, int i)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(o->n->lib);
+    const struct mtlbx_header *h = mbx_library_header(o->n->lib);
     char b[32];
     uint64_t w = h->base + 0x18 + 16 * (uint64_t)i;
     if (h->base)
@@ -412,7 +412,7 @@ static void section_pair_fields(struct field_out *o, int i)
                    h->raw_offset[i], o->n->offset);
     else
         field_emit(o, "offset", w, 8, MTLBX_FIELD_FOLLOW, o->n->offset, "0x%" PRIx64, h->raw_offset[i]);
-    field_emit(o, "size", w + 8, 8, 0, 0, "%s", mtlbx_count_noun(h->raw_size[i], "byte", "bytes", b, sizeof b));
+    field_emit(o, "size", w + 8, 8, 0, 0, "%s", mbx_count_noun(h->raw_size[i], "byte", "bytes", b, sizeof b));
 }
 
 static void function_list_fields(struct field_out *o)
@@ -427,29 +427,29 @@ static void function_fields(struct field_out *o)
 {
     const mtlbx_node *n = o->n;
     mtlbx_library *lib = n->lib;
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, n->index);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, n->index);
+    const struct mtlbx_function *fn = mbx_function_at(lib, n->index);
+    const struct mtlbx_metadata *md = mbx_function_metadata(lib, n->index);
     char s[512], b[32];
     field_emit(o, "index", n->offset, 0, 0, 0, "%u", n->index);
     if (n->size >= 4)
         field_emit(o, "entry size", fn->entry_offset, 4, 0, 0, "%s (includes itself)",
-                   mtlbx_count_noun(fn->entry_size, "byte", "bytes", b, sizeof b));
+                   mbx_count_noun(fn->entry_size, "byte", "bytes", b, sizeof b));
     /* One line per tag of the entry, as the tree shows its children. */
     if (n->size > 4) {
         struct mtlbx_tag_walk w;
         struct mtlbx_tag t;
-        mtlbx_tag_walk_init(&w, o->f, n->offset + 4, n->size - 4);
-        for (unsigned i = 0; i < 4096 && mtlbx_tag_walk_next(&w, &t); i++) {
+        mbx_tag_walk_init(&w, o->f, n->offset + 4, n->size - 4);
+        for (unsigned i = 0; i < 4096 && mbx_tag_walk_next(&w, &t); i++) {
             tag_summary(o->f, lib, n->index, CTX_FUNCTION, &t, s, sizeof s);
             field_emit(o, t.name, t.offset, t.header_len + t.value_len, t.known ? 0 : MTLBX_FIELD_WARNING, 0,
                        "%s", s);
         }
     }
     field_emit(o, "module", fn->module.offset, 0, fn->module_valid ? MTLBX_FIELD_FOLLOW : MTLBX_FIELD_ERROR,
-               fn->module.offset, "0x%" PRIx64 " +%s%s%s", fn->module.offset, mtlbx_format_count(b, sizeof b, fn->module.size),
+               fn->module.offset, "0x%" PRIx64 " +%s%s%s", fn->module.offset, mbx_format_count(b, sizeof b, fn->module.size),
                fn->module_size_inferred ? " (no MDSZ: size inferred)" : "",
                fn->module_valid ? "" : " (outside the module list)");
-    enum mtlbx_hash_state st = mtlbx_function_hash_state(lib, n->index);
+    enum mtlbx_hash_state st = mbx_function_hash_state(lib, n->index);
     static const char *const states[] = { "not checked yet", "pending", "OK", "MISMATCH",
                                           "unavailable (no HASH tag or no module bytes)" };
     field_emit(o, "hash", fn->module.offset, 0, st == MTLBX_HASH_MISMATCH ? MTLBX_FIELD_ERROR : 0, 0, "%s",
@@ -462,7 +462,7 @@ static void function_fields(struct field_out *o)
     if (md && md->private_group.size)
         field_emit(o, "private metadata", md->private_group.offset, 0, MTLBX_FIELD_FOLLOW,
                    md->private_group.offset, "0x%" PRIx64 " +%" PRIu64, md->private_group.offset, md->private_group.size);
-    long ar = fn->present & MTLBX_F_SOFF ? mtlbx_function_archive(lib, n->index) : -1;
+    long ar = fn->present & MTLBX_F_SOFF ? mbx_function_archive(lib, n->index) : -1;
     const struct mtlbx_archive *a = ar >= 0 ? archive_of(n, (uint32_t)ar) : NULL;
     if (a)
         field_emit(o, "source archive", a->sarc_offset, 0, MTLBX_FIELD_FOLLOW, a->sarc_offset, "\"%s\"",
@@ -474,21 +474,21 @@ static void function_fields(struct field_out *o)
  * that point at this node's (one pass over the functions, on demand). */
 static bool uses_group(const mtlbx_node *n, size_t i)
 {
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(n->lib, i);
+    const struct mtlbx_metadata *md = mbx_function_metadata(n->lib, i);
     struct mtlbx_range r = n->sub == CTX_PUBLIC_MD ? md->public_group : md->private_group;
     return r.size && r.offset == n->offset;
 }
 
 static bool uses_archive(const mtlbx_node *n, size_t i)
 {
-    return (mtlbx_function_at(n->lib, i)->present & MTLBX_F_SOFF) &&
-           mtlbx_function_archive(n->lib, i) == (long)n->index;
+    return (mbx_function_at(n->lib, i)->present & MTLBX_F_SOFF) &&
+           mbx_function_archive(n->lib, i) == (long)n->index;
 }
 
 static bool uses_reflection(const mtlbx_node *n, size_t i)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(n->lib, i);
-    const struct mtlbx_list *l = mtlbx_library_list(n->lib, MTLBX_LIST_RLST);
+    const struct mtlbx_function *fn = mbx_function_at(n->lib, i);
+    const struct mtlbx_list *l = mbx_library_list(n->lib, MTLBX_LIST_RLST);
     return (fn->present & MTLBX_F_RFLT) && l && fn->rflt <= UINT64_MAX - l->range.offset &&
            l->range.offset + fn->rflt == n->offset;
 }
@@ -497,11 +497,11 @@ static void users_fields(struct field_out *o, bool (*uses)(const mtlbx_node *, s
 {
     const mtlbx_node *n = o->n;
     char s[256];
-    size_t nf = mtlbx_library_function_count(n->lib), users = 0;
+    size_t nf = mbx_library_function_count(n->lib), users = 0;
     for (size_t i = 0; i < nf; i++) {
         if (!uses(n, i) || users++ >= MAX_USERS)
             continue;
-        const struct mtlbx_function *fn = mtlbx_function_at(n->lib, i);
+        const struct mtlbx_function *fn = mbx_function_at(n->lib, i);
         field_emit(o, "used by", fn->entry_offset, 0, MTLBX_FIELD_FOLLOW, fn->entry_offset, "%s",
                    fn_name(n->lib, i, s, sizeof s));
     }
@@ -521,10 +521,10 @@ static void group_fields(struct field_out *o)
     uint32_t prefix = rd32(p);
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, o->f, n->offset + 4, n->size - 4);
+    mbx_tag_walk_init(&w, o->f, n->offset + 4, n->size - 4);
     uint64_t pos = n->offset + 4;
     unsigned tags = 0;
-    while (tags < 65536 && mtlbx_tag_walk_next(&w, &t)) {
+    while (tags < 65536 && mbx_tag_walk_next(&w, &t)) {
         pos = t.value_offset + t.value_len;
         tags++;
     }
@@ -532,7 +532,7 @@ static void group_fields(struct field_out *o)
     const char *conv = !w.ended ? "" : prefix == used ? " (counts itself)"
                                    : prefix + 4 == used ? " (does not count itself)" : " (matches neither convention)";
     field_emit(o, "size prefix", n->offset, 4, w.ended && prefix != used && prefix + 4 != used ? MTLBX_FIELD_WARNING : 0,
-               0, "%s%s", mtlbx_count_noun(prefix, "byte", "bytes", b, sizeof b), conv);
+               0, "%s%s", mbx_count_noun(prefix, "byte", "bytes", b, sizeof b), conv);
     field_emit(o, "tags", n->offset + 4, 0, 0, 0, "%u%s", tags, w.ended ? " + ENDT" : " (no ENDT)");
     if (n->sub == CTX_PUBLIC_MD || n->sub == CTX_PRIVATE_MD)
         users_fields(o, uses_group);
@@ -543,14 +543,14 @@ static void group_fields(struct field_out *o)
 static void module_fields(struct field_out *o)
 {
     const mtlbx_node *n = o->n;
-    const struct mtlbx_function *fn = mtlbx_function_at(n->lib, n->index);
+    const struct mtlbx_function *fn = mbx_function_at(n->lib, n->index);
     char s[256], b[32];
     field_emit(o, "function", fn->entry_offset, 0, MTLBX_FIELD_FOLLOW, fn->entry_offset, "%s",
                fn_name(n->lib, n->index, s, sizeof s));
     field_emit(o, "size", n->offset, 0, fn->module_valid ? 0 : MTLBX_FIELD_ERROR, 0, "%s%s%s",
-               mtlbx_count_noun(fn->module.size, "byte", "bytes", b, sizeof b), fn->module_size_inferred ? " (no MDSZ: inferred)" : "",
+               mbx_count_noun(fn->module.size, "byte", "bytes", b, sizeof b), fn->module_size_inferred ? " (no MDSZ: inferred)" : "",
                fn->module_valid ? "" : " (outside the module list)");
-    enum mtlbx_hash_state st = mtlbx_function_hash_state(n->lib, n->index);
+    enum mtlbx_hash_state st = mbx_function_hash_state(n->lib, n->index);
     static const char *const states[] = { "not checked yet", "pending", "OK", "MISMATCH", "unavailable" };
     field_emit(o, "hash", n->offset, 0, st == MTLBX_HASH_MISMATCH ? MTLBX_FIELD_ERROR : 0, 0, "%s",
                (unsigned)st < 5 ? states[st] : "?");
@@ -558,18 +558,18 @@ static void module_fields(struct field_out *o)
         return;
     struct mtlbx_wrapper w;
     uint64_t m = n->offset;
-    if (!mtlbx_function_wrapper(n->lib, n->index, &w) || !w.present || n->size < 20) {
+    if (!mbx_function_wrapper(n->lib, n->index, &w) || !w.present || n->size < 20) {
         const uint8_t *p = field_bytes(o->f, m, 4);
         if (p)
             field_emit(o, "magic", m, 4, MTLBX_FIELD_WARNING, 0, "%02x %02x %02x %02x (no bitcode wrapper)",
                        p[0], p[1], p[2], p[3]);
         return;
     }
-    const char *cpu = mtlbx_cputype_name(w.cputype);
+    const char *cpu = mbx_cputype_name(w.cputype);
     field_emit(o, "wrapper magic", m, 4, 0, 0, "0x%08x", w.magic);
     field_emit(o, "wrapper version", m + 4, 4, 0, 0, "%u", w.version);
     field_emit(o, "bitcode offset", m + 8, 4, MTLBX_FIELD_FOLLOW, m + w.bitcode_offset, "%u", w.bitcode_offset);
-    field_emit(o, "bitcode size", m + 12, 4, 0, 0, "%s", mtlbx_count_noun(w.bitcode_size, "byte", "bytes", b, sizeof b));
+    field_emit(o, "bitcode size", m + 12, 4, 0, 0, "%s", mbx_count_noun(w.bitcode_size, "byte", "bytes", b, sizeof b));
     field_emit(o, "cputype", m + 16, 4, 0, 0, "0x%08x%s%s", w.cputype, cpu ? " " : "", cpu ? cpu : "");
     if ((uint64_t)w.bitcode_offset + 4 <= n->size)
         field_emit(o, "bitcode magic", m + w.bitcode_offset, 4, w.bitcode_magic_ok ? 0 : MTLBX_FIELD_WARNING,
@@ -582,7 +582,7 @@ static void module_fields(struct field_out *o)
 
 static void sources_fields(struct field_out *o)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(o->n->lib);
+    const struct mtlbx_sources *s = mbx_library_sources(o->n->lib);
     char t[2048];
     field_emit(o, "located by", o->n->offset, 0, 0, 0, "%s (%s)", s->tag,
                strcmp(s->tag, "HSRD") ? "no working directory" : "with working directory");
@@ -604,11 +604,11 @@ static void archive_fields(struct field_out *o)
     if (!a)
         return;
     field_emit(o, "group size", a->group_offset, 4, 0, 0, "%s (not counting itself)",
-               mtlbx_count_noun(a->group_size, "byte", "bytes", b, sizeof b));
+               mbx_count_noun(a->group_size, "byte", "bytes", b, sizeof b));
     field_emit(o, "tag", a->sarc_offset, 8, 0, 0, "SARC, u32 length (SOFF points here)");
     field_emit(o, "id", str_off(o->f, a->id), str_size(o->f, a->id), 0, 0, "\"%s\"",
                field_esc(s, sizeof s, a->id.ptr, a->id.len));
-    field_emit(o, "payload", a->payload_offset, a->payload.len, 0, 0, "%s, %s", mtlbx_count_noun(a->payload.len, "byte", "bytes", b, sizeof b),
+    field_emit(o, "payload", a->payload_offset, a->payload.len, 0, 0, "%s, %s", mbx_count_noun(a->payload.len, "byte", "bytes", b, sizeof b),
                a->payload.len >= 4 && a->payload.ptr[0] == 'B' && a->payload.ptr[1] == 'Z' ? "bzip2" : "not bzip2");
     static const char *const states[] = { "not decompressed yet (expand to list members)", "decompressed",
                                           "does not decode" };
@@ -616,7 +616,7 @@ static void archive_fields(struct field_out *o)
                "%s", (unsigned)a->state < 3 ? states[a->state] : "?");
     if (a->state == MTLBX_ARCHIVE_LOADED)
         field_emit(o, "tar", a->payload_offset, 0, 0, 0, "%s, %zu members",
-                   mtlbx_count_noun(a->tar_len, "byte", "bytes", b, sizeof b), a->n_members);
+                   mbx_count_noun(a->tar_len, "byte", "bytes", b, sizeof b), a->n_members);
     users_fields(o, uses_archive);
 }
 
@@ -630,7 +630,7 @@ static void member_fields(struct field_out *o)
     char s[1024], b[32];
     field_emit(o, "name", n->offset, 0, 0, 0, "%s", field_esc(s, sizeof s, (const uint8_t *)m->name, strlen(m->name)));
     field_emit(o, "type", n->offset, 0, 0, 0, "%s", member_type(m->type));
-    field_emit(o, "size", n->offset, 0, 0, 0, "%s (decompressed)", mtlbx_count_noun(m->size, "byte", "bytes", b, sizeof b));
+    field_emit(o, "size", n->offset, 0, 0, 0, "%s (decompressed)", mbx_count_noun(m->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "mode", n->offset, 0, 0, 0, "%04o", m->mode);
     if (m->link_target)
         field_emit(o, "link target", n->offset, 0, 0, 0, "%s",
@@ -640,7 +640,7 @@ static void member_fields(struct field_out *o)
 
 static void dynamic_fields(struct field_out *o)
 {
-    const struct mtlbx_dynamic_header *d = mtlbx_library_dynamic_header(o->n->lib);
+    const struct mtlbx_dynamic_header *d = mbx_library_dynamic_header(o->n->lib);
     char s[512];
     if (d->has_name)
         field_emit(o, "name", str_off(o->f, d->name), str_size(o->f, d->name), 0, 0, "\"%s\"",
@@ -652,24 +652,24 @@ static void dynamic_fields(struct field_out *o)
 
 static void list_fields(struct field_out *o)
 {
-    const struct mtlbx_list *l = mtlbx_library_list(o->n->lib, (enum mtlbx_list_kind)o->n->sub);
+    const struct mtlbx_list *l = mbx_library_list(o->n->lib, (enum mtlbx_list_kind)o->n->sub);
     field_emit(o, "located by", o->n->offset, 0, 0, 0, "%s in the header extension", l->tag);
     if (o->n->size >= 4)
         field_emit(o, "count", o->n->offset, 4, l->declared_count == l->n_groups ? 0 : MTLBX_FIELD_WARNING, 0,
                    "%u declared, %zu %s read", l->declared_count, l->n_groups,
-                   mtlbx_noun(l->n_groups, "group", "groups"));
+                   mbx_noun(l->n_groups, "group", "groups"));
 }
 
 static void file_fields(struct field_out *o)
 {
     mtlbx_file *f = o->f;
     char s[1024], b[32];
-    const char *path = mtlbx_file_path(f);
+    const char *path = mbx_file_path(f);
     if (path)
         field_emit(o, "path", 0, 0, 0, 0, "%s", field_esc(s, sizeof s, (const uint8_t *)path, strlen(path)));
-    field_emit(o, "size", 0, 0, 0, 0, "%s", mtlbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
+    field_emit(o, "size", 0, 0, 0, 0, "%s", mbx_count_noun(f->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "format", 0, 4, 0, 0, "%s", f->fat ? "fat container (CB FE BA BE)" : "single library (MTLB)");
-    field_emit(o, "libraries", 0, 0, 0, 0, "%zu", mtlbx_file_library_count(f));
+    field_emit(o, "libraries", 0, 0, 0, 0, "%zu", mbx_file_library_count(f));
 }
 
 static void fat_header_fields(struct field_out *o)
@@ -682,19 +682,19 @@ static void fat_header_fields(struct field_out *o)
 
 static void fat_slice_fields(struct field_out *o)
 {
-    const struct mtlbx_fat_slice *s = mtlbx_fat_slice(o->f, o->n->index);
+    const struct mbx_fat_slice *s = mbx_fat_slice(o->f, o->n->index);
     if (!s)
         return;
     uint64_t e = s->entry_offset;
     if (!field_bytes(o->f, e, 20))
         return;
-    const char *cpu = mtlbx_cputype_name(s->cputype);
+    const char *cpu = mbx_cputype_name(s->cputype);
     char b[32];
     bool in = s->offset < o->f->size;
     field_emit(o, "cputype", e, 4, 0, 0, "0x%08x%s%s", s->cputype, cpu ? " " : "", cpu ? cpu : "");
     field_emit(o, "cpusubtype", e + 4, 4, 0, 0, "%u", s->cpusubtype);
     field_emit(o, "offset", e + 8, 4, in ? MTLBX_FIELD_FOLLOW : MTLBX_FIELD_ERROR, s->offset, "0x%x", s->offset);
-    field_emit(o, "size", e + 12, 4, 0, 0, "%s", mtlbx_count_noun(s->size, "byte", "bytes", b, sizeof b));
+    field_emit(o, "size", e + 12, 4, 0, 0, "%s", mbx_count_noun(s->size, "byte", "bytes", b, sizeof b));
     field_emit(o, "align", e + 16, 4, 0, 0, "2^%u", s->align);
 }
 
@@ -729,7 +729,7 @@ static void diag_fields(struct field_out *o, bool all)
         field_emit(o, "problems", n->offset, 0, 0, 0, "... and %zu more (see Diagnostics)", count - cap);
 }
 
-void mtlbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx)
+void mbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx)
 {
     if (!m || !n || !fn)
         return;
@@ -745,7 +745,7 @@ void mtlbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, v
     case MTLBX_NODE_TAG: tag_fields(&o); break;
     case MTLBX_NODE_TAG_GROUP: group_fields(&o); break;
     case MTLBX_NODE_HEADER_EXT: {
-        const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(n->lib);
+        const struct mtlbx_header_ext *ext = mbx_library_header_ext(n->lib);
         field_emit(&o, "tags", n->offset, 0, 0, 0, "%zu, ended by ENDT, no size prefix", ext->n_tags);
         break;
     }

@@ -15,7 +15,7 @@ static const struct mtlbx_interface *kept(mtlbx_model *model, const mtlbx_node *
                                           const char **error)
 {
     const struct mtlbx_interface *iface = NULL;
-    enum mtlbx_iface_state s = mtlbx_function_interface_cached(model, n->lib, n->index, &iface, error);
+    enum mtlbx_iface_state s = mbx_function_interface_cached(model, n->lib, n->index, &iface, error);
     if (st)
         *st = s;
     return iface;
@@ -38,7 +38,7 @@ const struct mtlbx_air_argument *node_argument(mtlbx_model *model, const mtlbx_n
 static bool node_member(mtlbx_model *model, const mtlbx_node *n, struct mtlbx_struct_member *m)
 {
     const struct mtlbx_air_argument *a = node_argument(model, n, NULL);
-    return a && mtlbx_argument_member(a, n->sub & 0xFFFF, m);
+    return a && mbx_argument_member(a, n->sub & 0xFFFF, m);
 }
 
 static void label_interface(mtlbx_model *model, const mtlbx_node *n, char *buf, size_t size)
@@ -63,13 +63,13 @@ void iface_label(mtlbx_model *model, const mtlbx_node *n, char *buf, size_t size
         label_interface(model, n, buf, size);
     } else if (n->kind == MTLBX_NODE_ARGUMENT) {
         const struct mtlbx_air_argument *a = node_argument(model, n, NULL);
-        char *text = a ? mtlbx_msl_argument(a, mtlbx_function_metadata(n->lib, n->index)) : NULL;
+        char *text = a ? mbx_msl_argument(a, mbx_function_metadata(n->lib, n->index)) : NULL;
         snprintf(buf, size, "%s%s", n->sub & MTLBX_NODE_ARG_OUTPUT ? "output  " : "", text ? text : "?");
         free(text);
     } else if (n->kind == MTLBX_NODE_STRUCT_MEMBER) {
         struct mtlbx_struct_member m;
         if (node_member(model, n, &m))
-            mtlbx_msl_member(&m, buf, size);
+            mbx_msl_member(&m, buf, size);
         else
             snprintf(buf, size, "?");
     } else if (n->kind == MTLBX_NODE_BC_BLOCK) {
@@ -144,10 +144,10 @@ static void interface_fields(struct field_out *o)
         field_emit(o, "interface", n->offset, 0, MTLBX_FIELD_ERROR, 0, "not decoded: %s", error ? error : "?");
         return;
     }
-    const struct mtlbx_function *fn = mtlbx_function_at(n->lib, n->index);
+    const struct mtlbx_function *fn = mbx_function_at(n->lib, n->index);
     char t[32];
-    const char *type = fn->present & MTLBX_F_TYPE ? mtlbx_function_type_name(fn->type, t, sizeof t) : NULL;
-    char *decl = mtlbx_msl_declaration(iface, fn->name, type, mtlbx_function_metadata(n->lib, n->index),
+    const char *type = fn->present & MTLBX_F_TYPE ? mbx_function_type_name(fn->type, t, sizeof t) : NULL;
+    char *decl = mbx_msl_declaration(iface, fn->name, type, mbx_function_metadata(n->lib, n->index),
                                        MTLBX_MSL_ONE_PER_LINE | MTLBX_MSL_MEMBERS);
     emit_lines(o, "declaration", n->offset, decl ? decl : "(out of memory)");
     free(decl);
@@ -167,7 +167,7 @@ static void argument_fields(struct field_out *o)
         field_emit(o, "argument", n->offset, 0, 0, 0, "not decoded");
         return;
     }
-    char *text = mtlbx_msl_argument(a, mtlbx_function_metadata(n->lib, n->index));
+    char *text = mbx_msl_argument(a, mbx_function_metadata(n->lib, n->index));
     field_emit(o, n->sub & MTLBX_NODE_ARG_OUTPUT ? "output" : "argument", n->offset, 0, 0, 0, "%s",
                text ? text : "?");
     free(text);
@@ -209,7 +209,7 @@ static void block_fields(struct field_out *o)
     char num[32];
     field_emit(o, "block", b->offset, 0, 0, 0, "%s (id %u)", b->name ? b->name : "unknown", b->block_id);
     field_emit(o, "offset", b->offset, 0, MTLBX_FIELD_FOLLOW, b->offset, "0x%" PRIx64, b->offset);
-    field_emit(o, "size", b->offset, b->size, 0, 0, "%s bytes", mtlbx_format_count(num, sizeof num, b->size));
+    field_emit(o, "size", b->offset, b->size, 0, 0, "%s bytes", mbx_format_count(num, sizeof num, b->size));
     field_emit(o, "records", b->offset, 0, 0, 0, "%u%s", b->n_records,
                b->n_records == 0 && b->block_id == 12 ? " (function body, skipped)"
                : b->skipped                           ? " (not read: the interface does not need it)"

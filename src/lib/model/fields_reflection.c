@@ -13,9 +13,9 @@
 const struct mtlbx_reflection *node_reflection(const mtlbx_node *n)
 {
     uint32_t fn = n->kind == MTLBX_NODE_TAG ? n->index : n->sub;
-    if (!n->lib || fn >= mtlbx_library_function_count(n->lib))
+    if (!n->lib || fn >= mbx_library_function_count(n->lib))
         return NULL;
-    return &mtlbx_function_metadata(n->lib, fn)->reflection;
+    return &mbx_function_metadata(n->lib, fn)->reflection;
 }
 
 static const struct mtlbx_ci_argument *node_ci_argument(const mtlbx_node *n)
@@ -34,7 +34,7 @@ static const struct mtlbx_ci_member *node_member(const mtlbx_node *n)
     return &r->members[a->first_member + n->index];
 }
 
-static const char *type_name(uint8_t type, char *buf, size_t n) { return mtlbx_data_type_name(type, buf, n); }
+static const char *type_name(uint8_t type, char *buf, size_t n) { return mbx_data_type_name(type, buf, n); }
 
 bool reflection_tag_summary(mtlbx_file *f, const mtlbx_node *n, char *out, size_t size)
 {
@@ -48,7 +48,7 @@ bool reflection_tag_summary(mtlbx_file *f, const mtlbx_node *n, char *out, size_
     if (strcmp(t->name, "ARGR") != 0 || t->value_len == 0)
         return false;
     const struct mtlbx_reflection *r = n->sub == CTX_PUBLIC_MD ? node_reflection(n) : NULL;
-    snprintf(out, size, "%s%s", mtlbx_count_noun(t->value[0], "argument", "arguments", c, sizeof c),
+    snprintf(out, size, "%s%s", mbx_count_noun(t->value[0], "argument", "arguments", c, sizeof c),
              r && !r->complete ? " (does not decode exactly)" : "");
     return true;
 }
@@ -58,7 +58,7 @@ bool reflection_tag_fields(struct field_out *o)
     const struct mtlbx_tag *t = &o->n->tag;
     char b[32], c[48];
     if (strcmp(t->name, "RETR") == 0 && t->value_len == 1) {
-        field_emit(o, "return type", t->value_offset, 1, mtlbx_data_type_known(t->value[0]) ? 0 : MTLBX_FIELD_WARNING,
+        field_emit(o, "return type", t->value_offset, 1, mbx_data_type_known(t->value[0]) ? 0 : MTLBX_FIELD_WARNING,
                    0, "0x%02x %s", t->value[0], type_name(t->value[0], b, sizeof b));
         return true;
     }
@@ -66,7 +66,7 @@ bool reflection_tag_fields(struct field_out *o)
         return false;
     const struct mtlbx_reflection *r = o->n->sub == CTX_PUBLIC_MD ? node_reflection(o->n) : NULL;
     field_emit(o, "count", t->value_offset, 1, 0, 0, "%s",
-               mtlbx_count_noun(t->value[0], "argument", "arguments", c, sizeof c));
+               mbx_count_noun(t->value[0], "argument", "arguments", c, sizeof c));
     if (r && !r->complete) {
         uint64_t end = r->n_arguments ? r->arguments[r->n_arguments - 1].offset +
                                             r->arguments[r->n_arguments - 1].size
@@ -105,23 +105,23 @@ void ci_argument_fields(struct field_out *o)
     field_emit(o, "name", a->offset, a->name.len + 1, 0, 0, "\"%s\"",
                field_esc(name, sizeof name, a->name.ptr, a->name.len));
     uint64_t p = a->offset + a->name.len + 1, x = a->extra_offset;
-    field_emit(o, "type", p, 1, mtlbx_data_type_known(a->type) ? 0 : MTLBX_FIELD_WARNING, 0, "0x%02x %s", a->type,
+    field_emit(o, "type", p, 1, mbx_data_type_known(a->type) ? 0 : MTLBX_FIELD_WARNING, 0, "0x%02x %s", a->type,
                type_name(a->type, b, sizeof b));
     if (a->type == 0x3A) {
-        field_emit(o, "pixel type", x, 1, mtlbx_data_type_known(a->element_type) ? 0 : MTLBX_FIELD_WARNING, 0,
+        field_emit(o, "pixel type", x, 1, mbx_data_type_known(a->element_type) ? 0 : MTLBX_FIELD_WARNING, 0,
                    "0x%02x %s", a->element_type, type_name(a->element_type, b, sizeof b));
         field_emit(o, "unknown u32", x + 1, 4, 0, 0, "%u (always 1 so far; shown raw)", a->texture_word);
         field_emit(o, "texture type", x + 5, 1, 0, 0, "%u (0x%02x)", a->texture_type, a->texture_type);
     } else if (a->type == 0x3C) {
         field_emit(o, "unknown u8", x, 1, 0, 0, "%u (0 so far; shown raw)", a->pointer_byte);
         field_emit(o, "alignment", x + 1, 1, 0, 0, "%u", a->alignment);
-        field_emit(o, "pointee size", x + 2, 8, 0, 0, "%s", mtlbx_count_noun(a->pointee_size, "byte", "bytes", c,
+        field_emit(o, "pointee size", x + 2, 8, 0, 0, "%s", mbx_count_noun(a->pointee_size, "byte", "bytes", c,
                                                                            sizeof c));
-        field_emit(o, "pointee type", x + 10, 1, mtlbx_data_type_known(a->element_type) ? 0 : MTLBX_FIELD_WARNING, 0,
+        field_emit(o, "pointee type", x + 10, 1, mbx_data_type_known(a->element_type) ? 0 : MTLBX_FIELD_WARNING, 0,
                    "0x%02x %s", a->element_type, type_name(a->element_type, b, sizeof b));
         if (a->element_type == 0x01)
             field_emit(o, "members", x + 11, 1, 0, 0, "%s (rows below)",
-                       mtlbx_count_noun(a->n_members, "member", "members", c, sizeof c));
+                       mbx_count_noun(a->n_members, "member", "members", c, sizeof c));
     }
 }
 
@@ -145,7 +145,7 @@ void ci_member_fields(struct field_out *o)
     uint64_t p = m->offset + m->name.len + 1;
     field_emit(o, "name", m->offset, m->name.len + 1, 0, 0, "\"%s\"",
                field_esc(name, sizeof name, m->name.ptr, m->name.len));
-    field_emit(o, "type", p, 1, mtlbx_data_type_known(m->type) ? 0 : MTLBX_FIELD_WARNING, 0, "0x%02x %s", m->type,
+    field_emit(o, "type", p, 1, mbx_data_type_known(m->type) ? 0 : MTLBX_FIELD_WARNING, 0, "0x%02x %s", m->type,
                type_name(m->type, b, sizeof b));
     field_emit(o, "unknown u32", p + 1, 4, 0, 0, "%u (0 so far; shown raw)", m->unknown_word);
     field_emit(o, "unknown u8", p + 5, 1, 0, 0, "%u (3 so far; shown raw)", m->unknown_byte);

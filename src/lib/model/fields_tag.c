@@ -83,9 +83,9 @@ static const char *vatt_use(unsigned use)
 
 static const struct mtlbx_metadata *tag_metadata(const mtlbx_library *lib, uint32_t index, uint32_t ctx)
 {
-    if (!lib || ctx != CTX_PUBLIC_MD || index >= mtlbx_library_function_count(lib))
+    if (!lib || ctx != CTX_PUBLIC_MD || index >= mbx_library_function_count(lib))
         return NULL;
-    return mtlbx_function_metadata(lib, index);
+    return mbx_function_metadata(lib, index);
 }
 
 static bool in_value(const struct mtlbx_tag *t, uint64_t off)
@@ -120,21 +120,21 @@ unsigned node_tag_flags(mtlbx_file *f, const mtlbx_node *n)
         return 0;
     const uint8_t *v = val(f, t);
     if (is(t, "TYPE") && n->sub == CTX_FUNCTION)
-        return mtlbx_function_type_known(v[0]) ? 0 : MTLBX_NODE_UNKNOWN;
+        return mbx_function_type_known(v[0]) ? 0 : MTLBX_NODE_UNKNOWN;
     if (is(t, "LAYR"))
-        return mtlbx_data_type_known(v[0]) ? 0 : MTLBX_NODE_UNKNOWN;
+        return mbx_data_type_known(v[0]) ? 0 : MTLBX_NODE_UNKNOWN;
     if (is(t, "TESS"))
         return tess_patch(v[0]) ? 0 : MTLBX_NODE_UNKNOWN;
     if (is(t, "VATY") && t->value_len >= 2) {
         for (uint64_t i = 2; i < t->value_len; i++)
-            if (!mtlbx_data_type_known(v[i]))
+            if (!mbx_data_type_known(v[i]))
                 return MTLBX_NODE_UNKNOWN;
         return 0;
     }
     const struct mtlbx_metadata *md = tag_metadata(n->lib, n->index, n->sub);
     if (md && is(t, "CNST")) {
         for (size_t i = 0; i < md->n_constants; i++)
-            if (in_value(t, md->constants[i].offset) && !mtlbx_data_type_known(md->constants[i].type))
+            if (in_value(t, md->constants[i].offset) && !mbx_data_type_known(md->constants[i].type))
                 return MTLBX_NODE_UNKNOWN;
     }
     if (md && is(t, "VATT")) {
@@ -171,26 +171,26 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         return;
     }
     if (!t->known) {
-        snprintf(out, size, "(unknown, %s)", mtlbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
+        snprintf(out, size, "(unknown, %s)", mbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
         return;
     }
     if (!value_ok(f, t)) {
-        snprintf(out, size, "(bad length %s)", mtlbx_format_count(b, sizeof b, t->value_len));
+        snprintf(out, size, "(bad length %s)", mbx_format_count(b, sizeof b, t->value_len));
         return;
     }
     const uint8_t *v = val(f, t);
-    const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
+    const struct mtlbx_header *h = lib ? mbx_library_header(lib) : NULL;
     if (is_string_tag(t)) {
         bool nul;
         size_t len = str_len(f, t, &nul);
         snprintf(out, size, "\"%s\"%s", field_esc(a, sizeof a, v, len), nul ? "" : " (no NUL)");
     } else if (is(t, "TYPE")) {
-        snprintf(out, size, "%s", mtlbx_function_type_name(v[0], b, sizeof b));
+        snprintf(out, size, "%s", mbx_function_type_name(v[0], b, sizeof b));
     } else if (is(t, "HASH")) {
         hex_into(b, sizeof b, v, 4);
         const char *st = "";
-        if (lib && ctx == CTX_FUNCTION && index < mtlbx_library_function_count(lib)) {
-            switch (mtlbx_function_hash_state(lib, index)) {
+        if (lib && ctx == CTX_FUNCTION && index < mbx_library_function_count(lib)) {
+            switch (mbx_function_hash_state(lib, index)) {
             case MTLBX_HASH_MATCHES: st = "  ok"; break;
             case MTLBX_HASH_MISMATCH: st = "  MISMATCH"; break;
             default: break;
@@ -203,10 +203,10 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
     } else if (is(t, "VERS")) {
         snprintf(out, size, "AIR %u.%u / MSL %u.%u", rd16(v), rd16(v + 2), rd16(v + 4), rd16(v + 6));
     } else if (is(t, "MDSZ")) {
-        snprintf(out, size, "%s", mtlbx_count_noun(rd64(v), "byte", "bytes", b, sizeof b));
+        snprintf(out, size, "%s", mbx_count_noun(rd64(v), "byte", "bytes", b, sizeof b));
     } else if (is(t, "SOFF") || is(t, "RFLT")) {
-        long ar = is(t, "SOFF") && lib && ctx == CTX_FUNCTION ? mtlbx_function_archive(lib, index) : -1;
-        const struct mtlbx_sources *s = ar >= 0 ? mtlbx_library_sources(lib) : NULL;
+        long ar = is(t, "SOFF") && lib && ctx == CTX_FUNCTION ? mbx_function_archive(lib, index) : -1;
+        const struct mtlbx_sources *s = ar >= 0 ? mbx_library_sources(lib) : NULL;
         if (s && (size_t)ar < s->n_archives)
             snprintf(out, size, "0x%" PRIx64 "  archive \"%s\"", rd64(v),
                      field_esc(a, sizeof a, s->archives[ar].id.ptr, s->archives[ar].id.len));
@@ -216,19 +216,19 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         const char *p = tess_patch(v[0]);
         snprintf(out, size, "%s, %u control points", p ? p : "unknown patch", v[0] >> 2);
     } else if (is(t, "LAYR")) {
-        snprintf(out, size, "%s", mtlbx_data_type_name(v[0], b, sizeof b));
+        snprintf(out, size, "%s", mbx_data_type_name(v[0], b, sizeof b));
     } else if (is(t, "UUID")) {
         char x[40];
         hex_into(x, sizeof x, v, 16);
         snprintf(out, size, "%.8s-%.4s-%.4s-%.4s-%.12s", x, x + 8, x + 12, x + 16, x + 20);
     } else if (is_section_tag(t)) {
         snprintf(out, size, "0x%" PRIx64 " +%s", (h ? h->base : 0) + rd64(v),
-                 mtlbx_format_count(b, sizeof b, rd64(v + 8)));
+                 mbx_format_count(b, sizeof b, rd64(v + 8)));
     } else if ((is(t, "CNST") || is(t, "VATT") || is(t, "VATY")) && t->value_len >= 2) {
         unsigned n = rd16(v);
         snprintf(out, size, "%u %s", n,
-                 is(t, "CNST") ? mtlbx_noun(n, "constant", "constants")
-                 : is(t, "VATT") ? mtlbx_noun(n, "attribute", "attributes") : mtlbx_noun(n, "type", "types"));
+                 is(t, "CNST") ? mbx_noun(n, "constant", "constants")
+                 : is(t, "VATT") ? mbx_noun(n, "attribute", "attributes") : mbx_noun(n, "type", "types"));
     } else if (is(t, "DEBI") && t->value_len >= 4) {
         const uint8_t *p = v + 4, *z = memchr(p, 0, t->value_len - 4);
         size_t len = z ? (size_t)(z - p) : t->value_len - 4;
@@ -237,9 +237,9 @@ void tag_summary(mtlbx_file *f, const mtlbx_library *lib, uint32_t index, uint32
         const uint8_t *z = t->value_len ? memchr(v, 0, t->value_len) : NULL;
         size_t len = z ? (size_t)(z - v) : t->value_len;
         snprintf(out, size, "\"%s\"  %s bytes", field_esc(a, sizeof a, v, len < 64 ? len : 64),
-                 mtlbx_format_count(b, sizeof b, t->value_len - (z ? len + 1 : len)));
+                 mbx_format_count(b, sizeof b, t->value_len - (z ? len + 1 : len)));
     } else {
-        snprintf(out, size, "%s", mtlbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
+        snprintf(out, size, "%s", mbx_count_noun(t->value_len, "byte", "bytes", b, sizeof b));
     }
 }
 
@@ -273,15 +273,15 @@ static void hash_fields(struct field_out *o, const struct mtlbx_tag *t)
     hex_into(x, sizeof x, val(o->f, t), 32);
     field_emit(o, "expected", t->value_offset, 32, 0, 0, "%s", x);
     const mtlbx_node *n = o->n;
-    if (!n->lib || n->sub != CTX_FUNCTION || n->index >= mtlbx_library_function_count(n->lib))
+    if (!n->lib || n->sub != CTX_FUNCTION || n->index >= mbx_library_function_count(n->lib))
         return;
     static const char *const states[] = {
         [MTLBX_HASH_UNCHECKED] = "not checked yet", [MTLBX_HASH_PENDING] = "pending",
         [MTLBX_HASH_MATCHES] = "OK", [MTLBX_HASH_MISMATCH] = "MISMATCH",
         [MTLBX_HASH_UNAVAILABLE] = "unavailable (no module bytes)",
     };
-    enum mtlbx_hash_state st = mtlbx_function_hash_state(n->lib, n->index);
-    const struct mtlbx_function *fn = mtlbx_function_at(n->lib, n->index);
+    enum mtlbx_hash_state st = mbx_function_hash_state(n->lib, n->index);
+    const struct mtlbx_function *fn = mbx_function_at(n->lib, n->index);
     /* No bytes of its own: it is about the module, which FOLLOW reaches. */
     field_emit(o, "state", t->value_offset, 0,
                (st == MTLBX_HASH_MISMATCH ? MTLBX_FIELD_ERROR : 0) |
@@ -291,7 +291,7 @@ static void hash_fields(struct field_out *o, const struct mtlbx_tag *t)
 
 static void offt_fields(struct field_out *o, const struct mtlbx_tag *t)
 {
-    const struct mtlbx_header *h = mtlbx_library_header(o->n->lib);
+    const struct mtlbx_header *h = mbx_library_header(o->n->lib);
     const uint8_t *v = val(o->f, t);
     offset_field(o, "public metadata", t->value_offset, rd64(v), h->public_md.offset, "public group");
     offset_field(o, "private metadata", t->value_offset + 8, rd64(v + 8), h->private_md.offset,
@@ -303,8 +303,8 @@ static void soff_fields(struct field_out *o, const struct mtlbx_tag *t)
 {
     const mtlbx_node *n = o->n;
     uint64_t rel = rd64(val(o->f, t));
-    long ar = n->sub == CTX_FUNCTION ? mtlbx_function_archive(n->lib, n->index) : -1;
-    const struct mtlbx_sources *s = mtlbx_library_sources(n->lib);
+    long ar = n->sub == CTX_FUNCTION ? mbx_function_archive(n->lib, n->index) : -1;
+    const struct mtlbx_sources *s = mbx_library_sources(n->lib);
     if (ar >= 0 && s && (size_t)ar < s->n_archives) {
         char a[128];
         const struct mtlbx_archive *arc = &s->archives[ar];
@@ -319,7 +319,7 @@ static void soff_fields(struct field_out *o, const struct mtlbx_tag *t)
 
 static void rflt_fields(struct field_out *o, const struct mtlbx_tag *t)
 {
-    const struct mtlbx_list *l = mtlbx_library_list(o->n->lib, MTLBX_LIST_RLST);
+    const struct mtlbx_list *l = mbx_library_list(o->n->lib, MTLBX_LIST_RLST);
     uint64_t rel = rd64(val(o->f, t));
     if (l && l->present)
         offset_field(o, "reflection group", t->value_offset, rel, l->range.offset, "RBUF group");
@@ -330,18 +330,18 @@ static void rflt_fields(struct field_out *o, const struct mtlbx_tag *t)
 
 static void section_fields(struct field_out *o, const struct mtlbx_tag *t)
 {
-    const struct mtlbx_header *h = o->n->lib ? mtlbx_library_header(o->n->lib) : NULL;
+    const struct mtlbx_header *h = o->n->lib ? mbx_library_header(o->n->lib) : NULL;
     const uint8_t *v = val(o->f, t);
     char b[32];
     offset_field(o, "offset", t->value_offset, rd64(v), h ? h->base : 0, "section start");
-    field_emit(o, "size", t->value_offset + 8, 8, 0, 0, "%s", mtlbx_count_noun(rd64(v + 8), "byte", "bytes", b, sizeof b));
+    field_emit(o, "size", t->value_offset + 8, 8, 0, 0, "%s", mbx_count_noun(rd64(v + 8), "byte", "bytes", b, sizeof b));
 }
 
 static void data_type_field(struct field_out *o, const char *name, uint64_t off, uint8_t type)
 {
     char b[32];
-    field_emit(o, name, off, 1, mtlbx_data_type_known(type) ? 0 : MTLBX_FIELD_WARNING, 0,
-               "0x%02x %s", type, mtlbx_data_type_name(type, b, sizeof b));
+    field_emit(o, name, off, 1, mbx_data_type_known(type) ? 0 : MTLBX_FIELD_WARNING, 0,
+               "0x%02x %s", type, mbx_data_type_name(type, b, sizeof b));
 }
 
 static void cnst_fields(struct field_out *o, const struct mtlbx_tag *t)
@@ -384,7 +384,7 @@ static void vatt_fields(struct field_out *o, const struct mtlbx_tag *t)
                    use ? use : "unknown-3");
         field_emit(o, "active", p, 2, 0, 0, "%s (bit 15)", a->active ? "yes" : "no");
         if (a->has_type)
-            field_emit(o, "type (VATY)", p, 0, 0, 0, "%s", mtlbx_data_type_name(a->type, b, sizeof b));
+            field_emit(o, "type (VATY)", p, 0, 0, 0, "%s", mbx_data_type_name(a->type, b, sizeof b));
     }
 }
 
@@ -411,7 +411,7 @@ static void buffer_fields(struct field_out *o, const struct mtlbx_tag *t)
         field_emit(o, "identifier", t->value_offset + start + 4, 4, 0, 0, "\"%s\"", id);
     }
     field_emit(o, "payload", t->value_offset + start, t->value_len - start, 0, 0, "%s%s",
-               mtlbx_count_noun(t->value_len - start, "byte", "bytes", b, sizeof b),
+               mbx_count_noun(t->value_len - start, "byte", "bytes", b, sizeof b),
                is(t, "RBUZ") ? " (compressed reflection, not decoded)" : " FlatBuffer");
 }
 
@@ -429,13 +429,13 @@ void tag_fields(struct field_out *o)
 {
     const struct mtlbx_tag *t = &o->n->tag;
     char b[32];
-    const char *desc = mtlbx_tag_description(t->name);
+    const char *desc = mbx_tag_description(t->name);
     field_emit(o, "tag", t->offset, 4, t->known ? 0 : MTLBX_FIELD_WARNING, 0, "%s%s%s", t->name,
                desc ? "  " : t->known ? "" : "  (unknown tag, shown raw)", desc ? desc : "");
     if (t->fourcc == TAG_ENDT)
         return;
     field_emit(o, "length", t->offset + 4, t->header_len - 4, 0, 0, "%s %s (u%u)",
-               mtlbx_format_count(b, sizeof b, t->value_len), mtlbx_noun(t->value_len, "byte", "bytes"),
+               mbx_format_count(b, sizeof b, t->value_len), mbx_noun(t->value_len, "byte", "bytes"),
                (t->header_len - 4) * 8);
     if (!value_ok(o->f, t)) {
         field_emit(o, "value", t->value_offset, t->value_len, MTLBX_FIELD_ERROR, 0,
@@ -452,8 +452,8 @@ void tag_fields(struct field_out *o)
                      t->value_offset, t->value_len);
     } else if (is(t, "TYPE")) {
         field_emit(o, "function type", t->value_offset, 1,
-                   mtlbx_function_type_known(v[0]) ? 0 : MTLBX_FIELD_WARNING, 0, "%u %s", v[0],
-                   mtlbx_function_type_name(v[0], b, sizeof b));
+                   mbx_function_type_known(v[0]) ? 0 : MTLBX_FIELD_WARNING, 0, "%u %s", v[0],
+                   mbx_function_type_name(v[0], b, sizeof b));
     } else if (is(t, "HASH")) {
         hash_fields(o, t);
     } else if (is(t, "OFFT") && o->n->lib) {
@@ -462,7 +462,7 @@ void tag_fields(struct field_out *o)
         field_emit(o, "AIR version", t->value_offset, 4, 0, 0, "%u.%u", rd16(v), rd16(v + 2));
         field_emit(o, "MSL version", t->value_offset + 4, 4, 0, 0, "%u.%u", rd16(v + 4), rd16(v + 6));
     } else if (is(t, "MDSZ")) {
-        field_emit(o, "module size", t->value_offset, 8, 0, 0, "%s", mtlbx_count_noun(rd64(v), "byte", "bytes", b, sizeof b));
+        field_emit(o, "module size", t->value_offset, 8, 0, 0, "%s", mbx_count_noun(rd64(v), "byte", "bytes", b, sizeof b));
     } else if (is(t, "SOFF") && o->n->lib) {
         soff_fields(o, t);
     } else if (is(t, "RFLT") && o->n->lib) {
@@ -496,7 +496,7 @@ void tag_fields(struct field_out *o)
         uint64_t idlen = z ? (uint64_t)(z - v) + 1 : t->value_len;
         string_field(o, "archive id", t->value_offset, t->value_len);
         field_emit(o, "payload", t->value_offset + idlen, t->value_len - idlen, 0, 0,
-                   "%s, bzip2%s", mtlbx_count_noun(t->value_len - idlen, "byte", "bytes", b, sizeof b),
+                   "%s, bzip2%s", mbx_count_noun(t->value_len - idlen, "byte", "bytes", b, sizeof b),
                    t->value_len - idlen >= 4 && v[idlen] == 'B' && v[idlen + 1] == 'Z' ? "" : " (no BZh magic)");
     } else if (is(t, "RBUF") || is(t, "SBUF") || is(t, "RBUZ")) {
         buffer_fields(o, t);

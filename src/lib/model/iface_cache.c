@@ -1,5 +1,5 @@
 /* Interfaces kept by the model (model.c) for the node tree. Commands decode,
- * print and free (mtlbx_interface_read); the explorer instead decodes
+ * print and free (mbx_interface_read); the explorer instead decodes
  * in a background thread and the tree, detail and hex panels show what is
  * there, so the UI thread never decodes. Only functions someone asked for
  * are kept (the selected ones), not every module of a 20,000-function
@@ -50,7 +50,7 @@ struct iface_cache *iface_cache_new(const mtlbx_file *f)
         return NULL;
     }
     for (size_t l = 0; l < c->n_libs; l++)
-        c->readers[l] = mtlbx_interface_reader_new(f->libraries[l]);
+        c->readers[l] = mbx_interface_reader_new(f->libraries[l]);
     return c;
 }
 
@@ -59,14 +59,14 @@ struct iface_cache *iface_cache_new(const mtlbx_file *f)
 static struct iface_slot *slot_of(struct iface_cache *c, const mtlbx_library *lib, size_t i, bool make)
 {
     size_t l = lib->index;
-    if (i >= mtlbx_library_function_count(lib))
+    if (i >= mbx_library_function_count(lib))
         return NULL;
     if (l >= c->n_libs)
         return NULL;
     if (!c->slots[l]) {
         if (!make)
             return NULL;
-        size_t n = mtlbx_library_function_count(lib);
+        size_t n = mbx_library_function_count(lib);
         if (!(c->slots[l] = calloc(n, sizeof **c->slots)))
             return NULL;
         c->n_functions[l] = n;
@@ -76,7 +76,7 @@ static struct iface_slot *slot_of(struct iface_cache *c, const mtlbx_library *li
     return c->slots[l][i];
 }
 
-enum mtlbx_iface_state mtlbx_function_interface_cached(mtlbx_model *m, const mtlbx_library *lib, size_t i,
+enum mtlbx_iface_state mbx_function_interface_cached(mtlbx_model *m, const mtlbx_library *lib, size_t i,
                                                        const struct mtlbx_interface **iface, const char **error)
 {
     enum mtlbx_iface_state st = MTLBX_IFACE_NOT_DECODED;
@@ -100,17 +100,17 @@ enum mtlbx_iface_state mtlbx_function_interface_cached(mtlbx_model *m, const mtl
     return st;
 }
 
-enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i)
+enum mtlbx_iface_state mbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i)
 {
-    enum mtlbx_iface_state st = mtlbx_function_interface_cached(m, lib, i, NULL, NULL);
-    if (st != MTLBX_IFACE_NOT_DECODED || !m || !lib || lib->file != m->f || i >= mtlbx_library_function_count(lib))
+    enum mtlbx_iface_state st = mbx_function_interface_cached(m, lib, i, NULL, NULL);
+    if (st != MTLBX_IFACE_NOT_DECODED || !m || !lib || lib->file != m->f || i >= mbx_library_function_count(lib))
         return st;
     struct iface_cache *c = m->ifaces;
     /* Decode outside the lock: two threads may both decode the same
      * function; the first to finish is kept. */
     struct mtlbx_error err = { 0 };
     mtlbx_interface_reader *rd = lib->index < c->n_libs ? c->readers[lib->index] : NULL;
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, i, NULL, &err);
+    struct mtlbx_interface *iface = mbx_interface_read(rd, lib, i, NULL, &err);
     pthread_mutex_lock(&c->lock);
     struct iface_slot *s = slot_of(c, lib, i, true);
     if (s && s->state == MTLBX_IFACE_NOT_DECODED) {
@@ -121,14 +121,14 @@ enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx
             snprintf(s->error, sizeof s->error, "%s (at %llu)", s->iface ? s->iface->module.error : err.message,
                      (unsigned long long)(s->iface ? s->iface->module.error_offset
                                           : err.has_offset ? err.offset
-                                                           : mtlbx_function_at(lib, i)->module.offset));
+                                                           : mbx_function_at(lib, i)->module.offset));
         } else {
             s->state = MTLBX_IFACE_OK;
         }
     }
     st = s ? s->state : MTLBX_IFACE_NOT_DECODED;
     pthread_mutex_unlock(&c->lock);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     return st;
 }
 
@@ -139,11 +139,11 @@ void iface_cache_free(struct iface_cache *c)
     for (size_t l = 0; l < c->n_libs; l++) {
         for (size_t i = 0; c->slots[l] && i < c->n_functions[l]; i++)
             if (c->slots[l][i]) {
-                mtlbx_interface_free(c->slots[l][i]->iface);
+                mbx_interface_free(c->slots[l][i]->iface);
                 free(c->slots[l][i]);
             }
         free(c->slots[l]);
-        mtlbx_interface_reader_free(c->readers[l]);
+        mbx_interface_reader_free(c->readers[l]);
     }
     free(c->slots);
     free(c->readers);

@@ -17,7 +17,7 @@
 
 #include <stdlib.h>
 
-mtlbx_model *mtlbx_model_open(mtlbx_file *f)
+mtlbx_model *mbx_model_open(mtlbx_file *f)
 {
     if (!f)
         return NULL;
@@ -29,13 +29,13 @@ mtlbx_model *mtlbx_model_open(mtlbx_file *f)
     m->diags = node_diags_new(f);
     m->ifaces = iface_cache_new(f);
     if (!m->arena || !m->diags || !m->ifaces) {
-        mtlbx_model_close(m);
+        mbx_model_close(m);
         return NULL;
     }
     return m;
 }
 
-void mtlbx_model_close(mtlbx_model *m)
+void mbx_model_close(mtlbx_model *m)
 {
     if (!m)
         return;
@@ -47,7 +47,7 @@ void mtlbx_model_close(mtlbx_model *m)
     free(m);
 }
 
-mtlbx_file *mtlbx_model_file(const mtlbx_model *m)
+mtlbx_file *mbx_model_file(const mtlbx_model *m)
 {
     return m ? m->f : NULL;
 }

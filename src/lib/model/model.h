@@ -18,13 +18,13 @@
  * when f is NULL or memory ran out. Close it before the file (every node
  * lives in it). One model per view of a file; its calls are as
  * thread-safe as the notes below say. */
-mtlbx_model *mtlbx_model_open(mtlbx_file *f);
-void mtlbx_model_close(mtlbx_model *m);
-mtlbx_file *mtlbx_model_file(const mtlbx_model *m);
+mtlbx_model *mbx_model_open(mtlbx_file *f);
+void mbx_model_close(mtlbx_model *m);
+mtlbx_file *mbx_model_file(const mtlbx_model *m);
 
 /* Interfaces kept by the model, for the node tree and the explorer: a
  * background thread decodes (keep), the UI only looks (cached, never
- * decodes). Kept until mtlbx_model_close(). Thread-safe. lib must be a
+ * decodes). Kept until mbx_model_close(). Thread-safe. lib must be a
  * library of the model's file (else: not decoded). */
 enum mtlbx_iface_state {
     MTLBX_IFACE_NOT_DECODED = 0,
@@ -32,11 +32,11 @@ enum mtlbx_iface_state {
     MTLBX_IFACE_FAILED,        /* not bitcode or damaged: *error says why (with the
                                   offset); *iface, if any, has the blocks read */
 };
-enum mtlbx_iface_state mtlbx_function_interface_cached(mtlbx_model *m, const mtlbx_library *lib, size_t i,
+enum mtlbx_iface_state mbx_function_interface_cached(mtlbx_model *m, const mtlbx_library *lib, size_t i,
                                                        const struct mtlbx_interface **iface,
                                                        const char **error);
 /* Decodes function i (blocking) unless it is kept already; returns its state. */
-enum mtlbx_iface_state mtlbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i);
+enum mtlbx_iface_state mbx_function_interface_keep(mtlbx_model *m, const mtlbx_library *lib, size_t i);
 
 /* ---------------------------------------------------------------- nodes -- */
 
@@ -66,7 +66,7 @@ enum mtlbx_node_kind {
     MTLBX_NODE_DIAGNOSTICS,
     /* A module's LLVM bitstream block (nested blocks are its children);
      * index: function, sub: block index in module.blocks. Built once the
-     * interface is kept (mtlbx_function_interface_keep). */
+     * interface is kept (mbx_function_interface_keep). */
     MTLBX_NODE_BC_BLOCK,
     /* A function's interface: children are its arguments then outputs;
      * no bytes of its own (index: function). */
@@ -114,22 +114,22 @@ struct mtlbx_node {
 
 /* The root: one FILE node whose children are the libraries (and the fat
  * header for a fat file). */
-mtlbx_node *mtlbx_root(mtlbx_model *m);
-size_t mtlbx_node_child_count(mtlbx_model *m, mtlbx_node *n);
-mtlbx_node *mtlbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i);
+mtlbx_node *mbx_root(mtlbx_model *m);
+size_t mbx_node_child_count(mtlbx_model *m, mtlbx_node *n);
+mtlbx_node *mbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i);
 /* n's first child of that kind (building n's children), or NULL. */
-mtlbx_node *mtlbx_node_child_of_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind);
+mtlbx_node *mbx_node_child_of_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind);
 /* Whether n has (or, not built yet, may have) children, without building
  * them: for drawing expand markers. Asking an ARCHIVE for its children
  * decompresses it; asking this does not. */
-bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n);
+bool mbx_node_expandable(mtlbx_model *m, const mtlbx_node *n);
 /* A short, terminal-safe label ("kernel  foo", "TAG NAME", ...). */
-void mtlbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size);
+void mbx_node_label(mtlbx_model *m, const mtlbx_node *n, char *buf, size_t size);
 /* Innermost node whose span contains `offset` (building children as
  * needed). Returns the root if nothing smaller contains it. */
-mtlbx_node *mtlbx_node_at_offset(mtlbx_model *m, uint64_t offset);
+mtlbx_node *mbx_node_at_offset(mtlbx_model *m, uint64_t offset);
 /* Flags of n: unknown, problem (computed from the diagnostics). */
-unsigned mtlbx_node_flags(mtlbx_model *m, const mtlbx_node *n);
+unsigned mbx_node_flags(mtlbx_model *m, const mtlbx_node *n);
 
 /* One decoded field of a node, for the detail panel. Text is terminal-safe. */
 enum {
@@ -148,6 +148,6 @@ struct mtlbx_field {
 typedef void (*mtlbx_field_fn)(void *ctx, const struct mtlbx_field *field);
 /* Calls fn once per field, in display order. Never blocks on hashing:
  * a hash not yet checked reads "pending" or "not checked". */
-void mtlbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
+void mbx_node_fields(mtlbx_model *m, const mtlbx_node *n, mtlbx_field_fn fn, void *ctx);
 
 #endif

@@ -1,7 +1,7 @@
 /* A function interface as an MSL-style declaration, for `mtlbx sig` and the
  * explorer's detail panel. Pure string building over a decoded interface:
  * no printing, and every byte that came from the file is escaped for a
- * terminal (mtlbx_escape), so the text is safe to show as it is.
+ * terminal (mbx_escape), so the text is safe to show as it is.
  *
  * What AIR records and how it reads back as MSL (FORMAT.md §21):
  *   address space 1/2/3/0/6   device / constant / threadgroup / thread /
@@ -110,12 +110,12 @@ static void sb_int(struct sb *b, int64_t v)
 static void sb_esc(struct sb *b, struct mtlbx_bytes s)
 {
     char small[256];
-    size_t need = mtlbx_escape(s.ptr, s.len, MTLBX_ESC_TERMINAL, small, sizeof small);
+    size_t need = mbx_escape(s.ptr, s.len, MTLBX_ESC_TERMINAL, small, sizeof small);
     if (need < sizeof small) {
         sb_put(b, small, need);
         return;
     }
-    char *big = mtlbx_escape_dup(s.ptr, s.len, MTLBX_ESC_TERMINAL);
+    char *big = mbx_escape_dup(s.ptr, s.len, MTLBX_ESC_TERMINAL);
     if (!big) {
         b->oom = true;
         return;
@@ -169,7 +169,7 @@ static bool constant_index(const struct mtlbx_air_property *p, int64_t *out)
     return false;
 }
 
-bool mtlbx_argument_member(const struct mtlbx_air_argument *a, size_t i, struct mtlbx_struct_member *out)
+bool mbx_argument_member(const struct mtlbx_air_argument *a, size_t i, struct mtlbx_struct_member *out)
 {
     const struct mtlbx_air_property *p = prop(a, "struct_type_info");
     if (!p || p->n_values < 1 || p->values[0].kind != MTLBX_MD_NODE)
@@ -279,7 +279,7 @@ static bool shown_address_space(const struct mtlbx_air_argument *a, int64_t *as)
     return false;
 }
 
-bool mtlbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a)
+bool mbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a)
 {
     int64_t as;
     return bytes_is(a->kind, "buffer") && shown_address_space(a, &as) && as == 3;
@@ -308,7 +308,7 @@ static void put_attributes(struct sb *b, const struct mtlbx_air_argument *a, con
                 attr = bindings[k].attr;
         /* AIR marks threadgroup memory air.buffer; its index counts
          * threadgroup allocations, not buffers. */
-        if (mtlbx_argument_is_threadgroup_memory(a))
+        if (mbx_argument_is_threadgroup_memory(a))
             attr = "threadgroup";
         sb_str(b, sep);
         sep = ", ";
@@ -440,7 +440,7 @@ static void put_type_text(struct sb *b, const struct mtlbx_air_argument *a)
         sb_str(b, prop(a, "buffer_size") || bytes_is(a->kind, "payload") ? "&" : "*");
 }
 
-char *mtlbx_msl_argument_type(const struct mtlbx_air_argument *a)
+char *mbx_msl_argument_type(const struct mtlbx_air_argument *a)
 {
     struct sb b = { 0 };
     put_type_text(&b, a);
@@ -466,14 +466,14 @@ static void put_argument(struct sb *b, const struct mtlbx_air_argument *a, const
     put_attributes(b, a, md);
 }
 
-char *mtlbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
+char *mbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
 {
     struct sb b = { 0 };
     put_argument(&b, a, md, SIZE_MAX);
     return sb_done(&b);
 }
 
-void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size)
+void mbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size)
 {
     struct sb b = { 0 };
     sb_esc(&b, m->type);
@@ -489,7 +489,7 @@ void mtlbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t siz
 /* The name to show: demangled when it is a C++ symbol. */
 static void put_name(struct sb *b, struct mtlbx_bytes name)
 {
-    char *d = mtlbx_demangle(name);
+    char *d = mbx_demangle(name);
     if (d) {
         sb_esc(b, (struct mtlbx_bytes){ (const uint8_t *)d, strlen(d) });
         free(d);
@@ -502,8 +502,8 @@ static void put_members(struct sb *b, const struct mtlbx_air_argument *a, const 
 {
     struct mtlbx_struct_member m;
     char line[512];
-    for (size_t i = 0; mtlbx_argument_member(a, i, &m); i++) {
-        mtlbx_msl_member(&m, line, sizeof line);
+    for (size_t i = 0; mbx_argument_member(a, i, &m); i++) {
+        mbx_msl_member(&m, line, sizeof line);
         sb_str(b, "\n");
         sb_str(b, indent);
         sb_str(b, line);
@@ -536,24 +536,24 @@ static void put_structs(struct sb *b, const struct mtlbx_interface *iface)
     for (size_t i = 0; i < iface->n_inputs; i++) {
         const struct mtlbx_air_argument *a = &iface->inputs[i];
         struct mtlbx_struct_member m;
-        if (!a->has_type || !mtlbx_argument_member(a, 0, &m))
+        if (!a->has_type || !mbx_argument_member(a, 0, &m))
             continue;
         bool seen = false;
         for (size_t k = 0; k < i && !seen; k++)
             seen = iface->inputs[k].has_type && iface->inputs[k].type.len == a->type.len &&
                    memcmp(iface->inputs[k].type.ptr, a->type.ptr, a->type.len) == 0 &&
-                   mtlbx_argument_member(&iface->inputs[k], 0, &m);
+                   mbx_argument_member(&iface->inputs[k], 0, &m);
         if (seen)
             continue;
         bool valid = is_identifier(a->type);
-        for (size_t k = 0; valid && mtlbx_argument_member(a, k, &m); k++)
+        for (size_t k = 0; valid && mbx_argument_member(a, k, &m); k++)
             valid = is_identifier(m.name) && is_member_type(m.type);
         const char *lead = valid ? "" : "// ";
         sb_str(b, lead);
         sb_str(b, "struct ");
         sb_esc(b, a->type);
         sb_str(b, valid ? " {\n" : " {  (names MSL cannot read)\n");
-        for (size_t k = 0; mtlbx_argument_member(a, k, &m); k++) {
+        for (size_t k = 0; mbx_argument_member(a, k, &m); k++) {
             sb_str(b, lead);
             sb_str(b, "    ");
             sb_esc(b, m.type);
@@ -611,7 +611,7 @@ static bool put_constants(struct sb *b, const struct mtlbx_metadata *md)
             sb_str(b, " { ");
         }
         sb_str(b, "constant ");
-        sb_str(b, mtlbx_data_type_name(c->type, tbuf, sizeof tbuf));
+        sb_str(b, mbx_data_type_name(c->type, tbuf, sizeof tbuf));
         sb_str(b, " ");
         sb_esc(b, valid ? part[n_parts - 1] : c->name);
         sb_str(b, " [[function_constant(");
@@ -726,7 +726,7 @@ static void put_return_type(struct sb *b, const struct mtlbx_interface *iface)
 
 /* The whole declaration: one line when it fits in MTLBX_MSL_WRAP columns,
  * else one argument per line; outputs and struct members below. */
-char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name, const char *fallback_stage,
+char *mbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name, const char *fallback_stage,
                             const struct mtlbx_metadata *md, unsigned flags)
 {
     struct sb b = { 0 };
@@ -750,7 +750,7 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     bool any_members = false;
     struct mtlbx_struct_member m;
     for (size_t i = 0; i < iface->n_inputs; i++)
-        any_members |= mtlbx_argument_member(&iface->inputs[i], 0, &m);
+        any_members |= mbx_argument_member(&iface->inputs[i], 0, &m);
 
     if (flags & MTLBX_MSL_CONSTANTS) {
         bool cnst = put_constants(&b, md);
@@ -785,7 +785,7 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     if (!args)
         head.oom = true;
     for (size_t i = 0; args && i < iface->n_inputs; i++) {
-        if (!(args[i] = mtlbx_msl_argument(&iface->inputs[i], md)))
+        if (!(args[i] = mbx_msl_argument(&iface->inputs[i], md)))
             head.oom = true;
         else
             one_line += strlen(args[i]) + 2;
@@ -815,7 +815,7 @@ char *mtlbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_by
     sb_str(&b, source ? ");" : ")");
     for (size_t i = 0; i < iface->n_outputs && !(source && iface->n_outputs > 1); i++) {
         sb_str(&b, "\n    // output: ");
-        char *o = mtlbx_msl_argument(&iface->outputs[i], md);
+        char *o = mbx_msl_argument(&iface->outputs[i], md);
         if (!o)
             b.oom = true;
         else

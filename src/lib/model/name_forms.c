@@ -14,7 +14,7 @@ void name_forms_get(struct mtlbx_bytes name, struct name_forms *f)
 {
     f->raw = (const char *)name.ptr;
     f->raw_len = name.len;
-    f->too_long = mtlbx_demangle_bounded(name, &f->demangled) == MTLBX_DEMANGLE_TOO_LONG;
+    f->too_long = mbx_demangle_bounded(name, &f->demangled) == MTLBX_DEMANGLE_TOO_LONG;
     f->base_len = 0;
     if (f->demangled) {
         char *paren = strchr(f->demangled, '(');
@@ -33,5 +33,5 @@ void name_forms_get(struct mtlbx_bytes name, struct name_forms *f)
 
 const struct mtlbx_function *name_entry(const mtlbx_library *lib, size_t i)
 {
-    return mtlbx_library_function_count(lib) <= NAME_TABLE_MAX ? mtlbx_function_at(lib, i) : mtlbx_function_peek(lib, i);
+    return mbx_library_function_count(lib) <= NAME_TABLE_MAX ? mbx_function_at(lib, i) : mbx_function_peek(lib, i);
 }

@@ -1,6 +1,6 @@
 /* A function NAME typed by a user, resolved against every function of a
  * file: the one place that decides what `dis`, `sig`, `src` and
- * `extract -f` mean by NAME (mtlbx_private.h, mtlbx_resolve_function_name).
+ * `extract -f` mean by NAME (mtlbx_private.h, mbx_resolve_function_name).
  *
  * A name is looked at in up to three forms: as stored, demangled, and
  * demangled without its parameter list ("utils::scale" for
@@ -193,7 +193,7 @@ static bool exact_mangled(struct mtlbx_bytes name, const struct scoped_name *s, 
         return false;
     if (!s->params)
         return true;
-    char *d = mtlbx_demangle(name);
+    char *d = mbx_demangle(name);
     bool hit = d && strcmp(d, p) == 0;
     free(d);
     return hit;
@@ -228,9 +228,9 @@ static bool collect(const mtlbx_file *f, const char *p, enum pass pass, struct m
     for (int other = pass == PASS_GLOB; other < 2 && m->n == 0; other++) {
         if (other && pass == PASS_EXACT && !is_scoped)
             break; /* no C++ name encodes it */
-        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-            const mtlbx_library *lib = mtlbx_library_at(f, l);
-            for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
+        for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+            const mtlbx_library *lib = mbx_library_at(f, l);
+            for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
                 struct mtlbx_bytes name = name_entry(lib, i)->name;
                 bool hit;
                 if (!other) {
@@ -253,7 +253,7 @@ static bool collect(const mtlbx_file *f, const char *p, enum pass pass, struct m
     return true;
 }
 
-bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out)
+bool mbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
@@ -287,11 +287,11 @@ bool mtlbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struc
             goto no_memory;
     return true;
 no_memory:
-    mtlbx_name_matches_free(out);
+    mbx_name_matches_free(out);
     return false;
 }
 
-void mtlbx_name_matches_free(struct mtlbx_name_matches *m)
+void mbx_name_matches_free(struct mtlbx_name_matches *m)
 {
     free(m->v);
     m->v = NULL;

@@ -209,9 +209,9 @@ void name_suggest(const mtlbx_file *f, const char *p, struct mtlbx_function_ref 
     }
     struct scored best[NAME_SUGGESTIONS_MAX];
     size_t n_best = 0;
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mbx_library_at(f, l);
+        for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
             struct name_forms fm;
             name_forms_get(name_entry(lib, i)->name, &fm);
             /* The name shown: demangled up to its parameters, else as stored. */

@@ -120,10 +120,10 @@ static void add_tags(struct kids *k, uint64_t off, uint64_t end, uint32_t index,
         return;
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, f, off, end - off);
+    mbx_tag_walk_init(&w, f, off, end - off);
     uint64_t pos = off;
     size_t count = 0;
-    while (count < MAX_GROUP_TAGS && mtlbx_tag_walk_next(&w, &t)) {
+    while (count < MAX_GROUP_TAGS && mbx_tag_walk_next(&w, &t)) {
         mtlbx_node *n = kid(k, MTLBX_NODE_TAG, t.offset, (uint64_t)t.header_len + t.value_len);
         if (!n)
             return;
@@ -156,19 +156,19 @@ static void build_file(struct kids *k)
 {
     mtlbx_file *f = k->f;
     if (f->fat) {
-        uint64_t n = mtlbx_fat_slice_count(f);
+        uint64_t n = mbx_fat_slice_count(f);
         kid(k, MTLBX_NODE_FAT_HEADER, 0, 8 + 20 * n);
     }
-    for (size_t i = 0; i < mtlbx_gpu_slice_count(f); i++) {
-        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(f, i);
+    for (size_t i = 0; i < mbx_gpu_slice_count(f); i++) {
+        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(f, i);
         mtlbx_node *n = kid(k, MTLBX_NODE_GPU_SLICE, g->offset, g->size);
         if (n)
             n->index = (uint32_t)i;
     }
-    size_t nl = mtlbx_file_library_count(f);
+    size_t nl = mbx_file_library_count(f);
     for (size_t i = 0; i < nl; i++) {
-        mtlbx_library *lib = mtlbx_library_at(f, i);
-        const struct mtlbx_header *h = lib ? mtlbx_library_header(lib) : NULL;
+        mtlbx_library *lib = mbx_library_at(f, i);
+        const struct mtlbx_header *h = lib ? mbx_library_header(lib) : NULL;
         if (!h) /* (an embedded library stays here too, beside its GPU slice:
                    the views find libraries among the root's children) */
             continue;
@@ -178,7 +178,7 @@ static void build_file(struct kids *k)
         n->lib = lib;
         n->index = (uint32_t)i;
     }
-    if (mtlbx_file_diag_count(f))
+    if (mbx_file_diag_count(f))
         kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
 }
 
@@ -188,7 +188,7 @@ static void build_file(struct kids *k)
 static void build_gpu(struct kids *k)
 {
     const mtlbx_node *p = k->parent;
-    const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(k->f, p->kind == MTLBX_NODE_GPU_SLICE ? p->index : p->sub);
+    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(k->f, p->kind == MTLBX_NODE_GPU_SLICE ? p->index : p->sub);
     if (p->kind == MTLBX_NODE_GPU_SLICE) {
         for (size_t i = 0; i < g->n_pieces; i++) {
             mtlbx_node *c = kid(k, MTLBX_NODE_GPU_PIECE, g->pieces[i].offset, g->pieces[i].size);
@@ -214,9 +214,9 @@ static void build_gpu(struct kids *k)
 
 static void build_fat_header(struct kids *k)
 {
-    size_t n = mtlbx_fat_slice_count(k->f);
+    size_t n = mbx_fat_slice_count(k->f);
     for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(k->f, i);
+        const struct mbx_fat_slice *s = mbx_fat_slice(k->f, i);
         mtlbx_node *c = s ? kid(k, MTLBX_NODE_FAT_SLICE, s->entry_offset, 20) : NULL;
         if (c)
             c->index = (uint32_t)i;
@@ -238,14 +238,14 @@ static void build_library(struct kids *k)
     };
     mtlbx_library *lib = k->parent->lib;
     struct mtlbx_section sections[MTLBX_SECTIONS_MAX];
-    size_t n = mtlbx_library_sections(lib, sections);
+    size_t n = mbx_library_sections(lib, sections);
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_section *s = &sections[i];
         mtlbx_node *c = kid(k, node_of[s->kind], s->range.offset, s->range.size);
         if (c && s->kind == MTLBX_SECTION_LIST)
             c->sub = (uint32_t)s->list;
     }
-    if (mtlbx_library_diag_count(lib))
+    if (mbx_library_diag_count(lib))
         kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
 }
 
@@ -269,10 +269,10 @@ static bool section_full(struct kids *k, size_t cursor)
 static void build_function_list(struct kids *k)
 {
     mtlbx_library *lib = k->parent->lib;
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     uint64_t end = k->parent->offset + k->parent->size;
     for (size_t i = section_start(k); i < n && i < UINT32_MAX && !section_full(k, i); i++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        const struct mtlbx_function *fn = mbx_function_at(lib, i);
         uint64_t size = fn->entry_size;
         /* A declared size past the list is clipped to it for the span. */
         if (fn->entry_offset >= end)
@@ -283,7 +283,7 @@ static void build_function_list(struct kids *k)
         if (!c)
             return;
         c->index = (uint32_t)i;
-        if ((fn->present & MTLBX_F_TYPE) && !mtlbx_function_type_known(fn->type))
+        if ((fn->present & MTLBX_F_TYPE) && !mbx_function_type_known(fn->type))
             c->flags |= MTLBX_NODE_UNKNOWN;
     }
 }
@@ -307,12 +307,12 @@ static void add_module(struct kids *k, const struct mtlbx_function *fn, uint32_t
 static void build_function(struct kids *k)
 {
     mtlbx_node *p = k->parent;
-    const struct mtlbx_function *fn = mtlbx_function_at(p->lib, p->index);
+    const struct mtlbx_function *fn = mbx_function_at(p->lib, p->index);
     if (!fn)
         return;
     if (p->size >= 4)
         add_tags(k, p->offset + 4, p->offset + p->size, p->index, CTX_FUNCTION);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(p->lib, p->index);
+    const struct mtlbx_metadata *md = mbx_function_metadata(p->lib, p->index);
     if (md && md->public_group.size)
         add_md_group(k, md->public_group, p->index, CTX_PUBLIC_MD);
     if (md && md->private_group.size)
@@ -364,7 +364,7 @@ static void build_argument(struct kids *k)
 {
     const struct mtlbx_air_argument *a = node_argument(k->m, k->parent, NULL);
     struct mtlbx_struct_member m;
-    for (size_t i = 0; a && i <= MTLBX_NODE_MEMBER_MAX && mtlbx_argument_member(a, i, &m); i++) {
+    for (size_t i = 0; a && i <= MTLBX_NODE_MEMBER_MAX && mbx_argument_member(a, i, &m); i++) {
         mtlbx_node *c = kid(k, MTLBX_NODE_STRUCT_MEMBER, k->parent->offset, 0);
         if (!c)
             return;
@@ -379,7 +379,7 @@ static bool build_from_interface(struct kids *k)
 {
     mtlbx_node *n = k->parent;
     const struct mtlbx_interface *iface = NULL;
-    if (mtlbx_function_interface_cached(k->m, n->lib, n->index, &iface, NULL) == MTLBX_IFACE_NOT_DECODED)
+    if (mbx_function_interface_cached(k->m, n->lib, n->index, &iface, NULL) == MTLBX_IFACE_NOT_DECODED)
         return false;
     if (!iface)
         return true;
@@ -414,8 +414,8 @@ struct pieces {
 static struct mtlbx_range piece_range(mtlbx_library *lib, enum piece which, size_t i)
 {
     if (which == PIECE_MODULE)
-        return (struct mtlbx_range){ mtlbx_function_at(lib, i)->module.offset, 1 };
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, i);
+        return (struct mtlbx_range){ mbx_function_at(lib, i)->module.offset, 1 };
+    const struct mtlbx_metadata *md = mbx_function_metadata(lib, i);
     if (!md)
         return (struct mtlbx_range){ 0 };
     return which == PIECE_PUBLIC_MD ? md->public_group : md->private_group;
@@ -425,7 +425,7 @@ static struct mtlbx_range piece_range(mtlbx_library *lib, enum piece which, size
 static bool pieces_open(struct kids *k, enum piece which, struct pieces *p)
 {
     mtlbx_library *lib = k->parent->lib;
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     *p = (struct pieces){ .lib = lib, .which = which, .n_functions = n > UINT32_MAX ? UINT32_MAX : n };
     if (k->window && k->window->pieces_known) {
         p->sorted = k->window->pieces;
@@ -516,13 +516,13 @@ static void build_module_list(struct kids *k)
         return;
     struct node_by_off cur;
     for (size_t c = section_start(k); !section_full(k, c) && pieces_next(&p, &c, &cur);)
-        add_module(k, mtlbx_function_at(p.lib, cur.idx), cur.idx);
+        add_module(k, mbx_function_at(p.lib, cur.idx), cur.idx);
     pieces_close(&p);
 }
 
 static void build_sources(struct kids *k)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(k->parent->lib);
+    const struct mtlbx_sources *s = mbx_library_sources(k->parent->lib);
     for (size_t i = 0; s && i < s->n_archives && i < UINT32_MAX; i++) {
         const struct mtlbx_archive *a = &s->archives[i];
         mtlbx_node *c = kid(k, MTLBX_NODE_ARCHIVE, a->group_offset, (uint64_t)a->group_size + 4);
@@ -532,13 +532,13 @@ static void build_sources(struct kids *k)
 }
 
 /* Asking for an archive's children decompresses it: that is what
- * expanding it means. The offset search never asks (see mtlbx_node_at_offset). */
+ * expanding it means. The offset search never asks (see mbx_node_at_offset). */
 static void build_archive(struct kids *k)
 {
     mtlbx_node *p = k->parent;
-    if (mtlbx_archive_load(p->lib, p->index) != MTLBX_ARCHIVE_LOADED)
+    if (mbx_archive_load(p->lib, p->index) != MTLBX_ARCHIVE_LOADED)
         return;
-    const struct mtlbx_sources *s = mtlbx_library_sources(p->lib);
+    const struct mtlbx_sources *s = mbx_library_sources(p->lib);
     const struct mtlbx_archive *a = &s->archives[p->index];
     /* Members are inside the compressed payload: they all share its span. */
     for (size_t i = 0; i < a->n_members && i < UINT32_MAX; i++) {
@@ -552,7 +552,7 @@ static void build_archive(struct kids *k)
 
 static void build_header_ext(struct kids *k)
 {
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(k->parent->lib);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(k->parent->lib);
     uint64_t pos = ext->range.offset, end = ext->range.offset + ext->range.size;
     for (size_t i = 0; i < ext->n_tags && i < MAX_GROUP_TAGS; i++) {
         const struct mtlbx_tag *t = &ext->tags[i];
@@ -579,7 +579,7 @@ static void build_header_ext(struct kids *k)
 static void build_list(struct kids *k)
 {
     mtlbx_node *p = k->parent;
-    const struct mtlbx_list *l = mtlbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
+    const struct mtlbx_list *l = mbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
     for (size_t i = section_start(k); l && i < l->n_groups && i < UINT32_MAX && !section_full(k, i); i++) {
         mtlbx_node *g = kid(k, MTLBX_NODE_TAG_GROUP, l->groups[i].offset, l->groups[i].size);
         if (!g)
@@ -697,7 +697,7 @@ static void refresh_library(mtlbx_model *m, mtlbx_node *n)
 {
     if (n->n_children && n->children[n->n_children - 1]->kind == MTLBX_NODE_DIAGNOSTICS)
         return;
-    if (!mtlbx_library_diag_count(n->lib))
+    if (!mbx_library_diag_count(n->lib))
         return;
     mtlbx_node **c = node_arena_alloc(m->arena, (n->n_children + 1) * sizeof *c);
     mtlbx_node *d = node_arena_alloc(m->arena, sizeof *d);
@@ -722,7 +722,7 @@ static void ensure_built(mtlbx_model *m, mtlbx_node *n)
 
 /* ------------------------------------------------------------ public -- */
 
-mtlbx_node *mtlbx_root(mtlbx_model *m)
+mtlbx_node *mbx_root(mtlbx_model *m)
 {
     if (!m)
         return NULL;
@@ -740,7 +740,7 @@ mtlbx_node *mtlbx_root(mtlbx_model *m)
     return *root;
 }
 
-size_t mtlbx_node_child_count(mtlbx_model *m, mtlbx_node *n)
+size_t mbx_node_child_count(mtlbx_model *m, mtlbx_node *n)
 {
     if (!m || !n)
         return 0;
@@ -748,7 +748,7 @@ size_t mtlbx_node_child_count(mtlbx_model *m, mtlbx_node *n)
     return n->n_children;
 }
 
-mtlbx_node *mtlbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i)
+mtlbx_node *mbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i)
 {
     if (!m || !n)
         return NULL;
@@ -756,18 +756,18 @@ mtlbx_node *mtlbx_node_child(mtlbx_model *m, mtlbx_node *n, size_t i)
     return i < n->n_children ? n->children[i] : NULL;
 }
 
-mtlbx_node *mtlbx_node_child_of_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind)
+mtlbx_node *mbx_node_child_of_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind kind)
 {
-    size_t c = mtlbx_node_child_count(m, n);
+    size_t c = mbx_node_child_count(m, n);
     for (size_t i = 0; i < c; i++) {
-        mtlbx_node *k = mtlbx_node_child(m, n, i);
+        mtlbx_node *k = mbx_node_child(m, n, i);
         if (k && k->kind == kind)
             return k;
     }
     return NULL;
 }
 
-bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
+bool mbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
 {
     if (!m || !n)
         return false;
@@ -780,11 +780,11 @@ bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
     case MTLBX_NODE_FUNCTION:
         return true;
     case MTLBX_NODE_FAT_HEADER:
-        return mtlbx_fat_slice_count(m->f) > 0;
+        return mbx_fat_slice_count(m->f) > 0;
     case MTLBX_NODE_GPU_SLICE:
-        return mtlbx_gpu_slice_at(m->f, n->index)->n_pieces > 0;
+        return mbx_gpu_slice_at(m->f, n->index)->n_pieces > 0;
     case MTLBX_NODE_GPU_PIECE: { /* a section with functions */
-        const struct mtlbx_gpu_slice *g = mtlbx_gpu_slice_at(m->f, n->sub);
+        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(m->f, n->sub);
         for (size_t i = 0; g->pieces[n->index].kind == MTLBX_GPU_PIECE_SECTION && i < g->n_functions; i++)
             if (g->functions[i].section == g->pieces[n->index].index)
                 return true;
@@ -794,25 +794,25 @@ bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
     case MTLBX_NODE_PUBLIC_MD:
     case MTLBX_NODE_PRIVATE_MD:
     case MTLBX_NODE_MODULE_LIST:
-        return mtlbx_library_function_count(lib) > 0;
+        return mbx_library_function_count(lib) > 0;
     case MTLBX_NODE_TAG_GROUP:
     case MTLBX_NODE_DYNAMIC_HEADER:
         return n->size > 4;
     case MTLBX_NODE_HEADER_EXT:
         return n->size >= 4;
     case MTLBX_NODE_SOURCES: {
-        const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+        const struct mtlbx_sources *s = mbx_library_sources(lib);
         return s && s->n_archives > 0;
     }
     case MTLBX_NODE_ARCHIVE: {
-        const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+        const struct mtlbx_sources *s = mbx_library_sources(lib);
         if (!s || n->index >= s->n_archives)
             return false;
         const struct mtlbx_archive *a = &s->archives[n->index];
         return a->state == MTLBX_ARCHIVE_UNLOADED || (a->state == MTLBX_ARCHIVE_LOADED && a->n_members);
     }
     case MTLBX_NODE_LIST: {
-        const struct mtlbx_list *l = mtlbx_library_list(lib, (enum mtlbx_list_kind)n->sub);
+        const struct mtlbx_list *l = mbx_library_list(lib, (enum mtlbx_list_kind)n->sub);
         return l && l->n_groups > 0;
     }
     case MTLBX_NODE_MODULE:
@@ -822,13 +822,13 @@ bool mtlbx_node_expandable(mtlbx_model *m, const mtlbx_node *n)
     case MTLBX_NODE_BC_BLOCK:
     case MTLBX_NODE_ARGUMENT: {
         const struct mtlbx_interface *iface = NULL;
-        mtlbx_function_interface_cached(m, lib, n->index, &iface, NULL);
+        mbx_function_interface_cached(m, lib, n->index, &iface, NULL);
         if (!iface)
             return false;
         if (n->kind == MTLBX_NODE_ARGUMENT) {
             struct mtlbx_struct_member member;
             const struct mtlbx_air_argument *a = node_argument(m, n, NULL);
-            return a && mtlbx_argument_member(a, 0, &member);
+            return a && mbx_argument_member(a, 0, &member);
         }
         if (n->sub >= iface->module.n_blocks || iface->module.blocks[n->sub].depth + 1 >= NODE_BC_DEPTH)
             return false;
@@ -891,9 +891,9 @@ static mtlbx_node *child_at(const mtlbx_node *n, uint64_t off)
     return best;
 }
 
-mtlbx_node *mtlbx_node_at_offset(mtlbx_model *m, uint64_t offset)
+mtlbx_node *mbx_node_at_offset(mtlbx_model *m, uint64_t offset)
 {
-    mtlbx_node *n = mtlbx_root(m);
+    mtlbx_node *n = mbx_root(m);
     for (int depth = 0; n && depth < MAX_DEPTH; depth++) {
         /* Stop at an archive: its members all share its compressed
          * payload, so none of them is "the" node of a byte, and an
@@ -910,7 +910,7 @@ mtlbx_node *mtlbx_node_at_offset(mtlbx_model *m, uint64_t offset)
     return n;
 }
 
-unsigned mtlbx_node_flags(mtlbx_model *m, const mtlbx_node *n)
+unsigned mbx_node_flags(mtlbx_model *m, const mtlbx_node *n)
 {
     if (!m || !n)
         return 0;
@@ -928,14 +928,14 @@ unsigned mtlbx_node_flags(mtlbx_model *m, const mtlbx_node *n)
     if (n->kind == MTLBX_NODE_FILE) {
         /* The root also speaks for its libraries (a fat file keeps the
          * container's diagnostics apart from each library's). */
-        for (size_t i = 0; i < mtlbx_file_library_count(f); i++) {
+        for (size_t i = 0; i < mbx_file_library_count(f); i++) {
             size_t c2;
-            errors += node_diag_range(m, mtlbx_library_at(f, i), 0, UINT64_MAX, &first, &c2);
+            errors += node_diag_range(m, mbx_library_at(f, i), 0, UINT64_MAX, &first, &c2);
             count += c2;
         }
     }
     if ((n->kind == MTLBX_NODE_FUNCTION || n->kind == MTLBX_NODE_MODULE) && n->lib &&
-        mtlbx_function_hash_state(n->lib, n->index) == MTLBX_HASH_MISMATCH) {
+        mbx_function_hash_state(n->lib, n->index) == MTLBX_HASH_MISMATCH) {
         count++;
         errors++;
     }

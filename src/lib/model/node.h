@@ -66,7 +66,7 @@ const struct mtlbx_diag *node_diag_sorted(mtlbx_model *m, const mtlbx_library *l
 /* Zeroed, 16-byte aligned memory from the model's node arena, which lives
  * until the model closes or a node_forget_children() gives it back. */
 void *node_arena_alloc(struct node_arena *a, size_t size);
-/* Where the arena keeps the file's root node (node.c's mtlbx_root). */
+/* Where the arena keeps the file's root node (node.c's mbx_root). */
 mtlbx_node **node_arena_root(struct node_arena *a);
 
 /* A point in the node arena, and giving back what was built since: n's

@@ -19,7 +19,7 @@ struct arena_block {
 struct node_arena {
     struct arena_block *blocks;
     struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
-    mtlbx_node *root;          /* built on first mtlbx_root() */
+    mtlbx_node *root;          /* built on first mbx_root() */
 };
 
 struct node_arena *node_arena_new(void)

@@ -49,12 +49,12 @@ void node_diags_free(struct node_diags *nd)
 
 static size_t diag_count_of(const mtlbx_file *f, const mtlbx_library *lib)
 {
-    return lib ? mtlbx_library_diag_count(lib) : mtlbx_file_diag_count(f);
+    return lib ? mbx_library_diag_count(lib) : mbx_file_diag_count(f);
 }
 
 static const struct mtlbx_diag *diag_of(const mtlbx_file *f, const mtlbx_library *lib, size_t i)
 {
-    return lib ? mtlbx_library_diag(lib, i) : mtlbx_file_diag(f, i);
+    return lib ? mbx_library_diag(lib, i) : mbx_file_diag(f, i);
 }
 
 static struct diag_index *diag_index_get(mtlbx_model *model, const mtlbx_library *lib)

@@ -1,5 +1,5 @@
 /* Where a function is defined in its library's embedded source (mtlbx_private.h,
- * mtlbx_source_locate): used by `mtlbx src` and by the explorer's function
+ * mbx_source_locate): used by `mtlbx src` and by the explorer's function
  * page, so both land on the same line.
  *
  * The sources keep no map from functions to lines, so the definition is
@@ -98,7 +98,7 @@ static char *encoded_base(struct mtlbx_bytes name)
 static char *declared_name(struct mtlbx_bytes name)
 {
     char *d;
-    enum mtlbx_demangle_status st = mtlbx_demangle_bounded(name, &d);
+    enum mtlbx_demangle_status st = mbx_demangle_bounded(name, &d);
     if (st == MTLBX_DEMANGLED) {
         char *paren = strchr(d, '(');
         if (paren)
@@ -362,7 +362,7 @@ static bool member_is_text(const struct mtlbx_member *m)
  * could not be had. */
 static bool search_archives(mtlbx_library *lib, long first, const struct wanted *w, struct results *r, bool *oom)
 {
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
     struct scan s = { .w = w, .r = r };
     s.open = malloc(OPEN_MAX * sizeof *s.open);
     s.waiting = malloc(OPEN_MAX * sizeof *s.waiting);
@@ -382,7 +382,7 @@ static bool search_archives(mtlbx_library *lib, long first, const struct wanted 
             if ((long)a == first)
                 continue;
         }
-        if (mtlbx_archive_load(lib, a) != MTLBX_ARCHIVE_LOADED)
+        if (mbx_archive_load(lib, a) != MTLBX_ARCHIVE_LOADED)
             continue;
         any_loaded = true;
         const struct mtlbx_archive *ar = &src->archives[a];
@@ -437,19 +437,19 @@ static size_t definition_end(const uint8_t *t, size_t len, size_t from)
     return i < len ? i + 1 : len;
 }
 
-int mtlbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out)
+int mbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out)
 {
     memset(out, 0, sizeof *out);
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
-    if (!src || !src->present || src->n_archives == 0 || function_index >= mtlbx_library_function_count(lib))
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
+    if (!src || !src->present || src->n_archives == 0 || function_index >= mbx_library_function_count(lib))
         return -1;
-    char *name = declared_name(mtlbx_function_at(lib, function_index)->name);
+    char *name = declared_name(mbx_function_at(lib, function_index)->name);
     if (!name)
         return -2;
     struct wanted w = { name, strlen(name), true };
     struct results r = { 0 };
     bool oom = false;
-    bool any_loaded = w.len && search_archives(lib, mtlbx_function_archive(lib, function_index), &w, &r, &oom);
+    bool any_loaded = w.len && search_archives(lib, mbx_function_archive(lib, function_index), &w, &r, &oom);
     free(name);
     if (oom)
         return -2;
@@ -475,7 +475,7 @@ int mtlbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_
     return 1;
 }
 
-int mtlbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset)
+int mbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset)
 {
     struct wanted w = { name, strlen(name), false };
     struct results r = { 0 };

@@ -1,4 +1,4 @@
-/* A function from its AIR module alone (mtlbx_wr_add_air): what the
+/* A function from its AIR module alone (mbx_wr_add_air): what the
  * standalone `metallib` tool reads from a .air it links.
  *
  *  - NAME: the symbol of the module's one entry (air.kernel, air.vertex,
@@ -61,7 +61,7 @@ bool wr_name_claim(mtlbx_writer *w, const uint8_t *name, size_t len, bool *oom)
             return false;
         k = (k + 1) & (w->names_cap - 1);
     }
-    const uint8_t *copy = mtlbx_wr_copy(w, name, len);
+    const uint8_t *copy = mbx_wr_copy(w, name, len);
     if (!copy) {
         *oom = true;
         return false;
@@ -77,9 +77,9 @@ static bool data_type_of(struct mtlbx_bytes name, uint8_t *out)
 {
     char buf[32];
     for (unsigned t = 0; t < 256; t++) {
-        if (!mtlbx_data_type_known((uint8_t)t))
+        if (!mbx_data_type_known((uint8_t)t))
             continue;
-        const char *n = mtlbx_data_type_name((uint8_t)t, buf, sizeof buf);
+        const char *n = mbx_data_type_name((uint8_t)t, buf, sizeof buf);
         if (strlen(n) == name.len && memcmp(n, name.ptr, name.len) == 0) {
             *out = (uint8_t)t;
             return true;
@@ -112,7 +112,7 @@ static void append_name(char *buf, size_t size, struct mtlbx_bytes name)
     if (used)
         strcat(buf, ", ");
     used = strlen(buf);
-    mtlbx_escape(name.ptr, name.len, MTLBX_ESC_TERMINAL, buf + used, size - used);
+    mbx_escape(name.ptr, name.len, MTLBX_ESC_TERMINAL, buf + used, size - used);
 }
 
 static int scan_module(mtlbx_writer *w, const uint8_t *bc, size_t len, uint64_t base, const char *lead,
@@ -123,7 +123,7 @@ static int scan_module(mtlbx_writer *w, const uint8_t *bc, size_t len, uint64_t 
     int rc = MTLBX_WRITER_OK;
     memset(out, 0, sizeof *out);
     if (!bc_module_read(&m, bc, len, base, &a)) {
-        rc = mtlbx_wr_fail(w, (int64_t)(base + m.rd.error_byte), "%sthe bitcode does not read: %s", lead,
+        rc = mbx_wr_fail(w, (int64_t)(base + m.rd.error_byte), "%sthe bitcode does not read: %s", lead,
                            m.rd.error);
         goto done;
     }
@@ -145,7 +145,7 @@ static int scan_module(mtlbx_writer *w, const uint8_t *bc, size_t len, uint64_t 
     const struct md_named *fc = md_find_named(&m, "air.function_constants");
     if (fc && fc->n_ops) {
         if (fc->n_ops > UINT16_MAX) {
-            rc = mtlbx_wr_fail(w, -1, "%s%zu function constants, more than CNST holds", lead, fc->n_ops);
+            rc = mbx_wr_fail(w, -1, "%s%zu function constants, more than CNST holds", lead, fc->n_ops);
             goto done;
         }
         size_t cap = 2, used = 2;
@@ -162,15 +162,15 @@ static int scan_module(mtlbx_writer *w, const uint8_t *bc, size_t len, uint64_t 
                 it[2].kind != MTLBX_MD_STRING || it[3].kind != MTLBX_MD_INT || it[4].kind != MTLBX_MD_INT ||
                 it[3].i < 0 || it[3].i > UINT16_MAX || memchr(it[2].s.ptr, 0, it[2].s.len)) {
                 free(buf);
-                rc = mtlbx_wr_fail(w, (int64_t)v.offset, "%sfunction constant %zu is not {global, type, name, "
+                rc = mbx_wr_fail(w, (int64_t)v.offset, "%sfunction constant %zu is not {global, type, name, "
                                    "index, active}", lead, k);
                 goto done;
             }
             if (!data_type_of(it[1].s, &type)) {
                 char t[64];
-                mtlbx_escape(it[1].s.ptr, it[1].s.len, MTLBX_ESC_TERMINAL, t, sizeof t);
+                mbx_escape(it[1].s.ptr, it[1].s.len, MTLBX_ESC_TERMINAL, t, sizeof t);
                 free(buf);
-                rc = mtlbx_wr_fail(w, (int64_t)v.offset, "%sfunction constant %zu is of type \"%s\", no Metal "
+                rc = mbx_wr_fail(w, (int64_t)v.offset, "%sfunction constant %zu is of type \"%s\", no Metal "
                                    "data type the writer knows", lead, k, t);
                 goto done;
             }
@@ -194,7 +194,7 @@ static int scan_module(mtlbx_writer *w, const uint8_t *bc, size_t len, uint64_t 
             buf[used++] = (uint8_t)(it[4].i & 1);
         }
         if (!buf) {
-            rc = mtlbx_wr_out_of_memory(w);
+            rc = mbx_wr_out_of_memory(w);
             goto done;
         }
         wr16(buf, (uint16_t)fc->n_ops);
@@ -203,7 +203,7 @@ static int scan_module(mtlbx_writer *w, const uint8_t *bc, size_t len, uint64_t 
     }
     goto done;
 unreadable:
-    rc = mtlbx_wr_fail(w, (int64_t)(base + m.rd.error_byte), "%sits AIR metadata does not read: %s", lead,
+    rc = mbx_wr_fail(w, (int64_t)(base + m.rd.error_byte), "%sits AIR metadata does not read: %s", lead,
                        m.rd.error);
 done:
     bc_module_free(&m);
@@ -239,12 +239,12 @@ static int vertex_attributes(mtlbx_writer *w, const struct mtlbx_interface *ifac
     if (!n)
         return MTLBX_WRITER_OK;
     if (n > UINT16_MAX)
-        return mtlbx_wr_fail(w, -1, "%s%zu vertex inputs, more than VATT holds", lead, n);
+        return mbx_wr_fail(w, -1, "%s%zu vertex inputs, more than VATT holds", lead, n);
     uint8_t *a = malloc(2 + names + 2 * n), *t = malloc(2 + n);
     if (!a || !t) {
         free(a);
         free(t);
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     }
     wr16(a, (uint16_t)n);
     wr16(t, (uint16_t)n);
@@ -258,7 +258,7 @@ static int vertex_attributes(mtlbx_writer *w, const struct mtlbx_interface *ifac
             !arg->has_type || !data_type_of(arg->type, &type) || memchr(arg->name.ptr, 0, arg->name.len)) {
             free(a);
             free(t);
-            return mtlbx_wr_fail(w, -1, "%svertex input %zu has no name, attribute index or data type the "
+            return mbx_wr_fail(w, -1, "%svertex input %zu has no name, attribute index or data type the "
                                  "writer knows", lead, i);
         }
         memcpy(a + ua, arg->name.ptr, arg->name.len);
@@ -280,19 +280,19 @@ static int add_function_tags(mtlbx_writer *w, struct mtlbx_wr_library *lib, stru
                              struct mtlbx_bytes name, uint8_t type, const uint8_t vers[8])
 {
     fn->tags = mtlbx_wr_tags_begin(lib);
-    uint8_t *cname = mtlbx_wr_copy(w, name.ptr, name.len); /* a NUL follows */
-    if (!cname || mtlbx_wr_add_tag(w, lib, FOURCC('N', 'A', 'M', 'E'), MTLBX_WR_VALUE, cname, name.len + 1, true) < 0 ||
-        mtlbx_wr_add_tag(w, lib, FOURCC('T', 'Y', 'P', 'E'), MTLBX_WR_VALUE, &type, 1, false) < 0 ||
-        mtlbx_wr_add_tag(w, lib, FOURCC('H', 'A', 'S', 'H'), MTLBX_WR_HASH, NULL, 0, true) < 0 ||
-        mtlbx_wr_add_tag(w, lib, FOURCC('M', 'D', 'S', 'Z'), MTLBX_WR_MDSZ, NULL, 0, true) < 0 ||
-        mtlbx_wr_add_tag(w, lib, FOURCC('O', 'F', 'F', 'T'), MTLBX_WR_OFFT, NULL, 0, true) < 0 ||
-        mtlbx_wr_add_tag(w, lib, FOURCC('V', 'E', 'R', 'S'), MTLBX_WR_VALUE, vers, 8, false) < 0)
-        return mtlbx_wr_out_of_memory(w);
+    uint8_t *cname = mbx_wr_copy(w, name.ptr, name.len); /* a NUL follows */
+    if (!cname || mbx_wr_add_tag(w, lib, FOURCC('N', 'A', 'M', 'E'), MTLBX_WR_VALUE, cname, name.len + 1, true) < 0 ||
+        mbx_wr_add_tag(w, lib, FOURCC('T', 'Y', 'P', 'E'), MTLBX_WR_VALUE, &type, 1, false) < 0 ||
+        mbx_wr_add_tag(w, lib, FOURCC('H', 'A', 'S', 'H'), MTLBX_WR_HASH, NULL, 0, true) < 0 ||
+        mbx_wr_add_tag(w, lib, FOURCC('M', 'D', 'S', 'Z'), MTLBX_WR_MDSZ, NULL, 0, true) < 0 ||
+        mbx_wr_add_tag(w, lib, FOURCC('O', 'F', 'F', 'T'), MTLBX_WR_OFFT, NULL, 0, true) < 0 ||
+        mbx_wr_add_tag(w, lib, FOURCC('V', 'E', 'R', 'S'), MTLBX_WR_VALUE, vers, 8, false) < 0)
+        return mbx_wr_out_of_memory(w);
     mtlbx_wr_tags_end(lib, &fn->tags);
     return MTLBX_WRITER_OK;
 }
 
-int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct mtlbx_wr_blob *module,
+int mbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct mtlbx_wr_blob *module,
                      const char *shown, const struct mtlbx_wr_target *target)
 {
     if (w->fatal)
@@ -309,9 +309,9 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
     /* A module file is read whole (its AIR metadata is read from it) and
      * again when the library is written: memory holds one at a time. */
     if (module->path) {
-        if (mtlbx_wr_read_file(w->base_dirfd, module->path, module->beneath, (uint64_t)1 << 32, &owned, &len, err,
+        if (mbx_wr_read_file(w->base_dirfd, module->path, module->beneath, (uint64_t)1 << 32, &owned, &len, err,
                                sizeof err) != 0)
-            return mtlbx_wr_fail(w, -1, "%s%s", lead, err);
+            return mbx_wr_fail(w, -1, "%s%s", lead, err);
         data = owned;
     }
     int rc = MTLBX_WRITER_OK;
@@ -325,19 +325,19 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
         bc_off = rd32(data + 8);
         bc_len = rd32(data + 12);
         if (bc_off > len || bc_len > len - bc_off) {
-            rc = mtlbx_wr_fail(w, 8, "%sits bitcode wrapper points outside the module", lead);
+            rc = mbx_wr_fail(w, 8, "%sits bitcode wrapper points outside the module", lead);
             goto out;
         }
     }
     if (bc_len < 4 || memcmp(data + bc_off, "BC\xC0\xDE", 4) != 0) {
-        rc = mtlbx_wr_fail(w, (int64_t)bc_off, "%snot an AIR module (not LLVM bitcode: no BC C0 DE at byte %zu)",
+        rc = mbx_wr_fail(w, (int64_t)bc_off, "%snot an AIR module (not LLVM bitcode: no BC C0 DE at byte %zu)",
                            lead, bc_off);
         goto out;
     }
     char triple[96];
     bool has_triple = bc_module_triple(data, len, triple, sizeof triple);
     if (!has_triple || strncmp(triple, "air", 3) != 0) {
-        rc = mtlbx_wr_fail(w, -1, "%sLLVM bitcode, but not an AIR module (its target triple is %s%s%s)", lead,
+        rc = mbx_wr_fail(w, -1, "%sLLVM bitcode, but not an AIR module (its target triple is %s%s%s)", lead,
                            has_triple ? "\"" : "", has_triple ? triple : "missing", has_triple ? "\"" : "");
         goto out;
     }
@@ -345,27 +345,27 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
         goto out;
     if (scan.n_entries != 1) {
         if (scan.n_entries == 0)
-            rc = mtlbx_wr_fail(w, -1, "%sthe module names no entry point (air.kernel, air.vertex, ...): its "
+            rc = mbx_wr_fail(w, -1, "%sthe module names no entry point (air.kernel, air.vertex, ...): its "
                                "function's name and type are not known", lead);
         else
-            rc = mtlbx_wr_fail(w, -1, "%sthe module has %zu entry points (%s): the writer takes one function "
+            rc = mbx_wr_fail(w, -1, "%sthe module has %zu entry points (%s): the writer takes one function "
                                "per module, as `mtlbx extract` writes them", lead, scan.n_entries, scan.entries);
         goto out;
     }
     struct mtlbx_error e;
-    iface = mtlbx_interface_decode(data, len, 0, NULL, 0, &e);
+    iface = mbx_interface_decode(data, len, 0, NULL, 0, &e);
     if (!iface) {
-        rc = e.status == MTLBX_E_NOMEM ? mtlbx_wr_out_of_memory(w)
-                                       : mtlbx_wr_fail(w, (int64_t)e.offset, "%s%s", lead, e.message);
+        rc = e.status == MTLBX_E_NOMEM ? mbx_wr_out_of_memory(w)
+                                       : mbx_wr_fail(w, (int64_t)e.offset, "%s%s", lead, e.message);
         goto out;
     }
     if (iface->module.failed || !iface->stage) {
-        rc = mtlbx_wr_fail(w, (int64_t)iface->module.error_offset, "%sits AIR metadata does not decode: %s", lead,
+        rc = mbx_wr_fail(w, (int64_t)iface->module.error_offset, "%sits AIR metadata does not decode: %s", lead,
                            iface->module.failed ? iface->module.error : "no entry");
         goto out;
     }
     if (!iface->has_air_version || !iface->has_language_version) {
-        rc = mtlbx_wr_fail(w, -1, "%sno !air.version or !air.language_version: VERS is not known", lead);
+        rc = mbx_wr_fail(w, -1, "%sno !air.version or !air.language_version: VERS is not known", lead);
         goto out;
     }
     int type = -1;
@@ -373,27 +373,27 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
         if (strcmp(iface->stage, stages[i].stage) == 0)
             type = stages[i].type;
     if (type < 0) {
-        rc = mtlbx_wr_fail(w, -1, "%sits entry is an air.%s, a stage whose function type the writer does not "
+        rc = mbx_wr_fail(w, -1, "%sits entry is an air.%s, a stage whose function type the writer does not "
                            "know", lead, iface->stage);
         goto out;
     }
     for (size_t i = 0; i < iface->n_attributes; i++)
         if (bytes_is(iface->attributes[i].key, "patch")) {
-            rc = mtlbx_wr_fail(w, -1, "%sa tessellation patch function: the writer does not know how Apple's "
+            rc = mbx_wr_fail(w, -1, "%sa tessellation patch function: the writer does not know how Apple's "
                                "tool records it (TESS)", lead);
             goto out;
         }
     for (size_t i = 0; i < iface->n_outputs; i++)
         if (bytes_is(iface->outputs[i].kind, "render_target_array_index")) {
-            rc = mtlbx_wr_fail(w, -1, "%sa [[render_target_array_index]] output: the writer does not know how "
+            rc = mbx_wr_fail(w, -1, "%sa [[render_target_array_index]] output: the writer does not know how "
                                "Apple's tool records it (LAYR)", lead);
             goto out;
         }
     struct mtlbx_bytes name = iface->symbol;
     char shown_name[160];
-    mtlbx_escape(name.ptr, name.len, MTLBX_ESC_TERMINAL, shown_name, sizeof shown_name);
+    mbx_escape(name.ptr, name.len, MTLBX_ESC_TERMINAL, shown_name, sizeof shown_name);
     if (name.len == 0 || memchr(name.ptr, 0, name.len) || name.len + 1 > UINT16_MAX) {
-        rc = mtlbx_wr_fail(w, -1, "%sits entry's name cannot be a NAME tag", lead);
+        rc = mbx_wr_fail(w, -1, "%sits entry's name cannot be a NAME tag", lead);
         goto out;
     }
     if (type == 0 &&
@@ -413,34 +413,34 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
      * behind a FAILED. */
     bool oom;
     if (!wr_name_claim(w, name.ptr, name.len, &oom)) {
-        rc = oom ? mtlbx_wr_out_of_memory(w)
-                 : mtlbx_wr_fail(w, -1, "%sanother module already defines a function named %s", lead, shown_name);
+        rc = oom ? mbx_wr_out_of_memory(w)
+                 : mbx_wr_fail(w, -1, "%sanother module already defines a function named %s", lead, shown_name);
         goto out;
     }
 
     /* The function, its module and its metadata. */
     if (!grow_array((void **)&w->air, &w->air_cap, w->n_air + 1, sizeof *w->air)) {
-        rc = mtlbx_wr_out_of_memory(w);
+        rc = mbx_wr_out_of_memory(w);
         goto out;
     }
-    struct mtlbx_wr_module *m = mtlbx_wr_add_module(w, lib);
-    struct mtlbx_wr_function *fn = m ? mtlbx_wr_add_function(w, lib) : NULL;
+    struct mtlbx_wr_module *m = mbx_wr_add_module(w, lib);
+    struct mtlbx_wr_function *fn = m ? mbx_wr_add_function(w, lib) : NULL;
     if (!fn) {
         rc = MTLBX_WRITER_FATAL;
         goto out;
     }
     fn->module = lib->n_modules - 1;
     if (module->path) {
-        const char *path = mtlbx_wr_copy(w, module->path, strlen(module->path));
+        const char *path = mbx_wr_copy(w, module->path, strlen(module->path));
         if (!path) {
-            rc = mtlbx_wr_out_of_memory(w);
+            rc = mbx_wr_out_of_memory(w);
             goto out;
         }
         m->bytes = (struct mtlbx_wr_blob){ NULL, len, path, module->beneath };
     } else {
-        const uint8_t *copy = mtlbx_wr_copy(w, data, len);
+        const uint8_t *copy = mbx_wr_copy(w, data, len);
         if (!copy) {
-            rc = mtlbx_wr_out_of_memory(w);
+            rc = mbx_wr_out_of_memory(w);
             goto out;
         }
         m->bytes = (struct mtlbx_wr_blob){ copy, len, NULL, false };
@@ -453,10 +453,10 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
     if ((rc = add_function_tags(w, lib, fn, name, (uint8_t)type, vers)) != MTLBX_WRITER_OK)
         goto out;
     fn->public_md = mtlbx_wr_tags_begin(lib);
-    if ((scan.cnst && mtlbx_wr_add_tag(w, lib, FOURCC('C', 'N', 'S', 'T'), MTLBX_WR_VALUE, scan.cnst, scan.cnst_len,
+    if ((scan.cnst && mbx_wr_add_tag(w, lib, FOURCC('C', 'N', 'S', 'T'), MTLBX_WR_VALUE, scan.cnst, scan.cnst_len,
                                        false) < 0) ||
-        (vatt && (mtlbx_wr_add_tag(w, lib, FOURCC('V', 'A', 'T', 'T'), MTLBX_WR_VALUE, vatt, vatt_len, false) < 0 ||
-                  mtlbx_wr_add_tag(w, lib, FOURCC('V', 'A', 'T', 'Y'), MTLBX_WR_VALUE, vaty, vaty_len, false) < 0))) {
+        (vatt && (mbx_wr_add_tag(w, lib, FOURCC('V', 'A', 'T', 'T'), MTLBX_WR_VALUE, vatt, vatt_len, false) < 0 ||
+                  mbx_wr_add_tag(w, lib, FOURCC('V', 'A', 'T', 'Y'), MTLBX_WR_VALUE, vaty, vaty_len, false) < 0))) {
         rc = MTLBX_WRITER_FATAL;
         goto out;
     }
@@ -464,7 +464,7 @@ int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct
     fn->private_md = mtlbx_wr_tags_begin(lib);
     w->air[w->n_air++] = info;
 out:
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     free(scan.cnst);
     free(vatt);
     free(vaty);
@@ -478,48 +478,48 @@ out:
  * another platform or a newer OS, or its MSL or AIR version needs one. */
 int wr_check_air(mtlbx_writer *w, const struct wr_air_info *a, const struct mtlbx_wr_target *t)
 {
-    enum mtlbx_os os = mtlbx_os_of_triple(a->triple);
+    enum mtlbx_os os = mbx_os_of_triple(a->triple);
     unsigned long v[3];
     bool sim;
     if (os != t->os || !wr_triple_version(a->triple, v, &sim) || sim != wr_target_simulator(t))
-        return mtlbx_wr_fail(w, -1, "%sfunction %s is built for another platform than %s (its AIR triple is %s)",
+        return mbx_wr_fail(w, -1, "%sfunction %s is built for another platform than %s (its AIR triple is %s)",
                              a->shown, a->name, t->text, a->triple);
     /* Metal's rule (checks/deployment.c): a newer release is refused, a
      * newer minor of the target's release loads. */
     struct mtlbx_os_version asks = { (uint16_t)(v[0] > UINT16_MAX ? UINT16_MAX : v[0]),
                                      (uint16_t)(v[1] > UINT16_MAX ? UINT16_MAX : v[1]) };
-    switch (mtlbx_triple_accepts(t->os, (struct mtlbx_os_version){ t->major, t->minor }, asks)) {
+    switch (mbx_triple_accepts(t->os, (struct mtlbx_os_version){ t->major, t->minor }, asks)) {
     case MTLBX_TRIPLE_REFUSED:
-        return mtlbx_wr_fail(w, -1, "%sfunction %s is built for %s %lu.%lu.%lu (its AIR triple is %s), newer "
+        return mbx_wr_fail(w, -1, "%sfunction %s is built for %s %lu.%lu.%lu (its AIR triple is %s), newer "
                              "than the target %s by a release: Metal refuses it there", a->shown, a->name,
-                             mtlbx_os_name(os), v[0], v[1], v[2], a->triple, t->text);
+                             mbx_os_name(os), v[0], v[1], v[2], a->triple, t->text);
     case MTLBX_TRIPLE_NEWER_MINOR:
         wr_note(w, "%sfunction %s is built for %s %lu.%lu.%lu (its AIR triple is %s), a newer minor than the "
                 "target %s: packed, as Metal loads a newer minor of the same release", a->shown, a->name,
-                mtlbx_os_name(os), v[0], v[1], v[2], a->triple, t->text);
+                mbx_os_name(os), v[0], v[1], v[2], a->triple, t->text);
         break;
     case MTLBX_TRIPLE_ACCEPTED:
         break;
     }
     struct mtlbx_requires req;
     struct mtlbx_os_version tv = { t->major, t->minor };
-    mtlbx_versions_require(t->os, (struct mtlbx_os_version){ a->msl[0], a->msl[1] },
+    mbx_versions_require(t->os, (struct mtlbx_os_version){ a->msl[0], a->msl[1] },
                            (struct mtlbx_os_version){ a->air[0], a->air[1] }, &req);
-    if (req.has_version && mtlbx_os_version_cmp(req.version, tv) > 0) {
+    if (req.has_version && mbx_os_version_cmp(req.version, tv) > 0) {
         char why[96] = "";
         for (size_t k = 0; k < req.n_reasons; k++)
-            if (mtlbx_os_version_cmp(req.reasons[k].needs, req.version) == 0) {
+            if (mbx_os_version_cmp(req.reasons[k].needs, req.version) == 0) {
                 snprintf(why, sizeof why, "%s %u.%u", req.reasons[k].rule == MTLBX_REQ_MSL ? "MSL" : "AIR",
                          req.reasons[k].of.major, req.reasons[k].of.minor);
                 break;
             }
-        return mtlbx_wr_fail(w, -1, "%sfunction %s needs %s %u.%u (%s), more than the target %s", a->shown, a->name,
-                             mtlbx_os_name(t->os), req.version.major, req.version.minor, why, t->text);
+        return mbx_wr_fail(w, -1, "%sfunction %s needs %s %u.%u (%s), more than the target %s", a->shown, a->name,
+                             mbx_os_name(t->os), req.version.major, req.version.minor, why, t->text);
     }
     return MTLBX_WRITER_OK;
 }
 
-int mtlbx_wr_check_target(mtlbx_writer *w, const struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t)
+int mbx_wr_check_target(mtlbx_writer *w, const struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t)
 {
     size_t n = lib->n_functions < w->n_air ? lib->n_functions : w->n_air;
     for (size_t i = 0; i < n; i++) {

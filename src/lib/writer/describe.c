@@ -1,4 +1,4 @@
-/* A parsed file as the writer's model (mtlbx_wr_describe): the values in
+/* A parsed file as the writer's model (mbx_wr_describe): the values in
  * file order, every number a reader locates things by turned into a
  * computed tag, and what no rule derives kept as a quirk (writer.h,
  * doc/writer-layout.md). Byte values point into the file's mapping.
@@ -7,7 +7,7 @@
  * or RFLT that lands on no archive or group, two functions whose modules
  * overlap without being the same) is refused here with its offset; what
  * it says wrongly (bytes between sections, groups out of order, ...) is
- * found by laying the model out and comparing (mtlbx_wr_compare), which
+ * found by laying the model out and comparing (mbx_wr_compare), which
  * the caller runs before it trusts the model. */
 #include "config.h"
 #include "writer_internal.h"
@@ -49,9 +49,9 @@ static int fail_at(struct describing *d, uint64_t offset, const char *fmt, const
 {
     char msg[400];
     snprintf(msg, sizeof msg, fmt, a, b);
-    if (mtlbx_file_is_fat(d->f))
-        return mtlbx_wr_fail(d->w, (int64_t)offset, "slice %zu: %s", d->li, msg);
-    return mtlbx_wr_fail(d->w, (int64_t)offset, "%s", msg);
+    if (mbx_file_is_fat(d->f))
+        return mbx_wr_fail(d->w, (int64_t)offset, "slice %zu: %s", d->li, msg);
+    return mbx_wr_fail(d->w, (int64_t)offset, "%s", msg);
 }
 
 /* Walks the tags of [off, end) to an ENDT that ends exactly at `end`
@@ -65,8 +65,8 @@ static int walk(struct describing *d, uint64_t off, uint64_t end, bool exact, co
         return fail_at(d, off, "%s: tag groups overlap too much to be laid out again%s", what, "");
     struct mtlbx_tag_walk tw;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&tw, d->f, off, end - off);
-    while (mtlbx_tag_walk_next(&tw, &t)) {
+    mbx_tag_walk_init(&tw, d->f, off, end - off);
+    while (mbx_tag_walk_next(&tw, &t)) {
         int rc = add(d, &t, ctx);
         if (rc != MTLBX_WRITER_OK)
             return rc;
@@ -84,7 +84,7 @@ static int walk(struct describing *d, uint64_t off, uint64_t end, bool exact, co
 static int add_value(struct describing *d, const struct mtlbx_tag *t, void *ctx)
 {
     (void)ctx;
-    return mtlbx_wr_add_tag(d->w, d->out, t->fourcc, MTLBX_WR_VALUE, t->value, (size_t)t->value_len, true) < 0
+    return mbx_wr_add_tag(d->w, d->out, t->fourcc, MTLBX_WR_VALUE, t->value, (size_t)t->value_len, true) < 0
                ? MTLBX_WRITER_FATAL
                : MTLBX_WRITER_OK;
 }
@@ -154,7 +154,7 @@ static int add_function_tag(struct describing *d, const struct mtlbx_tag *t, voi
             return fail_at(d, t->offset, "RFLT names no reflection group%s%s", "", "");
         fd->fn->reflection = found;
     }
-    return mtlbx_wr_add_tag(d->w, d->out, t->fourcc, kind, kind == MTLBX_WR_VALUE ? t->value : NULL,
+    return mbx_wr_add_tag(d->w, d->out, t->fourcc, kind, kind == MTLBX_WR_VALUE ? t->value : NULL,
                             kind == MTLBX_WR_VALUE ? (size_t)t->value_len : 0, true) < 0
                ? MTLBX_WRITER_FATAL
                : MTLBX_WRITER_OK;
@@ -169,7 +169,7 @@ static int metadata_group(struct describing *d, struct mtlbx_range sec, uint64_t
     if (rel > sec.size || sec.size - rel < 8)
         return fail_at(d, sec.offset, "%s group lies outside its section%s", what, "");
     uint64_t off = sec.offset + rel, end;
-    const uint8_t *data = mtlbx_file_data(d->f);
+    const uint8_t *data = mbx_file_data(d->f);
     uint32_t prefix = rd32le(data + off);
     int rc = walk(d, off + 4, sec.offset + sec.size, false, what, add_value, NULL, &end);
     if (rc != MTLBX_WRITER_OK)
@@ -198,11 +198,11 @@ static int key_cmp(const void *a, const void *b)
  * first use them; the file's order, when it is another, is the quirk. */
 static int describe_modules(struct describing *d, struct module_key *keys, size_t n)
 {
-    const uint8_t *data = mtlbx_file_data(d->f);
+    const uint8_t *data = mbx_file_data(d->f);
     size_t *mod_of_fn = malloc((n + 1) * sizeof *mod_of_fn), *by_use = malloc((n + 1) * sizeof *by_use);
     int rc = MTLBX_WRITER_OK;
     if (!mod_of_fn || !by_use) {
-        rc = mtlbx_wr_out_of_memory(d->w);
+        rc = mbx_wr_out_of_memory(d->w);
         goto out;
     }
     qsort(keys, n, sizeof *keys, key_cmp);
@@ -235,7 +235,7 @@ static int describe_modules(struct describing *d, struct module_key *keys, size_
         if (by_use[mod_of_fn[i]] == SIZE_MAX)
             by_use[mod_of_fn[i]] = next++;
     for (size_t k = 0; k < nm; k++)
-        if (!mtlbx_wr_add_module(d->w, d->out)) {
+        if (!mbx_wr_add_module(d->w, d->out)) {
             rc = MTLBX_WRITER_FATAL;
             goto out;
         }
@@ -250,7 +250,7 @@ static int describe_modules(struct describing *d, struct module_key *keys, size_
     for (size_t i = 0; i < n; i++)
         d->out->functions[i].module = by_use[mod_of_fn[i]];
     /* by_use, read in file order, is the physical order of the model's modules. */
-    if (!in_use_order && !mtlbx_wr_set_module_order(d->w, d->out, by_use, nm))
+    if (!in_use_order && !mbx_wr_set_module_order(d->w, d->out, by_use, nm))
         rc = MTLBX_WRITER_FATAL;
 out:
     free(mod_of_fn);
@@ -261,17 +261,17 @@ out:
 /* The digests every module's HASH is checked against (FORMAT W9). */
 static int module_hashes(struct describing *d)
 {
-    size_t n = mtlbx_library_function_count(d->lib);
+    size_t n = mbx_library_function_count(d->lib);
     for (size_t i = 0; i < n; i++) {
         struct mtlbx_wr_function *fn = &d->out->functions[i];
         struct mtlbx_wr_module *m = &d->out->modules[fn->module];
         if (m->hash_known)
             continue;
-        enum mtlbx_hash_state st = mtlbx_function_hash_state(d->lib, i);
+        enum mtlbx_hash_state st = mbx_function_hash_state(d->lib, i);
         if (st == MTLBX_HASH_MATCHES) {
-            memcpy(m->hash, mtlbx_function_at(d->lib, i)->hash, 32);
+            memcpy(m->hash, mbx_function_at(d->lib, i)->hash, 32);
             m->hash_known = true;
-        } else if (st == MTLBX_HASH_MISMATCH && mtlbx_function_verify(d->lib, i, m->hash) == MTLBX_HASH_MISMATCH) {
+        } else if (st == MTLBX_HASH_MISMATCH && mbx_function_verify(d->lib, i, m->hash) == MTLBX_HASH_MISMATCH) {
             m->hash_known = true;
         }
     }
@@ -281,16 +281,16 @@ static int module_hashes(struct describing *d)
 static int describe_functions(struct describing *d)
 {
     mtlbx_library *lib = d->lib;
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    size_t n = mtlbx_library_function_count(lib);
+    const struct mtlbx_header *h = mbx_library_header(lib);
+    size_t n = mbx_library_function_count(lib);
     struct module_key *keys = malloc((n + 1) * sizeof *keys);
     if (!keys)
-        return mtlbx_wr_out_of_memory(d->w);
-    const struct mtlbx_sources *src = mtlbx_library_sources(lib);
-    const struct mtlbx_list *rlst = mtlbx_library_list(lib, MTLBX_LIST_RLST);
+        return mbx_wr_out_of_memory(d->w);
+    const struct mtlbx_sources *src = mbx_library_sources(lib);
+    const struct mtlbx_list *rlst = mbx_library_list(lib, MTLBX_LIST_RLST);
     int excludes = -1, rc = MTLBX_WRITER_OK;
     for (size_t i = 0; i < n && rc == MTLBX_WRITER_OK; i++) {
-        const struct mtlbx_function *f = mtlbx_function_at(lib, i);
+        const struct mtlbx_function *f = mbx_function_at(lib, i);
         if (!f) {
             rc = fail_at(d, h->function_list.offset, "a function entry could not be read%s%s", "", "");
             break;
@@ -299,12 +299,12 @@ static int describe_functions(struct describing *d)
         bool has_offt = f->present & MTLBX_F_OFFT;
         struct mtlbx_range module = f->module;
         bool module_valid = f->module_valid;
-        struct mtlbx_wr_function *fn = mtlbx_wr_add_function(d->w, d->out);
+        struct mtlbx_wr_function *fn = mbx_wr_add_function(d->w, d->out);
         if (!fn) {
             rc = MTLBX_WRITER_FATAL;
             break;
         }
-        struct fn_describing fd = { fn, i, (d->flags & MTLBX_WR_DESCRIBE_VERIFY) ? mtlbx_function_hash_state(lib, i)
+        struct fn_describing fd = { fn, i, (d->flags & MTLBX_WR_DESCRIBE_VERIFY) ? mbx_function_hash_state(lib, i)
                                                                                   : MTLBX_HASH_UNCHECKED,
                                     src, rlst };
         char what[48];
@@ -345,11 +345,11 @@ static int describe_functions(struct describing *d)
         keys[i] = (struct module_key){ module.offset, module.size, i };
         if ((i & 4095) == 4095) {
             if (!(d->flags & MTLBX_WR_DESCRIBE_KEEP_DECODED))
-                mtlbx_library_forget(lib, i);
+                mbx_library_forget(lib, i);
             /* A million functions take seconds: the caller may stop here. */
             struct describe_progress *p = d->progress;
             if (p->tick && p->tick(p->ctx, p->done + i + 1, p->total) != 0)
-                rc = mtlbx_wr_fail(d->w, -1, "stopped");
+                rc = mbx_wr_fail(d->w, -1, "stopped");
         }
     }
     d->progress->done += n;
@@ -366,12 +366,12 @@ static int describe_functions(struct describing *d)
 
 static int describe_ext(struct describing *d)
 {
-    const struct mtlbx_header_ext *x = mtlbx_library_header_ext(d->lib);
+    const struct mtlbx_header_ext *x = mbx_library_header_ext(d->lib);
     d->out->has_ext = x->present;
     if (!x->present)
         return MTLBX_WRITER_OK;
-    const struct mtlbx_sources *src = mtlbx_library_sources(d->lib);
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(d->lib);
+    const struct mtlbx_sources *src = mbx_library_sources(d->lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(d->lib);
     d->out->ext = mtlbx_wr_tags_begin(d->out);
     for (size_t i = 0; i < x->n_tags; i++) {
         const struct mtlbx_tag *t = &x->tags[i];
@@ -382,14 +382,14 @@ static int describe_ext(struct describing *d)
                 section = src->present && FOURCC(src->tag[0], src->tag[1], src->tag[2], src->tag[3]) == t->fourcc;
                 break;
             case FOURCC('H', 'D', 'Y', 'N'): section = dyn->present; break;
-            case FOURCC('V', 'L', 'S', 'T'): section = mtlbx_library_list(d->lib, MTLBX_LIST_VLST)->present; break;
-            case FOURCC('I', 'L', 'S', 'T'): section = mtlbx_library_list(d->lib, MTLBX_LIST_ILST)->present; break;
-            case FOURCC('R', 'L', 'S', 'T'): section = mtlbx_library_list(d->lib, MTLBX_LIST_RLST)->present; break;
-            case FOURCC('S', 'L', 'S', 'T'): section = mtlbx_library_list(d->lib, MTLBX_LIST_SLST)->present; break;
+            case FOURCC('V', 'L', 'S', 'T'): section = mbx_library_list(d->lib, MTLBX_LIST_VLST)->present; break;
+            case FOURCC('I', 'L', 'S', 'T'): section = mbx_library_list(d->lib, MTLBX_LIST_ILST)->present; break;
+            case FOURCC('R', 'L', 'S', 'T'): section = mbx_library_list(d->lib, MTLBX_LIST_RLST)->present; break;
+            case FOURCC('S', 'L', 'S', 'T'): section = mbx_library_list(d->lib, MTLBX_LIST_SLST)->present; break;
             default: break;
             }
         }
-        if (mtlbx_wr_add_tag(d->w, d->out, t->fourcc, section ? MTLBX_WR_SECTION : MTLBX_WR_VALUE,
+        if (mbx_wr_add_tag(d->w, d->out, t->fourcc, section ? MTLBX_WR_SECTION : MTLBX_WR_VALUE,
                              section ? NULL : t->value, section ? 0 : (size_t)t->value_len, true) < 0)
             return MTLBX_WRITER_FATAL;
     }
@@ -399,7 +399,7 @@ static int describe_ext(struct describing *d)
 
 static int describe_sources(struct describing *d)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(d->lib);
+    const struct mtlbx_sources *s = mbx_library_sources(d->lib);
     if (!s->present)
         return MTLBX_WRITER_OK;
     if (s->declared_count != s->n_archives)
@@ -410,7 +410,7 @@ static int describe_sources(struct describing *d)
     d->out->link_command = s->link_command;
     d->out->working_dir = s->working_dir;
     for (size_t a = 0; a < s->n_archives; a++) {
-        struct mtlbx_wr_archive *ar = mtlbx_wr_add_archive(d->w, d->out);
+        struct mtlbx_wr_archive *ar = mbx_wr_add_archive(d->w, d->out);
         if (!ar)
             return MTLBX_WRITER_FATAL;
         ar->id = s->archives[a].id;
@@ -421,7 +421,7 @@ static int describe_sources(struct describing *d)
 
 static int describe_dynamic(struct describing *d)
 {
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(d->lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(d->lib);
     if (!dyn->present)
         return MTLBX_WRITER_OK;
     d->out->has_dynamic = true;
@@ -443,7 +443,7 @@ static int add_list_tag(struct describing *d, const struct mtlbx_tag *t, void *c
         for (uint64_t k = 0; zeros && k < pad; k++)
             zeros = t->value[k] == 0;
         if (zeros)
-            return mtlbx_wr_add_tag(d->w, d->out, t->fourcc, MTLBX_WR_ALIGNED, t->value + pad,
+            return mbx_wr_add_tag(d->w, d->out, t->fourcc, MTLBX_WR_ALIGNED, t->value + pad,
                                     (size_t)(t->value_len - pad), true) < 0
                        ? MTLBX_WRITER_FATAL
                        : MTLBX_WRITER_OK;
@@ -455,14 +455,14 @@ static int describe_lists(struct describing *d)
 {
     static const char *const names[MTLBX_LIST_COUNT] = { "VLST", "ILST", "RLST", "SLST" };
     for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
-        const struct mtlbx_list *l = mtlbx_library_list(d->lib, (enum mtlbx_list_kind)k);
+        const struct mtlbx_list *l = mbx_library_list(d->lib, (enum mtlbx_list_kind)k);
         if (!l->present)
             continue;
         if (l->declared_count != l->n_groups)
             return fail_at(d, l->range.offset, "%s declares another number of groups than it holds%s", names[k], "");
         d->out->lists[k].present = true;
         for (size_t g = 0; g < l->n_groups; g++) {
-            struct mtlbx_wr_tags *grp = mtlbx_wr_add_list_group(d->w, d->out, (enum mtlbx_list_kind)k);
+            struct mtlbx_wr_tags *grp = mbx_wr_add_list_group(d->w, d->out, (enum mtlbx_list_kind)k);
             if (!grp)
                 return MTLBX_WRITER_FATAL;
             char what[40];
@@ -487,8 +487,8 @@ static void describe_section_order(struct describing *d)
 {
     struct { enum mtlbx_wr_section s; uint64_t at; } found[MTLBX_WR_SECTIONS];
     size_t n = 0;
-    const struct mtlbx_sources *src = mtlbx_library_sources(d->lib);
-    const struct mtlbx_dynamic_header *dyn = mtlbx_library_dynamic_header(d->lib);
+    const struct mtlbx_sources *src = mbx_library_sources(d->lib);
+    const struct mtlbx_dynamic_header *dyn = mbx_library_dynamic_header(d->lib);
     if (src->present)
         found[n++] = (typeof(found[0])){ MTLBX_WR_SOURCES, src->range.offset };
     if (dyn->present)
@@ -496,7 +496,7 @@ static void describe_section_order(struct describing *d)
     static const enum mtlbx_wr_section of_list[MTLBX_LIST_COUNT] = { MTLBX_WR_VLST, MTLBX_WR_ILST, MTLBX_WR_RLST,
                                                                      MTLBX_WR_SLST };
     for (int k = 0; k < MTLBX_LIST_COUNT; k++) {
-        const struct mtlbx_list *l = mtlbx_library_list(d->lib, (enum mtlbx_list_kind)k);
+        const struct mtlbx_list *l = mbx_library_list(d->lib, (enum mtlbx_list_kind)k);
         if (l->present)
             found[n++] = (typeof(found[0])){ of_list[k], l->range.offset };
     }
@@ -523,16 +523,16 @@ static void describe_section_order(struct describing *d)
 static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned flags,
                             struct describe_progress *progress)
 {
-    mtlbx_library *lib = mtlbx_library_at(f, li);
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
-    struct mtlbx_wr_library *out = mtlbx_wr_add_library(w);
+    mtlbx_library *lib = mbx_library_at(f, li);
+    const struct mtlbx_header *h = mbx_library_header(lib);
+    struct mtlbx_wr_library *out = mbx_wr_add_library(w);
     if (!out)
         return MTLBX_WRITER_FATAL;
-    struct describing d = { w, f, lib, out, li, h->base, flags, 8 * mtlbx_file_size(f) + 4096, progress };
+    struct describing d = { w, f, lib, out, li, h->base, flags, 8 * mbx_file_size(f) + 4096, progress };
     if (!h->complete)
         return fail_at(&d, h->base, "the header is cut short%s%s", "", "");
-    if (mtlbx_file_out_of_memory(f, NULL))
-        return mtlbx_wr_out_of_memory(w);
+    if (mbx_file_out_of_memory(f, NULL))
+        return mbx_wr_out_of_memory(w);
     out->version_word = h->version_word;
     out->minor = h->minor;
     out->patch = h->patch;
@@ -541,14 +541,14 @@ static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned 
     out->os_major = h->os_major;
     out->os_minor = h->os_minor;
     out->os_patch = h->os_patch;
-    if (mtlbx_file_is_fat(f)) {
-        const struct mtlbx_fat_slice *s = mtlbx_fat_slice(f, li);
+    if (mbx_file_is_fat(f)) {
+        const struct mbx_fat_slice *s = mbx_fat_slice(f, li);
         out->cputype = s->cputype;
         out->cpusubtype = s->cpusubtype;
         out->align = s->align;
     }
     if (flags & MTLBX_WR_DESCRIBE_VERIFY)
-        mtlbx_library_verify_all(lib, 0);
+        mbx_library_verify_all(lib, 0);
     int rc = describe_functions(&d);
     if (rc == MTLBX_WRITER_OK)
         rc = describe_ext(&d);
@@ -560,34 +560,34 @@ static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned 
         rc = describe_lists(&d);
     if (rc == MTLBX_WRITER_OK)
         describe_section_order(&d);
-    if (rc == MTLBX_WRITER_OK && mtlbx_file_out_of_memory(f, NULL))
-        rc = mtlbx_wr_out_of_memory(w);
+    if (rc == MTLBX_WRITER_OK && mbx_file_out_of_memory(f, NULL))
+        rc = mbx_wr_out_of_memory(w);
     return rc;
 }
 
-int mtlbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags)
+int mbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags)
 {
-    return mtlbx_wr_describe_tick(w, f, flags, NULL, NULL);
+    return mbx_wr_describe_tick(w, f, flags, NULL, NULL);
 }
 
-int mtlbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
+int mbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
                            int (*tick)(void *ctx, uint64_t done, uint64_t total), void *ctx)
 {
     if (w->fatal)
         return MTLBX_WRITER_FATAL;
     if (w->n_libraries)
-        return mtlbx_wr_fail(w, -1, "internal error: describe into a writer that has libraries");
-    size_t n = mtlbx_file_library_count(f);
-    w->fat = mtlbx_file_is_fat(f);
-    if (w->fat && n != mtlbx_fat_slice_count(f))
-        return mtlbx_wr_fail(w, 8, "%zu of the fat file's %zu slices are not libraries that can be read", 
-                             mtlbx_fat_slice_count(f) - n, mtlbx_fat_slice_count(f));
+        return mbx_wr_fail(w, -1, "internal error: describe into a writer that has libraries");
+    size_t n = mbx_file_library_count(f);
+    w->fat = mbx_file_is_fat(f);
+    if (w->fat && n != mbx_fat_slice_count(f))
+        return mbx_wr_fail(w, 8, "%zu of the fat file's %zu slices are not libraries that can be read", 
+                             mbx_fat_slice_count(f) - n, mbx_fat_slice_count(f));
     if (n == 0)
-        return mtlbx_wr_fail(w, 0, "no library to describe");
+        return mbx_wr_fail(w, 0, "no library to describe");
     struct describe_progress progress = { tick, ctx, 0, 0 };
     for (size_t li = 0; tick && li < n; li++) {
-        mtlbx_library *lib = mtlbx_library_at(f, li);
-        progress.total += lib ? mtlbx_library_function_count(lib) : 0;
+        mtlbx_library *lib = mbx_library_at(f, li);
+        progress.total += lib ? mbx_library_function_count(lib) : 0;
     }
     for (size_t li = 0; li < n; li++) {
         int rc = describe_library(w, f, li, flags, &progress);

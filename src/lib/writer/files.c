@@ -18,7 +18,7 @@
 
 #define MAX_DEPTH 64
 
-int mtlbx_wr_open_beneath(int dirfd, const char *path, uint64_t *size, char *err, size_t err_size)
+int mbx_wr_open_beneath(int dirfd, const char *path, uint64_t *size, char *err, size_t err_size)
 {
     size_t len = strlen(path);
     if (len == 0 || path[0] == '/' || len >= 4096) {
@@ -87,7 +87,7 @@ fail:
 int wr_open_file(int dirfd, const char *path, bool beneath, uint64_t *size, char *err, size_t err_size)
 {
     if (beneath)
-        return mtlbx_wr_open_beneath(dirfd, path, size, err, err_size);
+        return mbx_wr_open_beneath(dirfd, path, size, err, err_size);
     /* O_NONBLOCK: a FIFO named here must not block the open. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
@@ -103,7 +103,7 @@ int wr_open_file(int dirfd, const char *path, bool beneath, uint64_t *size, char
     return fd;
 }
 
-int mtlbx_wr_read_file(int dirfd, const char *path, bool beneath, uint64_t max, uint8_t **out, size_t *len, char *err,
+int mbx_wr_read_file(int dirfd, const char *path, bool beneath, uint64_t max, uint8_t **out, size_t *len, char *err,
                        size_t err_size)
 {
     uint64_t size = 0;

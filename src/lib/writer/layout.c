@@ -142,14 +142,14 @@ static int group_size(mtlbx_writer *w, const struct mtlbx_wr_library *lib, struc
         if (len > (wide ? UINT32_MAX : UINT16_MAX)) {
             char cc[5];
             wr_fourcc_text(t->fourcc, cc);
-            return mtlbx_wr_fail(w, -1, "%s: the %s value is %" PRIu64 " bytes, more than its %s length field holds",
+            return mbx_wr_fail(w, -1, "%s: the %s value is %" PRIu64 " bytes, more than its %s length field holds",
                                  where_text(where, sizeof where, what, index), cc, len, wide ? "u32" : "u16");
         }
         s += (wide ? 8 : 6) + len;
     }
     s += 4;
     if (prefix && s > UINT32_MAX)
-        return mtlbx_wr_fail(w, -1, "%s: %" PRIu64 " bytes, more than its u32 size holds",
+        return mbx_wr_fail(w, -1, "%s: %" PRIu64 " bytes, more than its u32 size holds",
                              where_text(where, sizeof where, what, index), s);
     *size = s;
     return MTLBX_WRITER_OK;
@@ -178,7 +178,7 @@ static int check_kinds(mtlbx_writer *w, const struct mtlbx_wr_library *lib, stru
         if (!(allowed & (1u << t->kind))) {
             char cc[5], where[80];
             wr_fourcc_text(t->fourcc, cc);
-            return mtlbx_wr_fail(w, -1, "%s: %s cannot be computed there",
+            return mbx_wr_fail(w, -1, "%s: %s cannot be computed there",
                                  where_text(where, sizeof where, what, index), cc);
         }
     }
@@ -205,14 +205,14 @@ static int check_functions(mtlbx_writer *w, const struct mtlbx_wr_library *lib, 
         if (rc != MTLBX_WRITER_OK)
             return rc;
         if (fn->module >= lib->n_modules)
-            return mtlbx_wr_fail(w, -1, "library %zu, function %zu: it has no module", li, i);
+            return mbx_wr_fail(w, -1, "library %zu, function %zu: it has no module", li, i);
         if (wr_find_tag(lib, fn->tags, FOURCC('S', 'O', 'F', 'F')) &&
             (fn->archive < 0 || (size_t)fn->archive >= lib->n_archives || !lib->has_sources))
-            return mtlbx_wr_fail(w, -1, "library %zu, function %zu: SOFF names no source archive", li, i);
+            return mbx_wr_fail(w, -1, "library %zu, function %zu: SOFF names no source archive", li, i);
         if (wr_find_tag(lib, fn->tags, FOURCC('R', 'F', 'L', 'T')) &&
             (fn->reflection < 0 || !lib->lists[MTLBX_LIST_RLST].present ||
              (size_t)fn->reflection >= lib->lists[MTLBX_LIST_RLST].n_groups))
-            return mtlbx_wr_fail(w, -1, "library %zu, function %zu: RFLT names no reflection group", li, i);
+            return mbx_wr_fail(w, -1, "library %zu, function %zu: RFLT names no reflection group", li, i);
     }
     return MTLBX_WRITER_OK;
 }
@@ -223,13 +223,13 @@ static int physical_order(mtlbx_writer *w, const struct mtlbx_wr_library *lib, s
     size_t n = 0;
     bool *seen = calloc(lib->n_modules + 1, 1);
     if (!seen)
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     if (lib->module_order) {
         for (size_t k = 0; k < lib->n_modules; k++) {
             size_t m = lib->module_order[k];
             if (m >= lib->n_modules || seen[m]) {
                 free(seen);
-                return mtlbx_wr_fail(w, -1, "library %zu: the module order names a module twice or none", li);
+                return mbx_wr_fail(w, -1, "library %zu: the module order names a module twice or none", li);
             }
             seen[m] = true;
             out[n++] = m;
@@ -267,7 +267,7 @@ static int plan_library(mtlbx_writer *w, const struct mtlbx_wr_library *lib, siz
     for (int k = 0; ok && k < MTLBX_LIST_COUNT; k++)
         ok = (pl->group_rel[k] = calloc(lib->lists[k].n_groups + 1, sizeof **pl->group_rel)) != NULL;
     if (!ok)
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     char what[64];
     snprintf(what, sizeof what, "library %zu, function", li);
 
@@ -312,7 +312,7 @@ static int plan_library(mtlbx_writer *w, const struct mtlbx_wr_library *lib, siz
         size_t m = pl->physical[k];
         pl->mod_rel[m] = pos - pl->mod_off;
         if (!add_to(&pos, lib->modules[m].bytes.len))
-            return mtlbx_wr_fail(w, -1, "library %zu: the modules do not fit a file", li);
+            return mbx_wr_fail(w, -1, "library %zu: the modules do not fit a file", li);
     }
     pl->mod_size = pos - pl->mod_off;
 
@@ -326,15 +326,15 @@ static int plan_library(mtlbx_writer *w, const struct mtlbx_wr_library *lib, siz
         for (size_t k = 0; k < lib->n_section_order; k++) {
             enum mtlbx_wr_section sec = lib->section_order[k];
             if (sec >= MTLBX_WR_SECTIONS || listed[sec] || !pl->present[sec])
-                return mtlbx_wr_fail(w, -1, "library %zu: the section order names %s twice, or a section it "
-                                     "does not have", li, mtlbx_wr_section_name(sec));
+                return mbx_wr_fail(w, -1, "library %zu: the section order names %s twice, or a section it "
+                                     "does not have", li, mbx_wr_section_name(sec));
             listed[sec] = true;
             pl->order[pl->n_order++] = sec;
         }
         for (int sec = 0; sec < MTLBX_WR_SECTIONS; sec++)
             if (pl->present[sec] && !listed[sec])
-                return mtlbx_wr_fail(w, -1, "library %zu: the section order leaves out %s", li,
-                                     mtlbx_wr_section_name((enum mtlbx_wr_section)sec));
+                return mbx_wr_fail(w, -1, "library %zu: the section order leaves out %s", li,
+                                     mbx_wr_section_name((enum mtlbx_wr_section)sec));
     } else {
         for (int sec = 0; sec < MTLBX_WR_SECTIONS; sec++)
             if (pl->present[sec])
@@ -352,10 +352,10 @@ static int plan_library(mtlbx_writer *w, const struct mtlbx_wr_library *lib, siz
                 pl->archive_rel[a] = pos + 4 - start;
                 uint64_t value = ar->id.len + 1 + ar->payload.len;
                 if (ar->payload.len > UINT32_MAX || value > UINT32_MAX || value + 12 > UINT32_MAX)
-                    return mtlbx_wr_fail(w, -1, "library %zu, source archive %zu: too large for its u32 length",
+                    return mbx_wr_fail(w, -1, "library %zu, source archive %zu: too large for its u32 length",
                                          li, a);
                 if (!add_to(&pos, 4 + 4 + 4 + value + 4))
-                    return mtlbx_wr_fail(w, -1, "library %zu: the sources do not fit a file", li);
+                    return mbx_wr_fail(w, -1, "library %zu: the sources do not fit a file", li);
             }
         } else if (sec == MTLBX_WR_DYNAMIC) {
             char dw[64];
@@ -368,7 +368,7 @@ static int plan_library(mtlbx_writer *w, const struct mtlbx_wr_library *lib, siz
             enum mtlbx_list_kind kind = list_of(sec);
             const struct mtlbx_wr_list *l = &lib->lists[kind];
             char lw[64];
-            snprintf(lw, sizeof lw, "library %zu, %s group", li, mtlbx_wr_section_name(sec));
+            snprintf(lw, sizeof lw, "library %zu, %s group", li, mbx_wr_section_name(sec));
             pos += 4;
             for (size_t g = 0; g < l->n_groups; g++) {
                 pl->group_rel[kind][g] = pos - start;
@@ -393,20 +393,20 @@ static int plan_library(mtlbx_writer *w, const struct mtlbx_wr_library *lib, siz
         char cc[5];
         wr_fourcc_text(t->fourcc, cc);
         if (!section_of(t->fourcc, &sec))
-            return mtlbx_wr_fail(w, -1, "library %zu, header extension: %s names no section the writer knows",
+            return mbx_wr_fail(w, -1, "library %zu, header extension: %s names no section the writer knows",
                                  li, cc);
         if (!pl->present[sec])
-            return mtlbx_wr_fail(w, -1, "library %zu, header extension: %s, but the library has no %s", li, cc,
-                                 mtlbx_wr_section_name(sec));
+            return mbx_wr_fail(w, -1, "library %zu, header extension: %s, but the library has no %s", li, cc,
+                                 mbx_wr_section_name(sec));
         if (sec == MTLBX_WR_SOURCES && t->fourcc != lib->sources_tag)
-            return mtlbx_wr_fail(w, -1, "library %zu, header extension: %s, but the sources are of the other kind",
+            return mbx_wr_fail(w, -1, "library %zu, header extension: %s, but the sources are of the other kind",
                                  li, cc);
         pointed[sec] = true;
     }
     for (int sec = 0; sec < MTLBX_WR_SECTIONS; sec++)
         if (pl->present[sec] && !pointed[sec])
-            return mtlbx_wr_fail(w, -1, "library %zu: its %s is named by no header extension tag", li,
-                                 mtlbx_wr_section_name((enum mtlbx_wr_section)sec));
+            return mbx_wr_fail(w, -1, "library %zu: its %s is named by no header extension tag", li,
+                                 mbx_wr_section_name((enum mtlbx_wr_section)sec));
     for (size_t m = 0; m < nm; m++)
         if (lib->modules[m].hash_known)
             memcpy(pl->mod_hash[m], lib->modules[m].hash, 32);
@@ -417,14 +417,14 @@ static int plan_make(mtlbx_writer *w, struct plan *p)
 {
     memset(p, 0, sizeof *p);
     if (w->n_libraries == 0)
-        return mtlbx_wr_fail(w, -1, "nothing to write: no library");
+        return mbx_wr_fail(w, -1, "nothing to write: no library");
     if (!w->fat && w->n_libraries != 1)
-        return mtlbx_wr_fail(w, -1, "%zu libraries, but not a fat file", w->n_libraries);
+        return mbx_wr_fail(w, -1, "%zu libraries, but not a fat file", w->n_libraries);
     if (w->fat && w->n_libraries > 1000)
-        return mtlbx_wr_fail(w, -1, "%zu slices: more than a fat file of the writer holds (1,000)", w->n_libraries);
+        return mbx_wr_fail(w, -1, "%zu slices: more than a fat file of the writer holds (1,000)", w->n_libraries);
     p->n = w->n_libraries;
     if (!(p->libs = calloc(p->n, sizeof *p->libs)))
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     for (size_t i = 0; i < p->n; i++) {
         int rc = plan_library(w, &w->libraries[i], i, &p->libs[i]);
         if (rc != MTLBX_WRITER_OK)
@@ -441,14 +441,14 @@ static int plan_make(mtlbx_writer *w, struct plan *p)
          * it the zeros between slices stay under 32 KiB each, where 2^30
          * let a 2.5 KB manifest write 3 GB of zeros. */
         if (align > MTLBX_WR_MAX_FAT_ALIGN)
-            return mtlbx_wr_fail(w, -1, "slice %zu: alignment 2^%u is more than the writer supports (2^%d)", i,
+            return mbx_wr_fail(w, -1, "slice %zu: alignment 2^%u is more than the writer supports (2^%d)", i,
                                  align, MTLBX_WR_MAX_FAT_ALIGN);
         uint64_t a = (uint64_t)1 << align;
         pos = (pos + a - 1) / a * a;
         p->libs[i].base = pos;
         pos += p->libs[i].size;
         if (pos > UINT32_MAX)
-            return mtlbx_wr_fail(w, -1, "slice %zu ends past 4 GiB, beyond a fat file's u32 offsets", i);
+            return mbx_wr_fail(w, -1, "slice %zu ends past 4 GiB, beyond a fat file's u32 offsets", i);
     }
     p->size = pos;
     return MTLBX_WRITER_OK;
@@ -621,7 +621,7 @@ static void out_blob(struct out *o, const struct mtlbx_wr_blob *b, uint8_t *hash
     char err[300];
     int fd = blob_open(o->w, b, err, sizeof err);
     if (fd < 0) {
-        mtlbx_wr_fail(o->w, -1, "%s: %s", b->path, err);
+        mbx_wr_fail(o->w, -1, "%s: %s", b->path, err);
         o->rc = -1;
         return;
     }
@@ -632,7 +632,7 @@ static void out_blob(struct out *o, const struct mtlbx_wr_blob *b, uint8_t *hash
         free(buf);
         sha256_stream_close(h, NULL);
         close(fd);
-        mtlbx_wr_out_of_memory(o->w);
+        mbx_wr_out_of_memory(o->w);
         o->rc = -1;
         return;
     }
@@ -643,7 +643,7 @@ static void out_blob(struct out *o, const struct mtlbx_wr_blob *b, uint8_t *hash
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0) {
-            mtlbx_wr_fail(o->w, -1, "%s: %s", b->path, got < 0 ? strerror(errno) : "it became shorter while read");
+            mbx_wr_fail(o->w, -1, "%s: %s", b->path, got < 0 ? strerror(errno) : "it became shorter while read");
             o->rc = -1;
             break;
         }
@@ -738,7 +738,7 @@ static void out_library(struct out *o, const struct mtlbx_wr_library *lib, const
     out_flush(o);
 }
 
-int mtlbx_wr_write(mtlbx_writer *w, const struct mtlbx_wr_sink *sink, uint64_t *size)
+int mbx_wr_write(mtlbx_writer *w, const struct mtlbx_wr_sink *sink, uint64_t *size)
 {
     if (w->fatal)
         return MTLBX_WRITER_FATAL;
@@ -746,7 +746,7 @@ int mtlbx_wr_write(mtlbx_writer *w, const struct mtlbx_wr_sink *sink, uint64_t *
     int rc = plan_make(w, &p);
     struct out *o = NULL;
     if (rc == MTLBX_WRITER_OK && !(o = calloc(1, sizeof *o)))
-        rc = mtlbx_wr_out_of_memory(w);
+        rc = mbx_wr_out_of_memory(w);
     if (rc == MTLBX_WRITER_OK) {
         o->w = w;
         o->sink = sink;
@@ -829,7 +829,7 @@ static void plan_where(const mtlbx_writer *w, const struct plan *p, uint64_t x, 
             what = "the modules";
         for (int s = 0; s < MTLBX_WR_SECTIONS; s++)
             if (pl->present[s] && r >= pl->sec_off[s] && r < pl->sec_off[s] + pl->sec_size[s])
-                what = mtlbx_wr_section_name((enum mtlbx_wr_section)s);
+                what = mbx_wr_section_name((enum mtlbx_wr_section)s);
         (void)lib;
         if (p->n > 1)
             snprintf(buf, n, "slice %zu, %s", i, what);
@@ -878,12 +878,12 @@ static int compare_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *dat
     return 0;
 }
 
-int mtlbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len)
+int mbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len)
 {
     struct compare_ctx c = { bytes, len, false, 0 };
     struct mtlbx_wr_sink sink = { compare_put, &c };
     uint64_t size = 0;
-    int rc = mtlbx_wr_write(w, &sink, &size);
+    int rc = mbx_wr_write(w, &sink, &size);
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!c.differs && size == len)
@@ -894,19 +894,19 @@ int mtlbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len)
         plan_where(w, &p, c.differs ? c.at : (size < len ? size : len), where, sizeof where);
     plan_free(&p);
     if (!c.differs && size < len)
-        return mtlbx_wr_fail(w, (int64_t)size,
+        return mbx_wr_fail(w, (int64_t)size,
                              "%" PRIu64 " bytes follow what the rules lay out (the file is %" PRIu64 " bytes, the "
                              "layout %" PRIu64 ")", len - size, len, size);
     if (!c.differs)
-        return mtlbx_wr_fail(w, (int64_t)len, "the rules lay out %" PRIu64 " bytes, the file has %" PRIu64, size, len);
-    return mtlbx_wr_fail(w, (int64_t)c.at, "the bytes differ from what the rules lay out there (in %s)", where);
+        return mbx_wr_fail(w, (int64_t)len, "the rules lay out %" PRIu64 " bytes, the file has %" PRIu64, size, len);
+    return mbx_wr_fail(w, (int64_t)c.at, "the bytes differ from what the rules lay out there (in %s)", where);
 }
 
 /* ----------------------------------------------------------------- fd -- */
 
 struct fd_ctx {
     int fd;
-    uint64_t total, done;      /* total: set by mtlbx_wr_write before the first put */
+    uint64_t total, done;      /* total: set by mbx_wr_write before the first put */
     int (*tick)(void *ctx, uint64_t done, uint64_t total);
     void *tick_ctx;
 };
@@ -921,7 +921,7 @@ static int fd_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, si
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            mtlbx_wr_fail(w, -1, "write failed: %s", n < 0 ? strerror(errno) : "no progress");
+            mbx_wr_fail(w, -1, "write failed: %s", n < 0 ? strerror(errno) : "no progress");
             return -1;
         }
         p += n;
@@ -930,25 +930,25 @@ static int fd_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, si
     }
     c->done += whole;
     if (c->tick && c->tick(c->tick_ctx, c->done, c->total) != 0) {
-        mtlbx_wr_fail(w, -1, "stopped");
+        mbx_wr_fail(w, -1, "stopped");
         return -1;
     }
     return 0;
 }
 
-int mtlbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
+int mbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
                            void *ctx)
 {
     struct fd_ctx c = { .fd = fd, .tick = tick, .tick_ctx = ctx };
     struct mtlbx_wr_sink sink = { fd_put, &c };
     /* The length is known (and stored in c.total) before the first put. */
-    int rc = mtlbx_wr_write(w, &sink, &c.total);
+    int rc = mbx_wr_write(w, &sink, &c.total);
     if (rc == MTLBX_WRITER_OK && ftruncate(fd, (off_t)c.total) != 0)
-        rc = mtlbx_wr_fail(w, -1, "write failed: %s", strerror(errno));
+        rc = mbx_wr_fail(w, -1, "write failed: %s", strerror(errno));
     return rc;
 }
 
-int mtlbx_wr_write_fd(mtlbx_writer *w, int fd)
+int mbx_wr_write_fd(mtlbx_writer *w, int fd)
 {
-    return mtlbx_wr_write_fd_tick(w, fd, NULL, NULL);
+    return mbx_wr_write_fd_tick(w, fd, NULL, NULL);
 }

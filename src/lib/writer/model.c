@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int mtlbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...)
+int mbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -22,19 +22,19 @@ int mtlbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...)
     return MTLBX_WRITER_FAILED;
 }
 
-int mtlbx_wr_out_of_memory(mtlbx_writer *w)
+int mbx_wr_out_of_memory(mtlbx_writer *w)
 {
-    mtlbx_wr_fail(w, -1, "out of memory");
+    mbx_wr_fail(w, -1, "out of memory");
     w->fatal = true;
     return MTLBX_WRITER_FATAL;
 }
 
-int64_t mtlbx_wr_error_offset(const mtlbx_writer *w)
+int64_t mbx_wr_error_offset(const mtlbx_writer *w)
 {
     return w->error_offset;
 }
 
-void *mtlbx_wr_copy(mtlbx_writer *w, const void *p, size_t len)
+void *mbx_wr_copy(mtlbx_writer *w, const void *p, size_t len)
 {
     if (len == SIZE_MAX)
         return NULL;
@@ -44,35 +44,35 @@ void *mtlbx_wr_copy(mtlbx_writer *w, const void *p, size_t len)
     return q;
 }
 
-size_t mtlbx_wr_library_count(const mtlbx_writer *w)
+size_t mbx_wr_library_count(const mtlbx_writer *w)
 {
     return w->n_libraries;
 }
 
-struct mtlbx_wr_library *mtlbx_wr_library_at(mtlbx_writer *w, size_t i)
+struct mtlbx_wr_library *mbx_wr_library_at(mtlbx_writer *w, size_t i)
 {
     return i < w->n_libraries ? &w->libraries[i] : NULL;
 }
 
-bool mtlbx_wr_is_fat(const mtlbx_writer *w)
+bool mbx_wr_is_fat(const mtlbx_writer *w)
 {
     return w->fat;
 }
 
-void mtlbx_wr_set_fat(mtlbx_writer *w, bool fat)
+void mbx_wr_set_fat(mtlbx_writer *w, bool fat)
 {
     w->fat = fat;
 }
 
-void mtlbx_wr_set_base_dir(mtlbx_writer *w, int dirfd)
+void mbx_wr_set_base_dir(mtlbx_writer *w, int dirfd)
 {
     w->base_dirfd = dirfd;
 }
 
-struct mtlbx_wr_library *mtlbx_wr_add_library(mtlbx_writer *w)
+struct mtlbx_wr_library *mbx_wr_add_library(mtlbx_writer *w)
 {
     if (!grow_array((void **)&w->libraries, &w->libraries_cap, w->n_libraries + 1, sizeof *w->libraries)) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return NULL;
     }
     struct mtlbx_wr_library *lib = &w->libraries[w->n_libraries++];
@@ -80,26 +80,26 @@ struct mtlbx_wr_library *mtlbx_wr_add_library(mtlbx_writer *w)
     return lib;
 }
 
-long mtlbx_wr_add_tag(mtlbx_writer *w, struct mtlbx_wr_library *lib, uint32_t fourcc, enum mtlbx_wr_kind kind,
+long mbx_wr_add_tag(mtlbx_writer *w, struct mtlbx_wr_library *lib, uint32_t fourcc, enum mtlbx_wr_kind kind,
                       const void *value, size_t len, bool borrow)
 {
     if (!grow_array((void **)&lib->tags, &lib->tags_cap, lib->n_tags + 1, sizeof *lib->tags)) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return -1;
     }
     const uint8_t *v = value;
-    if (len && !borrow && !(v = mtlbx_wr_copy(w, value, len))) {
-        mtlbx_wr_out_of_memory(w);
+    if (len && !borrow && !(v = mbx_wr_copy(w, value, len))) {
+        mbx_wr_out_of_memory(w);
         return -1;
     }
     lib->tags[lib->n_tags] = (struct mtlbx_wr_tag){ fourcc, (uint8_t)kind, { len ? v : NULL, len } };
     return (long)lib->n_tags++;
 }
 
-struct mtlbx_wr_function *mtlbx_wr_add_function(mtlbx_writer *w, struct mtlbx_wr_library *lib)
+struct mtlbx_wr_function *mbx_wr_add_function(mtlbx_writer *w, struct mtlbx_wr_library *lib)
 {
     if (!grow_array((void **)&lib->functions, &lib->functions_cap, lib->n_functions + 1, sizeof *lib->functions)) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return NULL;
     }
     struct mtlbx_wr_function *fn = &lib->functions[lib->n_functions++];
@@ -108,10 +108,10 @@ struct mtlbx_wr_function *mtlbx_wr_add_function(mtlbx_writer *w, struct mtlbx_wr
     return fn;
 }
 
-struct mtlbx_wr_module *mtlbx_wr_add_module(mtlbx_writer *w, struct mtlbx_wr_library *lib)
+struct mtlbx_wr_module *mbx_wr_add_module(mtlbx_writer *w, struct mtlbx_wr_library *lib)
 {
     if (!grow_array((void **)&lib->modules, &lib->modules_cap, lib->n_modules + 1, sizeof *lib->modules)) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return NULL;
     }
     struct mtlbx_wr_module *m = &lib->modules[lib->n_modules++];
@@ -119,10 +119,10 @@ struct mtlbx_wr_module *mtlbx_wr_add_module(mtlbx_writer *w, struct mtlbx_wr_lib
     return m;
 }
 
-struct mtlbx_wr_archive *mtlbx_wr_add_archive(mtlbx_writer *w, struct mtlbx_wr_library *lib)
+struct mtlbx_wr_archive *mbx_wr_add_archive(mtlbx_writer *w, struct mtlbx_wr_library *lib)
 {
     if (!grow_array((void **)&lib->archives, &lib->archives_cap, lib->n_archives + 1, sizeof *lib->archives)) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return NULL;
     }
     struct mtlbx_wr_archive *a = &lib->archives[lib->n_archives++];
@@ -130,12 +130,12 @@ struct mtlbx_wr_archive *mtlbx_wr_add_archive(mtlbx_writer *w, struct mtlbx_wr_l
     return a;
 }
 
-struct mtlbx_wr_tags *mtlbx_wr_add_list_group(mtlbx_writer *w, struct mtlbx_wr_library *lib,
+struct mtlbx_wr_tags *mbx_wr_add_list_group(mtlbx_writer *w, struct mtlbx_wr_library *lib,
                                               enum mtlbx_list_kind k)
 {
     struct mtlbx_wr_list *l = &lib->lists[k];
     if (!grow_array((void **)&l->groups, &l->cap, l->n_groups + 1, sizeof *l->groups)) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return NULL;
     }
     struct mtlbx_wr_tags *g = &l->groups[l->n_groups++];
@@ -143,14 +143,14 @@ struct mtlbx_wr_tags *mtlbx_wr_add_list_group(mtlbx_writer *w, struct mtlbx_wr_l
     return g;
 }
 
-bool mtlbx_wr_set_module_order(mtlbx_writer *w, struct mtlbx_wr_library *lib, const size_t *order, size_t n)
+bool mbx_wr_set_module_order(mtlbx_writer *w, struct mtlbx_wr_library *lib, const size_t *order, size_t n)
 {
     free(lib->module_order);
     lib->module_order = NULL;
     if (!order)
         return true;
     if (n > SIZE_MAX / sizeof *order || !(lib->module_order = malloc((n ? n : 1) * sizeof *order))) {
-        mtlbx_wr_out_of_memory(w);
+        mbx_wr_out_of_memory(w);
         return false;
     }
     if (n)
@@ -181,12 +181,12 @@ static const char *const section_names[MTLBX_WR_SECTIONS] = {
     [MTLBX_WR_ILST] = "ILST",       [MTLBX_WR_RLST] = "RLST",              [MTLBX_WR_SLST] = "SLST",
 };
 
-const char *mtlbx_wr_section_name(enum mtlbx_wr_section s)
+const char *mbx_wr_section_name(enum mtlbx_wr_section s)
 {
     return s < MTLBX_WR_SECTIONS ? section_names[s] : "?";
 }
 
-bool mtlbx_wr_section_parse(const char *name, enum mtlbx_wr_section *out)
+bool mbx_wr_section_parse(const char *name, enum mtlbx_wr_section *out)
 {
     for (int s = 0; s < MTLBX_WR_SECTIONS; s++)
         if (strcmp(name, section_names[s]) == 0) {

@@ -23,7 +23,7 @@ static int mem_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, s
 {
     struct mem_ctx *c = ctx;
     if (!c->buf || off > c->size || len > c->size - off) {
-        mtlbx_wr_fail(w, -1, "internal error: a write outside the laid-out file");
+        mbx_wr_fail(w, -1, "internal error: a write outside the laid-out file");
         return -1;
     }
     memcpy(c->buf + off, data, len);
@@ -38,12 +38,12 @@ int wr_write_memory(mtlbx_writer *w, uint8_t **out, size_t *len)
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (size > SIZE_MAX - 1)
-        return mtlbx_wr_fail(w, -1, "the library (%" PRIu64 " bytes) does not fit in memory", size);
+        return mbx_wr_fail(w, -1, "the library (%" PRIu64 " bytes) does not fit in memory", size);
     struct mem_ctx c = { malloc((size_t)size + 1), size };
     if (!c.buf)
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     struct mtlbx_wr_sink sink = { mem_put, &c };
-    rc = mtlbx_wr_write(w, &sink, NULL);
+    rc = mbx_wr_write(w, &sink, NULL);
     if (rc != MTLBX_WRITER_OK) {
         free(c.buf);
         return rc;
@@ -62,7 +62,7 @@ int wr_write_memory(mtlbx_writer *w, uint8_t **out, size_t *len)
 int wr_write_file_atomic(mtlbx_writer *w, const char *path)
 {
     if (!*path)
-        return mtlbx_wr_fail(w, -1, "an empty path");
+        return mbx_wr_fail(w, -1, "an empty path");
     uint64_t size = 0;
     int rc = wr_layout_size(w, &size);
     if (rc != MTLBX_WRITER_OK)
@@ -71,13 +71,13 @@ int wr_write_file_atomic(mtlbx_writer *w, const char *path)
     struct atomic_file a;
     char err[256];
     if (atomic_file_begin_path(&a, path, &rules, err, sizeof err) != ATOMIC_FILE_OK)
-        return mtlbx_wr_fail(w, -1, "cannot write %s: %s", path, err);
-    rc = mtlbx_wr_write_fd(w, a.fd);
+        return mbx_wr_fail(w, -1, "cannot write %s: %s", path, err);
+    rc = mbx_wr_write_fd(w, a.fd);
     if (rc != MTLBX_WRITER_OK) {
         atomic_file_abort(&a);
         return rc;
     }
     if (atomic_file_commit(&a, err, sizeof err) != ATOMIC_FILE_OK)
-        return mtlbx_wr_fail(w, -1, "cannot write %s: %s", path, err);
+        return mbx_wr_fail(w, -1, "cannot write %s: %s", path, err);
     return MTLBX_WRITER_OK;
 }

@@ -1,5 +1,5 @@
 /* Cutting a described library down to some of its functions
- * (mtlbx_wr_select, `mtlbx pack --from LIB -f NAME`): the functions kept,
+ * (mbx_wr_select, `mtlbx pack --from LIB -f NAME`): the functions kept,
  * the modules and reflection groups they use, and every other value of
  * the library as it was: header, header extension, metadata, embedded
  * sources, dynamic header, variable and imported-symbol lists.
@@ -21,7 +21,7 @@ static int new_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib)
             continue;
         struct sha256_stream *h = sha256_stream_open();
         if (!h)
-            return mtlbx_wr_out_of_memory(w);
+            return mbx_wr_out_of_memory(w);
         sha256_stream_write(h, t->value.ptr, 16);
         for (size_t f = 0; f < lib->n_functions; f++) {
             const struct mtlbx_wr_function *fn = &lib->functions[f];
@@ -35,9 +35,9 @@ static int new_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib)
         uint8_t digest[32], uuid[16];
         sha256_stream_close(h, digest);
         wr_uuid_from_digest(digest, uuid);
-        uint8_t *v = mtlbx_wr_copy(w, uuid, 16);
+        uint8_t *v = mbx_wr_copy(w, uuid, 16);
         if (!v)
-            return mtlbx_wr_out_of_memory(w);
+            return mbx_wr_out_of_memory(w);
         t->value.ptr = v;
     }
     return MTLBX_WRITER_OK;
@@ -52,7 +52,7 @@ static int select_library(mtlbx_writer *w, struct mtlbx_wr_library *lib, const b
     if (!new_module || !new_group) {
         free(new_module);
         free(new_group);
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     }
     for (size_t m = 0; m < nm; m++)
         new_module[m] = SIZE_MAX;
@@ -75,7 +75,7 @@ static int select_library(mtlbx_writer *w, struct mtlbx_wr_library *lib, const b
     if (!used) {
         free(new_module);
         free(new_group);
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     }
     for (size_t i = 0; i < nf; i++)
         if (lib->functions[i].reflection >= 0)
@@ -101,7 +101,7 @@ static int select_library(mtlbx_writer *w, struct mtlbx_wr_library *lib, const b
         free(order);
         free(new_module);
         free(new_group);
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     }
     for (size_t m = 0; m < nm; m++)
         if (new_module[m] != SIZE_MAX)
@@ -122,7 +122,7 @@ static int select_library(mtlbx_writer *w, struct mtlbx_wr_library *lib, const b
     return new_uuid(w, lib);
 }
 
-int mtlbx_wr_select(mtlbx_writer *w, bool *const *keep)
+int mbx_wr_select(mtlbx_writer *w, bool *const *keep)
 {
     if (w->fatal)
         return MTLBX_WRITER_FATAL;

@@ -103,14 +103,14 @@ static int rerun(mtlbx_writer *w, struct mtlbx_wr_library *lib, struct mtlbx_wr_
                  enum mtlbx_wr_kind kind, bool at_end)
 {
     struct mtlbx_wr_tags old = *run, fresh = mtlbx_wr_tags_begin(lib);
-    if (!at_end && mtlbx_wr_add_tag(w, lib, fourcc, kind, NULL, 0, true) < 0)
+    if (!at_end && mbx_wr_add_tag(w, lib, fourcc, kind, NULL, 0, true) < 0)
         return MTLBX_WRITER_FATAL;
     for (size_t i = 0; i < old.n; i++) {
         struct mtlbx_wr_tag t = lib->tags[old.first + i];
-        if (mtlbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
+        if (mbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
             return MTLBX_WRITER_FATAL;
     }
-    if (at_end && mtlbx_wr_add_tag(w, lib, fourcc, kind, NULL, 0, true) < 0)
+    if (at_end && mbx_wr_add_tag(w, lib, fourcc, kind, NULL, 0, true) < 0)
         return MTLBX_WRITER_FATAL;
     mtlbx_wr_tags_end(lib, &fresh);
     *run = fresh;
@@ -124,26 +124,26 @@ int wr_lay_out_members(mtlbx_writer *w, struct mtlbx_wr_library *lib)
     size_t tar_len;
     uint8_t *tar = make_tar(w->members, w->n_members, &tar_len);
     if (!tar)
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     /* bzip2 never grows data by more than 1% + 600 bytes. */
     unsigned int cap = (unsigned int)(tar_len + tar_len / 100 + 600);
     char *bz = tar_len < UINT32_MAX / 2 ? malloc(cap) : NULL;
     int rc = MTLBX_WRITER_OK;
     if (!bz || BZ2_bzBuffToBuffCompress(bz, &cap, (char *)tar, (unsigned int)tar_len, 9, 0, 0) != BZ_OK) {
-        rc = bz ? mtlbx_wr_fail(w, -1, "the embedded sources could not be compressed") : mtlbx_wr_out_of_memory(w);
+        rc = bz ? mbx_wr_fail(w, -1, "the embedded sources could not be compressed") : mbx_wr_out_of_memory(w);
         free(bz);
         free(tar);
         return rc;
     }
     free(tar);
-    const uint8_t *payload = mtlbx_wr_copy(w, bz, cap);
+    const uint8_t *payload = mbx_wr_copy(w, bz, cap);
     free(bz);
     if (!payload)
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     /* Called before every write: the archive is made again from all the
      * members, and what earlier calls set up is kept. */
     if (!lib->has_sources) {
-        struct mtlbx_wr_archive *ar = mtlbx_wr_add_archive(w, lib);
+        struct mtlbx_wr_archive *ar = mbx_wr_add_archive(w, lib);
         if (!ar)
             return MTLBX_WRITER_FATAL;
         ar->id = (struct mtlbx_bytes){ (const uint8_t *)"0", 1 };

@@ -92,30 +92,30 @@ bool wr_target_simulator(const struct mtlbx_wr_target *t)
 enum { TARGET_SHOWN = 60 * 4 + 1 };
 static const char *target_shown(const char *text, size_t max, char out[TARGET_SHOWN])
 {
-    mtlbx_escape((const uint8_t *)text, strnlen(text, max < 60 ? max : 60), MTLBX_ESC_TERMINAL, out, TARGET_SHOWN);
+    mbx_escape((const uint8_t *)text, strnlen(text, max < 60 ? max : 60), MTLBX_ESC_TERMINAL, out, TARGET_SHOWN);
     return out;
 }
 
-int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_target *out)
+int mbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_target *out)
 {
     /* The one parser of PLATFORM:VERSION (checks/os_spec.c): what check
      * --os and mtlbx_check_os accept, pack --target accepts. */
     struct mtlbx_os_spec spec;
     char shown[TARGET_SHOWN], shown_pf[TARGET_SHOWN];
-    switch (mtlbx_os_spec_parse(text, &spec)) {
+    switch (mbx_os_spec_parse(text, &spec)) {
     case MTLBX_OS_SPEC_OK:
         break;
     case MTLBX_OS_SPEC_NOT_SPEC:
-        return mtlbx_wr_fail(w, -1, "target \"%s\" is not PLATFORM:VERSION (macOS:14.0, iOS:17.0, ...)",
+        return mbx_wr_fail(w, -1, "target \"%s\" is not PLATFORM:VERSION (macOS:14.0, iOS:17.0, ...)",
                              target_shown(text ? text : "", 60, shown));
     case MTLBX_OS_SPEC_PLATFORM: {
         size_t len = (size_t)(strchr(text, ':') - text);
-        return mtlbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows is called \"%s\" ("
+        return mbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows is called \"%s\" ("
                              MTLBX_OS_SPEC_PLATFORMS ")", target_shown(text, 60, shown),
                              target_shown(text, len < 40 ? len : 40, shown_pf));
     }
     default:
-        return mtlbx_wr_fail(w, -1, "target \"%s\": the version is not MAJOR[.MINOR[.PATCH]]",
+        return mbx_wr_fail(w, -1, "target \"%s\": the version is not MAJOR[.MINOR[.PATCH]]",
                              target_shown(text, 60, shown));
     }
     const struct platform *pf = NULL;
@@ -124,13 +124,13 @@ int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_tar
             pf = &platforms[i];
     unsigned long major = spec.version.major, minor = spec.version.minor, patch = spec.patch;
     if (!pf)
-        return mtlbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows", target_shown(text, 60, shown));
+        return mbx_wr_fail(w, -1, "target \"%s\": no platform the writer knows", target_shown(text, 60, shown));
     const struct row *row = NULL;
     for (size_t i = 0; i < pf->n_rows; i++)
         if (pf->rows[i].major == major)
             row = &pf->rows[i];
     if (!row)
-        return mtlbx_wr_fail(w, -1, "target %s %lu: the writer does not know what Apple's tools write for it "
+        return mbx_wr_fail(w, -1, "target %s %lu: the writer does not know what Apple's tools write for it "
                              "(it knows %s %u to %u)",
                              pf->name, major, pf->name, pf->rows[0].major, pf->rows[pf->n_rows - 1].major);
     *out = (struct mtlbx_wr_target){ pf->os, pf->byte, pf->macos_word, (uint16_t)major, (uint8_t)minor,
@@ -141,7 +141,7 @@ int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_tar
     return MTLBX_WRITER_OK;
 }
 
-void mtlbx_wr_apply_target(struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t)
+void mbx_wr_apply_target(struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t)
 {
     lib->version_word = (uint16_t)(1 | (t->macos_word ? 0x8000 : 0));
     lib->minor = 2;
@@ -194,7 +194,7 @@ void wr_note(mtlbx_writer *w, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *mtlbx_wr_note(const mtlbx_writer *w, size_t *more)
+const char *mbx_wr_note(const mtlbx_writer *w, size_t *more)
 {
     *more = w->n_notes ? w->n_notes - 1 : 0;
     return w->n_notes ? w->note : NULL;

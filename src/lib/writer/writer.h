@@ -120,8 +120,8 @@ enum mtlbx_wr_section {
     MTLBX_WR_SECTIONS,
 };
 /* "sources", "dynamic_header", "VLST", ...: the names a manifest uses. */
-const char *mtlbx_wr_section_name(enum mtlbx_wr_section s);
-bool mtlbx_wr_section_parse(const char *name, enum mtlbx_wr_section *out);
+const char *mbx_wr_section_name(enum mtlbx_wr_section s);
+bool mbx_wr_section_parse(const char *name, enum mtlbx_wr_section *out);
 
 struct mtlbx_wr_list {
     bool present;
@@ -177,24 +177,24 @@ typedef struct mtlbx_writer mtlbx_writer;
 
 /* A writer with no library yet (describe, a manifest reader); free it
  * with mtlbx_writer_free. NULL out of memory. */
-mtlbx_writer *mtlbx_wr_new(void);
+mtlbx_writer *mbx_wr_new(void);
 
 /* The model the layout reads. Fill it through the calls below; a model
  * made by describe or by a manifest reader is complete as it comes. */
-size_t mtlbx_wr_library_count(const mtlbx_writer *w);
-struct mtlbx_wr_library *mtlbx_wr_library_at(mtlbx_writer *w, size_t i);
-bool mtlbx_wr_is_fat(const mtlbx_writer *w);
+size_t mbx_wr_library_count(const mtlbx_writer *w);
+struct mtlbx_wr_library *mbx_wr_library_at(mtlbx_writer *w, size_t i);
+bool mbx_wr_is_fat(const mtlbx_writer *w);
 /* An empty library at the end (zeroed values, no extension); NULL and
  * the writer's error when out of memory. */
-struct mtlbx_wr_library *mtlbx_wr_add_library(mtlbx_writer *w);
+struct mtlbx_wr_library *mbx_wr_add_library(mtlbx_writer *w);
 /* A fat file (one slice a library) or a plain one (exactly one library). */
-void mtlbx_wr_set_fat(mtlbx_writer *w, bool fat);
+void mbx_wr_set_fat(mtlbx_writer *w, bool fat);
 
 /* Appends a tag to lib's tag array; value copied into the writer unless
  * `borrow` (bytes that outlive the writer: a mapped file). Returns the
  * tag's index, or -1 out of memory. Tags are appended run by run: a
  * group is the tags added between mtlbx_wr_tags_begin and _end. */
-long mtlbx_wr_add_tag(mtlbx_writer *w, struct mtlbx_wr_library *lib, uint32_t fourcc, enum mtlbx_wr_kind kind,
+long mbx_wr_add_tag(mtlbx_writer *w, struct mtlbx_wr_library *lib, uint32_t fourcc, enum mtlbx_wr_kind kind,
                       const void *value, size_t len, bool borrow);
 static inline struct mtlbx_wr_tags mtlbx_wr_tags_begin(const struct mtlbx_wr_library *lib)
 {
@@ -206,36 +206,36 @@ static inline void mtlbx_wr_tags_end(const struct mtlbx_wr_library *lib, struct 
 }
 /* A new function, module, archive or list group, zeroed (archive and
  * reflection -1); NULL out of memory. */
-struct mtlbx_wr_function *mtlbx_wr_add_function(mtlbx_writer *w, struct mtlbx_wr_library *lib);
-struct mtlbx_wr_module *mtlbx_wr_add_module(mtlbx_writer *w, struct mtlbx_wr_library *lib);
-struct mtlbx_wr_archive *mtlbx_wr_add_archive(mtlbx_writer *w, struct mtlbx_wr_library *lib);
-struct mtlbx_wr_tags *mtlbx_wr_add_list_group(mtlbx_writer *w, struct mtlbx_wr_library *lib,
+struct mtlbx_wr_function *mbx_wr_add_function(mtlbx_writer *w, struct mtlbx_wr_library *lib);
+struct mtlbx_wr_module *mbx_wr_add_module(mtlbx_writer *w, struct mtlbx_wr_library *lib);
+struct mtlbx_wr_archive *mbx_wr_add_archive(mtlbx_writer *w, struct mtlbx_wr_library *lib);
+struct mtlbx_wr_tags *mbx_wr_add_list_group(mtlbx_writer *w, struct mtlbx_wr_library *lib,
                                               enum mtlbx_list_kind k);
 /* A copy of `len` bytes owned by the writer (freed with it); NULL out of
  * memory. A copied string gets a NUL after its bytes. */
-void *mtlbx_wr_copy(mtlbx_writer *w, const void *p, size_t len);
+void *mbx_wr_copy(mtlbx_writer *w, const void *p, size_t len);
 /* The module order quirk: n module indexes, copied. False out of memory. */
-bool mtlbx_wr_set_module_order(mtlbx_writer *w, struct mtlbx_wr_library *lib, const size_t *order, size_t n);
+bool mbx_wr_set_module_order(mtlbx_writer *w, struct mtlbx_wr_library *lib, const size_t *order, size_t n);
 
 /* Sets the writer's error (one line) and returns MTLBX_WRITER_FAILED.
  * `offset` < 0: none. */
-int mtlbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int mbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The offset of the last error, -1 when it has none. */
-int64_t mtlbx_wr_error_offset(const mtlbx_writer *w);
+int64_t mbx_wr_error_offset(const mtlbx_writer *w);
 /* Out of memory: the writer is unusable from now on (MTLBX_WRITER_FATAL). */
-int mtlbx_wr_out_of_memory(mtlbx_writer *w);
+int mbx_wr_out_of_memory(mtlbx_writer *w);
 
 /* ----------------------------------------------------------- describe -- */
 
 enum {
-    /* Hash every module (threads as mtlbx_library_verify_all): a stored
+    /* Hash every module (threads as mbx_library_verify_all): a stored
      * HASH that is not the module's digest becomes the stored_hash quirk
      * and every module's digest is known. Without it digests are computed
      * as the modules are written, and each HASH is the module's. */
     MTLBX_WR_DESCRIBE_VERIFY = 1u << 0,
     /* Let go of no decoded function entry as the pass goes (by default
-     * every 4,096, mtlbx_library_forget, so memory stays flat): for a
-     * caller that holds pointers from mtlbx_function_at across the call
+     * every 4,096, mbx_library_forget, so memory stays flat): for a
+     * caller that holds pointers from mbx_function_at across the call
      * or reads the library from another thread meanwhile (the explorer). */
     MTLBX_WR_DESCRIBE_KEEP_DECODED = 1u << 1,
 };
@@ -246,11 +246,11 @@ enum {
  * into the file's mapping: f must outlive w. MTLBX_WRITER_FAILED with a
  * message (and the offset) when the file holds something the model cannot
  * say (then pack could not give the file back). w must be new. */
-int mtlbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags);
+int mbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags);
 /* The same, telling `tick` (may be NULL) every 4,096 functions how many
  * of all the libraries' are described; a nonzero return stops it there:
  * MTLBX_WRITER_FAILED, "stopped" (the explorer's Esc). */
-int mtlbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
+int mbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
                            int (*tick)(void *ctx, uint64_t done, uint64_t total), void *ctx);
 
 /* Keeps only the functions with keep[l][i] set in library l (every
@@ -258,13 +258,13 @@ int mtlbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
  * everything else; a library left with no function is removed, unless
  * every one is. Where the model had a UUID, it gets a new one derived
  * from what is kept (another library must not claim the old one). */
-int mtlbx_wr_select(mtlbx_writer *w, bool *const *keep);
+int mbx_wr_select(mtlbx_writer *w, bool *const *keep);
 
 /* -------------------------------------------------------------- layout -- */
 
 /* Where written bytes go: put `len` bytes at absolute offset `off`
  * (every byte of the file exactly once, in no particular order). Returns
- * 0, or -1 after setting the writer's error (mtlbx_wr_fail). */
+ * 0, or -1 after setting the writer's error (mbx_wr_fail). */
 struct mtlbx_wr_sink {
     int (*put)(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, size_t len);
     void *ctx;
@@ -274,34 +274,34 @@ struct mtlbx_wr_sink {
  * the file's length, before the sink's first put. MTLBX_WRITER_OK, or FAILED with the reason (a value
  * that does not fit its field, a module file that changed, the sink's
  * own error), or FATAL out of memory. */
-int mtlbx_wr_write(mtlbx_writer *w, const struct mtlbx_wr_sink *sink, uint64_t *size);
+int mbx_wr_write(mtlbx_writer *w, const struct mtlbx_wr_sink *sink, uint64_t *size);
 /* The same to an open file descriptor (pwrite at each offset); the file
  * is made exactly as long as the library. */
-int mtlbx_wr_write_fd(mtlbx_writer *w, int fd);
+int mbx_wr_write_fd(mtlbx_writer *w, int fd);
 /* The same, telling `tick` (may be NULL) after each piece written how
  * many bytes are written of how many; a nonzero return stops the write
  * there: FAILED, "stopped" (the explorer's Esc, its progress line). */
-int mtlbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
+int mbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
                            void *ctx);
 /* Writes the model in memory and compares it with `bytes` (the file it
  * was described from): OK when they are the same, else FAILED naming the
  * first offset that differs and the structure that covers it. Modules
  * whose bytes are the file's own at the same place are not compared. */
-int mtlbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len);
+int mbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len);
 
 /* Files beneath a directory (manifest references): blob paths with
  * `beneath` are opened relative to this descriptor (the writer does not
  * own it). */
-void mtlbx_wr_set_base_dir(mtlbx_writer *w, int dirfd);
+void mbx_wr_set_base_dir(mtlbx_writer *w, int dirfd);
 /* Opens `path` beneath `dirfd` for reading: every component opened
  * without following a symbolic link, "." and ".." refused, the last a
  * regular file. Returns the descriptor (its size in *size) or -1 with a
  * reason in err. */
-int mtlbx_wr_open_beneath(int dirfd, const char *path, uint64_t *size, char *err, size_t err_size);
+int mbx_wr_open_beneath(int dirfd, const char *path, uint64_t *size, char *err, size_t err_size);
 /* A whole regular file into a malloc'd buffer (a NUL after its bytes):
  * `path` beneath `dirfd` (as above) or, not `beneath`, as given. At most
  * `max` bytes. 0, or -1 with a reason in err. */
-int mtlbx_wr_read_file(int dirfd, const char *path, bool beneath, uint64_t max, uint8_t **out, size_t *len, char *err,
+int mbx_wr_read_file(int dirfd, const char *path, bool beneath, uint64_t max, uint8_t **out, size_t *len, char *err,
                        size_t err_size);
 
 /* ------------------------------------------------ modules and targets -- */
@@ -315,9 +315,9 @@ struct mtlbx_wr_target;
  * bitcode, a module whose metadata does not decode, names no entry point
  * or several, a name another function of lib has, and what the writer
  * cannot describe (tessellation), and (`target` not NULL) a module that
- * would not load there (mtlbx_wr_check_target). `shown` names the module
+ * would not load there (mbx_wr_check_target). `shown` names the module
  * in messages. Nothing is added unless the call succeeds. */
-int mtlbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct mtlbx_wr_blob *module,
+int mbx_wr_add_air(mtlbx_writer *w, struct mtlbx_wr_library *lib, const struct mtlbx_wr_blob *module,
                      const char *shown, const struct mtlbx_wr_target *target);
 
 /* A target as `pack --target` and mtlbx_writer_target take it
@@ -334,18 +334,18 @@ struct mtlbx_wr_target {
     uint16_t container_patch;    /* 1.2.N */
     char text[48];               /* "macOS 14.0" for messages */
 };
-int mtlbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_target *out);
+int mbx_wr_parse_target(mtlbx_writer *w, const char *text, struct mtlbx_wr_target *out);
 /* Sets lib's header values and layout style to the target's. */
-void mtlbx_wr_apply_target(struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t);
+void mbx_wr_apply_target(struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t);
 /* FAILED (naming the function and why) when a function of lib would not
  * load on the target: its module's triple names another platform or a
  * newer OS release (Metal's rule: checks/deployment.c; a newer minor of
  * the target's release loads, and is packed with a note), or its MSL or
  * AIR version needs a newer OS. */
-int mtlbx_wr_check_target(mtlbx_writer *w, const struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t);
+int mbx_wr_check_target(mtlbx_writer *w, const struct mtlbx_wr_library *lib, const struct mtlbx_wr_target *t);
 /* The first note of the writer (a module packed for a newer minor than
  * the target), or NULL; *more: how many others. */
-const char *mtlbx_wr_note(const mtlbx_writer *w, size_t *more);
+const char *mbx_wr_note(const mtlbx_writer *w, size_t *more);
 
 /* ----------------------------------------- the API of LIBRARY.md -------- */
 
@@ -364,11 +364,11 @@ void mtlbx_writer_free(mtlbx_writer *w);
 
 /* Internal, for the command line: a writer made from modules checks them
  * against its target and lays out the sources added; call before
- * mtlbx_wr_write_fd as the write_ calls do themselves. */
-int mtlbx_writer_prepare(mtlbx_writer *w);
+ * mbx_wr_write_fd as the write_ calls do themselves. */
+int mbx_writer_prepare(mtlbx_writer *w);
 /* Marks a described writer as <mtlbx.h>'s mtlbx_writer_from makes it: its
  * write calls write the model as it is; target, set and add are refused. */
-void mtlbx_wr_mark_copy(mtlbx_writer *w);
+void mbx_wr_mark_copy(mtlbx_writer *w);
 
 #ifdef __cplusplus
 }

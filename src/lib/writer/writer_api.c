@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-mtlbx_writer *mtlbx_wr_new(void)
+mtlbx_writer *mbx_wr_new(void)
 {
     mtlbx_writer *w = calloc(1, sizeof *w);
     if (!w)
@@ -28,8 +28,8 @@ mtlbx_writer *mtlbx_wr_new(void)
 
 mtlbx_writer *mtlbx_writer_new(void)
 {
-    mtlbx_writer *w = mtlbx_wr_new();
-    if (w && !mtlbx_wr_add_library(w)) {
+    mtlbx_writer *w = mbx_wr_new();
+    if (w && !mbx_wr_add_library(w)) {
         mtlbx_writer_free(w);
         return NULL;
     }
@@ -76,10 +76,10 @@ static int api_ready(mtlbx_writer *w)
     if (w->fatal)
         return MTLBX_WRITER_FATAL;
     if (w->copy)
-        return mtlbx_wr_fail(w, -1, "this writer copies functions of a library (mtlbx_writer_from): it takes no "
+        return mbx_wr_fail(w, -1, "this writer copies functions of a library (mtlbx_writer_from): it takes no "
                                     "target, value or addition");
     if (w->fat || w->n_libraries != 1)
-        return mtlbx_wr_fail(w, -1, "this writer holds a fat file or several libraries; the API writes one");
+        return mbx_wr_fail(w, -1, "this writer holds a fat file or several libraries; the API writes one");
     w->error[0] = 0;
     w->error_offset = -1;
     return MTLBX_WRITER_OK;
@@ -91,13 +91,13 @@ int mtlbx_writer_target(mtlbx_writer *w, const char *os)
     if (rc != MTLBX_WRITER_OK)
         return rc;
     struct mtlbx_wr_target t;
-    if ((rc = mtlbx_wr_parse_target(w, os, &t)) != MTLBX_WRITER_OK)
+    if ((rc = mbx_wr_parse_target(w, os, &t)) != MTLBX_WRITER_OK)
         return rc;
     struct mtlbx_wr_library *lib = lib0(w);
-    if ((rc = mtlbx_wr_check_target(w, lib, &t)) != MTLBX_WRITER_OK)
+    if ((rc = mbx_wr_check_target(w, lib, &t)) != MTLBX_WRITER_OK)
         return rc;
     uint8_t type = lib->type_byte;
-    mtlbx_wr_apply_target(lib, &t);
+    mbx_wr_apply_target(lib, &t);
     lib->type_byte = type;
     w->target = t;
     w->has_target = true;
@@ -110,11 +110,11 @@ int mtlbx_writer_add_function(mtlbx_writer *w, const void *air, size_t len)
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!air && len)
-        return mtlbx_wr_fail(w, -1, "no module bytes");
+        return mbx_wr_fail(w, -1, "no module bytes");
     char shown[48];
     snprintf(shown, sizeof shown, "module %zu", lib0(w)->n_functions);
     struct mtlbx_wr_blob b = { air, len, NULL, false };
-    return mtlbx_wr_add_air(w, lib0(w), &b, shown, w->has_target ? &w->target : NULL);
+    return mbx_wr_add_air(w, lib0(w), &b, shown, w->has_target ? &w->target : NULL);
 }
 
 int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data, size_t len)
@@ -123,20 +123,20 @@ int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data,
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!wr_member_name_ok(name))
-        return mtlbx_wr_fail(w, -1, "source member name \"%.60s\" cannot be a tar member name (empty, or longer "
+        return mbx_wr_fail(w, -1, "source member name \"%.60s\" cannot be a tar member name (empty, or longer "
                              "than a ustar header holds)", name ? name : "");
     for (size_t i = 0; i < w->n_members; i++)
         if (strcmp(w->members[i].name, name) == 0)
-            return mtlbx_wr_fail(w, -1, "source member \"%.60s\" was added already", name);
+            return mbx_wr_fail(w, -1, "source member \"%.60s\" was added already", name);
     if (!data && len)
-        return mtlbx_wr_fail(w, -1, "no source bytes");
+        return mbx_wr_fail(w, -1, "no source bytes");
     if (!grow_array((void **)&w->members, &w->members_cap, w->n_members + 1, sizeof *w->members))
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     struct wr_member m = { strdup(name), malloc(len ? len : 1), len };
     if (!m.name || !m.data) {
         free(m.name);
         free(m.data);
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     }
     if (len)
         memcpy(m.data, data, len);
@@ -186,12 +186,12 @@ static int set_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib, const char *v
     bool remove = !*value;
     if (!remove) {
         if (strlen(value) != 32)
-            return mtlbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
+            return mbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
         for (int i = 0; i < 16; i++) {
             unsigned v;
             if (sscanf(value + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", value[2 * i]) ||
                 !strchr("0123456789abcdefABCDEF", value[2 * i + 1]))
-                return mtlbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
+                return mbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
             uuid[i] = (uint8_t)v;
         }
     }
@@ -202,10 +202,10 @@ static int set_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib, const char *v
         struct mtlbx_wr_tag t = lib->tags[old.first + i];
         if (t.fourcc == FOURCC('U', 'U', 'I', 'D'))
             continue;
-        if (mtlbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
+        if (mbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
             return MTLBX_WRITER_FATAL;
     }
-    if (!remove && mtlbx_wr_add_tag(w, lib, FOURCC('U', 'U', 'I', 'D'), MTLBX_WR_VALUE, uuid, 16, false) < 0)
+    if (!remove && mbx_wr_add_tag(w, lib, FOURCC('U', 'U', 'I', 'D'), MTLBX_WR_VALUE, uuid, 16, false) < 0)
         return MTLBX_WRITER_FATAL;
     mtlbx_wr_tags_end(lib, &fresh);
     lib->ext = fresh;
@@ -217,7 +217,7 @@ static int set_dynamic_name(mtlbx_writer *w, struct mtlbx_wr_library *lib, const
 {
     size_t len = strlen(value);
     if (len + 1 > UINT16_MAX)
-        return mtlbx_wr_fail(w, -1, "the dynamic header's NAME is too long for its tag");
+        return mbx_wr_fail(w, -1, "the dynamic header's NAME is too long for its tag");
     struct mtlbx_wr_tags old = lib->has_ext ? lib->ext : (struct mtlbx_wr_tags){ 0, 0 }, fresh = mtlbx_wr_tags_begin(lib);
     /* HDYN after the sources' pointer, before the rest (FORMAT §5). */
     bool placed = !len;
@@ -225,13 +225,13 @@ static int set_dynamic_name(mtlbx_writer *w, struct mtlbx_wr_library *lib, const
         struct mtlbx_wr_tag t = i < old.n ? lib->tags[old.first + i] : (struct mtlbx_wr_tag){ 0 };
         bool sources = i < old.n && (t.fourcc == FOURCC('H', 'S', 'R', 'C') || t.fourcc == FOURCC('H', 'S', 'R', 'D'));
         if (!placed && !sources) {
-            if (mtlbx_wr_add_tag(w, lib, FOURCC('H', 'D', 'Y', 'N'), MTLBX_WR_SECTION, NULL, 0, true) < 0)
+            if (mbx_wr_add_tag(w, lib, FOURCC('H', 'D', 'Y', 'N'), MTLBX_WR_SECTION, NULL, 0, true) < 0)
                 return MTLBX_WRITER_FATAL;
             placed = true;
         }
         if (i == old.n || t.fourcc == FOURCC('H', 'D', 'Y', 'N'))
             continue;
-        if (mtlbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
+        if (mbx_wr_add_tag(w, lib, t.fourcc, (enum mtlbx_wr_kind)t.kind, t.value.ptr, t.value.len, true) < 0)
             return MTLBX_WRITER_FATAL;
     }
     mtlbx_wr_tags_end(lib, &fresh);
@@ -241,7 +241,7 @@ static int set_dynamic_name(mtlbx_writer *w, struct mtlbx_wr_library *lib, const
     if (!len)
         return MTLBX_WRITER_OK;
     lib->dynamic = mtlbx_wr_tags_begin(lib);
-    if (mtlbx_wr_add_tag(w, lib, FOURCC('N', 'A', 'M', 'E'), MTLBX_WR_VALUE, value, len + 1, false) < 0)
+    if (mbx_wr_add_tag(w, lib, FOURCC('N', 'A', 'M', 'E'), MTLBX_WR_VALUE, value, len + 1, false) < 0)
         return MTLBX_WRITER_FATAL;
     mtlbx_wr_tags_end(lib, &lib->dynamic);
     return MTLBX_WRITER_OK;
@@ -253,7 +253,7 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!value)
-        return mtlbx_wr_fail(w, -1, "no value");
+        return mbx_wr_fail(w, -1, "no value");
     struct mtlbx_wr_library *lib = lib0(w);
     unsigned long v[3];
     unsigned b;
@@ -261,7 +261,7 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
     case MTLBX_WRITER_CONTAINER_VERSION: {
         static const unsigned long max[3] = { 0x7FFF, 0xFFFF, 0xFFFF };
         if (!parse_triplet(value, max, v))
-            return mtlbx_wr_fail(w, -1, "container version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
+            return mbx_wr_fail(w, -1, "container version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
         lib->version_word = (uint16_t)((lib->version_word & 0x8000) | v[0]);
         lib->minor = (uint16_t)v[1];
         lib->patch = (uint16_t)v[2];
@@ -273,22 +273,22 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
         else if (strcmp(value, "iOS") == 0)
             lib->version_word &= 0x7FFF;
         else
-            return mtlbx_wr_fail(w, -1, "platform \"%.60s\" is neither macOS nor iOS", value);
+            return mbx_wr_fail(w, -1, "platform \"%.60s\" is neither macOS nor iOS", value);
         return MTLBX_WRITER_OK;
     case MTLBX_WRITER_FILE_TYPE:
-        if (parse_name_byte(value, mtlbx_file_type_name, 128, "unknown-", &b) != 0)
-            return mtlbx_wr_fail(w, -1, "file type \"%.60s\" is not one dump --json names", value);
+        if (parse_name_byte(value, mbx_file_type_name, 128, "unknown-", &b) != 0)
+            return mbx_wr_fail(w, -1, "file type \"%.60s\" is not one dump --json names", value);
         lib->type_byte = (uint8_t)((lib->type_byte & 0x80) | b);
         return MTLBX_WRITER_OK;
     case MTLBX_WRITER_TARGET_OS:
-        if (parse_name_byte(value, mtlbx_target_os_name, 256, "unknown-0x", &b) != 0)
-            return mtlbx_wr_fail(w, -1, "target OS \"%.60s\" is not one dump --json names", value);
+        if (parse_name_byte(value, mbx_target_os_name, 256, "unknown-0x", &b) != 0)
+            return mbx_wr_fail(w, -1, "target OS \"%.60s\" is not one dump --json names", value);
         lib->platform_byte = (uint8_t)b;
         return MTLBX_WRITER_OK;
     case MTLBX_WRITER_OS_VERSION: {
         static const unsigned long max[3] = { 0xFFFF, 0xFF, 0xFF };
         if (!parse_triplet(value, max, v))
-            return mtlbx_wr_fail(w, -1, "OS version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
+            return mbx_wr_fail(w, -1, "OS version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
         lib->os_major = (uint16_t)v[0];
         lib->os_minor = (uint8_t)v[1];
         lib->os_patch = (uint8_t)v[2];
@@ -296,13 +296,13 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
     }
     case MTLBX_WRITER_UUID: return set_uuid(w, lib, value);
     case MTLBX_WRITER_NAME: return set_dynamic_name(w, lib, value);
-    default: return mtlbx_wr_fail(w, -1, "key %d is not one the writer sets", key);
+    default: return mbx_wr_fail(w, -1, "key %d is not one the writer sets", key);
     }
 }
 
-void mtlbx_wr_mark_copy(mtlbx_writer *w) { w->copy = true; }
+void mbx_wr_mark_copy(mtlbx_writer *w) { w->copy = true; }
 
-int mtlbx_writer_prepare(mtlbx_writer *w)
+int mbx_writer_prepare(mtlbx_writer *w)
 {
     if (w && w->copy && !w->fatal) {
         w->error[0] = 0;
@@ -313,27 +313,27 @@ int mtlbx_writer_prepare(mtlbx_writer *w)
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!w->has_target)
-        return mtlbx_wr_fail(w, -1, "no target: call mtlbx_writer_target first (\"macOS:14.0\", ...)");
+        return mbx_wr_fail(w, -1, "no target: call mtlbx_writer_target first (\"macOS:14.0\", ...)");
     return wr_lay_out_members(w, lib0(w));
 }
 
 int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path)
 {
-    int rc = mtlbx_writer_prepare(w);
+    int rc = mbx_writer_prepare(w);
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!path)
-        return mtlbx_wr_fail(w, -1, "no path");
+        return mbx_wr_fail(w, -1, "no path");
     return wr_write_file_atomic(w, path);
 }
 
 int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len)
 {
-    int rc = mtlbx_writer_prepare(w);
+    int rc = mbx_writer_prepare(w);
     if (rc != MTLBX_WRITER_OK)
         return rc;
     if (!out || !len)
-        return mtlbx_wr_fail(w, -1, "nowhere to put the bytes");
+        return mbx_wr_fail(w, -1, "nowhere to put the bytes");
     uint8_t *buf;
     size_t n;
     if ((rc = wr_write_memory(w, &buf, &n)) != MTLBX_WRITER_OK)
@@ -342,7 +342,7 @@ int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len)
      * and valid until mtlbx_writer_free: no later call frees it. */
     if (!grow_array((void **)&w->memories, &w->memories_cap, w->n_memories + 1, sizeof *w->memories)) {
         free(buf);
-        return mtlbx_wr_out_of_memory(w);
+        return mbx_wr_out_of_memory(w);
     }
     w->memories[w->n_memories++] = buf;
     *out = buf;

@@ -14,7 +14,7 @@ struct wr_member {
     size_t len;
 };
 
-/* air_module.c: what a module added by mtlbx_wr_add_air says of itself. */
+/* air_module.c: what a module added by mbx_wr_add_air says of itself. */
 struct wr_air_info {
     char shown[200];             /* the module as messages name it (escaped) */
     char name[160];              /* its function's name (escaped) */
@@ -48,7 +48,7 @@ struct mtlbx_writer {
      * over the NAME values; air_module.c). */
     size_t names_cap, names_n;
     struct mtlbx_bytes *names;
-    /* What mtlbx_wr_add_air read of each module that a target is checked
+    /* What mbx_wr_add_air read of each module that a target is checked
      * against, by function index of the first library. */
     size_t n_air, air_cap;
     struct wr_air_info *air;
@@ -75,7 +75,7 @@ bool wr_name_claim(mtlbx_writer *w, const uint8_t *name, size_t len, bool *oom);
 bool wr_target_simulator(const struct mtlbx_wr_target *t);
 bool wr_triple_version(const char *triple, unsigned long v[3], bool *simulator);
 /* Something the writer did that its user should hear of (targets.c):
- * the first is kept, the rest counted (mtlbx_wr_note). */
+ * the first is kept, the rest counted (mbx_wr_note). */
 void wr_note(mtlbx_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* air_module.c: FAILED when the module would not load on the target. */
@@ -94,7 +94,7 @@ int wr_layout_size(mtlbx_writer *w, uint64_t *size);
  * `path` atomically (a temporary beside it, renamed when whole). */
 int wr_write_memory(mtlbx_writer *w, uint8_t **out, size_t *len);
 /* files.c: a regular file opened for reading, beneath dirfd
- * (mtlbx_wr_open_beneath) or as given; -1 with a reason in err. */
+ * (mbx_wr_open_beneath) or as given; -1 with a reason in err. */
 int wr_open_file(int dirfd, const char *path, bool beneath, uint64_t *size, char *err, size_t err_size);
 int wr_write_file_atomic(mtlbx_writer *w, const char *path);
 

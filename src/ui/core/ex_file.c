@@ -8,10 +8,10 @@
 
 bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path, bool owned)
 {
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_node *root = mtlbx_root(m);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_node *root = mbx_root(m);
     if (!root) {
-        mtlbx_model_close(m);
+        mbx_model_close(m);
         *ef = (struct ex_file){ 0 };
         return false;
     }
@@ -21,8 +21,8 @@ bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path, bool owne
 
 void ex_file_release(struct ex_file *ef)
 {
-    mtlbx_layout_free(ef->layout);
-    mtlbx_model_close(ef->m);
+    mbx_layout_free(ef->layout);
+    mbx_model_close(ef->m);
     ef->layout = NULL;
     ef->m = NULL;
     ef->root = NULL;
@@ -31,13 +31,13 @@ void ex_file_release(struct ex_file *ef)
 const struct mtlbx_layout *ex_file_layout(struct ex_file *ef)
 {
     if (!ef->layout && ef->f)
-        ef->layout = mtlbx_layout_check(ef->f);
+        ef->layout = mbx_layout_check(ef->f);
     return ef->layout;
 }
 
 long ex_file_of(const struct explorer *ex, const mtlbx_library *lib)
 {
-    mtlbx_file *f = lib ? mtlbx_library_file(lib) : NULL;
+    mtlbx_file *f = lib ? mbx_library_file(lib) : NULL;
     for (uint32_t i = 0; f && i < ex->n_files; i++)
         if (ex->files[i].f == f)
             return (long)i;

@@ -232,8 +232,8 @@ void job_progress_text(const struct explorer *ex, char *buf, size_t size)
                  secs);
     } else if (total) {
         char a[32], b[32];
-        mtlbx_format_count(a, sizeof a, j->counts_bytes ? done >> 20 : done);
-        mtlbx_format_count(b, sizeof b, j->counts_bytes ? total >> 20 : total);
+        mbx_format_count(a, sizeof a, j->counts_bytes ? done >> 20 : done);
+        mbx_format_count(b, sizeof b, j->counts_bytes ? total >> 20 : total);
         snprintf(buf, size, "%s %s/%s%s %.1f s  (Esc cancels)", j->what, a, b,
                  j->counts_bytes ? " MiB" : "", secs);
     } else {

@@ -14,15 +14,15 @@ void ex_start_sweeps(struct explorer *ex)
 {
     size_t n_libs = 0;
     for (uint32_t i = 0; i < ex->n_files; i++)
-        n_libs += mtlbx_file_library_count(ex->files[i].f);
+        n_libs += mbx_file_library_count(ex->files[i].f);
     mtlbx_library **libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
     if (!libs)
         return;
     size_t k = 0;
     for (uint32_t i = 0; i < ex->n_files; i++)
-        for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
-            if (mtlbx_library_at(ex->files[i].f, l))
-                libs[k++] = mtlbx_library_at(ex->files[i].f, l);
+        for (size_t l = 0; l < mbx_file_library_count(ex->files[i].f); l++)
+            if (mbx_library_at(ex->files[i].f, l))
+                libs[k++] = mbx_library_at(ex->files[i].f, l);
     ex->hasher = hasher_start(libs, k);
     ex->ifacer = ifacer_start(libs, k);
     free(libs);

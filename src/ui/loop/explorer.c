@@ -127,7 +127,7 @@ static void free_all(struct explorer *ex)
     views_done(ex);
     for (uint32_t i = 0; i < ex->n_files; i++)
         if (ex->files[i].owned)
-            mtlbx_close(ex->files[i].f);
+            mbx_close(ex->files[i].f);
     folder_scan_free(ex->scan);
     free(ex->files);
     free(ex->llvm_dis);
@@ -168,7 +168,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
         }
         if (!ex_file_open(&ex.files[ex.n_files], f, paths[i], true)) {
             fprintf(stderr, "mtlbx: %s: out of memory\n", paths[i]);
-            mtlbx_close(f);
+            mbx_close(f);
             continue;
         }
         ex.n_files++;

@@ -29,12 +29,12 @@ static size_t error_count(struct explorer *ex)
     size_t n = 0;
     for (uint32_t i = 0; i < ex->n_files; i++) {
         mtlbx_file *f = ex->files[i].f;
-        for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
-            n += mtlbx_file_diag(f, d)->severity == MTLBX_ERROR;
-        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-            mtlbx_library *lib = mtlbx_library_at(f, l);
-            for (size_t d = 0; d < mtlbx_library_diag_count(lib); d++)
-                n += mtlbx_library_diag(lib, d)->severity == MTLBX_ERROR;
+        for (size_t d = 0; d < mbx_file_diag_count(f); d++)
+            n += mbx_file_diag(f, d)->severity == MTLBX_ERROR;
+        for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+            mtlbx_library *lib = mbx_library_at(f, l);
+            for (size_t d = 0; d < mbx_library_diag_count(lib); d++)
+                n += mbx_library_diag(lib, d)->severity == MTLBX_ERROR;
         }
     }
     return n;
@@ -58,7 +58,7 @@ static void draw_title(struct explorer *ex)
     size_t used = (size_t)snprintf(left, sizeof left, " mtlbx ");
     for (uint32_t i = 0; i < ex->n_files && used < sizeof left; i++) {
         const char *b = base_name(ex->files[i].path);
-        char *safe = mtlbx_escape_dup((const uint8_t *)b, strlen(b), MTLBX_ESC_TERMINAL);
+        char *safe = mbx_escape_dup((const uint8_t *)b, strlen(b), MTLBX_ESC_TERMINAL);
         used += (size_t)snprintf(left + used, sizeof left - used, "%s%s", i ? " | " : " ", safe ? safe : "?");
         free(safe);
     }
@@ -69,9 +69,9 @@ static void draw_title(struct explorer *ex)
     hasher_progress(ex->hasher, &done, &total);
     size_t rn = 0;
     if (bad)
-        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash %s, ", bad, mtlbx_noun(bad, "mismatch", "mismatches"));
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu hash %s, ", bad, mbx_noun(bad, "mismatch", "mismatches"));
     if (errors && rn < sizeof right)
-        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu %s, ", errors, mtlbx_noun(errors, "error", "errors"));
+        rn += (size_t)snprintf(right + rn, sizeof right - rn, "%zu %s, ", errors, mbx_noun(errors, "error", "errors"));
     /* After the hashes, the interface sweep: until it is through, a search
      * by argument name or type sees only the functions it has read. */
     size_t i_done, i_total;
@@ -83,7 +83,7 @@ static void draw_title(struct explorer *ex)
         snprintf(right + rn, sizeof right - rn, "checking hashes %zu/%zu ", done, total);
     else if (total && rn < sizeof right)
         snprintf(right + rn, sizeof right - rn, "%zu %s, hashes checked%s ", total,
-                 mtlbx_noun(total, "function", "functions"), sweep);
+                 mbx_noun(total, "function", "functions"), sweep);
     else if (rn >= 2)
         right[rn - 2] = ' ', right[rn - 1] = '\0';
     int rw = textfmt_width(right);

@@ -36,7 +36,7 @@ static void set_word(struct fnfilter_term *t, enum fnfilter_col col, const char 
     memcpy(t->text, w, len);
     t->text[len] = '\0';
     read_version(t, t->text);
-    t->os = (int)mtlbx_os_parse(t->text, len);
+    t->os = (int)mbx_os_parse(t->text, len);
 }
 
 /* A word that names a column: which, or -1. With `glued`, a column word
@@ -124,7 +124,7 @@ static bool name_has(const struct fnfilter_term *t, const struct mtlbx_function 
     /* A C++ name shows demangled: "kernel(float*)" has "float". */
     if (fn->name.len < 2 || fn->name.ptr[0] != '_' || fn->name.ptr[1] != 'Z')
         return false;
-    char *shown = mtlbx_demangle(fn->name);
+    char *shown = mbx_demangle(fn->name);
     bool hit = shown && nocase_contains(&needle, (const uint8_t *)shown, strlen(shown));
     free(shown);
     return hit;
@@ -133,7 +133,7 @@ static bool name_has(const struct fnfilter_term *t, const struct mtlbx_function 
 static bool stage_is(const struct fnfilter_term *t, const struct mtlbx_function *fn)
 {
     char type[32];
-    return (fn->present & MTLBX_F_TYPE) && strcasecmp(mtlbx_function_type_name(fn->type, type, sizeof type), t->text) == 0;
+    return (fn->present & MTLBX_F_TYPE) && strcasecmp(mbx_function_type_name(fn->type, type, sizeof type), t->text) == 0;
 }
 
 static bool msl_is(const struct fnfilter_term *t, const struct mtlbx_function *fn)
@@ -152,7 +152,7 @@ static bool requires_is(const struct fnfilter_term *t, const mtlbx_library *lib,
     if (!lib || (!t->os && !t->is_version))
         return false;
     struct mtlbx_requires req;
-    mtlbx_function_requires(lib, index, &req);
+    mbx_function_requires(lib, index, &req);
     if (t->os)
         return (int)req.os == t->os;
     return req.has_version && req.version.major == t->major && req.version.minor == t->minor;
@@ -162,7 +162,7 @@ static bool hash_is(const struct fnfilter_term *t, const mtlbx_library *lib, siz
 {
     if (!lib)
         return false;
-    switch (mtlbx_function_hash_state(lib, index)) {
+    switch (mbx_function_hash_state(lib, index)) {
     case MTLBX_HASH_MATCHES: return strcasecmp(t->text, "ok") == 0;
     case MTLBX_HASH_MISMATCH: return strcasecmp(t->text, "bad") == 0;
     case MTLBX_HASH_UNAVAILABLE: return strcmp(t->text, "--") == 0;
@@ -189,7 +189,7 @@ static bool term_matches(const struct fnfilter_term *t, const mtlbx_library *lib
 
 bool fnfilter_matches(const struct fnfilter *f, const mtlbx_library *lib, size_t index)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, index);
+    const struct mtlbx_function *fn = mbx_function_at(lib, index);
     return fn ? fnfilter_matches_function(f, fn, lib, index) : f->n == 0;
 }
 

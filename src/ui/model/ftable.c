@@ -65,7 +65,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
     t->sort = FT_COL_ORDER;
     size_t total = 0;
     for (size_t l = 0; l < n_libs; l++)
-        total += libs[l].lib ? mtlbx_library_function_count(libs[l].lib) : 0;
+        total += libs[l].lib ? mbx_library_function_count(libs[l].lib) : 0;
     t->libs = malloc((n_libs ? n_libs : 1) * sizeof *t->libs);
     t->all = malloc((total ? total : 1) * sizeof *t->all);
     t->shown = malloc((total ? total : 1) * sizeof *t->shown);
@@ -85,7 +85,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
                 fl->in_file += m < l;
                 fl->file_libs++;
             }
-        const char *os = fl->lib ? mtlbx_os_name(mtlbx_library_os(fl->lib)) : NULL;
+        const char *os = fl->lib ? mbx_os_name(mbx_library_os(fl->lib)) : NULL;
         int rw = os ? (int)strlen(os) + 5 : 1;   /* "macOS 26.0" */
         if (rw > t->requires_width)
             t->requires_width = rw;
@@ -99,7 +99,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
             t->file_width = w < FT_FILE_WIDTH_MAX ? w : FT_FILE_WIDTH_MAX;
     }
     for (size_t l = 0; l < n_libs; l++) {
-        size_t n = libs[l].lib ? mtlbx_library_function_count(libs[l].lib) : 0;
+        size_t n = libs[l].lib ? mbx_library_function_count(libs[l].lib) : 0;
         for (size_t i = 0; i < n; i++)
             t->all[t->n_all++] = (struct ft_row){ (uint32_t)l, (uint32_t)i };
     }
@@ -112,7 +112,7 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
         if ((fn->present & MTLBX_F_TYPE) && !seen[fn->type]) {
             char name[32];
             seen[fn->type] = true;
-            int w = (int)strlen(mtlbx_function_type_name(fn->type, name, sizeof name));
+            int w = (int)strlen(mbx_function_type_name(fn->type, name, sizeof name));
             if (w > t->stage_width)
                 t->stage_width = w < 12 ? w : 12;
         }
@@ -148,7 +148,7 @@ mtlbx_library *ftable_row_lib(const struct ftable *t, const struct ft_row *r)
 
 const struct mtlbx_function *ftable_row_function(const struct ftable *t, const struct ft_row *r)
 {
-    return mtlbx_function_at(t->libs[r->lib].lib, r->index);
+    return mbx_function_at(t->libs[r->lib].lib, r->index);
 }
 
 const char *ftable_col_title(enum ft_col c)
@@ -176,7 +176,7 @@ static long arg_count(const struct ftable *t, const mtlbx_library *lib, size_t i
     }
     const struct mtlbx_interface *iface = NULL;
     mtlbx_model *model = t->model_of ? t->model_of(t->arg_ctx, lib) : NULL;
-    enum mtlbx_iface_state s = mtlbx_function_interface_cached(model, lib, i, &iface, NULL);
+    enum mtlbx_iface_state s = mbx_function_interface_cached(model, lib, i, &iface, NULL);
     if (s == MTLBX_IFACE_NOT_DECODED)
         return -1;
     if (s != MTLBX_IFACE_OK || !iface || !iface->stage)
@@ -208,7 +208,7 @@ static void file_cell(const struct ft_lib *fl, char *out, size_t size)
     size_t len = strlen(base);
     if (len > 9 && strcmp(base + len - 9, ".metallib") == 0)
         len -= 9;                /* the name, not the suffix every row has */
-    char *safe = mtlbx_escape_dup((const uint8_t *)base, len, MTLBX_ESC_TERMINAL);
+    char *safe = mbx_escape_dup((const uint8_t *)base, len, MTLBX_ESC_TERMINAL);
     if (fl->file_libs > 1)
         snprintf(out, size, "#%u%s%s", fl->in_file, safe && safe[0] ? " " : "", safe ? safe : "");
     else
@@ -220,8 +220,8 @@ static void file_cell(const struct ft_lib *fl, char *out, size_t size)
 static void requires_cell(const mtlbx_library *lib, size_t index, char *out, size_t size)
 {
     struct mtlbx_requires req;
-    mtlbx_function_requires(lib, index, &req);
-    const char *os = mtlbx_os_name(req.os);
+    mbx_function_requires(lib, index, &req);
+    const char *os = mbx_os_name(req.os);
     if (!os)
         snprintf(out, size, "-");
     else if (!req.has_version)
@@ -233,13 +233,13 @@ static void requires_cell(const mtlbx_library *lib, size_t index, char *out, siz
 void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size)
 {
     const mtlbx_library *lib = t->libs[r->lib].lib;
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
+    const struct mtlbx_function *fn = mbx_function_at(lib, r->index);
     out[0] = '\0';
     switch (c) {
     case FT_COL_STAGE:
         if (fn->present & MTLBX_F_TYPE) {
             char type[32];
-            snprintf(out, size, "%s", mtlbx_function_type_name(fn->type, type, sizeof type));
+            snprintf(out, size, "%s", mbx_function_type_name(fn->type, type, sizeof type));
         } else
             snprintf(out, size, "-");
         break;
@@ -266,7 +266,7 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
             snprintf(out, size, "-");
         break;
     case FT_COL_HASH:
-        switch (mtlbx_function_hash_state(lib, r->index)) {
+        switch (mbx_function_hash_state(lib, r->index)) {
         case MTLBX_HASH_MATCHES: snprintf(out, size, "ok"); break;
         case MTLBX_HASH_MISMATCH: snprintf(out, size, "BAD"); break;
         case MTLBX_HASH_UNAVAILABLE: snprintf(out, size, "--"); break;
@@ -274,7 +274,7 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
         }
         break;
     case FT_COL_SRC:
-        snprintf(out, size, "%s", mtlbx_function_archive(lib, r->index) >= 0 ? "S" : "");
+        snprintf(out, size, "%s", mbx_function_archive(lib, r->index) >= 0 ? "S" : "");
         break;
     case FT_COL_FILE: file_cell(&t->libs[r->lib], out, size); break;
     case FT_COL_REQUIRES: requires_cell(lib, r->index, out, size); break;
@@ -289,10 +289,10 @@ char *ftable_display_name(const struct ftable *t, const struct ft_row *r)
 
 char *ftable_function_name(const mtlbx_library *lib, size_t index, bool raw)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, index);
-    char *demangled = raw ? NULL : mtlbx_demangle(fn->name);
-    char *safe = demangled ? mtlbx_escape_dup((const uint8_t *)demangled, strlen(demangled), MTLBX_ESC_TERMINAL)
-                           : mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    const struct mtlbx_function *fn = mbx_function_at(lib, index);
+    char *demangled = raw ? NULL : mbx_demangle(fn->name);
+    char *safe = demangled ? mbx_escape_dup((const uint8_t *)demangled, strlen(demangled), MTLBX_ESC_TERMINAL)
+                           : mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
     free(demangled);
     return safe;
 }
@@ -303,7 +303,7 @@ static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
 {
     const struct ft_row *r = &t->all[pos];
     const mtlbx_library *lib = t->libs[r->lib].lib;
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, r->index);
+    const struct mtlbx_function *fn = mbx_function_at(lib, r->index);
     switch (c) {
     case FT_COL_STAGE: return (fn->present & MTLBX_F_TYPE) ? fn->type : 0x100;
     case FT_COL_ARGS: {
@@ -315,15 +315,15 @@ static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
     case FT_COL_SIZE: return fn->module_valid ? fn->module.size : 0;
     case FT_COL_HASH: {
         /* Problems first: a mismatch is what one sorts by hash to find. */
-        enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, r->index);
+        enum mtlbx_hash_state s = mbx_function_hash_state(lib, r->index);
         return s == MTLBX_HASH_MISMATCH ? 0 : s == MTLBX_HASH_UNAVAILABLE ? 1 : s == MTLBX_HASH_MATCHES ? 3 : 2;
     }
-    case FT_COL_SRC: return mtlbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
+    case FT_COL_SRC: return mbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
     case FT_COL_FILE: return r->lib;
     case FT_COL_REQUIRES: {
         /* By platform, then version; no version known last. */
         struct mtlbx_requires req;
-        mtlbx_function_requires(lib, r->index, &req);
+        mbx_function_requires(lib, r->index, &req);
         uint64_t v = req.has_version ? (uint64_t)req.version.major << 16 | req.version.minor : 0xffffffffu;
         return (uint64_t)req.os << 40 | v;
     }
@@ -339,7 +339,7 @@ static int cmp_name(const void *a, const void *b)
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const struct ftable *t = name_sort_table;
     const struct mtlbx_function *fa = ftable_row_function(t, &t->all[x]), *fb = ftable_row_function(t, &t->all[y]);
-    int c = mtlbx_name_cmp(fa->name, fb->name);
+    int c = mbx_name_cmp(fa->name, fb->name);
     if (c)
         return c;
     return x < y ? -1 : x > y;

@@ -147,9 +147,9 @@ static long kept_row(const struct ftable *t, const struct ft_kept_mark *m)
     for (size_t l = 0; l < t->n_libs; l++) {
         const struct ft_lib *fl = &t->libs[l];
         if (!fl->path || fl->in_file != m->in_file || strcmp(fl->path, m->path) != 0 || !fl->lib ||
-            m->index >= mtlbx_library_function_count(fl->lib))
+            m->index >= mbx_library_function_count(fl->lib))
             continue;
-        const struct mtlbx_function *fn = mtlbx_function_at(fl->lib, m->index);
+        const struct mtlbx_function *fn = mbx_function_at(fl->lib, m->index);
         if (!fn || fn->name.len != m->name_len || memcmp(fn->name.ptr, m->name, m->name_len) != 0)
             continue;
         /* `all` holds each library's rows as one run, in index order. */

@@ -48,14 +48,14 @@ static __thread const size_t *sort_index;   /* child position -> function */
 
 static const struct mtlbx_function *fn_of(size_t pos)
 {
-    return mtlbx_function_at(sort_lib, sort_index[pos]);
+    return mbx_function_at(sort_lib, sort_index[pos]);
 }
 
 static int cmp_name(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     const struct mtlbx_function *fa = fn_of(x), *fb = fn_of(y);
-    int c = mtlbx_name_cmp(fa->name, fb->name);
+    int c = mbx_name_cmp(fa->name, fb->name);
     if (c)
         return c;
     return x < y ? -1 : x > y;
@@ -88,7 +88,7 @@ static struct funcview_list *build(struct funcview *v, mtlbx_model *model, mtlbx
     if (!grown)
         return NULL;
     v->lists = grown;
-    size_t total = mtlbx_node_child_count(model, list);
+    size_t total = mbx_node_child_count(model, list);
     size_t *pos = malloc((total ? total : 1) * sizeof *pos);
     size_t *index = malloc((total ? total : 1) * sizeof *index);
     if (!pos || !index) {
@@ -100,10 +100,10 @@ static struct funcview_list *build(struct funcview *v, mtlbx_model *model, mtlbx
     struct fnfilter filter;
     fnfilter_parse(&filter, v->filter);
     for (size_t c = 0; c < total; c++) {
-        mtlbx_node *child = mtlbx_node_child(model, list, c);
+        mtlbx_node *child = mbx_node_child(model, list, c);
         index[c] = child ? child->index : 0;
         const struct mtlbx_function *fn = child && child->kind == MTLBX_NODE_FUNCTION
-                                              ? mtlbx_function_at(list->lib, child->index) : NULL;
+                                              ? mbx_function_at(list->lib, child->index) : NULL;
         if (!fn || fnfilter_matches_function(&filter, fn, list->lib, child->index))
             pos[n++] = c;
     }
@@ -131,7 +131,7 @@ size_t funcview_child_count(struct funcview *v, mtlbx_model *model, mtlbx_node *
         if (l)
             return l->n;
     }
-    return mtlbx_node_child_count(model, node);
+    return mbx_node_child_count(model, node);
 }
 
 mtlbx_node *funcview_child(struct funcview *v, mtlbx_model *model, mtlbx_node *node, size_t i)
@@ -139,7 +139,7 @@ mtlbx_node *funcview_child(struct funcview *v, mtlbx_model *model, mtlbx_node *n
     if (funcview_active(v) && node->kind == MTLBX_NODE_FUNCTION_LIST && node->lib) {
         struct funcview_list *l = build(v, model, node);
         if (l)
-            return i < l->n ? mtlbx_node_child(model, node, l->pos[i]) : NULL;
+            return i < l->n ? mbx_node_child(model, node, l->pos[i]) : NULL;
     }
-    return mtlbx_node_child(model, node, i);
+    return mbx_node_child(model, node, i);
 }

@@ -56,7 +56,7 @@ static void add(struct lines *l, bool heading, const char *fmt, ...)
 
 static char *esc(struct mtlbx_bytes b)
 {
-    char *s = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *s = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
     return s ? s : strdup("?");
 }
 
@@ -68,7 +68,7 @@ struct cells {
 static void guard_of(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md, struct cells *c)
 {
     c->guard = NULL;
-    char *decl = mtlbx_msl_argument(a, md);
+    char *decl = mbx_msl_argument(a, md);
     const char *g = decl ? strstr(decl, "function_constant(") : NULL;
     if (g) {
         const char *end = strchr(g, ')');
@@ -86,7 +86,7 @@ static void cells_of(const struct mtlbx_air_argument *a, size_t k, const struct 
     else
         snprintf(c->idx, sizeof c->idx, "%zu", k);
     /* Threadgroup memory is an air.buffer: MSL's word for its binding. */
-    char *kind = mtlbx_argument_is_threadgroup_memory(a) ? strdup("threadgroup") : a->kind.len ? esc(a->kind)
+    char *kind = mbx_argument_is_threadgroup_memory(a) ? strdup("threadgroup") : a->kind.len ? esc(a->kind)
                                                                                                  : strdup("-");
     if (a->has_location)
         snprintf(c->kind, sizeof c->kind, "%.120s(%" PRId64 ")", kind ? kind : "?", a->location);
@@ -95,7 +95,7 @@ static void cells_of(const struct mtlbx_air_argument *a, size_t k, const struct 
     free(kind);
     snprintf(c->access, sizeof c->access, "%s", a->access ? a->access : "-");
     /* As MSL spells it: "device const float4*" */
-    c->type = a->has_type ? mtlbx_msl_argument_type(a) : strdup("-");
+    c->type = a->has_type ? mbx_msl_argument_type(a) : strdup("-");
     c->name = a->has_name ? esc(a->name) : strdup("-");
     guard_of(a, md, c);
 }
@@ -116,7 +116,7 @@ static int width_of(const char *s)
  * no binding and no access, only a kind, a type and a name. */
 static bool builtin(const struct mtlbx_air_argument *a)
 {
-    return !a->has_location && !a->access && !mtlbx_argument_is_threadgroup_memory(a);
+    return !a->has_location && !a->access && !mbx_argument_is_threadgroup_memory(a);
 }
 
 /* The rows of one group, columns as wide as their widest cell, up to a
@@ -159,7 +159,7 @@ static void rows(struct lines *l, const struct mtlbx_air_argument *args, size_t 
             add(l, false, "  %*s  guarded by %s", wi, "", c[k].guard);
         struct mtlbx_struct_member m;
         bool any = false;
-        for (size_t i = 0; mtlbx_argument_member(&args[k], i, &m); i++) {
+        for (size_t i = 0; mbx_argument_member(&args[k], i, &m); i++) {
             if (!any)
                 add(l, false, "  %*s    %8s %6s  member", wi, "", "offset", "size");
             any = true;
@@ -208,7 +208,7 @@ static void constants_table(struct lines *l, const struct mtlbx_metadata *md)
     for (size_t i = 0; i < md->n_constants; i++) {
         const struct mtlbx_constant *c = &md->constants[i];
         char tbuf[24], *name = esc(c->name);
-        add(l, false, "  %5u  %-8s  %s%s", (unsigned)c->index, mtlbx_data_type_name(c->type, tbuf, sizeof tbuf),
+        add(l, false, "  %5u  %-8s  %s%s", (unsigned)c->index, mbx_data_type_name(c->type, tbuf, sizeof tbuf),
             name ? name : "?", c->active ? "" : "  (optional)");
         free(name);
     }
@@ -219,13 +219,13 @@ int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char 
                       size_t *n)
 {
     struct lines l = { 0 };
-    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, fn);
+    const struct mtlbx_function *f = mbx_function_at(lib, fn);
+    const struct mtlbx_metadata *md = mbx_function_metadata(lib, fn);
     const struct mtlbx_interface *iface = NULL;
     const char *error = NULL;
-    int state = mtlbx_function_interface_cached(m, lib, fn, &iface, &error);
+    int state = mbx_function_interface_cached(m, lib, fn, &iface, &error);
     char buf[32];
-    const char *type = f->present & MTLBX_F_TYPE ? mtlbx_function_type_name(f->type, buf, sizeof buf) : "-";
+    const char *type = f->present & MTLBX_F_TYPE ? mbx_function_type_name(f->type, buf, sizeof buf) : "-";
     if (state == MTLBX_IFACE_NOT_DECODED) {
         add(&l, false, "decoding the interface...");
     } else if (state != MTLBX_IFACE_OK || !iface || !iface->stage) {
@@ -240,7 +240,7 @@ int iface_table_build(mtlbx_model *m, const mtlbx_library *lib, size_t fn, char 
     }
     constants_table(&l, md);
     if (state == MTLBX_IFACE_OK || state == MTLBX_IFACE_FAILED) {
-        char *decl = mtlbx_msl_declaration(state == MTLBX_IFACE_OK ? iface : NULL, f->name, type, md,
+        char *decl = mbx_msl_declaration(state == MTLBX_IFACE_OK ? iface : NULL, f->name, type, md,
                                            MTLBX_MSL_ONE_PER_LINE | MTLBX_MSL_CONSTANTS);
         if (decl) {
             add(&l, true, "Declaration");

@@ -51,7 +51,7 @@ int textfmt_cp_width(uint32_t cp)
  * reorder what is shown (the "trojan source" trick). */
 static bool cp_needs_escape(uint32_t cp)
 {
-    return mtlbx_codepoint_unsafe(cp); /* the one policy, shared with the CLI */
+    return mbx_codepoint_unsafe(cp); /* the one policy, shared with the CLI */
 }
 
 struct out_buf {

@@ -19,14 +19,14 @@
 
 static char *escaped(struct mtlbx_bytes b)
 {
-    char *s = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *s = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
     return s ? s : strdup("?");
 }
 
 void verb_extract_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, fn);
-    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
+    struct mtlbx_bytes m = mbx_function_module_bytes(lib, fn);
+    const struct mtlbx_function *f = mbx_function_at(lib, fn);
     if (m.len == 0) {
         ex_error(ex, "this function's module is missing or outside the module section");
         return;
@@ -151,7 +151,7 @@ static void dis_finish(struct explorer *ex, struct job *j, bool cancelled)
 
 void verb_disassemble(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, fn);
+    struct mtlbx_bytes m = mbx_function_module_bytes(lib, fn);
     if (m.len == 0) {
         ex_error(ex, "this function's module is missing or outside the module section");
         return;
@@ -168,14 +168,14 @@ void verb_disassemble(struct explorer *ex, mtlbx_library *lib, size_t fn)
         ex_error(ex, "out of memory");
         return;
     }
-    const struct mtlbx_function *f = mtlbx_function_at(lib, fn);
+    const struct mtlbx_function *f = mbx_function_at(lib, fn);
     char *name = escaped(f->name);
     char *safe = safe_component(f->name.ptr, f->name.len);
     snprintf(d->title, sizeof d->title, "llvm-dis: %.300s", name);
     snprintf(d->save, sizeof d->save, "%s.ll", safe ? safe : "module");
     free(safe);
     free(name);
-    mtlbx_sha256(m.ptr, m.len, d->key);
+    mbx_sha256(m.ptr, m.len, d->key);
     const struct ir_entry *hit = ir_lookup(ex, d->key);
     if (hit) {
         struct text_doc doc = { .title = d->title, .data = hit->text, .len = hit->len, .save_name = d->save };

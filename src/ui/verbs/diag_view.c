@@ -82,23 +82,23 @@ void verb_show_problems(struct explorer *ex, uint32_t file)
     if (file >= ex->n_files)
         return;
     mtlbx_file *f = ex->files[file].f;
-    size_t n = mtlbx_file_diag_count(f);
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++)
-        n += mtlbx_library_diag_count(mtlbx_library_at(f, l));
+    size_t n = mbx_file_diag_count(f);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++)
+        n += mbx_library_diag_count(mbx_library_at(f, l));
     const struct mtlbx_diag **all = malloc((n + 1) * sizeof *all);
     if (!all) {
         ex_error(ex, "out of memory");
         return;
     }
     size_t k = 0, errors = 0;
-    for (size_t i = 0; i < mtlbx_file_diag_count(f); i++)
-        all[k++] = mtlbx_file_diag(f, i);
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t i = 0; i < mtlbx_library_diag_count(lib) && k < n; i++)
-            all[k++] = mtlbx_library_diag(lib, i);
+    for (size_t i = 0; i < mbx_file_diag_count(f); i++)
+        all[k++] = mbx_file_diag(f, i);
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        const mtlbx_library *lib = mbx_library_at(f, l);
+        for (size_t i = 0; i < mbx_library_diag_count(lib) && k < n; i++)
+            all[k++] = mbx_library_diag(lib, i);
     }
-    qsort(all, k, sizeof *all, mtlbx_diag_ptr_cmp);
+    qsort(all, k, sizeof *all, mbx_diag_ptr_cmp);
     for (size_t i = 0; i < k; i++)
         errors += all[i]->severity == MTLBX_ERROR;
     if (k == 0) {

@@ -72,7 +72,7 @@ static void extract_finish(struct explorer *ex, struct job *j, bool cancelled)
 
 void verb_extract_all(struct explorer *ex, mtlbx_library *lib)
 {
-    size_t n = mtlbx_library_function_count(lib);
+    size_t n = mbx_library_function_count(lib);
     if (n == 0) {
         ex_error(ex, "this library has no functions");
         return;
@@ -107,9 +107,9 @@ void verb_extract_all(struct explorer *ex, mtlbx_library *lib)
     }
     size_t existing = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        const struct mtlbx_function *fn = mbx_function_at(lib, i);
         x->names[i] = name_set_unique_file(&used, fn->name.ptr, fn->name.len, ".air");
-        x->modules[i] = mtlbx_function_module_bytes(lib, i);
+        x->modules[i] = mbx_function_module_bytes(lib, i);
         char full[4200];
         struct stat st;
         snprintf(full, sizeof full, "%s/%s", x->dir, x->names[i] ? x->names[i] : "");

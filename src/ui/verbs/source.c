@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The library's source search (mtlbx_source_locate, the same `mtlbx src`
+/* The library's source search (mbx_source_locate, the same `mtlbx src`
  * uses) runs on the job worker: it decompresses the archives and reads
  * every member, which on a big or hostile library takes a while. It reads
  * only the library's sources, never the node model, so it needs no model
@@ -27,14 +27,14 @@ struct source_job {
 static void source_work(struct job *j)
 {
     struct source_job *d = j->ctx;
-    d->found = mtlbx_source_locate(d->lib, d->fn, &d->loc);
+    d->found = mbx_source_locate(d->lib, d->fn, &d->loc);
 }
 
 static void source_finish(struct explorer *ex, struct job *j, bool cancelled)
 {
     struct source_job *d = j->ctx;
-    const struct mtlbx_function *f = mtlbx_function_at(d->lib, d->fn);
-    char *name = mtlbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
+    const struct mtlbx_function *f = mbx_function_at(d->lib, d->fn);
+    char *name = mbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
     if (cancelled) {
         ex_message(ex, "source search cancelled");
     } else if (d->found == -2) {
@@ -46,12 +46,12 @@ static void source_finish(struct explorer *ex, struct job *j, bool cancelled)
                    name ? name : "?");
     } else {
         const struct mtlbx_member *mem =
-            &mtlbx_library_sources(d->lib)->archives[d->loc.archive].members[d->loc.member];
+            &mbx_library_sources(d->lib)->archives[d->loc.archive].members[d->loc.member];
         /* The file name first: a long path is cut at its end. */
         const char *slash = strrchr(mem->name, '/');
         const char *base = slash && slash[1] ? slash + 1 : mem->name;
-        char *path = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
-        char *file = mtlbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
+        char *path = mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+        char *file = mbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
         char title[1200];
         snprintf(title, sizeof title, "%.200s in %.900s", file ? file : "?", path ? path : "?");
         struct text_doc doc = { .title = title, .data = (const char *)mem->data, .len = (size_t)mem->size,
@@ -68,7 +68,7 @@ static void source_finish(struct explorer *ex, struct job *j, bool cancelled)
 
 void verb_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     if (!s || !s->present || s->n_archives == 0) {
         ex_message(ex, "no embedded sources in this library (they come from -frecord-sources)");
         return;
@@ -86,13 +86,13 @@ void verb_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
 
 static char *member_name(const struct mtlbx_member *mem)
 {
-    char *s = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    char *s = mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
     return s ? s : strdup("?");
 }
 
 void verb_show_member(struct explorer *ex, mtlbx_library *lib, size_t archive, size_t member)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     if (!s || archive >= s->n_archives || s->archives[archive].state != MTLBX_ARCHIVE_LOADED ||
         member >= s->archives[archive].n_members) {
         ex_error(ex, "that member is not available");
@@ -102,7 +102,7 @@ void verb_show_member(struct explorer *ex, mtlbx_library *lib, size_t archive, s
     char *name = member_name(mem);
     if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
         if (mem->link_target) {
-            char *t = mtlbx_escape_dup((const uint8_t *)mem->link_target, strlen(mem->link_target),
+            char *t = mbx_escape_dup((const uint8_t *)mem->link_target, strlen(mem->link_target),
                                        MTLBX_ESC_TERMINAL);
             ex_message(ex, "%s is a link to %s", name, t ? t : "?");
             free(t);

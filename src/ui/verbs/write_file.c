@@ -67,7 +67,7 @@ bool verb_write_bytes(struct explorer *ex, const char *typed, const void *data, 
         ex_error(ex, "cannot write %s: %s", typed, err);
         return false;
     }
-    ex_message(ex, "wrote %zu %s to %s", len, mtlbx_noun(len, "byte", "bytes"), final);
+    ex_message(ex, "wrote %zu %s to %s", len, mbx_noun(len, "byte", "bytes"), final);
     return true;
 }
 

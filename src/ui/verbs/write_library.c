@@ -73,12 +73,12 @@ static void library_finish(struct explorer *ex, struct job *j, bool cancelled)
 {
     struct library_job *x = j->ctx;
     char n[32], size[32];
-    mtlbx_format_count(n, sizeof n, x->pick.n_functions);
-    const char *noun = mtlbx_noun(x->pick.n_functions, "function", "functions");
+    mbx_format_count(n, sizeof n, x->pick.n_functions);
+    const char *noun = mbx_noun(x->pick.n_functions, "function", "functions");
     switch (x->status) {
     case PACK_SELECT_OK:
         /* Written before the Esc was seen: it is whole, so say so. */
-        mtlbx_format_count(size, sizeof size, x->p.size);
+        mbx_format_count(size, sizeof size, x->p.size);
         ex_message(ex, "wrote %s: a library of %s %s, %s bytes", x->shown, n, noun, size);
         break;
     case PACK_SELECT_STOPPED: ex_message(ex, "stopped: %s not written (nothing left behind)", x->shown); break;
@@ -121,15 +121,15 @@ void verb_write_library(struct explorer *ex, struct library_pick *pick)
     pick->keep = NULL;
     const struct ex_file *ef = &ex->files[x->pick.file];
     char n[32], label[160], typed[1024];
-    mtlbx_format_count(n, sizeof n, x->pick.n_functions);
+    mbx_format_count(n, sizeof n, x->pick.n_functions);
     snprintf(label, sizeof label, "Write a library of %s %s%s to", n,
-             x->pick.marked ? "marked " : "", mtlbx_noun(x->pick.n_functions, "function", "functions"));
+             x->pick.marked ? "marked " : "", mbx_noun(x->pick.n_functions, "function", "functions"));
     if (!prompt_path(ex, label, x->pick.default_name, typed, sizeof typed) || !typed[0]) {
         free_job(x);
         return;
     }
     verb_expand_home(typed, x->path, sizeof x->path);
-    char *shown = mtlbx_escape_dup((const uint8_t *)typed, strlen(typed), MTLBX_ESC_TERMINAL);
+    char *shown = mbx_escape_dup((const uint8_t *)typed, strlen(typed), MTLBX_ESC_TERMINAL);
     snprintf(x->shown, sizeof x->shown, "%.1000s", shown ? shown : typed);
     free(shown);
     struct stat st;
@@ -162,19 +162,19 @@ void verb_write_library(struct explorer *ex, struct library_pick *pick)
 void verb_write_function_library(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
     long file = ex_file_of(ex, lib);
-    const struct mtlbx_function *f = lib ? mtlbx_function_at(lib, fn) : NULL;
+    const struct mtlbx_function *f = lib ? mbx_function_at(lib, fn) : NULL;
     if (file < 0 || !f) {
         ex_message(ex, "no function here");
         return;
     }
     struct library_pick pick = { .file = (uint32_t)file, .n_functions = 1 };
     mtlbx_file *mf = ex->files[file].f;
-    pick.n_libs = mtlbx_file_library_count(mf);
+    pick.n_libs = mbx_file_library_count(mf);
     pick.keep = calloc(pick.n_libs + 1, sizeof *pick.keep);
     bool ok = pick.keep != NULL, found = false;
     for (size_t l = 0; ok && l < pick.n_libs; l++) {
-        mtlbx_library *ml = mtlbx_library_at(mf, l);
-        ok = (pick.keep[l] = calloc(mtlbx_library_function_count(ml) + 1, 1)) != NULL;
+        mtlbx_library *ml = mbx_library_at(mf, l);
+        ok = (pick.keep[l] = calloc(mbx_library_function_count(ml) + 1, 1)) != NULL;
         if (ok && ml == lib)
             pick.keep[l][fn] = found = true;
     }

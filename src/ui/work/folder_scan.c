@@ -153,7 +153,7 @@ void folder_scan_free(struct folder_scan *s)
     if (s->survey_started)
         pthread_join(s->survey_thread, NULL);
     for (size_t i = 0; i < s->n; i++) {
-        mtlbx_close(s->v[i].file);
+        mbx_close(s->v[i].file);
         free(s->v[i].label);
         free(s->v[i].open_path);
         free(s->v[i].problem);
@@ -171,7 +171,7 @@ void folder_scan_title(const struct folder_scan *s, char *buf, size_t size)
 {
     size_t used = (size_t)snprintf(buf, size, " mtlbx  ");
     for (uint32_t r = 0; s && r < s->n_roots && used < size; r++) {
-        char *safe = mtlbx_escape_dup((const uint8_t *)s->roots[r], strlen(s->roots[r]), MTLBX_ESC_TERMINAL);
+        char *safe = mbx_escape_dup((const uint8_t *)s->roots[r], strlen(s->roots[r]), MTLBX_ESC_TERMINAL);
         used += (size_t)snprintf(buf + used, size - used, "%s%s", r ? " | " : "", safe ? safe : "?");
         free(safe);
     }

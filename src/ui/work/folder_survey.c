@@ -23,7 +23,7 @@
  * status line when found). */
 static void add_safe(struct text_buf *t, struct mtlbx_bytes b)
 {
-    char *e = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *e = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
     if (e)
         text_buf_str(t, e);
     free(e);
@@ -48,18 +48,18 @@ static void summarize(struct folder_scan *s, size_t i, const char *path)
     struct mtlbx_error err;
     bool ok = open_any(path, &f, &err) == MTLBX_E_NONE && f;
     char version[40] = "", target[64] = "", msl[24] = "", buf[64];
-    size_t functions = 0, problems = ok ? mtlbx_file_diag_count(f) : 0;
+    size_t functions = 0, problems = ok ? mbx_file_diag_count(f) : 0;
     unsigned lo = ~0u, hi = 0;
-    for (size_t l = 0; ok && l < mtlbx_file_library_count(f); l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
-        const struct mtlbx_header *h = mtlbx_library_header(lib);
+    for (size_t l = 0; ok && l < mbx_file_library_count(f); l++) {
+        mtlbx_library *lib = mbx_library_at(f, l);
+        const struct mtlbx_header *h = mbx_library_header(lib);
         size_t vl = strlen(version), tl = strlen(target);
         snprintf(version + vl, sizeof version - vl, "%s%u.%u.%u", l ? "," : "", h->major, h->minor, h->patch);
-        snprintf(target + tl, sizeof target - tl, "%s%s", l ? "," : "", mtlbx_target_text(h, buf, sizeof buf));
-        functions += mtlbx_library_function_count(lib);
-        problems += mtlbx_library_diag_count(lib);
-        for (size_t k = 0; k < mtlbx_library_function_count(lib); k++) {
-            const struct mtlbx_function *fn = mtlbx_function_at(lib, k);
+        snprintf(target + tl, sizeof target - tl, "%s%s", l ? "," : "", mbx_target_text(h, buf, sizeof buf));
+        functions += mbx_library_function_count(lib);
+        problems += mbx_library_diag_count(lib);
+        for (size_t k = 0; k < mbx_library_function_count(lib); k++) {
+            const struct mtlbx_function *fn = mbx_function_at(lib, k);
             if (!(fn->present & MTLBX_F_VERS))
                 continue;
             unsigned v = (unsigned)fn->msl_major * 1000 + fn->msl_minor;
@@ -71,7 +71,7 @@ static void summarize(struct folder_scan *s, size_t i, const char *path)
         snprintf(msl, sizeof msl, "%u.%u", lo / 1000, lo % 1000);
     else if (hi)
         snprintf(msl, sizeof msl, "%u.%u-%u.%u", lo / 1000, lo % 1000, hi / 1000, hi % 1000);
-    mtlbx_close(f);
+    mbx_close(f);
     pthread_mutex_lock(&s->lock);
     struct folder_entry *e = &s->v[i];
     e->surveyed = true;
@@ -96,14 +96,14 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
     struct text_buf t = { 0 };
     text_buf_add(&t, "", 0);
     if (open_any(path, &f, &err) == MTLBX_E_NONE && f) {
-        for (size_t l = 0; l < mtlbx_file_library_count(f) && !s->cancel; l++) {
-            mtlbx_library *lib = mtlbx_library_at(f, l);
-            mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
-            for (size_t k = 0; k < mtlbx_library_function_count(lib) && !s->cancel; k++) {
-                struct mtlbx_bytes name = mtlbx_function_at(lib, k)->name;
+        for (size_t l = 0; l < mbx_file_library_count(f) && !s->cancel; l++) {
+            mtlbx_library *lib = mbx_library_at(f, l);
+            mtlbx_interface_reader *rd = mbx_interface_reader_new(lib);
+            for (size_t k = 0; k < mbx_library_function_count(lib) && !s->cancel; k++) {
+                struct mtlbx_bytes name = mbx_function_at(lib, k)->name;
                 add_safe(&t, name);
                 text_buf_add(&t, "\n", 1);
-                struct mtlbx_interface *iface = mtlbx_interface_read(rd, lib, k, NULL, NULL);
+                struct mtlbx_interface *iface = mbx_interface_read(rd, lib, k, NULL, NULL);
                 for (size_t a = 0; iface && a < iface->n_inputs; a++) {
                     const struct mtlbx_air_argument *arg = &iface->inputs[a];
                     if (!arg->has_name && !arg->has_type)
@@ -117,11 +117,11 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
                     add_safe(&t, name);
                     text_buf_add(&t, "\n", 1);
                 }
-                mtlbx_interface_free(iface);
+                mbx_interface_free(iface);
             }
-            mtlbx_interface_reader_free(rd);
+            mbx_interface_reader_free(rd);
         }
-        mtlbx_close(f);
+        mbx_close(f);
     }
     char *index = text_buf_take(&t, NULL, NULL);
     pthread_mutex_lock(&s->lock);

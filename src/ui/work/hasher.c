@@ -37,11 +37,11 @@ struct hasher {
  * mismatch. */
 static void check(struct hasher *h, mtlbx_library *lib, size_t index)
 {
-    enum mtlbx_hash_state s = mtlbx_function_hash_state(lib, index);
+    enum mtlbx_hash_state s = mbx_function_hash_state(lib, index);
     if (s == MTLBX_HASH_MATCHES || s == MTLBX_HASH_MISMATCH || s == MTLBX_HASH_UNAVAILABLE)
         return;
     uint8_t actual[32];
-    if (mtlbx_function_verify(lib, index, actual) != MTLBX_HASH_MISMATCH)
+    if (mbx_function_verify(lib, index, actual) != MTLBX_HASH_MISMATCH)
         return;
     pthread_mutex_lock(&h->lock);
     if (h->n_mismatches == h->cap_mismatches) {
@@ -104,16 +104,16 @@ static void *worker(void *arg)
     struct hasher *h = arg;
     background_thread_nice(BACKGROUND_NICE_HASHER);
     for (size_t l = 0; l < h->n_libs; l++) {
-        size_t n = mtlbx_library_function_count(h->libs[l]);
+        size_t n = mbx_library_function_count(h->libs[l]);
         /* One reader per library for the sweep: a module that several
          * functions share is decoded once, not once per function. */
-        mtlbx_interface_reader *rd = mtlbx_interface_reader_new(h->libs[l]);
+        mtlbx_interface_reader *rd = mbx_interface_reader_new(h->libs[l]);
         /* The modules checked are let go behind the sweep (see ifacer.c). */
         struct span_release swept;
-        span_release_init(&swept, mtlbx_library_file(h->libs[l]));
+        span_release_init(&swept, mbx_library_file(h->libs[l]));
         for (size_t i = 0; i < n; i++) {
             if (atomic_load(&h->stop)) {
-                mtlbx_interface_reader_free(rd);
+                mbx_interface_reader_free(rd);
                 return NULL;
             }
             take_priority(h);
@@ -121,14 +121,14 @@ static void *worker(void *arg)
             /* A module whose interface does not decode is a finding, as
              * in `mtlbx check`; once per function, here and not in the
              * priority path, so that it is never reported twice. */
-            mtlbx_function_check_interface(rd, h->libs[l], i);
-            const struct mtlbx_function *fn = mtlbx_function_at(h->libs[l], i);
+            mbx_function_check_interface(rd, h->libs[l], i);
+            const struct mtlbx_function *fn = mbx_function_at(h->libs[l], i);
             if (fn->module_valid)
                 span_release_add(&swept, fn->module);
             atomic_fetch_add(&h->done, 1);
         }
         span_release_flush(&swept);
-        mtlbx_interface_reader_free(rd);
+        mbx_interface_reader_free(rd);
     }
     return NULL;
 }
@@ -146,7 +146,7 @@ struct hasher *hasher_start(mtlbx_library *const *libs, size_t n_libs)
     memcpy(h->libs, libs, n_libs * sizeof *libs);
     h->n_libs = n_libs;
     for (size_t l = 0; l < n_libs; l++)
-        h->total += mtlbx_library_function_count(libs[l]);
+        h->total += mbx_library_function_count(libs[l]);
     atomic_init(&h->done, 0);
     atomic_init(&h->stop, false);
     pthread_mutex_init(&h->lock, NULL);

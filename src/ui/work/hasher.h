@@ -1,6 +1,6 @@
 /* Background SHA-256 checks of every function's module, so hash status
  * fills in while the user is already looking at the first screen. The UI
- * only ever reads mtlbx_function_hash_state(), which never blocks. */
+ * only ever reads mbx_function_hash_state(), which never blocks. */
 #ifndef MTLBX_UI_HASHER_H
 #define MTLBX_UI_HASHER_H
 

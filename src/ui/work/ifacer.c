@@ -73,7 +73,7 @@ static void append(struct text_buf *t, struct mtlbx_bytes b)
 {
     if (!b.len)
         return;
-    char *esc = mtlbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *esc = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
     if (esc) {
         text_buf_str(t, esc);
         text_buf_add(t, "\n", 1);
@@ -102,7 +102,7 @@ static void sweep_one(struct ifacer *w, mtlbx_interface_reader *rd, size_t l, si
 {
     if (atomic_load(&w->texts[l][i]))
         return;
-    struct mtlbx_interface *iface = mtlbx_interface_read(rd, w->libs[l], i, NULL, NULL);
+    struct mtlbx_interface *iface = mbx_interface_read(rd, w->libs[l], i, NULL, NULL);
     size_t len = 0;
     char *built = iface && !iface->module.failed ? search_text(iface, &len) : NULL;
     /* Out of memory, the function is searched by its name alone. */
@@ -112,7 +112,7 @@ static void sweep_one(struct ifacer *w, mtlbx_interface_reader *rd, size_t l, si
         text = keep_text(w, "", 0);
     bool entry = iface && !iface->module.failed && iface->stage;
     atomic_store(&w->n_args[l][i], entry ? (int32_t)(iface->n_inputs < INT32_MAX - 1 ? iface->n_inputs + 1 : INT32_MAX) : -1);
-    mtlbx_interface_free(iface);
+    mbx_interface_free(iface);
     atomic_store(&w->texts[l][i], text);
 }
 
@@ -126,8 +126,8 @@ static void take_priority(struct ifacer *w)
     w->want_lib = NULL;
     w->want_model = NULL;
     pthread_mutex_unlock(&w->lock);
-    if (lib && mtlbx_function_interface_cached(model, lib, index, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) {
-        mtlbx_function_interface_keep(model, lib, index);
+    if (lib && mbx_function_interface_cached(model, lib, index, NULL, NULL) == MTLBX_IFACE_NOT_DECODED) {
+        mbx_function_interface_keep(model, lib, index);
         atomic_fetch_add(&w->kept, 1);
     }
     pthread_mutex_unlock(&w->keeping);
@@ -141,25 +141,25 @@ static void *worker(void *arg)
     for (size_t l = 0; l < w->n_libs; l++) {
         /* One reader per library for the sweep: a module that several
          * functions share is decoded once, not once per function. */
-        mtlbx_interface_reader *rd = mtlbx_interface_reader_new(w->libs[l]);
+        mtlbx_interface_reader *rd = mbx_interface_reader_new(w->libs[l]);
         /* The modules swept are let go behind the sweep: it reads them
          * through the mapping, which kept 223 MB of L20k's 329 MB. */
         struct span_release swept;
-        span_release_init(&swept, mtlbx_library_file(w->libs[l]));
+        span_release_init(&swept, mbx_library_file(w->libs[l]));
         for (size_t i = 0; i < w->counts[l]; i++) {
             if (atomic_load(&w->stop)) {
-                mtlbx_interface_reader_free(rd);
+                mbx_interface_reader_free(rd);
                 return NULL;
             }
             take_priority(w);
             sweep_one(w, rd, l, i);
-            const struct mtlbx_function *fn = mtlbx_function_at(w->libs[l], i);
+            const struct mtlbx_function *fn = mbx_function_at(w->libs[l], i);
             if (fn->module_valid)
                 span_release_add(&swept, fn->module);
             atomic_fetch_add(&w->done, 1);
         }
         span_release_flush(&swept);
-        mtlbx_interface_reader_free(rd);
+        mbx_interface_reader_free(rd);
     }
     /* After the sweep, keep serving the selection until stopped. */
     while (!atomic_load(&w->stop)) {
@@ -182,7 +182,7 @@ struct ifacer *ifacer_start(mtlbx_library *const *libs, size_t n_libs)
     bool ok = w->libs && w->texts && w->counts && w->n_args;
     for (size_t l = 0; ok && l < n_libs; l++) {
         w->libs[l] = libs[l];
-        w->counts[l] = mtlbx_library_function_count(libs[l]);
+        w->counts[l] = mbx_library_function_count(libs[l]);
         w->total += w->counts[l];
         ok = (w->texts[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->texts)) != NULL &&
              (w->n_args[l] = calloc(w->counts[l] ? w->counts[l] : 1, sizeof **w->n_args)) != NULL;

@@ -21,12 +21,12 @@ static void open_file(const char *rel)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &file, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
-    lib = mtlbx_library_at(file, 0);
+    cr_assert_eq(mbx_open_path(path, &file, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
+    lib = mbx_library_at(file, 0);
 }
 
 static void open_sample(void) { open_file("data/sample.metallib"); }
-static void close_file(void) { mtlbx_close(file); }
+static void close_file(void) { mbx_close(file); }
 
 static bool eq(struct mtlbx_bytes b, const char *s)
 {
@@ -35,10 +35,10 @@ static bool eq(struct mtlbx_bytes b, const char *s)
 
 static struct mtlbx_interface *get(const char *name)
 {
-    long i = mtlbx_library_function_find(lib, name);
+    long i = mbx_library_function_find(lib, name);
     cr_assert_geq(i, 0, "no function %s", name);
     struct mtlbx_error err;
-    struct mtlbx_interface *it = mtlbx_function_interface(lib, (size_t)i, &err);
+    struct mtlbx_interface *it = mbx_function_interface(lib, (size_t)i, &err);
     cr_assert_not_null(it, "%s: %s", name, err.message);
     cr_assert(!it->module.failed, "%s: %s at 0x%llx", name, it->module.error,
               (unsigned long long)it->module.error_offset);
@@ -94,7 +94,7 @@ Test(interface, kernel_buffers_struct_and_attributes)
     cr_assert_eq(it->n_attributes, 1);
     cr_assert(eq(it->attributes[0].key, "max_work_group_size") && it->attributes[0].n_values == 1 &&
               it->attributes[0].values[0].i == 256);
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
 }
 
 Test(interface, module_facts)
@@ -107,7 +107,7 @@ Test(interface, module_facts)
     cr_assert_eq(it->n_compile_options, 3);
     cr_assert(eq(it->compile_options[1], "air.compile.fast_math_enable"));
     cr_assert(it->has_compiler && eq(it->compiler, "mtlbx hand-written fixture (metalfe-32023.404)"));
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
 }
 
 Test(interface, vertex_outputs_and_inputs)
@@ -120,7 +120,7 @@ Test(interface, vertex_outputs_and_inputs)
     cr_assert_eq(it->n_inputs, 4);
     cr_assert(eq(it->inputs[2].kind, "vertex_input") && it->inputs[2].location == 2 && prop(&it->inputs[2], "arg_unused"));
     cr_assert(eq(it->inputs[3].kind, "instance_id") && !it->inputs[3].has_location);
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
 }
 
 Test(interface, fragment_render_target_texture_sampler)
@@ -138,7 +138,7 @@ Test(interface, fragment_render_target_texture_sampler)
     cr_assert(eq(in[2].kind, "texture") && in[2].location == 0 && eq(in[2].type, "texture2d<float, sample>"));
     cr_assert_str_eq(in[2].access, "sample");
     cr_assert(eq(in[3].kind, "sampler") && in[3].location == 0 && !in[3].access);
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
 }
 
 Test(interface, every_sample_stage)
@@ -154,7 +154,7 @@ Test(interface, every_sample_stage)
         cr_expect_str_eq(it->stage, want[i].stage, "%s", want[i].fn);
         cr_expect_eq(it->n_inputs, want[i].in, "%s inputs", want[i].fn);
         cr_expect_eq(it->n_outputs, want[i].out, "%s outputs", want[i].fn);
-        mtlbx_interface_free(it);
+        mbx_interface_free(it);
     }
 }
 
@@ -162,9 +162,9 @@ Test(interface, every_sample_stage)
  * whole words, FUNCTION blocks listed but not read. */
 Test(interface, blocks_nest_inside_the_module)
 {
-    for (size_t f = 0; f < mtlbx_library_function_count(lib); f++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, f);
-        struct mtlbx_interface *it = mtlbx_function_interface(lib, f, NULL);
+    for (size_t f = 0; f < mbx_library_function_count(lib); f++) {
+        const struct mtlbx_function *fn = mbx_function_at(lib, f);
+        struct mtlbx_interface *it = mbx_function_interface(lib, f, NULL);
         cr_assert_not_null(it);
         const struct mtlbx_module_info *mi = &it->module;
         cr_expect(mi->wrapper);
@@ -191,7 +191,7 @@ Test(interface, blocks_nest_inside_the_module)
             }
         }
         cr_expect(module && function && metadata && strtab, "function %zu: blocks", f);
-        mtlbx_interface_free(it);
+        mbx_interface_free(it);
     }
 }
 
@@ -199,9 +199,9 @@ Test(interface, blocks_nest_inside_the_module)
  * what was read of it. */
 static char *interface_text(const mtlbx_library *l, size_t f)
 {
-    struct mtlbx_interface *it = mtlbx_function_interface(l, f, NULL);
+    struct mtlbx_interface *it = mbx_function_interface(l, f, NULL);
     cr_assert_not_null(it);
-    char *decl = mtlbx_msl_declaration(it, mtlbx_function_at(l, f)->name, "visible", NULL, MTLBX_MSL_SOURCE);
+    char *decl = mbx_msl_declaration(it, mbx_function_at(l, f)->name, "visible", NULL, MTLBX_MSL_SOURCE);
     cr_assert_not_null(decl);
     size_t cap = strlen(decl) + 64 * (it->module.n_blocks + 1);
     char *out = malloc(cap);
@@ -212,7 +212,7 @@ static char *interface_text(const mtlbx_library *l, size_t f)
                                 (unsigned long long)b->offset, (unsigned long long)b->size, b->n_records, b->skipped);
     }
     free(decl);
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
     return out;
 }
 
@@ -236,7 +236,7 @@ static void *read_on_fresh_thread(void *arg)
 Test(interface, blockinfo_replayed_reads_as_read)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (size_t f = 0; f < mtlbx_library_function_count(lib); f++) {
+        for (size_t f = 0; f < mbx_library_function_count(lib); f++) {
             char *after_others = interface_text(lib, f);
             struct fresh_read fr = { .f = f };
             pthread_t t;
@@ -251,9 +251,9 @@ Test(interface, blockinfo_replayed_reads_as_read)
 Test(interface, a_function_without_a_module_is_null)
 {
     struct mtlbx_error err;
-    cr_assert_null(mtlbx_function_interface(lib, mtlbx_library_function_count(lib), &err));
+    cr_assert_null(mbx_function_interface(lib, mbx_library_function_count(lib), &err));
     cr_assert(err.message[0]);
-    mtlbx_interface_free(NULL);
+    mbx_interface_free(NULL);
 }
 
 /* The other fixtures: older containers with entries that list only the
@@ -268,12 +268,12 @@ Test(interface_fixtures, every_fixture_function_decodes)
     size_t decoded = 0;
     for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
         open_file(files[k]);
-        for (size_t l = 0; l < mtlbx_file_library_count(file); l++) {
-            mtlbx_library *lb = mtlbx_library_at(file, l);
-            for (size_t i = 0; i < mtlbx_library_function_count(lb); i++) {
+        for (size_t l = 0; l < mbx_file_library_count(file); l++) {
+            mtlbx_library *lb = mbx_library_at(file, l);
+            for (size_t i = 0; i < mbx_library_function_count(lb); i++) {
                 struct mtlbx_error err;
-                struct mtlbx_interface *it = mtlbx_function_interface(lb, i, &err);
-                if (!mtlbx_function_module_bytes(lb, i).ptr) {
+                struct mtlbx_interface *it = mbx_function_interface(lb, i, &err);
+                if (!mbx_function_module_bytes(lb, i).ptr) {
                     cr_expect_null(it);
                     continue;
                 }
@@ -285,10 +285,10 @@ Test(interface_fixtures, every_fixture_function_decodes)
                           it->stage ? it->stage : "null");
                 cr_expect(it->has_air_version && it->has_compiler, "%s %zu: module facts", files[k], i);
                 decoded++;
-                mtlbx_interface_free(it);
+                mbx_interface_free(it);
             }
         }
-        mtlbx_close(file);
+        mbx_close(file);
     }
     cr_expect_gt(decoded, 8);
 }

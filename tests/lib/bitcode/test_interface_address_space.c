@@ -112,7 +112,7 @@ static void expect(enum shape s, const struct want want[6])
 {
     struct bitwriter *w = build(s);
     struct mtlbx_error err;
-    struct mtlbx_interface *it = mtlbx_interface_decode(w->buf, bw_size(w), BASE, (const uint8_t *)"k", 1, &err);
+    struct mtlbx_interface *it = mbx_interface_decode(w->buf, bw_size(w), BASE, (const uint8_t *)"k", 1, &err);
     cr_assert_not_null(it, "%s", err.message);
     cr_assert(!it->module.failed, "shape %d: %s at 0x%llx", s, it->module.error,
               (unsigned long long)it->module.error_offset);
@@ -126,7 +126,7 @@ static void expect(enum shape s, const struct want want[6])
             cr_expect_eq(a->address_space, want[i].as, "shape %d argument %zu: address space %lld, want %lld", s,
                          i, (long long)a->address_space, (long long)want[i].as);
     }
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
     bw_free(w);
 }
 
@@ -178,11 +178,11 @@ Test(address_space, broken_pointer_records_are_unknown)
 Test(address_space, names)
 {
     struct mtlbx_air_argument a = { 0 };
-    cr_assert_null(mtlbx_address_space_from_name(&a));
+    cr_assert_null(mbx_address_space_from_name(&a));
     a.address_space_from = MTLBX_AS_METADATA;
-    cr_assert_str_eq(mtlbx_address_space_from_name(&a), "air.address_space");
+    cr_assert_str_eq(mbx_address_space_from_name(&a), "air.address_space");
     a.address_space_from = MTLBX_AS_PARAMETER;
-    cr_assert_str_eq(mtlbx_address_space_from_name(&a), "parameter");
+    cr_assert_str_eq(mbx_address_space_from_name(&a), "parameter");
     a.address_space_from = MTLBX_AS_UNKNOWN;
-    cr_assert_str_eq(mtlbx_address_space_from_name(&a), "unknown");
+    cr_assert_str_eq(mbx_address_space_from_name(&a), "unknown");
 }

@@ -6,7 +6,7 @@
  * constants), function_constant (the guard's name), access and address
  * space (against the entry function's `define` line: its parameter
  * numbered by the argument's index), and the module facts must equal what
- * mtlbx_function_interface() decoded. llvm-dis runs on batches of modules
+ * mbx_function_interface() decoded. llvm-dis runs on batches of modules
  * (its start-up dominates), two batches at a time. Skips (77) without the
  * corpus or without llvm-dis. */
 #include "config.h"
@@ -179,7 +179,7 @@ static void compare_args(const char *what, const struct job *j, const struct ll_
                          const struct ll_function *params, const struct mtlbx_air_argument *got, size_t n_got,
                          struct counts *c)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(j->lib, j->fn);
+    const struct mtlbx_function *fn = mbx_function_at(j->lib, j->fn);
     const struct ll_tuple *list = ll_node(m, list_id);
     size_t n = list ? list->n : 0;
     cr_expect_eq(n_got, n, "%s %.*s: %zu %s, llvm-dis shows %zu", j->file, (int)fn->name.len, fn->name.ptr, n_got,
@@ -235,7 +235,7 @@ static const struct ll_tuple *named_first(const struct ll_module *m, const char 
 
 static void compare(const struct job *j, const struct ll_module *m, const struct mtlbx_interface *it, struct counts *c)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(j->lib, j->fn);
+    const struct mtlbx_function *fn = mbx_function_at(j->lib, j->fn);
     char sym[1024];
     snprintf(sym, sizeof sym, "%.*s", (int)fn->name.len, fn->name.ptr);
     c->functions++;
@@ -372,13 +372,13 @@ static void finish(struct job *jobs, size_t n, struct counts *c)
     char path[256];
     for (size_t i = 0; i < n; i++) {
         struct job *j = &jobs[i];
-        const struct mtlbx_function *fn = mtlbx_function_at(j->lib, j->fn);
+        const struct mtlbx_function *fn = mbx_function_at(j->lib, j->fn);
         size_t len = 0;
         snprintf(path, sizeof path, "%s/%s", workdir, j->ll);
         char *text = read_file(path, &len);
         cr_expect_not_null(text, "%s %.*s: llvm-dis wrote no assembly", j->file, (int)fn->name.len, fn->name.ptr);
         struct mtlbx_error err;
-        struct mtlbx_interface *it = mtlbx_function_interface(j->lib, j->fn, &err);
+        struct mtlbx_interface *it = mbx_function_interface(j->lib, j->fn, &err);
         cr_expect_not_null(it, "%s %.*s: %s", j->file, (int)fn->name.len, fn->name.ptr, err.message);
         if (text && it) {
             struct ll_module m;
@@ -386,7 +386,7 @@ static void finish(struct job *jobs, size_t n, struct counts *c)
             compare(j, &m, it, c);
             ll_free(&m);
         }
-        mtlbx_interface_free(it);
+        mbx_interface_free(it);
         free(text);
         unlink(path);
         snprintf(path, sizeof path, "%s/%s", workdir, j->bc);
@@ -415,15 +415,15 @@ Test(interface_corpus, every_function_agrees_with_llvm_dis, .timeout = 1200)
             continue;
         mtlbx_file *f;
         struct mtlbx_error err;
-        if (mtlbx_open_path(path, &f, &err) != MTLBX_E_NONE)
+        if (mbx_open_path(path, &f, &err) != MTLBX_E_NONE)
             continue; /* README, PROVENANCE.tsv ... */
         files = realloc(files, (n_files + 1) * sizeof *files);
         files[n_files++] = f;
         const char *name = strdup(e->d_name);
-        for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-            mtlbx_library *lib = mtlbx_library_at(f, l);
-            for (size_t i = 0; i < mtlbx_library_function_count(lib); i++) {
-                if (!mtlbx_function_module_bytes(lib, i).ptr)
+        for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+            mtlbx_library *lib = mbx_library_at(f, l);
+            for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
+                if (!mbx_function_module_bytes(lib, i).ptr)
                     continue;
                 jobs = realloc(jobs, (n_jobs + 1) * sizeof *jobs);
                 struct job *j = &jobs[n_jobs];
@@ -442,7 +442,7 @@ Test(interface_corpus, every_function_agrees_with_llvm_dis, .timeout = 1200)
         size_t n2 = n_jobs - at - n1 < BATCH ? n_jobs - at - n1 : BATCH;
         for (size_t i = at; i < at + n1 + n2; i++) {
             struct bc_path { char p[256]; } bp;
-            struct mtlbx_bytes mod = mtlbx_function_module_bytes(jobs[i].lib, jobs[i].fn);
+            struct mtlbx_bytes mod = mbx_function_module_bytes(jobs[i].lib, jobs[i].fn);
             snprintf(bp.p, sizeof bp.p, "%s/%s", workdir, jobs[i].bc);
             cr_assert(write_file(bp.p, mod.ptr, mod.len), "cannot write %s", bp.p);
         }
@@ -462,7 +462,7 @@ Test(interface_corpus, every_function_agrees_with_llvm_dis, .timeout = 1200)
     cr_expect_eq(c.functions, n_jobs);
     cr_expect(c.arguments == 0 || c.pointers > 0, "no pointer argument compared");
     for (size_t i = 0; i < n_files; i++)
-        mtlbx_close(files[i]);
+        mbx_close(files[i]);
     free(files);
     free(jobs);
     free(llvm_dis);

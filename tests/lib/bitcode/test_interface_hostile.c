@@ -200,7 +200,7 @@ static struct bitwriter *build(enum defect d)
 static struct mtlbx_interface *decode(struct bitwriter *w, size_t len)
 {
     struct mtlbx_error err;
-    return mtlbx_interface_decode(w->buf, len, BASE, (const uint8_t *)"k", 1, &err);
+    return mbx_interface_decode(w->buf, len, BASE, (const uint8_t *)"k", 1, &err);
 }
 
 static void expect_valid(enum defect d)
@@ -224,7 +224,7 @@ static void expect_valid(enum defect d)
     cr_assert_eq(it->module.blocks[0].block_id, 13);
     cr_assert_eq(it->module.blocks[0].offset, BASE + 4);
     cr_assert_str_eq(it->module.blocks[1].name, "MODULE_BLOCK");
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
     bw_free(w);
 }
 
@@ -244,7 +244,7 @@ static void expect_failure(enum defect d, const char *needle)
     cr_expect(strstr(it->module.error, needle), "error '%s' does not say '%s'", it->module.error, needle);
     cr_expect_null(it->stage);
     cr_expect_eq(it->n_inputs + it->n_outputs + it->n_attributes + it->n_compile_options, 0);
-    mtlbx_interface_free(it);
+    mbx_interface_free(it);
     bw_free(w);
 }
 
@@ -292,7 +292,7 @@ static void expect_every_shorter_block(enum defect d, uint32_t block_id)
             start = full->module.blocks[i].offset - BASE;
             end = start + full->module.blocks[i].size;
         }
-    mtlbx_interface_free(full);
+    mbx_interface_free(full);
     cr_assert_gt(end, 0);
     /* The length word: the last word before the contents whose count of
      * words reaches exactly the end. */
@@ -315,7 +315,7 @@ static void expect_every_shorter_block(enum defect d, uint32_t block_id)
         copy[at + 2] = (uint8_t)(shorter >> 16);
         copy[at + 3] = (uint8_t)(shorter >> 24);
         struct mtlbx_error err;
-        struct mtlbx_interface *it = mtlbx_interface_decode(copy, len, BASE, (const uint8_t *)"k", 1, &err);
+        struct mtlbx_interface *it = mbx_interface_decode(copy, len, BASE, (const uint8_t *)"k", 1, &err);
         cr_assert_not_null(it);
         uint64_t cut = at + 4 + (uint64_t)shorter * 4;
         cr_expect(it->module.failed, "block %u of %u words not noticed", block_id, shorter);
@@ -327,7 +327,7 @@ static void expect_every_shorter_block(enum defect d, uint32_t block_id)
                       strstr(it->module.error, "past the end of") || strstr(it->module.error, "more than its block") ||
                       strstr(it->module.error, "more than its enclosing"),
                   "%u words: '%s'", shorter, it->module.error);
-        mtlbx_interface_free(it);
+        mbx_interface_free(it);
     }
     free(copy);
     bw_free(w);
@@ -353,12 +353,12 @@ Test(hostile_bitstream, every_truncation, .timeout = 60)
         if (full->module.blocks[i].block_id == 8)
             module_end = full->module.blocks[i].offset + full->module.blocks[i].size - BASE;
     cr_assert_gt(module_end, 0);
-    mtlbx_interface_free(full);
+    mbx_interface_free(full);
     for (size_t cut = 0; cut < len; cut++) {
         uint8_t *copy = malloc(cut ? cut : 1); /* exactly `cut` bytes, so ASan sees any overread */
         memcpy(copy, w->buf, cut);
         struct mtlbx_error err;
-        struct mtlbx_interface *it = mtlbx_interface_decode(copy, cut, BASE, (const uint8_t *)"k", 1, &err);
+        struct mtlbx_interface *it = mbx_interface_decode(copy, cut, BASE, (const uint8_t *)"k", 1, &err);
         if (cut < 4) {
             cr_expect_null(it, "cut %zu: too short for bitcode", cut);
             cr_expect_eq(err.offset, BASE);
@@ -370,7 +370,7 @@ Test(hostile_bitstream, every_truncation, .timeout = 60)
                 cr_expect(it->module.error_offset >= BASE && it->module.error_offset <= BASE + cut,
                           "cut %zu: error offset 0x%llx", cut, (unsigned long long)it->module.error_offset);
         }
-        mtlbx_interface_free(it);
+        mbx_interface_free(it);
         free(copy);
     }
     bw_free(w);
@@ -380,11 +380,11 @@ Test(hostile_bitstream, not_bitcode_is_null_with_an_offset)
 {
     struct mtlbx_error err;
     static const uint8_t junk[] = "this is not bitcode at all";
-    cr_assert_null(mtlbx_interface_decode(junk, sizeof junk, BASE, NULL, 0, &err));
+    cr_assert_null(mbx_interface_decode(junk, sizeof junk, BASE, NULL, 0, &err));
     cr_expect_eq(err.offset, BASE);
     cr_expect(err.message[0]);
     /* A wrapper pointing outside the module */
     uint8_t wrapper[20] = { 0xDE, 0xC0, 0x17, 0x0B, 0, 0, 0, 0, 20, 0, 0, 0, 0xFF, 0xFF, 0, 0 };
-    cr_assert_null(mtlbx_interface_decode(wrapper, sizeof wrapper, BASE, NULL, 0, &err));
+    cr_assert_null(mbx_interface_decode(wrapper, sizeof wrapper, BASE, NULL, 0, &err));
     cr_expect_eq(err.offset, BASE + 8);
 }

@@ -35,14 +35,14 @@ static void make_shared(void)
     cr_assert_eq(system(cmd), 0, "%s", cmd);
     snprintf(path, sizeof path, "%s/shared.metallib", dir);
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &file, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
-    lib = mtlbx_library_at(file, 0);
-    cr_assert_eq(mtlbx_library_function_count(lib), SHARERS);
+    cr_assert_eq(mbx_open_path(path, &file, &err), MTLBX_E_NONE, "%s: %s", path, err.message);
+    lib = mbx_library_at(file, 0);
+    cr_assert_eq(mbx_library_function_count(lib), SHARERS);
 }
 
 static void remove_shared(void)
 {
-    mtlbx_close(file);
+    mbx_close(file);
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     (void)system(cmd);
@@ -68,19 +68,19 @@ struct share {
 static void *decode_every_third(void *arg)
 {
     struct share *s = arg;
-    mtlbx_read_window *w = mtlbx_read_window_new();
+    mtlbx_read_window *w = mbx_read_window_new();
     for (size_t i = s->first; i < SHARERS; i += THREADS) {
-        struct mtlbx_interface *it = mtlbx_interface_read(s->rd, lib, i, w, NULL);
+        struct mtlbx_interface *it = mbx_interface_read(s->rd, lib, i, w, NULL);
         s->own += is_own(it, i);
-        mtlbx_interface_free(it);
+        mbx_interface_free(it);
     }
-    mtlbx_read_window_free(w);
+    mbx_read_window_free(w);
     return NULL;
 }
 
 Test(interface_reader, one_reader_serves_many_threads_reading_the_shared_module_once)
 {
-    mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
+    mtlbx_interface_reader *rd = mbx_interface_reader_new(lib);
     cr_assert_not_null(rd);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -96,7 +96,7 @@ Test(interface_reader, one_reader_serves_many_threads_reading_the_shared_module_
         own += s[t].own;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    mtlbx_interface_reader_free(rd);
+    mbx_interface_reader_free(rd);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     cr_expect_eq(own, SHARERS, "%zu of %d functions got their own entry", own, SHARERS);
     /* Generous for ASan on a loaded machine; reading the module once per
@@ -109,36 +109,36 @@ Test(interface_reader, one_reader_serves_many_threads_reading_the_shared_module_
  * interface. */
 Test(interface_reader, no_reader_or_another_librarys_decodes_alone_to_the_same)
 {
-    mtlbx_interface_reader *rd = mtlbx_interface_reader_new(lib);
+    mtlbx_interface_reader *rd = mbx_interface_reader_new(lib);
     const char *src = getenv("MTLBX_SRCDIR");
     char path[4096];
     snprintf(path, sizeof path, "%s/data/sample.metallib", src ? src : ".");
     mtlbx_file *other;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &other, &err), MTLBX_E_NONE, "%s", err.message);
-    mtlbx_interface_reader *rd_other = mtlbx_interface_reader_new(mtlbx_library_at(other, 0));
+    cr_assert_eq(mbx_open_path(path, &other, &err), MTLBX_E_NONE, "%s", err.message);
+    mtlbx_interface_reader *rd_other = mbx_interface_reader_new(mbx_library_at(other, 0));
     cr_assert(rd && rd_other);
     size_t picks[] = { 0, 1, 999, SHARERS - 1 };
     for (size_t k = 0; k < sizeof picks / sizeof *picks; k++) {
         size_t i = picks[k];
-        struct mtlbx_interface *shared = mtlbx_interface_read(rd, lib, i, NULL, NULL);
-        struct mtlbx_interface *alone = mtlbx_interface_read(NULL, lib, i, NULL, NULL);
-        struct mtlbx_interface *wrong = mtlbx_interface_read(rd_other, lib, i, NULL, NULL);
+        struct mtlbx_interface *shared = mbx_interface_read(rd, lib, i, NULL, NULL);
+        struct mtlbx_interface *alone = mbx_interface_read(NULL, lib, i, NULL, NULL);
+        struct mtlbx_interface *wrong = mbx_interface_read(rd_other, lib, i, NULL, NULL);
         cr_expect(is_own(shared, i) && is_own(alone, i) && is_own(wrong, i), "function %zu", i);
-        char *a = mtlbx_msl_declaration(shared, mtlbx_function_at(lib, i)->name, "kernel", NULL, MTLBX_MSL_SOURCE);
-        char *b = mtlbx_msl_declaration(alone, mtlbx_function_at(lib, i)->name, "kernel", NULL, MTLBX_MSL_SOURCE);
-        char *c = mtlbx_msl_declaration(wrong, mtlbx_function_at(lib, i)->name, "kernel", NULL, MTLBX_MSL_SOURCE);
+        char *a = mbx_msl_declaration(shared, mbx_function_at(lib, i)->name, "kernel", NULL, MTLBX_MSL_SOURCE);
+        char *b = mbx_msl_declaration(alone, mbx_function_at(lib, i)->name, "kernel", NULL, MTLBX_MSL_SOURCE);
+        char *c = mbx_msl_declaration(wrong, mbx_function_at(lib, i)->name, "kernel", NULL, MTLBX_MSL_SOURCE);
         cr_assert(a && b && c);
         cr_expect_str_eq(a, b, "function %zu", i);
         cr_expect_str_eq(a, c, "function %zu", i);
         free(a), free(b), free(c);
-        mtlbx_interface_free(shared);
-        mtlbx_interface_free(alone);
-        mtlbx_interface_free(wrong);
+        mbx_interface_free(shared);
+        mbx_interface_free(alone);
+        mbx_interface_free(wrong);
     }
-    mtlbx_interface_reader_free(rd_other);
-    mtlbx_interface_reader_free(rd);
-    mtlbx_close(other);
-    cr_expect_null(mtlbx_interface_reader_new(NULL));
-    mtlbx_interface_reader_free(NULL);
+    mbx_interface_reader_free(rd_other);
+    mbx_interface_reader_free(rd);
+    mbx_close(other);
+    cr_expect_null(mbx_interface_reader_new(NULL));
+    mbx_interface_reader_free(NULL);
 }

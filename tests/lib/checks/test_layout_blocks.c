@@ -24,9 +24,9 @@ static void check_clean_layout(size_t n)
     struct imagebuf img = { 0 };
     ib_library(&img, &(struct test_library){ .n_functions = n, .functions = fns });
     mtlbx_file *f = open_buf(&img);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_library_function_count(lib), n);
-    struct mtlbx_layout *layout = mtlbx_layout_check(f);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_library_function_count(lib), n);
+    struct mtlbx_layout *layout = mbx_layout_check(f);
     cr_assert_not_null(layout);
     const struct mtlbx_layout_summary *s = &layout->summary;
     cr_expect(s->complete, "%zu functions: the walk did not cover the file", n);
@@ -35,12 +35,12 @@ static void check_clean_layout(size_t n)
     cr_expect_eq(s->dirty_padding_runs, 0);
     /* Nothing to find: every entry, metadata group and module is claimed
      * once, where its entry says. */
-    cr_expect_eq(mtlbx_library_diag_count(lib), 0, "%zu functions: %zu findings, the first: %s", n,
-                 mtlbx_library_diag_count(lib),
-                 mtlbx_library_diag_count(lib) ? mtlbx_library_diag(lib, 0)->message : "");
-    cr_expect_eq(mtlbx_file_diag_count(f), 0);
-    mtlbx_layout_free(layout);
-    mtlbx_close(f);
+    cr_expect_eq(mbx_library_diag_count(lib), 0, "%zu functions: %zu findings, the first: %s", n,
+                 mbx_library_diag_count(lib),
+                 mbx_library_diag_count(lib) ? mbx_library_diag(lib, 0)->message : "");
+    cr_expect_eq(mbx_file_diag_count(f), 0);
+    mbx_layout_free(layout);
+    mbx_close(f);
     ib_free(&img);
     free(fns);
     free(names);

@@ -112,12 +112,12 @@ static size_t build_library(struct imagebuf *img, char **payload_store)
 
 static void expect_verified(mtlbx_file *f, size_t bad)
 {
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_library_function_count(lib), N_FUNCTIONS);
-    cr_expect_eq(mtlbx_library_verify_all(lib, 2), bad);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_library_function_count(lib), N_FUNCTIONS);
+    cr_expect_eq(mbx_library_verify_all(lib, 2), bad);
     for (size_t i = 0; i < N_FUNCTIONS; i++) {
         enum mtlbx_hash_state want = i % BAD_EVERY == 5 ? MTLBX_HASH_MISMATCH : MTLBX_HASH_MATCHES;
-        cr_expect_eq(mtlbx_function_hash_state(lib, i), want, "function %zu", i);
+        cr_expect_eq(mbx_function_hash_state(lib, i), want, "function %zu", i);
     }
 }
 
@@ -132,7 +132,7 @@ Test(sha256_batch, library_in_memory_and_mapped)
 
     mtlbx_file *f = open_buf(&img);
     expect_verified(f, bad);
-    mtlbx_close(f);
+    mbx_close(f);
 
     const char *tmp = getenv("TMPDIR");
     char path[4096];
@@ -143,11 +143,11 @@ Test(sha256_batch, library_in_memory_and_mapped)
     close(fd);
     struct mtlbx_error err;
     f = NULL;
-    int rc = mtlbx_open_path(path, &f, &err);
+    int rc = mbx_open_path(path, &f, &err);
     unlink(path);
     cr_assert_eq(rc, MTLBX_E_NONE, "%s", err.message);
     expect_verified(f, bad);
-    mtlbx_close(f);
+    mbx_close(f);
 
     for (size_t i = 0; i < N_FUNCTIONS; i++)
         free(payloads[i]);

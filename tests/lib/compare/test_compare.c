@@ -48,7 +48,7 @@ static mtlbx_file *open_blob(const struct blob *b, const char *name)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(b->data, b->len, name, &f, &err), MTLBX_E_NONE, "%s", err.message);
+    cr_assert_eq(mbx_open_buffer(b->data, b->len, name, &f, &err), MTLBX_E_NONE, "%s", err.message);
     return f;
 }
 
@@ -63,19 +63,19 @@ static struct mtlbx_diff *diff(mtlbx_file *a, mtlbx_file *b, bool verify)
 {
     struct mtlbx_diff *d = NULL;
     struct mtlbx_diff_options opt = { .verify = verify };
-    cr_assert_eq(mtlbx_diff_files(a, b, &opt, &d), MTLBX_E_NONE);
+    cr_assert_eq(mbx_diff_files(a, b, &opt, &d), MTLBX_E_NONE);
     cr_assert(d);
     return d;
 }
 
 static bool name_is(const mtlbx_library *lib, size_t i, const char *name)
 {
-    struct mtlbx_bytes n = mtlbx_function_at(lib, i)->name;
+    struct mtlbx_bytes n = mbx_function_at(lib, i)->name;
     return n.len == strlen(name) && memcmp(n.ptr, name, n.len) == 0;
 }
 
 /* Offset in the file of function i's first byte of `what`. */
-static size_t offset_of(mtlbx_file *f, const uint8_t *p) { return (size_t)(p - mtlbx_file_data(f)); }
+static size_t offset_of(mtlbx_file *f, const uint8_t *p) { return (size_t)(p - mbx_file_data(f)); }
 
 static void assert_empty(const struct mtlbx_library_diff *l)
 {
@@ -96,12 +96,12 @@ Test(compare, a_library_against_itself_is_identical)
         mtlbx_file *fa = open_blob(&b, "a"), *fb = open_blob(&c, "b");
         struct mtlbx_diff *d = diff(fa, fb, true);
         cr_assert(d->identical, "%s", files[k]);
-        cr_assert_eq(d->n_libraries, mtlbx_file_library_count(fa));
+        cr_assert_eq(d->n_libraries, mbx_file_library_count(fa));
         for (size_t l = 0; l < d->n_libraries; l++)
             assert_empty(&d->libraries[l]);
-        mtlbx_diff_free(d);
-        mtlbx_close(fa);
-        mtlbx_close(fb);
+        mbx_diff_free(d);
+        mbx_close(fa);
+        mbx_close(fb);
         free(b.data);
         free(c.data);
     }
@@ -111,7 +111,7 @@ Test(compare, a_flipped_module_byte_changes_hash_ok_of_that_function_only)
 {
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 2);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(fa, 0), 2);
     c.data[fn->module.offset + fn->module.size / 2] ^= 0x40;
     mtlbx_file *fb = open_blob(&c, "b");
 
@@ -124,13 +124,13 @@ Test(compare, a_flipped_module_byte_changes_hash_ok_of_that_function_only)
     cr_assert_eq(l->changed[0].b, 2);
     /* (and the interface, when the flipped byte lands in its metadata) */
     cr_assert_eq(l->changed[0].fields & ~(1u << MTLBX_FF_INTERFACE), 1u << MTLBX_FF_HASH_OK);
-    cr_assert_str_eq(mtlbx_function_field_name(MTLBX_FF_HASH_OK), "hash_ok");
-    mtlbx_diff_free(d);
+    cr_assert_str_eq(mbx_function_field_name(MTLBX_FF_HASH_OK), "hash_ok");
+    mbx_diff_free(d);
 
     /* Without verify the equal stored HASH is not trusted either: the
      * modules' bytes are compared, and only the pair that differs is
      * hashed (issue 23 item 4: never "identical" for different bytes). */
-    mtlbx_close(fb);
+    mbx_close(fb);
     fb = open_blob(&c, "b");
     d = diff(fa, fb, false);
     cr_assert_not(d->identical);
@@ -138,11 +138,11 @@ Test(compare, a_flipped_module_byte_changes_hash_ok_of_that_function_only)
     cr_assert_eq(l->n_changed, 1);
     cr_assert_eq(l->changed[0].a, 2);
     cr_assert_eq(l->changed[0].fields & ~(1u << MTLBX_FF_INTERFACE), 1u << MTLBX_FF_HASH_OK);
-    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fb, 0), 2), MTLBX_HASH_MISMATCH);
-    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fb, 0), 1), MTLBX_HASH_UNCHECKED);
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    cr_assert_eq(mbx_function_hash_state(mbx_library_at(fb, 0), 2), MTLBX_HASH_MISMATCH);
+    cr_assert_eq(mbx_function_hash_state(mbx_library_at(fb, 0), 1), MTLBX_HASH_UNCHECKED);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(b.data);
     free(c.data);
 }
@@ -153,9 +153,9 @@ Test(compare, modules_damaged_differently_behind_one_hash_are_a_module_hash_chan
      * bytes: still a change, named by the hash the bytes have now. */
     struct blob b = load("data/sample.metallib");
     mtlbx_file *f0 = open_blob(&b, "a");
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(f0, 0), 1);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(f0, 0), 1);
     size_t at = fn->module.offset + fn->module.size / 2;
-    mtlbx_close(f0);
+    mbx_close(f0);
     struct blob c = copy(&b);
     b.data[at] ^= 0x01;
     c.data[at] ^= 0x02;
@@ -166,16 +166,16 @@ Test(compare, modules_damaged_differently_behind_one_hash_are_a_module_hash_chan
     cr_assert_eq(l->n_changed, 1);
     cr_assert_eq(l->changed[0].a, 1);
     cr_assert_eq(l->changed[0].fields & ~(1u << MTLBX_FF_INTERFACE), 1u << MTLBX_FF_MODULE_HASH);
-    cr_assert_str_eq(mtlbx_function_field_name(MTLBX_FF_MODULE_HASH), "module_hash");
-    json_t *va = vj_function_field(mtlbx_library_at(fa, 0), 1, MTLBX_FF_MODULE_HASH);
-    json_t *vb = vj_function_field(mtlbx_library_at(fb, 0), 1, MTLBX_FF_MODULE_HASH);
+    cr_assert_str_eq(mbx_function_field_name(MTLBX_FF_MODULE_HASH), "module_hash");
+    json_t *va = vj_function_field(mbx_library_at(fa, 0), 1, MTLBX_FF_MODULE_HASH);
+    json_t *vb = vj_function_field(mbx_library_at(fb, 0), 1, MTLBX_FF_MODULE_HASH);
     cr_assert(json_is_string(va) && json_is_string(vb));
     cr_assert_str_neq(json_string_value(va), json_string_value(vb));
     json_decref(va);
     json_decref(vb);
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(b.data);
     free(c.data);
 }
@@ -184,7 +184,7 @@ Test(compare, a_changed_hash_is_hash_and_hash_ok)
 {
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 1);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(fa, 0), 1);
     c.data[offset_of(fa, fn->hash)] ^= 1;
     mtlbx_file *fb = open_blob(&c, "b");
     struct mtlbx_diff *d = diff(fa, fb, false);
@@ -192,10 +192,10 @@ Test(compare, a_changed_hash_is_hash_and_hash_ok)
     cr_assert_eq(l->n_changed, 1);
     cr_assert_eq(l->changed[0].fields, (1u << MTLBX_FF_HASH) | (1u << MTLBX_FF_HASH_OK));
     /* Only that pair was hashed. */
-    cr_assert_eq(mtlbx_function_hash_state(mtlbx_library_at(fa, 0), 0), MTLBX_HASH_UNCHECKED);
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    cr_assert_eq(mbx_function_hash_state(mbx_library_at(fa, 0), 0), MTLBX_HASH_UNCHECKED);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(b.data);
     free(c.data);
 }
@@ -204,10 +204,10 @@ Test(compare, a_renamed_function_is_recognised_by_its_hash)
 {
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
-    mtlbx_library *la = mtlbx_library_at(fa, 0);
-    long i = mtlbx_library_function_find(la, "compute_main");
+    mtlbx_library *la = mbx_library_at(fa, 0);
+    long i = mbx_library_function_find(la, "compute_main");
     cr_assert_geq(i, 0);
-    const struct mtlbx_function *fn = mtlbx_function_at(la, (size_t)i);
+    const struct mtlbx_function *fn = mbx_function_at(la, (size_t)i);
     c.data[offset_of(fa, fn->name.ptr)] = 'X';    /* "Xompute_main" */
     mtlbx_file *fb = open_blob(&c, "b");
     struct mtlbx_diff *d = diff(fa, fb, true);
@@ -219,10 +219,10 @@ Test(compare, a_renamed_function_is_recognised_by_its_hash)
     cr_assert_eq(l->n_changed, 0);
     cr_assert_eq(l->n_renamed, 1);
     cr_assert(name_is(la, l->renamed[0].a, "compute_main"));
-    cr_assert(name_is(mtlbx_library_at(fb, 0), l->renamed[0].b, "Xompute_main"));
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    cr_assert(name_is(mbx_library_at(fb, 0), l->renamed[0].b, "Xompute_main"));
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(b.data);
     free(c.data);
 }
@@ -236,7 +236,7 @@ static mtlbx_file *build(struct imagebuf *ib, const struct test_function *f, siz
     ib_library(ib, &(struct test_library){ .n_functions = n, .functions = f, .ext = TEST_EXT_EMPTY });
     mtlbx_file *file = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(ib->data, ib->len, "built", &file, &err), MTLBX_E_NONE, "%s", err.message);
+    cr_assert_eq(mbx_open_buffer(ib->data, ib->len, "built", &file, &err), MTLBX_E_NONE, "%s", err.message);
     return file;
 }
 
@@ -256,10 +256,10 @@ Test(compare, a_repeated_name_is_paired_occurrence_by_occurrence)
             cr_assert_eq(way ? l->n_removed : l->n_added, 0);
             cr_assert_eq(way ? l->added[0] : l->removed[0], 1, "the vertex function, A's second foo");
             cr_assert_eq(way ? l->added_occurrence[0] : l->removed_occurrence[0], 2);
-            mtlbx_diff_free(d);
+            mbx_diff_free(d);
         }
     }
-    mtlbx_close(fb);
+    mbx_close(fb);
     ib_free(&ib);
     /* Swapped in B: each occurrence is compared with its own. */
     const struct test_function swapped[] = { a[1], a[0] };
@@ -274,9 +274,9 @@ Test(compare, a_repeated_name_is_paired_occurrence_by_occurrence)
     cr_assert_eq(l->changed[1].b, 1);
     cr_assert_eq(l->changed[1].occurrence_b, 2);
     cr_assert(l->changed[1].fields & (1u << MTLBX_FF_TYPE));
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     ib_free(&ia);
     ib_free(&ib);
 }
@@ -297,12 +297,12 @@ Test(compare, nameless_functions_are_all_compared, .timeout = 60)
     cr_assert_eq(l->removed[0], N - 1);
     cr_assert_eq(l->removed_occurrence[0], N);
     cr_assert_eq(l->n_changed + l->n_added + l->n_renamed, 0);
-    mtlbx_diff_free(d);
+    mbx_diff_free(d);
     d = diff(fa, fa, true);
     cr_assert(d->identical);
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     ib_free(&ia);
     ib_free(&ib);
     free(f);
@@ -313,12 +313,12 @@ Test(compare, header_fields_and_versions)
     struct blob b = load("data/sample.metallib"), c = copy(&b);
     mtlbx_file *fa = open_blob(&b, "a");
     c.data[12] ^= 1;                               /* os_version major, u16@12 */
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 0);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(fa, 0), 0);
     /* The VERS tag's value: air major u16, air minor u16, msl major, msl minor. */
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, fa, fn->entry_offset + 4, fn->entry_size - 4);
-    while (mtlbx_tag_walk_next(&w, &t) && strcmp(t.name, "VERS") != 0)
+    mbx_tag_walk_init(&w, fa, fn->entry_offset + 4, fn->entry_size - 4);
+    while (mbx_tag_walk_next(&w, &t) && strcmp(t.name, "VERS") != 0)
         ;
     cr_assert_str_eq(t.name, "VERS");
     c.data[t.value_offset + 6] ^= 1;              /* msl minor */
@@ -330,9 +330,9 @@ Test(compare, header_fields_and_versions)
     cr_assert_eq(l->header_fields, (1u << MTLBX_HF_OS_VERSION) | (1u << MTLBX_HF_REQUIRES));
     cr_assert_eq(l->n_changed, 1);
     cr_assert_eq(l->changed[0].fields, 1u << MTLBX_FF_LANGUAGE_VERSION);
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(b.data);
     free(c.data);
 }
@@ -341,8 +341,8 @@ Test(compare, a_fat_file_against_its_first_slice)
 {
     struct blob fat = load("tests/fixtures/fat.metallib");
     mtlbx_file *fa = open_blob(&fat, "fat");
-    cr_assert_eq(mtlbx_fat_slice_count(fa), 2);
-    const struct mtlbx_fat_slice *s = mtlbx_fat_slice(fa, 0);
+    cr_assert_eq(mbx_fat_slice_count(fa), 2);
+    const struct mbx_fat_slice *s = mbx_fat_slice(fa, 0);
     struct blob slice = { malloc(s->size), s->size };
     memcpy(slice.data, fat.data + s->offset, s->size);
     mtlbx_file *fb = open_blob(&slice, "slice");
@@ -353,9 +353,9 @@ Test(compare, a_fat_file_against_its_first_slice)
     const struct mtlbx_library_diff *extra = &d->libraries[1];
     cr_assert(extra->a);
     cr_assert_null(extra->b);
-    cr_assert_eq(extra->n_removed, mtlbx_library_function_count(extra->a));
+    cr_assert_eq(extra->n_removed, mbx_library_function_count(extra->a));
     cr_assert_eq(extra->n_added, 0);
-    mtlbx_diff_free(d);
+    mbx_diff_free(d);
 
     /* The other way round: the slice's library pairs with the first, the
      * second is only in B. */
@@ -363,10 +363,10 @@ Test(compare, a_fat_file_against_its_first_slice)
     cr_assert_eq(d->n_libraries, 2);
     assert_empty(&d->libraries[0]);
     cr_assert_null(d->libraries[1].a);
-    cr_assert_eq(d->libraries[1].n_added, mtlbx_library_function_count(d->libraries[1].b));
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    cr_assert_eq(d->libraries[1].n_added, mbx_library_function_count(d->libraries[1].b));
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(fat.data);
     free(slice.data);
 }
@@ -377,18 +377,18 @@ Test(compare, sources_members_added_and_removed)
     mtlbx_file *fh = open_blob(&h, "hsrc"), *fe = open_blob(&e, "empty");
     struct mtlbx_diff *d = diff(fe, fh, false);
     const struct mtlbx_library_diff *l = &d->libraries[0];
-    const struct mtlbx_archive *arch = &mtlbx_library_sources(l->b)->archives[0];
+    const struct mtlbx_archive *arch = &mbx_library_sources(l->b)->archives[0];
     cr_assert_gt(arch->n_members, 0);
     cr_assert_eq(l->n_members_added, arch->n_members);
     cr_assert_eq(l->n_members_removed + l->n_members_changed, 0);
     for (size_t k = 1; k < l->n_members_added; k++)
         cr_assert_lt(strcmp(arch->members[l->members_added[k - 1].member].name,
                             arch->members[l->members_added[k].member].name), 0, "sorted by name");
-    cr_assert_eq(l->n_added, mtlbx_library_function_count(l->b));
+    cr_assert_eq(l->n_added, mbx_library_function_count(l->b));
     cr_assert_neq(l->header_fields, 0u);
-    mtlbx_diff_free(d);
-    mtlbx_close(fh);
-    mtlbx_close(fe);
+    mbx_diff_free(d);
+    mbx_close(fh);
+    mbx_close(fe);
     free(h.data);
     free(e.data);
 }
@@ -398,7 +398,7 @@ Test(compare, a_damaged_file_still_compares)
     struct blob b = load("data/sample.metallib");
     mtlbx_file *fa = open_blob(&b, "a");
     /* Cut inside the modules: the last functions lose their module bytes. */
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 4);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(fa, 0), 4);
     struct blob cut = { b.data, (size_t)fn->module.offset + 10 };
     mtlbx_file *fb = open_blob(&cut, "cut");
     struct mtlbx_diff *d = diff(fa, fb, true);
@@ -408,17 +408,17 @@ Test(compare, a_damaged_file_still_compares)
     cr_assert_geq(l->n_changed, 1);
     for (size_t k = 0; k < l->n_changed; k++)
         cr_assert(l->changed[k].fields & (1u << MTLBX_FF_HASH_OK));
-    mtlbx_diff_free(d);
+    mbx_diff_free(d);
     /* Cut inside the function list: fewer functions. */
-    struct blob cut2 = { b.data, (size_t)mtlbx_function_at(mtlbx_library_at(fa, 0), 3)->entry_offset + 6 };
-    mtlbx_close(fb);
+    struct blob cut2 = { b.data, (size_t)mbx_function_at(mbx_library_at(fa, 0), 3)->entry_offset + 6 };
+    mbx_close(fb);
     fb = open_blob(&cut2, "cut2");
     d = diff(fa, fb, false);
-    cr_assert_eq(d->libraries[0].n_removed, mtlbx_library_function_count(mtlbx_library_at(fa, 0)) -
-                                                mtlbx_library_function_count(mtlbx_library_at(fb, 0)));
-    mtlbx_diff_free(d);
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    cr_assert_eq(d->libraries[0].n_removed, mbx_library_function_count(mbx_library_at(fa, 0)) -
+                                                mbx_library_function_count(mbx_library_at(fb, 0)));
+    mbx_diff_free(d);
+    mbx_close(fa);
+    mbx_close(fb);
     free(b.data);
 }
 
@@ -452,9 +452,9 @@ Test(compare_cli, exit_status_text_and_json)
 
     struct blob b = load("data/sample.metallib");
     mtlbx_file *fa = open_blob(&b, "a");
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 0);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(fa, 0), 0);
     b.data[offset_of(fa, fn->name.ptr)] = 'Z';
-    mtlbx_close(fa);
+    mbx_close(fa);
     char *renamed = write_temp(&b);
 
     cr_assert_eq(run_diff(sample, renamed, false, &out, &err), 1, "%s", err);
@@ -511,7 +511,7 @@ static void check_consistent(mtlbx_file *a, mtlbx_file *b, const struct mtlbx_di
 {
     for (size_t l = 0; l < d->n_libraries; l++) {
         const struct mtlbx_library_diff *ld = &d->libraries[l];
-        size_t na = ld->a ? mtlbx_library_function_count(ld->a) : 0, nb = ld->b ? mtlbx_library_function_count(ld->b) : 0;
+        size_t na = ld->a ? mbx_library_function_count(ld->a) : 0, nb = ld->b ? mbx_library_function_count(ld->b) : 0;
         for (size_t k = 0; k < ld->n_removed; k++)
             cr_assert_lt(ld->removed[k], na);
         for (size_t k = 0; k < ld->n_added; k++)
@@ -531,23 +531,23 @@ static void compare_mutant(const struct blob *orig, const struct blob *mut)
 {
     mtlbx_file *fa = open_blob(orig, "orig"), *fb = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_buffer(mut->data, mut->len, "mutant", &fb, &err) != MTLBX_E_NONE) {
-        mtlbx_close(fa);
+    if (mbx_open_buffer(mut->data, mut->len, "mutant", &fb, &err) != MTLBX_E_NONE) {
+        mbx_close(fa);
         return;                /* no longer a metallib: diff refuses it (exit 2) */
     }
     for (int verify = 0; verify < 2; verify++) {
         struct mtlbx_diff *d = diff(fa, fb, verify);
         check_consistent(fa, fb, d);
-        mtlbx_diff_free(d);
+        mbx_diff_free(d);
         d = diff(fb, fa, verify);
         check_consistent(fb, fa, d);
-        mtlbx_diff_free(d);
+        mbx_diff_free(d);
         d = diff(fb, fb, verify);
         cr_assert(d->identical, "a damaged file against itself");
-        mtlbx_diff_free(d);
+        mbx_diff_free(d);
     }
-    mtlbx_close(fa);
-    mtlbx_close(fb);
+    mbx_close(fa);
+    mbx_close(fb);
 }
 
 Test(compare_hostile, truncations_and_mutations, .timeout = 600)
@@ -587,12 +587,12 @@ Test(compare_cli, hostile_names_same_path_and_truncated)
     /* A name holding ESC and a C1 CSI: never raw on the output. */
     struct blob b = load("data/sample.metallib");
     mtlbx_file *fa = open_blob(&b, "a");
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(fa, 0), 1);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(fa, 0), 1);
     size_t at = offset_of(fa, fn->name.ptr);
     b.data[at] = 0x1b;
     b.data[at + 1] = 0xc2;
     b.data[at + 2] = 0x9b;
-    mtlbx_close(fa);
+    mbx_close(fa);
     char *hostile = write_temp(&b);
     for (int json = 0; json < 2; json++) {
         cr_assert_eq(run_diff(sample, hostile, json, &out, &err), 1, "%s", err);
@@ -651,7 +651,7 @@ Test(compare_interface, added_removed_rebound_retyped)
     struct mtlbx_interface a = { .stage = "kernel", .n_inputs = 4, .inputs = in_a };
     struct mtlbx_interface b = { .stage = "kernel", .n_inputs = 4, .inputs = in_b };
     struct mtlbx_interface_diff d;
-    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert(mbx_interface_compare(&a, &b, &d));
     cr_assert_not(d.stage_changed);
     cr_assert_eq(d.n_changes, 5);
     /* A's order first, the added one last. */
@@ -664,18 +664,18 @@ Test(compare_interface, added_removed_rebound_retyped)
     cr_assert_eq(d.changes[3].what, MTLBX_ARG_CHANGED);
     cr_assert_eq(d.changes[4].what, MTLBX_ARG_ADDED);
     cr_assert_null(d.changes[4].a);
-    mtlbx_interface_diff_free(&d);
+    mbx_interface_diff_free(&d);
 
     /* The same interface: nothing; another stage: stage_changed. */
-    cr_assert(mtlbx_interface_compare(&a, &a, &d));
+    cr_assert(mbx_interface_compare(&a, &a, &d));
     cr_assert_eq(d.n_changes, 0);
     cr_assert_not(d.stage_changed);
-    mtlbx_interface_diff_free(&d);
+    mbx_interface_diff_free(&d);
     b = a;
     b.stage = "vertex";
-    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert(mbx_interface_compare(&a, &b, &d));
     cr_assert(d.stage_changed);
-    mtlbx_interface_diff_free(&d);
+    mbx_interface_diff_free(&d);
 }
 
 /* Older AIR's address spaces are in no property, only in the parameter
@@ -691,14 +691,14 @@ Test(compare_interface, an_address_space_from_the_parameter_type)
     struct mtlbx_interface a = { .stage = "kernel", .n_inputs = 1, .inputs = &x };
     struct mtlbx_interface b = { .stage = "kernel", .n_inputs = 1, .inputs = &y };
     struct mtlbx_interface_diff d;
-    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert(mbx_interface_compare(&a, &b, &d));
     cr_assert_eq(d.n_changes, 1);
     cr_assert_eq(d.changes[0].what, MTLBX_ARG_CHANGED);
-    mtlbx_interface_diff_free(&d);
+    mbx_interface_diff_free(&d);
     y.address_space_from = MTLBX_AS_METADATA, y.address_space = 1;
-    cr_assert(mtlbx_interface_compare(&a, &b, &d));
+    cr_assert(mbx_interface_compare(&a, &b, &d));
     cr_assert_eq(d.n_changes, 0);
-    mtlbx_interface_diff_free(&d);
+    mbx_interface_diff_free(&d);
 }
 
 Test(compare_interface, change_lines_as_diff_prints_them)
@@ -717,8 +717,8 @@ Test(compare_interface, change_lines_as_diff_prints_them)
      * its stage and arguments. */
     struct blob b = load("data/sample.metallib");
     mtlbx_file *f = open_blob(&b, "sample");
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    long c = mtlbx_library_function_find(lib, "compute_main"), fr = mtlbx_library_function_find(lib, "fragment_main");
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    long c = mbx_library_function_find(lib, "compute_main"), fr = mbx_library_function_find(lib, "fragment_main");
     json_t *same = vj_interface_changes(NULL, lib, (size_t)c, NULL, lib, (size_t)c);
     cr_assert_eq(json_array_size(same), 0);
     json_decref(same);
@@ -726,7 +726,7 @@ Test(compare_interface, change_lines_as_diff_prints_them)
     cr_assert_str_eq(json_string_value(json_array_get(other, 0)), "stage kernel -> fragment");
     cr_assert_gt(json_array_size(other), 2);
     json_decref(other);
-    mtlbx_close(f);
+    mbx_close(f);
     free(b.data);
     (void)y;
 }

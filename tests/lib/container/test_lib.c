@@ -34,20 +34,20 @@ Test(tags, walks_to_endt_with_wide_tags)
     mtlbx_file *f = open_buf(&img);
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, f, at, b.len);
-    cr_assert(mtlbx_tag_walk_next(&w, &t));
+    mbx_tag_walk_init(&w, f, at, b.len);
+    cr_assert(mbx_tag_walk_next(&w, &t));
     cr_assert_str_eq(t.name, "NAME");
     cr_assert_eq(t.value_len, 4);
     cr_assert_eq(t.header_len, 6);
     cr_assert(t.known);
-    cr_assert(mtlbx_tag_walk_next(&w, &t));
+    cr_assert(mbx_tag_walk_next(&w, &t));
     cr_assert_str_eq(t.name, "SARC");
     cr_assert_eq(t.header_len, 8);
     cr_assert_eq(t.value_len, 3);
-    cr_assert_not(mtlbx_tag_walk_next(&w, &t));
+    cr_assert_not(mbx_tag_walk_next(&w, &t));
     cr_assert(w.ended);
     cr_assert_eq(w.pos, at + b.len - 4);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
     ib_free(&img);
 }
@@ -63,11 +63,11 @@ Test(tags, stops_when_a_length_runs_past_the_bound)
     mtlbx_file *f = open_buf(&img);
     struct mtlbx_tag_walk w;
     struct mtlbx_tag t;
-    mtlbx_tag_walk_init(&w, f, at, 1000000);
-    cr_assert_not(mtlbx_tag_walk_next(&w, &t));
+    mbx_tag_walk_init(&w, f, at, 1000000);
+    cr_assert_not(mbx_tag_walk_next(&w, &t));
     cr_assert(w.truncated);
     cr_assert_not(w.ended);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&img);
 }
 
@@ -75,12 +75,12 @@ Test(escape, controls_and_invalid_utf8_become_visible)
 {
     char out[128];
     const uint8_t in[] = "a\x1b[2Jb\xff\xc3\xa9\\\x7f";
-    mtlbx_escape(in, sizeof in - 1, MTLBX_ESC_TERMINAL, out, sizeof out);
+    mbx_escape(in, sizeof in - 1, MTLBX_ESC_TERMINAL, out, sizeof out);
     cr_assert_str_eq(out, "a\\x1b[2Jb\\xff\xc3\xa9\\\\\\x7f");
-    mtlbx_escape(in, sizeof in - 1, 0, out, sizeof out);
+    mbx_escape(in, sizeof in - 1, 0, out, sizeof out);
     cr_assert_str_eq(out, "a\x1b[2Jb\\xff\xc3\xa9\\\x7f");
     /* C1 controls are escaped byte by byte. */
-    mtlbx_escape((const uint8_t *)"\xc2\x9b", 2, MTLBX_ESC_TERMINAL, out, sizeof out);
+    mbx_escape((const uint8_t *)"\xc2\x9b", 2, MTLBX_ESC_TERMINAL, out, sizeof out);
     cr_assert_str_eq(out, "\\xc2\\x9b");
 }
 
@@ -116,15 +116,15 @@ Test(escape, every_invisible_format_character_is_escaped)
     char out[64];
     for (size_t k = 0; k < sizeof format / sizeof *format; k++) {
         size_t n = utf8(format[k], in);
-        cr_assert(mtlbx_codepoint_unsafe(format[k]), "U+%04X is not unsafe", format[k]);
-        mtlbx_escape(in, n, MTLBX_ESC_TERMINAL, out, sizeof out);
+        cr_assert(mbx_codepoint_unsafe(format[k]), "U+%04X is not unsafe", format[k]);
+        mbx_escape(in, n, MTLBX_ESC_TERMINAL, out, sizeof out);
         cr_assert_eq(strlen(out), 4 * n, "U+%04X shown as %s", format[k], out);
         cr_assert_eq(strncmp(out, "\\x", 2), 0, "U+%04X shown as %s", format[k], out);
     }
     for (size_t k = 0; k < sizeof visible / sizeof *visible; k++) {
         size_t n = utf8(visible[k], in);
-        cr_assert_not(mtlbx_codepoint_unsafe(visible[k]), "U+%04X is unsafe", visible[k]);
-        mtlbx_escape(in, n, MTLBX_ESC_TERMINAL, out, sizeof out);
+        cr_assert_not(mbx_codepoint_unsafe(visible[k]), "U+%04X is unsafe", visible[k]);
+        mbx_escape(in, n, MTLBX_ESC_TERMINAL, out, sizeof out);
         cr_assert(strlen(out) == n && memcmp(out, in, n) == 0, "U+%04X shown as %s", visible[k], out);
     }
 }
@@ -132,7 +132,7 @@ Test(escape, every_invisible_format_character_is_escaped)
 Test(escape, truncates_on_a_whole_piece_and_reports_the_full_length)
 {
     char out[6];
-    size_t need = mtlbx_escape((const uint8_t *)"ab\x01" "cd", 5, MTLBX_ESC_TERMINAL, out, sizeof out);
+    size_t need = mbx_escape((const uint8_t *)"ab\x01" "cd", 5, MTLBX_ESC_TERMINAL, out, sizeof out);
     cr_assert_eq(need, 8);
     cr_assert_str_eq(out, "ab");
 }
@@ -144,9 +144,9 @@ Test(header, both_readings_and_sections)
                                            .platform_byte = 0x81 });
     b.data[12] = 14; b.data[14] = 2; b.data[15] = 1;
     mtlbx_file *f = open_buf(&b);
-    cr_assert_eq(mtlbx_file_library_count(f), 1);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    cr_assert_eq(mbx_file_library_count(f), 1);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
+    const struct mtlbx_header *h = mbx_library_header(lib);
     cr_assert(h->complete);
     cr_assert(h->macos);
     cr_assert_eq(h->major, 1);
@@ -158,14 +158,14 @@ Test(header, both_readings_and_sections)
     cr_assert_eq(h->os_minor_u16, 0x0102);
     cr_assert_eq(h->function_list.offset, 88);
     char buf[32];
-    cr_assert_str_eq(mtlbx_target_os_name(h->platform_byte, buf, sizeof buf), "macOS");
-    cr_assert_eq(mtlbx_library_diag_count(lib), 0, "%s", mtlbx_library_diag(lib, 0)->message);
-    const struct mtlbx_header_ext *ext = mtlbx_library_header_ext(lib);
+    cr_assert_str_eq(mbx_target_os_name(h->platform_byte, buf, sizeof buf), "macOS");
+    cr_assert_eq(mbx_library_diag_count(lib), 0, "%s", mbx_library_diag(lib, 0)->message);
+    const struct mtlbx_header_ext *ext = mbx_library_header_ext(lib);
     cr_assert(ext->present);
     cr_assert(ext->has_uuid);
     cr_assert_eq(memcmp(ext->uuid, "0123456789abcdef", 16), 0);
-    cr_assert_not(mtlbx_file_damaged(f, NULL, NULL));
-    mtlbx_close(f);
+    cr_assert_not(mbx_file_damaged(f, NULL, NULL));
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -175,16 +175,16 @@ Test(header, truncated_header_is_an_error_not_a_refusal)
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
     b.len = 40;
     mtlbx_file *f = open_buf(&b);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_not(mtlbx_library_header(lib)->complete);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_not(mbx_library_header(lib)->complete);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "header truncated"), 1);
-    cr_assert_eq(mtlbx_library_function_count(lib), 0);
+    cr_assert_eq(mbx_library_function_count(lib), 0);
     uint64_t at = 0;
     const char *why = NULL;
-    cr_assert(mtlbx_file_damaged(f, &at, &why));
+    cr_assert(mbx_file_damaged(f, &at, &why));
     cr_assert_eq(at, 40);
     cr_assert_str_eq(why, "header truncated: 40 of 88 bytes present");
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -200,16 +200,16 @@ Test(header, a_file_cut_inside_a_section_is_damaged)
     mtlbx_file *f = open_buf(&b);
     uint64_t at = 0;
     const char *why = NULL;
-    cr_assert(mtlbx_file_damaged(f, &at, &why));
+    cr_assert(mbx_file_damaged(f, &at, &why));
     /* The last section here is the module list: its size field, at 80. */
     cr_assert_eq(at, 80, "%s at %llu", why, (unsigned long long)at);
     cr_assert(strstr(why, "module list"), "%s", why);
-    mtlbx_close(f);
+    mbx_close(f);
     b.len = whole;
     ib_zeros(&b, 16);
     f = open_buf(&b);
-    cr_assert_not(mtlbx_file_damaged(f, NULL, NULL));
-    mtlbx_close(f);
+    cr_assert_not(mbx_file_damaged(f, NULL, NULL));
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -219,14 +219,14 @@ Test(header, size_mismatch_and_not_a_metallib)
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
     ib_zeros(&b, 16);
     mtlbx_file *f = open_buf(&b);
-    cr_assert_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "file size"), 1);
-    mtlbx_close(f);
+    cr_assert_eq(count_diags(mbx_library_at(f, 0), MTLBX_ERROR, "file size"), 1);
+    mbx_close(f);
     struct mtlbx_error err;
     b.data[3] = 'I';
-    cr_assert_eq(mtlbx_open_buffer(b.data, b.len, "x", &f, &err), MTLBX_E_NOT_METALLIB);
+    cr_assert_eq(mbx_open_buffer(b.data, b.len, "x", &f, &err), MTLBX_E_NOT_METALLIB);
     cr_assert_null(f);
     cr_assert(err.has_offset);
-    cr_assert_eq(mtlbx_open_buffer(b.data, 0, "x", &f, &err), MTLBX_E_NOT_METALLIB);
+    cr_assert_eq(mbx_open_buffer(b.data, 0, "x", &f, &err), MTLBX_E_NOT_METALLIB);
     ib_free(&b);
 }
 
@@ -239,9 +239,9 @@ Test(functions, decodes_every_tag_and_verifies_hashes)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_EMPTY });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_library_function_count(lib), 2);
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, 1);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_library_function_count(lib), 2);
+    const struct mtlbx_function *fn = mbx_function_at(lib, 1);
     cr_assert_eq(fn->name.len, 6);
     cr_assert_eq(memcmp(fn->name.ptr, "broken", 6), 0);
     cr_assert_eq(fn->type, 2);
@@ -249,21 +249,21 @@ Test(functions, decodes_every_tag_and_verifies_hashes)
     cr_assert_eq(fn->msl_minor, 1);
     cr_assert(fn->module_valid);
     cr_assert_eq(fn->module.size % 16, 0);
-    cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_UNCHECKED, "hashing must be lazy");
-    cr_assert_eq(mtlbx_library_verify_all(lib, 2), 1);
-    cr_assert_eq(mtlbx_function_hash_state(lib, 0), MTLBX_HASH_MATCHES);
-    cr_assert_eq(mtlbx_function_hash_state(lib, 1), MTLBX_HASH_MISMATCH);
+    cr_assert_eq(mbx_function_hash_state(lib, 0), MTLBX_HASH_UNCHECKED, "hashing must be lazy");
+    cr_assert_eq(mbx_library_verify_all(lib, 2), 1);
+    cr_assert_eq(mbx_function_hash_state(lib, 0), MTLBX_HASH_MATCHES);
+    cr_assert_eq(mbx_function_hash_state(lib, 1), MTLBX_HASH_MISMATCH);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "does not match"), 1);
     /* Checking again reports nothing new. */
-    mtlbx_library_verify_all(lib, 1);
+    mbx_library_verify_all(lib, 1);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "does not match"), 1);
     struct mtlbx_wrapper w;
-    cr_assert(mtlbx_function_wrapper(lib, 0, &w));
+    cr_assert(mbx_function_wrapper(lib, 0, &w));
     cr_assert_eq(w.bitcode_offset, 20);
     cr_assert(w.bitcode_magic_ok);
-    cr_assert_eq(mtlbx_library_function_find(lib, "broken"), 1);
-    cr_assert_eq(mtlbx_library_function_find(lib, "nope"), -1);
-    mtlbx_close(f);
+    cr_assert_eq(mbx_library_function_find(lib, "broken"), 1);
+    cr_assert_eq(mbx_library_function_find(lib, "nope"), -1);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -280,26 +280,26 @@ Test(functions, missing_mdsz_is_inferred_from_the_next_module)
      * the list is no longer sorted by module offset: inference must take
      * the next larger offset, not the next entry. */
     mtlbx_file *f = open_buf(&b);
-    size_t ea = mtlbx_function_at(mtlbx_library_at(f, 0), 0)->entry_offset;
-    size_t ec = mtlbx_function_at(mtlbx_library_at(f, 0), 2)->entry_offset;
-    size_t esize = mtlbx_function_at(mtlbx_library_at(f, 0), 0)->entry_size;
-    cr_assert_eq(esize, mtlbx_function_at(mtlbx_library_at(f, 0), 2)->entry_size);
-    mtlbx_close(f);
+    size_t ea = mbx_function_at(mbx_library_at(f, 0), 0)->entry_offset;
+    size_t ec = mbx_function_at(mbx_library_at(f, 0), 2)->entry_offset;
+    size_t esize = mbx_function_at(mbx_library_at(f, 0), 0)->entry_size;
+    cr_assert_eq(esize, mbx_function_at(mbx_library_at(f, 0), 2)->entry_size);
+    mbx_close(f);
     uint8_t tmp[256];
     memcpy(tmp, b.data + ea, esize);
     memcpy(b.data + ea, b.data + ec, esize);
     memcpy(b.data + ec, tmp, esize);
     f = open_buf(&b);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_function_at(lib, 0)->name.ptr[0], 'c');
-    cr_assert_gt(mtlbx_function_at(lib, 0)->offt[2], mtlbx_function_at(lib, 1)->offt[2]);
-    cr_assert_eq(mtlbx_library_verify_all(lib, 0), 0);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_function_at(lib, 0)->name.ptr[0], 'c');
+    cr_assert_gt(mbx_function_at(lib, 0)->offt[2], mbx_function_at(lib, 1)->offt[2]);
+    cr_assert_eq(mbx_library_verify_all(lib, 0), 0);
     for (size_t i = 0; i < 3; i++) {
-        cr_assert(mtlbx_function_at(lib, i)->module_size_inferred);
-        cr_assert_eq(mtlbx_function_hash_state(lib, i), MTLBX_HASH_MATCHES);
+        cr_assert(mbx_function_at(lib, i)->module_size_inferred);
+        cr_assert_eq(mbx_function_hash_state(lib, i), MTLBX_HASH_MATCHES);
     }
-    cr_assert_eq(mtlbx_library_diag_count(lib), 0);
-    mtlbx_close(f);
+    cr_assert_eq(mbx_library_diag_count(lib), 0);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -309,10 +309,10 @@ Test(functions, count_larger_than_the_list_is_bounded)
     ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = three, .ext = TEST_EXT_EMPTY });
     ib_put_u32(&b, 88, 0xFFFFFFFF);
     mtlbx_file *f = open_buf(&b);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "function count"), 1);
-    cr_assert_leq(mtlbx_library_function_count(lib), 2 + 1);
-    mtlbx_close(f);
+    cr_assert_leq(mbx_library_function_count(lib), 2 + 1);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -324,10 +324,10 @@ Test(functions, unknown_tags_warn_and_a_name_without_nul_warns)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_EMPTY });
     mtlbx_file *f = open_buf(&b);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
     cr_assert_eq(count_diags(lib, MTLBX_WARNING, "unknown function tag 'ZZZZ'"), 1);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, NULL), 0);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
     ib_free(&extra);
 }
@@ -350,9 +350,9 @@ Test(metadata, constants_and_vertex_attributes_both_prefix_conventions)
         struct imagebuf b = { 0 };
         ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_EMPTY });
         mtlbx_file *f = open_buf(&b);
-        const mtlbx_library *lib = mtlbx_library_at(f, 0);
-        cr_assert_eq(mtlbx_library_diag_count(lib), 0, "%s", mtlbx_library_diag(lib, 0)->message);
-        const struct mtlbx_metadata *md = mtlbx_function_metadata(lib, 0);
+        const mtlbx_library *lib = mbx_library_at(f, 0);
+        cr_assert_eq(mbx_library_diag_count(lib), 0, "%s", mbx_library_diag(lib, 0)->message);
+        const struct mtlbx_metadata *md = mbx_function_metadata(lib, 0);
         cr_assert_eq(md->n_constants, 2);
         cr_assert_eq(md->constants[1].index, 2);
         cr_assert_eq(md->constants[1].type, 0x35);
@@ -364,8 +364,8 @@ Test(metadata, constants_and_vertex_attributes_both_prefix_conventions)
         cr_assert_eq(md->attributes[1].index, 3);
         cr_assert_eq(md->attributes[0].type, 0x06);
         char buf[16];
-        cr_assert_str_eq(mtlbx_data_type_name(md->attributes[1].type, buf, sizeof buf), "float2");
-        mtlbx_close(f);
+        cr_assert_str_eq(mbx_data_type_name(md->attributes[1].type, buf, sizeof buf), "float2");
+        mbx_close(f);
         ib_free(&b);
     }
     ib_free(&pub);
@@ -379,12 +379,12 @@ Test(metadata, a_prefix_matching_neither_convention_is_an_error)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_EMPTY });
     mtlbx_file *f = open_buf(&b);
-    uint64_t pub = mtlbx_library_header(mtlbx_library_at(f, 0))->public_md.offset;
-    mtlbx_close(f);
+    uint64_t pub = mbx_library_header(mbx_library_at(f, 0))->public_md.offset;
+    mbx_close(f);
     ib_put_u32(&b, pub, 77);
     f = open_buf(&b);
-    cr_assert_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "neither convention"), 1);
-    mtlbx_close(f);
+    cr_assert_eq(count_diags(mbx_library_at(f, 0), MTLBX_ERROR, "neither convention"), 1);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -395,18 +395,18 @@ Test(sections, dynamic_header_and_reflection_list)
                                            .dynamic_name = "lib.metallib", .dynamic_linked = "other.metallib",
                                            .reflection = true });
     mtlbx_file *f = open_buf(&b);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_library_diag_count(lib), 0, "%s", mtlbx_library_diag(lib, 0)->message);
-    const struct mtlbx_dynamic_header *d = mtlbx_library_dynamic_header(lib);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_library_diag_count(lib), 0, "%s", mbx_library_diag(lib, 0)->message);
+    const struct mtlbx_dynamic_header *d = mbx_library_dynamic_header(lib);
     cr_assert(d->present);
     cr_assert(d->has_name);
     cr_assert_eq(d->name.len, 12);
     cr_assert_eq(d->n_linked, 1);
-    const struct mtlbx_list *r = mtlbx_library_list(lib, MTLBX_LIST_RLST);
+    const struct mtlbx_list *r = mbx_library_list(lib, MTLBX_LIST_RLST);
     cr_assert(r->present);
     cr_assert_eq(r->n_groups, 3);
     cr_assert_eq(r->groups[0].offset, r->range.offset + 4);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -416,14 +416,14 @@ Test(sections, rflt_pointing_at_nothing_is_an_error)
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_UUID,
                                            .reflection = true });
     mtlbx_file *f = open_buf(&b);
-    const struct mtlbx_function *fn = mtlbx_function_at(mtlbx_library_at(f, 0), 0);
+    const struct mtlbx_function *fn = mbx_function_at(mbx_library_at(f, 0), 0);
     /* The RFLT value is the last 8 bytes before the entry's ENDT. */
     size_t rflt_value = fn->entry_offset + fn->entry_size - 4 - 8;
-    mtlbx_close(f);
+    mbx_close(f);
     ib_put_u64(&b, rflt_value, 5);
     f = open_buf(&b);
-    cr_assert_eq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "RFLT"), 1);
-    mtlbx_close(f);
+    cr_assert_eq(count_diags(mbx_library_at(f, 0), MTLBX_ERROR, "RFLT"), 1);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -432,24 +432,24 @@ Test(sections, absent_empty_and_overlapping)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_NONE, .patch = 2 });
     mtlbx_file *f = open_buf(&b);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
-    cr_assert_not(mtlbx_library_header_ext(lib)->present);
-    cr_assert_eq(mtlbx_library_diag_count(lib), 0);
-    mtlbx_close(f);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
+    cr_assert_not(mbx_library_header_ext(lib)->present);
+    cr_assert_eq(mbx_library_diag_count(lib), 0);
+    mbx_close(f);
     ib_free(&b);
 
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = three, .ext = TEST_EXT_EMPTY });
     f = open_buf(&b);
-    lib = mtlbx_library_at(f, 0);
-    cr_assert(mtlbx_library_header_ext(lib)->present);
-    cr_assert_eq(mtlbx_library_header_ext(lib)->n_tags, 0);
-    uint64_t modules = mtlbx_library_header(lib)->modules.offset;
-    mtlbx_close(f);
+    lib = mbx_library_at(f, 0);
+    cr_assert(mbx_library_header_ext(lib)->present);
+    cr_assert_eq(mbx_library_header_ext(lib)->n_tags, 0);
+    uint64_t modules = mbx_library_header(lib)->modules.offset;
+    mbx_close(f);
     /* Private metadata made to start inside the module list. */
     ib_put_u64(&b, 56, modules + 4);
     f = open_buf(&b);
-    cr_assert_geq(count_diags(mtlbx_library_at(f, 0), MTLBX_ERROR, "overlaps"), 1);
-    mtlbx_close(f);
+    cr_assert_geq(count_diags(mbx_library_at(f, 0), MTLBX_ERROR, "overlaps"), 1);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -472,39 +472,39 @@ Test(fat, slices_open_as_libraries_and_bad_slices_are_reported)
             for (int i = 0; i < 4; i++)
                 b.data[entries + 20 * s + 4 * k + i] = (uint8_t)(vals[s][k] >> (24 - 8 * i));
     mtlbx_file *f = open_buf(&b);
-    cr_assert(mtlbx_file_is_fat(f));
-    cr_assert_eq(mtlbx_fat_slice_count(f), 3);
-    cr_assert_eq(mtlbx_file_library_count(f), 2);
-    cr_assert_eq(mtlbx_file_diag_count(f), 1);
-    cr_assert_eq(mtlbx_library_header(mtlbx_library_at(f, 1))->base, s1);
-    cr_assert_eq(mtlbx_library_function_count(mtlbx_library_at(f, 0)), 2);
-    cr_assert_eq(mtlbx_library_verify_all(mtlbx_library_at(f, 1), 0), 0);
-    cr_assert_eq(mtlbx_library_diag_count(mtlbx_library_at(f, 0)), 0);
-    cr_assert_str_eq(mtlbx_cputype_name(0x01000017), "AIR64");
+    cr_assert(mbx_file_is_fat(f));
+    cr_assert_eq(mbx_fat_slice_count(f), 3);
+    cr_assert_eq(mbx_file_library_count(f), 2);
+    cr_assert_eq(mbx_file_diag_count(f), 1);
+    cr_assert_eq(mbx_library_header(mbx_library_at(f, 1))->base, s1);
+    cr_assert_eq(mbx_library_function_count(mbx_library_at(f, 0)), 2);
+    cr_assert_eq(mbx_library_verify_all(mbx_library_at(f, 1), 0), 0);
+    cr_assert_eq(mbx_library_diag_count(mbx_library_at(f, 0)), 0);
+    cr_assert_str_eq(mbx_cputype_name(0x01000017), "AIR64");
     /* The third slice lies past the end of the file: the file is damaged there. */
     uint64_t at = 0;
-    cr_assert(mtlbx_file_damaged(f, &at, NULL));
+    cr_assert(mbx_file_damaged(f, &at, NULL));
     cr_assert_eq(at, entries + 40);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 }
 
 Test(values, names_follow_the_contract)
 {
     char buf[32];
-    cr_assert_str_eq(mtlbx_function_type_name(7, buf, sizeof buf), "mesh");
-    cr_assert_str_eq(mtlbx_function_type_name(255, buf, sizeof buf), "none");
-    cr_assert_str_eq(mtlbx_function_type_name(42, buf, sizeof buf), "unknown-42");
-    cr_assert_str_eq(mtlbx_file_type_name(3, buf, sizeof buf), "symbol-companion");
-    cr_assert_str_eq(mtlbx_file_type_name(9, buf, sizeof buf), "unknown-9");
-    cr_assert_str_eq(mtlbx_target_os_name(0x8C, buf, sizeof buf), "visionOS-simulator");
-    cr_assert_str_eq(mtlbx_target_os_name(0x00, buf, sizeof buf), "unknown");
-    cr_assert_str_eq(mtlbx_target_os_name(0x42, buf, sizeof buf), "unknown-0x42");
-    cr_assert_str_eq(mtlbx_data_type_name(0x47, buf, sizeof buf), "rgba8unorm_srgb");
-    cr_assert_str_eq(mtlbx_data_type_name(0x8C, buf, sizeof buf), "tensor");
-    cr_assert_str_eq(mtlbx_data_type_name(0x80, buf, sizeof buf), "unknown-0x80");
-    cr_assert_not_null(mtlbx_tag_description("HSRP"));
-    cr_assert_null(mtlbx_tag_description("ZZZZ"));
+    cr_assert_str_eq(mbx_function_type_name(7, buf, sizeof buf), "mesh");
+    cr_assert_str_eq(mbx_function_type_name(255, buf, sizeof buf), "none");
+    cr_assert_str_eq(mbx_function_type_name(42, buf, sizeof buf), "unknown-42");
+    cr_assert_str_eq(mbx_file_type_name(3, buf, sizeof buf), "symbol-companion");
+    cr_assert_str_eq(mbx_file_type_name(9, buf, sizeof buf), "unknown-9");
+    cr_assert_str_eq(mbx_target_os_name(0x8C, buf, sizeof buf), "visionOS-simulator");
+    cr_assert_str_eq(mbx_target_os_name(0x00, buf, sizeof buf), "unknown");
+    cr_assert_str_eq(mbx_target_os_name(0x42, buf, sizeof buf), "unknown-0x42");
+    cr_assert_str_eq(mbx_data_type_name(0x47, buf, sizeof buf), "rgba8unorm_srgb");
+    cr_assert_str_eq(mbx_data_type_name(0x8C, buf, sizeof buf), "tensor");
+    cr_assert_str_eq(mbx_data_type_name(0x80, buf, sizeof buf), "unknown-0x80");
+    cr_assert_not_null(mbx_tag_description("HSRP"));
+    cr_assert_null(mbx_tag_description("ZZZZ"));
 }
 
 /* 2,000 functions whose public metadata all start at one 1 MiB group with
@@ -518,14 +518,14 @@ Test(hostile_shapes, many_offsets_into_one_huge_group_stay_linear, .timeout = 20
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_EMPTY });
     mtlbx_file *f = open_buf(&b);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
     size_t offt[N];
     for (size_t i = 0; i < N; i++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+        const struct mtlbx_function *fn = mbx_function_at(lib, i);
         /* OFFT is the fourth tag: NAME(6+2) TYPE(6+1) HASH(6+32), then its value. */
         offt[i] = fn->entry_offset + 4 + 8 + 7 + 38 + 6;
     }
-    mtlbx_close(f);
+    mbx_close(f);
     for (size_t i = 0; i < N; i++)
         ib_put_u64(&b, offt[i], 0);
     size_t pub = b.len;
@@ -535,9 +535,9 @@ Test(hostile_shapes, many_offsets_into_one_huge_group_stay_linear, .timeout = 20
     ib_put_u64(&b, 48, b.len - pub);
     ib_put_u64(&b, 16, b.len);
     f = open_buf(&b);
-    lib = mtlbx_library_at(f, 0);
-    cr_assert_eq(mtlbx_library_function_count(lib), N);
+    lib = mbx_library_at(f, 0);
+    cr_assert_eq(mbx_library_function_count(lib), N);
     cr_assert_eq(count_diags(lib, MTLBX_ERROR, "8 times"), 1);
-    mtlbx_close(f);
+    mbx_close(f);
     ib_free(&b);
 }

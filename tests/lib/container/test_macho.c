@@ -54,20 +54,20 @@ static struct seen walk(const char *name)
 {
     struct buf b = seed(name);
     struct seen s = { 0 };
-    mtlbx_macho *m = mtlbx_macho_open(b.size, read_at, &b);
+    mtlbx_macho *m = mbx_macho_open(b.size, read_at, &b);
     cr_assert_not_null(m);
     struct mtlbx_macho_section sec;
-    while (mtlbx_macho_next_section(m, &sec))
+    while (mbx_macho_next_section(m, &sec))
         if (sec.size >= 4 && memcmp(b.data + sec.offset, "MTLB", 4) == 0 && s.n_libs < 8) {
-            s.slices[s.n_libs] = *mtlbx_macho_slice_at(m, sec.slice);
+            s.slices[s.n_libs] = *mbx_macho_slice_at(m, sec.slice);
             s.libs[s.n_libs++] = sec;
         }
-    s.n_diags = mtlbx_macho_diag_count(m);
+    s.n_diags = mbx_macho_diag_count(m);
     if (s.n_diags) {
-        snprintf(s.first_diag, sizeof s.first_diag, "%s", mtlbx_macho_diag(m, 0)->message);
-        s.first_diag_offset = mtlbx_macho_diag(m, 0)->offset;
+        snprintf(s.first_diag, sizeof s.first_diag, "%s", mbx_macho_diag(m, 0)->message);
+        s.first_diag_offset = mbx_macho_diag(m, 0)->offset;
     }
-    mtlbx_macho_close(m);
+    mbx_macho_close(m);
     free(b.data);
     return s;
 }
@@ -75,17 +75,17 @@ static struct seen walk(const char *name)
 Test(macho, magic)
 {
     struct buf b = seed("thin-arm64");
-    cr_assert(mtlbx_macho_magic(b.data, b.size));
+    cr_assert(mbx_macho_magic(b.data, b.size));
     free(b.data);
     b = seed("universal");
-    cr_assert(mtlbx_macho_magic(b.data, b.size));
+    cr_assert(mbx_macho_magic(b.data, b.size));
     free(b.data);
     /* A Java class file: CA FE BA BE, then its version (52 = Java 8). */
     static const uint8_t java[8] = { 0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52 };
-    cr_assert_not(mtlbx_macho_magic(java, sizeof java));
+    cr_assert_not(mbx_macho_magic(java, sizeof java));
     static const uint8_t fat_metallib[8] = { 0xCB, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2 };
-    cr_assert_not(mtlbx_macho_magic(fat_metallib, sizeof fat_metallib));
-    cr_assert_not(mtlbx_macho_magic((const uint8_t *)"MTLB", 4));
+    cr_assert_not(mbx_macho_magic(fat_metallib, sizeof fat_metallib));
+    cr_assert_not(mbx_macho_magic((const uint8_t *)"MTLB", 4));
 }
 
 Test(macho, thin_64_bit)
@@ -96,7 +96,7 @@ Test(macho, thin_64_bit)
     cr_assert_str_eq(s.libs[0].segment, "__TEXT");
     cr_assert_str_eq(s.libs[0].section, "metal_basic");
     cr_assert_eq(s.libs[0].size, 96);
-    cr_assert_str_eq(mtlbx_macho_cpu_name(s.slices[0].cputype, s.slices[0].cpusubtype), "arm64");
+    cr_assert_str_eq(mbx_macho_cpu_name(s.slices[0].cputype, s.slices[0].cpusubtype), "arm64");
     cr_assert_eq(s.slices[0].n_min_os, 1);
     cr_assert_eq(s.slices[0].min_os[0].cmd, MTLBX_LC_BUILD_VERSION);
     cr_assert_eq(s.slices[0].min_os[0].platform, 1);
@@ -109,7 +109,7 @@ Test(macho, thin_32_bit_and_big_endian)
     struct seen s = walk("thin-i386-version-min");
     cr_assert_eq(s.n_diags, 0, "%s", s.first_diag);
     cr_assert_eq(s.n_libs, 1);
-    cr_assert_str_eq(mtlbx_macho_cpu_name(s.slices[0].cputype, s.slices[0].cpusubtype), "i386");
+    cr_assert_str_eq(mbx_macho_cpu_name(s.slices[0].cputype, s.slices[0].cpusubtype), "i386");
     cr_assert_eq(s.slices[0].min_os[0].cmd, MTLBX_LC_VERSION_MIN_MACOSX);
     cr_assert_eq(s.slices[0].min_os[0].major, 10);
     cr_assert_eq(s.slices[0].min_os[0].minor, 13);
@@ -128,8 +128,8 @@ Test(macho, universal)
         struct seen s = walk(wide ? "universal64" : "universal");
         cr_assert_eq(s.n_diags, 0, "%s", s.first_diag);
         cr_assert_eq(s.n_libs, 2);
-        cr_assert_str_eq(mtlbx_macho_cpu_name(s.slices[0].cputype, s.slices[0].cpusubtype), "arm64");
-        cr_assert_str_eq(mtlbx_macho_cpu_name(s.slices[1].cputype, s.slices[1].cpusubtype), "x86_64");
+        cr_assert_str_eq(mbx_macho_cpu_name(s.slices[0].cputype, s.slices[0].cpusubtype), "arm64");
+        cr_assert_str_eq(mbx_macho_cpu_name(s.slices[1].cputype, s.slices[1].cpusubtype), "x86_64");
         cr_assert_gt(s.libs[1].offset, s.libs[0].offset);
         cr_assert_eq(s.slices[1].min_os[0].major, 14);
     }

@@ -55,7 +55,7 @@ Test(argr, every_type_with_extra_bytes_decodes_to_the_last_byte)
     arg_texture(&b, "t", 0x10, 0x42);
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_assert(mtlbx_argr_decode(b.data, b.len, BASE, &r, &err), "%s", err.message);
+    cr_assert(mbx_argr_decode(b.data, b.len, BASE, &r, &err), "%s", err.message);
     cr_assert(r.complete);
     cr_assert_eq(r.n_arguments, 5);
     const struct mtlbx_ci_argument *a = r.arguments;
@@ -82,7 +82,7 @@ Test(argr, every_type_with_extra_bytes_decodes_to_the_last_byte)
     cr_expect_eq(a[4].texture_type, 0x42);
     cr_expect_eq(a[4].element_type, 0x10);
     cr_expect_eq(a[4].offset + a[4].size, BASE + b.len, "the last argument ends on the last byte");
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     ib_free(&b);
 }
 
@@ -97,7 +97,7 @@ Test(argr, struct_pointee_members_are_read_with_their_spans)
     arg_plain(&b, "dest.coerce", 0x04);
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_assert(mtlbx_argr_decode(b.data, b.len, BASE, &r, &err), "%s", err.message);
+    cr_assert(mbx_argr_decode(b.data, b.len, BASE, &r, &err), "%s", err.message);
     cr_assert_eq(r.n_arguments, 2);
     cr_assert_eq(r.n_members, 2);
     const struct mtlbx_ci_argument *p = &r.arguments[0];
@@ -111,7 +111,7 @@ Test(argr, struct_pointee_members_are_read_with_their_spans)
     cr_expect_eq(r.members[0].offset, BASE + 1 + 7 + 1 + 11 + 1);
     cr_expect_eq(r.members[0].size, 11);
     cr_expect_eq(r.arguments[1].offset, r.members[1].offset + r.members[1].size);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     ib_free(&b);
 }
 
@@ -123,12 +123,12 @@ Test(argr, a_count_past_the_end_is_an_error_where_the_missing_argument_starts)
     arg_plain(&b, "sdr", 0x06);
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_assert_not(mtlbx_argr_decode(b.data, b.len, BASE, &r, &err));
+    cr_assert_not(mbx_argr_decode(b.data, b.len, BASE, &r, &err));
     cr_expect_not(r.complete);
     cr_expect_eq(r.n_arguments, 2, "the arguments that did decode are kept");
     cr_expect_eq(err.offset, BASE + b.len);
     cr_expect(strstr(err.message, "declares 3"), "%s", err.message);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     ib_free(&b);
 }
 
@@ -148,11 +148,11 @@ Test(argr, extra_bytes_cut_short_are_an_error_at_the_argument)
         }
         struct mtlbx_reflection r = { 0 };
         struct mtlbx_decode_error err;
-        cr_assert_not(mtlbx_argr_decode(b.data, b.len - 1, BASE, &r, &err), "type %d", type);
+        cr_assert_not(mbx_argr_decode(b.data, b.len - 1, BASE, &r, &err), "type %d", type);
         cr_expect_eq(err.offset, type == 2 ? BASE + 1 + 2 + 1 + 11 + 1 : BASE + 1, "type %d: at %llu", type,
                      (unsigned long long)err.offset);
         cr_expect_eq(r.n_arguments, 0);
-        mtlbx_reflection_free(&r);
+        mbx_reflection_free(&r);
         ib_free(&b);
     }
 }
@@ -165,11 +165,11 @@ Test(argr, trailing_bytes_are_an_error_at_the_first_of_them)
     ib_bytes(&b, "\x07\x07", 2);
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_assert_not(mtlbx_argr_decode(b.data, b.len, BASE, &r, &err));
+    cr_assert_not(mbx_argr_decode(b.data, b.len, BASE, &r, &err));
     cr_expect_eq(r.n_arguments, 1);
     cr_expect_eq(err.offset, BASE + 4);
     cr_expect(strstr(err.message, "2 trailing bytes"), "%s", err.message);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     ib_free(&b);
 }
 
@@ -177,23 +177,23 @@ Test(argr, an_empty_value_and_a_zero_count)
 {
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_expect_not(mtlbx_argr_decode((const uint8_t *)"", 0, BASE, &r, &err));
+    cr_expect_not(mbx_argr_decode((const uint8_t *)"", 0, BASE, &r, &err));
     cr_expect_eq(err.offset, BASE);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     r = (struct mtlbx_reflection){ 0 };
-    cr_expect(mtlbx_argr_decode((const uint8_t *)"\0", 1, BASE, &r, &err), "%s", err.message);
+    cr_expect(mbx_argr_decode((const uint8_t *)"\0", 1, BASE, &r, &err), "%s", err.message);
     cr_expect(r.complete);
     cr_expect_eq(r.n_arguments, 0);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
 }
 
 Test(argr, a_name_without_its_nul_is_an_error)
 {
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_expect_not(mtlbx_argr_decode((const uint8_t *)"\x01" "abc", 4, BASE, &r, &err));
+    cr_expect_not(mbx_argr_decode((const uint8_t *)"\x01" "abc", 4, BASE, &r, &err));
     cr_expect_eq(err.offset, BASE + 1);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
 }
 
 /* A count of 255 with one real argument: nothing is sized from the count. */
@@ -204,9 +204,9 @@ Test(argr, a_huge_count_costs_only_what_the_value_holds)
     arg_plain(&b, "a", 0x03);
     struct mtlbx_reflection r = { 0 };
     struct mtlbx_decode_error err;
-    cr_expect_not(mtlbx_argr_decode(b.data, b.len, BASE, &r, &err));
+    cr_expect_not(mbx_argr_decode(b.data, b.len, BASE, &r, &err));
     cr_expect_eq(r.n_arguments, 1);
-    mtlbx_reflection_free(&r);
+    mbx_reflection_free(&r);
     ib_free(&b);
 }
 
@@ -234,17 +234,17 @@ Test(argr, decoded_into_the_function_metadata)
     struct imagebuf img = { 0 };
     reflect_library(&img, &argr, "\x06", 1);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    const struct mtlbx_reflection *r = &mtlbx_function_metadata(lib, 0)->reflection;
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    const struct mtlbx_reflection *r = &mbx_function_metadata(lib, 0)->reflection;
     cr_expect(r->has_return);
     cr_expect_eq(r->return_type, 0x06);
     cr_expect(r->complete);
     cr_assert_eq(r->n_arguments, 2);
     cr_expect_eq(img.data[r->arguments[1].offset], 'd', "spans are absolute file offsets");
-    cr_expect_eq(mtlbx_library_diag_count(lib), 0);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    cr_expect_eq(mbx_library_diag_count(lib), 0);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&argr);
 }
@@ -257,20 +257,20 @@ Test(argr, a_bad_value_in_a_library_is_a_diagnostic_at_its_offset)
     struct imagebuf img = { 0 };
     reflect_library(&img, &argr, "\x06\x06", 2);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    const struct mtlbx_reflection *r = &mtlbx_function_metadata(lib, 0)->reflection;
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    const struct mtlbx_reflection *r = &mbx_function_metadata(lib, 0)->reflection;
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "RETR value is 2 bytes"), 1);
     cr_expect_eq(count_diags(lib, MTLBX_ERROR, "ARGR declares 2 arguments"), 1);
     uint64_t want = r->arguments_offset + argr.len;
     bool found = false;
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++) {
-        const struct mtlbx_diag *d = mtlbx_library_diag(lib, i);
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++) {
+        const struct mtlbx_diag *d = mbx_library_diag(lib, i);
         found |= strstr(d->message, "ARGR declares") && d->offset == want;
     }
     cr_expect(found, "the ARGR error is at offset %llu, just past the last argument", (unsigned long long)want);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&argr);
 }
@@ -281,8 +281,8 @@ static mtlbx_node *find_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind
 {
     if ((n->kind == kind && (!tag || strcmp(n->tag.name, tag) == 0)) || depth > 8)
         return n->kind == kind ? n : NULL;
-    for (size_t i = 0; i < mtlbx_node_child_count(m, n); i++) {
-        mtlbx_node *c = mtlbx_node_child(m, n, i);
+    for (size_t i = 0; i < mbx_node_child_count(m, n); i++) {
+        mtlbx_node *c = mbx_node_child(m, n, i);
         if (c->kind == MTLBX_NODE_FUNCTION_LIST || c->kind == MTLBX_NODE_MODULE_LIST)
             continue;
         mtlbx_node *hit = find_kind(m, c, kind, tag, depth + 1);
@@ -304,30 +304,30 @@ Test(argr, explorer_rows_per_argument_and_member_with_their_bytes)
     struct imagebuf img = { 0 };
     reflect_library(&img, &argr, "\x06", 1);
     mtlbx_file *f = open_buf(&img);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_node *tag = find_kind(m, mtlbx_root(m), MTLBX_NODE_TAG, "ARGR", 0);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_node *tag = find_kind(m, mbx_root(m), MTLBX_NODE_TAG, "ARGR", 0);
     cr_assert_not_null(tag);
     char label[256];
-    mtlbx_node_label(m, tag, label, sizeof label);
+    mbx_node_label(m, tag, label, sizeof label);
     cr_expect(strstr(label, "2 arguments"), "%s", label);
-    cr_assert(mtlbx_node_expandable(m, tag));
-    cr_assert_eq(mtlbx_node_child_count(m, tag), 2);
-    mtlbx_node *p = mtlbx_node_child(m, tag, 0), *t = mtlbx_node_child(m, tag, 1);
+    cr_assert(mbx_node_expandable(m, tag));
+    cr_assert_eq(mbx_node_child_count(m, tag), 2);
+    mtlbx_node *p = mbx_node_child(m, tag, 0), *t = mbx_node_child(m, tag, 1);
     cr_expect_eq(p->kind, MTLBX_NODE_CI_ARGUMENT);
     cr_expect_eq(p->offset, tag->tag.value_offset + 1);
     cr_expect_eq(p->size, 7 + 1 + 11 + 1 + 11 + 13);
     cr_expect_eq(t->offset + t->size, tag->tag.value_offset + tag->tag.value_len);
-    mtlbx_node_label(m, t, label, sizeof label);
+    mbx_node_label(m, t, label, sizeof label);
     cr_expect(strstr(label, "texture<half>") && strstr(label, "src.coerce0"), "%s", label);
-    cr_assert_eq(mtlbx_node_child_count(m, p), 2);
-    mtlbx_node *mem = mtlbx_node_child(m, p, 1);
+    cr_assert_eq(mbx_node_child_count(m, p), 2);
+    mtlbx_node *mem = mbx_node_child(m, p, 1);
     cr_expect_eq(mem->kind, MTLBX_NODE_CI_MEMBER);
-    mtlbx_node_label(m, mem, label, sizeof label);
+    mbx_node_label(m, mem, label, sizeof label);
     cr_expect(strstr(label, "float2  offset"), "%s", label);
     /* A byte of the member selects the member in the hex panel. */
-    cr_expect_eq(mtlbx_node_at_offset(m, mem->offset + 2), mem);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    cr_expect_eq(mbx_node_at_offset(m, mem->offset + 2), mem);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&img);
     ib_free(&argr);
 }

@@ -92,7 +92,7 @@ static void write_value(struct json_stream *js, const void *arg)
 /* What interface_json.c does with file bytes: escape, then json_string. */
 static json_t *escaped_string(const uint8_t *p, size_t n)
 {
-    char *s = mtlbx_escape_dup(p, n, 0);
+    char *s = mbx_escape_dup(p, n, 0);
     json_t *j = json_string(s);
     free(s);
     return j;

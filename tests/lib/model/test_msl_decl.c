@@ -42,7 +42,7 @@ static struct mtlbx_air_argument arg(const char *kind, const char *type, const c
 static char *text_of(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md)
 {
     static char buf[1024];
-    char *s = mtlbx_msl_argument(a, md);
+    char *s = mbx_msl_argument(a, md);
     cr_assert_not_null(s);
     snprintf(buf, sizeof buf, "%s", s);
     free(s);
@@ -91,14 +91,14 @@ Test(msl_decl, threadgroup_memory_is_not_a_buffer)
                                       { B("read_write"), 0, NULL }, { B("address_space"), 1, v3 } };
     struct mtlbx_air_argument a = arg("buffer", "float", "threadgroup_block", p, 4);
     a.has_location = true, a.location = 0, a.access = "read_write";
-    cr_assert(mtlbx_argument_is_threadgroup_memory(&a));
+    cr_assert(mbx_argument_is_threadgroup_memory(&a));
     cr_assert_str_eq(text_of(&a, NULL), "threadgroup float* threadgroup_block [[threadgroup(0)]]");
     /* The same from the parameter's type (older AIR, ggml's soft_max). */
     struct mtlbx_air_argument old = arg("buffer", "float", "buf", p, 1);
     old.has_location = true, old.location = 0, old.address_space_from = MTLBX_AS_PARAMETER, old.address_space = 3;
     cr_assert_str_eq(text_of(&old, NULL), "threadgroup float* buf [[threadgroup(0)]]");
     old.address_space = 1;
-    cr_assert_not(mtlbx_argument_is_threadgroup_memory(&old));
+    cr_assert_not(mbx_argument_is_threadgroup_memory(&old));
     cr_assert_str_eq(text_of(&old, NULL), "device float* buf [[buffer(0)]]");
 }
 
@@ -115,7 +115,7 @@ Test(msl_decl, address_space_from_the_parameter_type)
     cr_assert_str_eq(text_of(&a, NULL), "float4 src0 [[buffer(0)]]"); /* not a pointer: nothing to show */
     a.address_space_from = MTLBX_AS_PARAMETER, a.address_space = 1;
     cr_assert_str_eq(text_of(&a, NULL), "device const float4* src0 [[buffer(0)]]");
-    char *t = mtlbx_msl_argument_type(&a);
+    char *t = mbx_msl_argument_type(&a);
     cr_assert_str_eq(t, "device const float4*");
     free(t);
     a.address_space_from = MTLBX_AS_UNKNOWN;
@@ -163,7 +163,7 @@ static char *decl_md(const struct mtlbx_interface *iface, const char *name, cons
                      unsigned flags)
 {
     static char buf[4096];
-    char *s = mtlbx_msl_declaration(iface, (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) }, "visible",
+    char *s = mbx_msl_declaration(iface, (struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) }, "visible",
                                     md, flags);
     cr_assert_not_null(s);
     snprintf(buf, sizeof buf, "%s", s);
@@ -316,10 +316,10 @@ Test(msl_decl, fragment_output_and_struct_members)
     struct mtlbx_interface iface = { .stage = "fragment", .n_inputs = 1, .inputs = in, .n_outputs = 1,
                                      .outputs = out };
     struct mtlbx_struct_member m;
-    cr_assert(mtlbx_argument_member(&in[0], 1, &m));
+    cr_assert(mbx_argument_member(&in[0], 1, &m));
     cr_assert_eq(m.offset, 16);
     cr_assert_eq(m.count, 2);
-    cr_assert_not(mtlbx_argument_member(&in[0], 2, &m));
+    cr_assert_not(mbx_argument_member(&in[0], 2, &m));
     cr_assert_str_eq(decl(&iface, "frag", 0), "fragment float4 frag(constant Params& params [[buffer(0)]])\n"
                                               "    // output: float4 color0 [[color(0)]]");
     cr_assert_str_eq(decl(&iface, "frag", MTLBX_MSL_MEMBERS), "fragment float4 frag(\n"
@@ -382,11 +382,11 @@ Test(msl_decl, no_stage_entry_demangled)
 
 Test(msl_decl, demangle_rejects_what_is_not_mangled)
 {
-    cr_assert_null(mtlbx_demangle(B("main")));
-    cr_assert_null(mtlbx_demangle(B("_Z")));
-    cr_assert_null(mtlbx_demangle(B("_Zq\x01")));
-    cr_assert_null(mtlbx_demangle(B("_Z3a\0bc")));
-    char *d = mtlbx_demangle(B("_Z3addff"));
+    cr_assert_null(mbx_demangle(B("main")));
+    cr_assert_null(mbx_demangle(B("_Z")));
+    cr_assert_null(mbx_demangle(B("_Zq\x01")));
+    cr_assert_null(mbx_demangle(B("_Z3a\0bc")));
+    char *d = mbx_demangle(B("_Z3addff"));
     cr_assert_str_eq(d, "add(float, float)");
     free(d);
     /* Deep nesting stays bounded (the demangler's recursion limit). */
@@ -396,7 +396,7 @@ Test(msl_decl, demangle_rejects_what_is_not_mangled)
     for (size_t i = 4; i < n; i++)
         deep[i] = 'P';
     deep[n] = 'i';
-    cr_assert_null(mtlbx_demangle((struct mtlbx_bytes){ (const uint8_t *)deep, n + 1 }));
+    cr_assert_null(mbx_demangle((struct mtlbx_bytes){ (const uint8_t *)deep, n + 1 }));
     free(deep);
 }
 

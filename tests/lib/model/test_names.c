@@ -1,7 +1,7 @@
 /* Unit tests of the two lookups that answer "which function" and "where
- * is it defined": mtlbx_resolve_function_name (exact, glob, unique prefix,
+ * is it defined": mbx_resolve_function_name (exact, glob, unique prefix,
  * ambiguous prefix, did-you-mean) on a library built in code, and
- * mtlbx_source_find_in_text (definitions, prototypes, calls, host_name)
+ * mbx_source_find_in_text (definitions, prototypes, calls, host_name)
  * on small texts; and the bounded demangler under both. The hostile
  * inputs of issue 35 run under a timeout each: before, each took from
  * tens of seconds to hours. */
@@ -33,7 +33,7 @@ static mtlbx_file *open_fixture(struct imagebuf *b)
 static struct mtlbx_name_matches resolve(mtlbx_file *f, const char *p)
 {
     struct mtlbx_name_matches m;
-    cr_assert(mtlbx_resolve_function_name(f, p, &m));
+    cr_assert(mbx_resolve_function_name(f, p, &m));
     return m;
 }
 
@@ -46,32 +46,32 @@ Test(names, exact_glob_prefix_and_ambiguous)
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 2);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
 
     m = resolve(f, "soft");
     cr_assert_eq(m.how, MTLBX_NAME_PREFIX);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 2);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
 
     m = resolve(f, "gemm_");
     cr_assert_eq(m.how, MTLBX_NAME_AMBIGUOUS);
     cr_assert_eq(m.n, 2);
     cr_assert_eq(m.v[0].function, 0);
     cr_assert_eq(m.v[1].function, 1);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
 
     m = resolve(f, "*_float32");
     cr_assert_eq(m.how, MTLBX_NAME_GLOB);
     cr_assert_eq(m.n, 2);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
 
     m = resolve(f, "gemm_n[t]_*");
     cr_assert_eq(m.how, MTLBX_NAME_GLOB);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 0);
-    mtlbx_name_matches_free(&m);
-    mtlbx_close(f);
+    mbx_name_matches_free(&m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -83,12 +83,12 @@ Test(names, demangled_forms)
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 4);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(f, "utils::sc");
     cr_assert_eq(m.how, MTLBX_NAME_PREFIX);
     cr_assert_eq(m.v[0].function, 4);
-    mtlbx_name_matches_free(&m);
-    mtlbx_close(f);
+    mbx_name_matches_free(&m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -101,35 +101,35 @@ Test(names, a_miss_suggests_the_closest_first)
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_geq(m.n, 1);
     cr_assert_eq(m.v[0].function, 2);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     /* A typo in the start of a longer name. */
     m = resolve(f, "gemm_nt_flaot");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_geq(m.n, 1);
     cr_assert_eq(m.v[0].function, 0);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     /* A part of the name (not its start), any case. */
     m = resolve(f, "MAIN");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 3);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     /* Nothing alike: no suggestion. */
     m = resolve(f, "zzzzzzzzzzzzzzzzzzzz");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_eq(m.n, 0);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(f, "");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
-    mtlbx_name_matches_free(&m);
-    mtlbx_close(f);
+    mbx_name_matches_free(&m);
+    mbx_close(f);
     ib_free(&b);
 }
 
 static int find(const char *text, const char *name, size_t *at)
 {
     *at = (size_t)-1;
-    return mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), name, at);
+    return mbx_source_find_in_text((const uint8_t *)text, strlen(text), name, at);
 }
 
 Test(source_find, definition_beats_calls_and_prototypes)
@@ -195,7 +195,7 @@ static char *demangle_bomb(int depth)
 
 static enum mtlbx_demangle_status demangle(const char *name, char **out)
 {
-    return mtlbx_demangle_bounded((struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) }, out);
+    return mbx_demangle_bounded((struct mtlbx_bytes){ (const uint8_t *)name, strlen(name) }, out);
 }
 
 Test(demangle, bounded_in_its_output_and_as_before_otherwise, .timeout = 10)
@@ -214,7 +214,7 @@ Test(demangle, bounded_in_its_output_and_as_before_otherwise, .timeout = 10)
     free(d);
     cr_assert_eq(demangle(bomb, &d), MTLBX_DEMANGLE_TOO_LONG);
     cr_assert_null(d);
-    cr_assert_null(mtlbx_demangle((struct mtlbx_bytes){ (const uint8_t *)bomb, strlen(bomb) }));
+    cr_assert_null(mbx_demangle((struct mtlbx_bytes){ (const uint8_t *)bomb, strlen(bomb) }));
     free(small);
     free(bomb);
     cr_assert_eq(demangle("gemm_f32", &d), MTLBX_DEMANGLE_NOT_MANGLED);
@@ -248,47 +248,47 @@ Test(names, an_exact_name_is_matched_without_demangling, .timeout = 10)
     struct mtlbx_name_matches m = resolve(file, "foo");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_eq(m.undemangled, 1, "the bomb is said to be compared as stored: %zu", m.undemangled);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     /* Its name is f, which its encoding says without demangling. */
     m = resolve(file, "f");
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 0);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(file, "utils::scale");
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.n, 2);
     cr_assert_eq(m.v[0].function, 1);
     cr_assert_eq(m.v[1].function, 5);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(file, "utils::scale(int)");
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 5);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(file, "std::swap");
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.v[0].function, 2);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(file, "helper");
     cr_assert_eq(m.how, MTLBX_NAME_EXACT);
     cr_assert_eq(m.v[0].function, 3);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     /* A template's demangled text is "void scale<float>(float)": no
      * exact "scale" (the encoding says so too). */
     m = resolve(file, "scale");
     cr_assert_neq(m.how, MTLBX_NAME_EXACT);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     /* Globs and prefixes see the demangled names, bounded. */
     m = resolve(file, "f*");
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_eq(m.undemangled, 1);
-    mtlbx_name_matches_free(&m);
+    mbx_name_matches_free(&m);
     m = resolve(file, "std::sw");
     cr_assert_eq(m.how, MTLBX_NAME_PREFIX);
     cr_assert_eq(m.v[0].function, 2);
-    mtlbx_name_matches_free(&m);
-    mtlbx_close(file);
+    mbx_name_matches_free(&m);
+    mbx_close(file);
     ib_free(&b);
     free(bomb);
 }
@@ -312,8 +312,8 @@ Test(names, did_you_mean_is_linear_in_the_names, .timeout = 10)
     mtlbx_file *file = open_buf(&b);
     struct mtlbx_name_matches m = resolve(file, p);
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
-    mtlbx_name_matches_free(&m);
-    mtlbx_close(file);
+    mbx_name_matches_free(&m);
+    mbx_close(file);
     ib_free(&b);
     /* ...and it still finds a typo in a 250-letter name (four blocks of
      * the bit-parallel distance). */
@@ -328,8 +328,8 @@ Test(names, did_you_mean_is_linear_in_the_names, .timeout = 10)
     cr_assert_eq(m.how, MTLBX_NAME_MISSING);
     cr_assert_eq(m.n, 1);
     cr_assert_eq(m.v[0].function, 1);
-    mtlbx_name_matches_free(&m);
-    mtlbx_close(file);
+    mbx_name_matches_free(&m);
+    mbx_close(file);
     ib_free(&b);
     free(name);
     free(p);
@@ -378,12 +378,12 @@ Test(source_find, linear_in_the_text, .timeout = 10)
      * compared at every place (24 s before). */
     char *text = repeat("a", (size_t)16 << 20), *name = repeat("a", 40001);
     name[40000] = 'b';
-    cr_assert_eq(mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), name, &at), 0);
+    cr_assert_eq(mbx_source_find_in_text((const uint8_t *)text, strlen(text), name, &at), 0);
     free(text);
     free(name);
     /* 4 MiB of "x f(": each list was followed 8 KiB ahead (20 s before). */
     text = repeat("x f(", (size_t)4 << 20);
-    cr_assert_eq(mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), "f", &at), 0);
+    cr_assert_eq(mbx_source_find_in_text((const uint8_t *)text, strlen(text), "f", &at), 0);
     free(text);
     /* ...and a definition behind a long run of unclosed lists. */
     char *calls = repeat("x f(", (size_t)1 << 20);
@@ -391,7 +391,7 @@ Test(source_find, linear_in_the_text, .timeout = 10)
     text = malloc(strlen(calls) + strlen(def) + 1);
     strcpy(text, calls);
     strcat(text, def);
-    cr_assert_eq(mtlbx_source_find_in_text((const uint8_t *)text, strlen(text), "f", &at), 2);
+    cr_assert_eq(mbx_source_find_in_text((const uint8_t *)text, strlen(text), "f", &at), 2);
     cr_assert_eq(at, strlen(calls) + strlen(";\nvoid "));
     free(calls);
     free(text);

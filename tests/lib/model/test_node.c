@@ -20,24 +20,24 @@
 static const char *label(mtlbx_model *m, const mtlbx_node *n)
 {
     static char buf[512];
-    mtlbx_node_label(m, n, buf, sizeof buf);
+    mbx_node_label(m, n, buf, sizeof buf);
     return buf;
 }
 
 /* The first child of n of this kind, or NULL. */
 static mtlbx_node *child_kind(mtlbx_model *m, mtlbx_node *n, enum mtlbx_node_kind k)
 {
-    for (size_t i = 0; i < mtlbx_node_child_count(m, n); i++)
-        if (mtlbx_node_child(m, n, i)->kind == k)
-            return mtlbx_node_child(m, n, i);
+    for (size_t i = 0; i < mbx_node_child_count(m, n); i++)
+        if (mbx_node_child(m, n, i)->kind == k)
+            return mbx_node_child(m, n, i);
     return NULL;
 }
 
 /* The first TAG child of n with this FourCC, or NULL. */
 static mtlbx_node *child_tag(mtlbx_model *m, mtlbx_node *n, const char *fourcc)
 {
-    for (size_t i = 0; i < mtlbx_node_child_count(m, n); i++) {
-        mtlbx_node *c = mtlbx_node_child(m, n, i);
+    for (size_t i = 0; i < mbx_node_child_count(m, n); i++) {
+        mtlbx_node *c = mbx_node_child(m, n, i);
         if (c->kind == MTLBX_NODE_TAG && !strcmp(c->tag.name, fourcc))
             return c;
     }
@@ -46,7 +46,7 @@ static mtlbx_node *child_tag(mtlbx_model *m, mtlbx_node *n, const char *fourcc)
 
 static mtlbx_node *library_node(mtlbx_model *m)
 {
-    mtlbx_node *lib = child_kind(m, mtlbx_root(m), MTLBX_NODE_LIBRARY);
+    mtlbx_node *lib = child_kind(m, mbx_root(m), MTLBX_NODE_LIBRARY);
     cr_assert_not_null(lib);
     return lib;
 }
@@ -55,8 +55,8 @@ static mtlbx_node *function_node(mtlbx_model *m, size_t i)
 {
     mtlbx_node *fl = child_kind(m, library_node(m), MTLBX_NODE_FUNCTION_LIST);
     cr_assert_not_null(fl);
-    cr_assert_lt(i, mtlbx_node_child_count(m, fl));
-    return mtlbx_node_child(m, fl, i);
+    cr_assert_lt(i, mbx_node_child_count(m, fl));
+    return mbx_node_child(m, fl, i);
 }
 
 /* Fields collected for inspection (value copied: the callback's string
@@ -139,22 +139,22 @@ static size_t walk_all(mtlbx_model *m, bool load, size_t max_nodes)
     mtlbx_node *stack[64];
     size_t top = 0, seen = 0;
     size_t next_child[64];
-    stack[top] = mtlbx_root(m);
+    stack[top] = mbx_root(m);
     next_child[top++] = 0;
     char buf[256];
     while (top && seen < max_nodes) {
         mtlbx_node *n = stack[top - 1];
         if (next_child[top - 1] == 0) {
             seen++;
-            mtlbx_node_label(m, n, buf, sizeof buf);
+            mbx_node_label(m, n, buf, sizeof buf);
             cr_assert(terminal_safe(buf), "label not terminal-safe: kind %d", n->kind);
             cr_assert_gt(strlen(buf), 0, "empty label for kind %d", n->kind);
-            (void)mtlbx_node_flags(m, n);
-            struct check_ctx c = { .n = n, .file_size = mtlbx_file_size(mtlbx_model_file(m)),
+            (void)mbx_node_flags(m, n);
+            struct check_ctx c = { .n = n, .file_size = mbx_file_size(mbx_model_file(m)),
                                    .inside = n->kind == MTLBX_NODE_TAG || n->kind == MTLBX_NODE_FUNCTION ||
                                              n->kind == MTLBX_NODE_MODULE || n->kind == MTLBX_NODE_HEADER ||
                                              n->kind == MTLBX_NODE_TAG_GROUP || n->kind == MTLBX_NODE_FAT_SLICE };
-            mtlbx_node_fields(m, n, check_field, &c);
+            mbx_node_fields(m, n, check_field, &c);
             cr_assert_eq(c.bad, 0, "%zu fields outside the span of '%s' or the file", c.bad, buf);
             if (n->parent && n->size && n->parent->size && n->kind != MTLBX_NODE_TAG_GROUP &&
                 n->kind != MTLBX_NODE_MODULE && n->parent->kind != MTLBX_NODE_FILE)
@@ -163,9 +163,9 @@ static size_t walk_all(mtlbx_model *m, bool load, size_t max_nodes)
                           "child '%s' outside its parent", buf);
         }
         bool descend = n->kind != MTLBX_NODE_ARCHIVE || load;
-        size_t cc = descend ? mtlbx_node_child_count(m, n) : 0;
+        size_t cc = descend ? mbx_node_child_count(m, n) : 0;
         if (next_child[top - 1] < cc && top < 64) {
-            mtlbx_node *c = mtlbx_node_child(m, n, next_child[top - 1]++);
+            mtlbx_node *c = mbx_node_child(m, n, next_child[top - 1]++);
             cr_assert_not_null(c);
             cr_assert_eq(c->parent, n);
             stack[top] = c;
@@ -179,15 +179,15 @@ static size_t walk_all(mtlbx_model *m, bool load, size_t max_nodes)
 
 static void check_at_offsets(mtlbx_model *m, uint64_t step)
 {
-    uint64_t size = mtlbx_file_size(mtlbx_model_file(m));
+    uint64_t size = mbx_file_size(mbx_model_file(m));
     for (uint64_t off = 0; off < size; off += step) {
-        mtlbx_node *n = mtlbx_node_at_offset(m, off);
+        mtlbx_node *n = mbx_node_at_offset(m, off);
         cr_assert_not_null(n);
-        if (n != mtlbx_root(m))
+        if (n != mbx_root(m))
             cr_assert(off >= n->offset && off - n->offset < n->size, "0x%llx outside the node found for it",
                       (unsigned long long)off);
     }
-    cr_assert_eq(mtlbx_node_at_offset(m, size + 100), mtlbx_root(m));
+    cr_assert_eq(mbx_node_at_offset(m, size + 100), mbx_root(m));
 }
 
 static const struct test_function three[] = {
@@ -208,61 +208,61 @@ Test(tree, shape_of_a_plain_library)
     struct imagebuf b = { 0 };
     three_lib(&b);
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_node *root = mtlbx_root(m);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_node *root = mbx_root(m);
     cr_assert_eq(root->kind, MTLBX_NODE_FILE);
-    cr_assert_eq(root, mtlbx_root(m));
+    cr_assert_eq(root, mbx_root(m));
     mtlbx_node *lib = library_node(m);
     static const enum mtlbx_node_kind want[] = {
         MTLBX_NODE_HEADER, MTLBX_NODE_FUNCTION_LIST, MTLBX_NODE_HEADER_EXT, MTLBX_NODE_PUBLIC_MD,
         MTLBX_NODE_PRIVATE_MD, MTLBX_NODE_MODULE_LIST, MTLBX_NODE_DYNAMIC_HEADER, MTLBX_NODE_LIST,
     };
-    cr_assert_eq(mtlbx_node_child_count(m, lib), sizeof want / sizeof *want, "%s", label(m, lib));
+    cr_assert_eq(mbx_node_child_count(m, lib), sizeof want / sizeof *want, "%s", label(m, lib));
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
-        cr_assert_eq(mtlbx_node_child(m, lib, i)->kind, want[i], "child %zu", i);
-    cr_assert_null(mtlbx_node_child(m, lib, 99));
-    mtlbx_node *hdr = mtlbx_node_child(m, lib, 0);
+        cr_assert_eq(mbx_node_child(m, lib, i)->kind, want[i], "child %zu", i);
+    cr_assert_null(mbx_node_child(m, lib, 99));
+    mtlbx_node *hdr = mbx_node_child(m, lib, 0);
     cr_assert_eq(hdr->offset, 0);
     cr_assert_eq(hdr->size, 88);
-    cr_assert_eq(mtlbx_node_child(m, lib, 7)->sub, MTLBX_LIST_RLST);
+    cr_assert_eq(mbx_node_child(m, lib, 7)->sub, MTLBX_LIST_RLST);
 
     mtlbx_node *fn = function_node(m, 2);
     cr_assert_eq(fn->kind, MTLBX_NODE_FUNCTION);
     cr_assert_eq(fn->index, 2);
-    size_t n = mtlbx_node_child_count(m, fn);
+    size_t n = mbx_node_child_count(m, fn);
     cr_assert_geq(n, 5);
-    cr_assert_str_eq(mtlbx_node_child(m, fn, 0)->tag.name, "NAME");
+    cr_assert_str_eq(mbx_node_child(m, fn, 0)->tag.name, "NAME");
     /* Tags in file order, then ENDT, then the two metadata groups, the
      * module and the interface. */
     for (size_t i = 1; i < n; i++) {
-        mtlbx_node *a = mtlbx_node_child(m, fn, i - 1), *c = mtlbx_node_child(m, fn, i);
+        mtlbx_node *a = mbx_node_child(m, fn, i - 1), *c = mbx_node_child(m, fn, i);
         if (c->kind == MTLBX_NODE_TAG)
             cr_assert_eq(c->offset, a->offset + a->size);
     }
-    cr_assert_eq(mtlbx_node_child(m, fn, n - 1)->kind, MTLBX_NODE_INTERFACE);
-    cr_assert_eq(mtlbx_node_child(m, fn, n - 2)->kind, MTLBX_NODE_MODULE);
-    cr_assert_eq(mtlbx_node_child(m, fn, n - 3)->kind, MTLBX_NODE_TAG_GROUP);
-    cr_assert_eq(mtlbx_node_child(m, fn, n - 4)->kind, MTLBX_NODE_TAG_GROUP);
-    mtlbx_node *endt = mtlbx_node_child(m, fn, n - 5);
+    cr_assert_eq(mbx_node_child(m, fn, n - 1)->kind, MTLBX_NODE_INTERFACE);
+    cr_assert_eq(mbx_node_child(m, fn, n - 2)->kind, MTLBX_NODE_MODULE);
+    cr_assert_eq(mbx_node_child(m, fn, n - 3)->kind, MTLBX_NODE_TAG_GROUP);
+    cr_assert_eq(mbx_node_child(m, fn, n - 4)->kind, MTLBX_NODE_TAG_GROUP);
+    mtlbx_node *endt = mbx_node_child(m, fn, n - 5);
     cr_assert_str_eq(endt->tag.name, "ENDT");
     cr_assert_eq(endt->offset + endt->size, fn->offset + fn->size);
 
     mtlbx_node *mods = child_kind(m, lib, MTLBX_NODE_MODULE_LIST);
-    cr_assert_eq(mtlbx_node_child_count(m, mods), 3);
+    cr_assert_eq(mbx_node_child_count(m, mods), 3);
     for (size_t i = 1; i < 3; i++)
-        cr_assert_leq(mtlbx_node_child(m, mods, i - 1)->offset, mtlbx_node_child(m, mods, i)->offset);
+        cr_assert_leq(mbx_node_child(m, mods, i - 1)->offset, mbx_node_child(m, mods, i)->offset);
     mtlbx_node *pub = child_kind(m, lib, MTLBX_NODE_PUBLIC_MD);
-    cr_assert_eq(mtlbx_node_child_count(m, pub), 3);
-    cr_assert_eq(mtlbx_node_child(m, pub, 0)->kind, MTLBX_NODE_TAG_GROUP);
+    cr_assert_eq(mbx_node_child_count(m, pub), 3);
+    cr_assert_eq(mbx_node_child(m, pub, 0)->kind, MTLBX_NODE_TAG_GROUP);
     mtlbx_node *rl = child_kind(m, lib, MTLBX_NODE_LIST);
-    cr_assert_eq(mtlbx_node_child_count(m, rl), 3); /* one RBUF group per function */
-    cr_assert_not_null(child_tag(m, mtlbx_node_child(m, rl, 0), "RBUF"));
+    cr_assert_eq(mbx_node_child_count(m, rl), 3); /* one RBUF group per function */
+    cr_assert_not_null(child_tag(m, mbx_node_child(m, rl, 0), "RBUF"));
     mtlbx_node *dyn = child_kind(m, lib, MTLBX_NODE_DYNAMIC_HEADER);
     cr_assert_not_null(child_tag(m, dyn, "NAME"));
     cr_assert_not_null(child_tag(m, child_kind(m, lib, MTLBX_NODE_HEADER_EXT), "UUID"));
     walk_all(m, true, 100000);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -271,24 +271,24 @@ Test(tree, children_are_built_only_when_asked)
     struct imagebuf b = { 0 };
     three_lib(&b);
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
+    mtlbx_model *m = mbx_model_open(f);
     mtlbx_node *lib = library_node(m);
     mtlbx_node *fl = child_kind(m, lib, MTLBX_NODE_FUNCTION_LIST);
     cr_assert_not(fl->built);
     cr_assert_eq(fl->n_children, 0);
-    cr_assert(mtlbx_node_expandable(m, fl));
+    cr_assert(mbx_node_expandable(m, fl));
     cr_assert_not(fl->built, "expandable must not build");
-    cr_assert_eq(mtlbx_node_child_count(m, fl), 3);
-    mtlbx_node *fn = mtlbx_node_child(m, fl, 0);
+    cr_assert_eq(mbx_node_child_count(m, fl), 3);
+    mtlbx_node *fn = mbx_node_child(m, fl, 0);
     cr_assert_not(fn->built, "listing functions must not build their tags");
     char buf[128];
-    mtlbx_node_label(m, fn, buf, sizeof buf);
-    mtlbx_node_fields(m, fn, check_field, &(struct check_ctx){ .n = fn });
+    mbx_node_label(m, fn, buf, sizeof buf);
+    mbx_node_fields(m, fn, check_field, &(struct check_ctx){ .n = fn });
     cr_assert_not(fn->built, "labels and fields must not build children");
     /* The same node comes back on every call. */
-    cr_assert_eq(mtlbx_node_child(m, fl, 0), fn);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    cr_assert_eq(mbx_node_child(m, fl, 0), fn);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -297,8 +297,8 @@ Test(labels, say_what_the_node_is)
     struct imagebuf b = { 0 };
     three_lib(&b);
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *l = mbx_library_at(f, 0);
     mtlbx_node *lib = library_node(m);
     cr_assert_str_eq(label(m, child_kind(m, lib, MTLBX_NODE_HEADER)), "Header  1.2.7 macOS executable");
     cr_assert_str_eq(label(m, child_kind(m, lib, MTLBX_NODE_FUNCTION_LIST)), "Functions (3)");
@@ -306,7 +306,7 @@ Test(labels, say_what_the_node_is)
     cr_assert(strstr(label(m, fn), "kernel"), "%s", label(m, fn));
     cr_assert(strstr(label(m, fn), "compute_things"), "%s", label(m, fn));
     cr_assert(strstr(label(m, fn), "[hash ?]"), "%s", label(m, fn));
-    cr_assert_eq(mtlbx_function_verify(l, 2, NULL), MTLBX_HASH_MATCHES);
+    cr_assert_eq(mbx_function_verify(l, 2, NULL), MTLBX_HASH_MATCHES);
     cr_assert(strstr(label(m, fn), "[hash ok]"), "%s", label(m, fn));
     cr_assert_str_eq(label(m, child_tag(m, fn, "NAME")), "NAME  \"compute_things\"");
     cr_assert_str_eq(label(m, child_tag(m, fn, "TYPE")), "TYPE  kernel");
@@ -317,13 +317,13 @@ Test(labels, say_what_the_node_is)
     cr_assert(strstr(label(m, child_kind(m, lib, MTLBX_NODE_DYNAMIC_HEADER)), "\"lib.metallib\""));
     /* Any buffer size is safe, even 1 and 0. */
     char tiny[4];
-    mtlbx_node_label(m, fn, tiny, sizeof tiny);
+    mbx_node_label(m, fn, tiny, sizeof tiny);
     cr_assert_eq(strlen(tiny), 3);
-    mtlbx_node_label(m, fn, tiny, 1);
+    mbx_node_label(m, fn, tiny, 1);
     cr_assert_str_eq(tiny, "");
-    mtlbx_node_label(m, fn, tiny, 0);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_node_label(m, fn, tiny, 0);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -336,7 +336,7 @@ Test(labels, escape_controls_and_invalid_utf8)
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = evil, .ext = TEST_EXT_UUID,
                                            .dynamic_name = "\x1b[31mred" });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
+    mtlbx_model *m = mbx_model_open(f);
     mtlbx_node *fn = function_node(m, 0);
     const char *s = label(m, fn);
     cr_assert(terminal_safe(s), "%s", s);
@@ -345,8 +345,8 @@ Test(labels, escape_controls_and_invalid_utf8)
     cr_assert(terminal_safe(label(m, child_tag(m, fn, "NAME"))));
     cr_assert(terminal_safe(label(m, child_kind(m, library_node(m), MTLBX_NODE_DYNAMIC_HEADER))));
     walk_all(m, false, 10000);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -355,28 +355,28 @@ Test(at_offset, finds_the_innermost_node)
     struct imagebuf b = { 0 };
     three_lib(&b);
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *l = mtlbx_library_at(f, 0);
-    const struct mtlbx_function *fn1 = mtlbx_function_at(l, 1);
-    uint64_t name_byte = (uint64_t)(fn1->name.ptr - mtlbx_file_data(f)) + 1;
-    mtlbx_node *n = mtlbx_node_at_offset(m, name_byte);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *l = mbx_library_at(f, 0);
+    const struct mtlbx_function *fn1 = mbx_function_at(l, 1);
+    uint64_t name_byte = (uint64_t)(fn1->name.ptr - mbx_file_data(f)) + 1;
+    mtlbx_node *n = mbx_node_at_offset(m, name_byte);
     cr_assert_eq(n->kind, MTLBX_NODE_TAG);
     cr_assert_str_eq(n->tag.name, "NAME");
     cr_assert_eq(n->parent->kind, MTLBX_NODE_FUNCTION);
     cr_assert_eq(n->parent->index, 1);
-    cr_assert_eq(mtlbx_node_at_offset(m, 5)->kind, MTLBX_NODE_HEADER);
-    n = mtlbx_node_at_offset(m, fn1->module.offset + 3);
+    cr_assert_eq(mbx_node_at_offset(m, 5)->kind, MTLBX_NODE_HEADER);
+    n = mbx_node_at_offset(m, fn1->module.offset + 3);
     cr_assert_eq(n->kind, MTLBX_NODE_MODULE);
     cr_assert_eq(n->index, 1);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(l, 1);
-    n = mtlbx_node_at_offset(m, md->public_group.offset);
+    const struct mtlbx_metadata *md = mbx_function_metadata(l, 1);
+    n = mbx_node_at_offset(m, md->public_group.offset);
     cr_assert_eq(n->kind, MTLBX_NODE_TAG_GROUP, "kind %d", n->kind);
-    n = mtlbx_node_at_offset(m, md->public_group.offset + md->public_group.size - 1);
+    n = mbx_node_at_offset(m, md->public_group.offset + md->public_group.size - 1);
     cr_assert_eq(n->kind, MTLBX_NODE_TAG);
     cr_assert_str_eq(n->tag.name, "ENDT");
     check_at_offsets(m, 1);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -385,12 +385,12 @@ Test(fields, offt_follows_to_groups_and_module)
     struct imagebuf b = { 0 };
     three_lib(&b);
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *l = mbx_library_at(f, 0);
     mtlbx_node *offt = child_tag(m, function_node(m, 2), "OFFT");
     cr_assert_not_null(offt);
     struct fieldset *s = calloc(1, sizeof *s);
-    mtlbx_node_fields(m, offt, collect, s);
+    mbx_node_fields(m, offt, collect, s);
     const struct field_copy *tag = find_field(s, "tag"), *len = find_field(s, "length");
     cr_assert(tag && len);
     cr_assert_eq(tag->f.offset, offt->offset);
@@ -401,8 +401,8 @@ Test(fields, offt_follows_to_groups_and_module)
     const struct field_copy *pub = find_field(s, "public metadata");
     const struct field_copy *priv = find_field(s, "private metadata");
     cr_assert(mod && pub && priv);
-    const struct mtlbx_function *fn = mtlbx_function_at(l, 2);
-    const struct mtlbx_metadata *md = mtlbx_function_metadata(l, 2);
+    const struct mtlbx_function *fn = mbx_function_at(l, 2);
+    const struct mtlbx_metadata *md = mbx_function_metadata(l, 2);
     cr_assert(mod->f.flags & MTLBX_FIELD_FOLLOW);
     cr_assert_eq(mod->f.target, fn->module.offset);
     cr_assert_eq(mod->f.offset, offt->offset + 6 + 16);
@@ -410,12 +410,12 @@ Test(fields, offt_follows_to_groups_and_module)
     cr_assert(pub->f.flags & MTLBX_FIELD_FOLLOW);
     cr_assert_eq(pub->f.target, md->public_group.offset);
     cr_assert_eq(priv->f.target, md->private_group.offset);
-    cr_assert_eq(mtlbx_node_at_offset(m, mod->f.target)->kind, MTLBX_NODE_MODULE);
+    cr_assert_eq(mbx_node_at_offset(m, mod->f.target)->kind, MTLBX_NODE_MODULE);
 
     /* NAME: FourCC, length, value, each with its own bytes. */
     memset(s, 0, sizeof *s);
     mtlbx_node *name = child_tag(m, function_node(m, 0), "NAME");
-    mtlbx_node_fields(m, name, collect, s);
+    mbx_node_fields(m, name, collect, s);
     const struct field_copy *v = find_field(s, "name");
     cr_assert_not_null(v);
     cr_assert_eq(v->f.offset, name->offset + 6);
@@ -424,14 +424,14 @@ Test(fields, offt_follows_to_groups_and_module)
 
     /* Header: section offsets follow to the section start. */
     memset(s, 0, sizeof *s);
-    mtlbx_node_fields(m, child_kind(m, library_node(m), MTLBX_NODE_HEADER), collect, s);
+    mbx_node_fields(m, child_kind(m, library_node(m), MTLBX_NODE_HEADER), collect, s);
     const struct field_copy *mo = find_field(s, "module list offset");
     cr_assert(mo && (mo->f.flags & MTLBX_FIELD_FOLLOW));
-    cr_assert_eq(mo->f.target, mtlbx_library_header(l)->modules.offset);
+    cr_assert_eq(mo->f.target, mbx_library_header(l)->modules.offset);
     cr_assert_eq(mo->f.offset, 0x48);
     free(s);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -445,36 +445,36 @@ Test(flags, unknown_tags_and_hash_mismatch)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_UUID });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *l = mbx_library_at(f, 0);
     mtlbx_node *z = child_tag(m, function_node(m, 0), "ZZZZ");
     cr_assert_not_null(z);
-    cr_assert(mtlbx_node_flags(m, z) & MTLBX_NODE_UNKNOWN);
+    cr_assert(mbx_node_flags(m, z) & MTLBX_NODE_UNKNOWN);
     cr_assert_str_eq(label(m, z), "ZZZZ  (unknown, 3 bytes)");
-    cr_assert_not(mtlbx_node_flags(m, child_tag(m, function_node(m, 0), "NAME")) & MTLBX_NODE_UNKNOWN);
+    cr_assert_not(mbx_node_flags(m, child_tag(m, function_node(m, 0), "NAME")) & MTLBX_NODE_UNKNOWN);
 
     mtlbx_node *fb = function_node(m, 1);
-    cr_assert_not(mtlbx_node_flags(m, fb) & MTLBX_NODE_PROBLEM);
-    size_t lib_children = mtlbx_node_child_count(m, library_node(m));
-    cr_assert_eq(mtlbx_function_verify(l, 1, NULL), MTLBX_HASH_MISMATCH);
+    cr_assert_not(mbx_node_flags(m, fb) & MTLBX_NODE_PROBLEM);
+    size_t lib_children = mbx_node_child_count(m, library_node(m));
+    cr_assert_eq(mbx_function_verify(l, 1, NULL), MTLBX_HASH_MISMATCH);
     cr_assert(strstr(label(m, fb), "[hash MISMATCH]"), "%s", label(m, fb));
-    cr_assert(mtlbx_node_flags(m, fb) & MTLBX_NODE_PROBLEM);
-    cr_assert(mtlbx_node_flags(m, library_node(m)) & MTLBX_NODE_PROBLEM);
-    cr_assert(mtlbx_node_flags(m, mtlbx_root(m)) & MTLBX_NODE_PROBLEM);
+    cr_assert(mbx_node_flags(m, fb) & MTLBX_NODE_PROBLEM);
+    cr_assert(mbx_node_flags(m, library_node(m)) & MTLBX_NODE_PROBLEM);
+    cr_assert(mbx_node_flags(m, mbx_root(m)) & MTLBX_NODE_PROBLEM);
     /* Function a's unknown tag was already a diagnostic. */
     mtlbx_node *d = child_kind(m, library_node(m), MTLBX_NODE_DIAGNOSTICS);
     cr_assert_not_null(d);
-    cr_assert_eq(mtlbx_node_child_count(m, library_node(m)), lib_children);
-    cr_assert(mtlbx_node_flags(m, d) & MTLBX_NODE_PROBLEM);
+    cr_assert_eq(mbx_node_child_count(m, library_node(m)), lib_children);
+    cr_assert(mbx_node_flags(m, d) & MTLBX_NODE_PROBLEM);
     struct fieldset *s = calloc(1, sizeof *s);
-    mtlbx_node_fields(m, child_tag(m, fb, "HASH"), collect, s);
+    mbx_node_fields(m, child_tag(m, fb, "HASH"), collect, s);
     const struct field_copy *st = find_field(s, "state");
     cr_assert_not_null(st);
     cr_assert_str_eq(st->value, "MISMATCH");
     cr_assert(st->f.flags & MTLBX_FIELD_ERROR);
     free(s);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -487,27 +487,27 @@ Test(flags, diagnostics_node_appears_after_a_mismatch)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = 2, .functions = fns, .ext = TEST_EXT_UUID });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *l = mbx_library_at(f, 0);
     mtlbx_node *lib = library_node(m);
-    size_t before = mtlbx_node_child_count(m, lib);
+    size_t before = mbx_node_child_count(m, lib);
     cr_assert_null(child_kind(m, lib, MTLBX_NODE_DIAGNOSTICS));
-    cr_assert_not(mtlbx_node_flags(m, lib) & MTLBX_NODE_PROBLEM);
-    cr_assert_eq(mtlbx_function_verify(l, 1, NULL), MTLBX_HASH_MISMATCH);
-    cr_assert_gt(mtlbx_library_diag_count(l), 0);
-    cr_assert_eq(mtlbx_node_child_count(m, lib), before + 1);
+    cr_assert_not(mbx_node_flags(m, lib) & MTLBX_NODE_PROBLEM);
+    cr_assert_eq(mbx_function_verify(l, 1, NULL), MTLBX_HASH_MISMATCH);
+    cr_assert_gt(mbx_library_diag_count(l), 0);
+    cr_assert_eq(mbx_node_child_count(m, lib), before + 1);
     mtlbx_node *d = child_kind(m, lib, MTLBX_NODE_DIAGNOSTICS);
     cr_assert_not_null(d);
-    cr_assert(mtlbx_node_flags(m, d) & MTLBX_NODE_PROBLEM);
+    cr_assert(mbx_node_flags(m, d) & MTLBX_NODE_PROBLEM);
     cr_assert(strstr(label(m, d), "1 error"), "%s", label(m, d));
     struct fieldset *s = calloc(1, sizeof *s);
-    mtlbx_node_fields(m, d, collect, s);
+    mbx_node_fields(m, d, collect, s);
     cr_assert_eq(s->n, 1);
     cr_assert(s->v[0].f.flags & MTLBX_FIELD_ERROR);
     cr_assert(s->v[0].f.flags & MTLBX_FIELD_FOLLOW);
     free(s);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -521,33 +521,33 @@ Test(labels, bad_lengths_and_empty_library)
     ib_library(&b, &(struct test_library){ .n_functions = 1, .functions = fns, .ext = TEST_EXT_NONE,
                                            .patch = 2, .version_word = 0x0001 });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
+    mtlbx_model *m = mbx_model_open(f);
     mtlbx_node *fn = function_node(m, 0);
     cr_assert_str_eq(label(m, child_tag(m, fn, "TESS")), "TESS  (bad length 2)");
     cr_assert_str_eq(label(m, child_tag(m, fn, "UUID")), "UUID  (bad length 1)");
     cr_assert(strstr(label(m, fn), "unknown-77"), "%s", label(m, fn));
-    cr_assert(mtlbx_node_flags(m, fn) & MTLBX_NODE_UNKNOWN);
-    cr_assert(mtlbx_node_flags(m, child_tag(m, fn, "TYPE")) & MTLBX_NODE_UNKNOWN);
+    cr_assert(mbx_node_flags(m, fn) & MTLBX_NODE_UNKNOWN);
+    cr_assert(mbx_node_flags(m, child_tag(m, fn, "TYPE")) & MTLBX_NODE_UNKNOWN);
     cr_assert_str_eq(label(m, child_kind(m, library_node(m), MTLBX_NODE_HEADER)), "Header  1.2.2 iOS executable");
     cr_assert_null(child_kind(m, library_node(m), MTLBX_NODE_HEADER_EXT));
     walk_all(m, true, 10000);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 
     /* No functions at all: every section is there, with no children. */
     memset(&b, 0, sizeof b);
     ib_library(&b, &(struct test_library){ .n_functions = 0, .ext = TEST_EXT_UUID });
     f = open_buf(&b);
-    m = mtlbx_model_open(f);
+    m = mbx_model_open(f);
     mtlbx_node *fl = child_kind(m, library_node(m), MTLBX_NODE_FUNCTION_LIST);
     cr_assert_str_eq(label(m, fl), "Functions (0)");
-    cr_assert_not(mtlbx_node_expandable(m, fl));
-    cr_assert_eq(mtlbx_node_child_count(m, fl), 0);
-    cr_assert_eq(mtlbx_node_child_count(m, child_kind(m, library_node(m), MTLBX_NODE_MODULE_LIST)), 0);
+    cr_assert_not(mbx_node_expandable(m, fl));
+    cr_assert_eq(mbx_node_child_count(m, fl), 0);
+    cr_assert_eq(mbx_node_child_count(m, child_kind(m, library_node(m), MTLBX_NODE_MODULE_LIST)), 0);
     check_at_offsets(m, 1);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
 }
 
@@ -556,25 +556,25 @@ Test(tree, truncated_header_and_null_arguments)
     static const uint8_t tiny[] = { 'M', 'T', 'L', 'B', 1, 0x80, 2, 0 };
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(tiny, sizeof tiny, "tiny", &f, &err), MTLBX_E_NONE);
-    mtlbx_model *m = mtlbx_model_open(f);
+    cr_assert_eq(mbx_open_buffer(tiny, sizeof tiny, "tiny", &f, &err), MTLBX_E_NONE);
+    mtlbx_model *m = mbx_model_open(f);
     walk_all(m, true, 100);
     check_at_offsets(m, 1);
-    mtlbx_node *lib = child_kind(m, mtlbx_root(m), MTLBX_NODE_LIBRARY);
+    mtlbx_node *lib = child_kind(m, mbx_root(m), MTLBX_NODE_LIBRARY);
     if (lib) {
         cr_assert(strstr(label(m, lib), "truncated"), "%s", label(m, lib));
-        cr_assert(mtlbx_node_flags(m, lib) & MTLBX_NODE_PROBLEM);
+        cr_assert(mbx_node_flags(m, lib) & MTLBX_NODE_PROBLEM);
     }
-    cr_assert_null(mtlbx_root(NULL));
-    cr_assert_eq(mtlbx_node_child_count(m, NULL), 0);
-    cr_assert_null(mtlbx_node_child(NULL, mtlbx_root(m), 0));
-    cr_assert_eq(mtlbx_node_flags(m, NULL), 0);
-    mtlbx_node_fields(m, NULL, check_field, NULL);
+    cr_assert_null(mbx_root(NULL));
+    cr_assert_eq(mbx_node_child_count(m, NULL), 0);
+    cr_assert_null(mbx_node_child(NULL, mbx_root(m), 0));
+    cr_assert_eq(mbx_node_flags(m, NULL), 0);
+    mbx_node_fields(m, NULL, check_field, NULL);
     char buf[8] = "x";
-    mtlbx_node_label(m, NULL, buf, sizeof buf);
+    mbx_node_label(m, NULL, buf, sizeof buf);
     cr_assert_str_eq(buf, "");
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
 }
 
 /* A big library: listing and finding must not build what is not asked
@@ -591,34 +591,34 @@ Test(scale, twenty_thousand_functions)
     struct imagebuf b = { 0 };
     ib_library(&b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_UUID });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    mtlbx_library *l = mtlbx_library_at(f, 0);
+    mtlbx_model *m = mbx_model_open(f);
+    mtlbx_library *l = mbx_library_at(f, 0);
     mtlbx_node *lib = library_node(m);
     mtlbx_node *fl = child_kind(m, lib, MTLBX_NODE_FUNCTION_LIST);
     cr_assert_not(fl->built);
-    const struct mtlbx_function *last = mtlbx_function_at(l, N - 1);
-    uint64_t at = (uint64_t)(last->name.ptr - mtlbx_file_data(f));
+    const struct mtlbx_function *last = mbx_function_at(l, N - 1);
+    uint64_t at = (uint64_t)(last->name.ptr - mbx_file_data(f));
     clock_t t0 = clock();
     mtlbx_node *n = NULL;
     for (int rep = 0; rep < 2000; rep++)
-        n = mtlbx_node_at_offset(m, at + (uint64_t)(rep % 3));
+        n = mbx_node_at_offset(m, at + (uint64_t)(rep % 3));
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     cr_assert_eq(n->kind, MTLBX_NODE_TAG);
     cr_assert_eq(n->parent->index, N - 1);
     cr_assert_lt(secs, 2.0, "2000 lookups took %.2fs", secs);
     cr_assert_eq(fl->n_children, N);
     /* Only the path was built: function 0 has no tag nodes. */
-    cr_assert_not(mtlbx_node_child(m, fl, 0)->built);
+    cr_assert_not(mbx_node_child(m, fl, 0)->built);
     cr_assert_not(child_kind(m, lib, MTLBX_NODE_MODULE_LIST)->built);
     /* Modules are sorted and bisected too. */
     t0 = clock();
     for (int rep = 0; rep < 2000; rep++)
-        n = mtlbx_node_at_offset(m, mtlbx_function_at(l, (size_t)rep * 7)->module.offset + 1);
+        n = mbx_node_at_offset(m, mbx_function_at(l, (size_t)rep * 7)->module.offset + 1);
     secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     cr_assert_eq(n->kind, MTLBX_NODE_MODULE);
     cr_assert_lt(secs, 2.0, "2000 module lookups took %.2fs", secs);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     ib_free(&b);
     free(fns);
     free(names);
@@ -643,12 +643,12 @@ Test(hostile, damaged_images_walk_safely)
             b.len = 4 + (seed >> 4) % b.len;
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
-        if (mtlbx_open_buffer(b.data, b.len, "hostile", &f, &err) == MTLBX_E_NONE) {
-            mtlbx_model *m = mtlbx_model_open(f);
+        if (mbx_open_buffer(b.data, b.len, "hostile", &f, &err) == MTLBX_E_NONE) {
+            mtlbx_model *m = mbx_model_open(f);
             walk_all(m, true, 50000);
             check_at_offsets(m, 7);
-            mtlbx_model_close(m);
-            mtlbx_close(f);
+            mbx_model_close(m);
+            mbx_close(f);
         }
         ib_free(&b);
     }
@@ -681,7 +681,7 @@ static mtlbx_file *open_path_or_skip(const char *path)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_path(path, &f, &err) != MTLBX_E_NONE)
+    if (mbx_open_path(path, &f, &err) != MTLBX_E_NONE)
         return NULL;
     return f;
 }
@@ -702,28 +702,28 @@ Test(files, fixtures_and_sample)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         mtlbx_file *f = open_path_or_skip(path);
-        mtlbx_model *m = mtlbx_model_open(f);
+        mtlbx_model *m = mbx_model_open(f);
         cr_assert_not_null(f, "%s does not open", path);
         walk_all(m, true, 1000000);
         check_at_offsets(m, 3);
         if (!strcmp(e->d_name, "fat.metallib")) {
-            mtlbx_node *root = mtlbx_root(m);
-            cr_assert_eq(mtlbx_node_child(m, root, 0)->kind, MTLBX_NODE_FAT_HEADER);
-            cr_assert_eq(mtlbx_node_child_count(m, mtlbx_node_child(m, root, 0)), 2);
-            cr_assert_eq(mtlbx_node_child(m, root, 1)->kind, MTLBX_NODE_LIBRARY);
-            cr_assert_eq(mtlbx_node_child(m, root, 2)->kind, MTLBX_NODE_LIBRARY);
+            mtlbx_node *root = mbx_root(m);
+            cr_assert_eq(mbx_node_child(m, root, 0)->kind, MTLBX_NODE_FAT_HEADER);
+            cr_assert_eq(mbx_node_child_count(m, mbx_node_child(m, root, 0)), 2);
+            cr_assert_eq(mbx_node_child(m, root, 1)->kind, MTLBX_NODE_LIBRARY);
+            cr_assert_eq(mbx_node_child(m, root, 2)->kind, MTLBX_NODE_LIBRARY);
             /* A byte of the second slice's header belongs to that library. */
-            mtlbx_node *lib2 = mtlbx_node_child(m, root, 2);
-            mtlbx_node *h = mtlbx_node_at_offset(m, lib2->offset + 1);
+            mtlbx_node *lib2 = mbx_node_child(m, root, 2);
+            mtlbx_node *h = mbx_node_at_offset(m, lib2->offset + 1);
             cr_assert_eq(h->kind, MTLBX_NODE_HEADER);
             cr_assert_eq(h->parent, lib2);
         }
         if (!strcmp(e->d_name, "unknown-tags.metallib")) {
             mtlbx_node *z = child_tag(m, function_node(m, 0), "ZZZZ");
             cr_assert_not_null(z);
-            cr_assert_eq(mtlbx_node_flags(m, z) & (MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM),
+            cr_assert_eq(mbx_node_flags(m, z) & (MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM),
                          MTLBX_NODE_UNKNOWN | MTLBX_NODE_PROBLEM);
-            cr_assert(mtlbx_node_flags(m, z) & MTLBX_NODE_WARNING);
+            cr_assert(mbx_node_flags(m, z) & MTLBX_NODE_WARNING);
         }
         if (!strcmp(e->d_name, "unknown-tags.metallib")) {
             cr_assert_str_eq(label(m, child_tag(m, function_node(m, 0), "TESS")),
@@ -731,13 +731,13 @@ Test(files, fixtures_and_sample)
             cr_assert_str_eq(label(m, child_tag(m, function_node(m, 1), "LAYR")), "LAYR  ushort");
             mtlbx_node *h = child_tag(m, child_kind(m, library_node(m), MTLBX_NODE_HEADER_EXT), "HXYZ");
             cr_assert_not_null(h);
-            cr_assert(mtlbx_node_flags(m, h) & MTLBX_NODE_UNKNOWN);
+            cr_assert(mbx_node_flags(m, h) & MTLBX_NODE_UNKNOWN);
         }
         if (!strcmp(e->d_name, "fat.metallib")) {
             /* Fields of the second slice's header carry absolute offsets. */
-            mtlbx_node *lib2 = mtlbx_node_child(m, mtlbx_root(m), 2);
+            mtlbx_node *lib2 = mbx_node_child(m, mbx_root(m), 2);
             struct fieldset *s = calloc(1, sizeof *s);
-            mtlbx_node_fields(m, child_kind(m, lib2, MTLBX_NODE_HEADER), collect, s);
+            mbx_node_fields(m, child_kind(m, lib2, MTLBX_NODE_HEADER), collect, s);
             const struct field_copy *magic = find_field(s, "magic");
             const struct field_copy *fo = find_field(s, "function list offset");
             cr_assert(magic && fo);
@@ -751,36 +751,36 @@ Test(files, fixtures_and_sample)
             mtlbx_node *soff = child_tag(m, function_node(m, 0), "SOFF");
             cr_assert_not_null(soff);
             struct fieldset *s = calloc(1, sizeof *s);
-            mtlbx_node_fields(m, soff, collect, s);
+            mbx_node_fields(m, soff, collect, s);
             const struct field_copy *t = find_field(s, "source archive");
             cr_assert(t && (t->f.flags & MTLBX_FIELD_FOLLOW));
-            const struct mtlbx_sources *src = mtlbx_library_sources(mtlbx_library_at(f, 0));
+            const struct mtlbx_sources *src = mbx_library_sources(mbx_library_at(f, 0));
             cr_assert_eq(t->f.target, src->archives[0].sarc_offset);
-            cr_assert_eq(memcmp(mtlbx_file_data(f) + t->f.target, "SARC", 4), 0);
+            cr_assert_eq(memcmp(mbx_file_data(f) + t->f.target, "SARC", 4), 0);
             free(s);
         }
         if (!strcmp(e->d_name, "hsrc-v125.metallib")) {
             mtlbx_node *src = child_kind(m, library_node(m), MTLBX_NODE_SOURCES);
             cr_assert_not_null(src);
-            mtlbx_node *ar = mtlbx_node_child(m, src, 0);
+            mtlbx_node *ar = mbx_node_child(m, src, 0);
             cr_assert_eq(ar->kind, MTLBX_NODE_ARCHIVE);
-            cr_assert_gt(mtlbx_node_child_count(m, ar), 0, "%s", label(m, ar));
-            cr_assert_eq(mtlbx_node_child(m, ar, 0)->kind, MTLBX_NODE_MEMBER);
+            cr_assert_gt(mbx_node_child_count(m, ar), 0, "%s", label(m, ar));
+            cr_assert_eq(mbx_node_child(m, ar, 0)->kind, MTLBX_NODE_MEMBER);
             cr_assert(strstr(label(m, ar), "members"), "%s", label(m, ar));
         }
-        mtlbx_model_close(m);
-        mtlbx_close(f);
+        mbx_model_close(m);
+        mbx_close(f);
         files++;
     }
     closedir(d);
     snprintf(path, sizeof path, "%s/data/sample.metallib", srcdir());
     mtlbx_file *f = open_path_or_skip(path);
-    mtlbx_model *m = mtlbx_model_open(f);
+    mtlbx_model *m = mbx_model_open(f);
     if (f) {
         walk_all(m, true, 1000000);
         check_at_offsets(m, 5);
-        mtlbx_model_close(m);
-        mtlbx_close(f);
+        mbx_model_close(m);
+        mbx_close(f);
     }
     cr_assert_gt(files, 0, "no fixture in %s", dir);
     cr_log_info("%zu fixtures walked", files);
@@ -805,13 +805,13 @@ Test(files, corpus)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         mtlbx_file *f = open_path_or_skip(path);
-        mtlbx_model *m = mtlbx_model_open(f);
+        mtlbx_model *m = mbx_model_open(f);
         if (!f)
             continue; /* the one non-metallib in the corpus */
         nodes += walk_all(m, false, 2000000);
         check_at_offsets(m, 61);
-        mtlbx_model_close(m);
-        mtlbx_close(f);
+        mbx_model_close(m);
+        mbx_close(f);
         files++;
     }
     closedir(d);

@@ -90,20 +90,20 @@ static size_t check_sections(const void *data, size_t len, const char *name)
 {
     mtlbx_file *whole = NULL, *windowed = NULL;
     struct mtlbx_error err;
-    if (mtlbx_open_buffer(data, len, name, &whole, &err) != MTLBX_E_NONE)
+    if (mbx_open_buffer(data, len, name, &whole, &err) != MTLBX_E_NONE)
         return 0;
-    cr_assert_eq(mtlbx_open_buffer(data, len, name, &windowed, &err), MTLBX_E_NONE);
-    mtlbx_model *whole_m = mtlbx_model_open(whole), *windowed_m = mtlbx_model_open(windowed);
-    mtlbx_node *root_a = mtlbx_root(whole_m), *root_b = mtlbx_root(windowed_m);
+    cr_assert_eq(mbx_open_buffer(data, len, name, &windowed, &err), MTLBX_E_NONE);
+    mtlbx_model *whole_m = mbx_model_open(whole), *windowed_m = mbx_model_open(windowed);
+    mtlbx_node *root_a = mbx_root(whole_m), *root_b = mbx_root(windowed_m);
     size_t sections = 0;
-    for (size_t l = 0; l < mtlbx_node_child_count(whole_m, root_a); l++) {
-        mtlbx_node *lib_a = mtlbx_node_child(whole_m, root_a, l), *lib_b = mtlbx_node_child(windowed_m, root_b, l);
+    for (size_t l = 0; l < mbx_node_child_count(whole_m, root_a); l++) {
+        mtlbx_node *lib_a = mbx_node_child(whole_m, root_a, l), *lib_b = mbx_node_child(windowed_m, root_b, l);
         /* A DIAGNOSTICS node may come last in one handle and not yet in
          * the other (building a section can find a problem): the sections
          * come before it, in the same order. */
         for (size_t s = 0;
-             s < mtlbx_node_child_count(whole_m, lib_a) && s < mtlbx_node_child_count(windowed_m, lib_b); s++) {
-            mtlbx_node *sec_a = mtlbx_node_child(whole_m, lib_a, s), *sec_b = mtlbx_node_child(windowed_m, lib_b, s);
+             s < mbx_node_child_count(whole_m, lib_a) && s < mbx_node_child_count(windowed_m, lib_b); s++) {
+            mtlbx_node *sec_a = mbx_node_child(whole_m, lib_a, s), *sec_b = mbx_node_child(windowed_m, lib_b, s);
             if (sec_a->kind == MTLBX_NODE_DIAGNOSTICS || sec_b->kind == MTLBX_NODE_DIAGNOSTICS)
                 break;
             cr_assert_eq(sec_a->kind, sec_b->kind, "%s: library %zu child %zu", name, l, s);
@@ -114,24 +114,24 @@ static size_t check_sections(const void *data, size_t len, const char *name)
                 continue;
             char where[PATH_MAX + 64];
             snprintf(where, sizeof where, "%s library %zu section %zu (kind %d)", name, l, s, (int)sec_a->kind);
-            (void)mtlbx_node_child_count(whole_m, sec_a);
+            (void)mbx_node_child_count(whole_m, sec_a);
             for (size_t size = 1; size <= 1024; size = size == 2 ? 7 : size == 7 ? 1024 : size + 1)
                 windows_in_order(windowed_m, sec_b, sec_a, size, where);
             windows_out_of_order(windowed_m, sec_b, sec_a, where);
             sections++;
         }
     }
-    mtlbx_model_close(whole_m);
-    mtlbx_close(whole);
-    mtlbx_model_close(windowed_m);
-    mtlbx_close(windowed);
+    mbx_model_close(whole_m);
+    mbx_close(whole);
+    mbx_model_close(windowed_m);
+    mbx_close(windowed);
     return sections;
 }
 
 /* The OFFT value (three u64) in function i's entry. */
 static uint8_t *offt_value(struct imagebuf *b, const mtlbx_library *lib, size_t i)
 {
-    const struct mtlbx_function *fn = mtlbx_function_at(lib, i);
+    const struct mtlbx_function *fn = mbx_function_at(lib, i);
     for (uint64_t p = fn->entry_offset; p + 30 <= fn->entry_offset + fn->entry_size; p++)
         if (!memcmp(b->data + p, "OFFT", 4))
             return b->data + p + 6;
@@ -152,12 +152,12 @@ Test(window, out_of_order_and_shared_pieces)
     ib_library(&b, &(struct test_library){ .n_functions = N, .functions = fns, .ext = TEST_EXT_UUID,
                                            .reflection = true });
     mtlbx_file *f = open_buf(&b);
-    mtlbx_model *m = mtlbx_model_open(f);
-    const mtlbx_library *lib = mtlbx_library_at(f, 0);
+    mtlbx_model *m = mbx_model_open(f);
+    const mtlbx_library *lib = mbx_library_at(f, 0);
     uint8_t *a = offt_value(&b, lib, 3), *z = offt_value(&b, lib, 30);
     uint8_t *s10 = offt_value(&b, lib, 10), *s11 = offt_value(&b, lib, 11), *s12 = offt_value(&b, lib, 12);
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    mbx_model_close(m);
+    mbx_close(f);
     /* Functions 3 and 30 swap their groups and modules (out of function
      * order: the sorted copy, kept between windows); 11 and 12 share 10's
      * (one group node for three functions, across window edges). */
@@ -168,16 +168,16 @@ Test(window, out_of_order_and_shared_pieces)
     memcpy(s11, s10, 24);
     memcpy(s12, s10, 24);
     f = open_buf(&b);
-    m = mtlbx_model_open(f);
-    mtlbx_node *lib_node = mtlbx_node_child(m, mtlbx_root(m), 0);
+    m = mbx_model_open(f);
+    mtlbx_node *lib_node = mbx_node_child(m, mbx_root(m), 0);
     mtlbx_node *pub = NULL;
-    for (size_t s = 0; s < mtlbx_node_child_count(m, lib_node); s++)
-        if (mtlbx_node_child(m, lib_node, s)->kind == MTLBX_NODE_PUBLIC_MD)
-            pub = mtlbx_node_child(m, lib_node, s);
+    for (size_t s = 0; s < mbx_node_child_count(m, lib_node); s++)
+        if (mbx_node_child(m, lib_node, s)->kind == MTLBX_NODE_PUBLIC_MD)
+            pub = mbx_node_child(m, lib_node, s);
     cr_assert_not_null(pub);
-    cr_assert_eq(mtlbx_node_child_count(m, pub), N - 2, "shared groups are one node each");
-    mtlbx_model_close(m);
-    mtlbx_close(f);
+    cr_assert_eq(mbx_node_child_count(m, pub), N - 2, "shared groups are one node each");
+    mbx_model_close(m);
+    mbx_close(f);
     cr_assert_eq(check_sections(b.data, b.len, "crafted"), 5, "function list, two metadata, modules, RLST");
     ib_free(&b);
 }

@@ -26,36 +26,36 @@ static void open_sample(void)
     char path[4096];
     snprintf(path, sizeof path, "%s/data/sample.metallib", src ? src : ".");
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &sample, &err), MTLBX_E_NONE, "%s", err.message);
+    cr_assert_eq(mbx_open_path(path, &sample, &err), MTLBX_E_NONE, "%s", err.message);
 }
 
 static void close_sample(void)
 {
-    mtlbx_close(sample);
+    mbx_close(sample);
 }
 
 /* The module bytes of the sample's function NAME. */
 static struct mtlbx_bytes module_of(const char *name)
 {
-    mtlbx_library *lib = mtlbx_library_at(sample, 0);
-    long i = mtlbx_library_function_find(lib, name);
+    mtlbx_library *lib = mbx_library_at(sample, 0);
+    long i = mbx_library_function_find(lib, name);
     cr_assert_geq(i, 0, "%s", name);
-    return mtlbx_function_module_bytes(lib, (size_t)i);
+    return mbx_function_module_bytes(lib, (size_t)i);
 }
 
 static mtlbx_file *reopen(const void *data, size_t len)
 {
     mtlbx_file *f;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_buffer(data, len, "written", &f, &err), MTLBX_E_NONE, "%s", err.message);
+    cr_assert_eq(mbx_open_buffer(data, len, "written", &f, &err), MTLBX_E_NONE, "%s", err.message);
     return f;
 }
 
 static size_t errors(mtlbx_library *lib)
 {
     size_t n = 0;
-    for (size_t i = 0; i < mtlbx_library_diag_count(lib); i++)
-        n += mtlbx_library_diag(lib, i)->severity == MTLBX_ERROR;
+    for (size_t i = 0; i < mbx_library_diag_count(lib); i++)
+        n += mbx_library_diag(lib, i)->severity == MTLBX_ERROR;
     return n;
 }
 
@@ -75,19 +75,19 @@ Test(writer, modules_and_target)
     size_t len;
     cr_assert_eq(mtlbx_writer_write_memory(w, &out, &len), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
     mtlbx_file *f = reopen(out, len);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
-    const struct mtlbx_header *h = mtlbx_library_header(lib);
+    mtlbx_library *lib = mbx_library_at(f, 0);
+    const struct mtlbx_header *h = mbx_library_header(lib);
     cr_assert_eq(h->major, 1);
     cr_assert_eq(h->minor, 2);
     cr_assert_eq(h->patch, 8, "macOS 15 is container 1.2.8");
     cr_assert(h->macos);
     cr_assert_eq(h->platform_byte, 0x81);
     cr_assert_eq(h->os_major, 15);
-    cr_assert_eq(mtlbx_library_function_count(lib), 3);
-    mtlbx_library *orig = mtlbx_library_at(sample, 0);
+    cr_assert_eq(mbx_library_function_count(lib), 3);
+    mtlbx_library *orig = mbx_library_at(sample, 0);
     for (size_t k = 0; k < 3; k++) {
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, k);
-        const struct mtlbx_function *o = mtlbx_function_at(orig, (size_t)mtlbx_library_function_find(orig, names[k]));
+        const struct mtlbx_function *fn = mbx_function_at(lib, k);
+        const struct mtlbx_function *o = mbx_function_at(orig, (size_t)mbx_library_function_find(orig, names[k]));
         cr_assert_eq(fn->name.len, strlen(names[k]));
         cr_assert_eq(memcmp(fn->name.ptr, names[k], fn->name.len), 0);
         cr_assert_eq(fn->type, o->type);
@@ -96,7 +96,7 @@ Test(writer, modules_and_target)
         cr_assert_eq(fn->msl_major, o->msl_major);
         cr_assert_eq(fn->msl_minor, o->msl_minor);
         cr_assert_eq(memcmp(fn->hash, o->hash, 32), 0);
-        cr_assert_eq(mtlbx_function_verify(lib, k, NULL), MTLBX_HASH_MATCHES);
+        cr_assert_eq(mbx_function_verify(lib, k, NULL), MTLBX_HASH_MATCHES);
     }
     cr_assert_eq(errors(lib), 0);
     /* A second write does not take the first one's bytes away. */
@@ -105,7 +105,7 @@ Test(writer, modules_and_target)
     cr_assert_eq(mtlbx_writer_write_memory(w, &again, &len2), MTLBX_WRITER_OK);
     cr_assert_eq(len2, len);
     cr_assert_eq(memcmp(again, out, len), 0);
-    mtlbx_close(f);
+    mbx_close(f);
     mtlbx_writer_free(w);
 }
 
@@ -140,10 +140,10 @@ Test(writer, refusals_leave_the_writer_usable)
     /* None of that added anything: one function, and the target macOS 26. */
     cr_assert_eq(mtlbx_writer_write_memory(w, &out, &len), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
     mtlbx_file *f = reopen(out, len);
-    cr_assert_eq(mtlbx_library_function_count(mtlbx_library_at(f, 0)), 1);
-    cr_assert_eq(mtlbx_library_header(mtlbx_library_at(f, 0))->os_major, 26);
-    cr_assert_eq(mtlbx_library_header(mtlbx_library_at(f, 0))->patch, 9);
-    mtlbx_close(f);
+    cr_assert_eq(mbx_library_function_count(mbx_library_at(f, 0)), 1);
+    cr_assert_eq(mbx_library_header(mbx_library_at(f, 0))->os_major, 26);
+    cr_assert_eq(mbx_library_header(mbx_library_at(f, 0))->patch, 9);
+    mbx_close(f);
     mtlbx_writer_free(w);
 }
 
@@ -171,21 +171,21 @@ Test(writer, sources_and_keys)
     size_t len;
     cr_assert_eq(mtlbx_writer_write_memory(w, &out, &len), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
     mtlbx_file *f = reopen(out, len);
-    mtlbx_library *lib = mtlbx_library_at(f, 0);
+    mtlbx_library *lib = mbx_library_at(f, 0);
     cr_assert_eq(errors(lib), 0);
-    cr_assert_eq(mtlbx_library_header(lib)->file_type, 2);
-    const struct mtlbx_header_ext *x = mtlbx_library_header_ext(lib);
+    cr_assert_eq(mbx_library_header(lib)->file_type, 2);
+    const struct mtlbx_header_ext *x = mbx_library_header_ext(lib);
     cr_assert(x->has_uuid);
     cr_assert_eq(x->uuid[0], 0x00);
     cr_assert_eq(x->uuid[15], 0xff);
-    const struct mtlbx_dynamic_header *d = mtlbx_library_dynamic_header(lib);
+    const struct mtlbx_dynamic_header *d = mbx_library_dynamic_header(lib);
     cr_assert(d->has_name);
     cr_assert_eq(d->name.len, strlen("@rpath/libk.metallib"));
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     cr_assert(s->present);
     cr_assert_str_eq(s->tag, "HSRD");
     cr_assert_eq(s->n_archives, 1);
-    cr_assert_eq(mtlbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
+    cr_assert_eq(mbx_archive_load(lib, 0), MTLBX_ARCHIVE_LOADED);
     const struct mtlbx_archive *a = &s->archives[0];
     cr_assert_eq(a->n_members, 2);
     cr_assert_str_eq(a->members[0].name, "/src/shaders.metal");
@@ -193,8 +193,8 @@ Test(writer, sources_and_keys)
     cr_assert_eq(memcmp(a->members[0].data, text, sizeof text - 1), 0);
     cr_assert_str_eq(a->members[1].name, long_name, "a long name is split into the ustar prefix and joined back");
     for (size_t i = 0; i < 2; i++)
-        cr_assert_eq(mtlbx_function_archive(lib, i), 0, "function %zu's SOFF", i);
-    mtlbx_close(f);
+        cr_assert_eq(mbx_function_archive(lib, i), 0, "function %zu's SOFF", i);
+    mbx_close(f);
     mtlbx_writer_free(w);
 }
 
@@ -222,9 +222,9 @@ Test(writer, write_filename_is_atomic)
     cr_assert_eq(n, 1);
     mtlbx_file *f;
     struct mtlbx_error err;
-    cr_assert_eq(mtlbx_open_path(path, &f, &err), MTLBX_E_NONE);
-    cr_assert_eq(mtlbx_library_function_count(mtlbx_library_at(f, 0)), 1);
-    mtlbx_close(f);
+    cr_assert_eq(mbx_open_path(path, &f, &err), MTLBX_E_NONE);
+    cr_assert_eq(mbx_library_function_count(mbx_library_at(f, 0)), 1);
+    mbx_close(f);
     unlink(path);
     rmdir(dir);
     mtlbx_writer_free(w);

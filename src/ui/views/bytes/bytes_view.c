@@ -108,7 +108,7 @@ static void bytes_status(struct explorer *ex, char *info, size_t size)
     uint32_t file = bytes_current_file(ex);
     tree_node_label(ex, file, n, label, sizeof label);
     const char *bn = base_name(ex->files[file].path);
-    char *safe = mtlbx_escape_dup((const uint8_t *)bn, strlen(bn), MTLBX_ESC_TERMINAL);
+    char *safe = mbx_escape_dup((const uint8_t *)bn, strlen(bn), MTLBX_ESC_TERMINAL);
     if (n->size)
         snprintf(info, size, "%s: %s @0x%" PRIx64 " +%" PRIu64, safe ? safe : "?", label, n->offset, n->size);
     else
@@ -118,20 +118,20 @@ static void bytes_status(struct explorer *ex, char *info, size_t size)
 
 bool bytes_select_function(struct explorer *ex, mtlbx_library *lib, size_t fn)
 {
-    mtlbx_file *f = mtlbx_library_file(lib);
+    mtlbx_file *f = mbx_library_file(lib);
     for (uint32_t i = 0; i < ex->n_files; i++) {
         if (ex->files[i].f != f)
             continue;
         mtlbx_model *model = ex->files[i].m;
         mtlbx_node *root = ex->files[i].root;
-        size_t n = mtlbx_node_child_count(model, root);
+        size_t n = mbx_node_child_count(model, root);
         for (size_t c = 0; c < n; c++) {
-            mtlbx_node *l = mtlbx_node_child(model, root, c);
+            mtlbx_node *l = mbx_node_child(model, root, c);
             if (!l || l->kind != MTLBX_NODE_LIBRARY || l->lib != lib)
                 continue;
-            mtlbx_node *list = mtlbx_node_child_of_kind(model, l, MTLBX_NODE_FUNCTION_LIST);
-            bool in = list && fn < mtlbx_node_child_count(model, list);
-            mtlbx_node *node = in ? mtlbx_node_child(model, list, fn) : NULL;
+            mtlbx_node *list = mbx_node_child_of_kind(model, l, MTLBX_NODE_FUNCTION_LIST);
+            bool in = list && fn < mbx_node_child_count(model, list);
+            mtlbx_node *node = in ? mbx_node_child(model, list, fn) : NULL;
             return node && bytes_select_node(ex, i, node, false);
         }
     }
@@ -378,7 +378,7 @@ static bool bytes_tick(struct explorer *ex, bool *busy)
     /* The selected function's interface is still being decoded. */
     mtlbx_node *n = ex->ifacer ? bytes_selected_node(ex) : NULL;
     long fn = n && n->lib ? bytes_function_of(n) : -1;
-    if (fn >= 0 && mtlbx_function_interface_cached(ex_model_of(ex, n->lib), n->lib, (size_t)fn, NULL, NULL) ==
+    if (fn >= 0 && mbx_function_interface_cached(ex_model_of(ex, n->lib), n->lib, (size_t)fn, NULL, NULL) ==
                        MTLBX_IFACE_NOT_DECODED)
         *busy = true;
     return changed;

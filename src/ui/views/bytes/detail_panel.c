@@ -76,9 +76,9 @@ static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx
     if (!n || (n->kind != MTLBX_NODE_FUNCTION && !hash_tag))
         return;
     long fn = bytes_function_of(n);
-    if (fn < 0 || !n->lib || mtlbx_function_hash_state(n->lib, (size_t)fn) != MTLBX_HASH_MISMATCH)
+    if (fn < 0 || !n->lib || mbx_function_hash_state(n->lib, (size_t)fn) != MTLBX_HASH_MISMATCH)
         return;
-    const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
+    const struct mtlbx_function *f = mbx_function_at(n->lib, (size_t)fn);
     uint8_t actual[32];
     char e[65], a[65];
     if (!f || !f->hash)
@@ -91,7 +91,7 @@ static void add_digests(struct explorer *ex, struct detail_state *d, const mtlbx
     struct mtlbx_field fa = { "sha256 actual", have ? a : "(being computed)", f->module.offset,
                               f->module.size, MTLBX_FIELD_ERROR, 0 };
     /* The HASH tag's 32 bytes are where the expected digest lives. */
-    fe.offset = (uint64_t)(f->hash - mtlbx_file_data(bytes_file(ex)->f));
+    fe.offset = (uint64_t)(f->hash - mbx_file_data(bytes_file(ex)->f));
     fe.size = 32;
     size_t at = d->n;
     for (size_t i = 0; i < d->n; i++)
@@ -125,7 +125,7 @@ void detail_refresh(struct explorer *ex, bool force)
     d->node = n;
     d->hash_done_seen = b->hash_done_seen;
     if (n) {
-        mtlbx_node_fields(bytes_file(ex)->m, n, collect, d);
+        mbx_node_fields(bytes_file(ex)->m, n, collect, d);
         add_digests(ex, d, n);
     }
     d->list.sel = d->n ? (keep_sel < d->n ? keep_sel : d->n - 1) : 0;
@@ -152,12 +152,12 @@ const struct field_row *detail_selected_field(struct explorer *ex)
 static void follow(struct explorer *ex, const struct field_row *f)
 {
     struct ex_file *ef = bytes_file(ex);
-    if (f->target >= mtlbx_file_size(ef->f)) {
+    if (f->target >= mbx_file_size(ef->f)) {
         ex_error(ex, "%s points at 0x%" PRIx64 ", past the end of the file", f->name, f->target);
         return;
     }
     history_push(ex);
-    mtlbx_node *n = mtlbx_node_at_offset(ef->m, f->target);
+    mtlbx_node *n = mbx_node_at_offset(ef->m, f->target);
     uint32_t file = bytes_current_file(ex);
     bytes_select_node(ex, file, n, true);
     hex_goto(ex, file, f->target);

@@ -38,7 +38,7 @@ static bool wants(void *ctx, uint32_t file, void *node)
 {
     struct explorer *ex = ctx;
     mtlbx_node *n = node;
-    return n->kind != MTLBX_NODE_ARCHIVE && mtlbx_node_expandable(ex->files[file].m, n);
+    return n->kind != MTLBX_NODE_ARCHIVE && mbx_node_expandable(ex->files[file].m, n);
 }
 
 static bool tick(void *ctx, size_t rows)

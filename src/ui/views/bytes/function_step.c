@@ -11,14 +11,14 @@
 static size_t function_count(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib)
 {
     struct bytes *b = bytes_of(ex);
-    mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *list = mbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
     return list ? funcview_child_count(&b->fview, model, list) : 0;
 }
 
 static mtlbx_node *function_node(struct explorer *ex, mtlbx_model *model, mtlbx_node *lib, size_t i)
 {
     struct bytes *b = bytes_of(ex);
-    mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *list = mbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
     mtlbx_node *fn = list ? funcview_child(&b->fview, model, list, i) : NULL;
     return fn && fn->kind == MTLBX_NODE_FUNCTION ? fn : NULL;
 }
@@ -30,8 +30,8 @@ static long view_position(struct explorer *ex, mtlbx_model *model, mtlbx_node *l
     struct bytes *b = bytes_of(ex);
     if (index < 0 || !funcview_active(&b->fview))
         return index;
-    mtlbx_node *list = mtlbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
-    mtlbx_node *fn = list ? mtlbx_node_child(model, list, (size_t)index) : NULL;
+    mtlbx_node *list = mbx_node_child_of_kind(model, lib, MTLBX_NODE_FUNCTION_LIST);
+    mtlbx_node *fn = list ? mbx_node_child(model, list, (size_t)index) : NULL;
     size_t count = list ? funcview_child_count(&b->fview, model, list) : 0;
     for (size_t i = 0; fn && i < count; i++)
         if (funcview_child(&b->fview, model, list, i) == fn)
@@ -44,13 +44,13 @@ static mtlbx_node *library_at(struct explorer *ex, uint32_t file, size_t child)
 {
     mtlbx_model *model = ex->files[file].m;
     mtlbx_node *root = ex->files[file].root;
-    mtlbx_node *n = child < mtlbx_node_child_count(model, root) ? mtlbx_node_child(model, root, child) : NULL;
+    mtlbx_node *n = child < mbx_node_child_count(model, root) ? mbx_node_child(model, root, child) : NULL;
     return n && n->kind == MTLBX_NODE_LIBRARY ? n : NULL;
 }
 
 static size_t root_children(struct explorer *ex, uint32_t file)
 {
-    return mtlbx_node_child_count(ex->files[file].m, ex->files[file].root);
+    return mbx_node_child_count(ex->files[file].m, ex->files[file].root);
 }
 
 /* The next (previous) position among the roots' children of all files;
@@ -94,7 +94,7 @@ void tree_step_function(struct explorer *ex, bool forward)
         top = top->parent;
     long child = -1;
     for (long c = 0; top && c < (long)root_children(ex, file); c++)
-        if (mtlbx_node_child(model, root, (size_t)c) == top)
+        if (mbx_node_child(model, root, (size_t)c) == top)
             child = c;
 
     /* Within the current library: the function's neighbour. A node before
@@ -103,7 +103,7 @@ void tree_step_function(struct explorer *ex, bool forward)
      * function (its module, its metadata). */
     if (lib) {
         long count = (long)function_count(ex, model, lib), pos = view_position(ex, model, lib, bytes_function_of(n));
-        const struct mtlbx_header *h = mtlbx_library_header(lib->lib);
+        const struct mtlbx_header *h = mbx_library_header(lib->lib);
         if (pos < 0)
             pos = n == lib || n->kind == MTLBX_NODE_HEADER || n->offset < h->function_list.offset ? -1 : count;
         long want = forward ? pos + 1 : pos - 1;

@@ -11,7 +11,7 @@
 uint64_t hex_file_size(struct explorer *ex)
 {
     struct bytes *b = bytes_of(ex);
-    return b->hex.file < ex->n_files ? mtlbx_file_size(ex->files[b->hex.file].f) : 0;
+    return b->hex.file < ex->n_files ? mbx_file_size(ex->files[b->hex.file].f) : 0;
 }
 
 void hex_geometry(struct explorer *ex, int *bpr, int *rows)

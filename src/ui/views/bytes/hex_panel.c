@@ -19,7 +19,7 @@ static void sync_tree_shallow(struct explorer *ex)
 {
     struct bytes *b = bytes_of(ex);
     struct ex_file *ef = &ex->files[b->hex.file];
-    for (mtlbx_node *n = mtlbx_node_at_offset(ef->m, b->hex.cursor); n; n = n->parent)
+    for (mtlbx_node *n = mbx_node_at_offset(ef->m, b->hex.cursor); n; n = n->parent)
         for (size_t i = 0; i < b->rows.n; i++)
             if (b->rows.v[i].node == n && b->rows.v[i].file == b->hex.file) {
                 if (i != b->tree.sel) {
@@ -96,7 +96,7 @@ static bool unclaimed(struct unclaimed_cache *c, uint64_t o)
 {
     if (c->have && o >= c->run.offset && o - c->run.offset < c->run.size)
         return true;
-    c->have = mtlbx_layout_unclaimed_at(c->layout, o, false, &c->run);
+    c->have = mbx_layout_unclaimed_at(c->layout, o, false, &c->run);
     return c->have;
 }
 
@@ -108,7 +108,7 @@ void hex_draw(struct explorer *ex, const struct rect *r, bool focused)
     int bpr, rows;
     hex_geometry(ex, &bpr, &rows);
     hex_keep_visible(ex, false);
-    const uint8_t *data = mtlbx_file_data(ex->files[b->hex.file].f);
+    const uint8_t *data = mbx_file_data(ex->files[b->hex.file].f);
     uint64_t size = hex_file_size(ex);
     int digits = hexfmt_offset_digits(size);
     mtlbx_node *node = bytes_selected_node(ex);

@@ -47,16 +47,16 @@ void problems_step(struct explorer *ex, bool forward)
     uint32_t file = bytes_current_file(ex);
     mtlbx_file *f = ex->files[file].f;
     struct problem_pick p = { .from = b->hex.file == file ? b->hex.cursor : 0, .forward = forward };
-    for (size_t d = 0; d < mtlbx_file_diag_count(f); d++)
-        consider_diag(&p, mtlbx_file_diag(f, d));
-    for (size_t l = 0; l < mtlbx_file_library_count(f); l++) {
-        mtlbx_library *lib = mtlbx_library_at(f, l);
-        for (size_t d = 0; d < mtlbx_library_diag_count(lib); d++)
-            consider_diag(&p, mtlbx_library_diag(lib, d));
-        size_t n = mtlbx_library_function_count(lib);
+    for (size_t d = 0; d < mbx_file_diag_count(f); d++)
+        consider_diag(&p, mbx_file_diag(f, d));
+    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
+        mtlbx_library *lib = mbx_library_at(f, l);
+        for (size_t d = 0; d < mbx_library_diag_count(lib); d++)
+            consider_diag(&p, mbx_library_diag(lib, d));
+        size_t n = mbx_library_function_count(lib);
         for (size_t i = 0; i < n; i++)
-            if (mtlbx_function_hash_state(lib, i) == MTLBX_HASH_MISMATCH)
-                consider(&p, mtlbx_function_at(lib, i)->entry_offset, "hash mismatch (HASH does not match the module)");
+            if (mbx_function_hash_state(lib, i) == MTLBX_HASH_MISMATCH)
+                consider(&p, mbx_function_at(lib, i)->entry_offset, "hash mismatch (HASH does not match the module)");
     }
     if (!p.found && !p.wrapped_found) {
         size_t done, total;

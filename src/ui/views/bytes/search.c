@@ -115,9 +115,9 @@ static void visit(struct label_search *s, struct job *j, uint32_t file, mtlbx_no
     if (!descend(s, n))
         return;
     mtlbx_model *model = s->ex->files[file].m;
-    size_t count = mtlbx_node_child_count(model, n);
+    size_t count = mbx_node_child_count(model, n);
     for (size_t i = 0; i < count && !job_cancelled(j); i++)
-        visit(s, j, file, mtlbx_node_child(model, n, i), false);
+        visit(s, j, file, mbx_node_child(model, n, i), false);
 }
 
 static void label_work(struct job *j)
@@ -125,8 +125,8 @@ static void label_work(struct job *j)
     struct label_search *s = j->ctx;
     job_model_lock();
     for (uint32_t i = 0; i < s->ex->n_files; i++)
-        for (size_t l = 0; l < mtlbx_file_library_count(s->ex->files[i].f); l++)
-            s->total_functions += mtlbx_library_function_count(mtlbx_library_at(s->ex->files[i].f, l));
+        for (size_t l = 0; l < mbx_file_library_count(s->ex->files[i].f); l++)
+            s->total_functions += mbx_library_function_count(mbx_library_at(s->ex->files[i].f, l));
     for (uint32_t i = 0; i < s->ex->n_files && !job_cancelled(j); i++)
         visit(s, j, i, s->ex->files[i].root, true);
     job_model_unlock();
@@ -150,8 +150,8 @@ static void show_match(struct explorer *ex, size_t i, bool wrapped, bool forward
         return;
     }
     char a[32], n[32];
-    mtlbx_format_count(a, sizeof a, i + 1);
-    mtlbx_format_count(n, sizeof n, r->n);
+    mbx_format_count(a, sizeof a, i + 1);
+    mbx_format_count(n, sizeof n, r->n);
     ex_message(ex, "match %s/%s%s%s", a, n, r->capped ? "+" : "",
                !wrapped ? "" : forward ? "  (wrapped to the first match)" : "  (wrapped to the last match)");
 }
@@ -300,8 +300,8 @@ static void start_byte_search(struct explorer *ex, bool forward)
     }
     b->file = bytes_current_file(ex);
     mtlbx_file *f = ex->files[b->file].f;
-    b->data = mtlbx_file_data(f);
-    b->size = mtlbx_file_size(f);
+    b->data = mbx_file_data(f);
+    b->size = mbx_file_size(f);
     b->from = bv->hex.file == b->file ? bv->hex.cursor : 0;
     memcpy(b->pat, bv->query.bytes, bv->query.n_bytes);
     b->n = bv->query.n_bytes;
@@ -371,7 +371,7 @@ void goto_offset_prompt(struct explorer *ex)
     if (!prompt_line(ex, "Go to offset (hex 0x58, decimal 88, +16, -0x10, $)", "", in, sizeof in))
         return;
     uint32_t file = bytes_current_file(ex);
-    uint64_t size = mtlbx_file_size(ex->files[file].f), off;
+    uint64_t size = mbx_file_size(ex->files[file].f), off;
     uint64_t cur = b->hex.file == file ? b->hex.cursor : 0;
     switch (parse_offset(in, cur, size, &off)) {
     case OFFSET_OK:
@@ -398,8 +398,8 @@ void goto_next_unclaimed(struct explorer *ex)
     uint64_t cur = b->hex.file == file ? b->hex.cursor : 0;
     struct mtlbx_range run;
     bool wrapped = false;
-    if (!mtlbx_layout_unclaimed_at(layout, cur, true, &run)) {
-        wrapped = mtlbx_layout_unclaimed_at(layout, 0, false, &run) || mtlbx_layout_unclaimed_at(layout, 0, true, &run);
+    if (!mbx_layout_unclaimed_at(layout, cur, true, &run)) {
+        wrapped = mbx_layout_unclaimed_at(layout, 0, false, &run) || mbx_layout_unclaimed_at(layout, 0, true, &run);
         if (!wrapped || (run.offset <= cur && cur - run.offset < run.size && s && s->unclaimed_runs == 1)) {
             if (wrapped)
                 ex_message(ex, "this is the only run of unclaimed bytes");
@@ -413,6 +413,6 @@ void goto_next_unclaimed(struct explorer *ex)
     hex_goto(ex, file, run.offset);
     hex_sync_tree(ex);
     ex_message(ex, "%s unclaimed at 0x%" PRIx64 "%s (Backspace goes back)",
-               mtlbx_count_noun(run.size, "byte", "bytes", count, sizeof count), run.offset,
+               mbx_count_noun(run.size, "byte", "bytes", count, sizeof count), run.offset,
                wrapped ? ", from the top" : "");
 }

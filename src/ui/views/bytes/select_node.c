@@ -36,7 +36,7 @@ mtlbx_node *bytes_selected_node(struct explorer *ex)
  * without a name of its own is named by its path. */
 void tree_node_label(struct explorer *ex, uint32_t file, const mtlbx_node *n, char *buf, size_t size)
 {
-    mtlbx_node_label(ex->files[file].m, n, buf, size);
+    mbx_node_label(ex->files[file].m, n, buf, size);
     if (n->kind == MTLBX_NODE_FILE && !buf[0])
         snprintf(buf, size, "%s", ex->files[file].path);
 }
@@ -145,7 +145,7 @@ void hex_sync_tree(struct explorer *ex)
 {
     struct bytes *b = bytes_of(ex);
     struct ex_file *ef = &ex->files[b->hex.file];
-    mtlbx_node *n = mtlbx_node_at_offset(ef->m, b->hex.cursor);
+    mtlbx_node *n = mbx_node_at_offset(ef->m, b->hex.cursor);
     if (n && n != bytes_selected_node(ex))
         bytes_select_node(ex, b->hex.file, n, true);
 }

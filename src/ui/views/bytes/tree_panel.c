@@ -38,9 +38,9 @@ void tree_init(struct explorer *ex)
     for (uint32_t i = 0; i < ex->n_files; i++) {
         mtlbx_node *root = ex->files[i].root;
         if (ex->n_files == 1) {
-            size_t n = mtlbx_node_child_count(ex->files[i].m, root);
+            size_t n = mbx_node_child_count(ex->files[i].m, root);
             for (size_t c = 0; c < n; c++)
-                rows_append(&b->rows, mtlbx_node_child(ex->files[i].m, root, c), i, 0);
+                rows_append(&b->rows, mbx_node_child(ex->files[i].m, root, c), i, 0);
         } else {
             rows_append(&b->rows, root, i, 0);
             rows_expand(&b->rows, b->rows.n - 1, &b->rows_src);
@@ -71,7 +71,7 @@ static bool row_expandable(struct explorer *ex, size_t i)
 {
     struct bytes *b = bytes_of(ex);
     const struct tree_row *r = &b->rows.v[i];
-    return mtlbx_node_expandable(ex->files[r->file].m, r->node);
+    return mbx_node_expandable(ex->files[r->file].m, r->node);
 }
 
 static void expand_row(struct explorer *ex, size_t i)
@@ -193,10 +193,10 @@ static void draw_row(struct explorer *ex, size_t i, int y, int x, int w, bool fo
     tree_node_label(ex, r->file, n, label, sizeof label);
     struct row_input in = {
         .width = w, .depth = r->depth, .expanded = r->expanded,
-        .expandable = !r->expanded && mtlbx_node_expandable(model, n),
-        .flags = mtlbx_node_flags(model, n),
+        .expandable = !r->expanded && mbx_node_expandable(model, n),
+        .flags = mbx_node_flags(model, n),
         .is_function = n->kind == MTLBX_NODE_FUNCTION && n->lib != NULL,
-        .hash = n->lib && n->kind == MTLBX_NODE_FUNCTION ? mtlbx_function_hash_state(n->lib, n->index)
+        .hash = n->lib && n->kind == MTLBX_NODE_FUNCTION ? mbx_function_hash_state(n->lib, n->index)
                                                          : MTLBX_HASH_UNCHECKED,
         .label = label, .ascii = term_ascii(), .hscroll = b->tree_hscroll,
         .is_name = n->kind == MTLBX_NODE_MEMBER,

@@ -20,7 +20,7 @@ static mtlbx_library *library_of(struct explorer *ex, const mtlbx_node *n)
     if (n && n->lib)
         return n->lib;
     mtlbx_file *f = bytes_file(ex)->f;
-    return mtlbx_file_library_count(f) ? mtlbx_library_at(f, 0) : NULL;
+    return mbx_file_library_count(f) ? mbx_library_at(f, 0) : NULL;
 }
 
 void bytes_extract(struct explorer *ex, bool all)
@@ -60,7 +60,7 @@ void bytes_disassemble(struct explorer *ex)
  * sources section, or the archive a function's SOFF points at. */
 static long archive_of(struct explorer *ex, mtlbx_node *n, mtlbx_library *lib)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     if (!s || !s->present || s->n_archives == 0)
         return -1;
     if (n && n->kind == MTLBX_NODE_ARCHIVE)
@@ -69,7 +69,7 @@ static long archive_of(struct explorer *ex, mtlbx_node *n, mtlbx_library *lib)
         return n->sub;
     long fn = bytes_function_of(n);
     if (fn >= 0) {
-        long a = mtlbx_function_archive(lib, (size_t)fn);
+        long a = mbx_function_archive(lib, (size_t)fn);
         if (a >= 0)
             return a;
         ex_message(ex, "this function's SOFF names no archive; showing the first one");
@@ -126,7 +126,7 @@ static void node_file_name(const mtlbx_node *n, char *def, size_t size)
 {
     long fn = bytes_function_of(n);
     const struct mtlbx_function *f =
-        fn >= 0 && n->lib && (size_t)fn < mtlbx_library_function_count(n->lib) ? mtlbx_function_at(n->lib, (size_t)fn) : NULL;
+        fn >= 0 && n->lib && (size_t)fn < mbx_library_function_count(n->lib) ? mbx_function_at(n->lib, (size_t)fn) : NULL;
     char *name = f && f->name.len ? safe_component(f->name.ptr, f->name.len) : NULL;
     if (name) {
         const char *part = n->kind == MTLBX_NODE_FUNCTION ? "entry"
@@ -153,7 +153,7 @@ void bytes_write_node(struct explorer *ex)
 {
     mtlbx_node *n = bytes_selected_node(ex);
     struct ex_file *ef = bytes_file(ex);
-    uint64_t size = mtlbx_file_size(ef->f);
+    uint64_t size = mbx_file_size(ef->f);
     if (!n || n->size == 0 || n->offset >= size) {
         ex_error(ex, "this node has no bytes in the file to write");
         return;
@@ -165,7 +165,7 @@ void bytes_write_node(struct explorer *ex)
     node_file_name(n, def, sizeof def);
     if (!prompt_path(ex, "Write node bytes to", def, path, sizeof path))
         return;
-    verb_write_bytes(ex, path, mtlbx_file_data(ef->f) + n->offset, (size_t)len);
+    verb_write_bytes(ex, path, mbx_file_data(ef->f) + n->offset, (size_t)len);
 }
 
 /* y: in the tree a function's name (else the node's label), in the
@@ -195,8 +195,8 @@ void bytes_copy(struct explorer *ex)
     }
     long fn = bytes_function_of(n);
     if (n->kind == MTLBX_NODE_FUNCTION && fn >= 0 && n->lib) {
-        const struct mtlbx_function *f = mtlbx_function_at(n->lib, (size_t)fn);
-        char *name = mtlbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
+        const struct mtlbx_function *f = mbx_function_at(n->lib, (size_t)fn);
+        char *name = mbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
         if (name)
             verb_copy(ex, "the name", name);
         free(name);

@@ -107,7 +107,7 @@ static bool build_rows(struct compare_view *cv)
 
 static void free_diff(struct compare_view *cv)
 {
-    mtlbx_diff_free(cv->diff);
+    mbx_diff_free(cv->diff);
     for (size_t i = 0; i < cv->n_rows; i++)
         free(cv->rows[i].text);
     free(cv->rows);
@@ -130,7 +130,7 @@ static void compare_work(struct job *j)
 {
     struct compare_job *c = j->ctx;
     struct mtlbx_diff_options opt = { .verify = false };
-    c->rc = mtlbx_diff_files(c->fa, c->fb, &opt, &c->diff);
+    c->rc = mbx_diff_files(c->fa, c->fb, &opt, &c->diff);
 }
 
 static void compare_finish(struct explorer *ex, struct job *j, bool cancelled)
@@ -159,7 +159,7 @@ static void compare_finish(struct explorer *ex, struct job *j, bool cancelled)
                 ex_message(ex, "the two libraries are identical (modules compared by their stored hash)");
         }
     }
-    mtlbx_diff_free(c->diff);
+    mbx_diff_free(c->diff);
     free(c);
 }
 
@@ -192,9 +192,9 @@ static bool compare_open(struct explorer *ex, const struct place *at)
 static mtlbx_node *child_where(mtlbx_model *model, mtlbx_node *n, enum mtlbx_node_kind kind, bool by_index,
                                size_t index, const mtlbx_library *lib)
 {
-    size_t count = n ? mtlbx_node_child_count(model, n) : 0;
+    size_t count = n ? mbx_node_child_count(model, n) : 0;
     for (size_t i = 0; i < count; i++) {
-        mtlbx_node *c = mtlbx_node_child(model, n, i);
+        mtlbx_node *c = mbx_node_child(model, n, i);
         if (c->kind == kind && (!by_index || c->index == index) && (!lib || c->lib == lib))
             return c;
     }
@@ -213,9 +213,9 @@ static mtlbx_node *row_node(struct explorer *ex, const struct compare_row *r, bo
     mtlbx_node *root = ex->files[file].root, *libnode = child_where(model, root, MTLBX_NODE_LIBRARY, false, 0, lib);
     if (!libnode) {
         /* A fat file: libraries sit below their slices. */
-        size_t count = mtlbx_node_child_count(model, root);
+        size_t count = mbx_node_child_count(model, root);
         for (size_t i = 0; i < count && !libnode; i++)
-            libnode = child_where(model, mtlbx_node_child(model, root, i), MTLBX_NODE_LIBRARY, false, 0, lib);
+            libnode = child_where(model, mbx_node_child(model, root, i), MTLBX_NODE_LIBRARY, false, 0, lib);
     }
     if (!libnode)
         return NULL;
@@ -268,7 +268,7 @@ static void jump(struct explorer *ex, bool side_b)
 
 static bool disassemble(struct explorer *ex, mtlbx_library *lib, size_t i, struct tool_result *res)
 {
-    struct mtlbx_bytes m = mtlbx_function_module_bytes(lib, i);
+    struct mtlbx_bytes m = mbx_function_module_bytes(lib, i);
     if (m.len == 0) {
         memset(res, 0, sizeof *res);
         snprintf(res->message, sizeof res->message, "the module is missing or outside the module section");
@@ -294,8 +294,8 @@ static void show_disassembly_diff(struct explorer *ex)
         free(diff_path);
         return;
     }
-    struct mtlbx_bytes name = mtlbx_function_at(r->ld->a, r->a)->name;
-    char *shown = mtlbx_escape_dup(name.ptr, name.len, MTLBX_ESC_TERMINAL);
+    struct mtlbx_bytes name = mbx_function_at(r->ld->a, r->a)->name;
+    char *shown = mbx_escape_dup(name.ptr, name.len, MTLBX_ESC_TERMINAL);
     ex_message(ex, "running llvm-dis twice and diff -u on %s...", shown ? shown : "?");
     ex_draw(ex);
     struct tool_result da, db, dd;
@@ -368,8 +368,8 @@ static void draw_detail(struct explorer *ex)
 /* "NAME" of a source member, escaped (malloc'd). */
 static char *member_name(mtlbx_library *lib, struct mtlbx_member_ref m)
 {
-    const char *s = mtlbx_library_sources(lib)->archives[m.archive].members[m.member].name;
-    return mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL);
+    const char *s = mbx_library_sources(lib)->archives[m.archive].members[m.member].name;
+    return mbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL);
 }
 
 /* A row as `mtlbx diff` prints its line: "~ header    requires macOS 15.0
@@ -384,7 +384,7 @@ static char *row_text_make(const struct compare_row *r)
     switch (r->kind) {
     case ROW_LIBRARY:
         fprintf(out, "%c library   %zu only in %s (%zu functions)", r->mark, r->ld->index, r->ld->a ? "A" : "B",
-                mtlbx_library_function_count(r->ld->a ? r->ld->a : r->ld->b));
+                mbx_library_function_count(r->ld->a ? r->ld->a : r->ld->b));
         break;
     case ROW_HEADER:
         more = diff_header_change_text(r->ld->a, r->ld->b, (enum mtlbx_header_field)r->a, &diff_plain);
@@ -400,15 +400,15 @@ static char *row_text_make(const struct compare_row *r)
         break;
     default: {
         mtlbx_library *lib = r->kind == ROW_ADDED ? r->ld->b : r->ld->a;
-        const struct mtlbx_function *fn = mtlbx_function_at(lib, r->kind == ROW_ADDED ? r->b : r->a);
+        const struct mtlbx_function *fn = mbx_function_at(lib, r->kind == ROW_ADDED ? r->b : r->a);
         char tbuf[24];
-        name = mtlbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
         fprintf(out, "%c %-9s %s", r->mark,
-                (fn->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-",
+                (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-",
                 name ? name : "?");
         if (r->mark == '>') {
-            const struct mtlbx_function *to = mtlbx_function_at(r->ld->b, r->b);
-            more = mtlbx_escape_dup(to->name.ptr, to->name.len, MTLBX_ESC_TERMINAL);
+            const struct mtlbx_function *to = mbx_function_at(r->ld->b, r->b);
+            more = mbx_escape_dup(to->name.ptr, to->name.len, MTLBX_ESC_TERMINAL);
             fprintf(out, " -> %s (renamed: same hash)", more ? more : "?");
         } else if (r->fields) {
             more = diff_function_change_text(NULL, r->ld->a, r->a, NULL, r->ld->b, r->b, r->fields,
@@ -443,7 +443,7 @@ static void compare_draw(struct explorer *ex)
     char title[600];
     /* The count first: the paths are what may be cut. */
     snprintf(title, sizeof title, " Compare: %zu %s%s  A %.200s  B %.200s", cv->n_rows,
-             mtlbx_noun(cv->n_rows, "change", "changes"), cv->diff->identical ? " (identical)" : "",
+             mbx_noun(cv->n_rows, "change", "changes"), cv->diff->identical ? " (identical)" : "",
              ex->files[cv->file_a].path, ex->files[cv->file_b].path);
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     list_set(&cv->list, cv->n_rows, r->y + 1, r->h - 1 - detail_lines(ex));

@@ -157,9 +157,9 @@ static void open_entry(struct explorer *ex, size_t index)
     pthread_mutex_lock(&s->lock);
     struct folder_entry e = s->v[index];
     pthread_mutex_unlock(&s->lock);
-    char *label = mtlbx_escape_dup((const uint8_t *)e.label, strlen(e.label), MTLBX_ESC_TERMINAL);
+    char *label = mbx_escape_dup((const uint8_t *)e.label, strlen(e.label), MTLBX_ESC_TERMINAL);
     if (e.problem) {
-        char *why = mtlbx_escape_dup((const uint8_t *)e.problem, strlen(e.problem), MTLBX_ESC_TERMINAL);
+        char *why = mbx_escape_dup((const uint8_t *)e.problem, strlen(e.problem), MTLBX_ESC_TERMINAL);
         ex_error(ex, "%s: %s", label ? label : "?", why ? why : "?");
         free(why);
         free(label);
@@ -175,8 +175,8 @@ static void open_entry(struct explorer *ex, size_t index)
             return;
         }
         e.functions = 0;
-        for (size_t l = 0; l < mtlbx_file_library_count(e.file); l++)
-            e.functions += mtlbx_library_function_count(mtlbx_library_at(e.file, l));
+        for (size_t l = 0; l < mbx_file_library_count(e.file); l++)
+            e.functions += mbx_library_function_count(mbx_library_at(e.file, l));
         pthread_mutex_lock(&s->lock);
         s->v[index].file = e.file;
         s->v[index].functions = e.functions;
@@ -303,7 +303,7 @@ static bool search(struct explorer *ex, const struct query *q, bool forward, con
     if (i >= 0) {
         pthread_mutex_lock(&s->lock);
         const struct folder_entry *e = &s->v[rows[i].entry];
-        char *label = mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
+        char *label = mbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
         pthread_mutex_unlock(&s->lock);
         list_select(&f->list, i);
         f->search_entry = (size_t)rows[i].entry;
@@ -405,9 +405,9 @@ static void progress_text(const struct explorer *ex, char *buf, size_t size)
     /* Stopped as soon as Esc asks: the walker may take a moment to see it. */
     const char *state = s->cancel ? "scan stopped:" : !atomic_load(&s->done) ? "scanning..." : "scanned";
     size_t files_seen = atomic_load(&s->progress.files);
-    int n = snprintf(buf, size, "%s %s %s, %s %s", state, mtlbx_format_count(files, sizeof files, files_seen),
-                     mtlbx_noun(files_seen, "file", "files"), mtlbx_format_count(libs, sizeof libs, found),
-                     mtlbx_noun(found, "metallib", "metallibs"));
+    int n = snprintf(buf, size, "%s %s %s, %s %s", state, mbx_format_count(files, sizeof files, files_seen),
+                     mbx_noun(files_seen, "file", "files"), mbx_format_count(libs, sizeof libs, found),
+                     mbx_noun(found, "metallib", "metallibs"));
     if (problems && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, ", %zu unreadable", problems);
 }
@@ -440,7 +440,7 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     attr_t attr = selected ? term_attr(AT_SELECT) : A_NORMAL;
     if (row->entry < 0) {
         const char *root = s->roots[row->root];
-        char *safe = mtlbx_escape_dup((const uint8_t *)root, strlen(root), MTLBX_ESC_TERMINAL);
+        char *safe = mbx_escape_dup((const uint8_t *)root, strlen(root), MTLBX_ESC_TERMINAL);
         snprintf(line, sizeof line, "%s %.1200s", term_ascii() ? "v" : "\u25be", safe ? safe : "?");
         free(safe);
         term_put(y, r->x, r->w, line, selected ? attr : term_attr(AT_HEADING), 0);
@@ -448,8 +448,8 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     }
     pthread_mutex_lock(&s->lock);
     const struct folder_entry *e = &s->v[row->entry];
-    char *label = mtlbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
-    char *problem = e->problem ? mtlbx_escape_dup((const uint8_t *)e->problem, strlen(e->problem),
+    char *label = mbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
+    char *problem = e->problem ? mbx_escape_dup((const uint8_t *)e->problem, strlen(e->problem),
                                                   MTLBX_ESC_TERMINAL) : NULL;
     uint64_t size = e->size;
     bool known = e->file != NULL || e->surveyed, unreadable = e->unreadable && !e->file;
@@ -460,7 +460,7 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     memcpy(msl, e->msl, sizeof msl);
     pthread_mutex_unlock(&s->lock);
     char sz[32], fn[32] = "...", pr[32] = "";
-    mtlbx_format_count(sz, sizeof sz, size);
+    mbx_format_count(sz, sizeof sz, size);
     if (problem) {
         if (r->w >= WIDE_COLS)
             snprintf(line, sizeof line, "  %14s  %9s  %-7s  %-14s  %-8s  %8s  %.600s: %.500s", "", "", "", "", "",
@@ -473,9 +473,9 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
         if (unreadable)
             snprintf(fn, sizeof fn, "?");
         else if (known)
-            mtlbx_format_count(fn, sizeof fn, functions);
+            mbx_format_count(fn, sizeof fn, functions);
         if (known && !unreadable)
-            mtlbx_format_count(pr, sizeof pr, problems);
+            mbx_format_count(pr, sizeof pr, problems);
         /* The path takes what is left, cut from the left when it must
          * be: two members of one archive differ at their end. */
         char path[1300];

@@ -122,8 +122,8 @@ static void draw_title_bar(struct explorer *ex, struct ftable *t, int y)
 {
     const struct rect *r = &ex->lay.body;
     char all[32], shown[32], bar[400];
-    mtlbx_format_count(all, sizeof all, t->n_all);
-    mtlbx_format_count(shown, sizeof shown, t->n_shown);
+    mbx_format_count(all, sizeof all, t->n_all);
+    mbx_format_count(shown, sizeof shown, t->n_shown);
     int n = snprintf(bar, sizeof bar, " Functions  %s", all);
     if (t->filter[0])
         n += snprintf(bar + n, sizeof bar - (size_t)n, "  (%s shown, filter %.100s)", shown, t->filter);
@@ -131,7 +131,7 @@ static void draw_title_bar(struct explorer *ex, struct ftable *t, int y)
     if (t->n_marked) {
         char marked[32];
         n += snprintf(bar + n, sizeof bar - (size_t)n, "  %s marked",
-                      mtlbx_format_count(marked, sizeof marked, t->n_marked));
+                      mbx_format_count(marked, sizeof marked, t->n_marked));
     }
     if (t->raw_names)
         snprintf(bar + n, sizeof bar - (size_t)n, "  raw names");
@@ -251,10 +251,10 @@ static void functions_status(struct explorer *ex, char *buf, size_t size)
     const struct mtlbx_function *fn = ftable_row_function(&fv->t, row);
     char a[32], b[32], c[32];
     int n = snprintf(buf, size, "function %s of %s  module %s bytes",
-                     mtlbx_format_count(a, sizeof a, fv->list.sel + 1), mtlbx_format_count(b, sizeof b, fv->t.n_shown),
-                     fn->module_valid ? mtlbx_format_count(c, sizeof c, fn->module.size) : "-");
+                     mbx_format_count(a, sizeof a, fv->list.sel + 1), mbx_format_count(b, sizeof b, fv->t.n_shown),
+                     fn->module_valid ? mbx_format_count(c, sizeof c, fn->module.size) : "-");
     if (fv->t.n_marked && n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "  %s marked", mtlbx_format_count(a, sizeof a, fv->t.n_marked));
+        snprintf(buf + n, size - (size_t)n, "  %s marked", mbx_format_count(a, sizeof a, fv->t.n_marked));
 }
 
 static const char *iface_text(void *ctx, const mtlbx_library *lib, size_t index, size_t *len)
@@ -266,8 +266,8 @@ static const char *iface_text(void *ctx, const mtlbx_library *lib, size_t index,
 static void say_match(struct explorer *ex, struct ftable *t, bool wrapped)
 {
     char a[32], b[32];
-    ex_message(ex, "match %s/%s%s", mtlbx_format_count(a, sizeof a, t->hit_cur + 1),
-               mtlbx_format_count(b, sizeof b, t->n_hits), wrapped ? "  (search wrapped)" : "");
+    ex_message(ex, "match %s/%s%s", mbx_format_count(a, sizeof a, t->hit_cur + 1),
+               mbx_format_count(b, sizeof b, t->n_hits), wrapped ? "  (search wrapped)" : "");
 }
 
 /* `/` over the shown functions: ftable keeps every match, so n and N
@@ -328,7 +328,7 @@ static void filter_functions(struct explorer *ex, struct functions *fv)
         ex_error(ex, "no function matches %s (Esc clears the filter)", in);
     else if (!ex->status[0])
         ex_message(ex, "filter %s: %s of %s functions  (Esc clears the filter)", in,
-                   mtlbx_format_count(a, sizeof a, t->n_shown), mtlbx_format_count(b, sizeof b, t->n_all));
+                   mbx_format_count(a, sizeof a, t->n_shown), mbx_format_count(b, sizeof b, t->n_all));
 }
 
 /* "3 marked (1 hidden by the filter); w writes a library of them". */
@@ -340,8 +340,8 @@ static void say_marks(struct explorer *ex, struct ftable *t, const char *what)
         ex_message(ex, "%sno function marked", what);
         return;
     }
-    mtlbx_format_count(n, sizeof n, t->n_marked);
-    mtlbx_format_count(h, sizeof h, hidden);
+    mbx_format_count(n, sizeof n, t->n_marked);
+    mbx_format_count(h, sizeof h, hidden);
     ex_message(ex, "%s%s marked%s%s%s; w writes a library of them, u unmarks all", what, n,
                hidden ? " (" : "", hidden ? h : "", hidden ? " hidden by the filter)" : "");
 }
@@ -373,7 +373,7 @@ static void mark(struct explorer *ex, struct functions *fv, enum action a)
         char n[32];
         size_t had = ftable_unmark_all(t);
         if (had)
-            ex_message(ex, "%s %s unmarked", mtlbx_format_count(n, sizeof n, had), mtlbx_noun(had, "function", "functions"));
+            ex_message(ex, "%s %s unmarked", mbx_format_count(n, sizeof n, had), mbx_noun(had, "function", "functions"));
         else
             ex_message(ex, "no function was marked");
         break;
@@ -430,11 +430,11 @@ static void write_library(struct explorer *ex, struct functions *fv)
         return;
     }
     mtlbx_file *f = ex->files[pick.file].f;
-    pick.n_libs = mtlbx_file_library_count(f);
+    pick.n_libs = mbx_file_library_count(f);
     pick.keep = calloc(pick.n_libs + 1, sizeof *pick.keep);
     bool ok = pick.keep != NULL;
     for (size_t l = 0; ok && l < pick.n_libs; l++)
-        ok = (pick.keep[l] = calloc(mtlbx_library_function_count(mtlbx_library_at(f, l)) + 1, 1)) != NULL;
+        ok = (pick.keep[l] = calloc(mbx_library_function_count(mbx_library_at(f, l)) + 1, 1)) != NULL;
     const struct ft_row *name_row = cur;
     for (size_t i = 0; ok && i < t->n_all; i++) {
         const struct ft_row *r = &t->all[i];
@@ -442,7 +442,7 @@ static void write_library(struct explorer *ex, struct functions *fv)
             continue;
         /* The table's library is one of the file's: which one. */
         for (size_t l = 0; l < pick.n_libs; l++)
-            if (mtlbx_library_at(f, l) == t->libs[r->lib].lib) {
+            if (mbx_library_at(f, l) == t->libs[r->lib].lib) {
                 pick.n_functions += !pick.keep[l][r->index];
                 pick.keep[l][r->index] = true;
             }
@@ -556,15 +556,15 @@ static bool build(struct explorer *ex, struct functions *fv)
 {
     size_t n_libs = 0;
     for (uint32_t i = 0; i < ex->n_files; i++)
-        n_libs += mtlbx_file_library_count(ex->files[i].f);
+        n_libs += mbx_file_library_count(ex->files[i].f);
     struct ft_lib *libs = calloc(n_libs ? n_libs : 1, sizeof *libs);
     if (!libs)
         return false;
     size_t k = 0;
     for (uint32_t i = 0; i < ex->n_files; i++)
-        for (size_t l = 0; l < mtlbx_file_library_count(ex->files[i].f); l++)
-            if (mtlbx_library_at(ex->files[i].f, l))
-                libs[k++] = (struct ft_lib){ mtlbx_library_at(ex->files[i].f, l), i, ex->files[i].path, 0, 0 };
+        for (size_t l = 0; l < mbx_file_library_count(ex->files[i].f); l++)
+            if (mbx_library_at(ex->files[i].f, l))
+                libs[k++] = (struct ft_lib){ mbx_library_at(ex->files[i].f, l), i, ex->files[i].path, 0, 0 };
     bool ok = ftable_init(&fv->t, libs, k);
     free(libs);
     fv->t.arg_count = arg_count;
@@ -574,7 +574,7 @@ static bool build(struct explorer *ex, struct functions *fv)
     fv->built = true;
     size_t restored = ok ? ftable_marks_restore(&fv->t, &fv->kept) : 0;
     if (restored)
-        ex_message(ex, "%zu %s marked before, still marked", restored, mtlbx_noun(restored, "function", "functions"));
+        ex_message(ex, "%zu %s marked before, still marked", restored, mbx_noun(restored, "function", "functions"));
     return ok;
 }
 

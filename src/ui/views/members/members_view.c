@@ -51,7 +51,7 @@ static struct members *state(struct explorer *ex)
 
 static const struct mtlbx_archive *archive_at(const struct members *m, size_t ai)
 {
-    const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
+    const struct mtlbx_sources *s = m->lib ? mbx_library_sources(m->lib) : NULL;
     return s && ai < s->n_archives ? &s->archives[ai] : NULL;
 }
 
@@ -86,7 +86,7 @@ struct load_job {
 
 static bool all_tried(const mtlbx_library *lib)
 {
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     for (size_t ai = 0; s && ai < s->n_archives; ai++)
         if (__atomic_load_n(&s->archives[ai].state, __ATOMIC_ACQUIRE) == MTLBX_ARCHIVE_UNLOADED)
             return false;
@@ -96,10 +96,10 @@ static bool all_tried(const mtlbx_library *lib)
 static void load_work(struct job *j)
 {
     struct load_job *d = j->ctx;
-    const struct mtlbx_sources *s = mtlbx_library_sources(d->at.lib);
+    const struct mtlbx_sources *s = mbx_library_sources(d->at.lib);
     for (size_t ai = 0; s && ai < s->n_archives && !job_cancelled(j); ai++) {
         job_set_progress(j, ai, s->n_archives);
-        mtlbx_archive_load(d->at.lib, ai);
+        mbx_archive_load(d->at.lib, ai);
     }
 }
 
@@ -143,10 +143,10 @@ static bool members_open(struct explorer *ex, const struct place *at)
     m->list = (struct list){ 0 };
     /* Every archive of the library (a failed one keeps its heading,
      * saying so). */
-    const struct mtlbx_sources *s = mtlbx_library_sources(lib);
+    const struct mtlbx_sources *s = mbx_library_sources(lib);
     size_t total = 0, failed = 0;
     for (size_t ai = 0; s && ai < s->n_archives; ai++) {
-        if (mtlbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED)
+        if (mbx_archive_load(lib, ai) != MTLBX_ARCHIVE_LOADED)
             failed++;
         total += 1 + s->archives[ai].n_members;
     }
@@ -175,7 +175,7 @@ static bool members_open(struct explorer *ex, const struct place *at)
 
 static char *member_name(const struct mtlbx_member *mem)
 {
-    char *s = mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    char *s = mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
     return s ? s : strdup("?");
 }
 
@@ -281,10 +281,10 @@ static void write_all(struct explorer *ex, struct members *m)
     }
     free(dup);
     if (refused)
-        ex_error(ex, "wrote %zu %s under %s; %zu refused (%s)", written, mtlbx_noun(written, "file", "files"), dir,
+        ex_error(ex, "wrote %zu %s under %s; %zu refused (%s)", written, mbx_noun(written, "file", "files"), dir,
                  refused, first_err);
     else
-        ex_message(ex, "wrote %zu %s under %s%s", written, mtlbx_noun(written, "file", "files"), dir,
+        ex_message(ex, "wrote %zu %s under %s%s", written, mbx_noun(written, "file", "files"), dir,
                    skipped ? " (directories and links skipped)" : "");
 }
 
@@ -331,7 +331,7 @@ static enum view_result members_action(struct explorer *ex, enum action a)
     case ACT_WRITE_ALL: write_all(ex, m); break;
     case ACT_COPY: {
         const struct mtlbx_member *mem = selected(m);
-        char *safe = mem ? mtlbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL)
+        char *safe = mem ? mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL)
                          : NULL;
         if (safe)
             verb_copy(ex, "the path", safe);
@@ -360,13 +360,13 @@ static void members_draw(struct explorer *ex)
 {
     struct members *m = state(ex);
     const struct rect *r = &ex->lay.body;
-    const struct mtlbx_sources *s = m->lib ? mtlbx_library_sources(m->lib) : NULL;
+    const struct mtlbx_sources *s = m->lib ? mbx_library_sources(m->lib) : NULL;
     size_t n_archives = s ? s->n_archives : 0;
     char title[400];
     size_t n_members = m->n_rows - n_archives;
     snprintf(title, sizeof title, " Source %s: %zu, %zu %s   Enter view  w write  W write all  q back",
-             mtlbx_noun(n_archives, "archive", "archives"), n_archives, n_members,
-             mtlbx_noun(n_members, "member", "members"));
+             mbx_noun(n_archives, "archive", "archives"), n_archives, n_members,
+             mbx_noun(n_members, "member", "members"));
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     /* The heading in the same format as the rows, so it stays aligned. */
     char head[64];
@@ -384,7 +384,7 @@ static void members_draw(struct explorer *ex)
         if (!a)
             continue;
         if (m->rows[i].member < 0) {
-            char *id = mtlbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL);
+            char *id = mbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL);
             if (a->state == MTLBX_ARCHIVE_LOADED)
                 snprintf(line, sizeof line, "archive %zu  %s  (%zu member%s)", m->rows[i].archive,
                          id ? id : "?", a->n_members, a->n_members == 1 ? "" : "s");

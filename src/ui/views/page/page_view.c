@@ -55,7 +55,7 @@ static void free_lines(struct page *p)
 static bool page_open(struct explorer *ex, const struct place *at)
 {
     struct page *p = state(ex);
-    if (at->lib && at->function >= 0 && (size_t)at->function < mtlbx_library_function_count(at->lib)) {
+    if (at->lib && at->function >= 0 && (size_t)at->function < mbx_library_function_count(at->lib)) {
         if (p->lib != at->lib || p->fn != (size_t)at->function)
             p->list.top = 0;
         p->list.scroll_only = true;
@@ -71,7 +71,7 @@ static bool page_open(struct explorer *ex, const struct place *at)
 
 static bool waiting(struct explorer *ex, struct page *p)
 {
-    return p->lib && mtlbx_function_interface_cached(ex_model_of(ex, p->lib), p->lib, p->fn, NULL, NULL) ==
+    return p->lib && mbx_function_interface_cached(ex_model_of(ex, p->lib), p->lib, p->fn, NULL, NULL) ==
                          MTLBX_IFACE_NOT_DECODED;
 }
 
@@ -82,7 +82,7 @@ static bool page_tick(struct explorer *ex, bool *busy)
     struct page *p = state(ex);
     if (waiting(ex, p))
         *busy = true;
-    return p->lines && p->built_state != (int)mtlbx_function_interface_cached(ex_model_of(ex, p->lib), p->lib, p->fn,
+    return p->lines && p->built_state != (int)mbx_function_interface_cached(ex_model_of(ex, p->lib), p->lib, p->fn,
                                                                            NULL, NULL);
 }
 
@@ -93,7 +93,7 @@ static void build(struct explorer *ex, struct page *p)
         return;
     bool other = !p->lines || p->built_lib != l || p->built_fn != p->fn;
     mtlbx_model *model = ex_model_of(ex, l);
-    int st = mtlbx_function_interface_cached(model, l, p->fn, NULL, NULL);
+    int st = mbx_function_interface_cached(model, l, p->fn, NULL, NULL);
     if (!other && st == p->built_state && p->lines)
         return;
     /* A new function: its interface first in the worker's queue. */
@@ -132,10 +132,10 @@ static void page_draw(struct explorer *ex)
     term_put(r->y, r->x, r->w, title, term_attr(AT_PANEL_TITLE_FOCUS), 0);
     /* The name, whole, wrapped under the title when long. */
     char *name = l ? ftable_function_name(l, p->fn, ex->raw_names) : NULL;
-    const struct mtlbx_function *f = l ? mtlbx_function_at(l, p->fn) : NULL;
+    const struct mtlbx_function *f = l ? mbx_function_at(l, p->fn) : NULL;
     char head[1600];
     char type[32];
-    const char *stage = f && (f->present & MTLBX_F_TYPE) ? mtlbx_function_type_name(f->type, type, sizeof type)
+    const char *stage = f && (f->present & MTLBX_F_TYPE) ? mbx_function_type_name(f->type, type, sizeof type)
                                                          : "function";
     snprintf(head, sizeof head, "%s %s", stage, name ? name : "?");
     free(name);
@@ -178,12 +178,12 @@ static void page_status(struct explorer *ex, char *buf, size_t size)
     buf[0] = '\0';
     if (!l)
         return;
-    const struct mtlbx_function *f = mtlbx_function_at(l, p->fn);
+    const struct mtlbx_function *f = mbx_function_at(l, p->fn);
     char a[32];
     snprintf(buf, size, "function %zu  module %s bytes  hash %s", p->fn,
-             f->module_valid ? mtlbx_format_count(a, sizeof a, f->module.size) : "-",
-             mtlbx_function_hash_state(l, p->fn) == MTLBX_HASH_MATCHES    ? "ok"
-             : mtlbx_function_hash_state(l, p->fn) == MTLBX_HASH_MISMATCH ? "BAD"
+             f->module_valid ? mbx_format_count(a, sizeof a, f->module.size) : "-",
+             mbx_function_hash_state(l, p->fn) == MTLBX_HASH_MATCHES    ? "ok"
+             : mbx_function_hash_state(l, p->fn) == MTLBX_HASH_MISMATCH ? "BAD"
                                                                           : "-");
 }
 

@@ -64,7 +64,7 @@ static void on_problem(void *ctx, const char *path, const char *message)
     ((struct release_job *)ctx)->built.n_problems++;
 }
 
-static char *escaped(const char *s) { return mtlbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL); }
+static char *escaped(const char *s) { return mbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL); }
 
 /* "requires A -> B; 2 functions changed, 1 added, 3 header fields". */
 static void change_summary(const struct mtlbx_diff *d, FILE *out)
@@ -121,7 +121,7 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
             fprintf(out, ": %s", why ? why : "cannot be opened");
             free(why);
             row.mark = '?';
-        } else if (mtlbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
+        } else if (mbx_diff_files(fa, fb, &opt, &d) != MTLBX_E_NONE) {
             rv->failed = true;
         } else if (d->identical) {
             keep = false;
@@ -130,9 +130,9 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
             fputs(": ", out);
             change_summary(d, out);
         }
-        mtlbx_diff_free(d);
-        mtlbx_close(fa);
-        mtlbx_close(fb);
+        mbx_diff_free(d);
+        mbx_close(fa);
+        mbx_close(fb);
     }
     free(key);
     bool ok = out && !ferror(out);
@@ -165,8 +165,8 @@ static void free_rows(struct release_view *rv)
     for (size_t i = 0; i < rv->n_rows; i++) {
         struct release_row *r = &rv->rows[i];
         free(r->text), free(r->open_a), free(r->open_b);
-        mtlbx_close(r->fa);
-        mtlbx_close(r->fb);
+        mbx_close(r->fa);
+        mbx_close(r->fb);
     }
     free(rv->rows);
 }
