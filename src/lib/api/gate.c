@@ -190,7 +190,8 @@ int mtlbx_gate_add_path(mtlbx_gate *g, const char *path)
     else if (mbx_file_changed(f))
         rc = fail(g, 0, "%s: the file changed or shrank while it was being read", path);
     mbx_close(f);
-    qsort(g->v + first, g->n - first, sizeof *g->v, item_cmp);
+    if (g->n > first) /* (g->v is NULL before the first finding) */
+        qsort(g->v + first, g->n - first, sizeof *g->v, item_cmp);
     return rc != MTLBX_OK ? rc : g->n > first ? MTLBX_WARN : MTLBX_OK;
 }
 
