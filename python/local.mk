@@ -7,7 +7,8 @@
 # py.typed marks the module as typed (PEP 561): type checkers read its
 # annotations.
 MTLBX_PYTHON_FILES = python/mtlbx/__init__.py python/mtlbx/_native.py python/mtlbx/_errors.py \
-	python/mtlbx/_handle.py python/mtlbx/_file.py python/mtlbx/_library.py python/mtlbx/_slices.py python/mtlbx/_writer.py
+	python/mtlbx/_handle.py python/mtlbx/_file.py python/mtlbx/_library.py python/mtlbx/_slices.py python/mtlbx/_writer.py \
+	python/mtlbx/_gate.py
 EXTRA_DIST += $(MTLBX_PYTHON_FILES) python/mtlbx/py.typed
 # pip install . (README: Installing): setup.py builds libmtlbx with this
 # tree's configure and bundles it inside the package.

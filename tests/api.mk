@@ -18,7 +18,8 @@
 #                              (writer_corpus.sh: every executable of the corpus)
 #   tests/api/readme_examples.sh  the README's C and Python examples, copied out and run
 #   tests/api/python.sh        pytest of the module (tests/api/test_mtlbx.py): the
-#                              same agreement, the exceptions, hostile files, Writer
+#                              same agreement, the exceptions, hostile files, Writer;
+#                              test_gate.py: mtlbx.check against check --json
 API_PREFIX = $(abs_top_builddir)/tests/api/prefix
 API_TESTS = \
 	tests/api/header.sh \
@@ -33,7 +34,7 @@ API_TESTS = \
 TESTS += $(API_TESTS)
 EXTRA_DIST += $(API_TESTS) tests/api/api_lib.sh tests/api/consumer.c tests/api/writer_consumer.c \
 	tests/api/compare_consumer.py \
-	tests/api/test_mtlbx.py tests/api/hostile_worker.py
+	tests/api/test_mtlbx.py tests/api/test_gate.py tests/api/hostile_worker.py
 AM_TESTS_ENVIRONMENT += \
 	MTLBX_API_PREFIX='$(API_PREFIX)'; export MTLBX_API_PREFIX; \
 	MTLBX_CC='$(CC)'; export MTLBX_CC; \
@@ -48,7 +49,7 @@ tests/api/prefix.stamp: $(lib_LTLIBRARIES) $(include_HEADERS) $(srcdir)/src/lib/
 		$(srcdir)/src/lib/api/libmtlbx.sym $(srcdir)/man/mtlbx.3 $(srcdir)/python/mtlbx/__init__.py \
 		$(srcdir)/python/mtlbx/_native.py $(srcdir)/python/mtlbx/_errors.py $(srcdir)/python/mtlbx/_handle.py \
 		$(srcdir)/python/mtlbx/_file.py $(srcdir)/python/mtlbx/_library.py $(srcdir)/python/mtlbx/_writer.py \
-		$(srcdir)/python/mtlbx/py.typed
+		$(srcdir)/python/mtlbx/_gate.py $(srcdir)/python/mtlbx/py.typed
 	$(AM_V_GEN)rm -rf tests/api/prefix && $(MKDIR_P) tests/api && \
 	$(MAKE) $(AM_MAKEFLAGS) install-library prefix='$(API_PREFIX)' >tests/api/prefix.log 2>&1 || \
 	  { cat tests/api/prefix.log; exit 1; }; \

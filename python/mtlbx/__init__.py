@@ -29,6 +29,12 @@ A CI check that every kernel loads on macOS 14:
         print(f"{sys.argv[1]}:{offset}: {severity}: {message}")
     sys.exit(1 if findings else 0)
 
+The release gate of `mtlbx check`, through the library (the same findings
+as `mtlbx check --json`; this version on metallib files):
+
+    for f in mtlbx.check(["a.metallib", "b.metallib"], os=["macOS:14.0", "iOS:17.0"]):
+        print(f"{f.file}:{f.offset}: {f.severity}: {f.message} ({f.rule})")
+
 Failures raise mtlbx.Error (a ValueError) with .offset, .errno and
 .filename, its message naming the file; a missing file raises
 FileNotFoundError (and other system failures the matching OSError), and a
@@ -43,19 +49,21 @@ finds it again; the JSON document spells such a byte as the text \\xNN.
 from . import _native
 from ._errors import Error
 from ._file import File, open
+from ._gate import Finding, check
 from ._library import Function, Library
 from ._slices import GpuFunction, Slice
 from ._writer import Writer
 
-__all__ = ["open", "File", "Library", "Function", "Slice", "GpuFunction", "Writer", "Error", "version", "__version__"]
+__all__ = ["open", "check", "Finding", "File", "Library", "Function", "Slice", "GpuFunction", "Writer", "Error", "version", "__version__"]
 
 version: str = _native.lib.mtlbx_version_string().decode()
 """The running libmtlbx's version, "mtlbx a.b.c"."""
 __version__: str = version.split()[-1]
 
-for _cls in (Error, File, Function, GpuFunction, Library, Slice, Writer):
+for _cls in (Error, File, Finding, Function, GpuFunction, Library, Slice, Writer):
     _cls.__module__ = __name__
 open.__module__ = __name__
+check.__module__ = __name__
 del _cls
 
 # help(mtlbx) lists a package's modules ("PACKAGE CONTENTS", from

@@ -128,6 +128,15 @@ _PROTOTYPES = [
     ("mtlbx_gpu_function_string", _s, [_h, _int, _i64, _int]),
     ("mtlbx_gpu_function_int", _i64, [_h, _int, _i64, _int]),
     ("mtlbx_gpu_function_code", ctypes.c_void_p, [_h, _int, _i64, ctypes.POINTER(_size)]),
+    ("mtlbx_gate_new", _h, []),
+    ("mtlbx_gate_os", _int, [_h, _s]),
+    ("mtlbx_gate_add_path", _int, [_h, _s]),
+    ("mtlbx_gate_error_string", _s, [_h]),
+    ("mtlbx_gate_errno", _int, [_h]),
+    ("mtlbx_gate_finding_count", _size, [_h]),
+    ("mtlbx_gate_finding", _s, [_h, _size, ctypes.POINTER(_s), ctypes.POINTER(_i64), ctypes.POINTER(_int),
+                                ctypes.POINTER(_s)]),
+    ("mtlbx_gate_free", None, [_h]),
 ]
 
 for _name, _res, _args in _PROTOTYPES:

@@ -3,7 +3,7 @@
  * annotations: check_report.h). It hashes every module, checks that each
  * is LLVM bitcode and that its interface decodes, walks the byte layout
  * and decompresses every source archive, so each lazily found problem
- * shows. It takes what find takes (folders, archives, Mach-O hosts, walked
+ * shows (the library's checker core: gate/gate.h). It takes what find takes (folders, archives, Mach-O hosts, walked
  * the same way) and adds the release gate: --os declared (declared_gate.h)
  * and --expect LIST (expect.h). Findings of a library come sorted by
  * offset, identical on every run. */
@@ -18,90 +18,27 @@
 #include "util/macho_members.h"
 #include "util/tree_walk.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Below this, check_file takes no threads. */
-#define SMALL_FILE ((uint64_t)8 << 20)
+/* A finding of mbx_gate_check_file, into the report. */
+struct report_into {
+    struct report *r;
+    size_t idx;
+};
 
-/* The walk's findings join the file's diagnostics; its layout is not
- * needed beyond that. */
-static void *layout_check_thread(void *f)
+static bool add_finding(void *ctx, enum mtlbx_severity sev, uint64_t offset, const char *message, const char *rule)
 {
-    mbx_layout_free(mbx_layout_check(f));
-    return NULL;
-}
-
-/* Checks one open file into the report (as file `idx`); returns the
- * number of findings, or -1 when out of memory. With --os (gate->on), the
- * requirement findings join them. */
-static long check_file(mtlbx_file *f, const struct os_gate *gate, struct report *r, size_t idx)
-{
-    /* The byte layout is walked beside the hashing, which reads other
-     * bytes on the other threads (the explorer builds nodes while it
-     * hashes in the same way): on L20k the walk is a third of the time
-     * when it runs on its own. Unclaimed bytes and dirty padding join the
-     * lists (the fat container's or a library's) before they are counted. */
-    pthread_t layout;
-    /* A small file, or one CPU, is checked on this thread alone: a thread
-     * costs more to start than it saves there, and as long as the process
-     * has one thread each page-table change (munmap at close, pages let
-     * go) flushes one CPU's TLB, not every CPU's. The corpus (54 files,
-     * 12 MB) in one process: 0.178 -> 0.148 s CPU. */
-    bool small = mbx_file_size(f) < SMALL_FILE || mbx_cpus() == 1;
-    bool layout_threaded = !small && pthread_create(&layout, NULL, layout_check_thread, f) == 0;
-    if (!layout_threaded)
-        layout_check_thread(f);
-    /* Each module's interface (what sig and dump --interfaces would fail
-     * on) is decoded right after its hash, from the bytes just read. */
-    for (size_t l = 0; l < mbx_file_library_count(f); l++)
-        mbx_library_verify_and_check_interfaces(mbx_library_at(f, l), small ? 1 : 0, NULL);
-    if (layout_threaded)
-        pthread_join(layout, NULL);
-    long n = 0;
-    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
-        mtlbx_library *lib = mbx_library_at(f, l);
-        mbx_library_validate_modules(lib);
-        mbx_library_check_deployment(lib);
-        /* Every archive is decompressed to its end and listed: a bzip2
-         * stream's combined CRC is known only after its last block, and
-         * the tar's findings (a damaged header, a member shorter than it
-         * says) can be anywhere in it, so no shorter read finds the same
-         * problems. It is a quarter of check's CPU on the corpus. */
-        const struct mtlbx_sources *src = mbx_library_sources(lib);
-        for (size_t k = 0; src && k < src->n_archives; k++)
-            mbx_archive_load(lib, k);
-    }
-    for (size_t i = 0; i < mbx_file_diag_count(f); i++, n++) {
-        const struct mtlbx_diag *d = mbx_file_diag(f, i);
-        report_add(r, idx, d->severity, d->offset, d->message, RULE_DIAGNOSTIC);
-    }
-    for (size_t l = 0; l < mbx_file_library_count(f); l++) {
-        const mtlbx_library *lib = mbx_library_at(f, l);
-        for (size_t i = 0; i < mbx_library_diag_count(lib); i++, n++) {
-            const struct mtlbx_diag *d = mbx_library_diag(lib, i);
-            report_add(r, idx, d->severity, d->offset, d->message, RULE_DIAGNOSTIC);
-        }
-    }
-    struct gate_finding *gf = NULL;
-    size_t n_gate = 0;
-    bool gate_ok = true;
-    for (size_t l = 0; gate->on && gate_ok && l < mbx_file_library_count(f); l++)
-        gate_ok = os_gate_library(gate, mbx_library_at(f, l), true, &gf, &n_gate);
-    for (size_t i = 0; i < n_gate; i++) {
-        report_add(r, idx, gf[i].severity, gf[i].offset, gf[i].message, RULE_OS);
-        free(gf[i].message);
-    }
-    free(gf);
-    return gate_ok && !r->out_of_memory ? n + (long)n_gate : -1;
+    struct report_into *into = ctx;
+    report_add(into->r, into->idx, sev, offset, message, rule);
+    return !into->r->out_of_memory;
 }
 
 /* ---------------------------------------------------------- the run -- */
 
 struct checker {
-    struct os_gate gate;
+    struct mbx_os_gate gate;
     struct expect *expect;     /* --expect, or NULL */
     struct report report;
     struct bundle_cache cache;
@@ -118,7 +55,8 @@ static void check_library(struct checker *c, const char *name, const char *membe
                           const struct mtlbx_macho_slice *slice, mtlbx_file *f)
 {
     size_t idx = report_file(&c->report, name);
-    if (check_file(f, &c->gate, &c->report, idx) < 0) {
+    struct report_into into = { &c->report, idx };
+    if (mbx_gate_check_file(f, &c->gate, add_finding, &into) < 0) {
         cli_error(name, NULL, "out of memory");
         c->any_unopened = true;
     }

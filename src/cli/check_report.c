@@ -82,11 +82,7 @@ static int item_cmp(const void *a, const void *b)
     const struct report_item *x = a, *y = b;
     if (x->file != y->file)
         return x->file < y->file ? -1 : 1;
-    if (x->offset != y->offset)
-        return x->offset < y->offset ? -1 : 1;
-    if (x->severity != y->severity)
-        return x->severity > y->severity ? -1 : 1;
-    return strcmp(x->message, y->message);
+    return mbx_gate_order(x->offset, x->severity, x->message, y->offset, y->severity, y->message);
 }
 
 /* GitHub's escaping of a workflow command's message (escapeData), and of

@@ -12,6 +12,7 @@
 #define MTLBX_CHECK_REPORT_H
 
 #include "mtlbx_private.h"
+#include "gate/gate.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,11 +20,11 @@
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_GITHUB };
 
-/* What a finding is about: the rule that made it. */
-#define RULE_DIAGNOSTIC "diagnostic"   /* the parser and check's own checks of the bytes */
-#define RULE_OS "os"                   /* --os PLATFORM:VERSION */
-#define RULE_OS_DECLARED "os-declared" /* --os declared */
-#define RULE_EXPECT "expect"           /* --expect LIST */
+/* What a finding is about: the rule that made it (gate/gate.h). */
+#define RULE_DIAGNOSTIC MBX_RULE_DIAGNOSTIC
+#define RULE_OS MBX_RULE_OS
+#define RULE_OS_DECLARED MBX_RULE_OS_DECLARED
+#define RULE_EXPECT MBX_RULE_EXPECT
 
 struct report_item {
     size_t file;               /* index into names: the order libraries were found */

@@ -59,7 +59,7 @@ struct job {
 
 struct finder {
     bool json;
-    struct os_gate gate;       /* --os: the deployment gate's verdict per library */
+    struct mbx_os_gate gate;       /* --os: the deployment gate's verdict per library */
     pthread_mutex_t lock;
     pthread_cond_t can_take, can_put, progress_wake;
     pthread_cond_t turn;       /* next_print moved: a job waiting to stream may go */

@@ -13,26 +13,19 @@
 
 /* ----------------------------------------------------------- the gate -- */
 
-bool os_gate_parse(const struct cli_args *a, struct os_gate *g)
+bool os_gate_parse(const struct cli_args *a, struct mbx_os_gate *g)
 {
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < a->n_values; i++) {
         if (a->values[i].key != OPT_OS)
             continue;
         const char *v = a->values[i].value;
-        if (strcmp(v, "declared") == 0) {
-            g->declared = true; /* the package's own minimum: declared_gate.c */
-            continue;
-        }
-        struct mtlbx_os_spec spec;
-        bool bad = mbx_os_spec_parse(v, &spec) != MTLBX_OS_SPEC_OK;
-        enum mtlbx_os os = spec.os;
-        struct mtlbx_os_version ver = spec.version;
-        bool twice = !bad && g->named[os] && mbx_os_version_cmp(g->version[os], ver) != 0;
-        if (bad || twice) {
+        enum mtlbx_os os = MTLBX_OS_NONE;
+        enum mbx_os_gate_add rc = mbx_os_gate_add(g, v, &os);
+        if (rc != MBX_OS_GATE_ADDED) {
             /* The value is the user's bytes: shown escaped, as paths are. */
             char *shown = mbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
-            if (bad)
+            if (rc == MBX_OS_GATE_BAD)
                 fprintf(stderr, "%s: --os %s: expected PLATFORM:VERSION, e.g. macos:15.0 (platforms: "
                                 MTLBX_OS_SPEC_PLATFORMS "), or declared\n", cli_program_name(), shown ? shown : "?");
             else
@@ -41,8 +34,6 @@ bool os_gate_parse(const struct cli_args *a, struct os_gate *g)
             free(shown);
             return false;
         }
-        g->on = g->named[os] = true;
-        g->version[os] = ver;
     }
     return true;
 }
@@ -77,16 +68,9 @@ static bool push_finding(void *ctx, enum mtlbx_severity sev, uint64_t offset, co
     return gate_push(l->out, l->n, sev, offset, "%s", message);
 }
 
-bool os_gate_library(const struct os_gate *g, const mtlbx_library *lib, bool functions,
+bool os_gate_library(const struct mbx_os_gate *g, const mtlbx_library *lib, bool functions,
                      struct gate_finding **out, size_t *n)
 {
-    enum mtlbx_os os = mbx_library_os(lib);
-    /* With --os declared, the package's own minimum stands for a platform
-     * no --os names (and an unknown platform is said once, by it). */
-    if (g->declared && (os == MTLBX_OS_NONE || !g->named[os]))
-        return true;
     struct gate_list l = { out, n };
-    bool named = os != MTLBX_OS_NONE && g->named[os];
-    return mbx_os_gate_library(lib, named ? os : MTLBX_OS_NONE, named ? g->version[os] : (struct mtlbx_os_version){ 0, 0 },
-                                 functions, push_finding, &l);
+    return mbx_os_gate_targets(g, lib, functions, push_finding, &l);
 }

@@ -8,19 +8,15 @@
 #include "cli/cmdline.h"
 #include "mtlbx_private.h"
 #include "checks/requires_text.h"
+#include "gate/gate.h"
 
 #include <stddef.h>
 
 /* --os PLATFORM:VERSION, repeatable (at most one per platform), and
- * --os declared (the package's own minimum: declared_gate.h). */
-struct os_gate {
-    bool on;                   /* some PLATFORM:VERSION */
-    bool declared;
-    bool named[MTLBX_OS_COUNT];
-    struct mtlbx_os_version version[MTLBX_OS_COUNT];
-};
+ * --os declared (the package's own minimum: declared_gate.h): the
+ * library's struct mbx_os_gate (gate/gate.h). */
 /* From the command's OPT_OS values; false after a usage message on stderr. */
-bool os_gate_parse(const struct cli_args *a, struct os_gate *g);
+bool os_gate_parse(const struct cli_args *a, struct mbx_os_gate *g);
 
 /* One finding of the gate: its message is malloc'd (free it). */
 struct gate_finding {
@@ -35,7 +31,7 @@ bool gate_push(struct gate_finding **out, size_t *n, enum mtlbx_severity sev, ui
  * needs more than the named version of its platform (check), else only the
  * library's own (find). Appended to *out (grown with realloc); false when
  * out of memory. */
-bool os_gate_library(const struct os_gate *g, const mtlbx_library *lib, bool functions,
+bool os_gate_library(const struct mbx_os_gate *g, const mtlbx_library *lib, bool functions,
                      struct gate_finding **out, size_t *n);
 
 #endif

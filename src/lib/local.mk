@@ -17,6 +17,9 @@
 #   json       the dump --json document and the JSON values of fields (jansson
 #              and a streaming writer): what dump, find --json, sig --json,
 #              diff and textconv print, and libmtlbx's mtlbx_json
+#   gate       the release gate's checker core: what `mtlbx check` finds in
+#              one opened file and the --os targets it holds libraries to,
+#              as values (the program's check and mtlbx_gate_* share it)
 #   api        the installed library's face (LIBRARY.md): <mtlbx.h>'s one
 #              handle over everything below (api/local.mk)
 #
@@ -154,7 +157,11 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/json/layout_json.c \
 	src/lib/json/layout_json.h \
 	src/lib/json/values_json.c \
-	src/lib/json/values_json.h
+	src/lib/json/values_json.h \
+	src/lib/gate/gate.h \
+	src/lib/gate/check_file.c \
+	src/lib/gate/content.c \
+	src/lib/gate/os_targets.c
 
 # The requirement tables are data/requirements.tsv, the one copy of them:
 # compiled in through this generated header (tools/requirements-table.awk).

@@ -298,6 +298,43 @@ mtlbx_writer *mtlbx_writer_from(mtlbx *h, const char *const *names, size_t n);
 /* NULL is fine; frees everything the writer handed out. */
 void mtlbx_writer_free(mtlbx_writer *w);
 
+/* --------------------------------------------------------------- gate -- */
+
+/* The release gate of `mtlbx check` through the library: the findings
+ * `mtlbx check --json` prints for the same operands, as values. A gate
+ * holds --os targets and the findings of every path added, in check's
+ * order (by path as added, then by offset, errors first, then by message).
+ * This version takes metallib files (plain or fat) and PLATFORM:VERSION
+ * targets; a folder, an archive (wheel, .ipa, .zip), a Mach-O host and
+ * "declared" are refused with MTLBX_FAILED and ENOTSUP (mtlbx_gate_errno),
+ * never taken as holding no finding. */
+typedef struct mtlbx_gate mtlbx_gate;
+/* NULL when memory ran out. */
+mtlbx_gate *mtlbx_gate_new(void);
+/* One --os target, "macOS:14.0" (repeatable, one version per platform),
+ * for the paths added after it: each function needing more is a finding
+ * (rule "os"). MTLBX_OK, or MTLBX_FAILED (EINVAL: not PLATFORM:VERSION,
+ * or a platform named twice; ENOTSUP: "declared"). */
+int mtlbx_gate_os(mtlbx_gate *g, const char *os);
+/* Checks one file as `mtlbx check` does and keeps its findings: MTLBX_OK
+ * (none), MTLBX_WARN (some), or MTLBX_FAILED (the file could not be
+ * opened or read whole, what check reports on stderr with exit 2; its
+ * findings so far are kept). */
+int mtlbx_gate_add_path(mtlbx_gate *g, const char *path);
+/* Why the last call failed, one line naming the path ("" when it did
+ * not; never NULL), and the system's errno for it (0 for a format's). */
+const char *mtlbx_gate_error_string(const mtlbx_gate *g);
+int mtlbx_gate_errno(const mtlbx_gate *g);
+/* The findings kept; finding i's message (NULL past the end) with its
+ * file (the path as added), byte offset, severity (MTLBX_SEVERITY_*) and
+ * rule ("diagnostic", "os"), each out pointer NULL if unwanted. Valid
+ * until mtlbx_gate_free. */
+size_t mtlbx_gate_finding_count(const mtlbx_gate *g);
+const char *mtlbx_gate_finding(const mtlbx_gate *g, size_t i, const char **file, int64_t *offset, int *severity,
+                               const char **rule);
+/* NULL is fine. */
+void mtlbx_gate_free(mtlbx_gate *g);
+
 #ifdef __cplusplus
 }
 #endif

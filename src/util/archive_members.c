@@ -9,6 +9,7 @@
 #include "member_reader.h"
 
 #include "container/archive_dl.h"
+#include "gate/gate.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,25 +37,9 @@ uint64_t member_limit(void)
     return MEMBER_LIMIT_DEFAULT;
 }
 
-static bool starts(const uint8_t *head, size_t n, const char *magic, size_t len)
-{
-    return n >= len && memcmp(head, magic, len) == 0;
-}
-
 bool archive_content(const uint8_t *h, size_t n)
 {
-    /* Containers: zip (a local header, or the end record of an empty one),
-     * ustar/GNU tar, 7-Zip, xar, cpio (odc, newc, crc), ar, RAR 4 and 5. */
-    if (starts(h, n, "PK\3\4", 4) || starts(h, n, "PK\5\6", 4) || (n >= 262 && memcmp(h + 257, "ustar", 5) == 0) ||
-        starts(h, n, "7z\xBC\xAF\x27\x1C", 6) || starts(h, n, "xar!", 4) || starts(h, n, "070707", 6) ||
-        starts(h, n, "070701", 6) || starts(h, n, "070702", 6) || starts(h, n, "!<arch>\n", 8) ||
-        starts(h, n, "Rar!\x1A\x07", 6))
-        return true;
-    /* Compressed streams, which may hold a tar (libarchive decides): gzip,
-     * bzip2, xz, lzma-alone is left out (no magic), zstd, lz4, lzip, compress. */
-    return starts(h, n, "\x1F\x8B", 2) || starts(h, n, "BZh", 3) || starts(h, n, "\xFD" "7zXZ\0", 6) ||
-           starts(h, n, "\x28\xB5\x2F\xFD", 4) || starts(h, n, "\x04\x22\x4D\x18", 4) ||
-           starts(h, n, "LZIP", 4) || starts(h, n, "\x1F\x9D", 2);
+    return mbx_archive_content(h, n);
 }
 
 static void say(char *err, size_t size, const char *fmt, const char *a)

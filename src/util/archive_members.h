@@ -39,7 +39,8 @@ uint64_t member_limit(void);
 #define ARCHIVE_HEAD 512
 
 /* True when the first bytes (n of them, up to ARCHIVE_HEAD) are those of
- * an archive or a compressed stream that libarchive may read. */
+ * an archive or a compressed stream that libarchive may read (the
+ * library's mbx_archive_content, which its gate asks too). */
 bool archive_content(const uint8_t *head, size_t n);
 struct member_reader;
 /* Called once per regular-file member that holds a metallib magic or whose

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The Python module over the installed libmtlbx (issue 32, LIBRARY.md):
-# pytest (Debian's python3-pytest) runs tests/api/test_mtlbx.py with the
+# pytest (Debian's python3-pytest) runs tests/api/test_mtlbx.py (and
+# test_gate.py, mtlbx.check) with the
 # module make check installed into the scratch prefix, and the configured
 # Python, or the first python3 in PATH with pytest. Skips when none has it.
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/api/api_lib.sh"
@@ -31,5 +32,6 @@ export MTLBX_TEST_ASAN="$ASAN_RUNTIME"
 # The module must be the installed one, over the installed library.
 with_python -c 'import mtlbx, sys; sys.exit(not mtlbx.__file__.startswith(sys.argv[1]))' "$site" ||
     { fail "import mtlbx does not load the installed module"; finish; }
-with_python -B -m pytest -q -p no:cacheprovider "$SRC/tests/api/test_mtlbx.py" || FAILED=1
+with_python -B -m pytest -q -p no:cacheprovider "$SRC/tests/api/test_mtlbx.py" "$SRC/tests/api/test_gate.py" ||
+    FAILED=1
 finish

@@ -21,6 +21,7 @@ src_lib_libmtlbx_la_SOURCES = \
 	src/lib/api/findings.c \
 	src/lib/api/checks.c \
 	src/lib/api/writer_from.c \
+	src/lib/api/gate.c \
 	src/lib/api/json.c
 src_lib_libmtlbx_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(JANSSON_CFLAGS)
 src_lib_libmtlbx_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
