@@ -19,6 +19,7 @@
 
 static void file_cell(const struct ft_lib *fl, char *out, size_t size);
 static void gpu_cell(const mtlbx_library *lib, size_t index, char *out, size_t size);
+static int gpu_width_max(const mtlbx_file *f);
 
 /* One row's sort key: the column's value (k[0]), or a name's first 24
  * bytes, and the row's position in `all`. */
@@ -120,15 +121,20 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
         }
     }
     t->n_shown = t->n_all;
-    /* The gpu column: only when a file holds GPU slices, as wide as its
-     * widest cell (a function in a slice of every GPU is the rare one). */
+    /* The gpu column: only when a file holds GPU slices, as wide as the
+     * widest cell can be (measured on the slices, not per row: a cell
+     * looks its function up in each slice, and a table of N functions
+     * measured row by row would cost N times the slices' functions). */
     t->gpu_width = 3;
-    for (size_t l = 0; l < n_libs; l++)
-        t->show_gpu |= libs[l].lib && mbx_gpu_slice_count(mbx_library_file(libs[l].lib)) > 0;
-    for (size_t i = 0; t->show_gpu && i < t->n_all; i++) {
-        char cell[128];
-        gpu_cell(t->libs[t->all[i].lib].lib, t->all[i].index, cell, sizeof cell);
-        int w = (int)strlen(cell);
+    for (size_t l = 0; l < n_libs; l++) {
+        const mtlbx_file *f = libs[l].lib ? mbx_library_file(libs[l].lib) : NULL;
+        bool seen_file = false;
+        for (size_t m = 0; f && m < l; m++)
+            seen_file |= libs[m].lib && mbx_library_file(libs[m].lib) == f;
+        if (!f || seen_file || !mbx_gpu_slice_count(f))
+            continue;
+        t->show_gpu = true;
+        int w = gpu_width_max(f);
         if (w > t->gpu_width)
             t->gpu_width = w < FT_GPU_WIDTH_MAX ? w : FT_GPU_WIDTH_MAX;
     }
@@ -255,6 +261,28 @@ static void gpu_cell(const mtlbx_library *lib, size_t index, char *out, size_t s
     out[0] = '\0';
     if (!gpu_code_each(lib, index, add_gpu, &x))
         snprintf(out, size, "-");
+}
+
+/* The widest gpu cell of file f: each slice with code, its arch and its
+ * longest size, as a function with code in every one would show them. */
+static int gpu_width_max(const mtlbx_file *f)
+{
+    int w = 0;
+    for (size_t k = 0; k < mbx_gpu_slice_count(f); k++) {
+        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(f, k);
+        int longest = 0;
+        for (size_t i = 0; i < g->n_functions; i++) {
+            char size[16];
+            short_size(g->functions[i].size, size, sizeof size);
+            if ((int)strlen(size) > longest)
+                longest = (int)strlen(size);
+        }
+        if (!g->n_functions)
+            continue;
+        const char *arch = mbx_fat_arch_name(g->cputype);
+        w += (w ? 1 : 0) + (arch ? (int)strlen(arch) : 10) + 1 + longest;   /* 10: "0x%08x" */
+    }
+    return w;
 }
 
 static void add_bytes(void *ctx, const char *arch, uint32_t cputype, uint64_t bytes)
