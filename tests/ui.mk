@@ -39,6 +39,7 @@ EXPLORER_TESTS = \
 	tests/ui/explorer_views.sh \
 	tests/ui/explorer_slow_jobs.sh \
 	tests/ui/explorer_markwrite.sh \
-	tests/ui/explorer_new_user.sh
+	tests/ui/explorer_new_user.sh \
+	tests/ui/explorer_gpu_table.sh
 TESTS += $(EXPLORER_TESTS)
 EXTRA_DIST += $(EXPLORER_TESTS) tests/explorer_lib.sh tests/mkslowsource.py

@@ -217,7 +217,8 @@ const struct cli_command cli_commands[] = {
     { "unpack", "FILE", 1, 1, "writes DIR/manifest.json (the library's values: no offset, size, MDSZ, OFFT or HASH), one .air per module and the embedded source archives", unpack_options,
       "What pack needs to give FILE back byte for byte: a file no rule or quirk\n"
       "describes is refused, naming the first offset that differs. A fat file's\n"
-      "slices go under DIR/slice0/, DIR/slice1/, ...\n"
+      "slices go under DIR/slice0/, DIR/slice1/, ... A binary archive (GPU slices)\n"
+      "is refused, naming them: thin it to air64 first, then unpack that.\n"
       "Exit status: 0 ok, 2 error.",
       cmd_unpack },
     { "pack", "DIR|MODULE.air...", 0, -1, "writes the library DIR/manifest.json describes, a library of AIR modules for a target, or a library of just some functions of FILE", pack_options,

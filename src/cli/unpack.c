@@ -237,6 +237,45 @@ static int write_manifest(const char *dir, const char *tmp, mtlbx_writer *w, con
     return status;
 }
 
+/* A binary archive (FORMAT §24) is refused before anything is laid out:
+ * pack has no rules for compiled GPU code, so its slices could never come
+ * back byte for byte, and half a file unpacked (its AIR alone) would
+ * break pack's promise without a word. The refusal says what the file
+ * holds and the way round: thin to the AIR64 slice, then unpack that.
+ * True when refused (one line printed). */
+static bool refuse_gpu_slices(const char *file, const mtlbx_file *f)
+{
+    size_t n = mbx_gpu_slice_count(f);
+    if (!n)
+        return false;
+    char held[512];
+    size_t len = 0;
+    held[0] = '\0';
+    for (size_t i = 0; i < n && len < sizeof held; i++) {
+        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(f, i);
+        const char *arch = mbx_fat_arch_name(g->cputype);
+        int w = snprintf(held + len, sizeof held - len, "%s%s at %llu", i ? ", " : "", arch ? arch : "GPU",
+                         (unsigned long long)g->offset);
+        len = w < 0 ? len : len + (size_t)w;
+    }
+    bool air = false;
+    for (size_t i = 0; i < mbx_fat_slice_count(f); i++)
+        air |= mbx_fat_slice(f, i)->cputype == MTLBX_CPU_AIR64;
+    /* The name as typed when a shell takes it as it is; else FILE. */
+    bool plain = *file != '\0' && *file != '-';
+    for (const char *p = file; plain && *p; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/+-,@%:=", *p) != NULL;
+    uint64_t at = mbx_gpu_slice_at(f, 0)->offset;
+    if (air)
+        cli_error(file, &at, "cannot unpack: it holds GPU slices (%s); unpack writes AIR libraries only, "
+                  "and pack cannot give compiled GPU code back: keep the AIR first with "
+                  "`mtlbx thin %s air64 -o OUT`, then unpack OUT", held, plain ? file : "FILE");
+    else
+        cli_error(file, &at, "cannot unpack: it holds GPU slices (%s) and no air64 slice; unpack writes AIR "
+                  "libraries only, and pack cannot give compiled GPU code back", held);
+    return true;
+}
+
 int cmd_unpack(const struct cli_args *args)
 {
     const char *file = args->operands[0], *dir = cli_value(args, 'o');
@@ -259,6 +298,8 @@ int cmd_unpack(const struct cli_args *args)
         cli_error(file, NULL, "out of memory");
         goto out;
     }
+    if (refuse_gpu_slices(file, f))
+        goto out;
     /* The model, then the proof that it gives the file back. */
     int rc = mbx_wr_describe(w, f, MTLBX_WR_DESCRIBE_VERIFY);
     if (rc == MTLBX_WRITER_OK && cli_complete(file, f))

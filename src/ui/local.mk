@@ -23,6 +23,8 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/loop/views.c \
 	src/ui/model/fnfilter.c \
 	src/ui/model/fnfilter.h \
+	src/ui/model/gpu_code.c \
+	src/ui/model/gpu_code.h \
 	src/ui/model/ftable.c \
 	src/ui/model/ftable_marks.c \
 	src/ui/model/ftable.h \

@@ -10,6 +10,9 @@
 #              reading of the Mach-O finds them; the embedded library read
 #   info, ls, find  the GPU family, its functions and sections
 #   thin       AIR64 and AMD slices cut byte for byte; absent ones refused
+#   unpack     refuses a binary archive saying so (the GPU slices and where,
+#              and thin to air64 first), writes nothing; the thinned AIR
+#              unpacks and packs back byte for byte
 #   diff       a change of GPU code (or of where it stands) is never identical
 MTLBX_BIN=${MTLBX_BIN:-$(pwd)/src/mtlbx}
 SRC=${MTLBX_SRCDIR:-${srcdir:-.}}
@@ -137,6 +140,22 @@ expect 2 "thin of an absent slice" -- "$M" thin v/gpu-air.fat amdgpu -o none
 expect 2 "thin over an existing file" -- "$M" thin v/four.fat air64 -o air
 expect 2 "thin of a plain metallib" -- "$M" thin air air64 -o plain
 ls -a | grep -q '^\.mtlbx' && fail "a temporary was left behind" || ok "no temporary left"
+
+# ---- unpack: refused plainly, with the way round ------------------------------
+expect 2 "unpack of a binary archive" -- "$M" unpack v/four.fat -o up
+grep -Fq "v/four.fat:96: cannot unpack: it holds GPU slices (applegpu at 96, intelgpu at 6752, amdgpu at 16496)" err &&
+    ok "the refusal names the GPU slices and where" || fail "unpack: $(cat err)"
+grep -Fq '`mtlbx thin v/four.fat air64 -o OUT`' err && ok "and says to thin to air64 first" || fail "unpack: $(cat err)"
+grep -q "bytes differ" err && fail "unpack still says the bytes differ: $(cat err)"
+[ -e up ] && fail "unpack of an archive wrote up/" || ok "nothing written"
+expect 0 "thin applegpu amdgpu (no AIR64 left)" -- "$M" thin v/three.fat applegpu amdgpu -o gpu-only
+expect 2 "unpack of GPU slices alone" -- "$M" unpack gpu-only -o up
+grep -Fq "(applegpu at 48, amdgpu at 6704) and no air64 slice" err && ok "no air64 slice to thin to: said" ||
+    fail "unpack: $(cat err)"
+grep -q "thin" err && fail "a way round that does not exist: $(cat err)"
+expect 0 "the way round: unpack of the thinned AIR" -- "$M" unpack air -o up
+expect 0 "pack of it" -- "$M" pack up -o air-again
+cmp -s air air-again && ok "the AIR slice back byte for byte" || fail "pack of the unpacked AIR differs"
 
 # ---- diff: GPU code is compared too ------------------------------------------
 expect 0 "diff of an archive with itself" -- "$M" diff v/gpu-air.fat "$SAMPLE"

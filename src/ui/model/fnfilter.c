@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "ui/model/fnfilter.h"
+#include "ui/model/gpu_code.h"
 #include "util/nocase.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@
 
 static const struct { const char *word; enum fnfilter_col col; } columns[] = {
     { "name", FF_NAME }, { "stage", FF_STAGE }, { "type", FF_STAGE }, { "msl", FF_MSL },
-    { "air", FF_AIR }, { "requires", FF_REQUIRES }, { "hash", FF_HASH },
+    { "air", FF_AIR }, { "requires", FF_REQUIRES }, { "hash", FF_HASH }, { "gpu", FF_GPU },
 };
 
 /* "4.0", "2.8": a version; anything after the digits is not one. */
@@ -71,6 +72,13 @@ static bool fits(int col, const char *w, size_t len)
     case FF_REQUIRES: return t.is_version || t.os;
     case FF_HASH: return !strcasecmp(t.text, "ok") || !strcasecmp(t.text, "bad") || !strcmp(t.text, "--") ||
                          !strcmp(t.text, "...");
+    case FF_GPU: {           /* "gpu argmin": two words of a name */
+        static const char *const gpus[] = { "applegpu", "amdgpu", "intelgpu", "-" };
+        for (size_t i = 0; i < sizeof gpus / sizeof *gpus; i++)
+            if (strcasecmp(t.text, gpus[i]) == 0)
+                return true;
+        return false;
+    }
     default: return true;
     }
 }
@@ -170,6 +178,26 @@ static bool hash_is(const struct fnfilter_term *t, const mtlbx_library *lib, siz
     }
 }
 
+struct gpu_match { const char *text; bool hit; };
+
+static void gpu_arch_is(void *ctx, const char *arch, uint32_t cputype, uint64_t size)
+{
+    (void)cputype, (void)size;
+    struct gpu_match *m = ctx;
+    m->hit |= arch && strcasecmp(arch, m->text) == 0;
+}
+
+/* "applegpu" against the gpu column: the function has code for that GPU;
+ * "-": for none. */
+static bool gpu_is(const struct fnfilter_term *t, const mtlbx_library *lib, size_t index)
+{
+    if (!lib)
+        return false;
+    struct gpu_match m = { t->text, false };
+    size_t n = gpu_code_each(lib, index, gpu_arch_is, &m);
+    return strcmp(t->text, "-") == 0 ? n == 0 : m.hit;
+}
+
 static bool term_matches(const struct fnfilter_term *t, const mtlbx_library *lib, size_t index,
                          const struct mtlbx_function *fn)
 {
@@ -180,11 +208,13 @@ static bool term_matches(const struct fnfilter_term *t, const mtlbx_library *lib
     case FF_AIR: return air_is(t, fn);
     case FF_REQUIRES: return requires_is(t, lib, index);
     case FF_HASH: return hash_is(t, lib, index);
+    case FF_GPU: return gpu_is(t, lib, index);
     case FF_ANY: break;
     }
     if (t->is_version)
         return msl_is(t, fn) || air_is(t, fn) || requires_is(t, lib, index) || name_has(t, fn);
-    return name_has(t, fn) || stage_is(t, fn) || (t->os && requires_is(t, lib, index));
+    return name_has(t, fn) || stage_is(t, fn) || (t->os && requires_is(t, lib, index)) ||
+           (mbx_fat_arch_cputype(t->text) && gpu_is(t, lib, index));
 }
 
 bool fnfilter_matches(const struct fnfilter *f, const mtlbx_library *lib, size_t index)

@@ -4,12 +4,14 @@
  * argmin). A term matches what the table shows of the function:
  *   a word           its name contains it (ignoring case; a C++ name
  *                    also as shown, demangled), or it is its stage
- *                    ("kernel"), or its platform ("macOS")
+ *                    ("kernel"), or its platform ("macOS"), or a GPU
+ *                    it has compiled code for ("applegpu")
  *   a version "4.0"  its MSL version, its AIR version or the OS version
  *                    it requires
  *   COLUMN VALUE     only that column: "msl 4.0", "air 2.8", "stage
  *                    vertex", "requires macOS" or "requires 14.0",
- *                    "hash BAD", "name air" (a name with "msl" in it is
+ *                    "hash BAD", "gpu amdgpu" ("gpu -": no GPU code),
+ *                    "name air" (a name with "msl" in it is
  *                    "name msl"); "msl4.0" and "air2.8" glued too
  * Pure: no terminal. */
 #ifndef MTLBX_UI_MODEL_FNFILTER_H
@@ -25,7 +27,7 @@
 /* The prompt of f: short enough for 80 columns. */
 #define FNFILTER_PROMPT "Filter (words must all match)"
 
-enum fnfilter_col { FF_ANY, FF_NAME, FF_STAGE, FF_MSL, FF_AIR, FF_REQUIRES, FF_HASH };
+enum fnfilter_col { FF_ANY, FF_NAME, FF_STAGE, FF_MSL, FF_AIR, FF_REQUIRES, FF_HASH, FF_GPU };
 
 struct fnfilter_term {
     enum fnfilter_col col;

@@ -9,6 +9,7 @@
 
 #include "ui/model/ftable.h"
 #include "ui/model/fnfilter.h"
+#include "ui/model/gpu_code.h"
 #include "util/nocase.h"
 
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include <sys/mman.h>
 
 static void file_cell(const struct ft_lib *fl, char *out, size_t size);
+static void gpu_cell(const mtlbx_library *lib, size_t index, char *out, size_t size);
+static int gpu_width_max(const mtlbx_file *f);
 
 /* One row's sort key: the column's value (k[0]), or a name's first 24
  * bytes, and the row's position in `all`. */
@@ -118,6 +121,23 @@ bool ftable_init(struct ftable *t, const struct ft_lib *libs, size_t n_libs)
         }
     }
     t->n_shown = t->n_all;
+    /* The gpu column: only when a file holds GPU slices, as wide as the
+     * widest cell can be (measured on the slices, not per row: a cell
+     * looks its function up in each slice, and a table of N functions
+     * measured row by row would cost N times the slices' functions). */
+    t->gpu_width = 3;
+    for (size_t l = 0; l < n_libs; l++) {
+        const mtlbx_file *f = libs[l].lib ? mbx_library_file(libs[l].lib) : NULL;
+        bool seen_file = false;
+        for (size_t m = 0; f && m < l; m++)
+            seen_file |= libs[m].lib && mbx_library_file(libs[m].lib) == f;
+        if (!f || seen_file || !mbx_gpu_slice_count(f))
+            continue;
+        t->show_gpu = true;
+        int w = gpu_width_max(f);
+        if (w > t->gpu_width)
+            t->gpu_width = w < FT_GPU_WIDTH_MAX ? w : FT_GPU_WIDTH_MAX;
+    }
     keep_names(t);
     return true;
 }
@@ -163,6 +183,7 @@ const char *ftable_col_title(enum ft_col c)
     case FT_COL_NAME: return "name";
     case FT_COL_FILE: return "file";
     case FT_COL_REQUIRES: return "requires";
+    case FT_COL_GPU: return "gpu";
     default: return "file order";
     }
 }
@@ -214,6 +235,60 @@ static void file_cell(const struct ft_lib *fl, char *out, size_t size)
     else
         snprintf(out, size, "%s", safe ? safe : "?");
     free(safe);
+}
+
+struct gpu_text { char *out; size_t size, len; };
+
+static void add_gpu(void *ctx, const char *arch, uint32_t cputype, uint64_t bytes)
+{
+    struct gpu_text *x = ctx;
+    char size[16], other[16];
+    short_size(bytes, size, sizeof size);
+    if (!arch) {
+        snprintf(other, sizeof other, "0x%08x", cputype);
+        arch = other;
+    }
+    if (x->len < x->size) {
+        int w = snprintf(x->out + x->len, x->size - x->len, "%s%s %s", x->len ? " " : "", arch, size);
+        x->len += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* "applegpu 1.4K", several joined, or "-": no GPU slice holds code for it. */
+static void gpu_cell(const mtlbx_library *lib, size_t index, char *out, size_t size)
+{
+    struct gpu_text x = { out, size, 0 };
+    out[0] = '\0';
+    if (!gpu_code_each(lib, index, add_gpu, &x))
+        snprintf(out, size, "-");
+}
+
+/* The widest gpu cell of file f: each slice with code, its arch and its
+ * longest size, as a function with code in every one would show them. */
+static int gpu_width_max(const mtlbx_file *f)
+{
+    int w = 0;
+    for (size_t k = 0; k < mbx_gpu_slice_count(f); k++) {
+        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(f, k);
+        int longest = 0;
+        for (size_t i = 0; i < g->n_functions; i++) {
+            char size[16];
+            short_size(g->functions[i].size, size, sizeof size);
+            if ((int)strlen(size) > longest)
+                longest = (int)strlen(size);
+        }
+        if (!g->n_functions)
+            continue;
+        const char *arch = mbx_fat_arch_name(g->cputype);
+        w += (w ? 1 : 0) + (arch ? (int)strlen(arch) : 10) + 1 + longest;   /* 10: "0x%08x" */
+    }
+    return w;
+}
+
+static void add_bytes(void *ctx, const char *arch, uint32_t cputype, uint64_t bytes)
+{
+    (void)arch, (void)cputype;
+    *(uint64_t *)ctx += bytes;
 }
 
 /* "macOS 14.0": the first version of its platform that loads it. */
@@ -278,6 +353,7 @@ void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, 
         break;
     case FT_COL_FILE: file_cell(&t->libs[r->lib], out, size); break;
     case FT_COL_REQUIRES: requires_cell(lib, r->index, out, size); break;
+    case FT_COL_GPU: gpu_cell(lib, r->index, out, size); break;
     default: break;
     }
 }
@@ -320,6 +396,12 @@ static uint64_t key_of(const struct ftable *t, uint32_t pos, enum ft_col c)
     }
     case FT_COL_SRC: return mbx_function_archive(lib, r->index) >= 0 ? 0 : 1;
     case FT_COL_FILE: return r->lib;
+    case FT_COL_GPU: {
+        /* All its GPU code, biggest first as size (none: 0, last). */
+        uint64_t bytes = 0;
+        gpu_code_each(lib, r->index, add_bytes, &bytes);
+        return bytes;
+    }
     case FT_COL_REQUIRES: {
         /* By platform, then version; no version known last. */
         struct mtlbx_requires req;
@@ -435,8 +517,8 @@ static bool sort_shown_by_key(struct ftable *t)
         return false;
     struct sort_key *k = t->keys, *tmp = t->keys_tmp;
     bool names = t->sort == FT_COL_NAME;
-    /* Biggest modules first (ncdu); every other column ascending. */
-    bool big_first = t->sort == FT_COL_SIZE;
+    /* Biggest modules (and GPU code) first (ncdu); every other column ascending. */
+    bool big_first = t->sort == FT_COL_SIZE || t->sort == FT_COL_GPU;
     for (size_t i = 0; i < n; i++) {
         k[i] = (struct sort_key){ { 0, 0, 0 }, t->shown[i] };
         if (!names) {

@@ -15,7 +15,7 @@
 /* Columns in screen order; FT_COL_ORDER is the file's own order. */
 enum ft_col {
     FT_COL_ORDER, FT_COL_FILE, FT_COL_STAGE, FT_COL_ARGS, FT_COL_MSL, FT_COL_SIZE, FT_COL_HASH, FT_COL_SRC,
-    FT_COL_REQUIRES, FT_COL_NAME, FT_COL_COUNT
+    FT_COL_GPU, FT_COL_REQUIRES, FT_COL_NAME, FT_COL_COUNT
 };
 
 struct ft_lib {
@@ -46,6 +46,8 @@ struct ftable {
     bool show_file;              /* several libraries: the file column says whose */
     int file_width;              /* the longest file cell, at most FT_FILE_WIDTH_MAX */
     int requires_width;          /* the longest platform name present + " 26.0" */
+    bool show_gpu;               /* a file has GPU slices (a binary archive, FORMAT §24) */
+    int gpu_width;               /* the longest gpu cell, at most FT_GPU_WIDTH_MAX */
     /* Where the args column comes from: -1 not known yet, -2 no entry.
      * NULL: the interfaces the library keeps. */
     long (*arg_count)(void *ctx, const mtlbx_library *lib, size_t index);
@@ -76,6 +78,7 @@ struct ftable {
 };
 
 #define FT_FILE_WIDTH_MAX 20
+#define FT_GPU_WIDTH_MAX 42          /* three GPUs: "applegpu 12.3K intelgpu 12.3K amdgpu 12.3K" */
 
 /* Builds the rows of these libraries (file order, no filter). False when
  * out of memory (the table is then empty but valid). */
@@ -93,7 +96,9 @@ const struct mtlbx_function *ftable_row_function(const struct ftable *t, const s
 bool ftable_apply(struct ftable *t, size_t *sel);
 
 /* Column text of one row, without padding ("kernel", "4", "3.1", "12.3K",
- * "ok", "S", "macOS 14.0", "#1 a" for a.metallib's second library). The args column says "..."
+ * "ok", "S", "macOS 14.0", "#1 a" for a.metallib's second library,
+ * "applegpu 1.4K amdgpu 1.4K": the GPUs its file holds compiled code
+ * for it and how much, "-" none). The args column says "..."
  * until the interface is decoded; requires says "-" where no platform is
  * known and "macOS ?" where no version is. Terminal-safe. */
 void ftable_cell(const struct ftable *t, const struct ft_row *r, enum ft_col c, char *out, size_t size);

@@ -60,8 +60,8 @@ struct column {
 };
 
 /* The columns before the name for a screen `width` wide: the file
- * column only with several libraries, requires only where names keep
- * NAME_MIN_WIDTH. */
+ * column only with several libraries, gpu only in a binary archive,
+ * gpu then requires only where names keep NAME_MIN_WIDTH. */
 static int columns(const struct ftable *t, int width, struct column *out)
 {
     int n = 0;
@@ -76,6 +76,11 @@ static int columns(const struct ftable *t, int width, struct column *out)
     int fixed = 0;
     for (int c = 0; c < n; c++)
         fixed += out[c].width + 1;
+    /* In a binary archive the GPU code comes before requires. */
+    if (t->show_gpu && width - fixed - (t->gpu_width + 1) >= NAME_MIN_WIDTH) {
+        out[n++] = (struct column){ FT_COL_GPU, t->gpu_width, false };
+        fixed += t->gpu_width + 1;
+    }
     if (width - fixed - (t->requires_width + 1) >= NAME_MIN_WIDTH)
         out[n++] = (struct column){ FT_COL_REQUIRES, t->requires_width, false };
     return n;
