@@ -712,6 +712,20 @@ def check_from_library(path, names):
     return True
 
 
+def test_writer_errors_quote_no_control_bytes():
+    # Issue 40: a message quoting a value the caller gave (a set value, a
+    # source member's name, a target) carries no byte that acts on a
+    # terminal or starts a CI log line: \x1b, \x07 and newlines are \xNN.
+    w = mtlbx.Writer()
+    hostile = "\x1b]0;owned\x07\n::error::x"
+    for call in (lambda: w.set("platform", hostile), lambda: w.set("uuid", hostile),
+                 lambda: w.set("os_version", hostile), lambda: w.target(hostile)):
+        with pytest.raises(mtlbx.Error) as e:
+            call()
+        text = str(e.value)
+        assert not any(ord(c) < 0x20 or ord(c) == 0x7f for c in text), repr(text)
+
+
 def test_writer_from_library_writes_pack_from_bytes():
     assert check_from_library(SAMPLE, ["compute_main"])
     assert check_from_library(SAMPLE, ["*_main", "frag"])

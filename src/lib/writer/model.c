@@ -12,12 +12,23 @@ int mbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    char raw[sizeof w->error];
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    /* One line, whatever the values it quotes held. */
-    for (char *p = w->error; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    /* One line, and no byte that acts on a terminal, whatever the values
+     * it quotes held (a UUID, a source member's name, a set value given
+     * through the API or by Python): every control character becomes
+     * \xNN, as the program's stderr writes them (issue 40). Backslashes
+     * stay as they are, so that a value escaped before (targets.c) is not
+     * escaped twice. */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)raw; *p && o + 5 < sizeof w->error; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(w->error + o, sizeof w->error - o, "\\x%02x", *p);
+        else
+            w->error[o++] = (char)*p;
+    }
+    w->error[o] = '\0';
     w->error_offset = offset;
     return MTLBX_WRITER_FAILED;
 }
