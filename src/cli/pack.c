@@ -18,7 +18,7 @@
 #include "config.h"
 
 #include "commands.h"
-#include "manifest.h"
+#include "writer/manifest.h"
 #include "util/fatal_cleanup.h"
 #include "util/pack_select.h"
 #include "util/safe_write.h"

@@ -24,7 +24,7 @@
 #include "config.h"
 
 #include "commands.h"
-#include "manifest.h"
+#include "writer/manifest.h"
 #include "util/dir_swap.h"
 #include "util/name_set.h"
 #include "util/safe_write.h"

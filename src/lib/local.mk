@@ -133,6 +133,12 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/writer/describe.c \
 	src/lib/writer/files.c \
 	src/lib/writer/layout.c \
+	src/lib/writer/manifest.h \
+	src/lib/writer/manifest_read.c \
+	src/lib/writer/manifest_scan.c \
+	src/lib/writer/manifest_scan.h \
+	src/lib/writer/manifest_values.c \
+	src/lib/writer/manifest_write.c \
 	src/lib/writer/model.c \
 	src/lib/writer/output.c \
 	src/lib/writer/select.c \

@@ -1,6 +1,6 @@
 /* libFuzzer harness over the writer's two inputs from outside (issue 33):
  *
- *  - 'M' then a manifest (src/cli/manifest_read.c): read into a model with
+ *  - 'M' then a manifest (src/lib/writer/manifest_read.c): read into a model with
  *    its file references resolved beneath a scratch folder the harness
  *    makes once (modules m.air and sub/n.air, an archive s.bz2, a link
  *    out of the folder, a FIFO), then laid out into memory. Promises:
@@ -16,7 +16,7 @@
 #include "config.h"
 
 #include "mtlbx_private.h"
-#include "manifest.h"
+#include "writer/manifest.h"
 
 #include <fcntl.h>
 #include <stdio.h>
