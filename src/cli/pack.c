@@ -29,12 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A manifest is text of a few MB; more than this is not one. */
-#define MANIFEST_MAX ((uint64_t)1 << 30)
-
 static void writer_error(const char *path, mtlbx_writer *w)
 {
-    int64_t at = mbx_wr_error_offset(w);
+    int64_t at = mbx_writer_error_offset(w);
     uint64_t off = (uint64_t)at;
     cli_error(path, at >= 0 ? &off : NULL, "%s", mtlbx_writer_error_string(w));
 }
@@ -48,7 +45,7 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         cli_error(out, NULL, "%s", err);
         return 2;
     }
-    if (mbx_wr_write_fd(w, t.fd) != MTLBX_WRITER_OK) {
+    if (mbx_writer_write_fd(w, t.fd) != MTLBX_WRITER_OK) {
         safe_write_abort(&t);
         cli_error(out, NULL, "%s", mtlbx_writer_error_string(w));
         return 2;
@@ -58,7 +55,7 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         return 2;
     }
     size_t more;
-    const char *note = mbx_wr_note(w, &more);
+    const char *note = mbx_writer_note(w, &more);
     if (note)
         fprintf(stderr, "%s: note: %s%s\n", cli_program_name(), note, more ? " (and more like it)" : "");
     return 0;
@@ -75,25 +72,13 @@ static int pack_dir(const char *dir, const char *out, bool force)
     }
     char mpath[4200], err[512];
     snprintf(mpath, sizeof mpath, "%s/%s", dir, MANIFEST_NAME);
-    uint8_t *text = NULL;
-    size_t size = 0;
-    if (mbx_wr_read_file(dfd, MANIFEST_NAME, true, MANIFEST_MAX, &text, &size, err, sizeof err) != 0) {
-        cli_error(mpath, NULL, "%s", err);
-        close(dfd);
-        return 2;
-    }
     int status = 2;
-    mtlbx_writer *w = mbx_wr_new();
-    if (!w) {
-        cli_error(mpath, NULL, "out of memory");
-    } else if (!manifest_load(w, dfd, (const char *)text, size, err, sizeof err)) {
+    mtlbx_writer *w = mbx_manifest_load(dfd, err, sizeof err);
+    if (!w)
         cli_error(mpath, NULL, "%s", err);
-    } else {
-        mbx_wr_set_base_dir(w, dfd);
+    else
         status = write_out(out, w, force, NULL);
-    }
     mtlbx_writer_free(w);
-    free(text);
     close(dfd);
     return status;
 }
@@ -105,19 +90,17 @@ static int pack_modules(const struct cli_args *args, const char *target, const c
         cli_error(out, NULL, "out of memory");
         return 2;
     }
-    struct mtlbx_wr_target t;
     int status = 2;
-    if (mbx_wr_parse_target(w, target, &t) != MTLBX_WRITER_OK || mtlbx_writer_target(w, target) != MTLBX_WRITER_OK) {
+    if (mtlbx_writer_target(w, target) != MTLBX_WRITER_OK) {
         cli_error(target, NULL, "%s", mtlbx_writer_error_string(w));
         goto out;
     }
     for (int i = 0; i < args->n_operands; i++) {
         const char *path = args->operands[i];
         char *shown = mbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
-        struct mtlbx_wr_blob b = { NULL, 0, path, false };
         /* The writer's message without a name of its own: cli_error
          * names the module (and the offset in it). */
-        int rc = mbx_wr_add_air(w, mbx_wr_library_at(w, 0), &b, NULL, &t);
+        int rc = mbx_writer_add_air_file(w, path);
         if (rc != MTLBX_WRITER_OK) {
             writer_error(shown ? shown : path, w);
             free(shown);

@@ -127,6 +127,7 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/compare/compare_scan.c \
 	src/lib/writer/writer.h \
 	src/lib/writer/writer_internal.h \
+	src/lib/writer/writer_model.h \
 	src/lib/writer/atomic_file.c \
 	src/lib/writer/atomic_file.h \
 	src/lib/writer/air_module.c \

@@ -17,6 +17,7 @@
 
 #include "mtlbx_private.h"
 #include "writer/manifest.h"
+#include "writer/writer_internal.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -141,11 +142,11 @@ static void manifest(const uint8_t *data, size_t size)
 {
     if (scratch < 0)
         make_scratch();
-    mtlbx_writer *w = mbx_wr_new();
+    mtlbx_writer *w = mbx_writer_new();
     char err[512];
     if (!w)
         return;
-    if (!manifest_load(w, scratch, (const char *)data, size, err, sizeof err)) {
+    if (!mbx_manifest_load_text(w, scratch, (const char *)data, size, err, sizeof err)) {
         one_line(err);
         mtlbx_writer_free(w);
         return;

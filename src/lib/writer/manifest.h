@@ -1,8 +1,11 @@
 /* manifest.json: a library's values, as `mtlbx unpack` writes them and
  * `mtlbx pack DIR` reads them (doc/writer-layout.md describes every key).
  * It holds no offset, size, MDSZ, OFFT or HASH: the writer computes
- * those (src/lib/writer). Modules and source archives are files beside
- * it, named by paths relative to its folder. */
+ * those. Modules and source archives are files beside it, named by paths
+ * relative to its folder. The manifest is the writer's model as text, so
+ * it lives here, behind two calls (load, render) and the few questions
+ * unpack asks to name the files beside it; the model itself stays
+ * private to src/lib/writer (writer_model.h). */
 #ifndef MTLBX_MANIFEST_H
 #define MTLBX_MANIFEST_H
 
@@ -17,43 +20,37 @@
 
 /* The files of one library: module m is modules[m], archive a is
  * archives[a] (relative paths, '/' separated). */
-struct manifest_files {
+struct mbx_manifest_files {
     char **modules;
     char **archives;
 };
 
-/* manifest_write.c: the manifest of the model `w` (made by
- * mbx_wr_describe), files[l] naming library l's files, streamed to
- * `out` (a library of 20,000 functions has a 15 MB manifest: it is never
- * held whole). False (with a reason in err) when a write failed or
- * memory ran out. */
-bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *out, char *err, size_t err_size);
+/* Load: DIR's manifest.json (opened beneath `dirfd`, the folder's
+ * descriptor, which must stay open until the writer is freed) read into a
+ * new writer, ready to write: the files it names are opened beneath
+ * dirfd to learn their sizes and read again when the library is written.
+ * NULL with a one-line reason in err naming the key
+ * ("libraries[0].functions[3].type: ...", values quoted escaped). */
+mtlbx_writer *mbx_manifest_load(int dirfd, char *err, size_t err_size);
 
-/* manifest_read.c: fills the empty writer `w` from manifest text; file
- * references are opened beneath `dirfd` (mbx_wr_open_beneath) to learn
- * their sizes, and read again when the library is written. False with a
- * one-line reason in err naming the key ("libraries[0].functions[3].type:
- * ..."); true with a complete model. */
-bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, char *err, size_t err_size);
+/* Render: the manifest of the model `w` (made by mbx_writer_describe),
+ * files[l] naming library l's files, streamed to `out` (a library of
+ * 20,000 functions has a 15 MB manifest: it is never held whole). False
+ * (with a reason in err) when a write failed or memory ran out. */
+bool mbx_manifest_render(mtlbx_writer *w, const struct mbx_manifest_files *files, FILE *out, char *err,
+                         size_t err_size);
 
-/* manifest_values.c: what both sides share. */
-/* Lower-case hex of n bytes into a malloc'd string (NULL out of memory). */
-char *manifest_hex(const uint8_t *p, size_t n);
-/* Hex text to bytes (malloc'd, *n); false when it is not an even number
- * of hex digits. */
-bool manifest_unhex(const char *text, uint8_t **out, size_t *n);
-/* Whether `n` bytes are a JSON string as they are: valid UTF-8 with no NUL. */
-bool manifest_text_ok(const uint8_t *p, size_t n);
-/* A tag value that is that text and a NUL, nothing after. */
-bool manifest_cstring_ok(const uint8_t *p, size_t n);
-/* The names of a byte as dump --json spells them, and back: a function
- * type ("kernel", "unknown-9"), a file type, a target OS. */
-bool manifest_function_type(const char *name, uint8_t *out);
-bool manifest_file_type(const char *name, uint8_t *out);
-bool manifest_target_os(const char *name, uint8_t *out);
-/* "1.2.7" / "14.0.0" / "2.6": numbers within max[], `parts` of them. */
-bool manifest_version(const char *text, int parts, const unsigned long *max, unsigned long *out);
-/* A FourCC as its four characters when they are printable ASCII. */
-bool manifest_fourcc_text(uint32_t fourcc, char out[5]);
+/* What unpack needs of library l of a described writer to write and
+ * name the files beside the manifest: its modules' and source archives'
+ * counts and bytes (pointing into the described file), the modules in
+ * the order its functions first use them (into order[], module_count
+ * entries; returns how many, SIZE_MAX out of memory), and the NAME of
+ * the first function that uses module m (ptr NULL when none has one). */
+size_t mbx_manifest_module_count(mtlbx_writer *w, size_t l);
+size_t mbx_manifest_archive_count(mtlbx_writer *w, size_t l);
+struct mtlbx_bytes mbx_manifest_module_bytes(mtlbx_writer *w, size_t l, size_t m);
+struct mtlbx_bytes mbx_manifest_archive_bytes(mtlbx_writer *w, size_t l, size_t a);
+size_t mbx_manifest_module_order(mtlbx_writer *w, size_t l, size_t *order);
+struct mtlbx_bytes mbx_manifest_module_name(mtlbx_writer *w, size_t l, size_t m);
 
 #endif
