@@ -12,7 +12,9 @@
  * the explorer's w on marked functions calls too); an existing OUT is refused
  * without --force, and FILE itself is never replaced. A module that is
  * not AIR, two functions of one name, a module built for a newer OS than
- * the target: exit 2 and no OUT.
+ * the target, a manifest whose NAME, TYPE, AIR or MSL version its module
+ * contradicts (unless --keep-manifest-values: the writer's
+ * mbx_manifest_load, with plain check's comparison): exit 2 and no OUT.
  *
  * Exit: 0 written; 1 (--from) no -f NAME matched; 2 error. */
 #include "config.h"
@@ -61,7 +63,7 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
     return 0;
 }
 
-static int pack_dir(const char *dir, const char *out, bool force)
+static int pack_dir(const char *dir, const char *out, bool force, bool keep_values)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
@@ -73,7 +75,7 @@ static int pack_dir(const char *dir, const char *out, bool force)
     char mpath[4200], err[512];
     snprintf(mpath, sizeof mpath, "%s/%s", dir, MANIFEST_NAME);
     int status = 2;
-    mtlbx_writer *w = mbx_manifest_load(dfd, err, sizeof err);
+    mtlbx_writer *w = mbx_manifest_load(dfd, keep_values ? MBX_MANIFEST_KEEP_VALUES : 0, err, sizeof err);
     if (!w)
         cli_error(mpath, NULL, "%s", err);
     else
@@ -192,6 +194,11 @@ int cmd_pack(const struct cli_args *args)
         cli_error(prog, NULL, "pack: -o needs a file name");
         return 2;
     }
+    bool keep = cli_flag(args, OPT_KEEP_MANIFEST_VALUES);
+    if (keep && (from || target)) {
+        cli_error(prog, NULL, "pack: --keep-manifest-values goes with pack DIR (a manifest's values)");
+        return 2;
+    }
     if (from) {
         if (args->n_operands || target || !names) {
             cli_error(prog, NULL, "pack --from FILE takes -f NAME (one or more), no operand and no --target");
@@ -214,5 +221,5 @@ int cmd_pack(const struct cli_args *args)
         cli_error(prog, NULL, "pack: one folder (what unpack wrote), or .air modules with --target OS:VERSION");
         return 2;
     }
-    return pack_dir(args->operands[0], out, force);
+    return pack_dir(args->operands[0], out, force, keep);
 }

@@ -135,6 +135,7 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/writer/files.c \
 	src/lib/writer/layout.c \
 	src/lib/writer/manifest.h \
+	src/lib/writer/manifest_claims.c \
 	src/lib/writer/manifest_read.c \
 	src/lib/writer/manifest_scan.c \
 	src/lib/writer/manifest_scan.h \

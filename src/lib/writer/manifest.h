@@ -25,13 +25,23 @@ struct mbx_manifest_files {
     char **archives;
 };
 
+/* Flags of mbx_manifest_load. */
+enum {
+    /* Pack the function list's NAME, TYPE, AIR and MSL versions as the
+     * manifest gives them, even where its modules say otherwise (by
+     * default such a manifest is refused: pack --keep-manifest-values). */
+    MBX_MANIFEST_KEEP_VALUES = 1u << 0,
+};
+
 /* Load: DIR's manifest.json (opened beneath `dirfd`, the folder's
  * descriptor, which must stay open until the writer is freed) read into a
  * new writer, ready to write: the files it names are opened beneath
  * dirfd to learn their sizes and read again when the library is written.
  * NULL with a one-line reason in err naming the key
- * ("libraries[0].functions[3].type: ...", values quoted escaped). */
-mtlbx_writer *mbx_manifest_load(int dirfd, char *err, size_t err_size);
+ * ("libraries[0].functions[3].type: ...", values quoted escaped), or
+ * naming the first function whose NAME, TYPE, AIR or MSL version is not
+ * its module's (unless MBX_MANIFEST_KEEP_VALUES): both values. */
+mtlbx_writer *mbx_manifest_load(int dirfd, unsigned flags, char *err, size_t err_size);
 
 /* Render: the manifest of the model `w` (made by mbx_writer_describe),
  * files[l] naming library l's files, streamed to `out` (a library of

@@ -939,7 +939,7 @@ bool mbx_manifest_load_text(mtlbx_writer *w, int dirfd, const char *text, size_t
 /* A manifest is text of a few MB; more than this is not one. */
 #define MANIFEST_MAX ((uint64_t)1 << 30)
 
-mtlbx_writer *mbx_manifest_load(int dirfd, char *err, size_t err_size)
+mtlbx_writer *mbx_manifest_load(int dirfd, unsigned flags, char *err, size_t err_size)
 {
     uint8_t *text = NULL;
     size_t size = 0;
@@ -953,6 +953,10 @@ mtlbx_writer *mbx_manifest_load(int dirfd, char *err, size_t err_size)
         w = NULL;
     } else {
         mbx_wr_set_base_dir(w, dirfd);
+        if (!(flags & MBX_MANIFEST_KEEP_VALUES) && mbx_wr_check_claims(w, err, err_size) != MTLBX_WRITER_OK) {
+            mtlbx_writer_free(w);
+            w = NULL;
+        }
     }
     free(text);
     return w;

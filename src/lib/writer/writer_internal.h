@@ -125,6 +125,11 @@ bool mbx_wr_fourcc_printable(uint32_t fourcc, char out[5]);
  * fuzz harness gives it text; mbx_manifest_load reads DIR's file). */
 bool mbx_manifest_load_text(mtlbx_writer *w, int dirfd, const char *text, size_t len, char *err, size_t err_size);
 
+/* manifest_claims.c: every function of the model held to its module
+ * (plain check's comparison, mbx_claims_compare): FAILED with the first
+ * disagreement in err, naming function, field and both values. */
+int mbx_wr_check_claims(mtlbx_writer *w, char *err, size_t err_size);
+
 /* The digest of a new UUID made from a seed (RFC 9562 version 8: named
  * from content, neither random nor MD5). */
 void wr_uuid_from_digest(const uint8_t digest[32], uint8_t uuid[16]);
