@@ -4,8 +4,9 @@
  * not its own would make every tool that reads the list answer wrong with
  * confidence. The comparison is plain `check`'s (checks/claims_check.c,
  * mbx_claims_compare); the first disagreement refuses the manifest, one
- * line naming the function, the field and both values. Each module is
- * read and decoded once, however many functions use it. */
+ * line naming the function, the field and both values. Each function's
+ * module is read and decoded as check decodes it (its entry picked by
+ * the function's NAME). */
 #include "config.h"
 #include "writer_internal.h"
 #include "bitcode/bitcode.h"
@@ -62,26 +63,28 @@ static void entry_of(const struct mtlbx_wr_library *lib, const struct mtlbx_wr_f
     }
 }
 
-/* The interface of module m (NULL when it cannot be read or decoded:
- * then there is nothing to compare, and writing reports what is wrong). */
-static struct mtlbx_interface *decode_module(mtlbx_writer *w, const struct mtlbx_wr_module *mod, bool *oom)
+/* The interface of a module as check reads it, its entry picked by the
+ * function's NAME (NULL when the module cannot be read or decoded: then
+ * there is nothing to compare, and writing reports what is wrong).
+ * *owned holds the bytes read (the interface points into them). */
+static struct mtlbx_interface *decode_module(mtlbx_writer *w, const struct mtlbx_wr_module *mod,
+                                             const struct mtlbx_function *fn, uint8_t **owned, bool *oom)
 {
     const struct mtlbx_wr_blob *b = &mod->bytes;
-    uint8_t *owned = NULL;
     const uint8_t *data = b->data;
     size_t len = (size_t)b->len;
+    *owned = NULL;
     if (!data && b->path) {
         char err[256];
         int dirfd = b->beneath ? w->base_dirfd : AT_FDCWD;
-        if (mbx_wr_read_file(dirfd, b->path, b->beneath, MODULE_MAX, &owned, &len, err, sizeof err) != 0)
+        if (mbx_wr_read_file(dirfd, b->path, b->beneath, MODULE_MAX, owned, &len, err, sizeof err) != 0)
             return NULL;
-        data = owned;
+        data = *owned;
     }
     struct mtlbx_error e;
-    struct mtlbx_interface *iface = data ? mbx_interface_decode(data, len, 0, NULL, 0, &e) : NULL;
+    struct mtlbx_interface *iface = data ? mbx_interface_decode(data, len, 0, fn->name.ptr, fn->name.len, &e) : NULL;
     if (!iface && data && e.status == MTLBX_E_NOMEM)
         *oom = true;
-    free(owned);
     return iface;
 }
 
@@ -97,28 +100,25 @@ int mbx_wr_check_claims(mtlbx_writer *w, char *err, size_t err_size)
     }
     for (size_t l = 0; l < w->n_libraries; l++) {
         const struct mtlbx_wr_library *lib = &w->libraries[l];
-        for (size_t m = 0; m < lib->n_modules; m++) {
+        for (size_t i = 0; i < lib->n_functions; i++) {
+            struct mtlbx_function fn;
+            entry_of(lib, &lib->functions[i], &fn);
             bool oom = false;
-            struct mtlbx_interface *iface = decode_module(w, &lib->modules[m], &oom);
+            uint8_t *owned;
+            struct mtlbx_interface *iface = decode_module(w, &lib->modules[lib->functions[i].module], &fn, &owned, &oom);
+            char where[64];
+            snprintf(where, sizeof where, "libraries[%zu].functions[%zu]", l, i);
+            struct first_claim c = { err, err_size, where, false };
+            if (iface)
+                mbx_claims_compare(&fn, iface, keep_first, &c);
+            mbx_interface_free(iface);
+            free(owned);
             if (oom) {
                 snprintf(err, err_size, "out of memory");
                 return MTLBX_WRITER_FATAL;
             }
-            for (size_t i = 0; iface && i < lib->n_functions; i++) {
-                if (lib->functions[i].module != m)
-                    continue;
-                char where[64];
-                snprintf(where, sizeof where, "libraries[%zu].functions[%zu]", l, i);
-                struct first_claim c = { err, err_size, where, false };
-                struct mtlbx_function fn;
-                entry_of(lib, &lib->functions[i], &fn);
-                mbx_claims_compare(&fn, iface, keep_first, &c);
-                if (c.found) {
-                    mbx_interface_free(iface);
-                    return MTLBX_WRITER_FAILED;
-                }
-            }
-            mbx_interface_free(iface);
+            if (c.found)
+                return MTLBX_WRITER_FAILED;
         }
     }
     return MTLBX_WRITER_OK;
