@@ -1,4 +1,5 @@
-/* The spellings of values (writer_internal.h): one strictness for the manifest's reader and writer and for mtlbx_writer_set (writer_api.c). */
+/* The spellings of values (writer_internal.h): one strictness for the
+ * manifest's reader and writer and for mtlbx_writer_set (writer_api.c). */
 #include "config.h"
 
 #include "writer_internal.h"

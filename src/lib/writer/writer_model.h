@@ -128,8 +128,6 @@ struct mtlbx_wr_library {
     struct mtlbx_wr_tag *tags;
 };
 
-
-
 /* The model the layout reads. Fill it through the calls below; a model
  * made by describe or by a manifest reader is complete as it comes. */
 struct mtlbx_wr_library *mbx_wr_library_at(mtlbx_writer *w, size_t i);
@@ -171,7 +169,6 @@ bool mbx_wr_set_module_order(mtlbx_writer *w, struct mtlbx_wr_library *lib, cons
 int mbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Out of memory: the writer is unusable from now on (MTLBX_WRITER_FATAL). */
 int mbx_wr_out_of_memory(mtlbx_writer *w);
-
 
 /* -------------------------------------------------------------- layout -- */
 
