@@ -60,10 +60,8 @@ tests_fuzz_replay_bitcode_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_parser_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_parser.c \
 	tests/fuzz/walk.c tests/fuzz/walk.h
 tests_fuzz_replay_parser_LDADD = $(MTLBX_LIBS)
-tests_fuzz_replay_writer_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_writer.c \
-	src/cli/manifest_read.c src/cli/manifest_scan.c src/cli/manifest_scan.h \
-	src/cli/manifest_values.c src/cli/manifest.h
-tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/src/cli
+tests_fuzz_replay_writer_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_writer.c
+tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
@@ -114,9 +112,7 @@ FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
-FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c $(top_srcdir)/src/cli/manifest_read.c \
-	$(top_srcdir)/src/cli/manifest_scan.c \
-	$(top_srcdir)/src/cli/manifest_values.c \
+FUZZ_WRITER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_writer.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_MACHO_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_macho.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))

@@ -11,6 +11,9 @@
 #   tests/cli/pack_corpus.sh       the corpus: round trip of every library, and
 #                                  the Apple-built modules packed for their own
 #                                  target (skips, 77, without the corpus)
+#   tests/cli/pack_claims.sh       pack DIR refuses a manifest whose NAME, TYPE,
+#                                  AIR or MSL version its module contradicts;
+#                                  --keep-manifest-values packs it as given
 if HAVE_CRITERION
 check_PROGRAMS += tests/lib/writer/test_writer
 tests_lib_writer_test_writer_SOURCES = tests/lib/writer/test_writer.c tests/testenv.c tests/testenv.h
@@ -27,6 +30,7 @@ endif
 WRITER_TESTS = \
 	tests/cli/pack_roundtrip.sh \
 	tests/cli/pack_modules.sh \
-	tests/cli/pack_corpus.sh
+	tests/cli/pack_corpus.sh \
+	tests/cli/pack_claims.sh
 TESTS += $(WRITER_TESTS)
 EXTRA_DIST += $(WRITER_TESTS)

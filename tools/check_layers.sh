@@ -5,7 +5,7 @@
 #   src/ui, src/cli   the explorer and the commands (they never call each other's files)
 #   src/util          writing files, running llvm-dis, folder walks, archive members
 #   src/lib           the parser library, itself in layers (src/lib/local.mk):
-#                     api > gate > json > writer > compare > model > checks > bitcode > container
+#                     api > gate > writer > json > compare > model > checks > bitcode > container
 # src/ui is in layers of its own (src/ui/README.md): loop > views > verbs >
 # widgets > core > model > work > term > text.
 # LAYERS_PY defaults to ../shared/tools/layers.py beside the source tree.
@@ -22,7 +22,7 @@ run() {
     echo "layers.py $*"
     python3 "$layers" "$build" "$@" || status=1
 }
-run --folder src/lib --order src/lib/api,src/lib/gate,src/lib/json,src/lib/writer,src/lib/compare,src/lib/model,src/lib/checks,src/lib/bitcode,src/lib/container
+run --folder src/lib --order src/lib/api,src/lib/gate,src/lib/writer,src/lib/json,src/lib/compare,src/lib/model,src/lib/checks,src/lib/bitcode,src/lib/container
 run --folder src/cli
 run --folder src/util
 run --folder src/ui --order src/ui/loop,src/ui/views,src/ui/verbs,src/ui/widgets,src/ui/core,src/ui/model,src/ui/work,src/ui/term,src/ui/text

@@ -35,6 +35,7 @@ enum cli_option_key {
     OPT_FROM,
     OPT_EXPECT,
     OPT_FORMAT,
+    OPT_KEEP_MANIFEST_VALUES,
 };
 
 enum cli_option_flags {

@@ -93,6 +93,9 @@ static const struct cli_option pack_options[] = {
       "pack .air modules for this target (macOS:14.0, iOS:17.0, visionOS:1.0, iOS-simulator:17.0, ...)" },
     { OPT_FROM, "from", "FILE", 0, "a library of some functions of FILE, named with -f" },
     { 'f', "function", "NAME", CLI_OPT_REPEAT, "with --from: keep this function (repeatable)" },
+    { OPT_KEEP_MANIFEST_VALUES, "keep-manifest-values", NULL, 0,
+      "pack DIR: write NAME, TYPE and AIR/MSL versions as manifest.json gives them, even where its modules "
+      "say otherwise (refused by default)" },
     { OPT_FORCE, "force", NULL, 0, "replace an existing FILE" },
     { 0 },
 };

@@ -35,12 +35,6 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/diff_render.h \
 	src/cli/diff_tree.c \
 	src/cli/textconv.c \
-	src/cli/manifest.h \
-	src/cli/manifest_read.c \
-	src/cli/manifest_scan.c \
-	src/cli/manifest_scan.h \
-	src/cli/manifest_values.c \
-	src/cli/manifest_write.c \
 	src/cli/pack.c \
 	src/cli/thin.c \
 	src/cli/unpack.c \

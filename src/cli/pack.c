@@ -12,13 +12,15 @@
  * the explorer's w on marked functions calls too); an existing OUT is refused
  * without --force, and FILE itself is never replaced. A module that is
  * not AIR, two functions of one name, a module built for a newer OS than
- * the target: exit 2 and no OUT.
+ * the target, a manifest whose NAME, TYPE, AIR or MSL version its module
+ * contradicts (unless --keep-manifest-values: the writer's
+ * mbx_manifest_load, with plain check's comparison): exit 2 and no OUT.
  *
  * Exit: 0 written; 1 (--from) no -f NAME matched; 2 error. */
 #include "config.h"
 
 #include "commands.h"
-#include "manifest.h"
+#include "writer/manifest.h"
 #include "util/fatal_cleanup.h"
 #include "util/pack_select.h"
 #include "util/safe_write.h"
@@ -29,12 +31,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A manifest is text of a few MB; more than this is not one. */
-#define MANIFEST_MAX ((uint64_t)1 << 30)
-
 static void writer_error(const char *path, mtlbx_writer *w)
 {
-    int64_t at = mbx_wr_error_offset(w);
+    int64_t at = mbx_writer_error_offset(w);
     uint64_t off = (uint64_t)at;
     cli_error(path, at >= 0 ? &off : NULL, "%s", mtlbx_writer_error_string(w));
 }
@@ -48,7 +47,7 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         cli_error(out, NULL, "%s", err);
         return 2;
     }
-    if (mbx_wr_write_fd(w, t.fd) != MTLBX_WRITER_OK) {
+    if (mbx_writer_write_fd(w, t.fd) != MTLBX_WRITER_OK) {
         safe_write_abort(&t);
         cli_error(out, NULL, "%s", mtlbx_writer_error_string(w));
         return 2;
@@ -58,13 +57,13 @@ static int write_out(const char *out, mtlbx_writer *w, bool force, const struct 
         return 2;
     }
     size_t more;
-    const char *note = mbx_wr_note(w, &more);
+    const char *note = mbx_writer_note(w, &more);
     if (note)
         fprintf(stderr, "%s: note: %s%s\n", cli_program_name(), note, more ? " (and more like it)" : "");
     return 0;
 }
 
-static int pack_dir(const char *dir, const char *out, bool force)
+static int pack_dir(const char *dir, const char *out, bool force, bool keep_values)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
@@ -75,25 +74,13 @@ static int pack_dir(const char *dir, const char *out, bool force)
     }
     char mpath[4200], err[512];
     snprintf(mpath, sizeof mpath, "%s/%s", dir, MANIFEST_NAME);
-    uint8_t *text = NULL;
-    size_t size = 0;
-    if (mbx_wr_read_file(dfd, MANIFEST_NAME, true, MANIFEST_MAX, &text, &size, err, sizeof err) != 0) {
-        cli_error(mpath, NULL, "%s", err);
-        close(dfd);
-        return 2;
-    }
     int status = 2;
-    mtlbx_writer *w = mbx_wr_new();
-    if (!w) {
-        cli_error(mpath, NULL, "out of memory");
-    } else if (!manifest_load(w, dfd, (const char *)text, size, err, sizeof err)) {
+    mtlbx_writer *w = mbx_manifest_load(dfd, keep_values ? MBX_MANIFEST_KEEP_VALUES : 0, err, sizeof err);
+    if (!w)
         cli_error(mpath, NULL, "%s", err);
-    } else {
-        mbx_wr_set_base_dir(w, dfd);
+    else
         status = write_out(out, w, force, NULL);
-    }
     mtlbx_writer_free(w);
-    free(text);
     close(dfd);
     return status;
 }
@@ -105,19 +92,17 @@ static int pack_modules(const struct cli_args *args, const char *target, const c
         cli_error(out, NULL, "out of memory");
         return 2;
     }
-    struct mtlbx_wr_target t;
     int status = 2;
-    if (mbx_wr_parse_target(w, target, &t) != MTLBX_WRITER_OK || mtlbx_writer_target(w, target) != MTLBX_WRITER_OK) {
+    if (mtlbx_writer_target(w, target) != MTLBX_WRITER_OK) {
         cli_error(target, NULL, "%s", mtlbx_writer_error_string(w));
         goto out;
     }
     for (int i = 0; i < args->n_operands; i++) {
         const char *path = args->operands[i];
         char *shown = mbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
-        struct mtlbx_wr_blob b = { NULL, 0, path, false };
         /* The writer's message without a name of its own: cli_error
          * names the module (and the offset in it). */
-        int rc = mbx_wr_add_air(w, mbx_wr_library_at(w, 0), &b, NULL, &t);
+        int rc = mbx_writer_add_air_file(w, path);
         if (rc != MTLBX_WRITER_OK) {
             writer_error(shown ? shown : path, w);
             free(shown);
@@ -209,6 +194,11 @@ int cmd_pack(const struct cli_args *args)
         cli_error(prog, NULL, "pack: -o needs a file name");
         return 2;
     }
+    bool keep = cli_flag(args, OPT_KEEP_MANIFEST_VALUES);
+    if (keep && (from || target)) {
+        cli_error(prog, NULL, "pack: --keep-manifest-values goes with pack DIR (a manifest's values)");
+        return 2;
+    }
     if (from) {
         if (args->n_operands || target || !names) {
             cli_error(prog, NULL, "pack --from FILE takes -f NAME (one or more), no operand and no --target");
@@ -231,5 +221,5 @@ int cmd_pack(const struct cli_args *args)
         cli_error(prog, NULL, "pack: one folder (what unpack wrote), or .air modules with --target OS:VERSION");
         return 2;
     }
-    return pack_dir(args->operands[0], out, force);
+    return pack_dir(args->operands[0], out, force, keep);
 }

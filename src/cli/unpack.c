@@ -9,7 +9,7 @@
  * go under DIR/sliceK/.
  *
  * Before anything is written, the model is laid out again and compared
- * with the file (mbx_wr_compare): a file the rules and quirks cannot
+ * with the file (mbx_writer_compare): a file the rules and quirks cannot
  * give back is refused (exit 2, the first offset that differs), never
  * unpacked into something pack would change. Everything is written into
  * a temporary folder beside DIR (dir_swap.h), through safe_write (never
@@ -24,7 +24,7 @@
 #include "config.h"
 
 #include "commands.h"
-#include "manifest.h"
+#include "writer/manifest.h"
 #include "util/dir_swap.h"
 #include "util/name_set.h"
 #include "util/safe_write.h"
@@ -37,13 +37,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void files_free(struct manifest_files *files, const mtlbx_writer *w)
+static void files_free(struct mbx_manifest_files *files, mtlbx_writer *w)
 {
-    for (size_t l = 0; files && l < mbx_wr_library_count(w); l++) {
-        const struct mtlbx_wr_library *lib = mbx_wr_library_at((mtlbx_writer *)w, l);
-        for (size_t m = 0; files[l].modules && m < lib->n_modules; m++)
+    for (size_t l = 0; files && l < mbx_writer_library_count(w); l++) {
+        for (size_t m = 0; files[l].modules && m < mbx_manifest_module_count(w, l); m++)
             free(files[l].modules[m]);
-        for (size_t a = 0; files[l].archives && a < lib->n_archives; a++)
+        for (size_t a = 0; files[l].archives && a < mbx_manifest_archive_count(w, l); a++)
             free(files[l].archives[a]);
         free(files[l].modules);
         free(files[l].archives);
@@ -51,40 +50,23 @@ static void files_free(struct manifest_files *files, const mtlbx_writer *w)
     free(files);
 }
 
-/* The NAME of the first function that uses each module, or NULL. */
-static const struct mtlbx_wr_tag *module_name(const struct mtlbx_wr_library *lib, size_t m)
-{
-    for (size_t i = 0; i < lib->n_functions; i++) {
-        const struct mtlbx_wr_function *fn = &lib->functions[i];
-        if (fn->module != m)
-            continue;
-        for (size_t k = 0; k < fn->tags.n; k++) {
-            const struct mtlbx_wr_tag *t = &lib->tags[fn->tags.first + k];
-            if (t->fourcc == 0x454D414E /* NAME */ && t->kind == MTLBX_WR_VALUE)
-                return t;
-        }
-        return NULL;
-    }
-    return NULL;
-}
-
 /* Names every library's files. Names from the file are made safe; one
  * that had to change is said on stderr. */
-static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
+static struct mbx_manifest_files *name_files(const char *path, mtlbx_writer *w)
 {
-    size_t n = mbx_wr_library_count(w);
-    bool fat = mbx_wr_is_fat(w);
-    struct manifest_files *files = calloc(n + 1, sizeof *files);
+    size_t n = mbx_writer_library_count(w);
+    bool fat = mbx_writer_is_fat(w);
+    struct mbx_manifest_files *files = calloc(n + 1, sizeof *files);
     if (!files)
         return NULL;
     for (size_t l = 0; l < n; l++) {
-        const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
+        size_t n_modules = mbx_manifest_module_count(w, l), n_archives = mbx_manifest_archive_count(w, l);
         struct name_set used = { .nocase = true };
         char prefix[32] = "";
         if (fat)
             snprintf(prefix, sizeof prefix, "slice%zu/", l);
-        files[l].modules = calloc(lib->n_modules + 1, sizeof *files[l].modules);
-        files[l].archives = calloc(lib->n_archives + 1, sizeof *files[l].archives);
+        files[l].modules = calloc(n_modules + 1, sizeof *files[l].modules);
+        files[l].archives = calloc(n_archives + 1, sizeof *files[l].archives);
         if (!files[l].modules || !files[l].archives) {
             name_set_free(&used);
             files_free(files, w);
@@ -92,22 +74,16 @@ static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
         }
         /* Modules are named in the order the functions use them (as
          * extract names them), so the first of a name keeps it. */
-        size_t *order = malloc((lib->n_modules + 1) * sizeof *order);
-        bool *seen = calloc(lib->n_modules + 1, 1);
-        size_t k = 0;
-        for (size_t i = 0; order && seen && i < lib->n_functions; i++)
-            if (!seen[lib->functions[i].module]) {
-                seen[lib->functions[i].module] = true;
-                order[k++] = lib->functions[i].module;
-            }
-        bool ok = order && seen;
+        size_t *order = malloc((n_modules + 1) * sizeof *order);
+        size_t k = order ? mbx_manifest_module_order(w, l, order) : SIZE_MAX;
+        bool ok = k != SIZE_MAX;
         for (size_t j = 0; ok && j < k; j++) {
             size_t m = order[j];
-            const struct mtlbx_wr_tag *t = module_name(lib, m);
+            struct mtlbx_bytes t = mbx_manifest_module_name(w, l, m);
             char fallback[40];
             snprintf(fallback, sizeof fallback, "module-%zu", m);
-            const uint8_t *nm = t ? t->value.ptr : (const uint8_t *)fallback;
-            size_t len = t ? strnlen((const char *)t->value.ptr, t->value.len) : strlen(fallback);
+            const uint8_t *nm = t.ptr ? t.ptr : (const uint8_t *)fallback;
+            size_t len = t.ptr ? strnlen((const char *)t.ptr, t.len) : strlen(fallback);
             char *file = name_set_unique_file(&used, nm, len, ".air");
             char *full = file ? malloc(strlen(prefix) + strlen(file) + 1) : NULL;
             ok = full != NULL;
@@ -130,9 +106,8 @@ static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
             free(file);
         }
         free(order);
-        free(seen);
         name_set_free(&used);
-        for (size_t a = 0; ok && a < lib->n_archives; a++) {
+        for (size_t a = 0; ok && a < n_archives; a++) {
             char name[96];
             snprintf(name, sizeof name, "%ssources/%zu.tar.bz2", prefix, a);
             ok = (files[l].archives[a] = strdup(name)) != NULL;
@@ -148,7 +123,7 @@ static struct manifest_files *name_files(const char *path, mtlbx_writer *w)
 /* The modules and source archives into the temporary folder `tmp`;
  * messages name them under `dir`, where they will be. */
 static int write_parts(mtlbx_file *f, const char *dir, const char *tmp, mtlbx_writer *w,
-                       const struct manifest_files *files, const struct safe_write_guard *input)
+                       const struct mbx_manifest_files *files, const struct safe_write_guard *input)
 {
     char err[256];
     const uint8_t *base = mbx_file_data(f);
@@ -157,23 +132,22 @@ static int write_parts(mtlbx_file *f, const char *dir, const char *tmp, mtlbx_wr
     struct span_release written;
     span_release_init(&written, f);
     int status = 0;
-    for (size_t l = 0; status == 0 && l < mbx_wr_library_count(w); l++) {
-        const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
-        for (size_t m = 0; status == 0 && m < lib->n_modules; m++) {
-            const struct mtlbx_wr_blob *b = &lib->modules[m].bytes;
+    for (size_t l = 0; status == 0 && l < mbx_writer_library_count(w); l++) {
+        for (size_t m = 0; status == 0 && m < mbx_manifest_module_count(w, l); m++) {
+            struct mtlbx_bytes b = mbx_manifest_module_bytes(w, l, m);
             const char *rel = files[l].modules[m];
-            if (safe_write_under_guarded(tmp, rel, b->data, (size_t)b->len, false, input, err, sizeof err, NULL, 0) !=
+            if (safe_write_under_guarded(tmp, rel, b.ptr, b.len, false, input, err, sizeof err, NULL, 0) !=
                 0) {
                 char *sf = mbx_escape_dup((const uint8_t *)rel, strlen(rel), MTLBX_ESC_TERMINAL);
                 cli_error(dir, NULL, "%s: %s", sf ? sf : "?", err);
                 free(sf);
                 status = 2;
             }
-            span_release_add(&written, (struct mtlbx_range){ (uint64_t)(b->data - base), b->len });
+            span_release_add(&written, (struct mtlbx_range){ (uint64_t)(b.ptr - base), b.len });
         }
-        for (size_t a = 0; status == 0 && a < lib->n_archives; a++) {
-            const struct mtlbx_wr_archive *ar = &lib->archives[a];
-            if (safe_write_under_guarded(tmp, files[l].archives[a], ar->payload.data, (size_t)ar->payload.len, false,
+        for (size_t a = 0; status == 0 && a < mbx_manifest_archive_count(w, l); a++) {
+            struct mtlbx_bytes ar = mbx_manifest_archive_bytes(w, l, a);
+            if (safe_write_under_guarded(tmp, files[l].archives[a], ar.ptr, ar.len, false,
                                          input, err, sizeof err, NULL, 0) != 0) {
                 cli_error(dir, NULL, "%s: %s", files[l].archives[a], err);
                 status = 2;
@@ -196,7 +170,7 @@ static char *joined(const char *dir, const char *name)
 
 /* manifest.json, streamed into safe_write's temporary in the temporary
  * folder `tmp` (messages name it under `dir`). */
-static int write_manifest(const char *dir, const char *tmp, mtlbx_writer *w, const struct manifest_files *files,
+static int write_manifest(const char *dir, const char *tmp, mtlbx_writer *w, const struct mbx_manifest_files *files,
                           const struct safe_write_guard *input)
 {
     char *path = joined(dir, MANIFEST_NAME), *tmp_path = joined(tmp, MANIFEST_NAME), err[256];
@@ -213,7 +187,7 @@ static int write_manifest(const char *dir, const char *tmp, mtlbx_writer *w, con
     } else {
         int fd = dup(t.fd);
         FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
-        bool ok = out && manifest_render(w, files, out, err, sizeof err);
+        bool ok = out && mbx_manifest_render(w, files, out, err, sizeof err);
         if (!out) {
             if (fd >= 0)
                 close(fd);
@@ -292,8 +266,8 @@ int cmd_unpack(const struct cli_args *args)
     if (!f)
         return 2;
     int status = 2;
-    struct manifest_files *files = NULL;
-    mtlbx_writer *w = mbx_wr_new();
+    struct mbx_manifest_files *files = NULL;
+    mtlbx_writer *w = mbx_writer_new();
     if (!w) {
         cli_error(file, NULL, "out of memory");
         goto out;
@@ -301,13 +275,13 @@ int cmd_unpack(const struct cli_args *args)
     if (refuse_gpu_slices(file, f))
         goto out;
     /* The model, then the proof that it gives the file back. */
-    int rc = mbx_wr_describe(w, f, MTLBX_WR_DESCRIBE_VERIFY);
+    int rc = mbx_writer_describe(w, f, MTLBX_WR_DESCRIBE_VERIFY);
     if (rc == MTLBX_WRITER_OK && cli_complete(file, f))
         goto out;
     if (rc == MTLBX_WRITER_OK)
-        rc = mbx_wr_compare(w, mbx_file_data(f), mbx_file_size(f));
+        rc = mbx_writer_compare(w, mbx_file_data(f), mbx_file_size(f));
     if (rc != MTLBX_WRITER_OK) {
-        int64_t at = mbx_wr_error_offset(w);
+        int64_t at = mbx_writer_error_offset(w);
         uint64_t off = (uint64_t)at;
         cli_error(file, at >= 0 ? &off : NULL, "cannot unpack byte for byte: %s", mtlbx_writer_error_string(w));
         goto out;

@@ -8,15 +8,16 @@
 #   model      what the views share: nodes, fields, labels, MSL text; its caches
 #              belong to an mtlbx_model (model.c), not to the file handle
 #   compare    the comparison of two libraries
-#   writer     metallibs written: a library laid out from its values (unpack,
-#              pack, pack --from) or from AIR modules and a target (the
-#              mtlbx_writer_* API of ../shared/LIBRARY.md); it calls the
-#              container, bitcode and checks layers, and nothing calls it
-#              but the api layer and, for atomic_file.c (the tree's one
-#              atomic write: every rename into place), src/util's safe_write
 #   json       the dump --json document and the JSON values of fields (jansson
 #              and a streaming writer): what dump, find --json, sig --json,
 #              diff and textconv print, and libmtlbx's mtlbx_json
+#   writer     metallibs written: a library laid out from its values (unpack,
+#              pack, pack --from) or from AIR modules and a target (the
+#              mtlbx_writer_* API of ../shared/LIBRARY.md); it calls the
+#              container, bitcode, checks and json layers (the manifest is
+#              rendered through json_stream), and nothing calls it
+#              in the library but the api layer and, for atomic_file.c (the tree's one
+#              atomic write: every rename into place), src/util's safe_write
 #   gate       the release gate's checker core: what `mtlbx check` finds in
 #              one opened file and the --os targets it holds libraries to,
 #              as values (the program's check and mtlbx_gate_* share it)
@@ -130,12 +131,20 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/compare/compare_scan.c \
 	src/lib/writer/writer.h \
 	src/lib/writer/writer_internal.h \
+	src/lib/writer/writer_model.h \
 	src/lib/writer/atomic_file.c \
 	src/lib/writer/atomic_file.h \
 	src/lib/writer/air_module.c \
 	src/lib/writer/describe.c \
 	src/lib/writer/files.c \
 	src/lib/writer/layout.c \
+	src/lib/writer/manifest.h \
+	src/lib/writer/manifest_claims.c \
+	src/lib/writer/manifest_read.c \
+	src/lib/writer/manifest_scan.c \
+	src/lib/writer/manifest_scan.h \
+	src/lib/writer/manifest_values.c \
+	src/lib/writer/manifest_write.c \
 	src/lib/writer/model.c \
 	src/lib/writer/output.c \
 	src/lib/writer/select.c \

@@ -20,18 +20,18 @@ enum pack_select_status pack_select_write(struct pack_select *p)
     p->size = 0;
     p->err_offset = -1;
     p->err[0] = '\0';
-    mtlbx_writer *w = mbx_wr_new();
+    mtlbx_writer *w = mbx_writer_new();
     if (!w)
         return fail(p, PACK_SELECT_INPUT, -1, "out of memory");
-    int rc = mbx_wr_describe_tick(w, p->file, p->describe_flags, p->read_tick, p->tick_ctx);
+    int rc = mbx_writer_describe_tick(w, p->file, p->describe_flags, p->read_tick, p->tick_ctx);
     if (rc == MTLBX_WRITER_OK)
-        rc = mbx_wr_select(w, p->keep);
+        rc = mbx_writer_select(w, p->keep);
     if (rc != MTLBX_WRITER_OK && p->read_tick && strcmp(mtlbx_writer_error_string(w), "stopped") == 0) {
         mtlbx_writer_free(w);
         return fail(p, PACK_SELECT_STOPPED, -1, "stopped");
     }
     if (rc != MTLBX_WRITER_OK) {
-        enum pack_select_status s = fail(p, PACK_SELECT_INPUT, mbx_wr_error_offset(w), mtlbx_writer_error_string(w));
+        enum pack_select_status s = fail(p, PACK_SELECT_INPUT, mbx_writer_error_offset(w), mtlbx_writer_error_string(w));
         mtlbx_writer_free(w);
         return s;
     }
@@ -44,7 +44,7 @@ enum pack_select_status pack_select_write(struct pack_select *p)
     enum pack_select_status s = PACK_SELECT_OK;
     if (safe_write_begin(p->out, p->force, &input, &t, p->err, sizeof p->err) != 0) {
         s = PACK_SELECT_OUTPUT;
-    } else if (mbx_wr_write_fd_tick(w, t.fd, p->tick, p->tick_ctx) != MTLBX_WRITER_OK) {
+    } else if (mbx_writer_write_fd_tick(w, t.fd, p->tick, p->tick_ctx) != MTLBX_WRITER_OK) {
         safe_write_abort(&t);
         s = p->tick && strcmp(mtlbx_writer_error_string(w), "stopped") == 0
                 ? fail(p, PACK_SELECT_STOPPED, -1, "stopped")

@@ -1,6 +1,6 @@
 /* libFuzzer harness over the writer's two inputs from outside (issue 33):
  *
- *  - 'M' then a manifest (src/cli/manifest_read.c): read into a model with
+ *  - 'M' then a manifest (src/lib/writer/manifest_read.c): read into a model with
  *    its file references resolved beneath a scratch folder the harness
  *    makes once (modules m.air and sub/n.air, an archive s.bz2, a link
  *    out of the folder, a FIFO), then laid out into memory. Promises:
@@ -16,7 +16,8 @@
 #include "config.h"
 
 #include "mtlbx_private.h"
-#include "manifest.h"
+#include "writer/manifest.h"
+#include "writer/writer_internal.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -141,11 +142,11 @@ static void manifest(const uint8_t *data, size_t size)
 {
     if (scratch < 0)
         make_scratch();
-    mtlbx_writer *w = mbx_wr_new();
+    mtlbx_writer *w = mbx_writer_new();
     char err[512];
     if (!w)
         return;
-    if (!manifest_load(w, scratch, (const char *)data, size, err, sizeof err)) {
+    if (!mbx_manifest_load_text(w, scratch, (const char *)data, size, err, sizeof err)) {
         one_line(err);
         mtlbx_writer_free(w);
         return;

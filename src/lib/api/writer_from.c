@@ -1,8 +1,8 @@
 /* mtlbx_writer_from: `mtlbx pack --from FILE -f NAME...` through <mtlbx.h>
  * (Python's Writer.from_library). The names are read as every command
  * reads -f NAME (mbx_resolve_function_name), and the copy is the
- * writer's own model of the file cut down to them (mbx_wr_describe,
- * mbx_wr_select), as util/pack_select makes it for the program: so the
+ * writer's own model of the file cut down to them (mbx_writer_describe,
+ * mbx_writer_select), as util/pack_select makes it for the program: so the
  * bytes are the program's. */
 #include "config.h"
 
@@ -67,22 +67,22 @@ mtlbx_writer *mtlbx_writer_from(mtlbx *h, const char *const *names, size_t n)
             ok = mark(h, names[k], keep);
         }
     }
-    mtlbx_writer *w = ok ? mbx_wr_new() : NULL;
+    mtlbx_writer *w = ok ? mbx_writer_new() : NULL;
     if (ok && !w)
         api_set_error(h, ENOMEM, -1, "out of memory");
     /* Decoded entries are kept through the pass: the handle may hold
      * what they point to. */
-    int rc = w ? mbx_wr_describe(w, h->file, MTLBX_WR_DESCRIBE_KEEP_DECODED) : MTLBX_WRITER_FAILED;
+    int rc = w ? mbx_writer_describe(w, h->file, MTLBX_WR_DESCRIBE_KEEP_DECODED) : MTLBX_WRITER_FAILED;
     if (w && rc == MTLBX_WRITER_OK)
-        rc = mbx_wr_select(w, keep);
+        rc = mbx_writer_select(w, keep);
     if (w && rc != MTLBX_WRITER_OK) {
-        int64_t at = mbx_wr_error_offset(w);
+        int64_t at = mbx_writer_error_offset(w);
         api_set_error(h, rc == MTLBX_WRITER_FATAL ? ENOMEM : 0, at, "%s", mtlbx_writer_error_string(w));
         mtlbx_writer_free(w);
         w = NULL;
     }
     free_keep(keep, h->n_libraries);
     if (w)
-        mbx_wr_mark_copy(w);
+        mbx_writer_mark_copy(w);
     return w;
 }

@@ -69,6 +69,14 @@ size_t mbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *r
  * both values. Called with the interface just decoded (the interface
  * pass calls it). */
 void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface);
+/* The comparison itself, for anyone holding a function entry and its
+ * module's interface (the writer holds a manifest's functions to their
+ * modules with it, pack DIR): each disagreement, one line naming function,
+ * field and both values (names escaped), given to `report`; returns how
+ * many. */
+typedef void (*mbx_claim_report_fn)(void *ctx, const char *msg);
+size_t mbx_claims_compare(const struct mtlbx_function *fn, const struct mtlbx_interface *iface,
+                          mbx_claim_report_fn report, void *ctx);
 /* A warning of the library when the header's deployment target is not
  * the modules' triple (mbx_library_deployment), naming both. */
 void mbx_library_check_deployment(mtlbx_library *lib);

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,35 +33,91 @@ static const char *shown(const struct mtlbx_function *fn, char **name)
     return *name ? *name : "?";
 }
 
-void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface)
+/* One finding formatted and handed to `report` (a message too long for
+ * the buffer is allocated: names are unbounded). */
+static void say(mbx_claim_report_fn report, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(mbx_claim_report_fn report, void *ctx, const char *fmt, ...)
 {
-    const struct mtlbx_function *fn = library_function(lib, i);
-    if (!fn || !iface || iface->module.failed)
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
         return;
+    if ((size_t)n < sizeof buf) {
+        report(ctx, buf);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        report(ctx, buf);
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    report(ctx, big);
+    free(big);
+}
+
+size_t mbx_claims_compare(const struct mtlbx_function *fn, const struct mtlbx_interface *iface,
+                          mbx_claim_report_fn report, void *ctx)
+{
+    if (!fn || !iface || iface->module.failed)
+        return 0;
+    size_t n_found = 0;
     char *name = NULL;
     if (iface->stage && !span_eq(iface->symbol, fn->name)) {
         char *symbol = mbx_escape_dup(iface->symbol.ptr, iface->symbol.len, 0);
         const char *n = shown(fn, &name);
-        lib_error(lib, fn->entry_offset, "function %s: NAME is %s, but its module defines no function of that name "
-                  "(its entry is %s)", n, n, symbol ? symbol : "?");
+        say(report, ctx, "function %s: NAME is %s, but its module defines no function of that name (its entry is %s)",
+            n, n, symbol ? symbol : "?");
         free(symbol);
+        n_found++;
     }
     char tb[24];
     const char *type = mbx_function_type_name(fn->type, tb, sizeof tb);
-    if (iface->stage && (fn->present & MTLBX_F_TYPE) && stage_is_type(iface->stage) && strcmp(iface->stage, type) != 0)
-        lib_error(lib, fn->entry_offset, "function %s: TYPE is %s, but its module declares it a %s function "
-                  "(air.%s)", shown(fn, &name), type, iface->stage, iface->stage);
+    if (iface->stage && (fn->present & MTLBX_F_TYPE) && stage_is_type(iface->stage) && strcmp(iface->stage, type) != 0) {
+        say(report, ctx, "function %s: TYPE is %s, but its module declares it a %s function (air.%s)",
+            shown(fn, &name), type, iface->stage, iface->stage);
+        n_found++;
+    }
     if ((fn->present & MTLBX_F_VERS) && iface->has_air_version &&
-        (iface->air_version[0] != fn->air_major || iface->air_version[1] != fn->air_minor))
-        lib_error(lib, fn->entry_offset, "function %s: AIR version is %u.%u in the function list, %u.%u in its "
-                  "module (!air.version)", shown(fn, &name), fn->air_major, fn->air_minor, iface->air_version[0],
-                  iface->air_version[1]);
+        (iface->air_version[0] != fn->air_major || iface->air_version[1] != fn->air_minor)) {
+        say(report, ctx, "function %s: AIR version is %u.%u in the function list, %u.%u in its module (!air.version)",
+            shown(fn, &name), fn->air_major, fn->air_minor, iface->air_version[0], iface->air_version[1]);
+        n_found++;
+    }
     if ((fn->present & MTLBX_F_VERS) && iface->has_language_version &&
-        (iface->language_version[0] != fn->msl_major || iface->language_version[1] != fn->msl_minor))
-        lib_error(lib, fn->entry_offset, "function %s: MSL version is %u.%u in the function list, %u.%u in its "
-                  "module (!air.language_version)", shown(fn, &name), fn->msl_major, fn->msl_minor,
-                  iface->language_version[0], iface->language_version[1]);
+        (iface->language_version[0] != fn->msl_major || iface->language_version[1] != fn->msl_minor)) {
+        say(report, ctx,
+            "function %s: MSL version is %u.%u in the function list, %u.%u in its module (!air.language_version)",
+            shown(fn, &name), fn->msl_major, fn->msl_minor, iface->language_version[0], iface->language_version[1]);
+        n_found++;
+    }
     free(name);
+    return n_found;
+}
+
+struct lib_report {
+    mtlbx_library *lib;
+    uint64_t offset;
+};
+
+static void to_library(void *ctx, const char *msg)
+{
+    struct lib_report *r = ctx;
+    lib_error(r->lib, r->offset, "%s", msg);
+}
+
+void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface)
+{
+    const struct mtlbx_function *fn = library_function(lib, i);
+    if (!fn)
+        return;
+    struct lib_report r = { lib, fn->entry_offset };
+    mbx_claims_compare(fn, iface, to_library, &r);
 }
 
 void mbx_library_check_deployment(mtlbx_library *lib)

@@ -1,4 +1,4 @@
-/* A parsed file as the writer's model (mbx_wr_describe): the values in
+/* A parsed file as the writer's model (mbx_writer_describe): the values in
  * file order, every number a reader locates things by turned into a
  * computed tag, and what no rule derives kept as a quirk (writer.h,
  * doc/writer-layout.md). Byte values point into the file's mapping.
@@ -7,7 +7,7 @@
  * or RFLT that lands on no archive or group, two functions whose modules
  * overlap without being the same) is refused here with its offset; what
  * it says wrongly (bytes between sections, groups out of order, ...) is
- * found by laying the model out and comparing (mbx_wr_compare), which
+ * found by laying the model out and comparing (mbx_writer_compare), which
  * the caller runs before it trusts the model. */
 #include "config.h"
 #include "writer_internal.h"
@@ -565,12 +565,12 @@ static int describe_library(mtlbx_writer *w, mtlbx_file *f, size_t li, unsigned 
     return rc;
 }
 
-int mbx_wr_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags)
+int mbx_writer_describe(mtlbx_writer *w, mtlbx_file *f, unsigned flags)
 {
-    return mbx_wr_describe_tick(w, f, flags, NULL, NULL);
+    return mbx_writer_describe_tick(w, f, flags, NULL, NULL);
 }
 
-int mbx_wr_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
+int mbx_writer_describe_tick(mtlbx_writer *w, mtlbx_file *f, unsigned flags,
                            int (*tick)(void *ctx, uint64_t done, uint64_t total), void *ctx)
 {
     if (w->fatal)

@@ -878,7 +878,7 @@ static int compare_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *dat
     return 0;
 }
 
-int mbx_wr_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len)
+int mbx_writer_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len)
 {
     struct compare_ctx c = { bytes, len, false, 0 };
     struct mtlbx_wr_sink sink = { compare_put, &c };
@@ -936,7 +936,7 @@ static int fd_put(void *ctx, mtlbx_writer *w, uint64_t off, const void *data, si
     return 0;
 }
 
-int mbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
+int mbx_writer_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_t done, uint64_t total),
                            void *ctx)
 {
     struct fd_ctx c = { .fd = fd, .tick = tick, .tick_ctx = ctx };
@@ -948,7 +948,7 @@ int mbx_wr_write_fd_tick(mtlbx_writer *w, int fd, int (*tick)(void *ctx, uint64_
     return rc;
 }
 
-int mbx_wr_write_fd(mtlbx_writer *w, int fd)
+int mbx_writer_write_fd(mtlbx_writer *w, int fd)
 {
-    return mbx_wr_write_fd_tick(w, fd, NULL, NULL);
+    return mbx_writer_write_fd_tick(w, fd, NULL, NULL);
 }

@@ -40,7 +40,7 @@ int mbx_wr_out_of_memory(mtlbx_writer *w)
     return MTLBX_WRITER_FATAL;
 }
 
-int64_t mbx_wr_error_offset(const mtlbx_writer *w)
+int64_t mbx_writer_error_offset(const mtlbx_writer *w)
 {
     return w->error_offset;
 }
@@ -55,7 +55,7 @@ void *mbx_wr_copy(mtlbx_writer *w, const void *p, size_t len)
     return q;
 }
 
-size_t mbx_wr_library_count(const mtlbx_writer *w)
+size_t mbx_writer_library_count(const mtlbx_writer *w)
 {
     return w->n_libraries;
 }
@@ -65,7 +65,7 @@ struct mtlbx_wr_library *mbx_wr_library_at(mtlbx_writer *w, size_t i)
     return i < w->n_libraries ? &w->libraries[i] : NULL;
 }
 
-bool mbx_wr_is_fat(const mtlbx_writer *w)
+bool mbx_writer_is_fat(const mtlbx_writer *w)
 {
     return w->fat;
 }

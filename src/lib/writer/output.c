@@ -72,7 +72,7 @@ int wr_write_file_atomic(mtlbx_writer *w, const char *path)
     char err[256];
     if (atomic_file_begin_path(&a, path, &rules, err, sizeof err) != ATOMIC_FILE_OK)
         return mbx_wr_fail(w, -1, "cannot write %s: %s", path, err);
-    rc = mbx_wr_write_fd(w, a.fd);
+    rc = mbx_writer_write_fd(w, a.fd);
     if (rc != MTLBX_WRITER_OK) {
         atomic_file_abort(&a);
         return rc;

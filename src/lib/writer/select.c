@@ -1,5 +1,5 @@
 /* Cutting a described library down to some of its functions
- * (mbx_wr_select, `mtlbx pack --from LIB -f NAME`): the functions kept,
+ * (mbx_writer_select, `mtlbx pack --from LIB -f NAME`): the functions kept,
  * the modules and reflection groups they use, and every other value of
  * the library as it was: header, header extension, metadata, embedded
  * sources, dynamic header, variable and imported-symbol lists.
@@ -122,7 +122,7 @@ static int select_library(mtlbx_writer *w, struct mtlbx_wr_library *lib, const b
     return new_uuid(w, lib);
 }
 
-int mbx_wr_select(mtlbx_writer *w, bool *const *keep)
+int mbx_writer_select(mtlbx_writer *w, bool *const *keep)
 {
     if (w->fatal)
         return MTLBX_WRITER_FATAL;

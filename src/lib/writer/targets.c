@@ -194,7 +194,7 @@ void wr_note(mtlbx_writer *w, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *mbx_wr_note(const mtlbx_writer *w, size_t *more)
+const char *mbx_writer_note(const mtlbx_writer *w, size_t *more)
 {
     *more = w->n_notes ? w->n_notes - 1 : 0;
     return w->n_notes ? w->note : NULL;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-mtlbx_writer *mbx_wr_new(void)
+mtlbx_writer *mbx_writer_new(void)
 {
     mtlbx_writer *w = calloc(1, sizeof *w);
     if (!w)
@@ -28,7 +28,7 @@ mtlbx_writer *mbx_wr_new(void)
 
 mtlbx_writer *mtlbx_writer_new(void)
 {
-    mtlbx_writer *w = mbx_wr_new();
+    mtlbx_writer *w = mbx_writer_new();
     if (w && !mbx_wr_add_library(w)) {
         mtlbx_writer_free(w);
         return NULL;
@@ -117,6 +117,15 @@ int mtlbx_writer_add_function(mtlbx_writer *w, const void *air, size_t len)
     return mbx_wr_add_air(w, lib0(w), &b, shown, w->has_target ? &w->target : NULL);
 }
 
+int mbx_writer_add_air_file(mtlbx_writer *w, const char *path)
+{
+    int rc = api_ready(w);
+    if (rc != MTLBX_WRITER_OK)
+        return rc;
+    struct mtlbx_wr_blob b = { NULL, 0, path, false };
+    return mbx_wr_add_air(w, lib0(w), &b, NULL, w->has_target ? &w->target : NULL);
+}
+
 int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data, size_t len)
 {
     int rc = api_ready(w);
@@ -144,42 +153,6 @@ int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data,
     return MTLBX_WRITER_OK;
 }
 
-/* "1.2.8", "14.0.0": three numbers, each at most `max[k]`. */
-static bool parse_triplet(const char *s, const unsigned long max[3], unsigned long v[3])
-{
-    for (int k = 0; k < 3; k++) {
-        char *end;
-        if (*s < '0' || *s > '9')
-            return false;
-        v[k] = strtoul(s, &end, 10);
-        if (v[k] > max[k] || (k < 2 && *end != '.') || (k == 2 && *end))
-            return false;
-        s = end + 1;
-    }
-    return true;
-}
-
-static int parse_name_byte(const char *value, const char *(*name)(uint8_t, char *, size_t), unsigned limit,
-                           const char *prefix, unsigned *out)
-{
-    char buf[32];
-    for (unsigned v = 0; v < limit; v++)
-        if (strcmp(name((uint8_t)v, buf, sizeof buf), value) == 0) {
-            *out = v;
-            return 0;
-        }
-    size_t pl = strlen(prefix);
-    if (strncmp(value, prefix, pl) == 0) {
-        char *end;
-        unsigned long v = strtoul(value + pl, &end, strstr(prefix, "0x") ? 16 : 10);
-        if (!*end && end != value + pl && v < limit) {
-            *out = (unsigned)v;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static int set_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib, const char *value)
 {
     uint8_t uuid[16];
@@ -187,13 +160,12 @@ static int set_uuid(mtlbx_writer *w, struct mtlbx_wr_library *lib, const char *v
     if (!remove) {
         if (strlen(value) != 32)
             return mbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
-        for (int i = 0; i < 16; i++) {
-            unsigned v;
-            if (sscanf(value + 2 * i, "%2x", &v) != 1 || !strchr("0123456789abcdefABCDEF", value[2 * i]) ||
-                !strchr("0123456789abcdefABCDEF", value[2 * i + 1]))
-                return mbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
-            uuid[i] = (uint8_t)v;
-        }
+        uint8_t *b;
+        size_t n;
+        if (!mbx_wr_unhex(value, &b, &n))
+            return mbx_wr_fail(w, -1, "UUID \"%.60s\" is not 32 hex digits", value);
+        memcpy(uuid, b, sizeof uuid);
+        free(b);
     }
     /* The extension again, without its UUID, then the new one last
      * (where real files have it, FORMAT §5). */
@@ -256,11 +228,11 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
         return mbx_wr_fail(w, -1, "no value");
     struct mtlbx_wr_library *lib = lib0(w);
     unsigned long v[3];
-    unsigned b;
+    uint8_t b;
     switch (key) {
     case MTLBX_WRITER_CONTAINER_VERSION: {
         static const unsigned long max[3] = { 0x7FFF, 0xFFFF, 0xFFFF };
-        if (!parse_triplet(value, max, v))
+        if (!mbx_wr_version_parse(value, 3, max, v))
             return mbx_wr_fail(w, -1, "container version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
         lib->version_word = (uint16_t)((lib->version_word & 0x8000) | v[0]);
         lib->minor = (uint16_t)v[1];
@@ -276,18 +248,18 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
             return mbx_wr_fail(w, -1, "platform \"%.60s\" is neither macOS nor iOS", value);
         return MTLBX_WRITER_OK;
     case MTLBX_WRITER_FILE_TYPE:
-        if (parse_name_byte(value, mbx_file_type_name, 128, "unknown-", &b) != 0)
+        if (!mbx_wr_file_type_parse(value, &b))
             return mbx_wr_fail(w, -1, "file type \"%.60s\" is not one dump --json names", value);
         lib->type_byte = (uint8_t)((lib->type_byte & 0x80) | b);
         return MTLBX_WRITER_OK;
     case MTLBX_WRITER_TARGET_OS:
-        if (parse_name_byte(value, mbx_target_os_name, 256, "unknown-0x", &b) != 0)
+        if (!mbx_wr_target_os_parse(value, &b))
             return mbx_wr_fail(w, -1, "target OS \"%.60s\" is not one dump --json names", value);
-        lib->platform_byte = (uint8_t)b;
+        lib->platform_byte = b;
         return MTLBX_WRITER_OK;
     case MTLBX_WRITER_OS_VERSION: {
         static const unsigned long max[3] = { 0xFFFF, 0xFF, 0xFF };
-        if (!parse_triplet(value, max, v))
+        if (!mbx_wr_version_parse(value, 3, max, v))
             return mbx_wr_fail(w, -1, "OS version \"%.60s\" is not MAJOR.MINOR.PATCH", value);
         lib->os_major = (uint16_t)v[0];
         lib->os_minor = (uint8_t)v[1];
@@ -300,7 +272,7 @@ int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value)
     }
 }
 
-void mbx_wr_mark_copy(mtlbx_writer *w) { w->copy = true; }
+void mbx_writer_mark_copy(mtlbx_writer *w) { w->copy = true; }
 
 int mbx_writer_prepare(mtlbx_writer *w)
 {

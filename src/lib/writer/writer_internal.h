@@ -4,7 +4,7 @@
 #define MTLBX_WRITER_INTERNAL_H
 
 #include "internal.h"
-#include "writer.h"
+#include "writer_model.h"
 #include "bitcode/arena.h"
 
 /* A member added with mtlbx_writer_add_source. */
@@ -75,7 +75,7 @@ bool wr_name_claim(mtlbx_writer *w, const uint8_t *name, size_t len, bool *oom);
 bool wr_target_simulator(const struct mtlbx_wr_target *t);
 bool wr_triple_version(const char *triple, unsigned long v[3], bool *simulator);
 /* Something the writer did that its user should hear of (targets.c):
- * the first is kept, the rest counted (mbx_wr_note). */
+ * the first is kept, the rest counted (mbx_writer_note). */
 void wr_note(mtlbx_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* air_module.c: FAILED when the module would not load on the target. */
@@ -97,6 +97,38 @@ int wr_write_memory(mtlbx_writer *w, uint8_t **out, size_t *len);
  * (mbx_wr_open_beneath) or as given; -1 with a reason in err. */
 int wr_open_file(int dirfd, const char *path, bool beneath, uint64_t *size, char *err, size_t err_size);
 int wr_write_file_atomic(mtlbx_writer *w, const char *path);
+
+/* manifest_values.c: the spellings of values, one strictness for the
+ * manifest reader and mtlbx_writer_set (writer_api.c) alike. */
+/* Lower-case hex of n bytes into a malloc'd string (NULL out of memory). */
+char *mbx_wr_hex(const uint8_t *p, size_t n);
+/* Hex text to bytes (malloc'd, *n); false when it is not an even number
+ * of hex digits. */
+bool mbx_wr_unhex(const char *text, uint8_t **out, size_t *n);
+/* Whether `n` bytes are a JSON string as they are: valid UTF-8 with no NUL. */
+bool mbx_wr_text_ok(const uint8_t *p, size_t n);
+/* A tag value that is that text and a NUL, nothing after. */
+bool mbx_wr_cstring_ok(const uint8_t *p, size_t n);
+/* The names of a byte as dump --json spells them, and back: a function
+ * type ("kernel", "unknown-9"), a file type, a target OS ("unknown-0x1f"),
+ * in the one spelling the name functions give (no sign, no leading zero). */
+bool mbx_wr_function_type_parse(const char *name, uint8_t *out);
+bool mbx_wr_file_type_parse(const char *name, uint8_t *out);
+bool mbx_wr_target_os_parse(const char *name, uint8_t *out);
+/* "1.2.7" / "14.0.0" / "2.6": `parts` decimal numbers, each within
+ * max[k], no sign, no leading zero, nothing after. */
+bool mbx_wr_version_parse(const char *text, int parts, const unsigned long *max, unsigned long *out);
+/* A FourCC as its four characters when they are printable ASCII. */
+bool mbx_wr_fourcc_printable(uint32_t fourcc, char out[5]);
+
+/* manifest_read.c: fills the empty writer `w` from manifest text (the
+ * fuzz harness gives it text; mbx_manifest_load reads DIR's file). */
+bool mbx_manifest_load_text(mtlbx_writer *w, int dirfd, const char *text, size_t len, char *err, size_t err_size);
+
+/* manifest_claims.c: every function of the model held to its module
+ * (plain check's comparison, mbx_claims_compare): FAILED with the first
+ * disagreement in err, naming function, field and both values. */
+int mbx_wr_check_claims(mtlbx_writer *w, char *err, size_t err_size);
 
 /* The digest of a new UUID made from a seed (RFC 9562 version 8: named
  * from content, neither random nor MD5). */

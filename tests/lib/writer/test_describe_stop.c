@@ -1,6 +1,6 @@
 /* Reading a library into the writer's model can take seconds at a million
  * functions, and the explorer's w runs it as a job that Esc stops: the
- * describe pass (mbx_wr_describe_tick) reports every 4,096 functions
+ * describe pass (mbx_writer_describe_tick) reports every 4,096 functions
  * how far it is, and stops there when asked, with "stopped" and nothing
  * half-kept. The library, of 9,000 functions, is written by
  * tests/hostile_mkbig.py into a temporary folder. */
@@ -60,9 +60,9 @@ static int tick(void *ctx, uint64_t done, uint64_t total)
 
 Test(describe_stop, reports_every_4096_functions)
 {
-    mtlbx_writer *w = mbx_wr_new();
+    mtlbx_writer *w = mbx_writer_new();
     struct ticks t = { 0 };
-    cr_assert_eq(mbx_wr_describe_tick(w, file, 0, tick, &t), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
+    cr_assert_eq(mbx_writer_describe_tick(w, file, 0, tick, &t), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
     cr_assert_eq(t.calls, 2);
     cr_assert_eq(t.done[0], 4096);
     cr_assert_eq(t.done[1], 8192);
@@ -72,14 +72,14 @@ Test(describe_stop, reports_every_4096_functions)
 
 Test(describe_stop, stops_when_asked)
 {
-    mtlbx_writer *w = mbx_wr_new();
+    mtlbx_writer *w = mbx_writer_new();
     struct ticks t = { .stop_at = 1 };
-    cr_assert_eq(mbx_wr_describe_tick(w, file, 0, tick, &t), MTLBX_WRITER_FAILED);
+    cr_assert_eq(mbx_writer_describe_tick(w, file, 0, tick, &t), MTLBX_WRITER_FAILED);
     cr_assert_str_eq(mtlbx_writer_error_string(w), "stopped");
     cr_assert_eq(t.calls, 1, "it went on after the stop");
     mtlbx_writer_free(w);
     /* The file is still read whole by a pass that is not stopped. */
-    w = mbx_wr_new();
-    cr_assert_eq(mbx_wr_describe(w, file, 0), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
+    w = mbx_writer_new();
+    cr_assert_eq(mbx_writer_describe(w, file, 0), MTLBX_WRITER_OK, "%s", mtlbx_writer_error_string(w));
     mtlbx_writer_free(w);
 }

@@ -5,6 +5,7 @@
  * following a link, and the first problem is one line naming the key. */
 #include "config.h"
 
+#include "writer_internal.h"
 #include "manifest.h"
 #include "manifest_scan.h"
 
@@ -174,7 +175,7 @@ static bool text_or_hex(struct reader *r, json_t *obj, const char *key, struct m
     }
     uint8_t *b;
     size_t n;
-    if (!manifest_unhex(h, &b, &n)) {
+    if (!mbx_wr_unhex(h, &b, &n)) {
         size_t at = push_key(r, hk);
         fail(r, "not hex digits");
         pop(r, at);
@@ -203,7 +204,7 @@ static bool fourcc_of(struct reader *r, json_t *item, uint32_t *out)
     } else {
         uint8_t *x = NULL;
         size_t n = 0;
-        if (!manifest_unhex(h, &x, &n) || n != 4) {
+        if (!mbx_wr_unhex(h, &x, &n) || n != 4) {
             free(x);
             return fail(r, "tag_hex is not four bytes in hex");
         }
@@ -223,7 +224,7 @@ static bool add_tag(struct reader *r, uint32_t fourcc, enum mtlbx_wr_kind kind, 
 
 static bool hex_value(struct reader *r, const char *key, const char *hex, uint8_t **b, size_t *n)
 {
-    if (manifest_unhex(hex, b, n))
+    if (mbx_wr_unhex(hex, b, n))
         return true;
     size_t at = push_key(r, key);
     fail(r, "not hex digits");
@@ -437,7 +438,7 @@ static bool function_tag(struct reader *r, json_t *fn, const char *name, const s
         used[1] = true;
         if (!v)
             return false;
-        if (!manifest_function_type(v, &t))
+        if (!mbx_wr_function_type_parse(v, &t))
             return fail(r, "type \"%s\" is not a function type dump --json names", show(r, v, 40));
         return add_tag(r, cc, MTLBX_WR_VALUE, &t, 1);
     }
@@ -448,7 +449,7 @@ static bool function_tag(struct reader *r, json_t *fn, const char *name, const s
         used[2] = true;
         if (!av || !lv)
             return false;
-        if (!manifest_version(av, 2, max, a) || !manifest_version(lv, 2, max, l))
+        if (!mbx_wr_version_parse(av, 2, max, a) || !mbx_wr_version_parse(lv, 2, max, l))
             return fail(r, "air_version and language_version are MAJOR.MINOR");
         uint8_t v[8] = { (uint8_t)a[0], (uint8_t)(a[0] >> 8), (uint8_t)a[1], (uint8_t)(a[1] >> 8),
                          (uint8_t)l[0], (uint8_t)(l[0] >> 8), (uint8_t)l[1], (uint8_t)(l[1] >> 8) };
@@ -506,7 +507,7 @@ static bool read_function(struct reader *r, json_t *fn, json_t *default_tags)
     if (stored) {
         uint8_t *b = NULL;
         size_t n = 0;
-        if (!manifest_unhex(stored, &b, &n) || n != 32) {
+        if (!mbx_wr_unhex(stored, &b, &n) || n != 32) {
             free(b);
             return fail(r, "quirk_stored_hash is not 64 hex digits");
         }
@@ -570,7 +571,7 @@ static bool header_values(struct reader *r, json_t *lib)
         return fail(r, "stub: missing, or not true or false");
     struct mtlbx_wr_library *l = r->lib;
     uint8_t b;
-    if (!manifest_version(cv, 3, cmax, v))
+    if (!mbx_wr_version_parse(cv, 3, cmax, v))
         return fail(r, "container_version \"%s\" is not MAJOR.MINOR.PATCH", show(r, cv, 40));
     l->version_word = (uint16_t)v[0];
     l->minor = (uint16_t)v[1];
@@ -579,13 +580,13 @@ static bool header_values(struct reader *r, json_t *lib)
         l->version_word |= 0x8000;
     else if (strcmp(pf, "iOS") != 0)
         return fail(r, "platform \"%s\" is neither macOS nor iOS", show(r, pf, 40));
-    if (!manifest_file_type(ft, &b))
+    if (!mbx_wr_file_type_parse(ft, &b))
         return fail(r, "file_type \"%s\" is not one dump --json names", show(r, ft, 40));
     l->type_byte = (uint8_t)(b | (json_is_true(stub) ? 0x80 : 0));
-    if (!manifest_target_os(tos, &b))
+    if (!mbx_wr_target_os_parse(tos, &b))
         return fail(r, "target_os \"%s\" is not one dump --json names", show(r, tos, 40));
     l->platform_byte = b;
-    if (!manifest_version(ov, 3, omax, v))
+    if (!mbx_wr_version_parse(ov, 3, omax, v))
         return fail(r, "os_version \"%s\" is not MAJOR.MINOR.PATCH (at most 65535.255.255)", show(r, ov, 40));
     l->os_major = (uint16_t)v[0];
     l->os_minor = (uint8_t)v[1];
@@ -797,7 +798,7 @@ static bool read_library(struct reader *r, json_t *lib)
     size_t i;
     json_t *fn;
     size_t at = push_key(r, "functions");
-    size_t li = mbx_wr_library_count(r->w) - 1;
+    size_t li = mbx_writer_library_count(r->w) - 1;
     if (li < r->n_spans && r->spans[li].start != FN_NONE) {
         if (!read_span_functions(r, r->spans[li], ft ? ft : empty)) {
             json_decref(empty);
@@ -832,7 +833,7 @@ static void json_error_escaped(const json_error_t *je, char *out, size_t n)
 static bool read_span_functions(struct reader *r, struct fn_span span, json_t *tags)
 {
     const char *t = r->text;
-    size_t p = manifest_skip_ws(t, span.end, span.start + 1);
+    size_t p = mbx_manifest_skip_ws(t, span.end, span.start + 1);
     for (size_t i = 0; p < span.end && t[p] != ']'; i++) {
         json_error_t je;
         json_t *fn = json_loadb(t + p, span.end - p, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &je);
@@ -850,21 +851,21 @@ static bool read_span_functions(struct reader *r, struct fn_span span, json_t *t
         if (!ok)
             return false;
         pop(r, at2);
-        p = manifest_skip_ws(t, span.end, p + (size_t)je.position);
+        p = mbx_manifest_skip_ws(t, span.end, p + (size_t)je.position);
         if (p < span.end && t[p] == ',')
-            p = manifest_skip_ws(t, span.end, p + 1);
+            p = mbx_manifest_skip_ws(t, span.end, p + 1);
         else if (p >= span.end || t[p] != ']')
             return fail(r, "not an array of functions");
     }
     return true;
 }
 
-bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, char *err, size_t err_size)
+bool mbx_manifest_load_text(mtlbx_writer *w, int dirfd, const char *text, size_t len, char *err, size_t err_size)
 {
     struct reader r = { .w = w, .dirfd = dirfd, .err = err, .err_size = err_size };
     json_error_t je;
     size_t skel_len = 0;
-    char *skel = manifest_skeleton(text, len, &r.spans, &r.n_spans, &skel_len);
+    char *skel = mbx_manifest_skeleton(text, len, &r.spans, &r.n_spans, &skel_len);
     r.text = text;
     /* Duplicate keys refused: which one counts would be a guess. */
     json_t *root = skel ? json_loadb(skel, skel_len, JSON_REJECT_DUPLICATES, &je)
@@ -933,4 +934,30 @@ bool manifest_load(mtlbx_writer *w, int dirfd, const char *text, size_t len, cha
     free(r.spans);
     json_decref(root);
     return ok && !r.failed;
+}
+
+/* A manifest is text of a few MB; more than this is not one. */
+#define MANIFEST_MAX ((uint64_t)1 << 30)
+
+mtlbx_writer *mbx_manifest_load(int dirfd, unsigned flags, char *err, size_t err_size)
+{
+    uint8_t *text = NULL;
+    size_t size = 0;
+    if (mbx_wr_read_file(dirfd, MANIFEST_NAME, true, MANIFEST_MAX, &text, &size, err, err_size) != 0)
+        return NULL;
+    mtlbx_writer *w = mbx_writer_new();
+    if (!w)
+        snprintf(err, err_size, "out of memory");
+    else if (!mbx_manifest_load_text(w, dirfd, (const char *)text, size, err, err_size)) {
+        mtlbx_writer_free(w);
+        w = NULL;
+    } else {
+        mbx_wr_set_base_dir(w, dirfd);
+        if (!(flags & MBX_MANIFEST_KEEP_VALUES) && mbx_wr_check_claims(w, err, err_size) != MTLBX_WRITER_OK) {
+            mtlbx_writer_free(w);
+            w = NULL;
+        }
+    }
+    free(text);
+    return w;
 }

@@ -1,13 +1,15 @@
-/* The value codecs manifest.json's writer and reader share (manifest.h). */
+/* The spellings of values (writer_internal.h): one strictness for the
+ * manifest's reader and writer and for mtlbx_writer_set (writer_api.c). */
 #include "config.h"
 
+#include "writer_internal.h"
 #include "manifest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-char *manifest_hex(const uint8_t *p, size_t n)
+char *mbx_wr_hex(const uint8_t *p, size_t n)
 {
     if (n > (SIZE_MAX - 1) / 2)
         return NULL;
@@ -28,7 +30,7 @@ static int hexval(char c)
     return -1;
 }
 
-bool manifest_unhex(const char *text, uint8_t **out, size_t *n)
+bool mbx_wr_unhex(const char *text, uint8_t **out, size_t *n)
 {
     size_t len = strlen(text);
     if (len % 2)
@@ -49,7 +51,7 @@ bool manifest_unhex(const char *text, uint8_t **out, size_t *n)
     return true;
 }
 
-bool manifest_text_ok(const uint8_t *p, size_t n)
+bool mbx_wr_text_ok(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp;
@@ -61,9 +63,9 @@ bool manifest_text_ok(const uint8_t *p, size_t n)
     return true;
 }
 
-bool manifest_cstring_ok(const uint8_t *p, size_t n)
+bool mbx_wr_cstring_ok(const uint8_t *p, size_t n)
 {
-    return n >= 1 && p[n - 1] == 0 && manifest_text_ok(p, n - 1);
+    return n >= 1 && p[n - 1] == 0 && mbx_wr_text_ok(p, n - 1);
 }
 
 /* name(v) == text for some v < limit, or text is PREFIX followed by v. */
@@ -90,22 +92,22 @@ static bool by_name(const char *text, const char *(*name)(uint8_t, char *, size_
     return true;
 }
 
-bool manifest_function_type(const char *name, uint8_t *out)
+bool mbx_wr_function_type_parse(const char *name, uint8_t *out)
 {
     return by_name(name, mbx_function_type_name, 256, "unknown-", 10, out);
 }
 
-bool manifest_file_type(const char *name, uint8_t *out)
+bool mbx_wr_file_type_parse(const char *name, uint8_t *out)
 {
     return by_name(name, mbx_file_type_name, 128, "unknown-", 10, out);
 }
 
-bool manifest_target_os(const char *name, uint8_t *out)
+bool mbx_wr_target_os_parse(const char *name, uint8_t *out)
 {
     return by_name(name, mbx_target_os_name, 256, "unknown-0x", 16, out);
 }
 
-bool manifest_version(const char *text, int parts, const unsigned long *max, unsigned long *out)
+bool mbx_wr_version_parse(const char *text, int parts, const unsigned long *max, unsigned long *out)
 {
     const char *p = text;
     for (int k = 0; k < parts; k++) {
@@ -125,7 +127,7 @@ bool manifest_version(const char *text, int parts, const unsigned long *max, uns
     return *p == 0;
 }
 
-bool manifest_fourcc_text(uint32_t fourcc, char out[5])
+bool mbx_wr_fourcc_printable(uint32_t fourcc, char out[5])
 {
     for (int i = 0; i < 4; i++) {
         unsigned c = (fourcc >> (8 * i)) & 0xFF;

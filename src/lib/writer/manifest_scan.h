@@ -16,12 +16,12 @@ struct fn_span {
 #define FN_NONE SIZE_MAX
 
 /* The first position at or after p that is not JSON white space. */
-size_t manifest_skip_ws(const char *t, size_t n, size_t p);
+size_t mbx_manifest_skip_ws(const char *t, size_t n, size_t p);
 
 /* The text without its functions arrays ("[]" and their newlines, so
  * jansson's line numbers stay right), and the arrays' spans (one per
  * library, FN_NONE where a library has none; the caller frees *spans).
  * NULL: the text does not scan as expected; parse it whole. */
-char *manifest_skeleton(const char *t, size_t n, struct fn_span **spans, size_t *n_spans, size_t *out_len);
+char *mbx_manifest_skeleton(const char *t, size_t n, struct fn_span **spans, size_t *n_spans, size_t *out_len);
 
 #endif

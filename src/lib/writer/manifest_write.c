@@ -6,6 +6,7 @@
  * file back byte for byte whatever it held. */
 #include "config.h"
 
+#include "writer_internal.h"
 #include "manifest.h"
 #include "json/json_stream.h"
 
@@ -20,7 +21,7 @@
 
 static void put_hex(struct json_stream *js, const char *key, const uint8_t *p, size_t n)
 {
-    char *h = manifest_hex(p, n);
+    char *h = mbx_wr_hex(p, n);
     if (!h) {
         js->failed = true;
         return;
@@ -32,7 +33,7 @@ static void put_hex(struct json_stream *js, const char *key, const uint8_t *p, s
 /* A string key, or KEY_hex when the bytes are not text. */
 static void put_text(struct json_stream *js, const char *key, struct mtlbx_bytes b)
 {
-    if (manifest_text_ok(b.ptr, b.len)) {
+    if (mbx_wr_text_ok(b.ptr, b.len)) {
         char *s = strndup((const char *)b.ptr, b.len);
         if (!s) {
             js->failed = true;
@@ -50,7 +51,7 @@ static void put_text(struct json_stream *js, const char *key, struct mtlbx_bytes
 static void put_tag_name(struct json_stream *js, uint32_t fourcc)
 {
     char cc[5];
-    if (manifest_fourcc_text(fourcc, cc)) {
+    if (mbx_wr_fourcc_printable(fourcc, cc)) {
         json_stream_put_string(js, "tag", cc);
     } else {
         uint8_t b[4] = { (uint8_t)fourcc, (uint8_t)(fourcc >> 8), (uint8_t)(fourcc >> 16), (uint8_t)(fourcc >> 24) };
@@ -67,7 +68,7 @@ static uint32_t rd32_le(const uint8_t *p)
 static void put_item(struct json_stream *js, const struct mtlbx_wr_tag *t)
 {
     char cc[5];
-    bool named = manifest_fourcc_text(t->fourcc, cc);
+    bool named = mbx_wr_fourcc_printable(t->fourcc, cc);
     if (t->kind == MTLBX_WR_SECTION && named) {
         json_stream_put_string(js, NULL, cc);
         return;
@@ -80,9 +81,9 @@ static void put_item(struct json_stream *js, const struct mtlbx_wr_tag *t)
         put_hex(js, "aligned", v, n);
     } else if ((t->fourcc == TAG_NAME || t->fourcc == FOURCC_('D', 'E', 'P', 'F') ||
                 t->fourcc == FOURCC_('D', 'Y', 'N', 'L')) &&
-               manifest_cstring_ok(v, n)) {
+               mbx_wr_cstring_ok(v, n)) {
         json_stream_put_string(js, "string", (const char *)v);
-    } else if (t->fourcc == FOURCC_('D', 'E', 'B', 'I') && n >= 5 && manifest_cstring_ok(v + 4, n - 4)) {
+    } else if (t->fourcc == FOURCC_('D', 'E', 'B', 'I') && n >= 5 && mbx_wr_cstring_ok(v + 4, n - 4)) {
         json_stream_put_int(js, "line", rd32_le(v));
         json_stream_put_string(js, "path", (const char *)v + 4);
     } else if (t->fourcc == FOURCC_('U', 'U', 'I', 'D') && n == 16) {
@@ -113,7 +114,7 @@ static int keyed_of(const struct mtlbx_wr_tag *t)
     if (t->kind != MTLBX_WR_VALUE)
         return -1;
     switch (t->fourcc) {
-    case TAG_NAME: return manifest_cstring_ok(t->value.ptr, t->value.len) ? K_NAME : -1;
+    case TAG_NAME: return mbx_wr_cstring_ok(t->value.ptr, t->value.len) ? K_NAME : -1;
     case FOURCC_('T', 'Y', 'P', 'E'): return t->value.len == 1 ? K_TYPE : -1;
     case FOURCC_('V', 'E', 'R', 'S'): return t->value.len == 8 ? K_VERS : -1;
     case FOURCC_('T', 'E', 'S', 'S'): return t->value.len == 1 ? K_TESS : -1;
@@ -152,7 +153,7 @@ static bool signature(const struct mtlbx_wr_library *lib, const struct mtlbx_wr_
         int k = keyed_of(t);
         if (k >= 0 && keyed[k] < 0) {
             keyed[k] = (long)(fn->tags.first + i);
-            manifest_fourcc_text(t->fourcc, cc);
+            mbx_wr_fourcc_printable(t->fourcc, cc);
             name = cc;
         }
         if (!name) {
@@ -181,7 +182,7 @@ static void put_function_tags(struct json_stream *js, const struct mtlbx_wr_libr
         const char *name = computed_name(t->kind);
         char cc[5];
         for (int k = 0; k < K_COUNT && !name; k++)
-            if (keyed[k] == (long)at && manifest_fourcc_text(t->fourcc, cc))
+            if (keyed[k] == (long)at && mbx_wr_fourcc_printable(t->fourcc, cc))
                 name = cc;
         if (name) {
             json_stream_put_string(js, NULL, name);
@@ -201,7 +202,7 @@ static uint16_t rd16_le(const uint8_t *p)
 }
 
 static void put_function(struct json_stream *js, const struct mtlbx_wr_library *lib, size_t i,
-                         const char *default_sig, const struct manifest_files *files)
+                         const char *default_sig, const struct mbx_manifest_files *files)
 {
     const struct mtlbx_wr_function *fn = &lib->functions[i];
     char sig[512], buf[40];
@@ -254,7 +255,7 @@ static void put_lists(struct json_stream *js, const char *key, const struct mtlb
     json_stream_close(js);
 }
 
-static void put_library(struct json_stream *js, const struct mtlbx_wr_library *lib, const struct manifest_files *f)
+static void put_library(struct json_stream *js, const struct mtlbx_wr_library *lib, const struct mbx_manifest_files *f)
 {
     char buf[64];
     json_stream_open(js, NULL, '{');
@@ -297,7 +298,7 @@ static void put_library(struct json_stream *js, const struct mtlbx_wr_library *l
     if (lib->has_sources) {
         json_stream_open(js, "sources", '{');
         char cc[5];
-        manifest_fourcc_text(lib->sources_tag, cc);
+        mbx_wr_fourcc_printable(lib->sources_tag, cc);
         json_stream_put_string(js, "tag", cc);
         put_text(js, "link_command", lib->link_command);
         if (lib->sources_tag == FOURCC_('H', 'S', 'R', 'D'))
@@ -338,7 +339,7 @@ static void put_library(struct json_stream *js, const struct mtlbx_wr_library *l
     json_stream_close(js);
 }
 
-bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *out, char *err, size_t err_size)
+bool mbx_manifest_render(mtlbx_writer *w, const struct mbx_manifest_files *files, FILE *out, char *err, size_t err_size)
 {
     struct json_stream *js = malloc(sizeof *js);
     if (!js) {
@@ -348,8 +349,8 @@ bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *
     json_stream_init(js, out);
     json_stream_open(js, NULL, '{');
     json_stream_put_int(js, "mtlbx_manifest", MANIFEST_VERSION);
-    size_t n = mbx_wr_library_count(w);
-    if (mbx_wr_is_fat(w)) {
+    size_t n = mbx_writer_library_count(w);
+    if (mbx_writer_is_fat(w)) {
         json_stream_open(js, "fat", '{');
         json_stream_open(js, "slices", '[');
         for (size_t l = 0; l < n; l++) {
@@ -376,4 +377,61 @@ bool manifest_render(mtlbx_writer *w, const struct manifest_files *files, FILE *
     if (!ok)
         snprintf(err, err_size, "write failed: %s", errno ? strerror(errno) : "out of memory");
     return ok;
+}
+
+/* ------------------------------------------- the files beside the manifest -- */
+
+size_t mbx_manifest_module_count(mtlbx_writer *w, size_t l)
+{
+    return mbx_wr_library_at(w, l)->n_modules;
+}
+
+size_t mbx_manifest_archive_count(mtlbx_writer *w, size_t l)
+{
+    return mbx_wr_library_at(w, l)->n_archives;
+}
+
+struct mtlbx_bytes mbx_manifest_module_bytes(mtlbx_writer *w, size_t l, size_t m)
+{
+    const struct mtlbx_wr_blob *b = &mbx_wr_library_at(w, l)->modules[m].bytes;
+    return (struct mtlbx_bytes){ b->data, (size_t)b->len };
+}
+
+struct mtlbx_bytes mbx_manifest_archive_bytes(mtlbx_writer *w, size_t l, size_t a)
+{
+    const struct mtlbx_wr_blob *b = &mbx_wr_library_at(w, l)->archives[a].payload;
+    return (struct mtlbx_bytes){ b->data, (size_t)b->len };
+}
+
+size_t mbx_manifest_module_order(mtlbx_writer *w, size_t l, size_t *order)
+{
+    const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
+    bool *seen = calloc(lib->n_modules + 1, 1);
+    if (!seen)
+        return SIZE_MAX;
+    size_t k = 0;
+    for (size_t i = 0; i < lib->n_functions; i++)
+        if (!seen[lib->functions[i].module]) {
+            seen[lib->functions[i].module] = true;
+            order[k++] = lib->functions[i].module;
+        }
+    free(seen);
+    return k;
+}
+
+struct mtlbx_bytes mbx_manifest_module_name(mtlbx_writer *w, size_t l, size_t m)
+{
+    const struct mtlbx_wr_library *lib = mbx_wr_library_at(w, l);
+    for (size_t i = 0; i < lib->n_functions; i++) {
+        const struct mtlbx_wr_function *fn = &lib->functions[i];
+        if (fn->module != m)
+            continue;
+        for (size_t k = 0; k < fn->tags.n; k++) {
+            const struct mtlbx_wr_tag *t = &lib->tags[fn->tags.first + k];
+            if (t->fourcc == 0x454D414E /* NAME */ && t->kind == MTLBX_WR_VALUE)
+                return (struct mtlbx_bytes){ t->value.ptr, t->value.len };
+        }
+        break;
+    }
+    return (struct mtlbx_bytes){ NULL, 0 };
 }

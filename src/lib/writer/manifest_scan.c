@@ -14,7 +14,7 @@
  * with those arrays left empty, and the functions one at a time, so
  * memory holds one function's tree. Text that does not scan as expected
  * is parsed whole instead: jansson then says what is wrong with it. */
-size_t manifest_skip_ws(const char *t, size_t n, size_t p)
+size_t mbx_manifest_skip_ws(const char *t, size_t n, size_t p)
 {
     while (p < n && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
         p++;
@@ -65,22 +65,22 @@ static bool scan_object(const char *t, size_t n, size_t p,
 {
     if (p >= n || t[p] != '{')
         return false;
-    p = manifest_skip_ws(t, n, p + 1);
+    p = mbx_manifest_skip_ws(t, n, p + 1);
     if (p < n && t[p] == '}')
         return true;
     for (;;) {
         size_t k = p, kend = skip_value(t, n, p);
         if (k >= n || t[k] != '"' || kend == FN_NONE)
             return false;
-        p = manifest_skip_ws(t, n, kend);
+        p = mbx_manifest_skip_ws(t, n, kend);
         if (p >= n || t[p] != ':')
             return false;
-        size_t v = manifest_skip_ws(t, n, p + 1), vend = skip_value(t, n, v);
+        size_t v = mbx_manifest_skip_ws(t, n, p + 1), vend = skip_value(t, n, v);
         if (vend == FN_NONE || !member(ctx, t + k + 1, kend - k - 2, v, vend))
             return false;
-        p = manifest_skip_ws(t, n, vend);
+        p = mbx_manifest_skip_ws(t, n, vend);
         if (p < n && t[p] == ',') {
-            p = manifest_skip_ws(t, n, p + 1);
+            p = mbx_manifest_skip_ws(t, n, p + 1);
             continue;
         }
         return p < n && t[p] == '}';
@@ -108,7 +108,7 @@ static bool root_member(void *ctx, const char *key, size_t klen, size_t v, size_
     struct span_scan *sc = ctx;
     if (!(klen == 9 && memcmp(key, "libraries", 9) == 0) || sc->t[v] != '[')
         return true;
-    size_t p = manifest_skip_ws(sc->t, vend, v + 1);
+    size_t p = mbx_manifest_skip_ws(sc->t, vend, v + 1);
     while (p < vend && sc->t[p] != ']') {
         size_t e = skip_value(sc->t, vend, p);
         if (e == FN_NONE)
@@ -124,9 +124,9 @@ static bool root_member(void *ctx, const char *key, size_t klen, size_t v, size_
         sc->spans[sc->n_spans++] = (struct fn_span){ FN_NONE, FN_NONE };
         if (sc->t[p] == '{' && !scan_object(sc->t, e, p, library_member, sc))
             return false;
-        p = manifest_skip_ws(sc->t, vend, e);
+        p = mbx_manifest_skip_ws(sc->t, vend, e);
         if (p < vend && sc->t[p] == ',')
-            p = manifest_skip_ws(sc->t, vend, p + 1);
+            p = mbx_manifest_skip_ws(sc->t, vend, p + 1);
         else if (p >= vend || sc->t[p] != ']')
             return false; /* not an array: jansson will say so */
     }
@@ -136,12 +136,12 @@ static bool root_member(void *ctx, const char *key, size_t klen, size_t v, size_
 /* The text without its functions arrays ("[]" and their newlines, so
  * jansson's line numbers stay right), and the arrays' spans. NULL: parse
  * the text whole. */
-char *manifest_skeleton(const char *t, size_t n, struct fn_span **spans, size_t *n_spans, size_t *out_len)
+char *mbx_manifest_skeleton(const char *t, size_t n, struct fn_span **spans, size_t *n_spans, size_t *out_len)
 {
     struct span_scan sc = { t, n, NULL, 0, 0, 0 };
     *spans = NULL;
     *n_spans = 0;
-    if (!scan_object(t, n, manifest_skip_ws(t, n, 0), root_member, &sc) || !sc.n_spans) {
+    if (!scan_object(t, n, mbx_manifest_skip_ws(t, n, 0), root_member, &sc) || !sc.n_spans) {
         free(sc.spans);
         return NULL;
     }
