@@ -16,4 +16,4 @@ bench_decode_interfaces_LDADD = $(MTLBX_LIBS)
 noinst_PROGRAMS += bench/sort_functions
 bench_sort_functions_SOURCES = bench/sort_functions.c
 bench_sort_functions_CPPFLAGS = $(AM_CPPFLAGS)
-bench_sort_functions_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(MTLBX_LIBS)
+bench_sort_functions_LDADD = src/ui/libmtlbxui.a src/program/libmtlbxprogram.a $(MTLBX_LIBS)

@@ -15,12 +15,12 @@ tests_cli_test_source_archives_LDADD = $(TEST_LIBS)
 
 tests_cli_test_safe_write_run_tool_SOURCES = tests/cli/test_safe_write_run_tool.c tests/scratch_dir.c tests/scratch_dir.h
 tests_cli_test_safe_write_run_tool_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_cli_test_safe_write_run_tool_LDADD = $(MTLBX_UTIL_LIBS) $(CRITERION_LIBS)
+tests_cli_test_safe_write_run_tool_LDADD = $(MTLBX_PROGRAM_LIBS) $(CRITERION_LIBS)
 
 tests_cli_test_cli_extract_sources_dis_SOURCES = tests/cli/test_cli_extract_sources_dis.c tests/testenv.c tests/testenv.h \
 	tests/scratch_dir.c tests/scratch_dir.h
 tests_cli_test_cli_extract_sources_dis_CPPFLAGS = $(TEST_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBGCRYPT_CFLAGS)
-tests_cli_test_cli_extract_sources_dis_LDADD = $(MTLBX_UTIL_LIBS) $(CRITERION_LIBS) $(JANSSON_LIBS) $(LIBGCRYPT_LIBS)
+tests_cli_test_cli_extract_sources_dis_LDADD = $(MTLBX_PROGRAM_LIBS) $(CRITERION_LIBS) $(JANSSON_LIBS) $(LIBGCRYPT_LIBS)
 
 TESTS += tests/cli/test_source_archives tests/cli/test_safe_write_run_tool tests/cli/test_cli_extract_sources_dis
 endif

@@ -65,7 +65,7 @@ tests_fuzz_replay_writer_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_fuzz_replay_writer_LDADD = $(MTLBX_LIBS) $(JANSSON_LIBS)
 tests_fuzz_replay_format_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_format.c
 tests_fuzz_replay_format_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
-tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(MTLBX_LIBS) $(NCURSES_LIBS)
+tests_fuzz_replay_format_LDADD = src/ui/libmtlbxui.a src/program/libmtlbxprogram.a $(MTLBX_LIBS) $(NCURSES_LIBS)
 check_SCRIPTS += tests/hostile/hostile_replay.sh
 # The explorer's half of the SIGBUS and llvm-dis checks (tmux; they skip
 # only without it).
@@ -120,7 +120,7 @@ FUZZ_GPU_SLICE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_gpu_slice.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_FORMAT_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_format.c $(top_srcdir)/src/lib/container/escape.c \
 	$(addprefix $(top_srcdir)/src/ui/,text/hexfmt.c text/textfmt.c text/layout.c text/lineedit.c text/query.c model/rows.c text/rowfmt.c term/keys.c text/wrap.c) \
-	$(top_srcdir)/src/util/text_buf.c
+	$(top_srcdir)/src/program/text_buf.c
 
 fuzz-build:
 	@if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' | \

@@ -22,7 +22,7 @@ tests_lib_bitcode_test_interface_LDADD = $(TEST_LIBS)
 tests_lib_bitcode_test_interface_corpus_SOURCES = tests/lib/bitcode/test_interface_corpus.c tests/llparse.c tests/llparse.h \
 	tests/testenv.c tests/testenv.h
 tests_lib_bitcode_test_interface_corpus_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_lib_bitcode_test_interface_corpus_LDADD = $(MTLBX_UTIL_LIBS) $(TEST_LIBS)
+tests_lib_bitcode_test_interface_corpus_LDADD = $(MTLBX_PROGRAM_LIBS) $(TEST_LIBS)
 
 TESTS += tests/lib/bitcode/test_interface tests/lib/bitcode/test_interface_corpus
 endif

@@ -102,7 +102,7 @@ include tests/sig.mk
 include tests/compare.mk
 include tests/interface.mk
 include tests/cli.mk
-include tests/util.mk
+include tests/program.mk
 include tests/containers.mk
 include tests/writer.mk
 include tests/api.mk

@@ -19,7 +19,7 @@ tests_ui_test_ui_SOURCES = \
 	tests/ui/test_ui_textfmt.c \
 	tests/ui/test_ui_ftable.c
 tests_ui_test_ui_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) $(NCURSES_CFLAGS)
-tests_ui_test_ui_LDADD = src/ui/libmtlbxui.a src/util/libmtlbxutil.a $(MTLBX_LIBS) $(NCURSES_LIBS) $(CRITERION_LIBS)
+tests_ui_test_ui_LDADD = src/ui/libmtlbxui.a src/program/libmtlbxprogram.a $(MTLBX_LIBS) $(NCURSES_LIBS) $(CRITERION_LIBS)
 TESTS += tests/ui/test_ui
 endif
 

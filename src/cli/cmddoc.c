@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "util/docfmt.h"
+#include "program/docfmt.h"
 
 #include <ctype.h>
 #include <stdio.h>

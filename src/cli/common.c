@@ -4,8 +4,8 @@
 #include "config.h"
 
 #include "commands.h"
-#include "util/fatal_cleanup.h"
-#include "util/archive_members.h"
+#include "program/fatal_cleanup.h"
+#include "program/archive_members.h"
 
 #include <errno.h>
 #include <signal.h>

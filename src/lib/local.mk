@@ -17,7 +17,7 @@
 #              container, bitcode, checks and json layers (the manifest is
 #              rendered through json_stream), and nothing calls it
 #              in the library but the api layer and, for atomic_file.c (the tree's one
-#              atomic write: every rename into place), src/util's safe_write
+#              atomic write: every rename into place), src/program's safe_write
 #   gate       the release gate's checker core: what `mtlbx check` finds in
 #              one opened file and the --os targets it holds libraries to,
 #              as values (the program's check and mtlbx_gate_* share it)

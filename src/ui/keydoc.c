@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "ui/term/keys.h"
-#include "util/docfmt.h"
+#include "program/docfmt.h"
 
 #include <stdio.h>
 #include <string.h>

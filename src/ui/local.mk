@@ -2,7 +2,7 @@
 # The pure parts (layout, row, hex and text formatting, key table, query
 # parsing, line editing) need no terminal and are unit-tested on their own.
 noinst_LIBRARIES += src/ui/libmtlbxui.a
-src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/util
+src_ui_libmtlbxui_a_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/src/program
 src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/explorer.h \
 	src/ui/core/core.h \
@@ -131,4 +131,4 @@ MTLBX_UI_LIBS = src/ui/libmtlbxui.a $(NCURSES_LIBS)
 noinst_PROGRAMS += src/ui/keydoc
 src_ui_keydoc_SOURCES = src/ui/keydoc.c
 src_ui_keydoc_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSES_CFLAGS)
-src_ui_keydoc_LDADD = src/ui/libmtlbxui.a $(MTLBX_UTIL_LIBS)
+src_ui_keydoc_LDADD = src/ui/libmtlbxui.a $(MTLBX_PROGRAM_LIBS)

@@ -14,10 +14,10 @@
 
 #include "scratch_dir.h"
 #include "testenv.h"
-#include "util/member_plan.h"
-#include "util/name_set.h"
-#include "util/run_tool.h"
-#include "util/safe_write.h"
+#include "program/member_plan.h"
+#include "program/name_set.h"
+#include "program/run_tool.h"
+#include "program/safe_write.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -32,7 +32,7 @@ for kind in tar.gz whl; do
             ok "each library compared with its own" || fail "the answer: $(tail -3 "$WORK/out")"
     fi
 done
-# (Read ahead under a budget, in batches: tests/util/test_release_pairs.c.)
+# (Read ahead under a budget, in batches: tests/program/test_release_pairs.c.)
 # Two wheels whose directories say every library holds 100 MB: libarchive
 # finds the first one damaged and reads no further. Nothing was compared,
 # so the summary must not say "identical" (it did, exit 2 aside), nor the

@@ -3,7 +3,7 @@
 # It used to write into DIR file by file: SIGINT or SIGTERM part way left
 # 130-200 modules and no manifest, `--force` failing part way (ulimit -f)
 # deleted the user's files it had replaced, and a failed unpack into new
-# folders left them. Now (src/util/dir_swap.c) it fills a temporary folder
+# folders left them. Now (src/program/dir_swap.c) it fills a temporary folder
 # beside DIR and renames it into place:
 #  - SIGINT/SIGTERM at random moments of `unpack --force` of a library with
 #    two 32 MiB modules over an earlier unpack of the sample: afterwards DIR

@@ -6,7 +6,7 @@
  * This far the gate takes metallib files (plain or fat) and --os
  * PLATFORM:VERSION targets. Folders, archives (wheels, .ipa, .zip),
  * Mach-O hosts, --os declared and --expect are walked above the library
- * today (src/util, src/cli): they are refused here, with ENOTSUP and a
+ * today (src/program, src/cli): they are refused here, with ENOTSUP and a
  * message that says so, never passed over as if they held no finding. */
 #include "config.h"
 

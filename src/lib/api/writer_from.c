@@ -2,7 +2,7 @@
  * (Python's Writer.from_library). The names are read as every command
  * reads -f NAME (mbx_resolve_function_name), and the copy is the
  * writer's own model of the file cut down to them (mbx_writer_describe,
- * mbx_writer_select), as util/pack_select makes it for the program: so the
+ * mbx_writer_select), as program/pack_select makes it for the program: so the
  * bytes are the program's. */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* The findings of `check --os PLATFORM:VERSION` (checks.h, "the gate"):
- * one writer for the program (check, find: src/cli/requires_cli.c) and
+ * one writer for the program (check, find: src/cli/gate/os_option.c) and
  * the API (mtlbx_check_os), so both say the same thing in the same words.
  * The verdict is the requirement's (requirements.c, deployment.c). */
 #include "config.h"

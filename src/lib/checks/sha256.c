@@ -1,6 +1,6 @@
 /* SHA-256 digests (internal.h): of one message and of a stream through
  * libgcrypt (which uses SHA-NI or AVX2 where the CPU has them; this and
- * src/util/safe_write.c are the only files that include gcrypt.h), and
+ * src/program/safe_write.c are the only files that include gcrypt.h), and
  * of many independent messages at once.
  *
  * Many at once is for verify_all's threads: a library's modules are

@@ -1,5 +1,5 @@
 /* What a file holds by its first bytes (gate.h): an archive the gate
- * walks for its libraries. The program's folder walk (src/util) and
+ * walks for its libraries. The program's folder walk (src/program) and
  * libmtlbx's gate ask the same question here. */
 #include "config.h"
 

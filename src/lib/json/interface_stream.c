@@ -1,6 +1,6 @@
 /* See interface_stream.h. The keys, their order and every value follow
  * interface_json.c, which `sig --json` and `diff` still build as jansson
- * objects; tests/util/test_json_stream.c writes both for the same
+ * objects; tests/program/test_json_stream.c writes both for the same
  * interfaces and expects the same bytes. */
 #include "config.h"
 

@@ -11,7 +11,7 @@
  * '"' and '\\' and the controls \b \f \n \r \t by their short escapes,
  * other controls and every code point above U+007F as \uXXXX (upper-case
  * hex, a surrogate pair above U+FFFF), everything else (DEL included) as
- * it is. tests/util/test_json_stream.c holds the two side by side. */
+ * it is. tests/program/test_json_stream.c holds the two side by side. */
 #include "config.h"
 
 #include "json_stream.h"
@@ -55,7 +55,7 @@ static void sink(struct json_stream *js, const char *p, size_t n)
             js->failed = true;
         return;
     }
-    /* Its own buffer, not src/util's text_buf: the parser library calls
+    /* Its own buffer, not src/program's text_buf: the parser library calls
      * no layer above it. */
     if (n > js->mem_cap - js->mem_len) {
         size_t cap = js->mem_cap ? js->mem_cap : 4096;

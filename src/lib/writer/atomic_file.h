@@ -1,7 +1,7 @@
 /* The one atomic write of the tree: a file appears whole under its name
  * or not at all, and nothing else is ever harmed. The library's
  * mtlbx_writer_write_filename writes through it, and so does the
- * program's signal-safe writer (src/util/safe_write.c), which adds the
+ * program's signal-safe writer (src/program/safe_write.c), which adds the
  * registration that lets its signal handlers remove the temporary.
  *
  * It prints nothing, installs no handler and leaves the host's signal

@@ -10,7 +10,7 @@
 #include "ui/model/ftable.h"
 #include "ui/model/fnfilter.h"
 #include "ui/model/gpu_code.h"
-#include "util/nocase.h"
+#include "program/nocase.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * drift from behaviour (tig's request table does the same). */
 #include "config.h"
 
-#include "util/text_buf.h"
+#include "program/text_buf.h"
 #include "ui/term/keys.h"
 
 #include <curses.h>

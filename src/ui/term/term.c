@@ -5,7 +5,7 @@
 
 #include "ui/term/term.h"
 #include "ui/text/textfmt.h"
-#include "util/fatal_cleanup.h"
+#include "program/fatal_cleanup.h"
 
 #include <errno.h>
 #include <langinfo.h>

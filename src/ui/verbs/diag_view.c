@@ -4,7 +4,7 @@
  * panel and the Diagnostics node cut long messages. */
 #include "config.h"
 
-#include "util/text_buf.h"
+#include "program/text_buf.h"
 #include "ui/verbs/verbs.h"
 
 #include <inttypes.h>

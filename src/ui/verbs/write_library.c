@@ -1,7 +1,7 @@
 /* w in the function table: a library (.metallib) of some functions of one
  * open file, the marked ones or the one under the cursor, written by the
  * writer exactly as `mtlbx pack --from FILE -f NAME... -o OUT` writes it
- * (the same call, util/pack_select). The path and the question before
+ * (the same call, program/pack_select). The path and the question before
  * replacing a file come first, on the UI thread; the writing runs as a
  * background job ("writing library 12/80 MiB"), which Esc stops. Every
  * way it can end leaves either the whole library or nothing: a temporary

@@ -1,5 +1,5 @@
 /* The explorer's background scan of folders, app bundles and archives (`mtlbx DIR`, `mtlbx App.ipa`): one thread walks the roots in
- * order (src/util/tree_walk.c) and lists the archives it meets, appending
+ * order (src/program/tree_walk.c) and lists the archives it meets, appending
  * what it finds to a list the UI reads while the scan goes on. No curses
  * here. */
 #ifndef MTLBX_UI_FOLDER_SCAN_H

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "archive_members.h"
-#include "util/text_buf.h"
+#include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 
 #include "ui/work/background.h"
 #include "ui/work/hasher.h"
-#include "util/span_release.h"
+#include "program/span_release.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

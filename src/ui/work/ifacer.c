@@ -4,9 +4,9 @@
 #include "config.h"
 
 #include "ui/work/background.h"
-#include "util/text_buf.h"
+#include "program/text_buf.h"
 #include "ui/work/ifacer.h"
-#include "util/span_release.h"
+#include "program/span_release.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -15,7 +15,7 @@
 #include "mtlbx_private.h"
 #include "testenv.h"
 
-#include "../src/util/run_tool.h"
+#include "../src/program/run_tool.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
