@@ -624,6 +624,10 @@ char *mbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
  * (nouns.c: the grouping mbx_count_noun uses too.) */
 const char *mbx_format_count(char *out, size_t n, uint64_t v);
 
+/* textf.c: a one-line error into err (n bytes), as the writers' and the
+ * program's calls take one; nothing when err is NULL or n is 0. */
+void mbx_set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #ifdef __cplusplus
 }
 #endif
