@@ -92,27 +92,16 @@ static void print_man(void)
 
 static void print_markdown(void)
 {
-    char syn[256];
+    char syn[256], code[sizeof "mtlbx " + sizeof syn];
     printf("| command | what it does |\n|---|---|\n");
     for (size_t i = 0; i < cli_commands_len; i++) {
         cli_synopsis(&cli_commands[i], syn, sizeof syn);
-        printf("| `mtlbx ");
-        doc_md_cell(stdout, syn);
-        printf("` | ");
-        doc_md_cell(stdout, cli_commands[i].summary);
-        printf(" |\n");
+        snprintf(code, sizeof code, "mtlbx %s", syn);
+        doc_md_row(stdout, code, cli_commands[i].summary);
     }
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "man") == 0)
-        print_man();
-    else if (argc == 2 && strcmp(argv[1], "markdown") == 0)
-        print_markdown();
-    else {
-        fprintf(stderr, "usage: cmddoc man|markdown\n");
-        return 2;
-    }
-    return fflush(stdout) == 0 ? 0 : 2;
+    return doc_main(argc, argv, "cmddoc", print_man, print_markdown);
 }

@@ -83,11 +83,21 @@ bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, 
  * closest ones (out is empty); 2: out of memory, reported. */
 int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *name, bool one,
                           struct mtlbx_name_matches *out);
+/* One function a command opened by NAME (dis, src). */
+struct cli_function {
+    mtlbx_file *file;
+    mtlbx_library *lib;
+    size_t index;                     /* in lib */
+    const struct mtlbx_function *fn;
+    const char *shown;                /* its name escaped for the terminal; "?" out of memory */
+    char *shown_copy;                 /* (what cli_close_function frees) */
+};
 /* Opens `path` and resolves NAME to one function (as above, one = true),
- * in slice N when args has --slice N (args may be NULL): 0 with *f open,
- * or the status (1 or 2, reported) with *f NULL. */
-int cli_open_function(const struct cli_args *args, const char *path, const char *name, mtlbx_file **f,
-                      mtlbx_library **lib, size_t *fi);
+ * in slice N when args has --slice N (args may be NULL): 0 with `out`
+ * filled (close it with cli_close_function), or the status (1 or 2,
+ * reported) with nothing to close. */
+int cli_open_function(const struct cli_args *args, const char *path, const char *name, struct cli_function *out);
+void cli_close_function(struct cli_function *cf);
 /* Whether the file at `path` was written to since `at_open` was taken
  * (an in-place rewrite changes its modification and change times), or
  * can no longer be stat'ed. */

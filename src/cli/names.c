@@ -76,9 +76,10 @@ int cli_resolve_functions(const char *path, const mtlbx_file *f, const char *nam
     return 1;
 }
 
-int cli_open_function(const struct cli_args *args, const char *path, const char *name, mtlbx_file **f,
-                      mtlbx_library **lib, size_t *fi)
+int cli_open_function(const struct cli_args *args, const char *path, const char *name, struct cli_function *out)
 {
+    memset(out, 0, sizeof *out);
+    mtlbx_file **f = &out->file;
     *f = cli_open(path);
     if (!*f)
         return 2;
@@ -106,8 +107,18 @@ int cli_open_function(const struct cli_args *args, const char *path, const char 
         *f = NULL;
         return status;
     }
-    *lib = mbx_library_at(*f, m.v[pick].library);
-    *fi = m.v[pick].function;
+    out->lib = mbx_library_at(*f, m.v[pick].library);
+    out->index = m.v[pick].function;
     mbx_name_matches_free(&m);
+    out->fn = mbx_function_at(out->lib, out->index);
+    out->shown_copy = mbx_escape_dup(out->fn->name.ptr, out->fn->name.len, MTLBX_ESC_TERMINAL);
+    out->shown = out->shown_copy ? out->shown_copy : "?";
     return 0;
+}
+
+void cli_close_function(struct cli_function *cf)
+{
+    free(cf->shown_copy);
+    mbx_close(cf->file);
+    memset(cf, 0, sizeof *cf);
 }

@@ -68,6 +68,7 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/sections.c \
 	src/lib/container/sources.c \
 	src/lib/container/tags.c \
+	src/lib/container/textf.c \
 	src/lib/container/values.c \
 	src/lib/bitcode/arena.h \
 	src/lib/bitcode/bitcode.h \

@@ -9,6 +9,7 @@
 #include "fatal_cleanup.h"
 #include "safe_write.h"
 #include "writer/atomic_file.h"
+#include "container/container.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -22,15 +23,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 /* 1 when the folder holds nothing, 0 when it holds something, -1 when it
  * cannot be read. */
@@ -82,36 +74,36 @@ static int check_target(struct dir_swap *s, bool force, const char *keep, char *
     if (lstat(s->target, &st) != 0) {
         if (errno == ENOENT)
             return 0;
-        set_err(err, err_size, "%s", strerror(errno));
+        mbx_set_err(err, err_size, "%s", strerror(errno));
         return -1;
     }
     /* A symbolic link to a folder is the user's way of naming it: the
      * folder it names is the one replaced. */
     if (stat(s->target, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        set_err(err, err_size, "exists and is not a folder; nothing written");
+        mbx_set_err(err, err_size, "exists and is not a folder; nothing written");
         return -1;
     }
     char *real = realpath(s->target, NULL);
     if (!real) {
-        set_err(err, err_size, "%s", strerror(errno));
+        mbx_set_err(err, err_size, "%s", strerror(errno));
         return -1;
     }
     free(s->target);
     s->target = real;
     s->exists = true;
     if (strcmp(real, "/") == 0) {
-        set_err(err, err_size, "the root folder is never replaced; nothing written");
+        mbx_set_err(err, err_size, "the root folder is never replaced; nothing written");
         return -1;
     }
     int empty = dir_empty(real);
     if (empty < 0) {
-        set_err(err, err_size, "cannot read the folder: %s", strerror(errno));
+        mbx_set_err(err, err_size, "cannot read the folder: %s", strerror(errno));
         return -1;
     }
     if (empty)
         return 0;
     if (!force) {
-        set_err(err, err_size, "a folder with files in it exists (use --force to replace it); nothing written");
+        mbx_set_err(err, err_size, "a folder with files in it exists (use --force to replace it); nothing written");
         return -1;
     }
     char *manifest = malloc(strlen(real) + 32);
@@ -119,12 +111,12 @@ static int check_target(struct dir_swap *s, bool force, const char *keep, char *
                 S_ISREG(st.st_mode);
     free(manifest);
     if (!ours) {
-        set_err(err, err_size, "the folder holds no manifest.json: it is not one unpack wrote, and --force "
+        mbx_set_err(err, err_size, "the folder holds no manifest.json: it is not one unpack wrote, and --force "
                                "replaces only those; nothing written");
         return -1;
     }
     if (inside(keep, real)) {
-        set_err(err, err_size, "the folder holds the input file; not replaced");
+        mbx_set_err(err, err_size, "the folder holds the input file; not replaced");
         return -1;
     }
     return 0;
@@ -136,7 +128,7 @@ static int make_tmp(struct dir_swap *s, const char *parent, char *err, size_t er
     size_t pl = strlen(parent);
     s->tmp = malloc(pl + 32);
     if (!s->tmp) {
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         return -1;
     }
     unsigned long seed = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL) ^ (unsigned long)(uintptr_t)s;
@@ -155,7 +147,7 @@ static int make_tmp(struct dir_swap *s, const char *parent, char *err, size_t er
     }
     int e = errno;
     fatal_cleanup_unblock(&old);
-    set_err(err, err_size, "cannot create a temporary folder beside it: %s", strerror(e));
+    mbx_set_err(err, err_size, "cannot create a temporary folder beside it: %s", strerror(e));
     free(s->tmp);
     s->tmp = NULL;
     return -1;
@@ -166,7 +158,7 @@ int dir_swap_begin(struct dir_swap *s, const char *dir, bool force, const char *
     memset(s, 0, sizeof *s);
     s->tree_slot = s->made_slot = -1;
     if (!(s->target = trimmed(dir))) {
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         return -1;
     }
     if (check_target(s, force, keep, err, err_size) != 0) {
@@ -175,7 +167,7 @@ int dir_swap_begin(struct dir_swap *s, const char *dir, bool force, const char *
     }
     char *parent = parent_of(s->target);
     if (!parent) {
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         dir_swap_abort(s);
         return -1;
     }
@@ -205,7 +197,7 @@ int dir_swap_commit(struct dir_swap *s, char *err, size_t err_size)
     if (atomic_dir_put(s->tmp, s->target, s->exists, &old) != 0) {
         int e = errno;
         fatal_cleanup_unblock(&mask);
-        set_err(err, err_size, "cannot put the folder in place: %s", strerror(e));
+        mbx_set_err(err, err_size, "cannot put the folder in place: %s", strerror(e));
         dir_swap_abort(s);
         return -1;
     }
@@ -223,7 +215,7 @@ int dir_swap_commit(struct dir_swap *s, char *err, size_t err_size)
     fatal_cleanup_unblock(&mask);
     int rc = 0;
     if (old && fatal_cleanup_remove_tree(old) != 0) {
-        set_err(err, err_size, "the old folder (moved to %s) could not be removed whole", old);
+        mbx_set_err(err, err_size, "the old folder (moved to %s) could not be removed whole", old);
         rc = 1;
     }
     fatal_cleanup_forget_tree(old_slot);

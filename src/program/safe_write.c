@@ -32,17 +32,6 @@
 #define MAX_COMPONENT 200
 #define MAX_DEPTH 64
 
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
-
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid or a
  * character no name may hold (mbx_codepoint_unsafe: controls, bidi and
  * invisible format characters). */
@@ -159,7 +148,7 @@ static int write_hashed(int fd, const uint8_t *data, size_t len, const uint8_t *
     uint8_t *buf = malloc(CHUNK);
     if (!buf || gcry_md_open(&h, GCRY_MD_SHA256, 0) != 0) {
         free(buf);
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         return -1;
     }
     int rc = 0;
@@ -168,12 +157,12 @@ static int write_hashed(int fd, const uint8_t *data, size_t len, const uint8_t *
         memcpy(buf, data + off, n);
         gcry_md_write(h, buf, n);
         if (write_all(fd, buf, n) != 0) {
-            set_err(err, err_size, "write failed: %s", strerror(errno));
+            mbx_set_err(err, err_size, "write failed: %s", strerror(errno));
             rc = -1;
         }
     }
     if (rc == 0 && memcmp(gcry_md_read(h, GCRY_MD_SHA256), sha256, 32) != 0) {
-        set_err(err, err_size, "the file changed while it was read (what was copied does not match its hash)");
+        mbx_set_err(err, err_size, "the file changed while it was read (what was copied does not match its hash)");
         rc = -2;
     }
     gcry_md_close(h);
@@ -185,7 +174,7 @@ static int write_hashed(int fd, const uint8_t *data, size_t len, const uint8_t *
 static void exists_hint(int rc, char *err, size_t err_size)
 {
     if (rc == ATOMIC_FILE_EXISTS)
-        set_err(err, err_size, "file exists (use --force to replace it)");
+        mbx_set_err(err, err_size, "file exists (use --force to replace it)");
 }
 
 /* The first half of an atomic write: the core's begin, with the fatal
@@ -243,7 +232,7 @@ static int write_at(int dfd, const char *name, const void *data, size_t len, boo
     const uint8_t *sha = guard ? guard->sha256 : NULL;
     int rc = sha ? write_hashed(a.fd, data, len, sha, err, err_size) : write_all(a.fd, data, len);
     if (rc == -1 && !sha)
-        set_err(err, err_size, "write failed: %s", strerror(errno));
+        mbx_set_err(err, err_size, "write failed: %s", strerror(errno));
     return temp_finish(&a, slot, rc, err, err_size);
 }
 
@@ -253,7 +242,7 @@ static int open_dir(const char *dir, char *err, size_t err_size)
      * choice. Only what lies below it is guarded. */
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
-        set_err(err, err_size, "cannot open directory: %s", strerror(errno));
+        mbx_set_err(err, err_size, "cannot open directory: %s", strerror(errno));
     return dfd;
 }
 
@@ -288,7 +277,7 @@ int safe_write_file_guarded(const char *dir, const char *name, const void *data,
                             char *path_out, size_t path_size)
 {
     if (!component_ok(name)) {
-        set_err(err, err_size, "unsafe file name");
+        mbx_set_err(err, err_size, "unsafe file name");
         return -1;
     }
     int dfd = open_dir(dir, err, err_size);
@@ -309,12 +298,12 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
      * vanish; ".." or a control byte refuses the whole path. */
     size_t rl = strlen(relative_path);
     if (rl >= PATH_MAX) {
-        set_err(err, err_size, "path is too long");
+        mbx_set_err(err, err_size, "path is too long");
         return -1;
     }
     char *copy = strdup(relative_path);
     if (!copy) {
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         return -1;
     }
     char *parts[MAX_DEPTH];
@@ -326,15 +315,15 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
             *slash = 0;
         if (*p && strcmp(p, ".") != 0) {
             if (strcmp(p, "..") == 0) {
-                set_err(err, err_size, "path contains \"..\"");
+                mbx_set_err(err, err_size, "path contains \"..\"");
                 goto out;
             }
             if (!component_ok(p)) {
-                set_err(err, err_size, "path contains a control character or an over-long name");
+                mbx_set_err(err, err_size, "path contains a control character or an over-long name");
                 goto out;
             }
             if (np == MAX_DEPTH) {
-                set_err(err, err_size, "path is nested too deeply");
+                mbx_set_err(err, err_size, "path is nested too deeply");
                 goto out;
             }
             parts[np++] = p;
@@ -344,7 +333,7 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
         p = slash + 1;
     }
     if (np == 0) {
-        set_err(err, err_size, "path names no file");
+        mbx_set_err(err, err_size, "path names no file");
         goto out;
     }
 
@@ -353,7 +342,7 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
         goto out;
     for (size_t i = 0; i + 1 < np; i++) {
         if (mkdirat(dfd, parts[i], 0777) != 0 && errno != EEXIST) {
-            set_err(err, err_size, "cannot create a directory: %s", strerror(errno));
+            mbx_set_err(err, err_size, "cannot create a directory: %s", strerror(errno));
             close(dfd);
             goto out;
         }
@@ -362,11 +351,11 @@ int safe_write_under_guarded(const char *dir, const char *relative_path, const v
             int e = errno;
             struct stat st;
             if (fstatat(dfd, parts[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-                set_err(err, err_size, "a symbolic link is in the way; not followed");
+                mbx_set_err(err, err_size, "a symbolic link is in the way; not followed");
             else if (e == ENOTDIR)
-                set_err(err, err_size, "a file is in the way of a directory");
+                mbx_set_err(err, err_size, "a file is in the way of a directory");
             else
-                set_err(err, err_size, "cannot open a directory: %s", strerror(e));
+                mbx_set_err(err, err_size, "cannot open a directory: %s", strerror(e));
             close(dfd);
             goto out;
         }
@@ -400,12 +389,12 @@ int safe_write_begin(const char *path, bool force, const struct safe_write_guard
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
     if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strlen(name) > NAME_MAX) {
-        set_err(err, err_size, "not a file name");
+        mbx_set_err(err, err_size, "not a file name");
         return -1;
     }
     char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     if (!dir) {
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         return -1;
     }
     t->dfd = open_dir(dir, err, err_size);
@@ -424,7 +413,7 @@ int safe_write_begin(const char *path, bool force, const struct safe_write_guard
 int safe_write_commit(struct safe_write_temp *t, char *err, size_t err_size)
 {
     if (t->dfd < 0) {
-        set_err(err, err_size, "nothing to commit");
+        mbx_set_err(err, err_size, "nothing to commit");
         return -1;
     }
     int rc = temp_finish(&t->a, t->slot, 0, err, err_size);
@@ -455,7 +444,7 @@ int make_output_dir_made(const char *dir, char **made, char *err, size_t err_siz
         *made = NULL;
     char *path = strdup(dir);
     if (!path) {
-        set_err(err, err_size, "out of memory");
+        mbx_set_err(err, err_size, "out of memory");
         return -1;
     }
     for (char *p = path + 1;; p++) {
@@ -466,12 +455,12 @@ int make_output_dir_made(const char *dir, char **made, char *err, size_t err_siz
         if (mkdir(path, 0777) == 0) {
             if (made && !*made && !(*made = strdup(path))) {
                 rmdir(path);
-                set_err(err, err_size, "out of memory");
+                mbx_set_err(err, err_size, "out of memory");
                 free(path);
                 return -1;
             }
         } else if (errno != EEXIST) {
-            set_err(err, err_size, "cannot create the output directory%s%s: %s", saved ? " " : "",
+            mbx_set_err(err, err_size, "cannot create the output directory%s%s: %s", saved ? " " : "",
                     saved ? path : "", strerror(errno));
             free(path);
             return -1;
@@ -485,7 +474,7 @@ int make_output_dir_made(const char *dir, char **made, char *err, size_t err_siz
     free(path);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        set_err(err, err_size, "the output path is not a directory");
+        mbx_set_err(err, err_size, "the output path is not a directory");
         return -1;
     }
     return 0;

@@ -22,7 +22,16 @@ static void man_text(const char *s)
     }
 }
 
-static void print_man(void)
+/* One way of writing the table: a section's heading and end, and a key's
+ * row (its names, what it does). */
+struct key_format {
+    const char *section_head; /* printf format of the section's title */
+    const char *section_end;
+    void (*row)(const char *names, const char *help);
+};
+
+/* The table section by section; a section no key is in is left out. */
+static void print_sections(const struct key_format *f)
 {
     for (size_t s = 0; s < key_sections_len; s++) {
         bool any = false;
@@ -31,21 +40,34 @@ static void print_man(void)
             if (!key_in_section(b, key_sections[s].mask))
                 continue;
             if (!any) {
-                printf(".Ss %s\n.Bl -tag -width \"PgDn, Ctrl-F\" -compact\n", key_sections[s].title);
+                printf(f->section_head, key_sections[s].title);
                 any = true;
             }
             char names[96];
             key_binding_names(b, names, sizeof names);
-            /* \\& keeps "[", "]" and ":" from being read as delimiters. */
-            printf(".It Sy \"\\&");
-            man_text(names);
-            printf("\"\n");
-            man_text(b->help);
-            putchar('\n');
+            f->row(names, b->help);
         }
         if (any)
-            printf(".El\n");
+            fputs(f->section_end, stdout);
     }
+}
+
+static void man_row(const char *names, const char *help)
+{
+    /* \\& keeps "[", "]" and ":" from being read as delimiters. */
+    printf(".It Sy \"\\&");
+    man_text(names);
+    printf("\"\n");
+    man_text(help);
+    putchar('\n');
+}
+
+static void print_man(void)
+{
+    static const struct key_format man = {
+        ".Ss %s\n.Bl -tag -width \"PgDn, Ctrl-F\" -compact\n", ".El\n", man_row,
+    };
+    print_sections(&man);
     printf(".Pp\n");
     for (const char *p = keys_legend; *p;) {
         const char *nl = strchr(p, '\n');
@@ -58,39 +80,21 @@ static void print_man(void)
     }
 }
 
+static void markdown_row(const char *names, const char *help)
+{
+    doc_md_row(stdout, names, help);
+}
+
 static void print_markdown(void)
 {
-    for (size_t s = 0; s < key_sections_len; s++) {
-        bool any = false;
-        for (size_t i = 0; i < key_table_len; i++) {
-            const struct key_binding *b = &key_table[i];
-            if (!key_in_section(b, key_sections[s].mask))
-                continue;
-            if (!any) {
-                printf("\n**%s**\n\n| key | action |\n|---|---|\n", key_sections[s].title);
-                any = true;
-            }
-            char names[96];
-            key_binding_names(b, names, sizeof names);
-            printf("| `");
-            doc_md_cell(stdout, names);
-            printf("` | ");
-            doc_md_cell(stdout, b->help);
-            printf(" |\n");
-        }
-    }
+    static const struct key_format md = {
+        "\n**%s**\n\n| key | action |\n|---|---|\n", "", markdown_row,
+    };
+    print_sections(&md);
     printf("\n%s", keys_legend);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "man") == 0)
-        print_man();
-    else if (argc == 2 && strcmp(argv[1], "markdown") == 0)
-        print_markdown();
-    else {
-        fprintf(stderr, "usage: keydoc man|markdown\n");
-        return 2;
-    }
-    return 0;
+    return doc_main(argc, argv, "keydoc", print_man, print_markdown);
 }

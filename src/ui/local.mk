@@ -105,6 +105,7 @@ src_ui_libmtlbxui_a_SOURCES = \
 	src/ui/views/text/text_view.h \
 	src/ui/widgets/list.c \
 	src/ui/widgets/list.h \
+	src/ui/widgets/list_place.c \
 	src/ui/widgets/pager.c \
 	src/ui/widgets/pager.h \
 	src/ui/widgets/prompt.c \

@@ -47,19 +47,15 @@ int cmd_dis(const struct cli_args *args)
 {
     const struct global_options *g = &args->g;
     const char *file = args->operands[0], *name = args->operands[1];
-    mtlbx_file *f;
-    mtlbx_library *lib;
-    size_t fi;
-    int status = cli_open_function(args, file, name, &f, &lib, &fi);
+    struct cli_function cf;
+    int status = cli_open_function(args, file, name, &cf);
     if (status)
         return status;
     status = 2;
-    const struct mtlbx_function *fn = mbx_function_at(lib, fi);
-    char *shown = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
-    struct mtlbx_bytes mod = mbx_function_module_bytes(lib, fi);
+    const struct mtlbx_function *fn = cf.fn;
+    struct mtlbx_bytes mod = mbx_function_module_bytes(cf.lib, cf.index);
     if (!fn->module_valid || !mod.ptr || !mod.len) {
-        cli_error(file, &fn->entry_offset, "function %s: its module lies outside the module section",
-                  shown ? shown : "?");
+        cli_error(file, &fn->entry_offset, "function %s: its module lies outside the module section", cf.shown);
         goto done;
     }
     char *tool = find_llvm_dis(g ? g->llvm_dis : NULL);
@@ -77,18 +73,17 @@ int cmd_dis(const struct cli_args *args)
     struct tool_result res;
     int rc = run_llvm_dis(tool, mod.ptr, mod.len, LLVM_DIS_TIMEOUT_MS, LLVM_DIS_MAX_OUTPUT, &res);
     if (rc != 0) {
-        cli_error(file, &fn->module.offset, "function %s: %s", shown ? shown : "?", res.message);
+        cli_error(file, &fn->module.offset, "function %s: %s", cf.shown, res.message);
     } else {
         put_filtered(res.output, res.output_len);
-        status = cli_complete(file, f);
+        status = cli_complete(file, cf.file);
         /* It finished; what it left behind is worth a line, not a failure. */
         if (res.left_running || res.read_by[0])
-            cli_error(file, NULL, "function %s: note: %s", shown ? shown : "?", res.message);
+            cli_error(file, NULL, "function %s: note: %s", cf.shown, res.message);
     }
     tool_result_free(&res);
     free(tool);
 done:
-    free(shown);
-    mbx_close(f);
+    cli_close_function(&cf);
     return status;
 }

@@ -51,17 +51,14 @@ int cmd_src(const struct cli_args *args)
 {
     const char *file = args->operands[0], *name = args->operands[1];
     bool all = cli_flag(args, OPT_ALL);
-    mtlbx_file *f;
-    mtlbx_library *lib;
-    size_t fi;
-    int status = cli_open_function(args, file, name, &f, &lib, &fi);
+    struct cli_function cf;
+    int status = cli_open_function(args, file, name, &cf);
     if (status)
         return status;
-    const struct mtlbx_function *fn = mbx_function_at(lib, fi);
-    char *shown = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    mtlbx_library *lib = cf.lib;
     struct mtlbx_source_location loc;
-    int found = mbx_source_locate(lib, fi, &loc);
-    if (found <= 0 && found != -2 && cli_complete(file, f)) {
+    int found = mbx_source_locate(lib, cf.index, &loc);
+    if (found <= 0 && found != -2 && cli_complete(file, cf.file)) {
         status = 2; /* no sources, or none defines it: not known when reading ran out of memory */
     } else if (found == -2) {
         cli_error(file, NULL, "out of memory");
@@ -70,7 +67,7 @@ int cmd_src(const struct cli_args *args)
         cli_error(file, NULL, "the library has no embedded sources (built without -frecord-sources)");
         status = 1;
     } else if (found == 0) {
-        cli_error(file, NULL, "function %s: no embedded source member defines it", shown ? shown : "?");
+        cli_error(file, NULL, "function %s: no embedded source member defines it", cf.shown);
         status = 1;
     } else {
         const struct mtlbx_member *mem = &mbx_library_sources(lib)->archives[loc.archive].members[loc.member];
@@ -81,9 +78,8 @@ int cmd_src(const struct cli_args *args)
             put_text(mem->data, (size_t)mem->size);
         else
             put_text(mem->data + loc.line_offset, (size_t)(loc.end_offset - loc.line_offset));
-        status = cli_complete(file, f);
+        status = cli_complete(file, cf.file);
     }
-    free(shown);
-    mbx_close(f);
+    cli_close_function(&cf);
     return status;
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "api/pool.h"
+#include "container/container.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -112,20 +113,13 @@ const char *pool_internf(struct api_pool *p, const char *fmt, ...)
     char small[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    char *text = mbx_vformat(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    if (!text)
         return NULL;
-    if ((size_t)n < sizeof small)
-        return pool_intern(p, small);
-    char *big = malloc((size_t)n + 1);
-    if (!big)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    const char *s = pool_intern(p, big);
-    free(big);
+    const char *s = pool_intern(p, text);
+    if (text != small)
+        free(text);
     return s;
 }
 

@@ -41,24 +41,15 @@ static void say(mbx_claim_report_fn report, void *ctx, const char *fmt, ...)
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    char *text = mbx_vformat(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof buf) {
-        report(ctx, buf);
-        return;
+    if (text) {
+        report(ctx, text);
+        if (text != buf)
+            free(text);
+    } else if (buf[0]) {
+        report(ctx, buf); /* out of memory: what fitted */
     }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        report(ctx, buf);
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    report(ctx, big);
-    free(big);
 }
 
 size_t mbx_claims_compare(const struct mtlbx_function *fn, const struct mtlbx_interface *iface,

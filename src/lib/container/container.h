@@ -13,6 +13,7 @@
 #ifndef MTLBX_CONTAINER_H
 #define MTLBX_CONTAINER_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -623,6 +624,15 @@ char *mbx_escape_dup(const uint8_t *bytes, size_t len, unsigned flags);
 /* 1234567 as "1,234,567" in out (n bytes; 27 are enough); returns out.
  * (nouns.c: the grouping mbx_count_noun uses too.) */
 const char *mbx_format_count(char *out, size_t n, uint64_t v);
+
+/* textf.c: a one-line error into err (n bytes), as the writers' and the
+ * program's calls take one; nothing when err is NULL or n is 0. */
+void mbx_set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* fmt with ap: in buf (size bytes) when it fits, else in a malloc'd
+ * string (names are unbounded). Returns the text (free it when it is not
+ * buf), or NULL when it could not be made whole: out of memory (buf holds
+ * what fitted) or a format error (buf is ""). */
+char *mbx_vformat(char *buf, size_t size, const char *fmt, va_list ap);
 
 #ifdef __cplusplus
 }

@@ -26,63 +26,36 @@ static inline size_t mtlbx_lower_bound(size_t n, bool (*before)(const void *ctx,
 }
 
 /* The common cases: sorted arrays of numbers, the first element not
- * below `key` (`or_equal`: the first above it). */
+ * below `key` (lower_bound) or the first above it (upper_bound), one set
+ * for each element type (u64, u32, size). */
 struct mtlbx_bound_key {
     const void *v;
     uint64_t key;
     bool or_equal;
 };
 
-static inline bool mtlbx_before_u64(const void *ctx, size_t i)
-{
-    const struct mtlbx_bound_key *k = ctx;
-    uint64_t x = ((const uint64_t *)k->v)[i];
-    return x < k->key || (k->or_equal && x == k->key);
-}
+#define MTLBX_BOUNDS(suffix, type)                                                         \
+    static inline bool mtlbx_before_##suffix(const void *ctx, size_t i)                    \
+    {                                                                                      \
+        const struct mtlbx_bound_key *k = ctx;                                             \
+        uint64_t x = ((const type *)k->v)[i];                                              \
+        return x < k->key || (k->or_equal && x == k->key);                                 \
+    }                                                                                      \
+    static inline size_t mtlbx_lower_bound_##suffix(const type *v, size_t n, type key)     \
+    {                                                                                      \
+        struct mtlbx_bound_key k = { v, key, false };                                      \
+        return mtlbx_lower_bound(n, mtlbx_before_##suffix, &k);                            \
+    }                                                                                      \
+    static inline size_t mtlbx_upper_bound_##suffix(const type *v, size_t n, type key)     \
+    {                                                                                      \
+        struct mtlbx_bound_key k = { v, key, true };                                       \
+        return mtlbx_lower_bound(n, mtlbx_before_##suffix, &k);                            \
+    }
 
-static inline bool mtlbx_before_u32(const void *ctx, size_t i)
-{
-    const struct mtlbx_bound_key *k = ctx;
-    uint64_t x = ((const uint32_t *)k->v)[i];
-    return x < k->key || (k->or_equal && x == k->key);
-}
+MTLBX_BOUNDS(u64, uint64_t)
+MTLBX_BOUNDS(u32, uint32_t)
+MTLBX_BOUNDS(size, size_t)
 
-static inline bool mtlbx_before_size(const void *ctx, size_t i)
-{
-    const struct mtlbx_bound_key *k = ctx;
-    uint64_t x = ((const size_t *)k->v)[i];
-    return x < k->key || (k->or_equal && x == k->key);
-}
-
-static inline size_t mtlbx_lower_bound_u64(const uint64_t *v, size_t n, uint64_t key)
-{
-    struct mtlbx_bound_key k = { v, key, false };
-    return mtlbx_lower_bound(n, mtlbx_before_u64, &k);
-}
-
-static inline size_t mtlbx_lower_bound_u32(const uint32_t *v, size_t n, uint32_t key)
-{
-    struct mtlbx_bound_key k = { v, key, false };
-    return mtlbx_lower_bound(n, mtlbx_before_u32, &k);
-}
-
-static inline size_t mtlbx_lower_bound_size(const size_t *v, size_t n, size_t key)
-{
-    struct mtlbx_bound_key k = { v, key, false };
-    return mtlbx_lower_bound(n, mtlbx_before_size, &k);
-}
-
-/* The first element above `key`. */
-static inline size_t mtlbx_upper_bound_u64(const uint64_t *v, size_t n, uint64_t key)
-{
-    struct mtlbx_bound_key k = { v, key, true };
-    return mtlbx_lower_bound(n, mtlbx_before_u64, &k);
-}
-
-static inline size_t mtlbx_upper_bound_u32(const uint32_t *v, size_t n, uint32_t key)
-{
-    struct mtlbx_bound_key k = { v, key, true };
-    return mtlbx_lower_bound(n, mtlbx_before_u32, &k);
-}
+#undef MTLBX_BOUNDS
 
 #endif

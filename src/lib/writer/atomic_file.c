@@ -30,6 +30,7 @@
  * thousands of files an unpack writes would make it crawl. */
 #include "config.h"
 #include "atomic_file.h"
+#include "container/container.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,17 +45,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static void set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 static void xfsz_block(sigset_t *old, bool *was_pending)
 {
@@ -83,15 +73,15 @@ static void xfsz_unblock(const sigset_t *old, bool was_pending)
 static int check_target(const struct stat *st, const struct atomic_file_rules *r, char *err, size_t err_size)
 {
     if (r->has_keep && (uint64_t)st->st_dev == r->keep_dev && (uint64_t)st->st_ino == r->keep_ino) {
-        set_err(err, err_size, "that is the input file; not replaced");
+        mbx_set_err(err, err_size, "that is the input file; not replaced");
         return ATOMIC_FILE_FAILED;
     }
     if (S_ISDIR(st->st_mode)) {
-        set_err(err, err_size, "a directory is in the way");
+        mbx_set_err(err, err_size, "a directory is in the way");
         return ATOMIC_FILE_FAILED;
     }
     if (!S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode)) {
-        set_err(err, err_size, "not a regular file (%s); never replaced",
+        mbx_set_err(err, err_size, "not a regular file (%s); never replaced",
                 S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
                 : S_ISFIFO(st->st_mode)                      ? "a FIFO"
                 : S_ISSOCK(st->st_mode)                      ? "a socket"
@@ -99,7 +89,7 @@ static int check_target(const struct stat *st, const struct atomic_file_rules *r
         return ATOMIC_FILE_FAILED;
     }
     if (!r->replace) {
-        set_err(err, err_size, "file exists");
+        mbx_set_err(err, err_size, "file exists");
         return ATOMIC_FILE_EXISTS;
     }
     return ATOMIC_FILE_OK;
@@ -111,7 +101,7 @@ static int check_name(int dfd, const char *name, const struct atomic_file_rules 
     if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
         return check_target(&st, r, err, err_size);
     if (errno != ENOENT) {
-        set_err(err, err_size, "%s", strerror(errno));
+        mbx_set_err(err, err_size, "%s", strerror(errno));
         return ATOMIC_FILE_FAILED;
     }
     return ATOMIC_FILE_OK;
@@ -123,7 +113,7 @@ static int check_size_limit(uint64_t size, char *err, size_t err_size)
     if (size == 0 || getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
         size <= (uint64_t)rl.rlim_cur)
         return ATOMIC_FILE_OK;
-    set_err(err, err_size, "write failed: %s (%" PRIu64 " bytes past the file-size limit of %" PRIu64 ")",
+    mbx_set_err(err, err_size, "write failed: %s (%" PRIu64 " bytes past the file-size limit of %" PRIu64 ")",
             strerror(EFBIG), size, (uint64_t)rl.rlim_cur);
     return ATOMIC_FILE_FAILED;
 }
@@ -143,11 +133,11 @@ static int open_temp(struct atomic_file *a, char *err, size_t err_size)
         if (a->fd >= 0)
             return ATOMIC_FILE_OK;
         if (errno != EEXIST) {
-            set_err(err, err_size, "cannot create a temporary file: %s", strerror(errno));
+            mbx_set_err(err, err_size, "cannot create a temporary file: %s", strerror(errno));
             return ATOMIC_FILE_FAILED;
         }
     }
-    set_err(err, err_size, "cannot create a temporary file: too many name collisions");
+    mbx_set_err(err, err_size, "cannot create a temporary file: too many name collisions");
     return ATOMIC_FILE_FAILED;
 }
 
@@ -160,7 +150,7 @@ int atomic_file_begin(struct atomic_file *a, int dfd, const char *name, const st
     a->rules = *rules;
     if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
         strlen(name) >= sizeof a->name || strlen(name) > NAME_MAX) {
-        set_err(err, err_size, "not a file name");
+        mbx_set_err(err, err_size, "not a file name");
         return ATOMIC_FILE_FAILED;
     }
     strcpy(a->name, name);
@@ -187,7 +177,7 @@ int atomic_file_begin_path(struct atomic_file *a, const char *path, const struct
     char dir[PATH_MAX];
     size_t dl = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
     if (dl >= sizeof dir) {
-        set_err(err, err_size, "path is too long");
+        mbx_set_err(err, err_size, "path is too long");
         return ATOMIC_FILE_FAILED;
     }
     if (slash)
@@ -199,7 +189,7 @@ int atomic_file_begin_path(struct atomic_file *a, const char *path, const struct
      * followed. Only the last component is guarded. */
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
-        set_err(err, err_size, "cannot open directory: %s", strerror(errno));
+        mbx_set_err(err, err_size, "cannot open directory: %s", strerror(errno));
         return ATOMIC_FILE_FAILED;
     }
     int rc = atomic_file_begin(a, dfd, name, rules, err, err_size);
@@ -239,13 +229,13 @@ static void release(struct atomic_file *a)
 int atomic_file_commit(struct atomic_file *a, char *err, size_t err_size)
 {
     if (a->fd < 0) {
-        set_err(err, err_size, "nothing to commit");
+        mbx_set_err(err, err_size, "nothing to commit");
         release(a);
         return ATOMIC_FILE_FAILED;
     }
     int rc = ATOMIC_FILE_OK;
     if (close(a->fd) != 0) {
-        set_err(err, err_size, "write failed: %s", strerror(errno));
+        mbx_set_err(err, err_size, "write failed: %s", strerror(errno));
         rc = ATOMIC_FILE_FAILED;
     }
     a->fd = -1;
@@ -262,7 +252,7 @@ int atomic_file_commit(struct atomic_file *a, char *err, size_t err_size)
         if (r != 0) {
             int e = errno;
             rc = e == EEXIST ? ATOMIC_FILE_EXISTS : ATOMIC_FILE_FAILED;
-            set_err(err, err_size, "%s", e == EEXIST ? "file exists" : strerror(e));
+            mbx_set_err(err, err_size, "%s", e == EEXIST ? "file exists" : strerror(e));
         }
     }
     if (rc != ATOMIC_FILE_OK)

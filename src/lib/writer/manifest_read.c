@@ -286,27 +286,75 @@ static bool value_item(struct reader *r, json_t *item, bool aligned_ok)
     return ok;
 }
 
-/* A group of value items: null or missing means empty. */
-static bool items(struct reader *r, json_t *obj, const char *key, bool aligned_ok, struct mtlbx_wr_tags *out)
+/* obj[key] when it is an array, the path then naming key (pop back to
+ * *at when done with it); NULL when it is missing or null (nothing
+ * pushed), or when it is something else: then the reader has failed
+ * with `not_array`. */
+static json_t *optional_array(struct reader *r, json_t *obj, const char *key, const char *not_array, size_t *at)
 {
-    *out = mtlbx_wr_tags_begin(r->lib);
     json_t *arr = json_object_get(obj, key);
     if (!arr || json_is_null(arr))
-        return true;
-    size_t at = push_key(r, key);
-    if (!json_is_array(arr))
-        return fail(r, "not an array");
+        return NULL;
+    *at = push_key(r, key);
+    if (!json_is_array(arr)) {
+        fail(r, "%s", not_array);
+        return NULL;
+    }
+    return arr;
+}
+
+/* Reads each item of `arr` with `one` (given ctx), the path naming the
+ * item meanwhile; stops at the first that fails. */
+static bool each_item(struct reader *r, json_t *arr, bool (*one)(struct reader *r, json_t *item, void *ctx), void *ctx)
+{
     size_t i;
     json_t *item;
     json_array_foreach(arr, i, item)
     {
-        size_t at2 = push_index(r, i);
-        if (!value_item(r, item, aligned_ok))
+        size_t at = push_index(r, i);
+        if (!one(r, item, ctx))
             return false;
-        pop(r, at2);
+        pop(r, at);
     }
-    pop(r, at);
+    return true;
+}
+
+static bool section_item(struct reader *r, const char *s);
+
+/* What a tag list's items may be: value items (aligned ones or not),
+ * and with `sections` the names of sections (the header extension). */
+struct tag_rule {
+    bool aligned_ok, sections;
+};
+
+static bool tag_item(struct reader *r, json_t *item, void *ctx)
+{
+    const struct tag_rule *rule = ctx;
+    return rule->sections && json_is_string(item) ? section_item(r, json_string_value(item))
+                                                  : value_item(r, item, rule->aligned_ok);
+}
+
+/* The items of one tag list into `out`, each as `rule` allows. */
+static bool tag_items(struct reader *r, json_t *arr, struct tag_rule rule, struct mtlbx_wr_tags *out)
+{
+    *out = mtlbx_wr_tags_begin(r->lib);
+    if (!each_item(r, arr, tag_item, &rule))
+        return false;
     mtlbx_wr_tags_end(r->lib, out);
+    return true;
+}
+
+/* A group of value items: null or missing means empty. */
+static bool items(struct reader *r, json_t *obj, const char *key, bool aligned_ok, struct mtlbx_wr_tags *out)
+{
+    *out = mtlbx_wr_tags_begin(r->lib);
+    size_t at;
+    json_t *arr = optional_array(r, obj, key, "not an array", &at);
+    if (!arr)
+        return !r->failed;
+    if (!tag_items(r, arr, (struct tag_rule){ aligned_ok, false }, out))
+        return false;
+    pop(r, at);
     return true;
 }
 
@@ -598,11 +646,25 @@ static bool header_values(struct reader *r, json_t *lib)
     return true;
 }
 
+/* One archive of the sources: its id and the file holding it. */
+static bool source_archive(struct reader *r, json_t *a, void *ctx)
+{
+    (void)ctx;
+    static const char *const akeys[] = { "id", "id_hex", "file", NULL };
+    if (!json_is_object(a))
+        return fail(r, "not an object");
+    struct mtlbx_wr_archive *ar = mbx_wr_add_archive(r->w, r->lib);
+    if (!ar)
+        return oom(r);
+    const char *file = NULL;
+    return only_keys(r, a, akeys) && text_or_hex(r, a, "id", &ar->id) &&
+           (file = want_string(r, a, "file", true)) && file_blob(r, file, &ar->payload);
+}
+
 static bool read_sources(struct reader *r, json_t *lib)
 {
     static const char *const keys[] = { "tag", "link_command", "link_command_hex", "working_dir", "working_dir_hex",
                                         "archives", NULL };
-    static const char *const akeys[] = { "id", "id_hex", "file", NULL };
     json_t *s = json_object_get(lib, "sources");
     if (!s || json_is_null(s))
         return true;
@@ -626,94 +688,58 @@ static bool read_sources(struct reader *r, json_t *lib)
              : (json_object_get(s, "working_dir") || json_object_get(s, "working_dir_hex")))
         return hsrd ? false : fail(r, "HSRC has no working directory");
     json_t *arr = want(r, s, "archives", JSON_ARRAY, true);
-    if (!arr)
+    if (!arr || !each_item(r, arr, source_archive, NULL))
         return false;
-    size_t i;
-    json_t *a;
-    json_array_foreach(arr, i, a)
-    {
-        size_t at2 = push_index(r, i);
-        if (!json_is_object(a))
-            return fail(r, "not an object");
-        struct mtlbx_wr_archive *ar = mbx_wr_add_archive(r->w, l);
-        if (!ar)
-            return oom(r);
-        const char *file = NULL;
-        if (!only_keys(r, a, akeys) || !text_or_hex(r, a, "id", &ar->id) ||
-            !(file = want_string(r, a, "file", true)) || !file_blob(r, file, &ar->payload))
-            return false;
-        pop(r, at2);
-    }
     pop(r, at);
     return true;
+}
+
+/* One group of a list (VLST, ILST, RLST, SLST): an array of tags. */
+static bool list_group(struct reader *r, json_t *g, void *ctx)
+{
+    if (!json_is_array(g))
+        return fail(r, "a group is an array of tags");
+    struct mtlbx_wr_tags *group = mbx_wr_add_list_group(r->w, r->lib, *(const enum mtlbx_list_kind *)ctx);
+    if (!group)
+        return oom(r);
+    return tag_items(r, g, (struct tag_rule){ true, false }, group);
 }
 
 static bool read_list(struct reader *r, json_t *lib, const char *key, enum mtlbx_list_kind k)
 {
-    json_t *arr = json_object_get(lib, key);
-    if (!arr || json_is_null(arr))
-        return true;
-    size_t at = push_key(r, key);
-    if (!json_is_array(arr))
-        return fail(r, "not an array");
+    size_t at;
+    json_t *arr = optional_array(r, lib, key, "not an array", &at);
+    if (!arr)
+        return !r->failed;
     r->lib->lists[k].present = true;
-    size_t i;
-    json_t *g;
-    json_array_foreach(arr, i, g)
-    {
-        size_t at2 = push_index(r, i);
-        if (!json_is_array(g))
-            return fail(r, "a group is an array of tags");
-        if (!mbx_wr_add_list_group(r->w, r->lib, k))
-            return oom(r);
-        size_t j;
-        json_t *item;
-        json_array_foreach(g, j, item)
-        {
-            size_t at3 = push_index(r, j);
-            if (!value_item(r, item, true))
-                return false;
-            pop(r, at3);
-        }
-        mtlbx_wr_tags_end(r->lib, &r->lib->lists[k].groups[i]);
-        pop(r, at2);
-    }
+    if (!each_item(r, arr, list_group, &k))
+        return false;
     pop(r, at);
     return true;
 }
 
+/* A header extension item that is a string: a section's name, written
+ * as that section's tag. */
+static bool section_item(struct reader *r, const char *s)
+{
+    static const char *const sections[] = { "HSRC", "HSRD", "HDYN", "VLST", "ILST", "RLST", "SLST" };
+    bool ok = false;
+    for (size_t k = 0; k < sizeof sections / sizeof *sections && !ok; k++)
+        ok = strcmp(s, sections[k]) == 0;
+    if (!ok)
+        return fail(r, "\"%s\" names no section (HSRC, HSRD, HDYN, VLST, ILST, RLST, SLST)", show(r, s, 20));
+    return add_tag(r, FOURCC_(s[0], s[1], s[2], s[3]), MTLBX_WR_SECTION, NULL, 0);
+}
+
 static bool read_extension(struct reader *r, json_t *lib)
 {
-    json_t *arr = json_object_get(lib, "header_extension");
-    if (!arr || json_is_null(arr))
-        return true;
-    size_t at = push_key(r, "header_extension");
-    if (!json_is_array(arr))
-        return fail(r, "not an array, or null for none");
+    size_t at;
+    json_t *arr = optional_array(r, lib, "header_extension", "not an array, or null for none", &at);
+    if (!arr)
+        return !r->failed;
     r->lib->has_ext = true;
-    r->lib->ext = mtlbx_wr_tags_begin(r->lib);
-    size_t i;
-    json_t *item;
-    json_array_foreach(arr, i, item)
-    {
-        size_t at2 = push_index(r, i);
-        if (json_is_string(item)) {
-            static const char *const sections[] = { "HSRC", "HSRD", "HDYN", "VLST", "ILST", "RLST", "SLST" };
-            const char *s = json_string_value(item);
-            bool ok = false;
-            for (size_t k = 0; k < sizeof sections / sizeof *sections && !ok; k++)
-                ok = strcmp(s, sections[k]) == 0;
-            if (!ok)
-                return fail(r, "\"%s\" names no section (HSRC, HSRD, HDYN, VLST, ILST, RLST, SLST)",
-                            show(r, s, 20));
-            if (!add_tag(r, FOURCC_(s[0], s[1], s[2], s[3]), MTLBX_WR_SECTION, NULL, 0))
-                return false;
-        } else if (!value_item(r, item, false)) {
-            return false;
-        }
-        pop(r, at2);
-    }
-    mtlbx_wr_tags_end(r->lib, &r->lib->ext);
+    if (!tag_items(r, arr, (struct tag_rule){ false, true }, &r->lib->ext))
+        return false;
     pop(r, at);
     return true;
 }

@@ -21,6 +21,7 @@
 #ifndef MTLBX_WRITER_H
 #define MTLBX_WRITER_H
 
+#include "mtlbx.h"
 #include "mtlbx_private.h"
 
 #ifdef __cplusplus
@@ -125,20 +126,8 @@ int mbx_writer_compare(mtlbx_writer *w, const uint8_t *bytes, uint64_t len);
  * the target), or NULL; *more: how many others. */
 const char *mbx_writer_note(const mtlbx_writer *w, size_t *more);
 
-/* ----------------------------------------- the API of LIBRARY.md -------- */
-
-/* The installed <mtlbx.h> declares these too, for outside programs; the
- * api layer includes both headers (api/handle.h), so the compiler holds
- * the two declarations to one another. */
-mtlbx_writer *mtlbx_writer_new(void);
-int mtlbx_writer_target(mtlbx_writer *w, const char *os);
-int mtlbx_writer_set(mtlbx_writer *w, int key, const char *value);
-int mtlbx_writer_add_function(mtlbx_writer *w, const void *air, size_t len);
-int mtlbx_writer_add_source(mtlbx_writer *w, const char *name, const void *data, size_t len);
-int mtlbx_writer_write_filename(mtlbx_writer *w, const char *path);
-int mtlbx_writer_write_memory(mtlbx_writer *w, const void **out, size_t *len);
-const char *mtlbx_writer_error_string(mtlbx_writer *w);
-void mtlbx_writer_free(mtlbx_writer *w);
+/* The API of LIBRARY.md (mtlbx_writer_new ... mtlbx_writer_free) is
+ * declared once, in the installed <mtlbx.h>, included above. */
 
 /* Internal, for the command line: a writer made from modules checks them
  * against its target and lays out the sources added; call before

@@ -99,70 +99,64 @@ static void install_handlers(void)
     }
 }
 
-enum { P_TITLE = 1, P_FOCUS, P_SELECT, P_OK, P_BAD, P_WARN, P_UNKNOWN,
-       P_FOLLOW, P_HEX_NODE, P_HEX_FIELD, P_MATCH, P_ERROR, P_HEADING, P_UNCLAIMED };
+/* Each attribute's look. Monochrome first: every meaning must survive
+ * NO_COLOR and vt100. With colour, `color` on the attribute's own pair
+ * of fg on bg when it has one (`pair`), else `color` alone. */
+struct look {
+    attr_t mono, color;
+    bool pair;
+    short fg, bg;                /* -1: the terminal's own */
+};
+#define SAME(m) { .mono = (m), .color = (m) }
+#define PAIR(m, f, b, c) { .mono = (m), .color = (c), .pair = true, .fg = (f), .bg = (b) }
+
+static const struct look looks[AT_COUNT] = {
+    [AT_NORMAL] = SAME(A_NORMAL),
+    [AT_TITLE] = PAIR(A_REVERSE | A_BOLD, COLOR_WHITE, COLOR_BLUE, A_BOLD),
+    [AT_PANEL_TITLE] = PAIR(A_UNDERLINE, COLOR_WHITE, COLOR_BLUE, A_NORMAL),
+    [AT_PANEL_TITLE_FOCUS] = PAIR(A_REVERSE | A_BOLD, COLOR_BLACK, COLOR_CYAN, A_BOLD),
+    [AT_SELECT] = PAIR(A_REVERSE, COLOR_BLACK, COLOR_CYAN, A_NORMAL),
+    [AT_SELECT_UNFOCUSED] = { .mono = A_BOLD | A_UNDERLINE, .color = A_REVERSE },
+    [AT_DIM] = SAME(A_DIM),
+    [AT_HEADING] = PAIR(A_BOLD, COLOR_BLUE, -1, A_BOLD),
+    [AT_OK] = PAIR(A_NORMAL, COLOR_GREEN, -1, A_NORMAL),
+    /* Not standout: with NO_COLOR that is reverse video, the look of the
+     * selected row. Error rows carry a "!" marker of their own instead. */
+    [AT_BAD] = PAIR(A_BOLD, COLOR_RED, -1, A_BOLD),
+    [AT_WARN] = PAIR(A_BOLD, COLOR_YELLOW, -1, A_BOLD),
+    [AT_UNKNOWN] = PAIR(A_BOLD, COLOR_MAGENTA, -1, A_BOLD),
+    [AT_FOLLOW] = PAIR(A_BOLD, COLOR_CYAN, -1, A_NORMAL),
+    [AT_HEX_NODE] = PAIR(A_BOLD | A_UNDERLINE, COLOR_BLACK, COLOR_YELLOW, A_NORMAL),
+    [AT_HEX_FIELD] = PAIR(A_STANDOUT | A_BOLD, COLOR_WHITE, COLOR_RED, A_BOLD),
+    [AT_HEX_CURSOR] = SAME(A_REVERSE),
+    [AT_MATCH] = PAIR(A_REVERSE | A_BOLD, COLOR_BLACK, COLOR_GREEN, A_NORMAL),
+    [AT_STATUS] = SAME(A_NORMAL),
+    [AT_STATUS_ERROR] = PAIR(A_BOLD | A_REVERSE, COLOR_WHITE, COLOR_RED, A_BOLD),
+    [AT_FOOTER] = PAIR(A_REVERSE, COLOR_WHITE, COLOR_BLUE, A_NORMAL),
+    [AT_HEX_UNCLAIMED] = PAIR(A_DIM | A_UNDERLINE, COLOR_WHITE, COLOR_MAGENTA, A_NORMAL),
+};
+
+#undef SAME
+#undef PAIR
 
 static void setup_attrs(void)
 {
-    /* Monochrome first: every meaning must survive NO_COLOR and vt100. */
-    attrs[AT_NORMAL] = A_NORMAL;
-    attrs[AT_TITLE] = A_REVERSE | A_BOLD;
-    attrs[AT_PANEL_TITLE] = A_UNDERLINE;
-    attrs[AT_PANEL_TITLE_FOCUS] = A_REVERSE | A_BOLD;
-    attrs[AT_SELECT] = A_REVERSE;
-    attrs[AT_SELECT_UNFOCUSED] = A_BOLD | A_UNDERLINE;
-    attrs[AT_DIM] = A_DIM;
-    attrs[AT_HEADING] = A_BOLD;
-    attrs[AT_OK] = A_NORMAL;
-    /* Not standout: with NO_COLOR that is reverse video, the look of the
-     * selected row. Error rows carry a "!" marker of their own instead. */
-    attrs[AT_BAD] = A_BOLD;
-    attrs[AT_WARN] = A_BOLD;
-    attrs[AT_UNKNOWN] = A_BOLD;
-    attrs[AT_FOLLOW] = A_BOLD;
-    attrs[AT_HEX_NODE] = A_BOLD | A_UNDERLINE;
-    attrs[AT_HEX_FIELD] = A_STANDOUT | A_BOLD;
-    attrs[AT_HEX_CURSOR] = A_REVERSE;
-    attrs[AT_MATCH] = A_REVERSE | A_BOLD;
-    attrs[AT_STATUS] = A_NORMAL;
-    attrs[AT_STATUS_ERROR] = A_BOLD | A_REVERSE;
-    attrs[AT_FOOTER] = A_REVERSE;
-    attrs[AT_HEX_UNCLAIMED] = A_DIM | A_UNDERLINE;
-    if (!use_color)
-        return;
-    start_color();
-    use_default_colors();
-    init_pair(P_TITLE, COLOR_WHITE, COLOR_BLUE);
-    init_pair(P_FOCUS, COLOR_BLACK, COLOR_CYAN);
-    init_pair(P_SELECT, COLOR_BLACK, COLOR_CYAN);
-    init_pair(P_OK, COLOR_GREEN, -1);
-    init_pair(P_BAD, COLOR_RED, -1);
-    init_pair(P_WARN, COLOR_YELLOW, -1);
-    init_pair(P_UNKNOWN, COLOR_MAGENTA, -1);
-    init_pair(P_FOLLOW, COLOR_CYAN, -1);
-    init_pair(P_HEX_NODE, COLOR_BLACK, COLOR_YELLOW);
-    init_pair(P_HEX_FIELD, COLOR_WHITE, COLOR_RED);
-    init_pair(P_MATCH, COLOR_BLACK, COLOR_GREEN);
-    init_pair(P_ERROR, COLOR_WHITE, COLOR_RED);
-    init_pair(P_HEADING, COLOR_BLUE, -1);
-    init_pair(P_UNCLAIMED, COLOR_WHITE, COLOR_MAGENTA);
-    attrs[AT_TITLE] = COLOR_PAIR(P_TITLE) | A_BOLD;
-    attrs[AT_PANEL_TITLE] = COLOR_PAIR(P_TITLE);
-    attrs[AT_PANEL_TITLE_FOCUS] = COLOR_PAIR(P_FOCUS) | A_BOLD;
-    attrs[AT_SELECT] = COLOR_PAIR(P_SELECT);
-    attrs[AT_SELECT_UNFOCUSED] = A_REVERSE;
-    attrs[AT_HEADING] = COLOR_PAIR(P_HEADING) | A_BOLD;
-    attrs[AT_OK] = COLOR_PAIR(P_OK);
-    attrs[AT_BAD] = COLOR_PAIR(P_BAD) | A_BOLD;
-    attrs[AT_WARN] = COLOR_PAIR(P_WARN) | A_BOLD;
-    attrs[AT_UNKNOWN] = COLOR_PAIR(P_UNKNOWN) | A_BOLD;
-    attrs[AT_FOLLOW] = COLOR_PAIR(P_FOLLOW);
-    attrs[AT_HEX_NODE] = COLOR_PAIR(P_HEX_NODE);
-    attrs[AT_HEX_FIELD] = COLOR_PAIR(P_HEX_FIELD) | A_BOLD;
-    attrs[AT_MATCH] = COLOR_PAIR(P_MATCH);
-    attrs[AT_STATUS_ERROR] = COLOR_PAIR(P_ERROR) | A_BOLD;
-    attrs[AT_FOOTER] = COLOR_PAIR(P_TITLE);
-    attrs[AT_HEX_UNCLAIMED] = COLOR_PAIR(P_UNCLAIMED);
+    if (use_color) {
+        start_color();
+        use_default_colors();
+    }
+    /* Pair a is attribute a's (AT_NORMAL, 0, has none). */
+    for (int a = 0; a < AT_COUNT; a++) {
+        const struct look *l = &looks[a];
+        if (!use_color)
+            attrs[a] = l->mono;
+        else if (!l->pair)
+            attrs[a] = l->color;
+        else {
+            init_pair((short)a, l->fg, l->bg);
+            attrs[a] = COLOR_PAIR(a) | l->color;
+        }
+    }
 }
 
 bool term_init(bool no_color, bool ascii, char *why, size_t why_size)

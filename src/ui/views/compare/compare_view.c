@@ -512,12 +512,6 @@ static void compare_here(struct explorer *ex, struct jump *j)
     j->w[0] = cv->list.sel;
 }
 
-static bool compare_restore(struct explorer *ex, const struct jump *j)
-{
-    list_select(&state(ex)->list, (long)j->w[0]);
-    return true;
-}
-
 const struct view_ops compare_view = {
     .name = "compare",
     .keys = KC_COMPARE,
@@ -531,5 +525,5 @@ const struct view_ops compare_view = {
     .grep = compare_grep,
     .list = compare_list,
     .here = compare_here,
-    .restore = compare_restore,
+    .restore = list_view_restore,
 };

@@ -564,17 +564,6 @@ static struct list *folder_list_now(struct explorer *ex)
     return folder_list(ex);
 }
 
-static void folder_here(struct explorer *ex, struct jump *j)
-{
-    j->w[0] = state(ex)->list.sel;
-}
-
-static bool folder_restore(struct explorer *ex, const struct jump *j)
-{
-    list_select(&state(ex)->list, (long)j->w[0]);
-    return true;
-}
-
 const struct view_ops folder_view = {
     .name = "folder survey",
     .keys = KC_FOLDER,
@@ -587,6 +576,6 @@ const struct view_ops folder_view = {
     .title = folder_title,
     .tick = folder_tick,
     .list = folder_list_now,
-    .here = folder_here,
-    .restore = folder_restore,
+    .here = list_view_here,
+    .restore = list_view_restore,
 };

@@ -432,12 +432,6 @@ static void members_here(struct explorer *ex, struct jump *j)
     j->w[0] = m->list.sel;
 }
 
-static bool members_restore(struct explorer *ex, const struct jump *j)
-{
-    list_select(&state(ex)->list, (long)j->w[0]);
-    return true;
-}
-
 const struct view_ops members_view = {
     .name = "source members",
     .keys = KC_MEMBERS,
@@ -451,5 +445,5 @@ const struct view_ops members_view = {
     .grep = members_grep,
     .list = members_list,
     .here = members_here,
-    .restore = members_restore,
+    .restore = list_view_restore,
 };

@@ -312,17 +312,6 @@ static struct list *release_list(struct explorer *ex)
     return &state(ex)->list;
 }
 
-static void release_here(struct explorer *ex, struct jump *j)
-{
-    j->w[0] = state(ex)->list.sel;
-}
-
-static bool release_restore(struct explorer *ex, const struct jump *j)
-{
-    list_select(&state(ex)->list, (long)j->w[0]);
-    return true;
-}
-
 const struct view_ops release_view = {
     .name = "release compare",
     .keys = KC_RELEASE,
@@ -333,6 +322,6 @@ const struct view_ops release_view = {
     .action = release_action,
     .title = release_title,
     .list = release_list,
-    .here = release_here,
-    .restore = release_restore,
+    .here = list_view_here,
+    .restore = list_view_restore,
 };
