@@ -5,7 +5,7 @@
 
 #include "commands.h"
 #include "program/fatal_cleanup.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
 
 #include <errno.h>
 #include <signal.h>

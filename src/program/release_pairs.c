@@ -3,8 +3,8 @@
 #include "config.h"
 
 #include "release_pairs.h"
-#include "archive_members.h"
-#include "tree_walk.h"
+#include "gate/archive_members.h"
+#include "gate/tree_walk.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "scratch_dir.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
 #include "program/release_pairs.h"
 
 #include <criterion/criterion.h>

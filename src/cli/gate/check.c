@@ -14,9 +14,9 @@
 #include "cli/gate/declared_gate.h"
 #include "cli/gate/expect.h"
 #include "cli/gate/os_option.h"
-#include "program/archive_members.h"
-#include "program/macho_members.h"
-#include "program/tree_walk.h"
+#include "gate/archive_members.h"
+#include "gate/macho_members.h"
+#include "gate/tree_walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 
 #include "cli/gate/check_report.h"
 #include "cli/commands.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
 
 #include <jansson.h>
 #include <stdlib.h>

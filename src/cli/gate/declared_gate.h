@@ -1,5 +1,5 @@
 /* The release gate of `check` and `find --os declared`: one library
- * against the minimum its package declares (program/declared_os.h), in the
+ * against the minimum its package declares (gate/declared_os.h), in the
  * words of Metal's own refusals ("language version 4.0", "deployment
  * target 0x00020008 (AIR 2.8)", "Unsupported target triple"), naming
  * the stamp that decides (the modules' target triple: checks.h "load
@@ -8,7 +8,7 @@
 #define MTLBX_DECLARED_GATE_H
 
 #include "cli/gate/os_option.h"
-#include "program/declared_os.h"
+#include "gate/declared_os.h"
 
 /* The findings for one library (its header at `at`) with its stamps and
  * floor, appended to *out; false when out of memory. */

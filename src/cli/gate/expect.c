@@ -3,7 +3,7 @@
 
 #include "cli/gate/expect.h"
 #include "cli/commands.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
 #include "program/release_pairs.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * folders and inside the archives found there (by content: zip, tar,
  * compressed tar, ..., nested; see archive_members.h).
  *
- * The walk (src/program/tree_walk.c) runs on the main thread and only reads
+ * The walk (src/lib/gate/tree_walk.c) runs on the main thread and only reads
  * each file's magic; what it finds goes through a bounded queue to one
  * worker per core, which parses the library (or lists the archive) and
  * formats its line. Lines are printed in the order the walk found them,
@@ -17,11 +17,11 @@
 #include "cli/gate/declared_gate.h"
 #include "cli/inspect/gpu_text.h"
 #include "cli/gate/os_option.h"
-#include "program/archive_members.h"
-#include "program/macho_members.h"
+#include "gate/archive_members.h"
+#include "gate/macho_members.h"
 #include "program/fatal_cleanup.h"
 #include "program/text_buf.h"
-#include "program/tree_walk.h"
+#include "gate/tree_walk.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 #include "ui/work/folder_scan.h"
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 
 #include <locale.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "ui/work/folder_scan.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* The explorer's background scan of folders, app bundles and archives (`mtlbx DIR`, `mtlbx App.ipa`): one thread walks the roots in
- * order (src/program/tree_walk.c) and lists the archives it meets, appending
+ * order (src/lib/gate/tree_walk.c) and lists the archives it meets, appending
  * what it finds to a list the UI reads while the scan goes on. No curses
  * here. */
 #ifndef MTLBX_UI_FOLDER_SCAN_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "mtlbx_private.h"
-#include "tree_walk.h"
+#include "gate/tree_walk.h"
 
 struct folder_entry {
     uint32_t root;             /* which root it was found under */

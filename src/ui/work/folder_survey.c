@@ -7,7 +7,7 @@
  * memory stays flat however many libraries there are. No curses here. */
 #include "config.h"
 
-#include "archive_members.h"
+#include "gate/archive_members.h"
 #include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
 

@@ -14,7 +14,7 @@
 #include "config.h"
 
 #include "ui/views/folder/folder_view.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 #include "ui/core/core.h"
 #include "ui/core/job.h"
 #include "ui/term/term.h"

@@ -10,7 +10,7 @@
 #include "config.h"
 
 #include "ui/views/release/release_view.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 #include "diff_text.h"
 #include "release_pairs.h"
 #include "ui/core/core.h"
