@@ -48,6 +48,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/archive_dl.c \
 	src/lib/container/archive_dl.h \
 	src/lib/container/diag.c \
+	src/lib/container/dup_printf.c \
+	src/lib/container/dup_printf.h \
 	src/lib/container/dynamic.c \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
@@ -176,8 +178,14 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/gate/os_targets.c \
 	src/lib/gate/archive_members.c \
 	src/lib/gate/archive_members.h \
+	src/lib/gate/declared_gate.c \
+	src/lib/gate/declared_gate.h \
 	src/lib/gate/declared_os.c \
 	src/lib/gate/declared_os.h \
+	src/lib/gate/expect.c \
+	src/lib/gate/expect.h \
+	src/lib/gate/gate_run.c \
+	src/lib/gate/gate_run.h \
 	src/lib/gate/info_plist.c \
 	src/lib/gate/info_plist.h \
 	src/lib/gate/macho_members.c \
