@@ -11,6 +11,7 @@
 #include "mtlbx.h"
 #include "gate/archive_members.h"
 #include "gate/gate_run.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -131,14 +132,8 @@ int mtlbx_gate_os(mtlbx_gate *g, const char *os)
 static size_t on_file(void *ctx, const char *name)
 {
     mtlbx_gate *g = ctx;
-    if (g->n_names == g->cap_names) {
-        size_t cap = g->cap_names ? 2 * g->cap_names : 16;
-        struct gate_name *v = realloc(g->names, cap * sizeof *v);
-        if (!v)
-            goto out_of_memory;
-        g->names = v;
-        g->cap_names = cap;
-    }
+    if (!grow_array((void **)&g->names, &g->cap_names, g->n_names + 1, sizeof *g->names))
+        goto out_of_memory;
     char *copy = strdup(name);
     if (!copy)
         goto out_of_memory;
@@ -154,18 +149,8 @@ static bool on_finding(void *ctx, size_t file, enum mtlbx_severity sev, uint64_t
                        const char *rule)
 {
     mtlbx_gate *g = ctx;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 16;
-        struct gate_item *v = realloc(g->v, cap * sizeof *v);
-        if (!v) {
-            g->job_out_of_memory = true;
-            return false;
-        }
-        g->v = v;
-        g->cap = cap;
-    }
-    char *copy = strdup(message);
-    if (!copy) {
+    char *copy = NULL;
+    if (!grow_array((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v) || !(copy = strdup(message))) {
         g->job_out_of_memory = true;
         return false;
     }
@@ -216,14 +201,8 @@ static void on_problem(void *ctx, const char *path, const uint64_t *offset, cons
         else
             fail(g, sys_errno, "%s: %s", path, message);
     }
-    if (g->n_problems == g->cap_problems) {
-        size_t cap = g->cap_problems ? 2 * g->cap_problems : 8;
-        struct gate_problem *v = realloc(g->problems, cap * sizeof *v);
-        if (!v)
-            return; /* the call fails all the same: its error is set */
-        g->problems = v;
-        g->cap_problems = cap;
-    }
+    if (!grow_array((void **)&g->problems, &g->cap_problems, g->n_problems + 1, sizeof *g->problems))
+        return; /* the call fails all the same: its error is set */
     struct gate_problem p = { strdup(path), offset != NULL, offset ? *offset : 0, strdup(message) };
     if (!p.path || !p.message) {
         free(p.path);
