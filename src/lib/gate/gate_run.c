@@ -56,6 +56,26 @@ static bool incomplete(const struct mbx_gate_sink *s, const char *path, const mt
     return false;
 }
 
+/* A member read whole and opened, named ARCHIVE!MEMBER (*full, malloc'd,
+ * or NULL); NULL after the sink was told why. */
+static mtlbx_file *open_member(const struct mbx_gate_sink *s, const char *archive, const char *name,
+                               struct member_reader *rd, char **full)
+{
+    *full = mbx_archive_join(archive, name);
+    char err[256];
+    size_t len;
+    void *data = *full ? mbx_member_read_all(rd, &len, err, sizeof err) : NULL;
+    mtlbx_file *f = NULL;
+    struct mtlbx_error oerr;
+    if (!*full)
+        problem(s, archive, NULL, "out of memory");
+    else if (!data)
+        problem(s, *full, NULL, err);
+    else if (mbx_open_buffer_owned(data, len, *full, &f, &oerr) != MTLBX_E_NONE)
+        problem(s, *full, oerr.has_offset ? &oerr.offset : NULL, oerr.message);
+    return f;
+}
+
 /* ---------------------------------------------------------- the run -- */
 
 /* A finding of mbx_gate_check_file, into the sink. */
@@ -167,18 +187,8 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     struct member_ctx *mc = ctx;
     struct mbx_gate_run *r = mc->r;
     mc->members++;
-    char *full = mbx_archive_join(mc->archive, name);
-    char err[256];
-    size_t len;
-    void *data = full ? mbx_member_read_all(rd, &len, err, sizeof err) : NULL;
-    mtlbx_file *f = NULL;
-    struct mtlbx_error oerr;
-    if (!full)
-        problem(&r->sink, mc->archive, NULL, "out of memory");
-    else if (!data)
-        problem(&r->sink, full, NULL, err);
-    else if (mbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
-        problem(&r->sink, full, oerr.has_offset ? &oerr.offset : NULL, oerr.message);
+    char *full;
+    mtlbx_file *f = open_member(&r->sink, mc->archive, name, rd, &full);
     if (f)
         check_library(r, full, name, mbx_member_macho_slice(rd), f);
     else
@@ -309,18 +319,8 @@ static int expect_member(void *ctx, const char *name, uint64_t size, struct memb
 {
     (void)size;
     struct expect_walk *w = ctx;
-    char *full = mbx_archive_join(w->archive, name);
-    char err[256];
-    size_t len;
-    void *data = full ? mbx_member_read_all(rd, &len, err, sizeof err) : NULL;
-    mtlbx_file *f = NULL;
-    struct mtlbx_error oerr;
-    if (!full)
-        problem(w->sink, w->archive, NULL, "out of memory");
-    else if (!data)
-        problem(w->sink, full, NULL, err);
-    else if (mbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
-        problem(w->sink, full, oerr.has_offset ? &oerr.offset : NULL, oerr.message);
+    char *full;
+    mtlbx_file *f = open_member(w->sink, w->archive, name, rd, &full);
     w->ok = w->ok && f && mbx_expect_add_file(w->e, f);
     mbx_close(f);
     free(full);
