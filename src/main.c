@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "ui/explorer.h"
+#include "gate/archive_members.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -79,6 +80,13 @@ int main(int argc, char **argv)
     if (multi)
         mbx_hash_use_multi_buffer(false);
     mbx_archive_use_library(getenv("MTLBX_LIBARCHIVE"));
+    const char *limit = getenv("MTLBX_MEMBER_LIMIT");
+    if (limit && *limit) {
+        char *end;
+        unsigned long long v = strtoull(limit, &end, 10);
+        if (*end == '\0')
+            mbx_member_limit_set(v); /* (0: the default) */
+    }
     int status;
     if (cli_parse(argc, argv, &args, &status) != 0)
         return status;

@@ -107,7 +107,7 @@ GPU_SAMPLE ?= $(abs_top_srcdir)/../shared/gpu-archives/objectfile-jl-macmetal-du
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I$(top_builddir) -I$(top_builddir)/src/lib -I$(top_srcdir)/src/lib -I$(top_srcdir)/src \
-	-include $(top_builddir)/config.h
+	-include $(top_builddir)/config.h $(LIBPLIST_CFLAGS)
 FUZZ_PARSER_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_parser.c $(HOSTILE_FUZZ_DIR)/walk.c \
 	$(filter %.c,$(addprefix $(top_srcdir)/,$(src_lib_libmtlbx_private_la_SOURCES)))
 FUZZ_BITCODE_SRC = $(HOSTILE_FUZZ_DIR)/fuzz_bitcode.c \
@@ -128,18 +128,18 @@ fuzz-build:
 	  echo "make fuzz: '$(CLANG)' cannot build libFuzzer programs (install clang, or set CLANG=)"; exit 1; fi
 	$(MKDIR_P) tests/fuzz
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_PARSER_SRC) \
-	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	  -o tests/fuzz/fuzz_parser $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBPLIST_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(NCURSES_CFLAGS) $(FUZZ_FORMAT_SRC) -o tests/fuzz/fuzz_format $(NCURSES_LIBS) $(UNISTRING_LIBS)
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_MACHO_SRC) \
-	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	  -o tests/fuzz/fuzz_macho $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBPLIST_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_GPU_SLICE_SRC) \
-	  -o tests/fuzz/fuzz_gpu_slice $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	  -o tests/fuzz/fuzz_gpu_slice $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBPLIST_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_BITCODE_SRC) -o tests/fuzz/fuzz_bitcode $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
-	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBPLIST_LIBS) -lpthread
 	$(CLANG) $(FUZZ_CFLAGS) -I$(top_srcdir)/src/cli $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) $(JANSSON_CFLAGS) \
 	  $(FUZZ_WRITER_SRC) -o tests/fuzz/fuzz_writer $(LIBGCRYPT_LIBS) $(LIBARCHIVE_LIBS) $(BZ2_LIBS) \
-	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) -lpthread
+	  $(JANSSON_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBPLIST_LIBS) -lpthread
 
 # Each run mutates a working copy of the seeds (never the committed
 # ones); new crashes land in tests/fuzz/artifacts/ for tests/fuzz/regress.

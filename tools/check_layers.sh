@@ -3,7 +3,7 @@
 # finished build has no import circle inside a folder and no call against
 # the layer order. The order, highest first, is the design:
 #   src/ui, src/cli   the explorer and the commands (they never call each other's files)
-#   src/program          writing files, running llvm-dis, folder walks, archive members
+#   src/program          writing files, running llvm-dis, release pairing
 #   src/lib           the parser library, itself in layers (src/lib/local.mk):
 #                     api > gate > writer > json > compare > model > checks > bitcode > container
 # src/ui is in layers of its own (src/ui/README.md): loop > views > verbs >

@@ -30,9 +30,11 @@ A CI check that every kernel loads on macOS 14:
     sys.exit(1 if findings else 0)
 
 The release gate of `mtlbx check`, through the library (the same findings
-as `mtlbx check --json`; this version on metallib files):
+as `mtlbx check --json`, on what check takes: files, folders, wheels,
+.ipa/.zip, Mach-O hosts; os="declared" and expect= among its options):
 
-    for f in mtlbx.check(["a.metallib", "b.metallib"], os=["macOS:14.0", "iOS:17.0"]):
+    for f in mtlbx.check(["dist/pkg.whl", "a.metallib"], os=["macOS:14.0", "declared"],
+                         expect="ci/kernels.txt"):
         print(f"{f.file}:{f.offset}: {f.severity}: {f.message} ({f.rule})")
 
 Failures raise mtlbx.Error (a ValueError) with .offset, .errno and

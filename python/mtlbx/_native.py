@@ -137,6 +137,11 @@ _PROTOTYPES = [
     ("mtlbx_gate_finding", _s, [_h, _size, ctypes.POINTER(_s), ctypes.POINTER(_i64), ctypes.POINTER(_int),
                                 ctypes.POINTER(_s)]),
     ("mtlbx_gate_free", None, [_h]),
+    ("mtlbx_gate_expect", _int, [_h, _s]),
+    ("mtlbx_gate_expect_text", _int, [_h, _s, _s, _size]),
+    ("mtlbx_gate_finding_member", _s, [_h, _size]),
+    ("mtlbx_gate_problem_count", _size, [_h]),
+    ("mtlbx_gate_problem", _s, [_h, _size, ctypes.POINTER(_s), ctypes.POINTER(_i64)]),
 ]
 
 for _name, _res, _args in _PROTOTYPES:

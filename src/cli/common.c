@@ -5,7 +5,8 @@
 
 #include "commands.h"
 #include "program/fatal_cleanup.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
+#include "container/dup_printf.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -63,11 +64,9 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
 {
     /* Not a fixed buffer: a message naming a long function must keep the
      * reason that follows the name. */
-    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        msg = NULL;
+    char *msg = mbx_dup_vprintf(fmt, ap);
     va_end(ap);
     /* The path is the user's own argument, but it may still hold bytes that
      * act on a terminal; escape it like anything else. */
@@ -97,7 +96,7 @@ int cli_open_quiet(const char *path, mtlbx_file **out, struct mtlbx_error *err)
     /* Named by the guard from here on, also for whatever the caller maps
      * of this path itself (textconv's "not a metallib" digest). */
     current_path = path;
-    return open_any(path, out, err);
+    return mbx_open_any(path, out, err);
 }
 
 mtlbx_file *cli_open(const char *path)

@@ -18,9 +18,12 @@
 #              rendered through json_stream), and nothing calls it
 #              in the library but the api layer and, for atomic_file.c (the tree's one
 #              atomic write: every rename into place), src/program's safe_write
-#   gate       the release gate's checker core: what `mtlbx check` finds in
-#              one opened file and the --os targets it holds libraries to,
-#              as values (the program's check and mtlbx_gate_* share it)
+#   gate       the release gate: what `mtlbx check` finds in one opened
+#              file and the --os targets it holds libraries to, the folder
+#              walk, archive members (libarchive, loaded with dlopen) and
+#              Mach-O sections, what packages declare (wheel tags, an
+#              Info.plist read with libplist), as values (the program's
+#              check and mtlbx_gate_* share it)
 #   api        the installed library's face (LIBRARY.md): <mtlbx.h>'s one
 #              handle over everything below (api/local.mk)
 #
@@ -31,7 +34,7 @@
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
 src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) \
-	$(JANSSON_CFLAGS)
+	$(JANSSON_CFLAGS) $(LIBPLIST_CFLAGS)
 # Each file compiled once, position-independent, for every use (libtool
 # would compile it twice: with and without -fPIC).
 src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
@@ -45,6 +48,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/archive_dl.c \
 	src/lib/container/archive_dl.h \
 	src/lib/container/diag.c \
+	src/lib/container/dup_printf.c \
+	src/lib/container/dup_printf.h \
 	src/lib/container/dynamic.c \
 	src/lib/container/escape.c \
 	src/lib/container/fat.c \
@@ -171,7 +176,26 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/gate/gate.h \
 	src/lib/gate/check_file.c \
 	src/lib/gate/content.c \
-	src/lib/gate/os_targets.c
+	src/lib/gate/os_targets.c \
+	src/lib/gate/archive_members.c \
+	src/lib/gate/archive_members.h \
+	src/lib/gate/declared_gate.c \
+	src/lib/gate/declared_gate.h \
+	src/lib/gate/declared_os.c \
+	src/lib/gate/declared_os.h \
+	src/lib/gate/expect.c \
+	src/lib/gate/expect.h \
+	src/lib/gate/gate_run.c \
+	src/lib/gate/gate_run.h \
+	src/lib/gate/info_plist.c \
+	src/lib/gate/info_plist.h \
+	src/lib/gate/macho_members.c \
+	src/lib/gate/macho_members.h \
+	src/lib/gate/member_names.c \
+	src/lib/gate/member_names.h \
+	src/lib/gate/member_reader.h \
+	src/lib/gate/tree_walk.c \
+	src/lib/gate/tree_walk.h
 
 # The requirement tables are data/requirements.tsv, the one copy of them:
 # compiled in through this generated header (tools/requirements-table.awk).
@@ -189,6 +213,6 @@ requirements_object = src/lib/checks/libmtlbx_private_la-requirements.lo
 $(requirements_object): src/lib/requirements_table.h
 
 # What every program linking the parser's internal API needs
-MTLBX_LIBS = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(JANSSON_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS)
+MTLBX_LIBS = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(JANSSON_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBPLIST_LIBS)
 
 include src/lib/api/local.mk

@@ -302,36 +302,58 @@ void mtlbx_writer_free(mtlbx_writer *w);
 
 /* The release gate of `mtlbx check` through the library: the findings
  * `mtlbx check --json` prints for the same operands, as values. A gate
- * holds --os targets and the findings of every path added, in check's
- * order (by path as added, then by offset, errors first, then by message).
- * This version takes metallib files (plain or fat) and PLATFORM:VERSION
- * targets; a folder, an archive (wheel, .ipa, .zip), a Mach-O host and
- * "declared" are refused with MTLBX_FAILED and ENOTSUP (mtlbx_gate_errno),
- * never taken as holding no finding. */
+ * holds --os targets, an --expect list, and the findings of every path
+ * added, in check's order (by library as found, then by offset, errors
+ * first, then by message). It takes what check takes: metallib files
+ * (plain or fat), folders, archives (wheels, .ipa, .zip, tars), Mach-O
+ * hosts and ARCHIVE!MEMBER, against PLATFORM:VERSION targets and the
+ * minimum the package declares ("declared"). */
 typedef struct mtlbx_gate mtlbx_gate;
 /* NULL when memory ran out. */
 mtlbx_gate *mtlbx_gate_new(void);
 /* One --os target, "macOS:14.0" (repeatable, one version per platform),
- * for the paths added after it: each function needing more is a finding
- * (rule "os"). MTLBX_OK, or MTLBX_FAILED (EINVAL: not PLATFORM:VERSION,
- * or a platform named twice; ENOTSUP: "declared"). */
+ * or "declared" (each library against the minimum its package declares:
+ * a wheel's tags, an Info.plist, a Mach-O host's build version; rule
+ * "os-declared"), for the paths added after it: each function needing
+ * more is a finding (rule "os"). MTLBX_OK, or MTLBX_FAILED (EINVAL: not
+ * PLATFORM:VERSION nor declared, or a platform named twice). */
 int mtlbx_gate_os(mtlbx_gate *g, const char *os);
-/* Checks one file as `mtlbx check` does and keeps its findings: MTLBX_OK
- * (none), MTLBX_WARN (some), or MTLBX_FAILED (the file could not be
- * opened or read whole, what check reports on stderr with exit 2; its
- * findings so far are kept). */
+/* --expect LIST for the paths added after it (rule "expect"): LIST read
+ * as check reads it, a text file (one name or shell glob a line, '#'
+ * comments), a metallib, or a folder, archive or Mach-O host whose every
+ * function name is expected. Each path added must hold every name.
+ * MTLBX_OK, or MTLBX_FAILED (LIST cannot be read: a problem says why). */
+int mtlbx_gate_expect(mtlbx_gate *g, const char *list);
+/* The same from the lines of text (len bytes), the list called `name` in
+ * the findings ("function F is missing, which NAME expects"). */
+int mtlbx_gate_expect_text(mtlbx_gate *g, const char *name, const char *text, size_t len);
+/* Checks one operand as `mtlbx check` does and keeps its findings:
+ * MTLBX_OK (none), MTLBX_WARN (some), or MTLBX_FAILED (something in it
+ * could not be opened or read whole, what check reports on stderr with
+ * exit 2: the first is the error, every one a problem; the findings of
+ * the rest are kept). */
 int mtlbx_gate_add_path(mtlbx_gate *g, const char *path);
 /* Why the last call failed, one line naming the path ("" when it did
  * not; never NULL), and the system's errno for it (0 for a format's). */
 const char *mtlbx_gate_error_string(const mtlbx_gate *g);
 int mtlbx_gate_errno(const mtlbx_gate *g);
 /* The findings kept; finding i's message (NULL past the end) with its
- * file (the path as added), byte offset, severity (MTLBX_SEVERITY_*) and
- * rule ("diagnostic", "os"), each out pointer NULL if unwanted. Valid
- * until mtlbx_gate_free. */
+ * file (as check --json names it: PATH, ARCHIVE!MEMBER,
+ * HOST!SEGMENT,SECTION), byte offset, severity (MTLBX_SEVERITY_*) and
+ * rule ("diagnostic", "os", "os-declared", "expect"), each out pointer
+ * NULL if unwanted. Valid until mtlbx_gate_free. */
 size_t mtlbx_gate_finding_count(const mtlbx_gate *g);
 const char *mtlbx_gate_finding(const mtlbx_gate *g, size_t i, const char **file, int64_t *offset, int *severity,
                                const char **rule);
+/* Finding i's member inside its archive or host (what follows the
+ * archive's path and '!' in its file; "" for a file of its own), or NULL
+ * past the end. */
+const char *mtlbx_gate_finding_member(const mtlbx_gate *g, size_t i);
+/* What could not be read, of every call (check's lines on stderr):
+ * problem i's message (NULL past the end), its path and byte offset (-1
+ * when none). Valid until mtlbx_gate_free. */
+size_t mtlbx_gate_problem_count(const mtlbx_gate *g);
+const char *mtlbx_gate_problem(const mtlbx_gate *g, size_t i, const char **path, int64_t *offset);
 /* NULL is fine. */
 void mtlbx_gate_free(mtlbx_gate *g);
 

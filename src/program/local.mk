@@ -1,8 +1,8 @@
 # The program's own layer, above the parser library and below both front
 # ends (src/cli, src/ui): safe file writing (on the library's atomic_file.c,
 # with the signal handlers' registrations; dir_swap: unpack's folder put in
-# place whole), running llvm-dis, folder walks, archive members, release
-# pairing, changes in words (diff_text). No curses, no parser internals.
+# place whole), running llvm-dis, release pairing (over the library's folder
+# walk and archive members: src/lib/gate), changes in words (diff_text). No curses, no parser internals.
 noinst_LIBRARIES += src/program/libmtlbxprogram.a
 src_program_libmtlbxprogram_a_SOURCES = \
 	src/program/fatal_cleanup.c \
@@ -17,19 +17,8 @@ src_program_libmtlbxprogram_a_SOURCES = \
 	src/program/nocase.h \
 	src/program/docfmt.c \
 	src/program/docfmt.h \
-	src/program/archive_members.c \
-	src/program/archive_members.h \
 	src/program/diff_text.c \
 	src/program/diff_text.h \
-	src/program/macho_members.c \
-	src/program/macho_members.h \
-	src/program/member_reader.h \
-	src/program/declared_os.c \
-	src/program/declared_os.h \
-	src/program/info_plist.c \
-	src/program/info_plist.h \
-	src/program/member_names.c \
-	src/program/member_names.h \
 	src/program/member_plan.c \
 	src/program/member_plan.h \
 	src/program/name_set.c \
@@ -41,9 +30,7 @@ src_program_libmtlbxprogram_a_SOURCES = \
 	src/program/safe_write.c \
 	src/program/safe_write.h \
 	src/program/release_pairs.c \
-	src/program/release_pairs.h \
-	src/program/tree_walk.c \
-	src/program/tree_walk.h
+	src/program/release_pairs.h
 src_program_libmtlbxprogram_a_CPPFLAGS = $(AM_CPPFLAGS) $(LIBARCHIVE_CFLAGS) $(LIBGCRYPT_CFLAGS) $(JANSSON_CFLAGS) $(LIBPLIST_CFLAGS)
 
 # What the binary (and the explorer's tests) add to LDADD for these helpers;

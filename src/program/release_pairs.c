@@ -3,15 +3,15 @@
 #include "config.h"
 
 #include "release_pairs.h"
-#include "archive_members.h"
-#include "tree_walk.h"
+#include "gate/archive_members.h"
+#include "gate/tree_walk.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 bool release_is_release(const char *path)
 {
-    return !member_path_split(path) && folder_or_archive(path);
+    return !mbx_member_path_split(path) && mbx_folder_or_archive(path);
 }
 
 /* Takes ownership of key and open; member and size as in release_item. */
@@ -43,8 +43,8 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
      * planned on it, and a directory that overstates every member would
      * make every batch one pair wide (one pass per pair again). A damaged
      * member holds nothing once its pair comes: reading it fails. */
-    int64_t holds = member_measure(rd);
-    add(side, e->rel[0] ? archive_join(e->rel, name) : strdup(name), archive_join(e->path, name),
+    int64_t holds = mbx_member_measure(rd);
+    add(side, e->rel[0] ? mbx_archive_join(e->rel, name) : strdup(name), mbx_archive_join(e->path, name),
         strlen(e->path) + 1, holds >= 0 ? (uint64_t)holds : 0);
     return 0;
 }
@@ -63,7 +63,7 @@ static int on_entry(void *ctx, const struct walk_entry *e)
     case WALK_ARCHIVE: {
         char err[300];
         side->archive = e;
-        int rc = archive_list_metallibs(e->path, on_member, side, NULL, err, sizeof err);
+        int rc = mbx_archive_list_metallibs(e->path, on_member, side, NULL, err, sizeof err);
         if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || !e->rel[0])) {
             side->problem(side->ctx, e->path, err);
             side->failed = true;
@@ -85,7 +85,7 @@ static int by_key(const void *p, const void *q)
 void release_side_collect(const char *root, struct release_side *side)
 {
     struct walk_progress progress = { 0 };
-    tree_walk(root, on_entry, side, &progress, NULL);
+    mbx_tree_walk(root, on_entry, side, &progress, NULL);
     if (side->n > 1)
         qsort(side->v, side->n, sizeof *side->v, by_key);
 }
@@ -159,10 +159,10 @@ static void call_direct(void *ctx, size_t i, size_t j)
 
 /* Where one item stands in reading ahead. Members are read in batches:
  * the pairs (in key order) from the first not yet compared whose members
- * fit member_limit() together, one pass over each archive they are in,
+ * fit mbx_member_limit() together, one pass over each archive they are in,
  * in the archive's own order. */
 enum fetch_state {
-    IDLE,                      /* not in the batch (or not a member): open_any reads it */
+    IDLE,                      /* not in the batch (or not a member): mbx_open_any reads it */
     WANTED,                    /* to read in this batch's pass over its archive */
     FETCHED,                   /* read: data, or the error reading it gave */
     DROPPED,                   /* no room left in this batch: the next batch's */
@@ -219,7 +219,7 @@ static int on_ahead(void *ctx, const char *name, uint64_t size, struct member_re
     struct batch *b = p->batch;
     size_t it = wanted(p, name);
     struct fetched *f = it == NONE ? NULL : &p->f[it];
-    /* A name twice in an archive: the first, as open_any takes it. */
+    /* A name twice in an archive: the first, as mbx_open_any takes it. */
     if (!f || f->state != WANTED)
         return 0;
     bool first = f->pair == b->first;
@@ -229,7 +229,7 @@ static int on_ahead(void *ctx, const char *name, uint64_t size, struct member_re
         f->state = DROPPED;
     } else {
         char err[256];
-        f->data = member_read_all(rd, &f->len, err, sizeof err);
+        f->data = mbx_member_read_all(rd, &f->len, err, sizeof err);
         if (f->data)
             f->size = f->len;
         if (!f->data) {
@@ -282,9 +282,9 @@ static void read_side(const struct release_side *side, struct fetched *f, size_t
         struct pass p = { side, f, want + g, end - g, end - g, b };
         char err[256];
         /* Its problems were reported when the side was walked; a member
-         * the pass did not reach is left to open_any, which says why. */
+         * the pass did not reach is left to mbx_open_any, which says why. */
         if (archive)
-            archive_list_metallibs(archive, on_ahead, &p, NULL, err, sizeof err);
+            mbx_archive_list_metallibs(archive, on_ahead, &p, NULL, err, sizeof err);
         free(archive);
         for (size_t k = g; k < end; k++)
             if (f[want[k]].state == WANTED)
@@ -318,11 +318,11 @@ static void want_item(const struct release_side *side, struct fetched *f, size_t
     }
 }
 
-/* Offers a read member to open_any for the callback. */
+/* Offers a read member to mbx_open_any for the callback. */
 static void offer(const struct release_item *it, struct fetched *f)
 {
     if (f->state == FETCHED) {
-        open_any_offer(it->open, f->data, f->len, f->error);
+        mbx_open_any_offer(it->open, f->data, f->len, f->error);
         f->data = NULL;
     }
 }
@@ -342,7 +342,7 @@ void release_pair(const struct release_side *a, const struct release_side *b, re
         fa[i].size = a->v[i].member ? a->v[i].size : 0;
     for (size_t j = 0; j < b->n; j++)
         fb[j].size = b->v[j].member ? b->v[j].size : 0;
-    uint64_t budget = member_limit();
+    uint64_t budget = mbx_member_limit();
     for (size_t first = 0; first < pairs.n;) {
         struct batch bt = { 0, budget, first, pairs.n };
         size_t end = first, na = 0, nb = 0;
@@ -368,7 +368,7 @@ void release_pair(const struct release_side *a, const struct release_side *b, re
                 offer(&b->v[p.j], &fb[p.j]);
             }
             fn(ctx, p.i != NONE ? &a->v[p.i] : NULL, p.j != NONE ? &b->v[p.j] : NULL);
-            open_any_withdraw();
+            mbx_open_any_withdraw();
         }
         for (size_t r = first; r < end; r++) {
             if (pairs.v[r].i != NONE)

@@ -2,7 +2,7 @@
 # Hostile Info.plist files under the release gate (issue 34): libplist 2.2
 # has no bounds of its own (an XML plist 200,000 arrays deep overflowed its
 # stack; a 200-byte binary plist whose arrays each name the next one 14
-# times ran for minutes), so src/program/info_plist.c bounds them before it
+# times ran for minutes), so src/lib/gate/info_plist.c bounds them before it
 # reads them (the deep ones here are 5,000 levels: past the bound, short
 # of what crashes libplist). Each one, in an .ipa beside the iOS fixture,
 # must give its one warning ("not read: ...") within seconds, never a

@@ -1,7 +1,7 @@
 /* Two releases paired and their members read ahead (util/release_pairs.c,
  * issue 35 item 2). Two tars of 24 members each, in different scrambled
  * orders, some members changed, one only on each side: every pair must
- * come exactly once, in key order, and open_any() of each item inside the
+ * come exactly once, in key order, and mbx_open_any() of each item inside the
  * callback must give that member's own bytes, without walking the archive
  * again (the archives are moved away while the callback runs, so a walk
  * would fail). Then the same under a read-ahead budget (MTLBX_MEMBER_LIMIT)
@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "scratch_dir.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
 #include "program/release_pairs.h"
 
 #include <criterion/criterion.h>
@@ -90,7 +90,7 @@ static void check_member(const char *open, char side, int k)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    cr_assert(open_any(open, &f, &err) == MTLBX_E_NONE && f, "%s: %s", open, err.message);
+    cr_assert(mbx_open_any(open, &f, &err) == MTLBX_E_NONE && f, "%s: %s", open, err.message);
     uint8_t want[2048];
     size_t len = member_bytes(side, k, want);
     cr_assert(mbx_file_size(f) == len && memcmp(mbx_file_data(f), want, len) == 0, "%s: not its bytes", open);
@@ -132,10 +132,7 @@ static void run(const char *limit, long long lie)
     char *a = pt_join(dir, "old.tar"), *b = pt_join(dir, "new.tar");
     write_tar(a, 'A', 5);
     write_tar(b, 'B', 7);
-    if (limit)
-        setenv("MTLBX_MEMBER_LIMIT", limit, 1);
-    else
-        unsetenv("MTLBX_MEMBER_LIMIT");
+    mbx_member_limit_set(limit ? strtoull(limit, NULL, 10) : 0); /* what the program does with MTLBX_MEMBER_LIMIT */
     struct release_side sa = { .problem = problem }, sb = { .problem = problem };
     release_side_collect(a, &sa);
     release_side_collect(b, &sb);
@@ -153,7 +150,7 @@ static void run(const char *limit, long long lie)
     cr_assert(s.from_offers == N - 2);
     release_side_free(&sa);
     release_side_free(&sb);
-    unsetenv("MTLBX_MEMBER_LIMIT");
+    mbx_member_limit_set(0);
     pt_rmtree(dir);
     free(a), free(b), free(dir);
 }

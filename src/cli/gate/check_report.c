@@ -3,7 +3,7 @@
 
 #include "cli/gate/check_report.h"
 #include "cli/commands.h"
-#include "program/archive_members.h"
+#include "gate/archive_members.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -128,7 +128,7 @@ static bool print_item(const struct report *r, const struct report_item *it, FIL
         /* GitHub attaches an annotation to a file of the repository: a
          * member's archive (or Mach-O host) is that file; the member is
          * named in the message, which keeps the whole name. */
-        size_t cut = member_path_split(name);
+        size_t cut = mbx_member_path_split(name);
         char *repo_file = cut ? mbx_escape_dup((const uint8_t *)name, cut, flags) : NULL;
         fprintf(out, "::%s file=", sev);
         put_github(out, repo_file ? repo_file : file, true);

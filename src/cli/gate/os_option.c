@@ -38,24 +38,6 @@ bool os_gate_parse(const struct cli_args *a, struct mbx_os_gate *g)
     return true;
 }
 
-bool gate_push(struct gate_finding **out, size_t *n, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
-{
-    struct gate_finding *g = realloc(*out, (*n + 1) * sizeof **out);
-    if (!g)
-        return false;
-    *out = g;
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = vasprintf(&g[*n].message, fmt, ap);
-    va_end(ap);
-    if (rc < 0)
-        return false;
-    g[*n].severity = sev;
-    g[*n].offset = offset;
-    (*n)++;
-    return true;
-}
-
 /* The library's findings, one gate_finding each. */
 struct gate_list {
     struct gate_finding **out;
@@ -65,7 +47,7 @@ struct gate_list {
 static bool push_finding(void *ctx, enum mtlbx_severity sev, uint64_t offset, const char *message)
 {
     struct gate_list *l = ctx;
-    return gate_push(l->out, l->n, sev, offset, "%s", message);
+    return mbx_gate_push(l->out, l->n, sev, offset, "%s", message);
 }
 
 bool os_gate_library(const struct mbx_os_gate *g, const mtlbx_library *lib, bool functions,

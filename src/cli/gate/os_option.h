@@ -9,6 +9,7 @@
 #include "mtlbx_private.h"
 #include "checks/requires_text.h"
 #include "gate/gate.h"
+#include "gate/declared_gate.h"
 
 #include <stddef.h>
 
@@ -18,15 +19,6 @@
 /* From the command's OPT_OS values; false after a usage message on stderr. */
 bool os_gate_parse(const struct cli_args *a, struct mbx_os_gate *g);
 
-/* One finding of the gate: its message is malloc'd (free it). */
-struct gate_finding {
-    enum mtlbx_severity severity;
-    uint64_t offset;
-    char *message;
-};
-/* Appends one finding (its message formatted); false when out of memory. */
-bool gate_push(struct gate_finding **out, size_t *n, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
 /* The findings for one library: with `functions`, one per function that
  * needs more than the named version of its platform (check), else only the
  * library's own (find). Appended to *out (grown with realloc); false when

@@ -2,7 +2,7 @@
  * folders and inside the archives found there (by content: zip, tar,
  * compressed tar, ..., nested; see archive_members.h).
  *
- * The walk (src/program/tree_walk.c) runs on the main thread and only reads
+ * The walk (src/lib/gate/tree_walk.c) runs on the main thread and only reads
  * each file's magic; what it finds goes through a bounded queue to one
  * worker per core, which parses the library (or lists the archive) and
  * formats its line. Lines are printed in the order the walk found them,
@@ -14,14 +14,14 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "cli/gate/declared_gate.h"
+#include "gate/declared_gate.h"
 #include "cli/inspect/gpu_text.h"
 #include "cli/gate/os_option.h"
-#include "program/archive_members.h"
-#include "program/macho_members.h"
+#include "gate/archive_members.h"
+#include "gate/macho_members.h"
 #include "program/fatal_cleanup.h"
 #include "program/text_buf.h"
-#include "program/tree_walk.h"
+#include "gate/tree_walk.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -268,7 +268,7 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
     /* A worker that holds the turn for nested archives gathers even a big
      * document: waiting for the jobs before it to print, it could wait on
      * one that waits for that turn. */
-    if (mbx_file_size(f) >= fd->stream_from && !archive_nest_turn_held())
+    if (mbx_file_size(f) >= fd->stream_from && !mbx_archive_nest_turn_held())
         take_stdout(fd, t);
     if (t->direct) {
         if (dump_write_document(stdout, name, f, true) != 0)
@@ -367,7 +367,7 @@ static void describe(struct finder *fd, struct text *t, const char *name, mtlbx_
     if (fd->gate.on)
         describe_gate(fd, t, name, f);
     if (fd->gate.declared && !mbx_file_out_of_memory(f, NULL))
-        gate_wait_add(wait, name, member, slice, f, false, 0);
+        mbx_gate_wait_add(wait, name, member, slice, f, false, 0);
     uint64_t at;
     if (mbx_file_out_of_memory(f, &at)) {
         /* Counts from a library read in part would be wrong, not short
@@ -402,7 +402,7 @@ struct member_ctx {
 static int on_declaration(void *ctx, const char *name, uint64_t size, struct member_reader *rd)
 {
     (void)size;
-    package_member_read(((struct member_ctx *)ctx)->pkg, name, rd);
+    mbx_package_member_read(((struct member_ctx *)ctx)->pkg, name, rd);
     return 0;
 }
 
@@ -417,7 +417,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     snprintf(full, n, "%s!%s", mc->archive, name);
     char err[256];
     size_t len;
-    void *data = member_read_all(rd, &len, err, sizeof err);
+    void *data = mbx_member_read_all(rd, &len, err, sizeof err);
     mtlbx_file *f = NULL;
     struct mtlbx_error oerr;
     if (!data)
@@ -425,7 +425,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     else if (mbx_open_buffer_owned(data, len, full, &f, &oerr) != MTLBX_E_NONE)
         report_open(mc->fd, full, &oerr);
     else
-        describe(mc->fd, mc->t, full, f, mc->wait, name, member_macho_slice(rd));
+        describe(mc->fd, mc->t, full, f, mc->wait, name, mbx_member_macho_slice(rd));
     mbx_close(f);
     free(full);
     return 0;
@@ -477,7 +477,7 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, s
     struct package pkg;
     struct gate_wait wait = { 0 };
     if (fd->gate.declared)
-        package_begin(&pkg, j->path, j->kind == WALK_ARCHIVE, cache);
+        mbx_package_begin(&pkg, j->path, j->kind == WALK_ARCHIVE, cache);
     if (j->kind == WALK_METALLIB) {
         mtlbx_file *f = NULL;
         struct mtlbx_error err;
@@ -489,7 +489,7 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, s
     } else {
         struct member_ctx mc = { fd, &t, j->path, &pkg, &wait };
         char err[300];
-        int rc = archive_list_metallibs_and(j->path, NULL, on_member, fd->gate.declared ? package_member_wanted : NULL,
+        int rc = mbx_archive_list_metallibs_and(j->path, NULL, on_member, fd->gate.declared ? mbx_package_member_wanted : NULL,
                                             on_declaration, &mc, NULL, err, sizeof err);
         /* Compressed bytes with no archive inside, met in a folder, are
          * just not an archive; named on the command line, they are said. */
@@ -498,10 +498,10 @@ static char *run_job(struct finder *fd, const struct job *j, struct buffer *b, s
     }
     if (fd->gate.declared) {
         struct emit_ctx e = { fd, &t };
-        if (!gate_wait_finish(&wait, &pkg, emit_declared, &e) || pkg.out_of_memory)
+        if (!mbx_gate_wait_finish(&wait, &pkg, emit_declared, &e) || pkg.out_of_memory)
             t.buf.failed = true;
-        gate_wait_free(&wait);
-        package_end(&pkg);
+        mbx_gate_wait_free(&wait);
+        mbx_package_end(&pkg);
     }
     if (t.buf.failed) {
         report_out_of_memory(fd, j->path, "out of memory");
@@ -527,7 +527,7 @@ static void *worker(void *arg)
         if (!fd->q_count) {
             pthread_mutex_unlock(&fd->lock);
             free(b.data);
-            bundle_cache_free(&cache);
+            mbx_bundle_cache_free(&cache);
             return NULL;
         }
         struct job j = fd->queue[fd->q_head];
@@ -669,7 +669,7 @@ int cmd_find(const struct cli_args *args)
     if (fd.stdout_tty && !fd.json && started && fputs(header_row, stdout) == EOF)
         fd.output_error = true;
     for (int p = 0; p < n_paths && started; p++)
-        tree_walk(paths[p], on_entry, &fd, &fd.walk, NULL);
+        mbx_tree_walk(paths[p], on_entry, &fd, &fd.walk, NULL);
 
     pthread_mutex_lock(&fd.lock);
     fd.no_more_jobs = true;

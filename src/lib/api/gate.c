@@ -1,27 +1,23 @@
 /* mtlbx_gate_*: the release gate of `mtlbx check` through the library
- * (the Python module's mtlbx.check). Each path added is checked at once by
- * the checker core the program uses (gate/gate.h), and its findings are
- * kept as values, sorted as check prints them (--json's order).
- *
- * This far the gate takes metallib files (plain or fat) and --os
- * PLATFORM:VERSION targets. Folders, archives (wheels, .ipa, .zip),
- * Mach-O hosts, --os declared and --expect are walked above the library
- * today (src/program, src/cli): they are refused here, with ENOTSUP and a
- * message that says so, never passed over as if they held no finding. */
+ * (the Python module's mtlbx.check). Each path added is checked at once
+ * by the walk and checker the program's check runs (gate/gate_run.h):
+ * files, folders, archives (wheels, .ipa, .zip, tars), Mach-O hosts,
+ * ARCHIVE!MEMBER, --os PLATFORM:VERSION and declared, --expect. Its
+ * findings are kept as values, sorted as check prints them (--json's
+ * order), and what check says on stderr (a file it cannot open or read
+ * whole) is kept as a problem, with the call's MTLBX_FAILED. */
 #include "config.h"
 
 #include "mtlbx.h"
-#include "container/macho.h"
-#include "gate/gate.h"
+#include "gate/archive_members.h"
+#include "gate/gate_run.h"
+#include "internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct gate_item {
     size_t file;               /* index into names */
@@ -31,12 +27,31 @@ struct gate_item {
     const char *rule;          /* MBX_RULE_*: static */
 };
 
+struct gate_name {
+    char *name;                /* as check prints it: PATH, ARCHIVE!MEMBER, HOST!SEGMENT,SECTION */
+    size_t member;             /* where the member's name starts in it (0: a file of its own) */
+};
+
+struct gate_problem {
+    char *path;
+    bool has_offset;
+    uint64_t offset;
+    char *message;
+};
+
 struct mtlbx_gate {
     struct mbx_os_gate os;
-    char **names;
-    size_t n_names;
+    struct expect expect;
+    bool has_expect;
+    struct gate_name *names;
+    size_t n_names, cap_names;
     struct gate_item *v;
     size_t n, cap;
+    size_t job_first;          /* the first item of the job at hand */
+    bool job_out_of_memory;
+    struct gate_problem *problems;
+    size_t n_problems, cap_problems;
+    int open_errno;            /* the system's errno of the last open that failed */
     char error[512];
     int error_errno;
 };
@@ -54,8 +69,15 @@ void mtlbx_gate_free(mtlbx_gate *g)
         free(g->v[i].message);
     free(g->v);
     for (size_t i = 0; i < g->n_names; i++)
-        free(g->names[i]);
+        free(g->names[i].name);
     free(g->names);
+    for (size_t i = 0; i < g->n_problems; i++) {
+        free(g->problems[i].path);
+        free(g->problems[i].message);
+    }
+    free(g->problems);
+    if (g->has_expect)
+        mbx_expect_free(&g->expect);
     free(g);
 }
 
@@ -68,6 +90,12 @@ static int fail(mtlbx_gate *g, int sys_errno, const char *fmt, ...)
     va_end(ap);
     g->error_errno = sys_errno;
     return MTLBX_FAILED;
+}
+
+static void clear_error(mtlbx_gate *g)
+{
+    g->error[0] = 0;
+    g->error_errno = 0;
 }
 
 const char *mtlbx_gate_error_string(const mtlbx_gate *g)
@@ -84,11 +112,7 @@ int mtlbx_gate_os(mtlbx_gate *g, const char *os)
 {
     if (!g || !os)
         return MTLBX_FAILED;
-    g->error[0] = 0;
-    g->error_errno = 0;
-    if (strcmp(os, "declared") == 0)
-        return fail(g, ENOTSUP, "declared: the package's declared minimum is not yet checked through the library "
-                                "(mtlbx check --os declared does)");
+    clear_error(g);
     struct mbx_os_gate next = g->os;
     enum mtlbx_os named = MTLBX_OS_NONE;
     switch (mbx_os_gate_add(&next, os, &named)) {
@@ -98,101 +122,159 @@ int mtlbx_gate_os(mtlbx_gate *g, const char *os)
     case MBX_OS_GATE_TWICE:
         return fail(g, EINVAL, "%s: %s is named twice", os, mbx_os_name(named));
     default:
-        return fail(g, EINVAL, "%s: expected PLATFORM:VERSION, e.g. macOS:14.0 (platforms: " MTLBX_OS_SPEC_PLATFORMS ")",
-                    os);
+        return fail(g, EINVAL, "%s: expected PLATFORM:VERSION, e.g. macOS:14.0 (platforms: " MTLBX_OS_SPEC_PLATFORMS
+                    "), or declared", os);
     }
 }
 
-/* One finding of mbx_gate_check_file, kept. */
-struct keep {
-    mtlbx_gate *g;
-    size_t file;
-};
+/* ------------------------------------------------ the sink of the run -- */
 
-static bool keep_finding(void *ctx, enum mtlbx_severity sev, uint64_t offset, const char *message, const char *rule)
+static size_t on_file(void *ctx, const char *name)
 {
-    struct keep *k = ctx;
-    mtlbx_gate *g = k->g;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 16;
-        struct gate_item *v = realloc(g->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        g->v = v;
-        g->cap = cap;
-    }
-    char *copy = strdup(message);
+    mtlbx_gate *g = ctx;
+    if (!grow_array((void **)&g->names, &g->cap_names, g->n_names + 1, sizeof *g->names))
+        goto out_of_memory;
+    char *copy = strdup(name);
     if (!copy)
+        goto out_of_memory;
+    size_t cut = mbx_member_path_split(name);
+    g->names[g->n_names] = (struct gate_name){ copy, cut ? cut + 1 : 0 };
+    return g->n_names++;
+out_of_memory:
+    g->job_out_of_memory = true;
+    return SIZE_MAX;
+}
+
+static bool on_finding(void *ctx, size_t file, enum mtlbx_severity sev, uint64_t offset, const char *message,
+                       const char *rule)
+{
+    mtlbx_gate *g = ctx;
+    char *copy = NULL;
+    if (!grow_array((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v) || !(copy = strdup(message))) {
+        g->job_out_of_memory = true;
         return false;
-    g->v[g->n++] = (struct gate_item){ k->file, sev, offset, copy, rule };
+    }
+    g->v[g->n++] = (struct gate_item){ file, sev, offset, copy, rule };
     return true;
 }
 
+/* check's order (check_report.c): by library as found, then by offset,
+ * errors first, then by message. */
 static int item_cmp(const void *a, const void *b)
 {
     const struct gate_item *x = a, *y = b;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
     return mbx_gate_order(x->offset, x->severity, x->message, y->offset, y->severity, y->message);
 }
 
-/* A file the program walks for the libraries inside (an archive, a
- * Mach-O host) by its first bytes, as its folder walk tells them apart;
- * anything else is opened, and a file that is not a metallib refused
- * as check refuses it. */
-static bool walked_above(const char *path)
+/* A job done. Its findings sorted as check prints them; a job that ran
+ * out of memory keeps none, as check prints none of it (its problem
+ * says so). */
+static bool on_flush(void *ctx)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return false; /* opening it says why */
-    uint8_t m[512];
-    ssize_t got = pread(fd, m, sizeof m, 0);
-    close(fd);
-    if (got <= 0)
-        return false;
-    bool metallib = got >= 4 && ((m[0] == 'M' && m[1] == 'T' && m[2] == 'L' && m[3] == 'B') ||
-                                 (m[0] == 0xCB && m[1] == 0xFE && m[2] == 0xBA && m[3] == 0xBE));
-    return !metallib && (mbx_archive_content(m, (size_t)got) || mbx_macho_magic(m, (size_t)got));
+    mtlbx_gate *g = ctx;
+    if (g->job_out_of_memory) {
+        for (size_t i = g->job_first; i < g->n; i++)
+            free(g->v[i].message);
+        g->n = g->job_first;
+    } else if (g->n > g->job_first + 1) {
+        qsort(g->v + g->job_first, g->n - g->job_first, sizeof *g->v, item_cmp);
+    }
+    g->job_first = g->n;
+    g->job_out_of_memory = false;
+    return true;
+}
+
+static void on_problem(void *ctx, const char *path, const uint64_t *offset, const char *message)
+{
+    mtlbx_gate *g = ctx;
+    /* The system's errno: an open's, or ENOMEM for check's "out of
+     * memory" lines (Python raises MemoryError, OSError for the rest). */
+    int sys_errno = g->open_errno ? g->open_errno : strstr(message, "out of memory") ? ENOMEM : 0;
+    g->open_errno = 0;
+    /* The first problem of the call is its error (what check's first
+     * line on stderr says). */
+    if (!g->error[0]) {
+        if (offset)
+            fail(g, sys_errno, "%s:%llu: %s", path, (unsigned long long)*offset, message);
+        else
+            fail(g, sys_errno, "%s: %s", path, message);
+    }
+    if (!grow_array((void **)&g->problems, &g->cap_problems, g->n_problems + 1, sizeof *g->problems))
+        return; /* the call fails all the same: its error is set */
+    struct gate_problem p = { strdup(path), offset != NULL, offset ? *offset : 0, strdup(message) };
+    if (!p.path || !p.message) {
+        free(p.path);
+        free(p.message);
+        return;
+    }
+    g->problems[g->n_problems++] = p;
+}
+
+/* The open of the program's check, with the system's errno kept for the
+ * error (Python raises FileNotFoundError for a path that is not there). */
+static int on_open(void *ctx, const char *path, mtlbx_file **out, struct mtlbx_error *err)
+{
+    int rc = mbx_open_any(path, out, err);
+    if (rc != MTLBX_E_NONE)
+        ((mtlbx_gate *)ctx)->open_errno = err->sys_errno;
+    return rc;
+}
+
+static struct mbx_gate_sink sink_of(mtlbx_gate *g)
+{
+    return (struct mbx_gate_sink){ on_file, on_finding, on_flush, on_problem, on_open, g };
+}
+
+/* -------------------------------------------------------- the calls -- */
+
+int mtlbx_gate_expect(mtlbx_gate *g, const char *list)
+{
+    if (!g || !list)
+        return MTLBX_FAILED;
+    clear_error(g);
+    struct mbx_gate_sink sink = sink_of(g);
+    struct expect e;
+    bool ok = mbx_gate_run_expect(&e, list, &sink);
+    if (!ok)
+        return MTLBX_FAILED;
+    if (g->has_expect)
+        mbx_expect_free(&g->expect);
+    g->expect = e;
+    g->has_expect = true;
+    return MTLBX_OK;
+}
+
+int mtlbx_gate_expect_text(mtlbx_gate *g, const char *name, const char *text, size_t len)
+{
+    if (!g || !name || (!text && len))
+        return MTLBX_FAILED;
+    clear_error(g);
+    struct expect e;
+    if (!mbx_expect_begin(&e, name) || !mbx_expect_add_text(&e, text ? text : "", len) || !mbx_expect_finish(&e)) {
+        mbx_expect_free(&e);
+        return fail(g, ENOMEM, "%s: out of memory", name);
+    }
+    if (g->has_expect)
+        mbx_expect_free(&g->expect);
+    g->expect = e;
+    g->has_expect = true;
+    return MTLBX_OK;
 }
 
 int mtlbx_gate_add_path(mtlbx_gate *g, const char *path)
 {
     if (!g || !path)
         return MTLBX_FAILED;
-    g->error[0] = 0;
-    g->error_errno = 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return fail(g, ENOTSUP, "%s: a folder: folders are not yet checked through the library (mtlbx check does)",
-                    path);
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && walked_above(path))
-        return fail(g, ENOTSUP, "%s: an archive or a Mach-O host: archives (wheels, .ipa, .zip) and Mach-O hosts "
-                                "are not yet checked through the library (mtlbx check does)", path);
-    char **names = realloc(g->names, (g->n_names + 1) * sizeof *names);
-    if (!names)
-        return fail(g, ENOMEM, "%s: out of memory", path);
-    g->names = names;
-    if (!(names[g->n_names] = strdup(path)))
-        return fail(g, ENOMEM, "%s: out of memory", path);
-    struct keep k = { g, g->n_names++ };
-    mtlbx_file *f = NULL;
-    struct mtlbx_error err;
-    if (mbx_open_path(path, &f, &err) != MTLBX_E_NONE) {
-        if (err.has_offset)
-            return fail(g, err.sys_errno, "%s:%llu: %s", path, (unsigned long long)err.offset, err.message);
-        return fail(g, err.sys_errno, "%s: %s", path, err.message);
-    }
+    clear_error(g);
     size_t first = g->n;
-    long n = mbx_gate_check_file(f, &g->os, keep_finding, &k);
-    /* As check says them (cli_complete): a file cut short under the
-     * reads, or one read only in part, is not answered for. */
-    int rc = MTLBX_OK;
-    if (n < 0 || mbx_file_out_of_memory(f, NULL))
-        rc = fail(g, ENOMEM, "%s: out of memory: its findings are not all known", path);
-    else if (mbx_file_changed(f))
-        rc = fail(g, 0, "%s: the file changed or shrank while it was being read", path);
-    mbx_close(f);
-    if (g->n > first) /* (g->v is NULL before the first finding) */
-        qsort(g->v + first, g->n - first, sizeof *g->v, item_cmp);
-    return rc != MTLBX_OK ? rc : g->n > first ? MTLBX_WARN : MTLBX_OK;
+    struct mbx_gate_run run = { .gate = &g->os, .expect = g->has_expect ? &g->expect : NULL, .sink = sink_of(g) };
+    mbx_gate_run_operand(&run, path);
+    mbx_gate_run_free(&run);
+    if (run.unopened)
+        return g->error[0] ? MTLBX_FAILED : fail(g, 0, "%s: not all of it could be read", path);
+    return g->n > first ? MTLBX_WARN : MTLBX_OK;
 }
 
 size_t mtlbx_gate_finding_count(const mtlbx_gate *g)
@@ -207,7 +289,7 @@ const char *mtlbx_gate_finding(const mtlbx_gate *g, size_t i, const char **file,
         return NULL;
     const struct gate_item *it = &g->v[i];
     if (file)
-        *file = g->names[it->file];
+        *file = g->names[it->file].name;
     if (offset)
         *offset = (int64_t)it->offset;
     if (severity)
@@ -215,4 +297,29 @@ const char *mtlbx_gate_finding(const mtlbx_gate *g, size_t i, const char **file,
     if (rule)
         *rule = it->rule;
     return it->message;
+}
+
+const char *mtlbx_gate_finding_member(const mtlbx_gate *g, size_t i)
+{
+    if (!g || i >= g->n)
+        return NULL;
+    const struct gate_name *nm = &g->names[g->v[i].file];
+    return nm->member ? nm->name + nm->member : "";
+}
+
+size_t mtlbx_gate_problem_count(const mtlbx_gate *g)
+{
+    return g ? g->n_problems : 0;
+}
+
+const char *mtlbx_gate_problem(const mtlbx_gate *g, size_t i, const char **path, int64_t *offset)
+{
+    if (!g || i >= g->n_problems)
+        return NULL;
+    const struct gate_problem *p = &g->problems[i];
+    if (path)
+        *path = p->path;
+    if (offset)
+        *offset = p->has_offset ? (int64_t)p->offset : -1;
+    return p->message;
 }

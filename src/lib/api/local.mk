@@ -26,7 +26,7 @@ src_lib_libmtlbx_la_SOURCES = \
 src_lib_libmtlbx_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(JANSSON_CFLAGS)
 src_lib_libmtlbx_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
 src_lib_libmtlbx_la_LIBADD = src/lib/libmtlbx_private.la $(LIBGCRYPT_LIBS) $(JANSSON_LIBS) $(DL_LIBS) $(BZ2_LIBS) $(DEMANGLE_LIBS) \
-	$(UNISTRING_LIBS)
+	$(UNISTRING_LIBS) $(LIBPLIST_LIBS)
 src_lib_libmtlbx_la_LDFLAGS = -version-info $(MTLBX_LT_VERSION_INFO) -no-undefined \
 	-export-symbols $(srcdir)/src/lib/api/libmtlbx.sym
 EXTRA_src_lib_libmtlbx_la_DEPENDENCIES = src/lib/api/libmtlbx.sym
@@ -37,7 +37,7 @@ EXTRA_DIST += src/lib/api/libmtlbx.sym
 # of that install (so that `make install prefix=P` gives a P/lib/pkgconfig/
 # mtlbx.pc naming P). Static linking needs what the library links against.
 pkgconfigdir = $(libdir)/pkgconfig
-MTLBX_PC_REQUIRES = libgcrypt jansson
+MTLBX_PC_REQUIRES = libgcrypt jansson libplist-2.0
 MTLBX_PC_LIBS = $(BZ2_LIBS) $(DL_LIBS) $(DEMANGLE_LIBS) $(UNISTRING_LIBS) $(LIBS)
 EXTRA_DIST += src/lib/api/mtlbx.pc.in
 install-mtlbx-pc:

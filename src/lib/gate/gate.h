@@ -1,9 +1,10 @@
 /* The release gate's checker core (gate/): what `mtlbx check` finds in
  * one opened file, and the --os PLATFORM:VERSION targets it holds each
  * library against, as values handed to the caller (no printing). The
- * program's check (src/cli/check.c) and libmtlbx's mtlbx_gate_* (api/
- * gate.c, the Python module's mtlbx.check) both read files through it,
- * so both give the same findings. */
+ * walk over check's operands (gate_run.h), which the program's check
+ * (src/cli/gate/check.c) and libmtlbx's mtlbx_gate_* (api/gate.c, the
+ * Python module's mtlbx.check) both run, reads every file through it, so
+ * both give the same findings. */
 #ifndef MTLBX_GATE_H
 #define MTLBX_GATE_H
 
@@ -17,7 +18,7 @@
 #define MBX_RULE_EXPECT "expect"           /* --expect LIST */
 
 /* --os PLATFORM:VERSION, repeatable (at most one per platform), and
- * --os declared (the package's own minimum, checked above the library). */
+ * --os declared (the package's own minimum: declared_os.h, declared_gate.h). */
 struct mbx_os_gate {
     bool on;                   /* some PLATFORM:VERSION */
     bool declared;

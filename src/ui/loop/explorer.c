@@ -13,7 +13,7 @@
 #include "ui/work/folder_scan.h"
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -160,7 +160,7 @@ int explorer_main(int n_paths, char *const *paths, const struct explorer_options
     for (int i = 0; i < n_paths && !folders; i++) {
         struct mtlbx_error err;
         mtlbx_file *f = NULL;
-        if (open_any(paths[i], &f, &err) != MTLBX_E_NONE || !f) {
+        if (mbx_open_any(paths[i], &f, &err) != MTLBX_E_NONE || !f) {
             fprintf(stderr, "mtlbx: %s: %s\n", paths[i], err.message);
             if (!first_error[0])
                 snprintf(first_error, sizeof first_error, "%s: %s", paths[i], err.message);

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "ui/work/folder_scan.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 
 bool folder_scan_wants(const char *path)
 {
-    return folder_or_archive(path);
+    return mbx_folder_or_archive(path);
 }
 
 /* Appends one entry (copies the strings). */
@@ -60,7 +60,7 @@ static int on_member(void *ctx, const char *name, uint64_t size, struct member_r
     /* The archive named as a root is the heading above its members:
      * each is its path inside it (the part that tells two apart); one
      * found in a folder is named from the folder (dist/App.ipa!...). */
-    char *label = a->rel[0] ? archive_join(a->rel, name) : strdup(name), *open_path = archive_join(a->path, name);
+    char *label = a->rel[0] ? mbx_archive_join(a->rel, name) : strdup(name), *open_path = mbx_archive_join(a->path, name);
     if (label && open_path) {
         add(c->s, c->root, label, open_path, size, NULL);
         atomic_fetch_add(&c->s->members, 1);
@@ -84,7 +84,7 @@ static int on_entry(void *ctx, const struct walk_entry *e)
     case WALK_ARCHIVE: {
         char err[300];
         c->archive = e;
-        int rc = archive_list_metallibs(e->path, on_member, c, &c->s->cancel, err, sizeof err);
+        int rc = mbx_archive_list_metallibs(e->path, on_member, c, &c->s->cancel, err, sizeof err);
         /* Compressed bytes without an archive inside, met in a folder: not
          * a problem (a folder of .gz man pages). Named by the user: said. */
         if (rc != 0 && (rc != ARCHIVE_NOT_ARCHIVE || !e->rel[0])) {
@@ -103,7 +103,7 @@ static void *scan_thread(void *arg)
     struct folder_scan *s = arg;
     for (uint32_t r = 0; r < s->n_roots && !s->cancel; r++) {
         struct scan_ctx c = { s, r, NULL };
-        tree_walk(s->roots[r], on_entry, &c, &s->progress, &s->cancel);
+        mbx_tree_walk(s->roots[r], on_entry, &c, &s->progress, &s->cancel);
     }
     atomic_store(&s->done, true);
     return NULL;

@@ -1,5 +1,5 @@
 /* The explorer's background scan of folders, app bundles and archives (`mtlbx DIR`, `mtlbx App.ipa`): one thread walks the roots in
- * order (src/program/tree_walk.c) and lists the archives it meets, appending
+ * order (src/lib/gate/tree_walk.c) and lists the archives it meets, appending
  * what it finds to a list the UI reads while the scan goes on. No curses
  * here. */
 #ifndef MTLBX_UI_FOLDER_SCAN_H
@@ -12,12 +12,12 @@
 #include <stdint.h>
 
 #include "mtlbx_private.h"
-#include "tree_walk.h"
+#include "gate/tree_walk.h"
 
 struct folder_entry {
     uint32_t root;             /* which root it was found under */
     char *label;               /* below the root, for display (raw bytes) */
-    char *open_path;           /* what open_any() takes: a path or ARCHIVE!MEMBER */
+    char *open_path;           /* what mbx_open_any() takes: a path or ARCHIVE!MEMBER */
     uint64_t size;
     char *problem;             /* not NULL: an unreadable entry, and why */
     /* Set by the UI thread only: */
@@ -56,7 +56,7 @@ struct folder_scan {
 };
 
 /* True when `path` is something the scan opens: a folder, or an archive
- * by its content (archive_content(): zip, tar, compressed tar, ...). */
+ * by its content (mbx_archive_content(): zip, tar, compressed tar, ...). */
 bool folder_scan_wants(const char *path);
 
 /* Sets up a scan of copies of the roots; NULL on no memory. */

@@ -7,7 +7,7 @@
  * memory stays flat however many libraries there are. No curses here. */
 #include "config.h"
 
-#include "archive_members.h"
+#include "gate/archive_members.h"
 #include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
 
@@ -46,7 +46,7 @@ static void summarize(struct folder_scan *s, size_t i, const char *path)
 {
     mtlbx_file *f = NULL;
     struct mtlbx_error err;
-    bool ok = open_any(path, &f, &err) == MTLBX_E_NONE && f;
+    bool ok = mbx_open_any(path, &f, &err) == MTLBX_E_NONE && f;
     char version[40] = "", target[64] = "", msl[24] = "", buf[64];
     size_t functions = 0, problems = ok ? mbx_file_diag_count(f) : 0;
     unsigned lo = ~0u, hi = 0;
@@ -95,7 +95,7 @@ static void index_entry(struct folder_scan *s, size_t i, const char *path)
     struct mtlbx_error err;
     struct text_buf t = { 0 };
     text_buf_add(&t, "", 0);
-    if (open_any(path, &f, &err) == MTLBX_E_NONE && f) {
+    if (mbx_open_any(path, &f, &err) == MTLBX_E_NONE && f) {
         for (size_t l = 0; l < mbx_file_library_count(f) && !s->cancel; l++) {
             mtlbx_library *lib = mbx_library_at(f, l);
             mtlbx_interface_reader *rd = mbx_interface_reader_new(lib);

@@ -14,7 +14,7 @@
 #include "config.h"
 
 #include "ui/views/folder/folder_view.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 #include "ui/core/core.h"
 #include "ui/core/job.h"
 #include "ui/term/term.h"
@@ -169,7 +169,7 @@ static void open_entry(struct explorer *ex, size_t index)
         ex_message(ex, "opening %s...", label ? label : "?");
         ex_draw(ex);
         struct mtlbx_error err;
-        if (open_any(e.open_path, &e.file, &err) != MTLBX_E_NONE || !e.file) {
+        if (mbx_open_any(e.open_path, &e.file, &err) != MTLBX_E_NONE || !e.file) {
             ex_error(ex, "%s: %s", label ? label : "?", err.message);
             free(label);
             return;

@@ -10,7 +10,7 @@
 #include "config.h"
 
 #include "ui/views/release/release_view.h"
-#include "archive_members.h"
+#include "gate/archive_members.h"
 #include "diff_text.h"
 #include "release_pairs.h"
 #include "ui/core/core.h"
@@ -25,7 +25,7 @@
 
 struct release_row {
     char mark;                 /* + - ~ */
-    char *open_a, *open_b;     /* for open_any; NULL on the side without it */
+    char *open_a, *open_b;     /* for mbx_open_any; NULL on the side without it */
     char *text;                /* the row as shown (terminal-safe) */
     mtlbx_file *fa, *fb;       /* opened by Enter, kept */
 };
@@ -116,7 +116,7 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
         struct mtlbx_error err;
         struct mtlbx_diff *d = NULL;
         struct mtlbx_diff_options opt = { .verify = false };
-        if (open_any(x->open, &fa, &err) != MTLBX_E_NONE || open_any(y->open, &fb, &err) != MTLBX_E_NONE) {
+        if (mbx_open_any(x->open, &fa, &err) != MTLBX_E_NONE || mbx_open_any(y->open, &fb, &err) != MTLBX_E_NONE) {
             char *why = escaped(err.message);
             fprintf(out, ": %s", why ? why : "cannot be opened");
             free(why);
@@ -257,8 +257,8 @@ static void open_pair(struct explorer *ex)
         return;
     }
     struct mtlbx_error err;
-    if ((!r->fa && open_any(r->open_a, &r->fa, &err) != MTLBX_E_NONE) ||
-        (!r->fb && open_any(r->open_b, &r->fb, &err) != MTLBX_E_NONE)) {
+    if ((!r->fa && mbx_open_any(r->open_a, &r->fa, &err) != MTLBX_E_NONE) ||
+        (!r->fb && mbx_open_any(r->open_b, &r->fb, &err) != MTLBX_E_NONE)) {
         ex_error(ex, "%s", err.message);
         return;
     }

@@ -5,6 +5,7 @@
 #include "declared_os.h"
 #include "archive_members.h"
 #include "info_plist.h"
+#include "container/dup_printf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,18 +20,6 @@
 static const char *const BUNDLE_SUFFIXES[] = { ".app", ".appex", ".framework" };
 
 /* ------------------------------------------------------------ helpers -- */
-
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
-{
-    char *s = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
 
 /* A name for messages: valid UTF-8 (invalid bytes as \xNN). Whoever
  * prints a message escapes it for a terminal, once. */
@@ -154,7 +143,7 @@ static void add_tag_mins(struct package *p, const struct tag_mins *m, const char
         size_t n = m->tag_len[os];
         char *tag = shown(m->tag[os], n > TAG_SHOWN ? TAG_SHOWN : n);
         add(p, scope, scope_len, (enum mtlbx_os)os, m->v[os],
-            tag ? dup_printf("wheel tag %s%s in %s", tag, n > TAG_SHOWN ? "..." : "", where) : NULL);
+            tag ? mbx_dup_printf("wheel tag %s%s in %s", tag, n > TAG_SHOWN ? "..." : "", where) : NULL);
         free(tag);
     }
 }
@@ -176,7 +165,7 @@ static bool wheel_name(struct package *p, const char *name, size_t len, const ch
     struct tag_mins m = { 0 };
     add_tags(&m, name + last + 1, len - last - 1);
     char *base = shown(name, len + 4);
-    char *where = base ? dup_printf("the file name %s", base) : NULL;
+    char *where = base ? mbx_dup_printf("the file name %s", base) : NULL;
     if (where)
         add_tag_mins(p, &m, scope, scope_len, where);
     else
@@ -219,23 +208,23 @@ static size_t plist_declarations(const uint8_t *data, size_t len, const char *wh
     char err[160];
     size_t n = 0;
     *why = NULL;
-    if (!info_plist_read(data, len, &m, err, sizeof err)) {
-        *why = dup_printf("%s: %s", where, err);
+    if (!mbx_info_plist_read(data, len, &m, err, sizeof err)) {
+        *why = mbx_dup_printf("%s: %s", where, err);
         return 0;
     }
     if (m.has_macos)
         decl[n++] = (struct declaration){ NULL, MTLBX_OS_MACOS, m.macos,
-                                          dup_printf("LSMinimumSystemVersion %s in %s", m.macos_text, where) };
+                                          mbx_dup_printf("LSMinimumSystemVersion %s in %s", m.macos_text, where) };
     if (m.has_other)
         decl[n++] = (struct declaration){ NULL, m.other_os, m.other,
-                                          dup_printf("MinimumOSVersion %s in %s%s", m.other_text, where,
+                                          mbx_dup_printf("MinimumOSVersion %s in %s%s", m.other_text, where,
                                                      m.other_os ? "" : ", which names no platform") };
     if (m.bad_macos || m.bad_other)
-        *why = dup_printf("%s: %s \"%s\" is not a version", where,
+        *why = mbx_dup_printf("%s: %s \"%s\" is not a version", where,
                           m.bad_macos ? "LSMinimumSystemVersion" : "MinimumOSVersion",
                           m.bad_macos ? m.macos_text : m.other_text);
     else if (!n)
-        *why = dup_printf("%s declares no LSMinimumSystemVersion or MinimumOSVersion", where);
+        *why = mbx_dup_printf("%s declares no LSMinimumSystemVersion or MinimumOSVersion", where);
     return n;
 }
 
@@ -261,7 +250,7 @@ static size_t plist_bundle(const char *path, size_t len)
     return 0;
 }
 
-bool package_member_wanted(const char *joined)
+bool mbx_package_member_wanted(const char *joined)
 {
     const char *name = strrchr(joined, '!');
     name = name ? name + 1 : joined;
@@ -272,12 +261,12 @@ bool package_member_wanted(const char *joined)
     return plist_bundle(name, len) != 0;
 }
 
-void package_member(struct package *p, const char *joined, const uint8_t *data, size_t len)
+void mbx_package_member(struct package *p, const char *joined, const uint8_t *data, size_t len)
 {
     const char *name = strrchr(joined, '!');
     size_t prefix = name ? (size_t)(name + 1 - joined) : 0; /* "OUTER!" of a nested archive */
     name = joined + prefix;
-    char *full = dup_printf("%s!%s", p->disk_path ? p->disk_path : "", joined);
+    char *full = mbx_dup_printf("%s!%s", p->disk_path ? p->disk_path : "", joined);
     char *where = full ? shown(full, strlen(full)) : NULL;
     free(full);
     if (!where) {
@@ -290,7 +279,7 @@ void package_member(struct package *p, const char *joined, const uint8_t *data, 
         struct declaration decl[2];
         char *why;
         size_t n = plist_declarations(data, len, where, decl, &why);
-        char *scope = dup_printf("%.*s%.*s", (int)prefix, joined, (int)bundle, name);
+        char *scope = mbx_dup_printf("%.*s%.*s", (int)prefix, joined, (int)bundle, name);
         for (size_t i = 0; i < n; i++)
             add(p, scope ? scope : "", scope ? strlen(scope) : 0, decl[i].os, decl[i].version, decl[i].source);
         if (why)
@@ -302,24 +291,24 @@ void package_member(struct package *p, const char *joined, const uint8_t *data, 
     free(where);
 }
 
-void package_member_unread(struct package *p, const char *joined, const char *why)
+void mbx_package_member_unread(struct package *p, const char *joined, const char *why)
 {
-    char *full = dup_printf("%s!%s", p->disk_path ? p->disk_path : "", joined);
+    char *full = mbx_dup_printf("%s!%s", p->disk_path ? p->disk_path : "", joined);
     char *where = full ? shown(full, strlen(full)) : NULL;
     free(full);
-    note(p, where ? dup_printf("%s: not read: %s", where, why) : NULL);
+    note(p, where ? mbx_dup_printf("%s: not read: %s", where, why) : NULL);
     free(where);
 }
 
-void package_member_read(struct package *p, const char *joined, struct member_reader *rd)
+void mbx_package_member_read(struct package *p, const char *joined, struct member_reader *rd)
 {
     char err[256];
     size_t len;
-    void *data = member_read_upto(rd, INFO_PLIST_MAX_BYTES, &len, err, sizeof err);
+    void *data = mbx_member_read_upto(rd, INFO_PLIST_MAX_BYTES, &len, err, sizeof err);
     if (data)
-        package_member(p, joined, data, len);
+        mbx_package_member(p, joined, data, len);
     else
-        package_member_unread(p, joined, err);
+        mbx_package_member_unread(p, joined, err);
     free(data);
 }
 
@@ -331,7 +320,7 @@ static const char *const PLIST_PLACES[] = { "Contents/Info.plist", "Info.plist",
 static void read_bundle(struct bundle_slot *s)
 {
     for (size_t i = 0; i < sizeof PLIST_PLACES / sizeof *PLIST_PLACES && !s->found; i++) {
-        char *path = dup_printf("%s/%s", s->dir, PLIST_PLACES[i]);
+        char *path = mbx_dup_printf("%s/%s", s->dir, PLIST_PLACES[i]);
         int fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW) : -1;
         struct stat st;
         if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -351,7 +340,7 @@ static void read_bundle(struct bundle_slot *s)
             if (buf && where)
                 s->n_decl = plist_declarations(buf, got, where, s->decl, &s->note);
             else
-                s->note = dup_printf("%s: not read: out of memory", where ? where : "Info.plist");
+                s->note = mbx_dup_printf("%s: not read: out of memory", where ? where : "Info.plist");
             free(where);
             free(buf);
         }
@@ -378,7 +367,7 @@ static struct bundle_slot *bundle_lookup(struct bundle_cache *c, const char *dir
     return s;
 }
 
-void bundle_cache_free(struct bundle_cache *c)
+void mbx_bundle_cache_free(struct bundle_cache *c)
 {
     for (size_t i = 0; i < BUNDLE_CACHE_SLOTS; i++) {
         free(c->slot[i].dir);
@@ -414,7 +403,7 @@ static void folder_bundles(struct package *p, const char *path, struct bundle_ca
 
 /* -------------------------------------------------------------- a job -- */
 
-void package_begin(struct package *p, const char *disk_path, bool archive, struct bundle_cache *cache)
+void mbx_package_begin(struct package *p, const char *disk_path, bool archive, struct bundle_cache *cache)
 {
     memset(p, 0, sizeof *p);
     p->archive = archive;
@@ -426,7 +415,7 @@ void package_begin(struct package *p, const char *disk_path, bool archive, struc
     folder_bundles(p, disk_path, cache);
 }
 
-void package_end(struct package *p)
+void mbx_package_end(struct package *p)
 {
     for (size_t i = 0; i < p->n; i++) {
         free(p->v[i].scope);
@@ -466,7 +455,7 @@ static void add_other(struct floor *out, const struct declaration *d)
     out->other_platforms = true;
 }
 
-void package_floor(const struct package *p, const char *member, const struct mtlbx_macho_slice *slice,
+void mbx_package_floor(const struct package *p, const char *member, const struct mtlbx_macho_slice *slice,
                    const char *host, enum mtlbx_os os, struct floor *out)
 {
     memset(out, 0, sizeof *out);
@@ -489,14 +478,14 @@ void package_floor(const struct package *p, const char *member, const struct mtl
     }
     for (size_t i = 0; i < inner.n; i++)
         applies(&inner.v[i], os) ? consider(out, os, &inner.v[i]) : add_other(out, &inner.v[i]);
-    package_end(&inner);
+    mbx_package_end(&inner);
     /* Its Mach-O host */
     for (size_t i = 0; slice && i < slice->n_min_os; i++) {
         const struct mtlbx_macho_min_os *m = &slice->min_os[i];
         const char *arch = mbx_macho_cpu_name(slice->cputype, slice->cpusubtype);
         char *h = shown(host, strlen(host));
         struct declaration d = { NULL, mbx_platform_os(m->platform), { m->major, m->minor },
-                                 dup_printf("%s minos %u.%u of %s%s%s%s",
+                                 mbx_dup_printf("%s minos %u.%u of %s%s%s%s",
                                             m->cmd == MTLBX_LC_BUILD_VERSION ? "LC_BUILD_VERSION" : "LC_VERSION_MIN",
                                             m->major, m->minor, h ? h : "its host", arch ? " (" : "",
                                             arch ? arch : "", arch ? ")" : "") };

@@ -18,12 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool macho_content(const uint8_t *head, size_t n)
+bool mbx_macho_content(const uint8_t *head, size_t n)
 {
     return mbx_macho_magic(head, n);
 }
 
-const struct mtlbx_macho_slice *member_macho_slice(const struct member_reader *rd)
+const struct mtlbx_macho_slice *mbx_member_macho_slice(const struct member_reader *rd)
 {
     return rd->slice;
 }
@@ -109,7 +109,7 @@ static bool stream_read(void *ctx, uint64_t offset, void *buf, size_t n)
     return stream_take(s, out, n);
 }
 
-/* One section's bytes after its head, for member_read_all. */
+/* One section's bytes after its head, for mbx_member_read_all. */
 struct section_read {
     const struct macho_source *src;
     uint64_t pos, end;
@@ -158,7 +158,7 @@ static void section_name(const mtlbx_macho *m, const struct mtlbx_macho_section 
         snprintf(buf, size, "%s!%s,%s", arch, sec->segment, sec->section);
 }
 
-void macho_list(struct macho_listener *L, const char *prefix, const struct macho_source *src)
+void mbx_macho_list(struct macho_listener *L, const char *prefix, const struct macho_source *src)
 {
     mtlbx_macho *m = mbx_macho_open(src->size, src->read, src->ctx);
     if (!m) {
@@ -169,7 +169,7 @@ void macho_list(struct macho_listener *L, const char *prefix, const struct macho
     while (!L->stop && !(L->cancel && *L->cancel) && mbx_macho_next_section(m, &sec)) {
         char name[96];
         section_name(m, &sec, name, sizeof name);
-        char *joined = archive_join(prefix, name);
+        char *joined = mbx_archive_join(prefix, name);
         if (!joined) {
             L->problem(L->pctx, prefix, "out of memory");
             break;
@@ -180,7 +180,7 @@ void macho_list(struct macho_listener *L, const char *prefix, const struct macho
         /* Four bytes tell a metallib; its head is read only then. */
         rd.head_len = sec.size < 4 ? (size_t)sec.size : 4;
         bool readable = (!L->want || wanted) && src->read(src->ctx, sec.offset, rd.head, rd.head_len);
-        bool lib = readable && rd.head_len == 4 && metallib_magic(rd.head);
+        bool lib = readable && rd.head_len == 4 && mbx_metallib_magic(rd.head);
         if (readable && (lib || wanted)) {
             size_t more = sec.size < ARCHIVE_HEAD ? (size_t)sec.size : ARCHIVE_HEAD;
             readable = src->read(src->ctx, sec.offset + rd.head_len, rd.head + rd.head_len, more - rd.head_len);
@@ -213,7 +213,7 @@ void macho_list(struct macho_listener *L, const char *prefix, const struct macho
     mbx_macho_close(m);
 }
 
-bool macho_list_path(struct macho_listener *L, const char *path, char *err, size_t err_size)
+bool mbx_macho_list_path(struct macho_listener *L, const char *path, char *err, size_t err_size)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     struct stat st;
@@ -224,22 +224,22 @@ bool macho_list_path(struct macho_listener *L, const char *path, char *err, size
         return false;
     }
     struct macho_source src = { file_read, &fd, (uint64_t)st.st_size };
-    macho_list(L, NULL, &src);
+    mbx_macho_list(L, NULL, &src);
     close(fd);
     return true;
 }
 
-void macho_list_archive_member(struct macho_listener *L, const char *prefix, struct archive *a, const uint8_t *head,
+void mbx_macho_list_archive_member(struct macho_listener *L, const char *prefix, struct archive *a, const uint8_t *head,
                                size_t head_len, uint64_t size)
 {
     struct stream_source s = { a, head, head_len, head_len };
     struct macho_source src = { stream_read, &s, size ? size : UINT64_MAX };
-    macho_list(L, prefix, &src);
+    mbx_macho_list(L, prefix, &src);
 }
 
-void macho_list_memory(struct macho_listener *L, const char *prefix, const uint8_t *data, size_t len)
+void mbx_macho_list_memory(struct macho_listener *L, const char *prefix, const uint8_t *data, size_t len)
 {
     struct memory_source m = { data, len };
     struct macho_source src = { memory_read, &m, len };
-    macho_list(L, prefix, &src);
+    mbx_macho_list(L, prefix, &src);
 }

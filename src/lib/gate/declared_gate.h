@@ -1,5 +1,5 @@
 /* The release gate of `check` and `find --os declared`: one library
- * against the minimum its package declares (program/declared_os.h), in the
+ * against the minimum its package declares (declared_os.h), in the
  * words of Metal's own refusals ("language version 4.0", "deployment
  * target 0x00020008 (AIR 2.8)", "Unsupported target triple"), naming
  * the stamp that decides (the modules' target triple: checks.h "load
@@ -7,12 +7,22 @@
 #ifndef MTLBX_DECLARED_GATE_H
 #define MTLBX_DECLARED_GATE_H
 
-#include "cli/gate/os_option.h"
-#include "program/declared_os.h"
+#include "gate/declared_os.h"
+#include "gate/gate.h"
+
+/* One finding of the gate: its message is malloc'd (free it). */
+struct gate_finding {
+    enum mtlbx_severity severity;
+    uint64_t offset;
+    char *message;
+};
+/* Appends one finding (its message formatted); false when out of memory. */
+bool mbx_gate_push(struct gate_finding **out, size_t *n, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* The findings for one library (its header at `at`) with its stamps and
  * floor, appended to *out; false when out of memory. */
-bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *stamps, const struct floor *floor,
+bool mbx_declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *stamps, const struct floor *floor,
                            struct gate_finding **out, size_t *n);
 
 /* The libraries of one job (a file, an archive, a Mach-O host) waiting
@@ -37,12 +47,12 @@ struct gate_wait {
 };
 /* Records an opened file's libraries; every_module: read each module's
  * triple (check), else the first readable one (find). */
-void gate_wait_add(struct gate_wait *w, const char *name, const char *member, const struct mtlbx_macho_slice *slice,
+void mbx_gate_wait_add(struct gate_wait *w, const char *name, const char *member, const struct mtlbx_macho_slice *slice,
                    const mtlbx_file *f, bool every_module, size_t tag);
 /* Each one's findings, in the order added: emit(ctx, tag, name, finding)
  * (the message is freed after). False when memory ran out (w says so too). */
 typedef void (*gate_emit_fn)(void *ctx, size_t tag, const char *name, const struct gate_finding *g);
-bool gate_wait_finish(struct gate_wait *w, const struct package *p, gate_emit_fn emit, void *ctx);
-void gate_wait_free(struct gate_wait *w);
+bool mbx_gate_wait_finish(struct gate_wait *w, const struct package *p, gate_emit_fn emit, void *ctx);
+void mbx_gate_wait_free(struct gate_wait *w);
 
 #endif

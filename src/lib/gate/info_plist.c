@@ -247,7 +247,7 @@ static enum mtlbx_os embedded_platform(plist_t dict)
     return os == MTLBX_OS_MACOS ? MTLBX_OS_NONE : os;
 }
 
-bool info_plist_read(const uint8_t *data, size_t len, struct info_plist_min *out, char *err, size_t err_size)
+bool mbx_info_plist_read(const uint8_t *data, size_t len, struct info_plist_min *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     const char *why = NULL;

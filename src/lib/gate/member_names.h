@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 /* The metallib magics: MTLB, or the fat CB FE BA BE. */
-bool metallib_magic(const uint8_t magic[4]);
+bool mbx_metallib_magic(const uint8_t magic[4]);
 /* A name ending in .metallib (any case): one that is not a metallib is
  * reported, never passed over in silence. */
-bool metallib_name(const char *name);
+bool mbx_metallib_name(const char *name);
 /* "PREFIX!NAME" (just NAME when prefix is NULL), malloc'd; NULL on no memory. */
-char *archive_join(const char *prefix, const char *name);
+char *mbx_archive_join(const char *prefix, const char *name);
 
 #endif

@@ -1,7 +1,7 @@
 /* The release gate's verdict and words (declared_gate.h). */
 #include "config.h"
 
-#include "cli/gate/declared_gate.h"
+#include "gate/declared_gate.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,20 +41,20 @@ static const char *share(size_t k, size_t n, char *buf, size_t size)
     return buf;
 }
 
-bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, const struct floor *fl,
+bool mbx_declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, const struct floor *fl,
                            struct gate_finding **out, size_t *n)
 {
     const char *os = mbx_os_name(st->os);
     if (!os)
-        return gate_push(out, n, MTLBX_WARNING, at,
+        return mbx_gate_push(out, n, MTLBX_WARNING, at,
                          "library: its platform is not known (no target OS, no target triple), so no declared "
                          "minimum applies");
     if (!fl->found && fl->other_platforms)
-        return gate_push(out, n, MTLBX_WARNING, at,
+        return mbx_gate_push(out, n, MTLBX_WARNING, at,
                          "library for %s: its package declares a minimum only for other platforms: %s", os,
                          fl->others);
     if (!fl->found)
-        return gate_push(out, n, MTLBX_WARNING, at,
+        return mbx_gate_push(out, n, MTLBX_WARNING, at,
                          "library for %s: nothing declares the oldest %s it must load on; looked at %s", os, os,
                          fl->looked);
     const struct mtlbx_os_version floor = fl->version;
@@ -86,7 +86,7 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
                    release);
             raise_to(&needs, &over, asks);
         } else if (v == MTLBX_TRIPLE_NEWER_MINOR && st->os != MTLBX_OS_MACOS &&
-                   !gate_push(out, n, MTLBX_WARNING, at,
+                   !mbx_gate_push(out, n, MTLBX_WARNING, at,
                               "library's %s asks for %s %u.%u, a newer minor than the %s %u.%u its package "
                               "declares (%s): Metal on macOS loads a newer minor of the same major (measured on "
                               "macOS 26.3), on %s it is not known",
@@ -123,11 +123,11 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
                      len ? " and " : "", packed, st->air.major, st->air.minor);
         }
     }
-    if (over && !gate_push(out, n, MTLBX_ERROR, at, "library needs %s %u.%u, more than the %s %u.%u its package "
+    if (over && !mbx_gate_push(out, n, MTLBX_ERROR, at, "library needs %s %u.%u, more than the %s %u.%u its package "
                            "declares (%s): %s", os, needs.major, needs.minor, os, floor.major, floor.minor,
                            fl->source, why))
         return false;
-    if (unknown[0] && !gate_push(out, n, MTLBX_WARNING, at, "library uses %s, newer than the requirement tables: "
+    if (unknown[0] && !mbx_gate_push(out, n, MTLBX_WARNING, at, "library uses %s, newer than the requirement tables: "
                                  "whether %s %u.%u (%s) loads it is not known", unknown, os, floor.major, floor.minor,
                                  fl->source))
         return false;
@@ -136,9 +136,27 @@ bool declared_gate_library(uint64_t at, const struct mtlbx_load_stamps *st, cons
     return true;
 }
 
+bool mbx_gate_push(struct gate_finding **out, size_t *n, enum mtlbx_severity sev, uint64_t offset, const char *fmt, ...)
+{
+    struct gate_finding *g = realloc(*out, (*n + 1) * sizeof **out);
+    if (!g)
+        return false;
+    *out = g;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vasprintf(&g[*n].message, fmt, ap);
+    va_end(ap);
+    if (rc < 0)
+        return false;
+    g[*n].severity = sev;
+    g[*n].offset = offset;
+    (*n)++;
+    return true;
+}
+
 /* ------------------------------------------------- waiting libraries -- */
 
-void gate_wait_add(struct gate_wait *w, const char *name, const char *member, const struct mtlbx_macho_slice *slice,
+void mbx_gate_wait_add(struct gate_wait *w, const char *name, const char *member, const struct mtlbx_macho_slice *slice,
                    const mtlbx_file *f, bool every_module, size_t tag)
 {
     if (w->n == w->cap) {
@@ -185,7 +203,7 @@ static char *host_of(const struct gate_subject *s)
     return h;
 }
 
-bool gate_wait_finish(struct gate_wait *w, const struct package *p, gate_emit_fn emit, void *ctx)
+bool mbx_gate_wait_finish(struct gate_wait *w, const struct package *p, gate_emit_fn emit, void *ctx)
 {
     bool ok = !w->out_of_memory;
     for (size_t i = 0; i < w->n; i++) {
@@ -193,10 +211,10 @@ bool gate_wait_finish(struct gate_wait *w, const struct package *p, gate_emit_fn
         char *host = s->has_slice ? host_of(s) : NULL;
         for (size_t l = 0; l < s->n_libs; l++) {
             struct floor fl;
-            package_floor(p, s->member, s->has_slice ? &s->slice : NULL, host ? host : "", s->libs[l].stamps.os, &fl);
+            mbx_package_floor(p, s->member, s->has_slice ? &s->slice : NULL, host ? host : "", s->libs[l].stamps.os, &fl);
             struct gate_finding *g = NULL;
             size_t n = 0;
-            ok &= declared_gate_library(s->libs[l].at, &s->libs[l].stamps, &fl, &g, &n);
+            ok &= mbx_declared_gate_library(s->libs[l].at, &s->libs[l].stamps, &fl, &g, &n);
             for (size_t k = 0; k < n; k++) {
                 emit(ctx, s->tag, s->name, &g[k]);
                 free(g[k].message);
@@ -209,7 +227,7 @@ bool gate_wait_finish(struct gate_wait *w, const struct package *p, gate_emit_fn
     return ok;
 }
 
-void gate_wait_free(struct gate_wait *w)
+void mbx_gate_wait_free(struct gate_wait *w)
 {
     for (size_t i = 0; i < w->n; i++) {
         free(w->v[i].name);

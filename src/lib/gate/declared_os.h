@@ -36,7 +36,7 @@ struct declaration {
 
 /* Info.plist files of bundles in folders, read once for many libraries
  * (one per thread: not locked). Zero-initialise; free with
- * bundle_cache_free. */
+ * mbx_bundle_cache_free. */
 #define BUNDLE_CACHE_SLOTS 8
 struct bundle_cache {
     struct bundle_slot {
@@ -48,7 +48,7 @@ struct bundle_cache {
     } slot[BUNDLE_CACHE_SLOTS];
     size_t next;
 };
-void bundle_cache_free(struct bundle_cache *c);
+void mbx_bundle_cache_free(struct bundle_cache *c);
 
 /* What one job (a file named or met in a folder, with what is inside it)
  * declares. */
@@ -67,19 +67,19 @@ struct package {
 
 /* Starts the job on `disk_path`: the wheel tags of its file name, the
  * Info.plist of the bundles in the folders above it. */
-void package_begin(struct package *p, const char *disk_path, bool archive, struct bundle_cache *cache);
-void package_end(struct package *p);
+void mbx_package_begin(struct package *p, const char *disk_path, bool archive, struct bundle_cache *cache);
+void mbx_package_end(struct package *p);
 
 /* Whether a member (its joined name inside the job) is a declaration to
  * read: a *.dist-info/WHEEL, or an Info.plist of a bundle. */
-bool package_member_wanted(const char *joined);
+bool mbx_package_member_wanted(const char *joined);
 /* Reads that member's bytes. */
-void package_member(struct package *p, const char *joined, const uint8_t *data, size_t len);
+void mbx_package_member(struct package *p, const char *joined, const uint8_t *data, size_t len);
 /* That member could not be read (why: one line): said where it looked. */
-void package_member_unread(struct package *p, const char *joined, const char *why);
+void mbx_package_member_unread(struct package *p, const char *joined, const char *why);
 /* Reads it through an archive listing's reader (bounded: INFO_PLIST_MAX_BYTES). */
 struct member_reader;
-void package_member_read(struct package *p, const char *joined, struct member_reader *rd);
+void mbx_package_member_read(struct package *p, const char *joined, struct member_reader *rd);
 
 /* The floor of one library: `member` its joined name inside the job (""
  * for the file itself), `slice` its Mach-O slice (a copy) or NULL, `host`
@@ -93,7 +93,7 @@ struct floor {
     char others[320];          /* those, for the warning */
     char looked[400];          /* not found: where it looked */
 };
-void package_floor(const struct package *p, const char *member, const struct mtlbx_macho_slice *slice,
+void mbx_package_floor(const struct package *p, const char *member, const struct mtlbx_macho_slice *slice,
                    const char *host, enum mtlbx_os os, struct floor *out);
 
 #endif

@@ -1,19 +1,12 @@
-/* check --expect LIST (expect.h). */
+/* check --expect LIST (expect.h): the names, and what each operand has
+ * of them. */
 #include "config.h"
 
-#include "cli/gate/expect.h"
-#include "cli/commands.h"
-#include "program/archive_members.h"
-#include "program/release_pairs.h"
+#include "gate/expect.h"
 
-#include <errno.h>
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A text LIST bigger than this is refused (a million names is ~50 MB). */
-#define LIST_MAX_BYTES ((size_t)64 << 20)
 
 static bool push(char ***v, size_t *n, size_t *cap, char *s)
 {
@@ -33,97 +26,57 @@ static bool push(char ***v, size_t *n, size_t *cap, char *s)
     return true;
 }
 
-struct building {
-    struct expect *e;
-    size_t cap_exact, cap_globs;
-};
-
-static bool add_name(struct building *b, const char *s, size_t len, bool may_glob)
+static bool add_name(struct expect *e, const char *s, size_t len, bool may_glob)
 {
-    struct expect *e = b->e;
     char *copy = strndup(s, len);
     if (copy && may_glob && strpbrk(copy, "*?["))
-        return push(&e->globs, &e->n_globs, &b->cap_globs, copy);
-    return push(&e->exact, &e->n_exact, &b->cap_exact, copy);
+        return push(&e->globs, &e->n_globs, &e->cap_globs, copy);
+    return push(&e->exact, &e->n_exact, &e->cap_exact, copy);
 }
 
-static bool add_library(struct building *b, const mtlbx_library *lib)
+static bool add_library(struct expect *e, const mtlbx_library *lib)
 {
     for (size_t i = 0; i < mbx_library_function_count(lib); i++) {
         const struct mtlbx_function *fn = mbx_function_peek(lib, i);
-        if (fn && fn->name.len && !add_name(b, (const char *)fn->name.ptr, fn->name.len, false))
+        if (fn && fn->name.len && !add_name(e, (const char *)fn->name.ptr, fn->name.len, false))
             return false;
     }
     return true;
 }
 
-static bool add_file(struct building *b, mtlbx_file *f)
+bool mbx_expect_begin(struct expect *e, const char *list)
 {
+    memset(e, 0, sizeof *e);
+    return (e->list = strdup(list)) != NULL;
+}
+
+bool mbx_expect_add_file(struct expect *e, mtlbx_file *f)
+{
+    e->from_library = true;
     bool ok = true;
     for (size_t l = 0; ok && l < mbx_file_library_count(f); l++)
-        ok = add_library(b, mbx_library_at(f, l));
+        ok = add_library(e, mbx_library_at(f, l));
     return ok;
 }
 
 /* One name or glob a line; '#' comment lines, blank lines and the
  * spaces around a name do not count. */
-static bool add_text(struct building *b, const char *text, size_t len)
+bool mbx_expect_add_text(struct expect *e, const char *text, size_t len)
 {
     for (size_t i = 0; i < len;) {
-        size_t e = i;
-        while (e < len && text[e] != '\n')
-            e++;
-        size_t s = i, end = e;
+        size_t eol = i;
+        while (eol < len && text[eol] != '\n')
+            eol++;
+        size_t s = i, end = eol;
         while (s < end && (text[s] == ' ' || text[s] == '\t'))
             s++;
         while (end > s && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r'))
             end--;
-        if (end > s && text[s] != '#' && !add_name(b, text + s, end - s, true))
+        if (end > s && text[s] != '#' && !add_name(e, text + s, end - s, true))
             return false;
-        i = e + 1;
+        i = eol + 1;
     }
     return true;
-}
-
-static void problem_stderr(void *ctx, const char *path, const char *message)
-{
-    (void)ctx;
-    cli_error(path, NULL, "%s", message);
-}
-
-/* LIST is a folder, an archive or a Mach-O host: every library in it. */
-static bool load_release(struct building *b, const char *list)
-{
-    b->e->from_library = true;
-    struct release_side side = { .problem = problem_stderr };
-    release_side_collect(list, &side);
-    bool ok = !side.failed;
-    for (size_t i = 0; ok && i < side.n; i++) {
-        mtlbx_file *f = cli_open(side.v[i].open);
-        ok = f && add_file(b, f);
-        mbx_close(f);
-    }
-    release_side_free(&side);
-    return ok;
-}
-
-static bool load_text(struct building *b, const char *list)
-{
-    FILE *in = fopen(list, "rb");
-    if (!in) {
-        cli_error(list, NULL, "--expect: %s", strerror(errno));
-        return false;
-    }
-    char *text = malloc(LIST_MAX_BYTES + 1);
-    size_t len = text ? fread(text, 1, LIST_MAX_BYTES + 1, in) : 0;
-    bool ok = text && !ferror(in) && len <= LIST_MAX_BYTES;
-    if (!ok)
-        cli_error(list, NULL, "--expect: %s", !text ? "out of memory" : ferror(in) ? strerror(errno)
-                                                                    : "a list of names over 64 MiB");
-    fclose(in);
-    ok = ok && add_text(b, text, len);
-    free(text);
-    return ok;
 }
 
 static int by_string(const void *a, const void *b)
@@ -131,36 +84,8 @@ static int by_string(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-bool expect_load(struct expect *e, const char *list)
+bool mbx_expect_finish(struct expect *e)
 {
-    memset(e, 0, sizeof *e);
-    struct building b = { e, 0, 0 };
-    if (!(e->list = strdup(list)))
-        return false;
-    /* A build when it opens as one (a metallib, a host, a folder or an
-     * archive); anything that is not a metallib at all is a text list. */
-    bool ok;
-    mtlbx_file *f = NULL;
-    struct mtlbx_error err;
-    if (release_is_release(list)) {
-        ok = load_release(&b, list);
-    } else {
-        int rc = cli_open_quiet(list, &f, &err);
-        if (rc == MTLBX_E_NONE) {
-            e->from_library = true;
-            ok = add_file(&b, f);
-        } else if (rc == MTLBX_E_NOT_METALLIB && !metallib_name(list)) {
-            ok = load_text(&b, list);
-        } else {
-            ok = false;
-            cli_error(list, err.has_offset ? &err.offset : NULL, "--expect: %s", err.message);
-        }
-        mbx_close(f);
-    }
-    if (!ok) {
-        expect_free(e);
-        return false;
-    }
     if (e->n_exact > 1) {
         qsort(e->exact, e->n_exact, sizeof *e->exact, by_string);
         size_t kept = 1;
@@ -174,21 +99,16 @@ bool expect_load(struct expect *e, const char *list)
     }
     e->exact_found = calloc(e->n_exact + 1, sizeof *e->exact_found);
     e->glob_found = calloc(e->n_globs + 1, sizeof *e->glob_found);
-    if (!e->exact_found || !e->glob_found) {
-        cli_error(list, NULL, "--expect: out of memory");
-        expect_free(e);
-        return false;
-    }
-    return true;
+    return e->exact_found && e->glob_found;
 }
 
-void expect_reset(struct expect *e)
+void mbx_expect_reset(struct expect *e)
 {
     memset(e->exact_found, 0, e->n_exact * sizeof *e->exact_found);
     memset(e->glob_found, 0, e->n_globs * sizeof *e->glob_found);
 }
 
-size_t expect_count(const struct expect *e)
+size_t mbx_expect_count(const struct expect *e)
 {
     return e->n_exact + e->n_globs;
 }
@@ -214,7 +134,7 @@ static long find_exact(const struct expect *e, const uint8_t *p, size_t len)
     return -1;
 }
 
-void expect_library(struct expect *e, const mtlbx_library *lib)
+void mbx_expect_library(struct expect *e, const mtlbx_library *lib)
 {
     size_t globs_left = 0;
     for (size_t g = 0; g < e->n_globs; g++)
@@ -247,7 +167,7 @@ void expect_library(struct expect *e, const mtlbx_library *lib)
     }
 }
 
-void expect_missing(const struct expect *e, expect_missing_fn fn, void *ctx)
+void mbx_expect_missing(const struct expect *e, expect_missing_fn fn, void *ctx)
 {
     for (size_t i = 0; i < e->n_exact; i++)
         if (!e->exact_found[i])
@@ -257,7 +177,7 @@ void expect_missing(const struct expect *e, expect_missing_fn fn, void *ctx)
             fn(ctx, e->globs[i], true);
 }
 
-void expect_free(struct expect *e)
+void mbx_expect_free(struct expect *e)
 {
     for (size_t i = 0; i < e->n_exact; i++)
         free(e->exact[i]);

@@ -12,6 +12,7 @@
 #include "gate/gate.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -25,21 +26,18 @@
 #include <time.h>
 #include <unistd.h>
 
-uint64_t member_limit(void)
+/* The limit, set once by the program at its start (from its environment,
+ * which the library never reads) and read by every listing after. */
+static _Atomic uint64_t limit_set = MEMBER_LIMIT_DEFAULT;
+
+void mbx_member_limit_set(uint64_t limit)
 {
-    const char *env = getenv("MTLBX_MEMBER_LIMIT");
-    if (env && *env) {
-        char *end;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (*end == '\0' && v > 0)
-            return v;
-    }
-    return MEMBER_LIMIT_DEFAULT;
+    limit_set = limit ? limit : MEMBER_LIMIT_DEFAULT;
 }
 
-bool archive_content(const uint8_t *h, size_t n)
+uint64_t mbx_member_limit(void)
 {
-    return mbx_archive_content(h, n);
+    return limit_set;
 }
 
 static void say(char *err, size_t size, const char *fmt, const char *a)
@@ -90,9 +88,9 @@ static la_ssize_t member_read(struct member_reader *rd, void *buf, size_t n)
     return rd->a ? archive_read_data(rd->a, buf, n) : rd->read(rd->read_ctx, buf, n);
 }
 
-void *member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size)
+void *mbx_member_read_all(struct member_reader *rd, size_t *len, char *err, size_t err_size)
 {
-    return member_read_upto(rd, rd->limit, len, err, err_size);
+    return mbx_member_read_upto(rd, rd->limit, len, err, err_size);
 }
 
 /* A member over what it may hold: a caller's own limit (`own`), or the
@@ -109,7 +107,7 @@ static void too_big(const struct member_reader *rd, bool own, uint64_t limit, ui
         snprintf(err, err_size, "member decompresses past the limit of %llu bytes", (unsigned long long)limit);
 }
 
-void *member_read_upto(struct member_reader *rd, uint64_t limit, size_t *len, char *err, size_t err_size)
+void *mbx_member_read_upto(struct member_reader *rd, uint64_t limit, size_t *len, char *err, size_t err_size)
 {
     *len = 0;
     bool own = limit < rd->limit;
@@ -166,7 +164,7 @@ void *member_read_upto(struct member_reader *rd, uint64_t limit, size_t *len, ch
     return buf;
 }
 
-int64_t member_measure(struct member_reader *rd)
+int64_t mbx_member_measure(struct member_reader *rd)
 {
     /* Through archive_read_data, as the head was read (mixing in
      * archive_read_data_block would skip what it has buffered), or a Mach-O
@@ -185,7 +183,7 @@ int64_t member_measure(struct member_reader *rd)
 }
 
 /* A reader for every archive format and compression libarchive has that
- * archive_content() recognises. (Not mtree: its entries name files on
+ * mbx_archive_content() recognises. (Not mtree: its entries name files on
  * disk, which libarchive would then open.) */
 static struct archive *new_reader(void)
 {
@@ -227,7 +225,7 @@ static bool unrecognised(struct archive *a)
 struct lister {
     member_fn fn;
     void *ctx;
-    const char *want;          /* open_any: only this joined name, else NULL */
+    const char *want;          /* mbx_open_any: only this joined name, else NULL */
     const volatile int *cancel;
     char *err;
     size_t err_size;
@@ -235,11 +233,11 @@ struct lister {
     bool stop;
     /* Memory is bounded per listing, not per level: the nested archives
      * open at once (each read whole into memory) and the member being read
-     * share member_limit() (`limit`); `held` is what the open ones hold.
+     * share mbx_member_limit() (`limit`); `held` is what the open ones hold.
      * A zip of stored zips three deep once held the innermost bytes three
      * times over, a limit each. */
     uint64_t limit, held;
-    /* archive_list_metallibs_and: the other members asked for */
+    /* mbx_archive_list_metallibs_and: the other members asked for */
     bool (*side_wants)(const char *joined);
     member_fn side;
     bool nest_turn;            /* holds the process's turn (nest_take_turn) */
@@ -274,12 +272,12 @@ static struct macho_listener macho_listener(struct lister *L)
 static void list_macho(struct lister *L, const char *joined, struct archive *a, const struct member_reader *rd)
 {
     struct macho_listener ml = macho_listener(L);
-    macho_list_archive_member(&ml, joined, a, rd->head, rd->head_len, rd->size_known ? rd->declared : 0);
+    mbx_macho_list_archive_member(&ml, joined, a, rd->head, rd->head_len, rd->size_known ? rd->declared : 0);
     L->stop |= ml.stop && !L->side; /* side members may still follow */
 }
 
 /* One listing at a time holds nested archives, process-wide. Each
- * listing keeps what it holds within member_limit(), but find's workers
+ * listing keeps what it holds within mbx_member_limit(), but find's workers
  * (and the explorer's jobs) list several archives at once: four links to
  * one zip of stored zips, with two workers, held 412 MB, one limit each.
  * A listing takes its turn before it holds its first nested archive and
@@ -293,7 +291,7 @@ static pthread_cond_t nest_free = PTHREAD_COND_INITIALIZER;
 static bool nest_taken;
 static _Thread_local bool nest_turn_on_this_thread;
 
-bool archive_nest_turn_held(void)
+bool mbx_archive_nest_turn_held(void)
 {
     return nest_turn_on_this_thread;
 }
@@ -355,7 +353,7 @@ static void list_nested(struct lister *L, struct member_reader *rd, const char *
     }
     char err[256];
     size_t len;
-    void *data = member_read_all(rd, &len, err, sizeof err);
+    void *data = mbx_member_read_all(rd, &len, err, sizeof err);
     if (!data) {
         problem(L, joined, err);
         if (outermost) {
@@ -414,7 +412,7 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
         const char *name = archive_entry_pathname(e);
         if (!name)
             name = archive_entry_pathname_utf8(e);
-        char *joined = archive_join(prefix, name ? name : "");
+        char *joined = mbx_archive_join(prefix, name ? name : "");
         if (!joined) {
             problem(L, prefix, "out of memory");
             break;
@@ -440,8 +438,8 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
             break;
         }
         rd.head_len = (size_t)got;
-        bool lib = got >= 4 && metallib_magic(rd.head);
-        if (wanted || (!L->want && (lib || metallib_name(joined)))) {
+        bool lib = got >= 4 && mbx_metallib_magic(rd.head);
+        if (wanted || (!L->want && (lib || mbx_metallib_name(joined)))) {
             /* A .metallib that is not one goes to fn too: opening it says
              * so, rather than the member passing in silence. */
             /* (With side members asked for, they may still follow.) */
@@ -450,9 +448,9 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
         } else if (!lib && side) {
             if (L->side(L->ctx, joined, rd.declared, &rd))
                 L->stop = true;
-        } else if (!lib && archive_content(rd.head, rd.head_len)) {
+        } else if (!lib && mbx_archive_content(rd.head, rd.head_len)) {
             list_nested(L, &rd, joined, depth);
-        } else if (!lib && macho_content(rd.head, rd.head_len)) {
+        } else if (!lib && mbx_macho_content(rd.head, rd.head_len)) {
             list_macho(L, joined, a, &rd);
         }
         free(joined);
@@ -468,7 +466,7 @@ static bool is_macho_file(const char *path)
     ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
     if (fd >= 0)
         close(fd);
-    return n > 0 && macho_content(head, (size_t)n);
+    return n > 0 && mbx_macho_content(head, (size_t)n);
 }
 
 static int walk_lister(const char *path, struct lister L)
@@ -477,7 +475,7 @@ static int walk_lister(const char *path, struct lister L)
     size_t err_size = L.err_size;
     if (is_macho_file(path)) {
         struct macho_listener ml = macho_listener(&L);
-        if (!macho_list_path(&ml, path, err, err_size))
+        if (!mbx_macho_list_path(&ml, path, err, err_size))
             return -1;
         return L.status;
     }
@@ -501,25 +499,25 @@ static int walk_lister(const char *path, struct lister L)
 static int walk_members(const char *path, const char *want, member_fn fn, void *ctx, const volatile int *cancel,
                         char *err, size_t err_size)
 {
-    return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0,
+    return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, mbx_member_limit(), 0,
                                               NULL, NULL, false });
 }
 
-int archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
+int mbx_archive_list_metallibs(const char *path, member_fn fn, void *ctx, const volatile int *cancel,
                            char *err, size_t err_size)
 {
     return walk_members(path, NULL, fn, ctx, cancel, err, err_size);
 }
 
-int archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
+int mbx_archive_list_metallibs_and(const char *path, const char *want, member_fn fn,
                                bool (*side_wants)(const char *joined), member_fn side, void *ctx,
                                const volatile int *cancel, char *err, size_t err_size)
 {
-    return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, member_limit(), 0,
+    return walk_lister(path, (struct lister){ fn, ctx, want, cancel, err, err_size, 0, false, mbx_member_limit(), 0,
                                               side_wants, side, false });
 }
 
-bool folder_or_archive(const char *path)
+bool mbx_folder_or_archive(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -531,14 +529,14 @@ bool folder_or_archive(const char *path)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     uint8_t head[ARCHIVE_HEAD];
     ssize_t n = fd >= 0 ? pread(fd, head, sizeof head, 0) : -1;
-    bool archive = n > 0 && !(n >= 4 && metallib_magic(head)) &&
-                   (archive_content(head, (size_t)n) || macho_content(head, (size_t)n));
+    bool archive = n > 0 && !(n >= 4 && mbx_metallib_magic(head)) &&
+                   (mbx_archive_content(head, (size_t)n) || mbx_macho_content(head, (size_t)n));
     if (fd >= 0)
         close(fd);
     return archive;
 }
 
-size_t member_path_split(const char *arg)
+size_t mbx_member_path_split(const char *arg)
 {
     struct stat st;
     if (stat(arg, &st) == 0)
@@ -575,7 +573,7 @@ static int take_member(void *ctx, const char *name, uint64_t size, struct member
     (void)name;                /* walk_members calls only for om->want */
     struct open_member *om = ctx;
     om->found = true;
-    om->data = member_read_all(rd, &om->len, om->err, sizeof om->err);
+    om->data = mbx_member_read_all(rd, &om->len, om->err, sizeof om->err);
     return 1;
 }
 
@@ -601,7 +599,7 @@ struct offer {
 
 static _Thread_local struct offer offers[OPEN_ANY_OFFERS];
 
-bool open_any_offer(const char *arg, void *data, size_t len, const char *error)
+bool mbx_open_any_offer(const char *arg, void *data, size_t len, const char *error)
 {
     for (size_t i = 0; i < OPEN_ANY_OFFERS; i++)
         if (!offers[i].arg) {
@@ -613,7 +611,7 @@ bool open_any_offer(const char *arg, void *data, size_t len, const char *error)
     return false;
 }
 
-void open_any_withdraw(void)
+void mbx_open_any_withdraw(void)
 {
     for (size_t i = 0; i < OPEN_ANY_OFFERS; i++) {
         free(offers[i].data);
@@ -660,8 +658,8 @@ static int open_host(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
     int rc = walk_members(arg, NULL, note_section, &h, NULL, list_err, sizeof list_err);
     char msg[sizeof err->message];
     if (h.n == 1 && h.names[0]) {
-        char *full = archive_join(arg, h.names[0]);
-        rc = full ? open_any(full, out, err) : fail(err, MTLBX_E_NOMEM, "out of memory");
+        char *full = mbx_archive_join(arg, h.names[0]);
+        rc = full ? mbx_open_any(full, out, err) : fail(err, MTLBX_E_NOMEM, "out of memory");
         free(full);
     } else {
         if (h.n == 0)
@@ -678,14 +676,14 @@ static int open_host(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
     return rc;
 }
 
-int open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
+int mbx_open_any(const char *arg, mtlbx_file **out, struct mtlbx_error *err)
 {
     *out = NULL;
     struct offer ready;
     if (take_offer(arg, &ready))
         return ready.data ? mbx_open_buffer_owned(ready.data, ready.len, arg, out, err)
                           : fail(err, MTLBX_E_IO, ready.error);
-    size_t cut = member_path_split(arg);
+    size_t cut = mbx_member_path_split(arg);
     if (!cut) {
         int rc = mbx_open_path(arg, out, err);
         return rc == MTLBX_E_NOT_METALLIB && is_macho_file(arg) ? open_host(arg, out, err) : rc;

@@ -2,7 +2,7 @@
  * shared by the two listers that hand members out, archive_members.c
  * (archive members, read with libarchive) and macho_members.c (metallibs
  * in a Mach-O file's sections). Callers outside them use only
- * member_read_all() and member_macho_slice(). */
+ * mbx_member_read_all() and mbx_member_macho_slice(). */
 #ifndef MTLBX_MEMBER_READER_H
 #define MTLBX_MEMBER_READER_H
 
@@ -25,7 +25,7 @@ struct member_reader {
     size_t head_len;
     uint64_t declared;         /* size in the archive's directory, 0 unknown */
     bool size_known;
-    /* What reading it whole may hold: member_limit() less what the nested
+    /* What reading it whole may hold: mbx_member_limit() less what the nested
      * archives around it already hold in memory (`held`). */
     uint64_t limit, held;
 };

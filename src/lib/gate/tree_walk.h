@@ -1,7 +1,7 @@
 /* Walking a folder for metallibs and the archives that may hold them, the
  * way `mtlbx find` and the explorer's folder view need it:
  * - a file is a metallib by its magic (MTLB or CB FE BA BE), never by its
- *   name, and an archive by its content (archive_content()); a file named
+ *   name, and an archive by its content (mbx_archive_content()); a file named
  *   .metallib that is neither is still a WALK_METALLIB, so that opening it
  *   reports it; a root that is not a regular file or folder is a problem;
  * - symbolic links below the root are never followed (so nothing outside
@@ -49,7 +49,7 @@ typedef int (*walk_fn)(void *ctx, const struct walk_entry *e);
 /* Walks `root` (a folder, or a single file; a link given as the root is
  * followed, since the user named it). Returns 0 when the walk finished,
  * 1 when `cancel` was set or the callback stopped it. */
-int tree_walk(const char *root, walk_fn fn, void *ctx, struct walk_progress *progress,
+int mbx_tree_walk(const char *root, walk_fn fn, void *ctx, struct walk_progress *progress,
               const volatile int *cancel);
 
 #endif

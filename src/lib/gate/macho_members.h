@@ -20,19 +20,19 @@
 struct archive;
 
 /* True when the first n bytes start a Mach-O file. */
-bool macho_content(const uint8_t *head, size_t n);
+bool mbx_macho_content(const uint8_t *head, size_t n);
 
 /* The slice a member_fn's member lies in, with the slice's minimum OS,
  * when the member is a Mach-O section; NULL for an archive member. Valid
  * during the callback. */
-const struct mtlbx_macho_slice *member_macho_slice(const struct member_reader *rd);
+const struct mtlbx_macho_slice *mbx_member_macho_slice(const struct member_reader *rd);
 
 /* Where one listing's members and problems go (archive_members.c fills
  * it from its own listing). */
 struct macho_listener {
     member_fn fn;
     void *ctx;
-    const char *want;          /* only this joined name (open_any), else NULL */
+    const char *want;          /* only this joined name (mbx_open_any), else NULL */
     /* A problem: `where` the host's joined name (NULL for a file named on
      * its own), `what` one line with the offset. */
     void (*problem)(void *pctx, const char *where, const char *what);
@@ -55,18 +55,18 @@ struct macho_source {
 /* Lists the metallib sections of the host `src`, named PREFIX!SECTION
  * (just SECTION without a prefix). Only errors of the reader are problems;
  * its warnings are not. */
-void macho_list(struct macho_listener *L, const char *prefix, const struct macho_source *src);
+void mbx_macho_list(struct macho_listener *L, const char *prefix, const struct macho_source *src);
 
 /* The same for a file on disk (`path`, the host named on its own).
  * Returns false, with a reason in err, when it cannot be opened. */
-bool macho_list_path(struct macho_listener *L, const char *path, char *err, size_t err_size);
+bool mbx_macho_list_path(struct macho_listener *L, const char *path, char *err, size_t err_size);
 
 /* A host read from libarchive as it is decompressed, its first head_len
  * bytes already read into head (the member being listed). */
-void macho_list_archive_member(struct macho_listener *L, const char *prefix, struct archive *a,
+void mbx_macho_list_archive_member(struct macho_listener *L, const char *prefix, struct archive *a,
                                const uint8_t *head, size_t head_len, uint64_t size);
 
-/* A host in memory (a member already read whole, for open_any). */
-void macho_list_memory(struct macho_listener *L, const char *prefix, const uint8_t *data, size_t len);
+/* A host in memory (a member already read whole, for mbx_open_any). */
+void mbx_macho_list_memory(struct macho_listener *L, const char *prefix, const uint8_t *data, size_t len);
 
 #endif

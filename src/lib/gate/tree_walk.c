@@ -119,13 +119,13 @@ static void classify_file(struct walk *w, int fd, const struct stat *st, const c
         emit(w, WALK_PROBLEM, 0, strerror(errno));
         return;
     }
-    if (n >= 4 && metallib_magic(head)) {
+    if (n >= 4 && mbx_metallib_magic(head)) {
         atomic_fetch_add(&w->progress->metallibs, 1);
         emit(w, WALK_METALLIB, (uint64_t)st->st_size, NULL);
-    } else if (archive_content(head, (size_t)n) || macho_content(head, (size_t)n)) {
+    } else if (mbx_archive_content(head, (size_t)n) || mbx_macho_content(head, (size_t)n)) {
         atomic_fetch_add(&w->progress->archives, 1);
         emit(w, WALK_ARCHIVE, (uint64_t)st->st_size, NULL);
-    } else if (named || metallib_name(name)) {
+    } else if (named || mbx_metallib_name(name)) {
         /* Opening it says what it is not ("not a metallib: magic ..."). */
         emit(w, WALK_METALLIB, (uint64_t)st->st_size, NULL);
     }
@@ -238,7 +238,7 @@ static void walk_dir(struct walk *w, int dfd, int depth)
     free(names);
 }
 
-int tree_walk(const char *root, walk_fn fn, void *ctx, struct walk_progress *progress, const volatile int *cancel)
+int mbx_tree_walk(const char *root, walk_fn fn, void *ctx, struct walk_progress *progress, const volatile int *cancel)
 {
     struct walk w = { .fn = fn, .ctx = ctx, .progress = progress, .cancel = cancel };
     w.path_cap = strlen(root) + 256;

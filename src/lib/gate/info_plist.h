@@ -31,6 +31,6 @@ struct info_plist_min {
  * not a plist libplist reads, is over the bounds (size, nesting, shared
  * references: see info_plist.c), or its root is not a dictionary; true
  * otherwise, even when it declares no minimum. */
-bool info_plist_read(const uint8_t *data, size_t len, struct info_plist_min *out, char *err, size_t err_size);
+bool mbx_info_plist_read(const uint8_t *data, size_t len, struct info_plist_min *out, char *err, size_t err_size);
 
 #endif
