@@ -92,6 +92,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/layout_entries.h \
 	src/lib/checks/layout_gpu.c \
 	src/lib/checks/layout_gpu.h \
+	src/lib/checks/structure.c \
+	src/lib/checks/structure.h \
 	src/lib/checks/sha256.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \

@@ -5,18 +5,10 @@
 #define MTLBX_NODE_H
 
 #include "internal.h"
+#include "checks/structure.h"
 
-/* What a TAG or TAG_GROUP node belongs to, kept in node->sub. Tags need it
- * because one FourCC means different things in different places (a NAME
- * in the dynamic header is the library's name, HASH needs its function). */
-enum node_ctx {
-    CTX_FUNCTION = 0,          /* a function-list entry; index = function */
-    CTX_PUBLIC_MD,             /* a public metadata group; index = function */
-    CTX_PRIVATE_MD,            /* a private metadata group; index = function */
-    CTX_HEADER_EXT,
-    CTX_DYNAMIC,
-    CTX_LIST,                  /* CTX_LIST + list kind; index = group */
-};
+/* What a TAG or TAG_GROUP node belongs to is in its sub: enum part_ctx
+ * (checks/structure.h). */
 
 /* node.c: (offset, index) pairs, and their order by offset then index. */
 struct node_by_off {
