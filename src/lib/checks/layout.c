@@ -12,10 +12,10 @@
  * as unclaimed. Alignment runs that must be zero (between fat slices,
  * before an RBUF FlatBuffer) are padding.
  *
- * The parts are the ones the explorer's tree shows (model/node.c builds
- * the same ones, in the same order, for its views), and a region's path
- * names them the way the tree does, so that a reader of the layout finds
- * them there; but the walk reads only the container, never the tree.
+ * The parts are the file's structure (structure.c), the ones the
+ * explorer's tree shows as nodes, and a region's path names them the way
+ * the tree does, so that a reader of the layout finds them there; but the
+ * walk reads only the container, never the tree.
  *
  * Memory stays flat however big the library: a section with a part per
  * function is walked one part at a time, nothing of a part outlives its
