@@ -1,17 +1,17 @@
-/* See interface_stream.h. The keys, their order and every value follow
- * interface_json.c, which `sig --json` and `diff` still build as jansson
- * objects; tests/program/test_json_stream.c writes both for the same
- * interfaces and expects the same bytes. */
+/* See interface_stream.h: the one writer of an interface's JSON.
+ * interface_json.c reads its text back for the callers that want a
+ * jansson value (`sig --json`, `diff`); tests/lib/json/test_json_stream.c
+ * holds it to what jansson builds from the same interfaces. */
 #include "config.h"
 
 #include "interface_stream.h"
-#include "interface_json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Past this many keys the duplicate check below would be quadratic: such
- * an object (hostile input) goes through jansson instead. */
+/* Past this many keys the direct duplicate check below would be
+ * quadratic: such an object (hostile input) has its keys sorted. */
 #define DIRECT_MAX_PROPERTIES 64
 
 static void put_md(struct json_stream *js, const char *key, const struct mtlbx_md_value *v)
@@ -64,15 +64,66 @@ static bool same_key(struct mtlbx_bytes a, struct mtlbx_bytes b)
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* As json_object_set_new builds it: a repeated key keeps its first place
- * and takes its last value. */
+/* Positions of keys, ordered by escaped key, then position. */
+struct key_at {
+    const char *name;
+    size_t i;
+};
+
+static int by_name(const void *a, const void *b)
+{
+    const struct key_at *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Keys that are not all plain, or many (hostile input): as JSON strings
+ * hold file bytes (mbx_escape_dup: \xNN for what is not UTF-8), two keys
+ * are one when their escaped names are; sorting the names finds them
+ * without comparing every pair. */
+static void put_escaped_properties(struct json_stream *js, const char *key, const struct mtlbx_air_property *p,
+                                   size_t n)
+{
+    char **names = calloc(n ? n : 1, sizeof *names);
+    struct key_at *by = malloc((n ? n : 1) * sizeof *by);
+    size_t *last = malloc((n ? n : 1) * sizeof *last); /* where a key's value is; SIZE_MAX: a repeat */
+    bool ok = names && by && last;
+    for (size_t i = 0; i < n && ok; i++) {
+        names[i] = mbx_escape_dup(p[i].key.ptr, p[i].key.len, 0);
+        by[i] = (struct key_at){ names[i], i };
+        ok = names[i] != NULL;
+    }
+    if (ok) {
+        qsort(by, n, sizeof *by, by_name);
+        for (size_t g = 0, e; g < n; g = e) { /* one name: its first place takes its last value */
+            for (e = g + 1; e < n && strcmp(by[e].name, by[g].name) == 0; e++)
+                last[by[e].i] = SIZE_MAX;
+            last[by[g].i] = by[e - 1].i;
+        }
+        json_stream_open(js, key, '{');
+        for (size_t i = 0; i < n && !js->failed; i++)
+            if (last[i] != SIZE_MAX)
+                put_property_value(js, names[i], &p[last[i]]);
+        json_stream_close(js);
+    } else {
+        js->failed = true;
+    }
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    free(by);
+    free(last);
+}
+
+/* As json_object_set_new builds an object: a repeated key keeps its first
+ * place and takes its last value. */
 static void put_properties(struct json_stream *js, const char *key, const struct mtlbx_air_property *p, size_t n)
 {
     bool direct = n <= DIRECT_MAX_PROPERTIES;
     for (size_t i = 0; i < n && direct; i++)
         direct = plain_key(p[i].key);
     if (!direct) {
-        json_stream_put(js, key, interface_properties_json(p, n));
+        put_escaped_properties(js, key, p, n);
         return;
     }
     json_stream_open(js, key, '{');
@@ -108,9 +159,9 @@ static void put_bytes_or_null(struct json_stream *js, const char *key, bool has,
         json_stream_put_null(js, key);
 }
 
-static void put_argument(struct json_stream *js, const struct mtlbx_air_argument *a)
+void interface_stream_put_argument(struct json_stream *js, const char *key, const struct mtlbx_air_argument *a)
 {
-    json_stream_open(js, NULL, '{');
+    json_stream_open(js, key, '{');
     if (a->has_index)
         json_stream_put_int(js, "index", a->index);
     else
@@ -145,8 +196,24 @@ static void put_arguments(struct json_stream *js, const char *key, const struct 
 {
     json_stream_open(js, key, '[');
     for (size_t i = 0; i < n && !js->failed; i++)
-        put_argument(js, &a[i]);
+        interface_stream_put_argument(js, NULL, &a[i]);
     json_stream_close(js);
+}
+
+/* The module's "language_version", "Metal 3.2.0" (malloc'd; NULL on out
+ * of memory); only when iface->has_language_version. */
+static char *language_version(const struct mtlbx_interface *iface)
+{
+    char buf[64];
+    char *lang = mbx_escape_dup(iface->language_name.ptr, iface->language_name.len, 0);
+    snprintf(buf, sizeof buf, " %u.%u.%u", iface->language_version[0], iface->language_version[1],
+             iface->language_version[2]);
+    size_t n = (lang ? strlen(lang) : 0) + strlen(buf) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s", lang ? lang : "", buf);
+    free(lang);
+    return s;
 }
 
 static void put_module(struct json_stream *js, const struct mtlbx_interface *iface)
@@ -160,7 +227,7 @@ static void put_module(struct json_stream *js, const struct mtlbx_interface *ifa
         json_stream_put_null(js, "air_version");
     }
     if (iface->has_language_version) {
-        char *s = interface_language_version(iface);
+        char *s = language_version(iface);
         if (s)
             json_stream_put_string(js, "language_version", s);
         else
