@@ -46,16 +46,6 @@ void *node_arena_alloc(struct node_arena *a, size_t size);
 /* Where the arena keeps the file's root node (node.c's mbx_root). */
 mtlbx_node **node_arena_root(struct node_arena *a);
 
-/* A point in the node arena, and giving back what was built since: n's
- * children (built after the mark) are forgotten and rebuilt on next need.
- * For a single-threaded walk that holds no pointer into them (layout.c). */
-struct node_mark {
-    void *head, *next;
-    size_t used;
-};
-struct node_mark node_mark(mtlbx_model *m);
-void node_forget_children(mtlbx_model *model, mtlbx_node *n, struct node_mark m);
-
 /* ---- fields.c / fields_tag.c ---- */
 
 /* Where one node's fields go; field_emit formats a value into a scratch
