@@ -1,11 +1,10 @@
-/* FUNCTION_INTERFACE (CONTRACT.md "Function interfaces") from a decoded
- * interface, as a jansson value: the text its one writer
- * (interface_stream.c, which `dump --json --interfaces` streams) gives,
- * read back, so that `sig --json`, `diff` and the dump cannot differ. */
+/* What goes with a decoded interface's JSON: the CONTRACT DIAGNOSTIC of
+ * a function whose interface did not decode or was cut, and decoding one
+ * into its FUNCTION_INTERFACE value, which the one writer of it builds
+ * (interface_stream.c, interface_json()). */
 #include "config.h"
 
 #include "interface_json.h"
-#include "interface_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,35 +17,6 @@ static json_t *json_bytes(struct mtlbx_bytes b)
     json_t *j = json_string(s ? s : "");
     free(s);
     return j;
-}
-
-/* What the stream wrote, read back as a jansson value; NULL when memory
- * ran out. */
-static json_t *read_back(struct json_stream *js)
-{
-    size_t len = 0, cap = 0;
-    char *text = json_stream_take(js, &len, &cap);
-    json_t *j = text && !js->failed ? json_loadb(text, len, JSON_DECODE_ANY, NULL) : NULL;
-    free(text);
-    return j;
-}
-
-json_t *interface_argument_json(const struct mtlbx_air_argument *a)
-{
-    struct json_stream js;
-    json_stream_init(&js, NULL);
-    interface_stream_put_argument(&js, NULL, a);
-    return read_back(&js);
-}
-
-json_t *interface_json(const struct mtlbx_interface *iface)
-{
-    if (!iface || iface->module.failed)
-        return json_null();
-    struct json_stream js;
-    json_stream_init(&js, NULL);
-    interface_stream_put(&js, NULL, iface);
-    return read_back(&js);
 }
 
 void interface_cut_message(char *out, size_t size)

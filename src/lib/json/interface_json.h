@@ -1,6 +1,6 @@
 /* One function's interface as CONTRACT.md's FUNCTION_INTERFACE object,
  * for `sig --json` and `diff` as jansson values: what interface_stream.h
- * writes for `dump --json --interfaces`, read back. */
+ * writes for `dump --json --interfaces`, built by the same writer. */
 #ifndef MTLBX_INTERFACE_JSON_H
 #define MTLBX_INTERFACE_JSON_H
 
@@ -9,7 +9,8 @@
 
 /* The FUNCTION_INTERFACE of `iface`, or null when it is NULL or its module
  * did not decode (module.failed). A new reference; NULL when memory ran
- * out. Both are interface_stream.c's text read back. */
+ * out. Built by the writer of interface_stream.h (interface_stream.c),
+ * the same value it streams. */
 json_t *interface_json(const struct mtlbx_interface *iface);
 
 /* One ARGUMENT object (inputs and outputs): `diff` shows the same. NULL

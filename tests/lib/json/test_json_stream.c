@@ -345,8 +345,8 @@ static void write_interface(struct json_stream *js, const void *arg)
     interface_stream_put(js, "v", arg);
 }
 
-/* The writer against jansson's reference, and interface_json() (its text
- * read back) against both. */
+/* The writer against jansson's reference, and interface_json() (the same
+ * writer building a jansson value) against both. */
 static void expect_interface(const struct mtlbx_interface *it, const char *what)
 {
     expect_same(write_interface, it, reference_interface(it), what);
