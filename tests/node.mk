@@ -7,15 +7,6 @@ tests_lib_model_test_node_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_
 tests_lib_model_test_node_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
 TESTS += tests/lib/model/test_node
 
-# A section's children a window at a time (node_window_fill), against the
-# built section: a crafted library, the fixtures, the sample, the corpus.
-check_PROGRAMS += tests/lib/model/test_node_window
-tests_lib_model_test_node_window_SOURCES = tests/lib/model/test_node_window.c tests/imagebuf.c tests/imagebuf.h tests/libcheck.h \
-	tests/testenv.c tests/testenv.h
-tests_lib_model_test_node_window_CPPFLAGS = $(AM_CPPFLAGS) $(CRITERION_CFLAGS) -I$(top_srcdir)/tests
-tests_lib_model_test_node_window_LDADD = $(MTLBX_LIBS) $(CRITERION_LIBS)
-TESTS += tests/lib/model/test_node_window
-
 # The MSL declaration text and the demangler (src/lib/msl_decl.c, demangle.c).
 check_PROGRAMS += tests/lib/model/test_msl_decl
 tests_lib_model_test_msl_decl_SOURCES = tests/lib/model/test_msl_decl.c

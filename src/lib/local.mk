@@ -3,8 +3,10 @@
 # ../shared/tools/layers.py --order, see .ci/run):
 #   container  the metallib container: open, fat slices, header, tags, lists, sources
 #   bitcode    the LLVM bitstream, the module blocks, AIR metadata and interfaces
-#   checks     what reads both: module hashes, bitcode validation, byte layout
-#              (an mtlbx_layout the caller frees)
+#   checks     what reads both: module hashes, bitcode validation, the file's
+#              structure (structure.c: which parts each part has, for the byte
+#              layout and the node tree), byte layout (an mtlbx_layout the
+#              caller frees)
 #   model      what the views share: nodes, fields, labels, MSL text; its caches
 #              belong to an mtlbx_model (model.c), not to the file handle
 #   compare    the comparison of two libraries
@@ -98,6 +100,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/layout_entries.h \
 	src/lib/checks/layout_gpu.c \
 	src/lib/checks/layout_gpu.h \
+	src/lib/checks/structure.c \
+	src/lib/checks/structure.h \
 	src/lib/checks/sha256.c \
 	src/lib/checks/module_check.c \
 	src/lib/checks/requirements.c \

@@ -429,9 +429,10 @@ static bool layout_digest(struct walker *w, uint64_t *digest)
     return complete;
 }
 
-/* After the tree walk, every section is built and the layout walks its
- * children; `windowed` is what it gave before, when it took the big
- * sections a window at a time (node_window_fill). Both must agree. */
+/* The layout after the tree walk (every section built, archives loaded,
+ * interfaces kept) against `windowed`, the one it gave before the tree
+ * was built: it reads the container, never the tree, so the two must
+ * agree. */
 static void walk_layout(struct walker *w, bool windowed_complete, uint64_t windowed)
 {
     uint64_t built;

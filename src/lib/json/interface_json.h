@@ -1,5 +1,6 @@
 /* One function's interface as CONTRACT.md's FUNCTION_INTERFACE object,
- * shared by `sig --json` and `dump --json --interfaces`. */
+ * for `sig --json` and `diff` as jansson values: what interface_stream.h
+ * writes for `dump --json --interfaces`, built by the same writer. */
 #ifndef MTLBX_INTERFACE_JSON_H
 #define MTLBX_INTERFACE_JSON_H
 
@@ -7,19 +8,14 @@
 #include <jansson.h>
 
 /* The FUNCTION_INTERFACE of `iface`, or null when it is NULL or its module
- * did not decode (module.failed). A new reference. */
+ * did not decode (module.failed). A new reference; NULL when memory ran
+ * out. Built by the writer of interface_stream.h (interface_stream.c),
+ * the same value it streams. */
 json_t *interface_json(const struct mtlbx_interface *iface);
 
-/* One ARGUMENT object (inputs and outputs): `diff` shows the same. */
+/* One ARGUMENT object (inputs and outputs): `diff` shows the same. NULL
+ * when memory ran out. */
 json_t *interface_argument_json(const struct mtlbx_air_argument *a);
-
-/* A properties object (an argument's, or the entry's attributes): each key
- * once, where it first shows, with the value it last has. */
-json_t *interface_properties_json(const struct mtlbx_air_property *p, size_t n);
-
-/* The module's "language_version", "Metal 3.2.0" (malloc'd; NULL on out
- * of memory); only when iface->has_language_version. */
-char *interface_language_version(const struct mtlbx_interface *iface);
 
 /* The CONTRACT DIAGNOSTIC for function i's decoded interface (`iface`, or
  * NULL when mbx_interface_read failed with `err`): missing,

@@ -1,7 +1,8 @@
 /* One function's interface, CONTRACT.md's FUNCTION_INTERFACE, written
- * straight into a JSON stream: the same bytes as interface_json() dumped
- * in its place, without building a jansson tree per function (that was
- * most of `dump --json --interfaces`, issue 22). */
+ * straight into a JSON stream, without building a jansson tree per
+ * function (that was most of `dump --json --interfaces`, issue 22). The
+ * one writer of it: interface_json() and interface_argument_json()
+ * (interface_json.h) are the same writer building a jansson value. */
 #ifndef MTLBX_INTERFACE_STREAM_H
 #define MTLBX_INTERFACE_STREAM_H
 

@@ -11,6 +11,7 @@
 #define MTLBX_MODEL_H
 
 #include "mtlbx_private.h"
+#include "checks/structure.h"
 
 /* ---------------------------------------------------------------- model -- */
 
@@ -42,49 +43,9 @@ enum mtlbx_iface_state mbx_function_interface_keep(mtlbx_model *m, const mtlbx_l
 
 /* The one model every view walks: the explorer's tree, detail and hex
  * panels. Children are built on first request, so opening a library with
- * 200,000 functions builds nothing per function until it is expanded. */
-enum mtlbx_node_kind {
-    MTLBX_NODE_FILE,
-    MTLBX_NODE_FAT_HEADER,
-    MTLBX_NODE_FAT_SLICE,
-    MTLBX_NODE_LIBRARY,
-    MTLBX_NODE_HEADER,
-    MTLBX_NODE_FUNCTION_LIST,
-    MTLBX_NODE_FUNCTION,
-    MTLBX_NODE_TAG,            /* one tag inside any group */
-    MTLBX_NODE_TAG_GROUP,      /* a size-prefixed group (metadata, list entry) */
-    MTLBX_NODE_HEADER_EXT,
-    MTLBX_NODE_PUBLIC_MD,
-    MTLBX_NODE_PRIVATE_MD,
-    MTLBX_NODE_MODULE_LIST,
-    MTLBX_NODE_MODULE,
-    MTLBX_NODE_SOURCES,
-    MTLBX_NODE_ARCHIVE,
-    MTLBX_NODE_MEMBER,         /* span: the archive payload (members are compressed) */
-    MTLBX_NODE_DYNAMIC_HEADER,
-    MTLBX_NODE_LIST,           /* VLST ILST RLST SLST */
-    MTLBX_NODE_DIAGNOSTICS,
-    /* A module's LLVM bitstream block (nested blocks are its children);
-     * index: function, sub: block index in module.blocks. Built once the
-     * interface is kept (mbx_function_interface_keep). */
-    MTLBX_NODE_BC_BLOCK,
-    /* A function's interface: children are its arguments then outputs;
-     * no bytes of its own (index: function). */
-    MTLBX_NODE_INTERFACE,
-    /* One argument or output (sub: MTLBX_NODE_ARG_OUTPUT | k << 16) and
-     * one struct member of it (sub: that | member), no bytes of their own. */
-    MTLBX_NODE_ARGUMENT,
-    MTLBX_NODE_STRUCT_MEMBER,
-    MTLBX_NODE_CI_ARGUMENT,    /* one ARGR argument (Core Image reflection) */
-    MTLBX_NODE_CI_MEMBER,      /* a struct member of an ARGR pointer argument */
-    /* A binary archive's GPU slice (index: GPU slice, gpu_slice.h), one
-     * of its pieces (index: piece; sub: GPU slice), and a function whose
-     * code a section holds (index: function; sub: GPU slice). */
-    MTLBX_NODE_GPU_SLICE,
-    MTLBX_NODE_GPU_PIECE,
-    MTLBX_NODE_GPU_FUNCTION,
-    MTLBX_NODE_KIND_COUNT,
-};
+ * 200,000 functions builds nothing per function until it is expanded.
+ * A node is a part of the file's structure (checks/structure.h, where its
+ * kinds are listed: the byte layout walks the same parts). */
 
 #define MTLBX_NODE_ARG_OUTPUT 0x80000000u
 #define MTLBX_NODE_ARG_MAX 0x7FFF      /* arguments shown per list */

@@ -2,20 +2,22 @@
  * the parsed library. Opening a library builds only the root; a node's
  * children appear on the first child request, so a library with 200,000
  * functions builds no function node until its function list is expanded,
- * and no tag node until a function is. Nodes live in an arena owned by the
- * file and freed all at once by nodes_free(). Nothing here recurses: the
- * tree is walked with loops whose depth is bounded by MAX_DEPTH. */
+ * and no tag node until a function is. A node is a part of the file's
+ * structure, and its children are the parts the structure says
+ * (checks/structure.c, which the byte layout walks too), but for what
+ * only the tree shows: an archive's members and what a kept interface
+ * has. Nodes live in an arena owned by the file and freed all at once by
+ * nodes_free(). Nothing here recurses: the tree is walked with loops
+ * whose depth is bounded by MAX_DEPTH. */
 #include "config.h"
 #include "node.h"
+#include "checks/structure.h"
 
 #include <stdlib.h>
 
 /* A file-derived tree is at most FILE > LIBRARY > FUNCTION > GROUP > TAG
  * deep (six levels); anything deeper is a bug, not a file. */
 #define MAX_DEPTH 16
-/* Tags per group. A 64 KiB entry holds at most ~11,000 six-byte tags; the
- * cap only stops a hostile group from costing more than that. */
-#define MAX_GROUP_TAGS 16384
 /* How far the offset search looks back among overlapping siblings. Real
  * files never overlap; a hostile one gets an answer, not a hang. */
 #define MAX_OVERLAP_SCAN 64
@@ -32,13 +34,6 @@ struct kids {
     mtlbx_node **v;
     size_t n, cap;
     bool failed;
-    size_t seen;               /* children met so far, made or not */
-    uint64_t last_offset;      /* the offset of the last of them */
-    /* Building a window (node_window_fill): children whose ordinal is
-     * outside [window->lo, window->hi) are only counted. The builder still
-     * fills them in, in the window's scratch node, which the next one
-     * overwrites. */
-    struct node_window *window;
 };
 
 static uint64_t clip_size(const mtlbx_file *f, uint64_t off, uint64_t size)
@@ -52,13 +47,6 @@ static mtlbx_node *kid(struct kids *k, enum mtlbx_node_kind kind, uint64_t off, 
 {
     if (k->failed)
         return NULL;
-    size_t ordinal = k->seen++;
-    k->last_offset = off;
-    /* Outside a window: counted, then dropped. */
-    if (k->window && (ordinal < k->window->lo || ordinal >= k->window->hi)) {
-        k->window->scratch = (mtlbx_node){ .kind = kind, .offset = off, .parent = k->parent };
-        return &k->window->scratch;
-    }
     if (k->n == k->cap) {
         size_t cap = k->cap ? k->cap * 2 : 16;
         mtlbx_node **v = realloc(k->v, cap * sizeof *v);
@@ -81,6 +69,28 @@ static mtlbx_node *kid(struct kids *k, enum mtlbx_node_kind kind, uint64_t off, 
     n->lib = k->parent ? k->parent->lib : NULL;
     k->v[k->n++] = n;
     return n;
+}
+
+/* A child for a part of the structure; flags for what this library
+ * cannot name are decided once, here. */
+static bool part_kid(void *ctx, const struct structure_part *p)
+{
+    struct kids *k = ctx;
+    mtlbx_node *n = kid(k, p->kind, p->offset, p->size);
+    if (!n)
+        return false;
+    n->lib = p->lib;
+    n->index = p->index;
+    n->sub = p->sub;
+    n->tag = p->tag;
+    if (p->kind == MTLBX_NODE_TAG) {
+        n->flags = node_tag_flags(k->f, n);
+    } else if (p->kind == MTLBX_NODE_FUNCTION) {
+        const struct mtlbx_function *fn = mbx_function_at(p->lib, p->index);
+        if ((fn->present & MTLBX_F_TYPE) && !mbx_function_type_known(fn->type))
+            n->flags |= MTLBX_NODE_UNKNOWN;
+    }
+    return true;
 }
 
 /* Installs the gathered children. On any failure the node keeps no
@@ -109,221 +119,31 @@ static void kids_finish(struct kids *k)
     k->v = NULL;
 }
 
-static const uint8_t ENDT_BYTES[4] = { 'E', 'N', 'D', 'T' };
-
-/* TAG children for the tags in [off, end), ending with the ENDT that closes
- * them (as its own node, so every byte of a group belongs to a tag). */
-static void add_tags(struct kids *k, uint64_t off, uint64_t end, uint32_t index, uint32_t ctx)
+/* The parts of the structure below n, as children. The tree reads the
+ * library's tables (the views read them too), and finds a library
+ * embedded in a GPU slice among the root's children. */
+static void build_parts(struct kids *k)
 {
-    mtlbx_file *f = k->f;
-    if (off >= end || end > f->size)
-        return;
-    struct mtlbx_tag_walk w;
-    struct mtlbx_tag t;
-    mbx_tag_walk_init(&w, f, off, end - off);
-    uint64_t pos = off;
-    size_t count = 0;
-    while (count < MAX_GROUP_TAGS && mbx_tag_walk_next(&w, &t)) {
-        mtlbx_node *n = kid(k, MTLBX_NODE_TAG, t.offset, (uint64_t)t.header_len + t.value_len);
-        if (!n)
-            return;
-        n->tag = t;
-        n->index = index;
-        n->sub = ctx;
-        n->flags = node_tag_flags(f, n);
-        pos = t.value_offset + t.value_len;
-        count++;
-    }
-    if (w.ended && pos <= end - 4 && memcmp(f->data + pos, ENDT_BYTES, 4) == 0) {
-        mtlbx_node *n = kid(k, MTLBX_NODE_TAG, pos, 4);
-        if (!n)
-            return;
-        n->tag = (struct mtlbx_tag){ .name = "ENDT", .fourcc = TAG_ENDT, .offset = pos,
-                                     .header_len = 4, .value_offset = pos + 4, .known = true };
-        n->index = index;
-        n->sub = ctx;
-    }
-}
-
-/* A size-prefixed group: tags start after the u32 prefix. */
-static void add_group_tags(struct kids *k, const mtlbx_node *g)
-{
-    if (g->size >= 4)
-        add_tags(k, g->offset + 4, g->offset + g->size, g->index, g->sub);
-}
-
-static void build_file(struct kids *k)
-{
-    mtlbx_file *f = k->f;
-    if (f->fat) {
-        uint64_t n = mbx_fat_slice_count(f);
-        kid(k, MTLBX_NODE_FAT_HEADER, 0, 8 + 20 * n);
-    }
-    for (size_t i = 0; i < mbx_gpu_slice_count(f); i++) {
-        const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(f, i);
-        mtlbx_node *n = kid(k, MTLBX_NODE_GPU_SLICE, g->offset, g->size);
-        if (n)
-            n->index = (uint32_t)i;
-    }
-    size_t nl = mbx_file_library_count(f);
-    for (size_t i = 0; i < nl; i++) {
-        mtlbx_library *lib = mbx_library_at(f, i);
-        const struct mtlbx_header *h = lib ? mbx_library_header(lib) : NULL;
-        if (!h) /* (an embedded library stays here too, beside its GPU slice:
-                   the views find libraries among the root's children) */
-            continue;
-        mtlbx_node *n = kid(k, MTLBX_NODE_LIBRARY, h->base, h->available);
-        if (!n)
-            return;
-        n->lib = lib;
-        n->index = (uint32_t)i;
-    }
-    if (mbx_file_diag_count(f))
-        kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
-}
-
-/* A GPU slice's pieces (as the layout walks them) and a section's
- * functions. The library in __metallib is the root's child, as every
- * library is. */
-static void build_gpu(struct kids *k)
-{
-    const mtlbx_node *p = k->parent;
-    const struct mtlbx_gpu_slice *g = mbx_gpu_slice_at(k->f, p->kind == MTLBX_NODE_GPU_SLICE ? p->index : p->sub);
-    if (p->kind == MTLBX_NODE_GPU_SLICE) {
-        for (size_t i = 0; i < g->n_pieces; i++) {
-            mtlbx_node *c = kid(k, MTLBX_NODE_GPU_PIECE, g->pieces[i].offset, g->pieces[i].size);
-            if (c) {
-                c->index = (uint32_t)i;
-                c->sub = p->index;
-            }
-        }
+    const mtlbx_node *n = k->parent;
+    struct structure s = { .f = k->f };
+    struct structure_part p = { .kind = n->kind, .offset = n->offset, .size = n->size, .lib = n->lib,
+                                .index = n->index, .sub = n->sub, .tag = n->tag };
+    if (!structure_is_section(n->kind)) {
+        if (!structure_parts(&s, &p, part_kid, k))
+            k->failed = true;
         return;
     }
-    const struct mtlbx_gpu_piece *piece = &g->pieces[p->index];
-    if (piece->kind != MTLBX_GPU_PIECE_SECTION)
+    struct structure_section sec;
+    if (!structure_section_open(&s, &p, &sec)) {
+        k->failed = true;
         return;
-    for (size_t i = 0; i < g->n_functions; i++) {
-        mtlbx_node *c = g->functions[i].section == piece->index
-                ? kid(k, MTLBX_NODE_GPU_FUNCTION, g->functions[i].offset, g->functions[i].size) : NULL;
-        if (c) {
-            c->index = (uint32_t)i;
-            c->sub = p->sub;
-        }
     }
+    struct structure_part c;
+    while (structure_section_next(&sec, &c) && part_kid(k, &c))
+        ;
+    structure_section_close(&sec);
 }
 
-static void build_fat_header(struct kids *k)
-{
-    size_t n = mbx_fat_slice_count(k->f);
-    for (size_t i = 0; i < n; i++) {
-        const struct mbx_fat_slice *s = mbx_fat_slice(k->f, i);
-        mtlbx_node *c = s ? kid(k, MTLBX_NODE_FAT_SLICE, s->entry_offset, 20) : NULL;
-        if (c)
-            c->index = (uint32_t)i;
-    }
-}
-
-static void build_library(struct kids *k)
-{
-    static const enum mtlbx_node_kind node_of[] = {
-        [MTLBX_SECTION_HEADER] = MTLBX_NODE_HEADER,
-        [MTLBX_SECTION_FUNCTION_LIST] = MTLBX_NODE_FUNCTION_LIST,
-        [MTLBX_SECTION_HEADER_EXT] = MTLBX_NODE_HEADER_EXT,
-        [MTLBX_SECTION_PUBLIC_MD] = MTLBX_NODE_PUBLIC_MD,
-        [MTLBX_SECTION_PRIVATE_MD] = MTLBX_NODE_PRIVATE_MD,
-        [MTLBX_SECTION_MODULE_LIST] = MTLBX_NODE_MODULE_LIST,
-        [MTLBX_SECTION_SOURCES] = MTLBX_NODE_SOURCES,
-        [MTLBX_SECTION_DYNAMIC_HEADER] = MTLBX_NODE_DYNAMIC_HEADER,
-        [MTLBX_SECTION_LIST] = MTLBX_NODE_LIST,
-    };
-    mtlbx_library *lib = k->parent->lib;
-    struct mtlbx_section sections[MTLBX_SECTIONS_MAX];
-    size_t n = mbx_library_sections(lib, sections);
-    for (size_t i = 0; i < n; i++) {
-        const struct mtlbx_section *s = &sections[i];
-        mtlbx_node *c = kid(k, node_of[s->kind], s->range.offset, s->range.size);
-        if (c && s->kind == MTLBX_SECTION_LIST)
-            c->sub = (uint32_t)s->list;
-    }
-    if (mbx_library_diag_count(lib))
-        kid(k, MTLBX_NODE_DIAGNOSTICS, 0, 0);
-}
-
-/* A section's builder starts at 0, or where a walk's previous window
- * stopped (node_window_fill), ... */
-static size_t section_start(const struct kids *k)
-{
-    return k->window ? k->window->cursor : 0;
-}
-
-/* ... and stops once a window is full, to go on from `cursor` next time. */
-static bool section_full(struct kids *k, size_t cursor)
-{
-    if (!k->window || k->seen < k->window->hi)
-        return false;
-    k->window->cursor = cursor;
-    k->window->full = true;
-    return true;
-}
-
-static void build_function_list(struct kids *k)
-{
-    mtlbx_library *lib = k->parent->lib;
-    size_t n = mbx_library_function_count(lib);
-    uint64_t end = k->parent->offset + k->parent->size;
-    for (size_t i = section_start(k); i < n && i < UINT32_MAX && !section_full(k, i); i++) {
-        const struct mtlbx_function *fn = mbx_function_at(lib, i);
-        uint64_t size = fn->entry_size;
-        /* A declared size past the list is clipped to it for the span. */
-        if (fn->entry_offset >= end)
-            size = 0;
-        else if (size > end - fn->entry_offset)
-            size = end - fn->entry_offset;
-        mtlbx_node *c = kid(k, MTLBX_NODE_FUNCTION, fn->entry_offset, size);
-        if (!c)
-            return;
-        c->index = (uint32_t)i;
-        if ((fn->present & MTLBX_F_TYPE) && !mbx_function_type_known(fn->type))
-            c->flags |= MTLBX_NODE_UNKNOWN;
-    }
-}
-
-static void add_md_group(struct kids *k, struct mtlbx_range r, uint32_t fn, uint32_t ctx)
-{
-    mtlbx_node *g = kid(k, MTLBX_NODE_TAG_GROUP, r.offset, r.size);
-    if (g) {
-        g->index = fn;
-        g->sub = ctx;
-    }
-}
-
-static void add_module(struct kids *k, const struct mtlbx_function *fn, uint32_t i)
-{
-    mtlbx_node *m = kid(k, MTLBX_NODE_MODULE, fn->module.offset, fn->module_valid ? fn->module.size : 0);
-    if (m)
-        m->index = i;
-}
-
-static void build_function(struct kids *k)
-{
-    mtlbx_node *p = k->parent;
-    const struct mtlbx_function *fn = mbx_function_at(p->lib, p->index);
-    if (!fn)
-        return;
-    if (p->size >= 4)
-        add_tags(k, p->offset + 4, p->offset + p->size, p->index, CTX_FUNCTION);
-    const struct mtlbx_metadata *md = mbx_function_metadata(p->lib, p->index);
-    if (md && md->public_group.size)
-        add_md_group(k, md->public_group, p->index, CTX_PUBLIC_MD);
-    if (md && md->private_group.size)
-        add_md_group(k, md->private_group, p->index, CTX_PRIVATE_MD);
-    add_module(k, fn, p->index);
-    if (fn->module_valid) {
-        mtlbx_node *in = kid(k, MTLBX_NODE_INTERFACE, fn->module.offset, 0);
-        if (in)
-            in->index = p->index;
-    }
-}
 
 /* ---- interfaces and bitcode blocks: from a kept interface only, so the
  * tree never decodes (the explorer's background thread does). ---- */
@@ -395,142 +215,6 @@ static bool build_from_interface(struct kids *k)
     }
     return true;
 }
-
-enum piece { PIECE_PUBLIC_MD, PIECE_PRIVATE_MD, PIECE_MODULE };
-
-/* The pieces a section's children stand for (metadata groups, modules),
- * in offset order: function order when that is already so (every real
- * file), else a sorted copy of (offset, function) pairs, which a window
- * computes on its first fill and keeps for the next ones. */
-struct pieces {
-    mtlbx_library *lib;
-    enum piece which;
-    size_t n_functions;
-    struct node_by_off *sorted; /* NULL: in function order */
-    size_t n_sorted;
-    bool owned;                 /* sorted is freed by pieces_close */
-};
-
-static struct mtlbx_range piece_range(mtlbx_library *lib, enum piece which, size_t i)
-{
-    if (which == PIECE_MODULE)
-        return (struct mtlbx_range){ mbx_function_at(lib, i)->module.offset, 1 };
-    const struct mtlbx_metadata *md = mbx_function_metadata(lib, i);
-    if (!md)
-        return (struct mtlbx_range){ 0 };
-    return which == PIECE_PUBLIC_MD ? md->public_group : md->private_group;
-}
-
-/* False (k->failed set) when memory ran out. */
-static bool pieces_open(struct kids *k, enum piece which, struct pieces *p)
-{
-    mtlbx_library *lib = k->parent->lib;
-    size_t n = mbx_library_function_count(lib);
-    *p = (struct pieces){ .lib = lib, .which = which, .n_functions = n > UINT32_MAX ? UINT32_MAX : n };
-    if (k->window && k->window->pieces_known) {
-        p->sorted = k->window->pieces;
-        p->n_sorted = k->window->n_pieces;
-        return true;
-    }
-    bool in_order = true;
-    uint64_t last = 0;
-    for (size_t i = 0; i < p->n_functions && in_order; i++) {
-        struct mtlbx_range r = piece_range(lib, which, i);
-        in_order = !r.size || r.offset >= last;
-        last = r.size ? r.offset : last;
-    }
-    if (k->window)
-        k->window->pieces_known = in_order;
-    if (in_order)
-        return true;
-    struct node_by_off *v = malloc(p->n_functions * sizeof *v);
-    if (!v) {
-        k->failed = true;
-        return false;
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < p->n_functions; i++) {
-        struct mtlbx_range r = piece_range(lib, which, i);
-        if (r.size)
-            v[m++] = (struct node_by_off){ r.offset, (uint32_t)i };
-    }
-    qsort(v, m, sizeof *v, node_by_off_cmp);
-    p->sorted = v;
-    p->n_sorted = m;
-    if (k->window) {
-        k->window->pieces = v;
-        k->window->n_pieces = m;
-        k->window->pieces_known = true;
-    } else {
-        p->owned = true;
-    }
-    return true;
-}
-
-/* The next piece at or after *cursor, in offset order; false at the end. */
-static bool pieces_next(const struct pieces *p, size_t *cursor, struct node_by_off *out)
-{
-    if (p->sorted) {
-        if (*cursor >= p->n_sorted)
-            return false;
-        *out = p->sorted[(*cursor)++];
-        return true;
-    }
-    while (*cursor < p->n_functions) {
-        size_t i = (*cursor)++;
-        struct mtlbx_range r = piece_range(p->lib, p->which, i);
-        if (r.size) {
-            *out = (struct node_by_off){ r.offset, (uint32_t)i };
-            return true;
-        }
-    }
-    return false;
-}
-
-static void pieces_close(struct pieces *p)
-{
-    if (p->owned)
-        free(p->sorted);
-    p->sorted = NULL;
-}
-
-/* One TAG_GROUP per distinct group (functions may share one), in file
- * order; the group is named after the first function that uses it. */
-static void build_md_section(struct kids *k, bool public)
-{
-    struct pieces p;
-    if (!pieces_open(k, public ? PIECE_PUBLIC_MD : PIECE_PRIVATE_MD, &p))
-        return;
-    struct node_by_off cur;
-    for (size_t c = section_start(k); !section_full(k, c) && pieces_next(&p, &c, &cur);)
-        if (!k->seen || cur.off != k->last_offset) /* not the group just made */
-            add_md_group(k, piece_range(p.lib, p.which, cur.idx), cur.idx, public ? CTX_PUBLIC_MD : CTX_PRIVATE_MD);
-    pieces_close(&p);
-}
-
-/* One MODULE per function, in file order (two functions may share one). */
-static void build_module_list(struct kids *k)
-{
-    struct pieces p;
-    if (!pieces_open(k, PIECE_MODULE, &p))
-        return;
-    struct node_by_off cur;
-    for (size_t c = section_start(k); !section_full(k, c) && pieces_next(&p, &c, &cur);)
-        add_module(k, mbx_function_at(p.lib, cur.idx), cur.idx);
-    pieces_close(&p);
-}
-
-static void build_sources(struct kids *k)
-{
-    const struct mtlbx_sources *s = mbx_library_sources(k->parent->lib);
-    for (size_t i = 0; s && i < s->n_archives && i < UINT32_MAX; i++) {
-        const struct mtlbx_archive *a = &s->archives[i];
-        mtlbx_node *c = kid(k, MTLBX_NODE_ARCHIVE, a->group_offset, (uint64_t)a->group_size + 4);
-        if (c)
-            c->index = (uint32_t)i;
-    }
-}
-
 /* Asking for an archive's children decompresses it: that is what
  * expanding it means. The offset search never asks (see mbx_node_at_offset). */
 static void build_archive(struct kids *k)
@@ -550,128 +234,11 @@ static void build_archive(struct kids *k)
     }
 }
 
-static void build_header_ext(struct kids *k)
-{
-    const struct mtlbx_header_ext *ext = mbx_library_header_ext(k->parent->lib);
-    uint64_t pos = ext->range.offset, end = ext->range.offset + ext->range.size;
-    for (size_t i = 0; i < ext->n_tags && i < MAX_GROUP_TAGS; i++) {
-        const struct mtlbx_tag *t = &ext->tags[i];
-        mtlbx_node *n = kid(k, MTLBX_NODE_TAG, t->offset, (uint64_t)t->header_len + t->value_len);
-        if (!n)
-            return;
-        n->tag = *t;
-        n->index = (uint32_t)i;
-        n->sub = CTX_HEADER_EXT;
-        n->flags = node_tag_flags(k->f, n);
-        pos = t->value_offset + t->value_len;
-    }
-    if (pos >= ext->range.offset && pos <= end && end - pos >= 4 && end <= k->f->size &&
-        memcmp(k->f->data + pos, ENDT_BYTES, 4) == 0) {
-        mtlbx_node *n = kid(k, MTLBX_NODE_TAG, pos, 4);
-        if (n) {
-            n->tag = (struct mtlbx_tag){ .name = "ENDT", .fourcc = TAG_ENDT, .offset = pos,
-                                         .header_len = 4, .value_offset = pos + 4, .known = true };
-            n->sub = CTX_HEADER_EXT;
-        }
-    }
-}
-
-static void build_list(struct kids *k)
-{
-    mtlbx_node *p = k->parent;
-    const struct mtlbx_list *l = mbx_library_list(p->lib, (enum mtlbx_list_kind)p->sub);
-    for (size_t i = section_start(k); l && i < l->n_groups && i < UINT32_MAX && !section_full(k, i); i++) {
-        mtlbx_node *g = kid(k, MTLBX_NODE_TAG_GROUP, l->groups[i].offset, l->groups[i].size);
-        if (!g)
-            return;
-        g->index = (uint32_t)i;
-        g->sub = CTX_LIST + p->sub;
-    }
-}
-
-/* Core Image reflection: one row per ARGR argument (index = argument,
- * sub = function), one per struct member below a pointer argument. */
-static void build_ci_arguments(struct kids *k)
-{
-    mtlbx_node *p = k->parent;
-    if (p->tag.fourcc != FOURCC('A', 'R', 'G', 'R') || p->sub != CTX_PUBLIC_MD)
-        return;
-    const struct mtlbx_reflection *r = node_reflection(p);
-    for (size_t i = 0; r && i < r->n_arguments && i < UINT32_MAX; i++) {
-        mtlbx_node *c = kid(k, MTLBX_NODE_CI_ARGUMENT, r->arguments[i].offset, r->arguments[i].size);
-        if (!c)
-            return;
-        c->index = (uint32_t)i;
-        c->sub = p->index;
-    }
-}
-
-static void build_ci_members(struct kids *k)
-{
-    mtlbx_node *p = k->parent;
-    const struct mtlbx_reflection *r = node_reflection(p);
-    if (!r || p->index >= r->n_arguments)
-        return;
-    const struct mtlbx_ci_argument *a = &r->arguments[p->index];
-    for (size_t m = 0; m < a->n_members && m < UINT32_MAX; m++) {
-        mtlbx_node *c = kid(k, MTLBX_NODE_CI_MEMBER, r->members[a->first_member + m].offset,
-                            r->members[a->first_member + m].size);
-        if (!c)
-            return;
-        c->index = (uint32_t)m;
-        c->sub = p->sub;
-    }
-}
-
-/* The sections that have a child per function (or list group). */
-static bool is_section(enum mtlbx_node_kind kind)
-{
-    switch (kind) {
-    case MTLBX_NODE_FUNCTION_LIST:
-    case MTLBX_NODE_PUBLIC_MD:
-    case MTLBX_NODE_PRIVATE_MD:
-    case MTLBX_NODE_MODULE_LIST:
-    case MTLBX_NODE_LIST:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Builds a section's children; false (nothing built) for any other node. */
-static bool build_section(struct kids *k)
-{
-    switch (k->parent->kind) {
-    case MTLBX_NODE_FUNCTION_LIST: build_function_list(k); return true;
-    case MTLBX_NODE_PUBLIC_MD: build_md_section(k, true); return true;
-    case MTLBX_NODE_PRIVATE_MD: build_md_section(k, false); return true;
-    case MTLBX_NODE_MODULE_LIST: build_module_list(k); return true;
-    case MTLBX_NODE_LIST: build_list(k); return true;
-    default: return false;
-    }
-}
-
 static void build(mtlbx_model *m, mtlbx_node *n)
 {
     struct kids k = { .m = m, .f = m->f, .a = m->arena, .parent = n };
-    if (build_section(&k)) {
-        kids_finish(&k);
-        return;
-    }
     switch (n->kind) {
-    case MTLBX_NODE_FILE: build_file(&k); break;
-    case MTLBX_NODE_FAT_HEADER: build_fat_header(&k); break;
-    case MTLBX_NODE_GPU_SLICE:
-    case MTLBX_NODE_GPU_PIECE: build_gpu(&k); break;
-    case MTLBX_NODE_LIBRARY: build_library(&k); break;
-    case MTLBX_NODE_FUNCTION: build_function(&k); break;
-    case MTLBX_NODE_TAG_GROUP: add_group_tags(&k, n); break;
-    case MTLBX_NODE_HEADER_EXT: build_header_ext(&k); break;
-    case MTLBX_NODE_SOURCES: build_sources(&k); break;
     case MTLBX_NODE_ARCHIVE: build_archive(&k); break;
-    case MTLBX_NODE_DYNAMIC_HEADER:
-        add_tags(&k, n->offset, n->offset + n->size, 0, CTX_DYNAMIC);
-        break;
     case MTLBX_NODE_MODULE:
     case MTLBX_NODE_BC_BLOCK:
     case MTLBX_NODE_INTERFACE:
@@ -682,11 +249,7 @@ static void build(mtlbx_model *m, mtlbx_node *n)
             return;
         }
         break;
-    case MTLBX_NODE_TAG: build_ci_arguments(&k); break;
-    case MTLBX_NODE_CI_ARGUMENT: build_ci_members(&k); break;
-    /* leaves: HEADER, FAT_SLICE, TAG (but ARGR), MEMBER, DIAGNOSTICS,
-     * STRUCT_MEMBER, CI_MEMBER */
-    default: break;
+    default: build_parts(&k); break;
     }
     kids_finish(&k);
 }
@@ -942,65 +505,4 @@ unsigned mbx_node_flags(mtlbx_model *m, const mtlbx_node *n)
     if (count)
         fl |= MTLBX_NODE_PROBLEM | (errors ? 0 : MTLBX_NODE_WARNING);
     return fl;
-}
-
-/* ----------------------------------------------------------- windows -- */
-
-/* One pass of the section's builder, from where the last one stopped,
- * keeping the children whose ordinals are in [w->lo, w->hi) (in k->v).
- * The builder goes through the children in the same order every time, so
- * a window is exactly that stretch of the built list. */
-static bool window_pass(mtlbx_model *m, struct node_window *w, struct kids *k)
-{
-    *k = (struct kids){ .m = m, .f = m->f, .a = m->arena, .parent = w->section, .window = w,
-                        .seen = w->seen, .last_offset = w->last_offset };
-    w->full = false;
-    build_section(k);
-    w->ended = !w->full; /* the builder went through to the last child */
-    w->seen = k->seen;
-    w->last_offset = k->last_offset;
-    return !k->failed;
-}
-
-bool node_window_open(mtlbx_model *m, mtlbx_node *n, struct node_window *w)
-{
-    w->pieces = NULL; /* closing it is then harmless */
-    if (!m || !n || n->built || !is_section(n->kind))
-        return false; /* (before the struct is cleared: this is asked of every node) */
-    *w = (struct node_window){ .section = n };
-    return true;
-}
-
-size_t node_window_fill(mtlbx_model *m, struct node_window *w, size_t first, size_t max,
-                        mtlbx_node **out, bool *failed)
-{
-    *failed = false;
-    if (max == 0 || max > SIZE_MAX - first)
-        return 0;
-    /* Windows in order go on from the last; any other starts over. */
-    if (first == w->seen && first && w->ended)
-        return 0;
-    if (first != w->seen || first == 0) {
-        w->cursor = 0;
-        w->seen = 0;
-        w->last_offset = 0;
-    }
-    w->lo = first;
-    w->hi = first + max;
-    struct kids k;
-    bool ok = window_pass(m, w, &k);
-    size_t got = ok ? k.n : 0;
-    if (got)
-        memcpy(out, k.v, got * sizeof *out);
-    free(k.v);
-    *failed = !ok;
-    return got;
-}
-
-void node_window_close(struct node_window *w)
-{
-    free(w->pieces);
-    w->pieces = NULL;
-    w->n_pieces = 0;
-    w->pieces_known = false;
 }

@@ -5,33 +5,10 @@
 #define MTLBX_NODE_H
 
 #include "internal.h"
+#include "checks/structure.h"
 
-/* What a TAG or TAG_GROUP node belongs to, kept in node->sub. Tags need it
- * because one FourCC means different things in different places (a NAME
- * in the dynamic header is the library's name, HASH needs its function). */
-enum node_ctx {
-    CTX_FUNCTION = 0,          /* a function-list entry; index = function */
-    CTX_PUBLIC_MD,             /* a public metadata group; index = function */
-    CTX_PRIVATE_MD,            /* a private metadata group; index = function */
-    CTX_HEADER_EXT,
-    CTX_DYNAMIC,
-    CTX_LIST,                  /* CTX_LIST + list kind; index = group */
-};
-
-/* node.c: (offset, index) pairs, and their order by offset then index. */
-struct node_by_off {
-    uint64_t off;
-    uint32_t idx;
-};
-/* (offset, index) pairs sorted by offset: the pieces each function points
- * at (metadata groups, modules). Inline, for node.c and node_diags.c alike. */
-static inline int node_by_off_cmp(const void *a, const void *b)
-{
-    const struct node_by_off *x = a, *y = b;
-    if (x->off != y->off)
-        return x->off < y->off ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
+/* What a TAG or TAG_GROUP node belongs to is in its sub: enum part_ctx
+ * (checks/structure.h). */
 
 /* ---- model.c: what a model owns (see there) ---- */
 
@@ -68,51 +45,6 @@ const struct mtlbx_diag *node_diag_sorted(mtlbx_model *m, const mtlbx_library *l
 void *node_arena_alloc(struct node_arena *a, size_t size);
 /* Where the arena keeps the file's root node (node.c's mbx_root). */
 mtlbx_node **node_arena_root(struct node_arena *a);
-
-/* A point in the node arena, and giving back what was built since: n's
- * children (built after the mark) are forgotten and rebuilt on next need.
- * For a single-threaded walk that holds no pointer into them (layout.c). */
-struct node_mark {
-    void *head, *next;
-    size_t used;
-};
-struct node_mark node_mark(mtlbx_model *m);
-void node_forget_children(mtlbx_model *model, mtlbx_node *n, struct node_mark m);
-
-/* ---- node.c: a big section's children, a window at a time ---- */
-
-/* The function list, a metadata section, the module list and the lists
- * have a child per function: 200,000 of them in a large library. A walk
- * that visits every child once (the byte layout) takes them a window at a
- * time instead of building them all, so that it never holds more than a
- * window's nodes. The section itself stays unbuilt; the nodes of a fill
- * are the same as its built children would be, in the same order (which
- * is file order: entries and list groups are parsed one after the other,
- * groups and modules are sorted), and live in the arena until the walk
- * forgets them (node_mark / node_forget_children). */
-struct node_window {
-    mtlbx_node *section;
-    /* private to node.c */
-    size_t lo, hi;             /* the ordinals a fill keeps */
-    size_t cursor;             /* where the builder goes on from */
-    bool full, ended;          /* the last fill stopped at hi / at the last child */
-    size_t seen;               /* children met before the cursor */
-    uint64_t last_offset;      /* the offset of the last of them */
-    bool pieces_known;         /* pieces is set, or NULL for function order */
-    struct node_by_off *pieces; /* a section's sorted (offset, function) pairs, kept between fills */
-    size_t n_pieces;    mtlbx_node scratch;        /* where the children outside the window are made */
-};
-/* False when n is no such section, or is built already (then walk its
- * children). Close the window when done (harmless after false). */
-bool node_window_open(mtlbx_model *m, mtlbx_node *n, struct node_window *w);
-/* Builds children [first, first + max) and puts them in out, in child
- * order; returns how many: fewer than max at the end. Fills in order
- * (first = the last first + max) cost only their own children; any other
- * goes through the children from the start. 0 with *failed set when
- * memory ran out. */
-size_t node_window_fill(mtlbx_model *m, struct node_window *w, size_t first, size_t max,
-                        mtlbx_node **out, bool *failed);
-void node_window_close(struct node_window *w);
 
 /* ---- fields.c / fields_tag.c ---- */
 

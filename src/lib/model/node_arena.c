@@ -1,6 +1,5 @@
 /* The arena the node tree lives in (node.c builds into it): blocks freed
- * all at once when the model closes (model.c), or given back from a mark onwards by
- * a walk that is done with a subtree (layout.c). */
+ * all at once when the model closes (model.c). */
 #include "config.h"
 #include "node.h"
 
@@ -18,7 +17,6 @@ struct arena_block {
 
 struct node_arena {
     struct arena_block *blocks;
-    struct arena_block *spare; /* one block given back by node_forget_children, kept for reuse */
     mtlbx_node *root;          /* built on first mbx_root() */
 };
 
@@ -35,7 +33,6 @@ void node_arena_free(struct node_arena *a)
         next = b->next;
         free(b);
     }
-    free(a->spare);
     free(a);
 }
 
@@ -55,11 +52,9 @@ void *node_arena_alloc(struct node_arena *a, size_t size)
          * space left in the current block is not wasted. */
         bool own = size > ARENA_BLOCK / 4;
         size_t cap = own ? size : ARENA_BLOCK;
-        struct arena_block *nb = !own && a->spare ? a->spare : malloc(sizeof *nb + cap);
+        struct arena_block *nb = malloc(sizeof *nb + cap);
         if (!nb)
             return NULL;
-        if (nb == a->spare)
-            a->spare = NULL;
         nb->used = 0;
         nb->cap = cap;
         if (own && b) {
@@ -75,53 +70,4 @@ void *node_arena_alloc(struct node_arena *a, size_t size)
     b->used += size;
     memset(p, 0, size);
     return p;
-}
-
-/* ------------------------------------------------ transient subtrees -- */
-
-/* The layout pass (layout.c) visits every node once. Subtrees it builds
- * are given back as soon as it has walked them, so memory stays flat on a
- * library with 200,000 functions. Only subtrees that were not built before
- * the walk are forgotten: nodes a view already holds stay. */
-struct node_mark node_mark(mtlbx_model *model)
-{
-    struct node_arena *a = model->arena;
-    struct node_mark m = { 0 };
-    if (a && a->blocks) {
-        m.head = a->blocks;
-        m.used = a->blocks->used;
-        m.next = a->blocks->next;
-    }
-    return m;
-}
-
-void node_forget_children(mtlbx_model *model, mtlbx_node *n, struct node_mark m)
-{
-    struct node_arena *a = model->arena;
-    if (!a || !m.head)
-        return; /* nothing to give back safely without a mark */
-    n->built = false;
-    n->sorted = false;
-    n->n_children = 0;
-    n->children = NULL;
-    /* Blocks added in front since the mark, then big blocks slipped in
-     * right behind the marked one. */
-    /* A walk forgets a subtree per function: keeping one standard block
-     * spares the allocator a heap shrink and regrow each time. */
-    while (a->blocks && a->blocks != m.head) {
-        struct arena_block *next = a->blocks->next;
-        if (!a->spare && a->blocks->cap == ARENA_BLOCK)
-            a->spare = a->blocks;
-        else
-            free(a->blocks);
-        a->blocks = next;
-    }
-    if (!a->blocks)
-        return;
-    while (a->blocks->next && a->blocks->next != m.next) {
-        struct arena_block *own = a->blocks->next;
-        a->blocks->next = own->next;
-        free(own);
-    }
-    a->blocks->used = m.used;
 }

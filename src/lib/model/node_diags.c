@@ -75,7 +75,7 @@ static struct diag_index *diag_index_get(mtlbx_model *model, const mtlbx_library
     if (n == d->n_seen && (n == 0 || d->offs))
         return d;
     diag_index_free(d);
-    struct node_by_off *keys = n ? malloc(n * sizeof *keys) : NULL;
+    struct structure_by_off *keys = n ? malloc(n * sizeof *keys) : NULL;
     d->offs = n ? malloc(n * sizeof *d->offs) : NULL;
     d->which = n ? malloc(n * sizeof *d->which) : NULL;
     d->errors = malloc((n + 1) * sizeof *d->errors);
@@ -92,10 +92,10 @@ static struct diag_index *diag_index_get(mtlbx_model *model, const mtlbx_library
     for (size_t i = 0; i < n; i++) {
         const struct mtlbx_diag *dg = diag_of(f, lib, i);
         if (dg)
-            keys[m++] = (struct node_by_off){ dg->offset, (uint32_t)i };
+            keys[m++] = (struct structure_by_off){ dg->offset, (uint32_t)i };
     }
     if (m > 1)
-        qsort(keys, m, sizeof *keys, node_by_off_cmp);
+        qsort(keys, m, sizeof *keys, structure_by_off_cmp);
     d->errors[0] = 0;
     for (size_t k = 0; k < m; k++) {
         const struct mtlbx_diag *dg = diag_of(f, lib, keys[k].idx);
