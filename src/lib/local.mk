@@ -39,6 +39,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/mtlbx_private.h \
 	src/lib/internal.h \
 	src/lib/container/container.h \
+	src/lib/container/bytes.h \
+	src/lib/container/library.h \
 	src/lib/container/hex.h \
 	src/lib/container/lower_bound.h \
 	src/lib/container/archive.c \

@@ -13,7 +13,7 @@
  * that shares the same cap.
  */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
 
 #include "container/archive_dl.h"
 

@@ -4,7 +4,7 @@
  * each page-table change seen by more than one thread, costs CPU). */
 #include "config.h"
 
-#include "internal.h"
+#include "container/container.h"
 
 #include <sched.h>
 #include <unistd.h>

@@ -5,9 +5,11 @@
  * ILST are "like the function list"; RLST groups hold an RBUF, SLST groups
  * an SBUF. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void parse_dynamic_header(mtlbx_library *lib)
 {

@@ -3,9 +3,11 @@
  * bounds; the size prefix is only cross-checked, never trusted to locate
  * the next entry. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* Fixed value lengths (FORMAT §15 item 6). The tags come from

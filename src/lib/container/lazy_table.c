@@ -8,7 +8,7 @@
  * file. Decoding is deterministic and quiet the second time: the findings
  * were reported by the first pass (diag_quiet_begin). */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

@@ -3,7 +3,7 @@
  * Each step works with whatever the previous ones could trust. What only
  * some commands need (metadata and list groups) waits for its first use. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -4,9 +4,11 @@
  * section end; that needs one sort, not a scan per function, made here
  * (derive_function in functions.c reads it as each entry is decoded). */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_u64(const void *a, const void *b)
 {

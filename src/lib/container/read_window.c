@@ -11,7 +11,7 @@
  * of small modules that lie back to back costs one system call. */
 #include "config.h"
 
-#include "internal.h"
+#include "container/library.h"
 
 #include <stdlib.h>
 #include <unistd.h>

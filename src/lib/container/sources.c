@@ -9,7 +9,8 @@
  * Decompression happens on demand in mbx_archive_load() (archive.c).
  */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
