@@ -5,25 +5,8 @@
 #include "mtlbx_private.h"
 #include "container/bytes.h"
 #include "container/library.h"
+#include "bitcode/bitcode.h"
 
-/* air_interface.c: a module's bitstream read once (blocks, facts, the
- * metadata index), referenced by every interface made from it; decoding an
- * entry from it is thread-safe. new: NULL (with *err) when the bytes are
- * not bitcode or out of memory; the caller holds one reference. */
-struct module_read;
-struct module_read *module_read_new(const uint8_t *data, size_t len, uint64_t base, struct mtlbx_error *err);
-struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8_t *symbol, size_t symbol_len,
-                                              struct mtlbx_error *err);
-void module_read_retain(struct module_read *r);
-void module_read_release(struct module_read *r);
-/* interface_reader.c: function i's interface, decoded from `copy` (the
- * module's bytes as read by the hash) unless it is NULL or the module is
- * shared; a module that other functions share is read once through `rd`
- * (may be NULL: then alone). *mapped (may be NULL) says whether the
- * mapping was read. The interface points into `copy` (names, strings):
- * free it before `copy` is reused. */
-struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
-                                            const uint8_t *copy, struct mtlbx_error *err, bool *mapped);
 
 /* module_check.c: judge module i (once) from its first n bytes in `head`, or
  * reading them when head is NULL or too short. */

@@ -13,7 +13,7 @@
  * thread ends. */
 #include "config.h"
 #include "bitstream.h"
-#include "internal.h"
+#include "container/bytes.h"
 
 #include <string.h>
 

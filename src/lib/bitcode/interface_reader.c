@@ -26,7 +26,8 @@
  * with no reader, lives here too: it decodes as the reader does, alone. */
 #include "config.h"
 
-#include "internal.h"
+#include "bitcode/bitcode.h"
+#include "container/library.h"
 #include "bitcode/function_triples.h"
 
 #include <pthread.h>

@@ -299,13 +299,6 @@ size_t mbx_library_unhashed(mtlbx_library *lib);
 /* The CPUs this process may run on (its affinity mask; threads = 0 above
  * means this many). */
 unsigned mbx_cpus(void);
-/* A window of the file read with pread into a buffer of its own
- * (read_window.c): cheaper than faulting the mapping in when many modules
- * are read in file order, since a page fault costs more than the copy on
- * the machines measured. A window serves one thread at a time. */
-typedef struct mtlbx_read_window mtlbx_read_window;
-mtlbx_read_window *mbx_read_window_new(void);    /* NULL: out of memory */
-void mbx_read_window_free(mtlbx_read_window *w);
 /* Lets the pages of the library's function list, metadata and list
  * sections go from memory: they stay readable (read again from the page
  * cache when touched), so every span stays valid. For a caller that walks
