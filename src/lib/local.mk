@@ -89,6 +89,8 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/interface_reader.c \
 	src/lib/checks/checks.h \
+	src/lib/checks/hash.h \
+	src/lib/checks/sha256.h \
 	src/lib/checks/hash.c \
 	src/lib/checks/interface_check.c \
 	src/lib/checks/layout.c \

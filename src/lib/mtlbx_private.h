@@ -86,6 +86,8 @@ char *mbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_byte
  * comparison of two libraries (compare/compare.h) and the writer
  * (writer/writer.h). */
 #include "checks/checks.h"
+#include "checks/hash.h"
+#include "checks/sha256.h"
 #include "model/model.h"
 #include "compare/compare.h"
 #include "writer/writer.h"

@@ -2,18 +2,17 @@
  * container and the bitcode together, beyond parsing either: whether each
  * module is bitcode and its interface decodes, which OS version a library
  * needs, and the byte layout (which parsed structure claims every byte of
- * the file). Module hashes are checked here too (hash.c; declared with the
- * functions in mtlbx_private.h). It
- * knows the container and the bitcode reader, and nothing above them:
- * never the node model or the comparison (model/ and compare/ call it,
+ * the file). Module hashes are checked here too (checks/hash.h), with
+ * the digests of checks/sha256.h. It knows the container and the bitcode
+ * reader, and nothing above them: never the node model or the comparison (model/ and compare/ call it,
  * never the other way). What it finds belongs to the caller (the byte
  * layout is an object of its own, mbx_layout_free), never to the file
- * handle. It never prints. Included by mtlbx_private.h, whose
- * types it uses. */
+ * handle. It never prints. */
 #ifndef MTLBX_CHECKS_H
 #define MTLBX_CHECKS_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "bitcode/interface.h"
 
 /* -------------------------------------------------- module validation -- */
 
@@ -25,6 +24,9 @@
  * returns how many are not bitcode. */
 bool mbx_module_validate(mtlbx_library *lib, size_t i);
 size_t mbx_library_validate_modules(mtlbx_library *lib);
+/* Within src/lib: judges module i (once) from its first n bytes in
+ * `head`, or reading them when head is NULL or too short. */
+bool bitcode_judge(mtlbx_library *lib, size_t i, const uint8_t *head, size_t n);
 /* Decodes every function's interface (as mbx_interface_read does)
  * on up to `threads` threads (0 = number of CPUs); each module that is
  * bitcode but does not decode becomes an error diagnostic of the library

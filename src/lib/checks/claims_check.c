@@ -7,11 +7,14 @@
  * wrong with confidence; and a header whose deployment target is not the
  * modules' triple tells a reader a version Metal does not check. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
+#include "checks/checks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Is a module's stage (the X of air.X) one a function list's TYPE can
  * name? Other lists (air.ci: Core Image) are not a TYPE to compare. */

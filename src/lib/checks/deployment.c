@@ -8,10 +8,12 @@
 #include "config.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
-#include "internal.h"
+#include "container/library.h"
+#include "checks/checks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct mtlbx_os_version mbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v)
 {

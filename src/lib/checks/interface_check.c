@@ -17,7 +17,10 @@
  * just been read, was two thirds of the pass on a 20,000-function
  * library (bench/run's check rows). */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "bitcode/bitcode.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -21,12 +21,15 @@
  * function is walked one part at a time, nothing of a part outlives its
  * walk, and the file's pages behind the walk are let go. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
+#include "checks/checks.h"
 #include "checks/layout_entries.h"
 #include "checks/layout_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_DEPTH 12
 #define PATH_MAX_BYTES 512

@@ -1,9 +1,11 @@
 /* The GPU slice parts of the byte layout (layout_gpu.h). */
 #include "config.h"
 #include "checks/layout_gpu.h"
+#include "container/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool push(struct layout_gpu_part **v, size_t *n, size_t *cap, struct layout_gpu_part p)
 {

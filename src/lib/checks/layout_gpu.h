@@ -5,7 +5,7 @@
 #ifndef MTLBX_LAYOUT_GPU_H
 #define MTLBX_LAYOUT_GPU_H
 
-#include "internal.h"
+#include "container/container.h"
 
 enum layout_gpu_kind { LAYOUT_GPU_PIECE, LAYOUT_GPU_FUNCTION, LAYOUT_GPU_LIBRARY };
 

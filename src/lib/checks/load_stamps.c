@@ -2,10 +2,12 @@
  * stamps"): the modules' target triple (deployment.c's), the MSL and AIR
  * versions, and the header's deployment target beside them. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "checks/checks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void note_version(bool *has, struct mtlbx_os_version *max, size_t *count, struct mtlbx_os_version v)
 {

@@ -16,10 +16,13 @@
  * interface is decoded (dump --interfaces, sig, the explorer's background
  * pass), at the offset where reading stopped. */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "container/bytes.h"
+#include "checks/checks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { BC_UNCHECKED = 0, BC_OK, BC_BAD };
 

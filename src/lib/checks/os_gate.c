@@ -3,7 +3,8 @@
  * the API (mtlbx_check_os), so both say the same thing in the same words.
  * The verdict is the requirement's (requirements.c, deployment.c). */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "checks/checks.h"
 #include "checks/requires_text.h"
 
 #include <stdarg.h>

@@ -3,8 +3,9 @@
  * mtlbx_writer_target and Python, so that every spelling is accepted or
  * refused alike by all of them. */
 #include "config.h"
-#include "internal.h"
+#include "checks/checks.h"
 
+#include <string.h>
 #include <strings.h>
 
 static const struct {

@@ -4,7 +4,8 @@
  * (requirements.c) and the deployment target (deployment.c) stand on. */
 #include "config.h"
 #include "bitcode/bitcode.h"
-#include "internal.h"
+#include "container/library.h"
+#include "checks/checks.h"
 
 #include <string.h>
 

@@ -9,10 +9,12 @@
  * first row adds no constraint. */
 #include "config.h"
 #include "bitcode/bitcode.h"
-#include "internal.h"
+#include "container/library.h"
+#include "checks/checks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 struct req_msl_row {

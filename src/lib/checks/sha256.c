@@ -22,7 +22,7 @@
  * feature detection) is kept in a small pool once made, so that a fat
  * file's slices or the explorer's repeated checks pay for it once. */
 #include "config.h"
-#include "internal.h"
+#include "checks/sha256.h"
 
 #include <gcrypt.h>
 #include <pthread.h>

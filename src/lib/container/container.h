@@ -204,14 +204,6 @@ bool mbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
 
 /* ------------------------------------------------------------- functions -- */
 
-enum mtlbx_hash_state {
-    MTLBX_HASH_UNCHECKED = 0,
-    MTLBX_HASH_PENDING,        /* queued in the background */
-    MTLBX_HASH_MATCHES,
-    MTLBX_HASH_MISMATCH,
-    MTLBX_HASH_UNAVAILABLE,    /* no HASH tag or no module bytes */
-};
-
 /* Bits of mtlbx_function.present: which tags were seen. */
 enum {
     MTLBX_F_NAME = 1u << 0, MTLBX_F_TYPE = 1u << 1, MTLBX_F_HASH = 1u << 2,
@@ -282,22 +274,8 @@ struct mtlbx_name_matches {
 bool mbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);
 void mbx_name_matches_free(struct mtlbx_name_matches *m);
 
-/* SHA-256 of the module compared with HASH. Blocking; caches the result.
- * `actual` (32 bytes, may be NULL) receives the computed digest. */
-enum mtlbx_hash_state mbx_function_verify(mtlbx_library *lib, size_t i,
-                                            uint8_t actual[32]);
-/* Cached state without hashing (never blocks). */
-enum mtlbx_hash_state mbx_function_hash_state(const mtlbx_library *lib, size_t i);
-/* Verify every function using up to `threads` threads (0 = number of CPUs).
- * Returns the number of mismatches. Thread-safe against hash_state readers. */
-size_t mbx_library_verify_all(mtlbx_library *lib, unsigned threads);
-/* After verify_all: how many functions have no module where their entry
- * says (a cut file) or one whose HASH could not be checked (checks/hash.c).
- * Every verifier (mtlbx_verify, ls --verify, check) counts them as
- * findings: a module not hashed is never "OK". */
-size_t mbx_library_unhashed(mtlbx_library *lib);
-/* The CPUs this process may run on (its affinity mask; threads = 0 above
- * means this many). */
+/* The CPUs this process may run on (its affinity mask; the module hashes
+ * of checks/hash.h run on this many threads when asked for 0). */
 unsigned mbx_cpus(void);
 /* Lets the pages of the library's function list, metadata and list
  * sections go from memory: they stay readable (read again from the page
@@ -310,12 +288,6 @@ void mbx_library_release_pages(const mtlbx_library *lib);
  * (about 320 bytes a function); asking for one again decodes it again,
  * identically. Without this call, what was decoded stays. */
 void mbx_library_forget(const mtlbx_library *lib, size_t before);
-
-/* SHA-256 of any bytes (a source member's text, for textconv). */
-void mbx_sha256(const void *data, size_t len, uint8_t out[32]);
-/* The program's MTLBX_NO_MULTI_BUFFER: false hashes every module with
- * libgcrypt alone, not Intel's multi-buffer library (before the first hash). */
-void mbx_hash_use_multi_buffer(bool use);
 
 /* Bitcode wrapper header at the start of a module. */
 struct mtlbx_wrapper {
