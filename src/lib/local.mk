@@ -110,6 +110,9 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/requires_text.c \
 	src/lib/checks/requires_text.h \
 	src/lib/model/model.h \
+	src/lib/model/msl.h \
+	src/lib/model/names.h \
+	src/lib/model/source_locate.h \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \

@@ -245,35 +245,6 @@ long mbx_library_function_find(const mtlbx_library *lib, const char *name);
 /* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */
 int mbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
 
-/* A function NAME as a user types it (name_resolve.c: what dis, sig, src
- * and extract -f mean by NAME). Each function is looked at as stored,
- * demangled, and demangled without its parameters. The pattern is tried
- * as an exact name, then as a shell glob (fnmatch) if it holds * ? or [,
- * then as a prefix (demangled forms are tried only when no stored name
- * matches exactly, or as a prefix). */
-enum mtlbx_name_how {
-    MTLBX_NAME_EXACT,          /* v: every function of that name */
-    MTLBX_NAME_GLOB,           /* v: every function the glob matches */
-    MTLBX_NAME_PREFIX,         /* v: the one function it begins */
-    MTLBX_NAME_AMBIGUOUS,      /* a prefix of several: v lists them */
-    MTLBX_NAME_MISSING,        /* nothing: v holds up to 5 closest names, best first */
-};
-struct mtlbx_function_ref {
-    size_t library, function;
-};
-struct mtlbx_name_matches {
-    enum mtlbx_name_how how;
-    size_t n;
-    struct mtlbx_function_ref *v;   /* in file order, except suggestions */
-    /* C++ names past the demangler's bound (mbx_demangle_bounded) that a
-     * glob or prefix was compared with as stored only: a miss may be one
-     * of them. */
-    size_t undemangled;
-};
-/* False (and *out empty) only when memory ran out. */
-bool mbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);
-void mbx_name_matches_free(struct mtlbx_name_matches *m);
-
 /* The CPUs this process may run on (its affinity mask; the module hashes
  * of checks/hash.h run on this many threads when asked for 0). */
 unsigned mbx_cpus(void);
@@ -457,29 +428,6 @@ const struct mtlbx_sources *mbx_library_sources(const mtlbx_library *lib);
 enum mtlbx_archive_state mbx_archive_load(mtlbx_library *lib, size_t archive_index);
 /* Archive whose SARC tag a function's SOFF points at, or -1. */
 long mbx_function_archive(const mtlbx_library *lib, size_t function_index);
-
-/* Where a function is defined in the embedded sources (source_locate.c):
- * found by its name in the members' text (a mangled name by its demangled
- * base), searching the archive its SOFF names first, outside comments. A
- * definition ("name(...) {", or a [[host_name("name")]] instantiation)
- * beats a prototype. Linear in the text, whatever it holds. */
-struct mtlbx_source_location {
-    size_t archive, member;    /* into mbx_library_sources(lib)->archives */
-    size_t line;               /* 1-based line the declaration starts on: the
-                                * name's, or when the name starts its line (GNU
-                                * style, "kernel void\nfoo("), the type's above */
-    uint64_t offset;           /* of the name in the member's text */
-    uint64_t line_offset;      /* of the start of that line */
-    uint64_t end_offset;       /* past the line closing its body ('}'), or the
-                                * member's end (a prototype: past its ';') */
-};
-/* 1 found; 0 the library has sources but no member declares it; -1 the
- * library has no embedded sources (or none decompress); -2 no memory.
- * Decompresses archives (cached, as mbx_archive_load). */
-int mbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out);
-/* The rule above on one text: 2 a definition of `name` at *offset, 1 only
- * a prototype, 0 neither (*offset untouched). */
-int mbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset);
 
 /* ------------------------------------------- dynamic header and lists -- */
 

@@ -14,6 +14,9 @@
 #include "config.h"
 
 #include "node.h"
+#include "container/library.h"
+#include "bitcode/interface.h"
+#include "model/model.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -17,7 +17,9 @@
  * stored. */
 #include "config.h"
 
+#include "bitcode/demangle.h"
 #include "model/name_match.h"
+#include "model/names.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -7,8 +7,15 @@
  * tree is walked with loops whose depth is bounded by MAX_DEPTH. */
 #include "config.h"
 #include "node.h"
+#include "container/bytes.h"
+#include "container/library.h"
+#include "bitcode/interface.h"
+#include "checks/hash.h"
+#include "model/model.h"
+#include "model/msl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A file-derived tree is at most FILE > LIBRARY > FUNCTION > GROUP > TAG
  * deep (six levels); anything deeper is a bug, not a file. */

@@ -4,7 +4,8 @@
 #ifndef MTLBX_NODE_H
 #define MTLBX_NODE_H
 
-#include "internal.h"
+#include "bitcode/interface.h"
+#include "model/model.h"
 
 /* What a TAG or TAG_GROUP node belongs to, kept in node->sub. Tags need it
  * because one FourCC means different things in different places (a NAME

@@ -3,8 +3,10 @@
  * a walk that is done with a subtree (layout.c). */
 #include "config.h"
 #include "node.h"
+#include "model/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define ARENA_BLOCK ((size_t)64 << 10)
 

@@ -25,7 +25,8 @@
  * may have. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/demangle.h"
+#include "model/source_locate.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
