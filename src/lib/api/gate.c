@@ -12,6 +12,7 @@
 
 #include "mtlbx.h"
 #include "container/macho.h"
+#include "checks/checks.h"
 #include "gate/gate.h"
 
 #include <errno.h>

@@ -3,6 +3,8 @@
  * API (mtlbx_private.h) stays what the program uses. */
 #include "config.h"
 
+#include "bitcode/interface.h"
+#include "writer/writer.h"
 #include "api/handle.h"
 
 #include <errno.h>

@@ -16,12 +16,18 @@
  * everywhere with options.verify. Source archives are decompressed only
  * when their compressed bytes differ. */
 #include "config.h"
-#include "internal.h"
+#include "container/bytes.h"
+#include "container/library.h"
+#include "bitcode/interface.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
+#include "compare/compare.h"
 #include "compare/compare_names.h"
 #include "compare/compare_scan.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {

@@ -2,6 +2,7 @@
  * lazily found problem made to show, its findings handed out as values. */
 #include "config.h"
 
+#include "checks/checks.h"
 #include "gate/gate.h"
 
 #include <pthread.h>

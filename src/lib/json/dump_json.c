@@ -16,6 +16,10 @@
 #include "json_stream.h"
 #include "values_json.h"
 #include "layout_json.h"
+#include "bitcode/interface.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
+#include "compare/compare.h"
 
 #include <jansson.h>
 #include <pthread.h>

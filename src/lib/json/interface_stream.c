@@ -6,6 +6,8 @@
 
 #include "interface_stream.h"
 #include "interface_json.h"
+#include "bitcode/interface.h"
+#include "json/json_stream.h"
 
 #include <stdlib.h>
 #include <string.h>

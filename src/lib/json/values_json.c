@@ -4,6 +4,11 @@
 #include "values_json.h"
 #include "interface_json.h"
 #include "json_stream.h"
+#include "bitcode/interface.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
+#include "model/msl.h"
+#include "compare/compare.h"
 
 #include <stdlib.h>
 #include <string.h>

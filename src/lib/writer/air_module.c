@@ -16,11 +16,18 @@
  * and splitting an LLVM module is a linker's work, not this writer's. */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/bytes.h"
+#include "bitcode/arena.h"
 #include "bitcode/bitcode.h"
+#include "bitcode/interface.h"
+#include "checks/checks.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define WRAPPER_MAGIC 0x0B17C0DEu
 

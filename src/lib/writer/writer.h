@@ -17,11 +17,11 @@
  * nothing above. Like the rest of the library it never prints, never
  * exits and reads no environment variable: a problem is one line in the
  * writer's error (mtlbx_writer_error_string), with the byte offset where
- * one applies. Included by mtlbx_private.h. */
+ * one applies. */
 #ifndef MTLBX_WRITER_H
 #define MTLBX_WRITER_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #ifdef __cplusplus
 extern "C" {
