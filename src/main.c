@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "ui/explorer.h"
+#include "checks/sha256.h"
 
 #include <stdbool.h>
 #include <stdio.h>

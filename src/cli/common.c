@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "program/fatal_cleanup.h"
 #include "program/archive_members.h"
+#include "container/container.h"
 
 #include <errno.h>
 #include <signal.h>

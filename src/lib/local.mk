@@ -25,9 +25,10 @@
 #              handle over everything below (api/local.mk)
 #
 # libmtlbx_private.la is a libtool convenience library of every layer but
-# api: the program and the tests link it and use the internal API of
-# mtlbx_private.h, which is never installed. The installed libmtlbx.la is
-# the api layer over it.
+# api: the program and the tests link it and use the internal API, each
+# file including the headers of the layers it uses (container/container.h,
+# bitcode/interface.h, checks/checks.h, model/model.h ...), none of them
+# installed. The installed libmtlbx.la is the api layer over it.
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
 src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) \
@@ -37,7 +38,6 @@ src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib 
 src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
 src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/mtlbx_private.h \
-	src/lib/internal.h \
 	src/lib/container/container.h \
 	src/lib/container/bytes.h \
 	src/lib/container/library.h \

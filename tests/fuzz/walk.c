@@ -3,6 +3,13 @@
  * UTF-8 labels and fields, a finite tree) and touches every byte of every
  * span, so that AddressSanitizer sees any pointer that lies. */
 #include "walk.h"
+#include "bitcode/demangle.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
+#include "model/model.h"
+#include "model/names.h"
+#include "model/source_locate.h"
+#include "compare/compare.h"
 
 #include <stdarg.h>
 #include <stdint.h>

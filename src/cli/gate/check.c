@@ -17,6 +17,7 @@
 #include "program/archive_members.h"
 #include "program/macho_members.h"
 #include "program/tree_walk.h"
+#include "gate/gate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

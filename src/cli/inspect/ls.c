@@ -5,6 +5,8 @@
 
 #include "cli/commands.h"
 #include "cli/inspect/gpu_text.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
 
 #include <stdio.h>
 #include <string.h>

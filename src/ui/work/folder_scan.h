@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 #include "tree_walk.h"
 
 struct folder_entry {

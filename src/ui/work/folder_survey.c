@@ -10,6 +10,7 @@
 #include "archive_members.h"
 #include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
+#include "bitcode/interface.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,9 @@
 #include "ui/work/background.h"
 #include "ui/work/hasher.h"
 #include "program/span_release.h"
+#include "bitcode/interface.h"
+#include "checks/checks.h"
+#include "checks/hash.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -6,7 +6,8 @@
  * the command line by tests/cli/requirements.sh. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "checks/checks.h"
+#include "model/model.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>
