@@ -39,7 +39,9 @@ src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
 src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/mtlbx_private.h \
 	src/lib/container/container.h \
-	src/lib/container/bytes.h \
+	src/lib/container/grow.h \
+	src/lib/container/le_read.h \
+	src/lib/container/span.h \
 	src/lib/container/library.h \
 	src/lib/container/hex.h \
 	src/lib/container/lower_bound.h \

@@ -7,7 +7,7 @@
  * llvm.ident). The bitstream work is in bitcode.c and air_metadata.c. */
 #include "config.h"
 #include "bitcode.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -9,7 +9,7 @@
  * older per-string records are copied (their characters are operands). */
 #include "config.h"
 #include "bitcode.h"
-#include "container/bytes.h"
+#include "container/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * skipped by its length word. */
 #include "config.h"
 #include "bitcode.h"
-#include "container/bytes.h"
+#include "container/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

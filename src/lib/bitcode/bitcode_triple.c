@@ -9,7 +9,7 @@
  * module of any size costs a few dozen bytes of reading. */
 #include "config.h"
 #include "bitcode.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 
 #include <string.h>
 

@@ -1,7 +1,8 @@
 /* The bitstream reader (bitstream.h): bits, abbreviations, blocks. */
 #include "config.h"
 #include "bitstream.h"
-#include "container/bytes.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "bitcode/interface.h"
 
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * modules' triple tells a reader a version Metal does not check. */
 #include "config.h"
 #include "container/library.h"
-#include "container/bytes.h"
+#include "container/span.h"
 #include "checks/checks.h"
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* The GPU slice parts of the byte layout (layout_gpu.h). */
 #include "config.h"
+#include "container/grow.h"
 #include "checks/layout_gpu.h"
-#include "container/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

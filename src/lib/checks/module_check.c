@@ -16,8 +16,8 @@
  * interface is decoded (dump --interfaces, sig, the explorer's background
  * pass), at the offset where reading stopped. */
 #include "config.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
 #include "checks/checks.h"
 
 #include <stdio.h>

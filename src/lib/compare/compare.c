@@ -16,8 +16,8 @@
  * everywhere with options.verify. Source archives are decompressed only
  * when their compressed bytes differ. */
 #include "config.h"
-#include "container/bytes.h"
 #include "container/library.h"
+#include "container/span.h"
 #include "bitcode/interface.h"
 #include "checks/checks.h"
 #include "checks/hash.h"

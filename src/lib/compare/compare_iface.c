@@ -5,7 +5,7 @@
  * of arguments stay cheap. Used by compare.c and by the renderers of
  * `mtlbx diff`. */
 #include "config.h"
-#include "container/bytes.h"
+#include "container/span.h"
 #include "bitcode/interface.h"
 #include "compare/compare.h"
 

@@ -11,7 +11,7 @@
  * usual one) never builds it, and one of 300,000 nameless functions
  * (issue 35) finds each in one probe. */
 #include "config.h"
-#include "container/bytes.h"
+#include "container/span.h"
 #include "compare/compare_names.h"
 
 #include <stdlib.h>

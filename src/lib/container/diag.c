@@ -4,8 +4,8 @@
  * of the library: it calls nothing else in src/lib (a library's list is
  * read through library.c, which decodes the lazy parts first). */
 #include "config.h"
+#include "container/grow.h"
 #include "container/library.h"
-#include "container/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

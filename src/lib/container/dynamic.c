@@ -5,8 +5,9 @@
  * ILST are "like the function list"; RLST groups hold an RBUF, SLST groups
  * an SBUF. */
 #include "config.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>

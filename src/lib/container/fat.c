@@ -5,8 +5,9 @@
  * code whose __TEXT,__metallib is a library too (gpu_slice.c). Each
  * slice gives at most one library; libraries come in slice order. */
 #include "config.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
+#include "container/span.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,9 @@
  * bounds; the size prefix is only cross-checked, never trusted to locate
  * the next entry. */
 #include "config.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,8 +12,10 @@
  *   fat_header         magic nfat_arch, big-endian (8); fat_arch cputype cpusubtype offset size align (20);
  *                      fat_arch_64 cputype cpusubtype offset(64) size(64) align reserved (32) */
 #include "config.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
+#include "container/span.h"
 
 #include <stdio.h>
 #include <stdlib.h>

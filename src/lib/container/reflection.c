@@ -7,8 +7,9 @@
  * grammar is exact on every real value seen, so anything that does not end
  * precisely on the value's last byte is reported, never guessed at. */
 #include "config.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,8 +9,9 @@
  * Decompression happens on demand in mbx_archive_load() (archive.c).
  */
 #include "config.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
+#include "container/span.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * "wide" tags), value; ENDT has no length at all. Every walk is bounded by
  * an outer span and never trusts a group's size prefix to locate data. */
 #include "config.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * fat cputypes and one-line tag descriptions (FORMAT §13, §19). Names are
  * spelled as CONTRACT.md requires. */
 #include "config.h"
+#include "container/le_read.h"
 #include "container/library.h"
-#include "container/bytes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * dispatch to a companion without the companion calling back into it. */
 #include "config.h"
 #include "node.h"
-#include "container/bytes.h"
 #include "container/library.h"
+#include "container/span.h"
 #include "model/model.h"
 
 #include <stdarg.h>

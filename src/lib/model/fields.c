@@ -5,7 +5,7 @@
  * comes from the file goes through mbx_escape(MTLBX_ESC_TERMINAL). */
 #include "config.h"
 #include "node.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 #include "container/library.h"
 #include "checks/checks.h"
 #include "checks/hash.h"

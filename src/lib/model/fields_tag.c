@@ -5,7 +5,7 @@
  * the tag's own value bytes, after checking the value is long enough. */
 #include "config.h"
 #include "node.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 #include "container/library.h"
 #include "checks/hash.h"
 #include "model/model.h"

@@ -16,7 +16,8 @@
  * and splitting an LLVM module is a linker's work, not this writer's. */
 #include "config.h"
 #include "writer_internal.h"
-#include "container/bytes.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "bitcode/arena.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/interface.h"

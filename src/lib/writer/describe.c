@@ -11,7 +11,7 @@
  * the caller runs before it trusts the model. */
 #include "config.h"
 #include "writer_internal.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 #include "checks/hash.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"

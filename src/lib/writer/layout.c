@@ -22,7 +22,7 @@
  * copied. The sink takes bytes at any offset (pwrite, memory, compare). */
 #include "config.h"
 #include "writer_internal.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 #include "container/library.h"
 #include "checks/sha256.h"
 #include "writer/writer.h"

@@ -3,7 +3,7 @@
  * writer's one-line error. */
 #include "config.h"
 #include "writer_internal.h"
-#include "container/bytes.h"
+#include "container/grow.h"
 #include "bitcode/arena.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"

@@ -11,7 +11,7 @@
  * command and working directory are empty: no air-lld ran. */
 #include "config.h"
 #include "writer_internal.h"
-#include "container/bytes.h"
+#include "container/le_read.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
 

@@ -11,7 +11,8 @@
  * usable, nothing was added or written) or FATAL (out of memory). */
 #include "config.h"
 #include "writer_internal.h"
-#include "container/bytes.h"
+#include "container/grow.h"
+#include "container/le_read.h"
 #include "bitcode/arena.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"

@@ -3,7 +3,7 @@
 #ifndef MTLBX_WRITER_INTERNAL_H
 #define MTLBX_WRITER_INTERNAL_H
 
-#include "container/bytes.h"
+#include "container/le_read.h"
 #include "bitcode/arena.h"
 #include "writer_model.h"
 #include "writer/writer.h"
