@@ -27,7 +27,7 @@
 # libmtlbx_private.la is a libtool convenience library of every layer but
 # api: the program and the tests link it and use the internal API, each
 # file including the headers of the layers it uses (container/container.h,
-# bitcode/interface.h, checks/checks.h, model/model.h ...), none of them
+# bitcode/interface.h, checks/requirements.h, model/model.h ...), none of them
 # installed. The installed libmtlbx.la is the api layer over it.
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
@@ -90,7 +90,9 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/blockinfo_cache.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/interface_reader.c \
-	src/lib/checks/checks.h \
+	src/lib/checks/byte_layout.h \
+	src/lib/checks/requirements.h \
+	src/lib/checks/validate.h \
 	src/lib/checks/hash.h \
 	src/lib/checks/sha256.h \
 	src/lib/checks/hash.c \

@@ -2,7 +2,7 @@
  * installed; outside programs use <mtlbx.h>.
  *
  * Every file includes the header of each layer it uses instead
- * (container/container.h, bitcode/interface.h, checks/checks.h,
+ * (container/container.h, bitcode/interface.h, checks/requirements.h,
  * model/model.h, compare/compare.h, json/..., writer/writer.h,
  * gate/gate.h), so that changing one layer's header rebuilds only the
  * files that use that layer. This file is kept for the five headers that
@@ -15,6 +15,6 @@
 #define MTLBX_PRIVATE_H
 
 #include "container/container.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 
 #endif

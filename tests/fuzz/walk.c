@@ -4,8 +4,9 @@
  * span, so that AddressSanitizer sees any pointer that lies. */
 #include "walk.h"
 #include "bitcode/demangle.h"
-#include "checks/checks.h"
+#include "checks/byte_layout.h"
 #include "checks/hash.h"
+#include "checks/validate.h"
 #include "model/model.h"
 #include "model/names.h"
 #include "model/source_locate.h"

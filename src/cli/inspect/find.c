@@ -22,7 +22,7 @@
 #include "program/fatal_cleanup.h"
 #include "program/text_buf.h"
 #include "program/tree_walk.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 #include "checks/requires_text.h"
 #include "gate/gate.h"
 

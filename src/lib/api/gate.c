@@ -12,7 +12,7 @@
 
 #include "mtlbx.h"
 #include "container/macho.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 #include "gate/gate.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "bitcode/interface.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 #include "model/msl.h"
 #include "api/values.h"
 

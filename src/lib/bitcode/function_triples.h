@@ -3,7 +3,7 @@
 #define MTLBX_FUNCTION_TRIPLES_H
 
 #include "container/container.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 
 /* Function i's module's triple: the platform and OS version it names.
  * Noted, else read through the mapping now and kept. False when the

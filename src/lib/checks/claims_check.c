@@ -1,4 +1,4 @@
-/* What the container claims, held to what its modules say (checks.h,
+/* What the container claims, held to what its modules say (checks/validate.h,
  * "claims"): plain `check` (CONTRACT.md "The release gate", last
  * paragraph, and "Requirements"). Metal loads by the module, so a
  * function list that names a function its module does not define, calls
@@ -9,7 +9,8 @@
 #include "config.h"
 #include "container/library.h"
 #include "container/span.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
+#include "checks/validate.h"
 
 #include <stdarg.h>
 #include <stdio.h>

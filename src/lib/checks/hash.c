@@ -3,9 +3,9 @@
  * or all at once on several threads. */
 #include "config.h"
 #include "container/library.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
 #include "checks/sha256.h"
+#include "checks/validate.h"
 
 #include <errno.h>
 #include <stdatomic.h>

@@ -19,8 +19,8 @@
 #include "config.h"
 #include "container/library.h"
 #include "bitcode/bitcode.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
+#include "checks/validate.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

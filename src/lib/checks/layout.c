@@ -24,7 +24,7 @@
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
-#include "checks/checks.h"
+#include "checks/byte_layout.h"
 #include "checks/layout_entries.h"
 #include "checks/layout_gpu.h"
 

@@ -1,9 +1,9 @@
-/* The stamps Metal checks when it loads a library (checks.h, "load
+/* The stamps Metal checks when it loads a library (requirements.h, "load
  * stamps"): the modules' target triple (deployment.c's), the MSL and AIR
  * versions, and the header's deployment target beside them. */
 #include "config.h"
 #include "container/library.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,7 @@
 #include "config.h"
 #include "container/le_read.h"
 #include "container/library.h"
-#include "checks/checks.h"
+#include "checks/validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

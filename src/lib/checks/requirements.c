@@ -8,9 +8,9 @@
  * from them) is named as unknown, never guessed, and one older than their
  * first row adds no constraint. */
 #include "config.h"
-#include "bitcode/bitcode.h"
 #include "container/library.h"
-#include "checks/checks.h"
+#include "bitcode/bitcode.h"
+#include "checks/requirements.h"
 
 #include <stdio.h>
 #include <stdlib.h>

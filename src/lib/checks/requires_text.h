@@ -5,7 +5,7 @@
 #ifndef MTLBX_REQUIRES_TEXT_H
 #define MTLBX_REQUIRES_TEXT_H
 
-#include "checks/checks.h"
+#include "checks/requirements.h"
 
 #include <stddef.h>
 

@@ -6,7 +6,7 @@
  * outside src/lib see these handles only through container/container.h.
  * The handle keeps two answers of the checks layer once computed (the
  * library's requirement and deployment target): their types come from
- * checks/checks.h. */
+ * checks/requirements.h. */
 #ifndef MTLBX_CONTAINER_LIBRARY_H
 #define MTLBX_CONTAINER_LIBRARY_H
 
@@ -19,7 +19,7 @@
 #include <sys/types.h>
 
 #include "container/container.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 
 /* lazy_table.c: an array of n entries decoded LAZY_BLOCK at a time. */
 #define LAZY_BLOCK 4096

@@ -17,8 +17,9 @@
 #include "values_json.h"
 #include "layout_json.h"
 #include "bitcode/interface.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
+#include "checks/requirements.h"
+#include "checks/validate.h"
 #include "compare/compare.h"
 
 #include <jansson.h>

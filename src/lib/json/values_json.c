@@ -5,8 +5,8 @@
 #include "interface_json.h"
 #include "json_stream.h"
 #include "bitcode/interface.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
+#include "checks/requirements.h"
 #include "model/msl.h"
 #include "compare/compare.h"
 

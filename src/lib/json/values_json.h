@@ -5,7 +5,7 @@
 #define MTLBX_VALUES_JSON_H
 
 #include "bitcode/interface.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 #include "compare/compare.h"
 #include "json/json_stream.h"
 

@@ -7,8 +7,8 @@
 #include "node.h"
 #include "container/le_read.h"
 #include "container/library.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
+#include "checks/requirements.h"
 #include "model/model.h"
 
 #include <inttypes.h>

@@ -21,7 +21,7 @@
 #include "bitcode/arena.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/interface.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
 

@@ -11,7 +11,7 @@
 #include "writer_internal.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/interface.h"
-#include "checks/checks.h"
+#include "checks/validate.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
 

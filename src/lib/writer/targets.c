@@ -20,7 +20,7 @@
  * platform and no OS version (FORMAT W4). */
 #include "config.h"
 #include "writer_internal.h"
-#include "checks/checks.h"
+#include "checks/requirements.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
 

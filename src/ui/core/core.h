@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "checks/checks.h"
+#include "checks/byte_layout.h"
 #include "model/model.h"
 #include "ui/explorer.h"
 #include "ui/core/view.h"

@@ -12,8 +12,8 @@
 #include "ui/model/gpu_code.h"
 #include "program/nocase.h"
 #include "bitcode/demangle.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
+#include "checks/requirements.h"
 
 #include <stdio.h>
 #include <stdlib.h>

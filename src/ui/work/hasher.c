@@ -6,8 +6,8 @@
 #include "ui/work/hasher.h"
 #include "program/span_release.h"
 #include "bitcode/interface.h"
-#include "checks/checks.h"
 #include "checks/hash.h"
+#include "checks/validate.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

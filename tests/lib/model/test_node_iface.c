@@ -12,7 +12,7 @@
  *     the rest of the tree is unaffected. */
 #include "config.h"
 
-#include "checks/checks.h"
+#include "checks/byte_layout.h"
 #include "model/model.h"
 
 #include <criterion/criterion.h>
