@@ -77,6 +77,7 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/bitcode.h \
 	src/lib/bitcode/demangle.h \
 	src/lib/bitcode/interface.h \
+	src/lib/bitcode/interface_reader.h \
 	src/lib/bitcode/bitstream.h \
 	src/lib/bitcode/air_interface.c \
 	src/lib/bitcode/abbrev_cache.c \

@@ -12,7 +12,7 @@
  * equals itself). A broken promise aborts. */
 #include "config.h"
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "model/msl.h"
 #include "compare/compare.h"
 #include "json/interface_json.h"

@@ -3,7 +3,7 @@
  * API (mtlbx_private.h) stays what the program uses. */
 #include "config.h"
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "writer/writer.h"
 #include "api/handle.h"
 

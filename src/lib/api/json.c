@@ -3,7 +3,7 @@
  * program's one renderer (src/lib/json), so the two can never disagree. */
 #include "config.h"
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "json/dump_json.h"
 #include "json/interface_json.h"
 #include "json/interface_stream.h"

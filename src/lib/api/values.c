@@ -1,7 +1,7 @@
 /* See values.h. */
 #include "config.h"
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "checks/requirements.h"
 #include "model/msl.h"
 #include "api/values.h"

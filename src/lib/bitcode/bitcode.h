@@ -25,7 +25,7 @@
 #include "arena.h"
 #include "bitstream.h"
 #include "container/container.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 
 /* LLVM block ids (llvm/Bitcode/LLVMBitCodes.h) */
 enum {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 
 /* -------------------------------------------------- module validation -- */
 

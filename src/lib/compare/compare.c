@@ -18,7 +18,7 @@
 #include "config.h"
 #include "container/library.h"
 #include "container/span.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
 #include "compare/compare.h"

@@ -3,7 +3,7 @@
 #ifndef MTLBX_INTERFACE_JSON_H
 #define MTLBX_INTERFACE_JSON_H
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include <jansson.h>
 
 /* The FUNCTION_INTERFACE of `iface`, or null when it is NULL or its module

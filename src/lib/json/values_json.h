@@ -4,7 +4,7 @@
 #ifndef MTLBX_VALUES_JSON_H
 #define MTLBX_VALUES_JSON_H
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "checks/requirements.h"
 #include "compare/compare.h"
 #include "json/json_stream.h"

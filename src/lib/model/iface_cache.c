@@ -15,7 +15,7 @@
 
 #include "node.h"
 #include "container/library.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "model/model.h"
 
 #include <pthread.h>

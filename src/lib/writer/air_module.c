@@ -20,7 +20,7 @@
 #include "container/le_read.h"
 #include "bitcode/arena.h"
 #include "bitcode/bitcode.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "checks/requirements.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"

@@ -10,7 +10,7 @@
 #include "config.h"
 #include "writer_internal.h"
 #include "bitcode/bitcode.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "checks/validate.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"

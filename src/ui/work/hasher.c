@@ -5,7 +5,7 @@
 #include "ui/work/background.h"
 #include "ui/work/hasher.h"
 #include "program/span_release.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "checks/hash.h"
 #include "checks/validate.h"
 

@@ -4,7 +4,7 @@
  * members, attributes, module facts and the block listing. */
 #include "config.h"
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "model/msl.h"
 
 #include <criterion/criterion.h>

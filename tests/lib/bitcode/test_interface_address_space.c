@@ -16,7 +16,7 @@
 #include "config.h"
 
 #include "bitwriter.h"
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * that stops sharing. */
 #include "config.h"
 
-#include "bitcode/interface.h"
+#include "bitcode/interface_reader.h"
 #include "model/msl.h"
 
 #include <criterion/criterion.h>
