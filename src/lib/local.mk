@@ -43,6 +43,10 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/le_read.h \
 	src/lib/container/span.h \
 	src/lib/container/library.h \
+	src/lib/container/cursor.h \
+	src/lib/container/diag_list.h \
+	src/lib/container/file_read.h \
+	src/lib/container/report.h \
 	src/lib/container/hex.h \
 	src/lib/container/lower_bound.h \
 	src/lib/container/archive.c \

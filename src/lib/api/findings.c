@@ -6,10 +6,12 @@
  * is kept apart, at the end, written again when it grows. */
 #include "config.h"
 
+#include "container/diag_list.h"
 #include "container/library.h"
 #include "api/handle.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

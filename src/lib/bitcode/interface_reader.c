@@ -26,8 +26,10 @@
  * with no reader, lives here too: it decodes as the reader does, alone. */
 #include "config.h"
 
-#include "bitcode/bitcode.h"
+#include "container/cursor.h"
+#include "container/file_read.h"
 #include "container/library.h"
+#include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
 
 #include <pthread.h>

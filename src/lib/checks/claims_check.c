@@ -7,7 +7,9 @@
  * wrong with confidence; and a header whose deployment target is not the
  * modules' triple tells a reader a version Metal does not check. */
 #include "config.h"
+#include "container/cursor.h"
 #include "container/library.h"
+#include "container/report.h"
 #include "container/span.h"
 #include "checks/requirements.h"
 #include "checks/validate.h"

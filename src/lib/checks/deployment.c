@@ -6,11 +6,14 @@
  * "will it load" goes through (requirements.c, load_stamps.c, the
  * writer's target check). FORMAT.md §23 has the measurements. */
 #include "config.h"
+#include "container/file_read.h"
 #include "container/library.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
 #include "checks/requirements.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

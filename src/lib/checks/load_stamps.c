@@ -2,6 +2,7 @@
  * stamps"): the modules' target triple (deployment.c's), the MSL and AIR
  * versions, and the header's deployment target beside them. */
 #include "config.h"
+#include "container/cursor.h"
 #include "container/library.h"
 #include "checks/requirements.h"
 

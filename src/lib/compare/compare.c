@@ -16,6 +16,7 @@
  * everywhere with options.verify. Source archives are decompressed only
  * when their compressed bytes differ. */
 #include "config.h"
+#include "container/file_read.h"
 #include "container/library.h"
 #include "container/span.h"
 #include "bitcode/interface_reader.h"
@@ -25,6 +26,7 @@
 #include "compare/compare_names.h"
 #include "compare/compare_scan.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>

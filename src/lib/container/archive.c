@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "container/library.h"
+#include "container/report.h"
 
 #include "container/archive_dl.h"
 

@@ -5,9 +5,12 @@
  * ILST are "like the function list"; RLST groups hold an RBUF, SLST groups
  * an SBUF. */
 #include "config.h"
+#include "container/cursor.h"
+#include "container/file_read.h"
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
 #include <stdlib.h>
 #include <string.h>

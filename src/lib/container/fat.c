@@ -7,6 +7,7 @@
 #include "config.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 #include "container/span.h"
 
 #include <stdlib.h>

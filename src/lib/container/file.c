@@ -3,6 +3,7 @@
  * Only "not a metallib" and I/O failures refuse to open; everything else
  * becomes diagnostics. */
 #include "config.h"
+#include "container/file_read.h"
 #include "container/library.h"
 
 #include <errno.h>

@@ -3,10 +3,14 @@
  * bounds; the size prefix is only cross-checked, never trusted to locate
  * the next entry. */
 #include "config.h"
+#include "container/cursor.h"
+#include "container/file_read.h"
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -14,6 +14,7 @@
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 #include "container/span.h"
 
 #include <stdio.h>

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
 #include <string.h>
 

@@ -1,8 +1,10 @@
 /* The container's handles from inside (src/lib only): struct mtlbx_file
- * and struct mtlbx_library, the diagnostics lists every layer adds to
- * (lib_error ...), the function table and metadata decoded in blocks
- * (lazy_table.c) and the cursors over them, the parsing steps library.c
- * runs, and the module bytes read by pread (read windows). The callers
+ * and struct mtlbx_library, the function table and metadata decoded in
+ * blocks (lazy_table.c), and the parsing steps library.c runs. What other
+ * layers do with a handle without looking inside has headers of its own:
+ * container/report.h (lib_error ...), container/cursor.h (passes over
+ * the functions), container/file_read.h (module bytes read by pread),
+ * container/diag_list.h (the lists diagnostics are kept in). The callers
  * outside src/lib see these handles only through container/container.h.
  * The handle keeps two answers of the checks layer once computed (the
  * library's requirement and deployment target): their types come from
@@ -19,6 +21,7 @@
 #include <sys/types.h>
 
 #include "container/container.h"
+#include "container/diag_list.h"
 #include "checks/requirements.h"
 
 /* lazy_table.c: an array of n entries decoded LAZY_BLOCK at a time. */
@@ -51,75 +54,13 @@ void lazy_populate(struct lazy_blocks *b, size_t first, size_t count);
 /* Drops the decoded blocks wholly before entry `before` (clear frees what
  * their entries own), unless the array is not droppable. */
 void lazy_drop_before(mtlbx_library *lib, struct lazy_blocks *b, size_t before, lazy_clear_fn clear);
-/* functions.c / metadata.c: entry i, decoded on need. library_function
- * is for the library's own passes: an entry that is not in the table is
- * decoded (with its FN_CHUNK neighbours) into a buffer of the calling
- * thread, so a pass over every function leaves the table as it was; the
- * pointer lasts until the thread asks for a function of another chunk of
- * that library (a thread keeps a chunk of each of the last two libraries
- * it read), or of two other libraries. */
-#define FN_CHUNK 256
-struct mtlbx_function *library_function(const mtlbx_library *lib, size_t i);
-struct mtlbx_metadata *library_metadata(const mtlbx_library *lib, size_t i);
 /* A library of at most this many functions keeps its whole table,
  * decoded by the first pass over its list (functions.c): at ~144 bytes an
  * entry that is at most 4.5 MB, where every later pass would otherwise
  * decode each entry again. A bigger library decodes a block on need. */
 #define FUNCTION_TABLE_KEEP (8 * LAZY_BLOCK)
-/* A pass over the functions that leaves the table as it was (what other
- * threads hold stays, and nothing is added): an entry not in the table is
- * decoded with its block into the cursor's own buffer, so memory stays
- * flat at a million functions. Zero-initialise; the pointer lasts until
- * the next call. */
-struct function_cursor {
-    size_t block;
-    bool valid;
-    struct mtlbx_function *buf;
-};
-const struct mtlbx_function *function_cursor_at(mtlbx_library *lib, struct function_cursor *c, size_t i);
-void function_cursor_free(struct function_cursor *c);
-/* The same for the metadata, once library_decode_rest has run: a
- * block not in the table is decoded quietly into the cursor's buffer,
- * from the entries of `fns` (the caller's, moved to i's block: a pointer
- * the caller holds from it for that block stays good). NULL when the
- * library has no metadata or i is past the end. */
-struct metadata_cursor {
-    size_t block, n;
-    bool valid;
-    struct mtlbx_metadata *buf;
-};
-const struct mtlbx_metadata *metadata_cursor_at(mtlbx_library *lib, struct metadata_cursor *c,
-                                                struct function_cursor *fns, size_t i);
-/* Function i's public or private metadata group (size 0 when it has
- * none), as its metadata has it, without decoding the group's tags when
- * neither the table nor the cursor holds it. */
-struct mtlbx_range metadata_group_at(mtlbx_library *lib, struct metadata_cursor *c, struct function_cursor *fns,
-                                     size_t i, bool private_md);
-void metadata_cursor_free(struct metadata_cursor *c);
-/* Drops the decoded function entries (and metadata) before `before`. */
-void library_forget_functions(mtlbx_library *lib, size_t before);
-void library_forget_metadata(mtlbx_library *lib, size_t before);
 
-#define DIAG_BLOCK 64
-struct diag_list {
-    size_t n, cap, dropped;
-    struct mtlbx_diag **blocks;   /* DIAG_BLOCK items each; never moved */
-    /* An allocation failed while parsing what this list belongs to (or
-     * while recording a diagnostic): the parse is incomplete. */
-    bool out_of_memory;
-    uint64_t out_of_memory_offset; /* the first place it happened */
-    /* What this list belongs to declares bytes the file does not have (a
-     * section, the header or a module past its end, a fat slice past the
-     * file's): the first such error, kept whole (mbx_file_damaged). */
-    bool damaged;
-    uint64_t damaged_offset;
-    char damaged_why[200];
-};
-static inline struct mtlbx_diag *diag_item(const struct diag_list *l, size_t i)
-{
-    return &l->blocks[i / DIAG_BLOCK][i % DIAG_BLOCK];
-}
-
+struct function_cursor;        /* container/cursor.h */
 struct mtlbx_library {
     mtlbx_file *file;
     size_t index;
@@ -209,42 +150,6 @@ struct mtlbx_file {
      * mtlbx_layout), which the caller frees before the file. */
 };
 
-/* diag.c */
-void diag_add(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
-              const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void diag_vadd(struct diag_list *l, enum mtlbx_severity sev, uint64_t offset,
-               const char *fmt, va_list ap);
-void diag_free(struct diag_list *l);
-/* Item i of a list, or the synthesised "further problems" notice after
- * the last one (written to *scratch), or NULL. */
-const struct mtlbx_diag *diag_get(const struct diag_list *l, size_t i, struct mtlbx_diag *scratch);
-/* Library-level helpers that take the library lock. */
-void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* An allocation failed: records the error and marks the library's parse
- * as incomplete (mbx_file_out_of_memory), so that no command presents
- * what was read as the whole file. */
-void lib_out_of_memory(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void file_out_of_memory(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void lib_warning(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* An error that says the library runs past the end of the file (a
- * section, the header or a module): lib_error, and the first one is kept
- * for mbx_file_damaged. file_damaged: the same for a fat slice. */
-void lib_damaged(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void file_damaged(mtlbx_file *f, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Quiet re-decoding (lazy_table.c): what was dropped to keep memory flat
- * is decoded again from the same bytes, and its findings were already
- * reported by the first pass. Between begin and end, lib_error and
- * lib_warning on this thread record nothing and group walks take nothing
- * from the walk budget; running out of memory is still recorded. */
-void diag_quiet_begin(void);
-void diag_quiet_end(void);
-bool diag_quiet(void);
 
 /* tags.c */
 bool tag_is_wide(uint32_t fourcc);
@@ -266,17 +171,6 @@ bool group_bounds(mtlbx_library *lib, uint64_t off, uint64_t limit, const char *
 /* Parsing steps, called in order by library.c */
 void parse_header(mtlbx_library *lib);
 void parse_function_list(mtlbx_library *lib);
-/* file.c: a new read-only descriptor on the mapped file, for hashing
- * through pread; -1 when the path no longer names the same file (or no
- * descriptor is left). The caller closes it. */
-int file_reopen(const mtlbx_file *f);
-/* file.c: the current size of the mapped file; false when the path no
- * longer names it (replaced or removed: the mapping keeps the old one). */
-bool file_current_size(const mtlbx_file *f, uint64_t *size);
-
-/* file.c: drops the mapped pages inside [off, off + size) from memory
- * (they are read again on the next touch); nothing for an unmapped file. */
-void file_release_pages(const mtlbx_file *f, uint64_t off, uint64_t size);
 void parse_header_ext(mtlbx_library *lib);
 void parse_modules(mtlbx_library *lib);
 /* modules.c: fills fn's derived fields (module span, metadata offsets)
@@ -304,41 +198,6 @@ void reflection_decode_argr(mtlbx_library *lib, struct mtlbx_reflection *r, cons
 bool ext_section(mtlbx_library *lib, uint32_t fourcc, const char *what, struct mtlbx_range *out,
                  const struct mtlbx_tag **tag_out);
 
-/* file.c: reading module bytes without touching the mapping. A page
- * faulted in through the mapping brings its neighbours (fault-around), so
- * peeking at 20,000 modules that way would map the whole file. */
-ssize_t file_pread(int fd, uint8_t *buf, size_t want, uint64_t off);
-/* read_window.c: a mapped file's bytes read with pread into a buffer of
- * `cap` bytes (see there for why). Not for files that are not mapped:
- * their bytes are already in memory. */
-struct read_window {
-    uint8_t *buf;
-    size_t cap;
-    uint64_t off;              /* file offset of buf[0] */
-    size_t len;                /* valid bytes in buf */
-    size_t populated;          /* buf[0, populated) has its pages mapped (populate_pages) */
-    int fd;                    /* the file opened again, on the first read; -1 before */
-    bool no_fd;                /* reopening failed: read the mapping instead */
-};
-void read_window_init(struct read_window *w, size_t cap);
-void read_window_free(struct read_window *w);
-/* Whether all of m is in the window now. */
-bool read_window_has(const struct read_window *w, struct mtlbx_range m);
-/* Buffer and descriptor at hand (taken on first use); false for a file
- * that is not mapped, out of memory, or a path that no longer names it. */
-bool read_window_ready(struct read_window *w, const mtlbx_file *f);
-/* Reads the window from `off` (after read_window_ready); false when fewer
- * bytes came than the file's size promised (it shrank). */
-bool read_window_fill(struct read_window *w, const mtlbx_file *f, uint64_t off);
-/* m's bytes in the window, read from m.offset when they are not there;
- * valid until the next read. NULL when they cannot be had this way (not
- * mapped, bigger than the window, no descriptor: read the mapping), or
- * the file shrank (*short_read, may be NULL, says so). */
-const uint8_t *read_window_span(struct read_window *w, const mtlbx_file *f, struct mtlbx_range m,
-                                bool *short_read);
-/* n bytes at off, by pread for a mapped file (a short read marks the file
- * changed) or from the caller's buffer. False if they are not all there. */
-bool file_read_at(const mtlbx_file *f, uint64_t off, void *buf, size_t n);
 
 /* fat.c */
 void parse_fat(mtlbx_file *f);

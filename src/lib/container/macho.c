@@ -12,9 +12,9 @@
  *   fat_header         magic nfat_arch, big-endian (8); fat_arch cputype cpusubtype offset size align (20);
  *                      fat_arch_64 cputype cpusubtype offset(64) size(64) align reserved (32) */
 #include "config.h"
+#include "container/diag_list.h"
 #include "container/grow.h"
 #include "container/le_read.h"
-#include "container/library.h"
 #include "container/span.h"
 
 #include <stdio.h>

@@ -3,9 +3,12 @@
  * ARGR Core Image reflection (reflection.c). Private: DEBI debug info, DEPF dependency file. Decoded
  * on first need: library.c calls decode_metadata (see library_decode_rest). */
 #include "config.h"
+#include "container/cursor.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,8 +4,10 @@
  * section end; that needs one sort, not a scan per function, made here
  * (derive_function in functions.c reads it as each entry is decoded). */
 #include "config.h"
+#include "container/cursor.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,6 +11,7 @@
  * of small modules that lie back to back costs one system call. */
 #include "config.h"
 
+#include "container/file_read.h"
 #include "container/library.h"
 
 #include <stdlib.h>

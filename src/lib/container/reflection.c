@@ -10,6 +10,7 @@
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

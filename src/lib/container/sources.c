@@ -9,10 +9,13 @@
  * Decompression happens on demand in mbx_archive_load() (archive.c).
  */
 #include "config.h"
+#include "container/cursor.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 #include "container/span.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/report.h"
 
 #include <stdio.h>
 #include <string.h>
