@@ -1,4 +1,4 @@
-/* The interface reader (mtlbx_interface_reader, declared in mtlbx_private.h):
+/* The interface reader (mtlbx_interface_reader, declared in bitcode/interface_reader.h):
  * what a caller that decodes many functions of one library keeps between
  * them. Modules that several functions share (one offset and size) are
  * read once and each function's entry decoded from that read (2,000

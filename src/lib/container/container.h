@@ -9,7 +9,8 @@
  * and call it, never the other way). The state a higher layer keeps per
  * file belongs to an object of that layer (mtlbx_interface_reader,
  * mtlbx_model, mtlbx_layout), never to the file handle.
- * Included by mtlbx_private.h, the public umbrella header: include that. */
+ * The headers of the layers above include it (their declarations use its
+ * types); within src/lib, the handles' insides are container/library.h. */
 #ifndef MTLBX_CONTAINER_H
 #define MTLBX_CONTAINER_H
 

@@ -318,7 +318,7 @@ void library_forget_functions(mtlbx_library *lib, size_t before)
     lazy_drop_before(lib, &lib->fn_blocks, before, NULL);
 }
 
-/* Adds a SOFF value to the library's distinct ones (internal.h). */
+/* Adds a SOFF value to the library's distinct ones (container/library.h). */
 static void note_soff(mtlbx_library *lib, uint64_t soff)
 {
     if (lib->soff_many)

@@ -1,6 +1,6 @@
 /* Private glue between the node tree (node.c) and the text it shows
  * (fields.c: labels and detail fields). Nothing outside src/lib includes
- * this; the public side is the node section of mtlbx_private.h. */
+ * this; the public side is the node section of model/model.h. */
 #ifndef MTLBX_NODE_H
 #define MTLBX_NODE_H
 
