@@ -43,6 +43,10 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/le_read.h \
 	src/lib/container/span.h \
 	src/lib/container/library.h \
+	src/lib/container/file_handle.h \
+	src/lib/container/lazy_table.h \
+	src/lib/container/parse.h \
+	src/lib/container/tag_walk.h \
 	src/lib/container/cursor.h \
 	src/lib/container/diag_list.h \
 	src/lib/container/file_read.h \

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "container/diag_list.h"
+#include "container/file_handle.h"
 #include "container/library.h"
 #include "api/handle.h"
 

@@ -6,6 +6,7 @@
  * "will it load" goes through (requirements.c, load_stamps.c, the
  * writer's target check). FORMAT.md §23 has the measurements. */
 #include "config.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
 #include "container/library.h"
 #include "bitcode/bitcode.h"

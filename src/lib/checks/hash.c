@@ -3,6 +3,7 @@
  * or all at once on several threads. */
 #include "config.h"
 #include "container/cursor.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
 #include "container/library.h"
 #include "container/report.h"

@@ -18,6 +18,7 @@
  * library (bench/run's check rows). */
 #include "config.h"
 #include "container/cursor.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
 #include "container/library.h"
 #include "container/report.h"

@@ -21,6 +21,7 @@
  * function is walked one part at a time, nothing of a part outlives its
  * walk, and the file's pages behind the walk are let go. */
 #include "config.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
 #include "container/grow.h"
 #include "container/le_read.h"

@@ -16,8 +16,8 @@
  * everywhere with options.verify. Source archives are decompressed only
  * when their compressed bytes differ. */
 #include "config.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
-#include "container/library.h"
 #include "container/span.h"
 #include "bitcode/interface_reader.h"
 #include "checks/hash.h"

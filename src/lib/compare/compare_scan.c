@@ -8,8 +8,8 @@
  * marked; in a marked one, only the module's own bytes are compared
  * again (a few KB), since the difference may lie just outside it. */
 #include "config.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
-#include "container/library.h"
 #include "compare/compare_scan.h"
 
 #include <pthread.h>

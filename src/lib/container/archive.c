@@ -13,7 +13,7 @@
  * that shares the same cap.
  */
 #include "config.h"
-#include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
 
 #include "container/archive_dl.h"

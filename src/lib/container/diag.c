@@ -5,11 +5,13 @@
  * read through library.c, which decodes the lazy parts first). */
 #include "config.h"
 #include "container/diag_list.h"
+#include "container/file_handle.h"
 #include "container/grow.h"
 #include "container/library.h"
 #include "container/report.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * code whose __TEXT,__metallib is a library too (gpu_slice.c). Each
  * slice gives at most one library; libraries come in slice order. */
 #include "config.h"
+#include "container/file_handle.h"
 #include "container/le_read.h"
-#include "container/library.h"
 #include "container/report.h"
 #include "container/span.h"
 

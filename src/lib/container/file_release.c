@@ -7,6 +7,7 @@
  * this changes memory use, never what is read. */
 #include "config.h"
 
+#include "container/file_handle.h"
 #include "container/file_read.h"
 #include "container/library.h"
 

@@ -4,11 +4,14 @@
  * the next entry. */
 #include "config.h"
 #include "container/cursor.h"
+#include "container/file_handle.h"
 #include "container/file_read.h"
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
+#include "container/tag_walk.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

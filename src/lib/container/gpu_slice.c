@@ -11,6 +11,7 @@
  * the section its n_sect names (in the one public sample the segment's
  * address equals its file offset, which is not assumed). */
 #include "config.h"
+#include "container/file_handle.h"
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"

@@ -5,6 +5,7 @@
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
 
 #include <stdlib.h>

@@ -4,7 +4,9 @@
  * some commands need (metadata and list groups) waits for its first use. */
 #include "config.h"
 #include "container/cursor.h"
+#include "container/file_handle.h"
 #include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
 
 #include <pthread.h>

@@ -6,7 +6,9 @@
 #include "container/cursor.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
+#include "container/tag_walk.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -5,8 +5,10 @@
  * (derive_function in functions.c reads it as each entry is decoded). */
 #include "config.h"
 #include "container/cursor.h"
+#include "container/file_handle.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
 
 #include <stdlib.h>

@@ -11,8 +11,9 @@
  * of small modules that lie back to back costs one system call. */
 #include "config.h"
 
+#include "container/file_handle.h"
 #include "container/file_read.h"
-#include "container/library.h"
+#include "container/lazy_table.h"
 
 #include <stdlib.h>
 #include <unistd.h>

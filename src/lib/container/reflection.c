@@ -9,9 +9,10 @@
 #include "config.h"
 #include "container/grow.h"
 #include "container/le_read.h"
-#include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,10 +10,13 @@
  */
 #include "config.h"
 #include "container/cursor.h"
+#include "container/file_handle.h"
 #include "container/le_read.h"
 #include "container/library.h"
+#include "container/parse.h"
 #include "container/report.h"
 #include "container/span.h"
+#include "container/tag_walk.h"
 
 #include <pthread.h>
 #include <stdlib.h>

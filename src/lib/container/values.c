@@ -3,7 +3,7 @@
  * spelled as CONTRACT.md requires. */
 #include "config.h"
 #include "container/le_read.h"
-#include "container/library.h"
+#include "container/tag_walk.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * comes from the file goes through mbx_escape(MTLBX_ESC_TERMINAL). */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
 #include "container/le_read.h"
-#include "container/library.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
 #include "model/model.h"

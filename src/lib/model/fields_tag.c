@@ -5,8 +5,8 @@
  * the tag's own value bytes, after checking the value is long enough. */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
 #include "container/le_read.h"
-#include "container/library.h"
 #include "checks/hash.h"
 #include "model/model.h"
 

@@ -7,8 +7,8 @@
  * tree is walked with loops whose depth is bounded by MAX_DEPTH. */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
 #include "container/le_read.h"
-#include "container/library.h"
 #include "bitcode/interface.h"
 #include "checks/hash.h"
 #include "model/model.h"

@@ -23,7 +23,7 @@
 #include "config.h"
 #include "writer_internal.h"
 #include "container/le_read.h"
-#include "container/library.h"
+#include "container/tag_walk.h"
 #include "checks/sha256.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
