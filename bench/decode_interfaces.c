@@ -14,7 +14,7 @@
  * cannot be opened. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
 
 #include <stdio.h>
 #include <stdlib.h>

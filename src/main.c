@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "ui/explorer.h"
 #include "gate/archive_members.h"
+#include "checks/sha256.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #define MTLBX_TEST_LIBCHECK_H
 
 #include "imagebuf.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

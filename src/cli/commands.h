@@ -4,7 +4,7 @@
 #define MTLBX_COMMANDS_H
 
 #include "cli/cmdline.h"
-#include "mtlbx_private.h"
+#include "model/names.h"
 #include <stdio.h>
 
 /* Each is one entry of the command table (cmdtable.c), which parsed and

@@ -7,6 +7,7 @@
 #include "program/fatal_cleanup.h"
 #include "gate/archive_members.h"
 #include "container/dup_printf.h"
+#include "container/container.h"
 
 #include <errno.h>
 #include <signal.h>

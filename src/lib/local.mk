@@ -30,9 +30,10 @@
 #              handle over everything below (api/local.mk)
 #
 # libmtlbx_private.la is a libtool convenience library of every layer but
-# api: the program and the tests link it and use the internal API of
-# mtlbx_private.h, which is never installed. The installed libmtlbx.la is
-# the api layer over it.
+# api: the program and the tests link it and use the internal API, each
+# file including the headers of the layers it uses (container/container.h,
+# bitcode/interface.h, checks/requirements.h, model/model.h ...), none of them
+# installed. The installed libmtlbx.la is the api layer over it.
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
 src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib $(LIBGCRYPT_CFLAGS) $(LIBARCHIVE_CFLAGS) \
@@ -41,9 +42,19 @@ src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib 
 # would compile it twice: with and without -fPIC).
 src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
 src_lib_libmtlbx_private_la_SOURCES = \
-	src/lib/mtlbx_private.h \
-	src/lib/internal.h \
 	src/lib/container/container.h \
+	src/lib/container/grow.h \
+	src/lib/container/le_read.h \
+	src/lib/container/span.h \
+	src/lib/container/library.h \
+	src/lib/container/file_handle.h \
+	src/lib/container/lazy_table.h \
+	src/lib/container/parse.h \
+	src/lib/container/tag_walk.h \
+	src/lib/container/cursor.h \
+	src/lib/container/diag_list.h \
+	src/lib/container/file_read.h \
+	src/lib/container/report.h \
 	src/lib/container/hex.h \
 	src/lib/container/lower_bound.h \
 	src/lib/container/archive.c \
@@ -79,6 +90,9 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/values.c \
 	src/lib/bitcode/arena.h \
 	src/lib/bitcode/bitcode.h \
+	src/lib/bitcode/demangle.h \
+	src/lib/bitcode/interface.h \
+	src/lib/bitcode/interface_reader.h \
 	src/lib/bitcode/bitstream.h \
 	src/lib/bitcode/air_interface.c \
 	src/lib/bitcode/abbrev_cache.c \
@@ -92,7 +106,11 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/blockinfo_cache.c \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/interface_reader.c \
-	src/lib/checks/checks.h \
+	src/lib/checks/byte_layout.h \
+	src/lib/checks/requirements.h \
+	src/lib/checks/validate.h \
+	src/lib/checks/hash.h \
+	src/lib/checks/sha256.h \
 	src/lib/checks/hash.c \
 	src/lib/checks/interface_check.c \
 	src/lib/checks/layout.c \
@@ -114,6 +132,9 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/checks/requires_text.c \
 	src/lib/checks/requires_text.h \
 	src/lib/model/model.h \
+	src/lib/model/msl.h \
+	src/lib/model/names.h \
+	src/lib/model/source_locate.h \
 	src/lib/model/node.h \
 	src/lib/model/field_emit.c \
 	src/lib/model/fields.c \

@@ -8,7 +8,8 @@
 #ifndef MTLBX_UTIL_DIFF_TEXT_H
 #define MTLBX_UTIL_DIFF_TEXT_H
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
+#include "compare/compare.h"
 
 /* Escape sequences around added, removed and changed values ("" for none). */
 struct diff_palette {

@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 
 /* Where safe_write_under places a member name: its '/'-separated parts
  * with empty and "." parts dropped ("/a/./b" is "a/b"). malloc'd; NULL

@@ -3,6 +3,7 @@
 
 #include "pack_select.h"
 #include "safe_write.h"
+#include "writer/writer.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 enum pack_select_status {
     PACK_SELECT_OK = 0,

@@ -14,7 +14,8 @@
 #include "config.h"
 #include "safe_write.h"
 #include "fatal_cleanup.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/sha256.h"
 #include "writer/atomic_file.h"
 
 #include <errno.h>

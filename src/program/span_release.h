@@ -9,7 +9,7 @@
 #ifndef MTLBX_UTIL_SPAN_RELEASE_H
 #define MTLBX_UTIL_SPAN_RELEASE_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 struct span_release {
     const mtlbx_file *file;

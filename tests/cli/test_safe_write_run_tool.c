@@ -9,6 +9,7 @@
 #include "program/name_set.h"
 #include "program/run_tool.h"
 #include "program/safe_write.h"
+#include "container/container.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -13,7 +13,7 @@
 
 #include "imagebuf.h"
 #include "libcheck.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
 #include "scratch_dir.h"
 #include "testenv.h"
 

@@ -12,7 +12,9 @@
  * equals itself). A broken promise aborts. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
+#include "model/msl.h"
+#include "compare/compare.h"
 #include "json/interface_json.h"
 
 #include <stdio.h>

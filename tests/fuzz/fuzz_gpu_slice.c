@@ -15,7 +15,7 @@
  * fuzz` starts from the same variants. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "checks/byte_layout.h"
 #include "json/gpu_json.h"
 
 #include <jansson.h>

@@ -9,7 +9,7 @@
  * Seeds: tests/fuzz/seeds/macho, written by tests/mkmacho.py --seeds. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,9 +15,11 @@
  * (seeds/writer/). */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "checks/hash.h"
 #include "writer/manifest.h"
+#include "writer/writer.h"
 #include "writer/writer_internal.h"
+#include "writer/writer_model.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -3,6 +3,14 @@
  * UTF-8 labels and fields, a finite tree) and touches every byte of every
  * span, so that AddressSanitizer sees any pointer that lies. */
 #include "walk.h"
+#include "bitcode/demangle.h"
+#include "checks/byte_layout.h"
+#include "checks/hash.h"
+#include "checks/validate.h"
+#include "model/model.h"
+#include "model/names.h"
+#include "model/source_locate.h"
+#include "compare/compare.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 struct walk_stats {
     size_t nodes;              /* nodes visited */

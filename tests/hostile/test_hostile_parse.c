@@ -9,7 +9,7 @@
 
 #include "fuzz/walk.h"
 #include "imagebuf.h"
-#include "mtlbx_private.h"
+#include "checks/hash.h"
 #include "test_hostile_img.h"
 
 #include <criterion/criterion.h>

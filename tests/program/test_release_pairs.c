@@ -13,6 +13,7 @@
 #include "scratch_dir.h"
 #include "gate/archive_members.h"
 #include "program/release_pairs.h"
+#include "container/container.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

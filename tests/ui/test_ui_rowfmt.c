@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/text/rowfmt.h"
+#include "model/model.h"
 
 static void utf8_locale(void)
 {

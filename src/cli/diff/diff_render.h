@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "mtlbx_private.h"
+#include "compare/compare.h"
 
 /* The two-library object of CONTRACT.md "Comparing two libraries" (new
  * reference; NULL when out of memory). */

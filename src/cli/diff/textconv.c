@@ -17,6 +17,9 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "checks/hash.h"
+#include "checks/sha256.h"
+#include "model/msl.h"
 #include "json/interface_json.h"
 #include "json/values_json.h"
 

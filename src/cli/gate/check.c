@@ -16,6 +16,10 @@
 #include "cli/gate/expect_load.h"
 #include "cli/gate/os_option.h"
 #include "gate/gate_run.h"
+#include "gate/archive_members.h"
+#include "gate/macho_members.h"
+#include "gate/tree_walk.h"
+#include "gate/gate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

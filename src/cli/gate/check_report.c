@@ -4,6 +4,7 @@
 #include "cli/gate/check_report.h"
 #include "cli/commands.h"
 #include "gate/archive_members.h"
+#include "gate/gate.h"
 
 #include <jansson.h>
 #include <stdlib.h>

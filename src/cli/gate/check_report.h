@@ -11,7 +11,6 @@
 #ifndef MTLBX_CHECK_REPORT_H
 #define MTLBX_CHECK_REPORT_H
 
-#include "mtlbx_private.h"
 #include "gate/gate.h"
 
 #include <stdbool.h>

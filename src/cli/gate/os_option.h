@@ -6,7 +6,6 @@
 #define MTLBX_REQUIRES_CLI_H
 
 #include "cli/cmdline.h"
-#include "mtlbx_private.h"
 #include "checks/requires_text.h"
 #include "gate/gate.h"
 #include "gate/declared_gate.h"

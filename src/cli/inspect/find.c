@@ -22,6 +22,9 @@
 #include "program/fatal_cleanup.h"
 #include "program/text_buf.h"
 #include "gate/tree_walk.h"
+#include "checks/requirements.h"
+#include "checks/requires_text.h"
+#include "gate/gate.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
 #ifndef MTLBX_GPU_TEXT_H
 #define MTLBX_GPU_TEXT_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <stddef.h>
 

@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "cli/inspect/gpu_text.h"
 #include "cli/gate/os_option.h"
+#include "bitcode/interface_reader.h"
+#include "checks/byte_layout.h"
 
 #include <stdio.h>
 #include <string.h>

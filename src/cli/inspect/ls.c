@@ -5,6 +5,8 @@
 
 #include "cli/commands.h"
 #include "cli/inspect/gpu_text.h"
+#include "checks/hash.h"
+#include "checks/validate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,8 +7,10 @@
 #include "config.h"
 
 #include "cli/commands.h"
-#include "json/interface_json.h"
+#include "bitcode/demangle.h"
 #include "cli/gate/os_option.h"
+#include "model/msl.h"
+#include "json/interface_json.h"
 #include "json/values_json.h"
 
 #include <pthread.h>

@@ -28,6 +28,7 @@
 #include "program/name_set.h"
 #include "program/safe_write.h"
 #include "program/span_release.h"
+#include "checks/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "model/source_locate.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -34,6 +34,7 @@
 #include "program/member_plan.h"
 #include "program/name_set.h"
 #include "program/safe_write.h"
+#include "container/container.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

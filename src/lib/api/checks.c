@@ -3,8 +3,10 @@
  * findings are the library's one writer of them (checks/os_gate.c). */
 #include "config.h"
 
-#include "api/handle.h"
+#include "checks/hash.h"
+#include "checks/requirements.h"
 #include "checks/requires_text.h"
+#include "api/handle.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -6,12 +6,16 @@
  * is kept apart, at the end, written again when it grows. */
 #include "config.h"
 
+#include "container/diag_list.h"
+#include "container/file_handle.h"
+#include "container/library.h"
 #include "api/handle.h"
-#include "internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool push(mtlbx *h, int severity, int64_t offset, const char *message)
 {

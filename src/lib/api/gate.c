@@ -11,7 +11,10 @@
 #include "mtlbx.h"
 #include "gate/archive_members.h"
 #include "gate/gate_run.h"
-#include "internal.h"
+#include "container/macho.h"
+#include "checks/requirements.h"
+#include "container/grow.h"
+#include "gate/gate.h"
 
 #include <errno.h>
 #include <stdarg.h>

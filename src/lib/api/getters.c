@@ -5,6 +5,7 @@
  * (api/values.c). */
 #include "config.h"
 
+#include "checks/hash.h"
 #include "api/handle.h"
 #include "api/values.h"
 

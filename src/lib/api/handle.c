@@ -1,8 +1,10 @@
 /* The handle of <mtlbx.h>: version, opening, errors, freeing. The public
  * names are defined in this layer only; below it the library's internal
- * API (mtlbx_private.h) stays what the program uses. */
+ * API (each layer's own headers) stays what the program uses. */
 #include "config.h"
 
+#include "bitcode/interface_reader.h"
+#include "writer/writer.h"
 #include "api/handle.h"
 
 #include <errno.h>

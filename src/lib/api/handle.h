@@ -5,7 +5,7 @@
 #define MTLBX_API_HANDLE_H
 
 #include "mtlbx.h"
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
 #include "api/pool.h"
 
 #include <stdarg.h>

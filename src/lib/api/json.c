@@ -3,11 +3,12 @@
  * program's one renderer (src/lib/json), so the two can never disagree. */
 #include "config.h"
 
-#include "api/values.h"
+#include "bitcode/interface_reader.h"
 #include "json/dump_json.h"
 #include "json/interface_json.h"
 #include "json/interface_stream.h"
 #include "json/json_stream.h"
+#include "api/values.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
 /* See values.h. */
 #include "config.h"
 
+#include "bitcode/interface_reader.h"
+#include "checks/requirements.h"
+#include "model/msl.h"
 #include "api/values.h"
 
 #include <errno.h>

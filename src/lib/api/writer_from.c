@@ -6,6 +6,8 @@
  * bytes are the program's. */
 #include "config.h"
 
+#include "model/names.h"
+#include "writer/writer.h"
 #include "api/handle.h"
 
 #include <errno.h>

@@ -13,7 +13,7 @@
  * thread ends. */
 #include "config.h"
 #include "bitstream.h"
-#include "internal.h"
+#include "container/le_read.h"
 
 #include <string.h>
 

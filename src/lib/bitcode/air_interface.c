@@ -7,12 +7,13 @@
  * llvm.ident). The bitstream work is in bitcode.c and air_metadata.c. */
 #include "config.h"
 #include "bitcode.h"
-#include "internal.h"
+#include "container/le_read.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define WRAPPER_MAGIC 0x0B17C0DEu
 

@@ -9,9 +9,10 @@
  * older per-string records are copied (their characters are operands). */
 #include "config.h"
 #include "bitcode.h"
-#include "internal.h"
+#include "container/grow.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define MD_EXPANDED_MAX ((uint64_t)1 << 62)
 

@@ -6,9 +6,10 @@
  * skipped by its length word. */
 #include "config.h"
 #include "bitcode.h"
-#include "internal.h"
+#include "container/grow.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Where a block sits decides how its records are read. */
 enum walk_ctx { CTX_TOP, CTX_MODULE, CTX_TYPES, CTX_CONSTANTS, CTX_METADATA, CTX_SYMTAB, CTX_STRTAB, CTX_OTHER };

@@ -4,7 +4,7 @@
  * nothing above it: the checks, the model and the comparison call it,
  * never the container. It never prints; problems become diagnostics at a
  * byte offset. Private to src/lib: what the other programs see of it is
- * declared in mtlbx_private.h ("bitcode modules", "interfaces").
+ * declared in bitcode/interface.h and bitcode/demangle.h.
  *
  * What it keeps between calls belongs to objects of its own that the
  * caller makes and frees, never to the file handle: the interface reader
@@ -24,7 +24,8 @@
 
 #include "arena.h"
 #include "bitstream.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "bitcode/interface_reader.h"
 
 /* LLVM block ids (llvm/Bitcode/LLVMBitCodes.h) */
 enum {
@@ -169,5 +170,24 @@ long md_global(const struct bc_module *m, uint64_t id);
 /* For a node already converted by md_value: the global value its first
  * operand names (an entry tuple's function), else -1. */
 long md_node_global(const struct bc_module *m, uint64_t id);
+
+/* air_interface.c: a module's bitstream read once (blocks, facts, the
+ * metadata index), referenced by every interface made from it; decoding an
+ * entry from it is thread-safe. new: NULL (with *err) when the bytes are
+ * not bitcode or out of memory; the caller holds one reference. */
+struct module_read;
+struct module_read *module_read_new(const uint8_t *data, size_t len, uint64_t base, struct mtlbx_error *err);
+struct mtlbx_interface *module_read_interface(struct module_read *r, const uint8_t *symbol, size_t symbol_len,
+                                              struct mtlbx_error *err);
+void module_read_retain(struct module_read *r);
+void module_read_release(struct module_read *r);
+/* interface_reader.c: function i's interface, decoded from `copy` (the
+ * module's bytes as read by the hash) unless it is NULL or the module is
+ * shared; a module that other functions share is read once through `rd`
+ * (may be NULL: then alone). *mapped (may be NULL) says whether the
+ * mapping was read. The interface points into `copy` (names, strings):
+ * free it before `copy` is reused. */
+struct mtlbx_interface *interface_read_from(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
+                                            const uint8_t *copy, struct mtlbx_error *err, bool *mapped);
 
 #endif

@@ -9,7 +9,9 @@
  * module of any size costs a few dozen bytes of reading. */
 #include "config.h"
 #include "bitcode.h"
-#include "internal.h"
+#include "container/le_read.h"
+
+#include <string.h>
 
 enum { MODULE_CODE_TRIPLE = 2 };
 

@@ -1,10 +1,14 @@
 /* The bitstream reader (bitstream.h): bits, abbreviations, blocks. */
 #include "config.h"
 #include "bitstream.h"
-#include "internal.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "bitcode/interface.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_BLOCKINFO_IDS 256
 /* Abbreviation operands over the whole stream: a DEFINE_ABBREV of 4,096

@@ -11,7 +11,7 @@
  * when a thread ends, and a block bigger than it is simply not kept. */
 #include "config.h"
 #include "bitstream.h"
-#include "internal.h"
+#include "container/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
  * says so, so that a caller can tell the reader why. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/demangle.h"
 
 #include <libiberty/demangle.h>
 #include <setjmp.h>

@@ -6,7 +6,7 @@
 #include "config.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
-#include "internal.h"
+#include "container/library.h"
 
 #include <stdio.h>
 #include <stdlib.h>

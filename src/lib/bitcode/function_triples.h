@@ -2,7 +2,8 @@
 #ifndef MTLBX_FUNCTION_TRIPLES_H
 #define MTLBX_FUNCTION_TRIPLES_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 
 /* Function i's module's triple: the platform and OS version it names.
  * Noted, else read through the mapping now and kept. False when the

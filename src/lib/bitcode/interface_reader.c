@@ -1,4 +1,4 @@
-/* The interface reader (mtlbx_interface_reader, declared in mtlbx_private.h):
+/* The interface reader (mtlbx_interface_reader, declared in bitcode/interface_reader.h):
  * what a caller that decodes many functions of one library keeps between
  * them. Modules that several functions share (one offset and size) are
  * read once and each function's entry decoded from that read (2,000
@@ -26,7 +26,10 @@
  * with no reader, lives here too: it decodes as the reader does, alone. */
 #include "config.h"
 
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_read.h"
+#include "container/library.h"
+#include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
 
 #include <pthread.h>

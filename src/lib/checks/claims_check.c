@@ -1,4 +1,4 @@
-/* What the container claims, held to what its modules say (checks.h,
+/* What the container claims, held to what its modules say (checks/validate.h,
  * "claims"): plain `check` (CONTRACT.md "The release gate", last
  * paragraph, and "Requirements"). Metal loads by the module, so a
  * function list that names a function its module does not define, calls
@@ -7,11 +7,17 @@
  * wrong with confidence; and a header whose deployment target is not the
  * modules' triple tells a reader a version Metal does not check. */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/library.h"
+#include "container/report.h"
+#include "container/span.h"
+#include "checks/requirements.h"
+#include "checks/validate.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Is a module's stage (the X of air.X) one a function list's TYPE can
  * name? Other lists (air.ci: Core Image) are not a TYPE to compare. */

@@ -1,4 +1,4 @@
-/* The deployment target as Metal reads it (checks.h, "deployment
+/* The deployment target as Metal reads it (requirements.h, "deployment
  * target"): the modules' LLVM target triples (each read once:
  * bitcode/function_triples.c), the highest of them,
  * compared at the OS-major level; the container header's os_version only
@@ -6,12 +6,18 @@
  * "will it load" goes through (requirements.c, load_stamps.c, the
  * writer's target check). FORMAT.md §23 has the measurements. */
 #include "config.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/library.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
-#include "internal.h"
+#include "checks/requirements.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct mtlbx_os_version mbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v)
 {

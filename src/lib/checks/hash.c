@@ -2,12 +2,21 @@
  * Hashing is never done at open: it is asked for, one function at a time
  * or all at once on several threads. */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/library.h"
+#include "container/report.h"
+#include "checks/hash.h"
+#include "checks/sha256.h"
+#include "checks/validate.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Module bytes are read with pread into a per-thread buffer and hashed

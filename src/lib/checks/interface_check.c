@@ -17,7 +17,14 @@
  * just been read, was two thirds of the pass on a 20,000-function
  * library (bench/run's check rows). */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/library.h"
+#include "container/report.h"
+#include "bitcode/bitcode.h"
+#include "checks/hash.h"
+#include "checks/validate.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -21,13 +21,20 @@
  * function is walked one part at a time, nothing of a part outlives its
  * walk, and the file's pages behind the walk are let go. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/report.h"
+#include "checks/byte_layout.h"
 #include "checks/layout_entries.h"
 #include "checks/layout_gpu.h"
 #include "checks/structure.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_DEPTH 12
 #define PATH_MAX_BYTES 512

@@ -1,6 +1,7 @@
 /* Entries for the layout walk without filling the library's tables: see
  * layout_entries.h. */
 #include "config.h"
+#include "container/library.h"
 #include "checks/layout_entries.h"
 
 static void switch_library(struct layout_entries *e, mtlbx_library *lib)

@@ -10,7 +10,7 @@
 #ifndef MTLBX_LAYOUT_ENTRIES_H
 #define MTLBX_LAYOUT_ENTRIES_H
 
-#include "internal.h"
+#include "container/cursor.h"
 
 /* The sections with a piece per function. */
 enum layout_pieces { PIECES_PUBLIC_MD, PIECES_PRIVATE_MD, PIECES_MODULES, PIECES_KINDS };

@@ -3,6 +3,7 @@
 #include "checks/layout_gpu.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void layout_gpu_segment(const mtlbx_file *f, uint32_t slice, uint32_t piece, char *out, size_t size)
 {

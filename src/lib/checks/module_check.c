@@ -16,10 +16,17 @@
  * interface is decoded (dump --interfaces, sig, the explorer's background
  * pass), at the offset where reading stopped. */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/diag_list.h"
+#include "container/file_read.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "checks/validate.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { BC_UNCHECKED = 0, BC_OK, BC_BAD };
 

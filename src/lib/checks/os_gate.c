@@ -1,9 +1,10 @@
-/* The findings of `check --os PLATFORM:VERSION` (checks.h, "the gate"):
+/* The findings of `check --os PLATFORM:VERSION` (requirements.h, "the gate"):
  * one writer for the program (check, find: src/cli/gate/os_option.c) and
  * the API (mtlbx_check_os), so both say the same thing in the same words.
  * The verdict is the requirement's (requirements.c, deployment.c). */
 #include "config.h"
-#include "internal.h"
+#include "container/library.h"
+#include "checks/requirements.h"
 #include "checks/requires_text.h"
 
 #include <stdarg.h>

@@ -1,10 +1,11 @@
-/* PLATFORM:VERSION as users write it (checks.h, "OS spec"): one parser
+/* PLATFORM:VERSION as users write it (requirements.h, "OS spec"): one parser
  * for `check --os`, `find --os`, `pack --target`, mtlbx_check_os,
  * mtlbx_writer_target and Python, so that every spelling is accepted or
  * refused alike by all of them. */
 #include "config.h"
-#include "internal.h"
+#include "checks/requirements.h"
 
+#include <string.h>
 #include <strings.h>
 
 static const struct {

@@ -1,10 +1,11 @@
-/* Platforms and OS versions (checks.h, "requirements"): their names, their
+/* Platforms and OS versions (requirements.h, "requirements"): their names, their
  * order, Apple's platform numbers, and the platform and deployment target
  * a library's header records. The ground the requirement rule
  * (requirements.c) and the deployment target (deployment.c) stand on. */
 #include "config.h"
+#include "container/library.h"
 #include "bitcode/bitcode.h"
-#include "internal.h"
+#include "checks/requirements.h"
 
 #include <string.h>
 

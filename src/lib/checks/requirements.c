@@ -8,11 +8,14 @@
  * from them) is named as unknown, never guessed, and one older than their
  * first row adds no constraint. */
 #include "config.h"
+#include "container/cursor.h"
 #include "bitcode/bitcode.h"
-#include "internal.h"
+#include "checks/requirements.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 struct req_msl_row {
@@ -23,6 +26,7 @@ struct req_air_row {
     uint16_t major, minor, msl_major, msl_minor;
 };
 #include "requirements_table.h"
+#include "container/library.h"
 
 #define N_MSL (sizeof REQ_MSL / sizeof *REQ_MSL)
 #define N_AIR (sizeof REQ_AIR / sizeof *REQ_AIR)

@@ -5,7 +5,7 @@
 #ifndef MTLBX_REQUIRES_TEXT_H
 #define MTLBX_REQUIRES_TEXT_H
 
-#include "mtlbx_private.h"
+#include "checks/requirements.h"
 
 #include <stddef.h>
 

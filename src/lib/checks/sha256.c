@@ -1,4 +1,4 @@
-/* SHA-256 digests (internal.h): of one message and of a stream through
+/* SHA-256 digests (checks/sha256.h): of one message and of a stream through
  * libgcrypt (which uses SHA-NI or AVX2 where the CPU has them; this and
  * src/program/safe_write.c are the only files that include gcrypt.h), and
  * of many independent messages at once.
@@ -22,7 +22,7 @@
  * feature detection) is kept in a small pool once made, so that a fat
  * file's slices or the explorer's repeated checks pay for it once. */
 #include "config.h"
-#include "internal.h"
+#include "checks/sha256.h"
 
 #include <gcrypt.h>
 #include <pthread.h>

@@ -1,7 +1,9 @@
 /* The file's structure: which parts each part has (structure.h), for the
  * byte layout and the node tree alike. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "container/grow.h"
 #include "checks/layout_entries.h"
 #include "checks/structure.h"
 

@@ -17,7 +17,8 @@
 #ifndef MTLBX_STRUCTURE_H
 #define MTLBX_STRUCTURE_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 
 /* What a part of the file is; the explorer shows each as a node. */
 enum mtlbx_node_kind {

@@ -16,12 +16,20 @@
  * everywhere with options.verify. Source archives are decompressed only
  * when their compressed bytes differ. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/span.h"
+#include "bitcode/interface_reader.h"
+#include "checks/hash.h"
+#include "checks/requirements.h"
+#include "compare/compare.h"
 #include "compare/compare_names.h"
 #include "compare/compare_scan.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {

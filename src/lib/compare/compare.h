@@ -3,11 +3,11 @@
  * member. It knows every layer below it (container, bitcode, checks,
  * model) and is known by none of them; only the command line and the
  * explorer call it. It reads, decodes and hashes through the layers
- * below, and never prints. Included by mtlbx_private.h, whose types it uses. */
+ * below, and never prints. */
 #ifndef MTLBX_COMPARE_H
 #define MTLBX_COMPARE_H
 
-#include "mtlbx_private.h"
+#include "bitcode/interface.h"
 
 /* ------------------------------------------------------------- compare -- */
 

@@ -5,9 +5,12 @@
  * of arguments stay cheap. Used by compare.c and by the renderers of
  * `mtlbx diff`. */
 #include "config.h"
-#include "internal.h"
+#include "container/span.h"
+#include "bitcode/interface.h"
+#include "compare/compare.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Metadata values are finite trees (the reader turns cycles and deep
  * nesting into MTLBX_MD_NULL), so this recursion is bounded. */

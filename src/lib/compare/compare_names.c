@@ -11,9 +11,11 @@
  * usual one) never builds it, and one of 300,000 nameless functions
  * (issue 35) finds each in one probe. */
 #include "config.h"
+#include "container/span.h"
 #include "compare/compare_names.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct name_count {
     uint32_t function;         /* first function of the name + 1; 0 = empty */

@@ -7,7 +7,7 @@
 #ifndef MTLBX_COMPARE_NAMES_H
 #define MTLBX_COMPARE_NAMES_H
 
-#include "internal.h"
+#include "container/container.h"
 
 struct name_count;
 struct name_dup;

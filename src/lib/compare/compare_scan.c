@@ -8,10 +8,13 @@
  * marked; in a marked one, only the module's own bytes are compared
  * again (a few KB), since the difference may lie just outside it. */
 #include "config.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
 #include "compare/compare_scan.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define SCAN_WINDOW ((size_t)1 << 20)

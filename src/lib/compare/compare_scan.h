@@ -6,7 +6,7 @@
 #ifndef MTLBX_COMPARE_SCAN_H
 #define MTLBX_COMPARE_SCAN_H
 
-#include "internal.h"
+#include "container/container.h"
 
 struct byte_scan;
 

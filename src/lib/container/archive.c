@@ -13,7 +13,8 @@
  * that shares the same cap.
  */
 #include "config.h"
-#include "internal.h"
+#include "container/parse.h"
+#include "container/report.h"
 
 #include "container/archive_dl.h"
 

@@ -9,7 +9,8 @@
  * and call it, never the other way). The state a higher layer keeps per
  * file belongs to an object of that layer (mtlbx_interface_reader,
  * mtlbx_model, mtlbx_layout), never to the file handle.
- * Included by mtlbx_private.h, the public umbrella header: include that. */
+ * The headers of the layers above include it (their declarations use its
+ * types); within src/lib, the handles' insides are container/library.h. */
 #ifndef MTLBX_CONTAINER_H
 #define MTLBX_CONTAINER_H
 
@@ -205,14 +206,6 @@ bool mbx_tag_walk_next(struct mtlbx_tag_walk *w, struct mtlbx_tag *out);
 
 /* ------------------------------------------------------------- functions -- */
 
-enum mtlbx_hash_state {
-    MTLBX_HASH_UNCHECKED = 0,
-    MTLBX_HASH_PENDING,        /* queued in the background */
-    MTLBX_HASH_MATCHES,
-    MTLBX_HASH_MISMATCH,
-    MTLBX_HASH_UNAVAILABLE,    /* no HASH tag or no module bytes */
-};
-
 /* Bits of mtlbx_function.present: which tags were seen. */
 enum {
     MTLBX_F_NAME = 1u << 0, MTLBX_F_TYPE = 1u << 1, MTLBX_F_HASH = 1u << 2,
@@ -254,59 +247,9 @@ long mbx_library_function_find(const mtlbx_library *lib, const char *name);
 /* Stored names in byte order, a prefix before the longer name: <0, 0, >0. */
 int mbx_name_cmp(struct mtlbx_bytes a, struct mtlbx_bytes b);
 
-/* A function NAME as a user types it (name_resolve.c: what dis, sig, src
- * and extract -f mean by NAME). Each function is looked at as stored,
- * demangled, and demangled without its parameters. The pattern is tried
- * as an exact name, then as a shell glob (fnmatch) if it holds * ? or [,
- * then as a prefix (demangled forms are tried only when no stored name
- * matches exactly, or as a prefix). */
-enum mtlbx_name_how {
-    MTLBX_NAME_EXACT,          /* v: every function of that name */
-    MTLBX_NAME_GLOB,           /* v: every function the glob matches */
-    MTLBX_NAME_PREFIX,         /* v: the one function it begins */
-    MTLBX_NAME_AMBIGUOUS,      /* a prefix of several: v lists them */
-    MTLBX_NAME_MISSING,        /* nothing: v holds up to 5 closest names, best first */
-};
-struct mtlbx_function_ref {
-    size_t library, function;
-};
-struct mtlbx_name_matches {
-    enum mtlbx_name_how how;
-    size_t n;
-    struct mtlbx_function_ref *v;   /* in file order, except suggestions */
-    /* C++ names past the demangler's bound (mbx_demangle_bounded) that a
-     * glob or prefix was compared with as stored only: a miss may be one
-     * of them. */
-    size_t undemangled;
-};
-/* False (and *out empty) only when memory ran out. */
-bool mbx_resolve_function_name(const mtlbx_file *f, const char *pattern, struct mtlbx_name_matches *out);
-void mbx_name_matches_free(struct mtlbx_name_matches *m);
-
-/* SHA-256 of the module compared with HASH. Blocking; caches the result.
- * `actual` (32 bytes, may be NULL) receives the computed digest. */
-enum mtlbx_hash_state mbx_function_verify(mtlbx_library *lib, size_t i,
-                                            uint8_t actual[32]);
-/* Cached state without hashing (never blocks). */
-enum mtlbx_hash_state mbx_function_hash_state(const mtlbx_library *lib, size_t i);
-/* Verify every function using up to `threads` threads (0 = number of CPUs).
- * Returns the number of mismatches. Thread-safe against hash_state readers. */
-size_t mbx_library_verify_all(mtlbx_library *lib, unsigned threads);
-/* After verify_all: how many functions have no module where their entry
- * says (a cut file) or one whose HASH could not be checked (checks/hash.c).
- * Every verifier (mtlbx_verify, ls --verify, check) counts them as
- * findings: a module not hashed is never "OK". */
-size_t mbx_library_unhashed(mtlbx_library *lib);
-/* The CPUs this process may run on (its affinity mask; threads = 0 above
- * means this many). */
+/* The CPUs this process may run on (its affinity mask; the module hashes
+ * of checks/hash.h run on this many threads when asked for 0). */
 unsigned mbx_cpus(void);
-/* A window of the file read with pread into a buffer of its own
- * (read_window.c): cheaper than faulting the mapping in when many modules
- * are read in file order, since a page fault costs more than the copy on
- * the machines measured. A window serves one thread at a time. */
-typedef struct mtlbx_read_window mtlbx_read_window;
-mtlbx_read_window *mbx_read_window_new(void);    /* NULL: out of memory */
-void mbx_read_window_free(mtlbx_read_window *w);
 /* Lets the pages of the library's function list, metadata and list
  * sections go from memory: they stay readable (read again from the page
  * cache when touched), so every span stays valid. For a caller that walks
@@ -318,12 +261,6 @@ void mbx_library_release_pages(const mtlbx_library *lib);
  * (about 320 bytes a function); asking for one again decodes it again,
  * identically. Without this call, what was decoded stays. */
 void mbx_library_forget(const mtlbx_library *lib, size_t before);
-
-/* SHA-256 of any bytes (a source member's text, for textconv). */
-void mbx_sha256(const void *data, size_t len, uint8_t out[32]);
-/* The program's MTLBX_NO_MULTI_BUFFER: false hashes every module with
- * libgcrypt alone, not Intel's multi-buffer library (before the first hash). */
-void mbx_hash_use_multi_buffer(bool use);
 
 /* Bitcode wrapper header at the start of a module. */
 struct mtlbx_wrapper {
@@ -493,29 +430,6 @@ const struct mtlbx_sources *mbx_library_sources(const mtlbx_library *lib);
 enum mtlbx_archive_state mbx_archive_load(mtlbx_library *lib, size_t archive_index);
 /* Archive whose SARC tag a function's SOFF points at, or -1. */
 long mbx_function_archive(const mtlbx_library *lib, size_t function_index);
-
-/* Where a function is defined in the embedded sources (source_locate.c):
- * found by its name in the members' text (a mangled name by its demangled
- * base), searching the archive its SOFF names first, outside comments. A
- * definition ("name(...) {", or a [[host_name("name")]] instantiation)
- * beats a prototype. Linear in the text, whatever it holds. */
-struct mtlbx_source_location {
-    size_t archive, member;    /* into mbx_library_sources(lib)->archives */
-    size_t line;               /* 1-based line the declaration starts on: the
-                                * name's, or when the name starts its line (GNU
-                                * style, "kernel void\nfoo("), the type's above */
-    uint64_t offset;           /* of the name in the member's text */
-    uint64_t line_offset;      /* of the start of that line */
-    uint64_t end_offset;       /* past the line closing its body ('}'), or the
-                                * member's end (a prototype: past its ';') */
-};
-/* 1 found; 0 the library has sources but no member declares it; -1 the
- * library has no embedded sources (or none decompress); -2 no memory.
- * Decompresses archives (cached, as mbx_archive_load). */
-int mbx_source_locate(mtlbx_library *lib, size_t function_index, struct mtlbx_source_location *out);
-/* The rule above on one text: 2 a definition of `name` at *offset, 1 only
- * a prototype, 0 neither (*offset untouched). */
-int mbx_source_find_in_text(const uint8_t *text, size_t len, const char *name, size_t *offset);
 
 /* ------------------------------------------- dynamic header and lists -- */
 

@@ -4,8 +4,14 @@
  * of the library: it calls nothing else in src/lib (a library's list is
  * read through library.c, which decodes the lazy parts first). */
 #include "config.h"
-#include "internal.h"
+#include "container/diag_list.h"
+#include "container/file_handle.h"
+#include "container/grow.h"
+#include "container/library.h"
+#include "container/report.h"
 
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,9 +5,18 @@
  * ILST are "like the function list"; RLST groups hold an RBUF, SLST groups
  * an SBUF. */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
+#include "container/tag_walk.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void parse_dynamic_header(mtlbx_library *lib)
 {

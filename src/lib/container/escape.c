@@ -4,9 +4,10 @@
  * the backslash itself are escaped too, so an ESC sequence in a function
  * name is displayed, never executed, and U+202E cannot reorder a line. */
 #include "config.h"
-#include "internal.h"
+#include "container/container.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unictype.h>
 
 /* Unicode's own categories rather than a list kept here: a hand-kept list

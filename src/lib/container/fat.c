@@ -5,9 +5,13 @@
  * code whose __TEXT,__metallib is a library too (gpu_slice.c). Each
  * slice gives at most one library; libraries come in slice order. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "container/report.h"
+#include "container/span.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* More slices than any real GPU architecture list; bounds the work a
  * hostile header can ask for (each slice is parsed as a library). */

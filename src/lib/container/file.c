@@ -3,12 +3,16 @@
  * Only "not a metallib" and I/O failures refuse to open; everything else
  * becomes diagnostics. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/library.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>

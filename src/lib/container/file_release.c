@@ -7,7 +7,9 @@
  * this changes memory use, never what is read. */
 #include "config.h"
 
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/library.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -3,9 +3,19 @@
  * bounds; the size prefix is only cross-checked, never trusted to locate
  * the next entry. */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
+#include "container/tag_walk.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* Fixed value lengths (FORMAT §15 item 6). The tags come from
@@ -311,7 +321,7 @@ void library_forget_functions(mtlbx_library *lib, size_t before)
     lazy_drop_before(lib, &lib->fn_blocks, before, NULL);
 }
 
-/* Adds a SOFF value to the library's distinct ones (internal.h). */
+/* Adds a SOFF value to the library's distinct ones (container/library.h). */
 static void note_soff(mtlbx_library *lib, uint64_t soff)
 {
     if (lib->soff_many)

@@ -11,10 +11,16 @@
  * the section its n_sect names (in the one public sample the segment's
  * address equals its file offset, which is not assumed). */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/report.h"
+#include "container/span.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MH_MAGIC_64 0xFEEDFACFu
 #define LC_SYMTAB 0x2u

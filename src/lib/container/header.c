@@ -3,7 +3,13 @@
  * 4-15 are kept. A header shorter than 88 bytes is an error, not a refusal:
  * whatever fields are present are still decoded. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
+
+#include <string.h>
 
 #define HEADER_SIZE 88
 

@@ -2,9 +2,14 @@
  * function list and the public metadata, ending in ENDT. It may be absent
  * (1.2.1, 1.2.2), empty (just ENDT) or carry UUID and section pointers. */
 #include "config.h"
-#include "internal.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void parse_header_ext(mtlbx_library *lib)
 {

@@ -8,8 +8,10 @@
  * file. Decoding is deterministic and quiet the second time: the findings
  * were reported by the first pass (diag_quiet_begin). */
 #include "config.h"
-#include "internal.h"
+#include "container/lazy_table.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -3,8 +3,13 @@
  * Each step works with whatever the previous ones could trust. What only
  * some commands need (metadata and list groups) waits for its first use. */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 

@@ -12,10 +12,14 @@
  *   fat_header         magic nfat_arch, big-endian (8); fat_arch cputype cpusubtype offset size align (20);
  *                      fat_arch_64 cputype cpusubtype offset(64) size(64) align reserved (32) */
 #include "config.h"
-#include "internal.h"
+#include "container/diag_list.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/span.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MH_MAGIC 0xFEEDFACEu
 #define MH_MAGIC_64 0xFEEDFACFu

@@ -3,9 +3,16 @@
  * ARGR Core Image reflection (reflection.c). Private: DEBI debug info, DEPF dependency file. Decoded
  * on first need: library.c calls decode_metadata (see library_decode_rest). */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
+#include "container/tag_walk.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A NUL-terminated string starting at p, never reading past end. */
 static bool read_cstr(const uint8_t *p, const uint8_t *end, struct mtlbx_bytes *out)

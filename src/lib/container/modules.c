@@ -4,9 +4,15 @@
  * section end; that needs one sort, not a scan per function, made here
  * (derive_function in functions.c reads it as each entry is decoded). */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -2,7 +2,7 @@
  * so that no message, label or report ever says "1 functions" or
  * "1 bytes". */
 #include "config.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <stdio.h>
 

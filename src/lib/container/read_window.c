@@ -1,6 +1,6 @@
-/* A window of a mapped file read with pread (internal.h): a buffer, the
- * file offset of its first byte and a descriptor opened again on the
- * file. The hash (hash.c) and the interface decoders of sig and dump
+/* A window of a mapped file read with pread (container/file_read.h): a
+ * buffer, the file offset of its first byte and a descriptor opened
+ * again on the file. The hash (hash.c) and the interface decoders of sig and dump
  * (mbx_interface_read) read modules this way instead of
  * through the mapping: on this project's paravirtualised machines a page
  * fault, with the page table updates behind it, costs more than the
@@ -11,7 +11,9 @@
  * of small modules that lie back to back costs one system call. */
 #include "config.h"
 
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/file_read.h"
+#include "container/lazy_table.h"
 
 #include <stdlib.h>
 #include <unistd.h>

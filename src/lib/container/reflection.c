@@ -7,10 +7,15 @@
  * grammar is exact on every real value seen, so anything that does not end
  * precisely on the value's last byte is reported, never guessed at. */
 #include "config.h"
-#include "internal.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "container/parse.h"
+#include "container/report.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum {
     CI_STRUCT = 0x01,

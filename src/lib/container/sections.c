@@ -5,7 +5,7 @@
  * sections a library has or where they are. */
 #include "config.h"
 
-#include "internal.h"
+#include "container/container.h"
 
 size_t mbx_library_sections(const mtlbx_library *lib, struct mtlbx_section out[MTLBX_SECTIONS_MAX])
 {

@@ -9,8 +9,16 @@
  * Decompression happens on demand in mbx_archive_load() (archive.c).
  */
 #include "config.h"
-#include "internal.h"
+#include "container/cursor.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/parse.h"
+#include "container/report.h"
+#include "container/span.h"
+#include "container/tag_walk.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,9 +2,14 @@
  * "wide" tags), value; ENDT has no length at all. Every walk is bounded by
  * an outer span and never trusts a group's size prefix to locate data. */
 #include "config.h"
-#include "internal.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "container/library.h"
+#include "container/report.h"
+#include "container/tag_walk.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Tags whose length field is a u32 (FORMAT §3.1, P5). */
 bool tag_is_wide(uint32_t fourcc)

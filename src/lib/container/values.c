@@ -2,9 +2,11 @@
  * fat cputypes and one-line tag descriptions (FORMAT §13, §19). Names are
  * spelled as CONTRACT.md requires. */
 #include "config.h"
-#include "internal.h"
+#include "container/le_read.h"
+#include "container/tag_walk.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *const function_types[] = {
     "vertex", "fragment", "kernel", "unqualified", "visible",

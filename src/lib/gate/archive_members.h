@@ -21,7 +21,8 @@
 #include <stdint.h>
 
 #include "member_names.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 #include "gate/gate.h"
 
 /* Default size limit of one decompressed member (256 MiB); the program

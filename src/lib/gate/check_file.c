@@ -2,6 +2,8 @@
  * lazily found problem made to show, its findings handed out as values. */
 #include "config.h"
 
+#include "checks/byte_layout.h"
+#include "checks/validate.h"
 #include "gate/gate.h"
 
 #include <pthread.h>

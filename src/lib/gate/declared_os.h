@@ -20,7 +20,8 @@
 #ifndef MTLBX_DECLARED_OS_H
 #define MTLBX_DECLARED_OS_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,7 +12,8 @@
 #ifndef MTLBX_GATE_EXPECT_H
 #define MTLBX_GATE_EXPECT_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,7 +8,7 @@
 #ifndef MTLBX_GATE_H
 #define MTLBX_GATE_H
 
-#include "mtlbx_private.h"
+#include "checks/requirements.h"
 
 /* What a finding is about: the rule that made it (the "rule" of
  * check --json). */

@@ -6,7 +6,8 @@
 #ifndef MTLBX_INFO_PLIST_H
 #define MTLBX_INFO_PLIST_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
+#include "checks/requirements.h"
 
 #include <stdbool.h>
 #include <stddef.h>

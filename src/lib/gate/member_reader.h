@@ -7,6 +7,7 @@
 #define MTLBX_MEMBER_READER_H
 
 #include "archive_members.h"
+#include "container/container.h"
 
 #include <sys/types.h>
 

@@ -2,6 +2,7 @@
  * library held against them by the checks layer's gate (checks/os_gate.c). */
 #include "config.h"
 
+#include "checks/requirements.h"
 #include "gate/gate.h"
 
 #include <string.h>

@@ -16,6 +16,11 @@
 #include "json_stream.h"
 #include "values_json.h"
 #include "layout_json.h"
+#include "bitcode/interface_reader.h"
+#include "checks/hash.h"
+#include "checks/requirements.h"
+#include "checks/validate.h"
+#include "compare/compare.h"
 
 #include <jansson.h>
 #include <pthread.h>

@@ -6,7 +6,7 @@
 #ifndef MTLBX_DUMP_JSON_H
 #define MTLBX_DUMP_JSON_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <stdio.h>
 

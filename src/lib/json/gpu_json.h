@@ -4,7 +4,7 @@
 #ifndef MTLBX_GPU_JSON_H
 #define MTLBX_GPU_JSON_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <jansson.h>
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "interface_json.h"
+#include "bitcode/interface_reader.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef MTLBX_INTERFACE_JSON_H
 #define MTLBX_INTERFACE_JSON_H
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
 #include <jansson.h>
 
 /* The FUNCTION_INTERFACE of `iface`, or null when it is NULL or its module

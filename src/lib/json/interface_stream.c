@@ -7,6 +7,8 @@
 
 #include "interface_stream.h"
 #include "interface_json.h"
+#include "bitcode/interface.h"
+#include "json/json_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

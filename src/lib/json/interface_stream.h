@@ -7,7 +7,7 @@
 #define MTLBX_INTERFACE_STREAM_H
 
 #include "json_stream.h"
-#include "mtlbx_private.h"
+#include "bitcode/interface.h"
 
 /* `iface` as the next item (member `key`, or an element when NULL); null
  * when it is NULL or its module did not decode. */

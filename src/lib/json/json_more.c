@@ -3,6 +3,7 @@
 
 #include "json_more.h"
 #include "json_stream.h"
+#include "checks/validate.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef MTLBX_JSON_MORE_H
 #define MTLBX_JSON_MORE_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <jansson.h>
 

@@ -10,7 +10,7 @@
 #ifndef MTLBX_JSON_STREAM_H
 #define MTLBX_JSON_STREAM_H
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include "layout_json.h"
+#include "checks/byte_layout.h"
+#include "json/json_stream.h"
 
 static bool put_region(void *ctx, const struct mtlbx_region *r)
 {

@@ -4,7 +4,6 @@
 #define MTLBX_LAYOUT_JSON_H
 
 #include "json_stream.h"
-#include "mtlbx_private.h"
 
 #include <stdbool.h>
 

@@ -4,6 +4,11 @@
 #include "values_json.h"
 #include "interface_json.h"
 #include "json_stream.h"
+#include "bitcode/interface_reader.h"
+#include "checks/hash.h"
+#include "checks/requirements.h"
+#include "model/msl.h"
+#include "compare/compare.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,10 @@
 #ifndef MTLBX_VALUES_JSON_H
 #define MTLBX_VALUES_JSON_H
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
+#include "checks/requirements.h"
+#include "compare/compare.h"
+#include "json/json_stream.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -4,6 +4,9 @@
  * dispatch to a companion without the companion calling back into it. */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
+#include "container/span.h"
+#include "model/model.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,9 +5,15 @@
  * comes from the file goes through mbx_escape(MTLBX_ESC_TERMINAL). */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "checks/hash.h"
+#include "checks/requirements.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Problems listed per node; the DIAGNOSTICS node lists them all. */
 #define MAX_DIAG_FIELDS 64

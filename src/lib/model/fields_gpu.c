@@ -4,9 +4,11 @@
  * compiled code for it, where and how much. */
 #include "config.h"
 #include "node.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *piece_kind(enum mtlbx_gpu_piece_kind k)
 {

@@ -6,10 +6,14 @@
 #include "config.h"
 
 #include "node.h"
+#include "bitcode/interface.h"
+#include "model/model.h"
+#include "model/msl.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct mtlbx_interface *kept(mtlbx_model *model, const mtlbx_node *n, enum mtlbx_iface_state *st,
                                           const char **error)

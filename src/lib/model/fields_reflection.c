@@ -4,9 +4,11 @@
  * raw, as read. */
 #include "config.h"
 #include "node.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The reflection a node belongs to: the function whose public group holds
  * the tag (a shared group is decoded once, for its first function). */

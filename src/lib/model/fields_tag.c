@@ -5,9 +5,14 @@
  * the tag's own value bytes, after checking the value is long enough. */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "checks/hash.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Per-item fields of CNST/VATT/VATY stop here; the count still says all. */
 #define MAX_ITEM_FIELDS 256

@@ -14,6 +14,10 @@
 #include "config.h"
 
 #include "node.h"
+#include "container/file_handle.h"
+#include "container/library.h"
+#include "bitcode/interface_reader.h"
+#include "model/model.h"
 
 #include <pthread.h>
 #include <stdio.h>

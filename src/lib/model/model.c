@@ -14,6 +14,7 @@
  * UI thread waits for a key). */
 #include "config.h"
 #include "node.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 

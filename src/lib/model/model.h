@@ -5,13 +5,22 @@
  * it calls into it. Its per-file caches (the node arena, the diagnostic
  * index, the kept interfaces) belong to an mtlbx_model, the object a view
  * opens on a file to walk it (model.c), not to the file. It never prints and knows nothing of curses:
- * the explorer and the JSON writers draw what it says. Included by
- * mtlbx_private.h, whose types it uses. */
+ * the explorer and the JSON writers draw what it says. The MSL
+ * declarations are model/msl.h, a typed NAME resolved model/names.h, a
+ * definition found in the sources model/source_locate.h. */
 #ifndef MTLBX_MODEL_H
 #define MTLBX_MODEL_H
 
-#include "mtlbx_private.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "container/container.h"
+#include "bitcode/interface.h"
 #include "checks/structure.h"
+
+typedef struct mtlbx_node mtlbx_node;
+typedef struct mtlbx_model mtlbx_model;
 
 /* ---------------------------------------------------------------- model -- */
 

@@ -40,7 +40,9 @@
 #include "config.h"
 
 #include "bitcode/bitcode.h"
-#include "mtlbx_private.h"
+#include "bitcode/demangle.h"
+#include "bitcode/interface.h"
+#include "model/msl.h"
 
 #include <ctype.h>
 #include <inttypes.h>

@@ -3,6 +3,7 @@
  * NAME (name_resolve.c) and its suggestions (name_suggest.c). */
 #include "config.h"
 
+#include "bitcode/demangle.h"
 #include "model/name_match.h"
 
 #include <stdlib.h>

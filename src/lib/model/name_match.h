@@ -4,7 +4,7 @@
 #ifndef MTLBX_NAME_MATCH_H
 #define MTLBX_NAME_MATCH_H
 
-#include "internal.h"
+#include "model/names.h"
 
 /* Suggestions offered on a miss, at most. */
 #define NAME_SUGGESTIONS_MAX 5

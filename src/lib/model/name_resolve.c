@@ -1,6 +1,6 @@
 /* A function NAME typed by a user, resolved against every function of a
  * file: the one place that decides what `dis`, `sig`, `src` and
- * `extract -f` mean by NAME (mtlbx_private.h, mbx_resolve_function_name).
+ * `extract -f` mean by NAME (model/names.h, mbx_resolve_function_name).
  *
  * A name is looked at in up to three forms: as stored, demangled, and
  * demangled without its parameter list ("utils::scale" for
@@ -17,7 +17,9 @@
  * stored. */
 #include "config.h"
 
+#include "bitcode/demangle.h"
 #include "model/name_match.h"
+#include "model/names.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

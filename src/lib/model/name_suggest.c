@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "model/name_match.h"
+#include "model/names.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -11,9 +11,16 @@
  * whose depth is bounded by MAX_DEPTH. */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
+#include "container/le_read.h"
+#include "bitcode/interface.h"
+#include "checks/hash.h"
+#include "model/model.h"
+#include "model/msl.h"
 #include "checks/structure.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A file-derived tree is at most FILE > LIBRARY > FUNCTION > GROUP > TAG
  * deep (six levels); anything deeper is a bug, not a file. */

@@ -1,10 +1,11 @@
 /* Private glue between the node tree (node.c) and the text it shows
  * (fields.c: labels and detail fields). Nothing outside src/lib includes
- * this; the public side is the node section of mtlbx_private.h. */
+ * this; the public side is the node section of model/model.h. */
 #ifndef MTLBX_NODE_H
 #define MTLBX_NODE_H
 
-#include "internal.h"
+#include "bitcode/interface.h"
+#include "model/model.h"
 #include "checks/structure.h"
 
 /* What a TAG or TAG_GROUP node belongs to is in its sub: enum part_ctx

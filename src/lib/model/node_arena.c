@@ -2,8 +2,10 @@
  * all at once when the model closes (model.c). */
 #include "config.h"
 #include "node.h"
+#include "model/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define ARENA_BLOCK ((size_t)64 << 10)
 

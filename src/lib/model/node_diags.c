@@ -4,6 +4,9 @@
  * problem in this span?" per visible row is two binary searches. */
 #include "config.h"
 #include "node.h"
+#include "container/file_handle.h"
+#include "container/library.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
-/* Where a function is defined in its library's embedded source (mtlbx_private.h,
- * mbx_source_locate): used by `mtlbx src` and by the explorer's function
+/* Where a function is defined in its library's embedded source
+ * (model/source_locate.h, mbx_source_locate): used by `mtlbx src` and by the explorer's function
  * page, so both land on the same line.
  *
  * The sources keep no map from functions to lines, so the definition is
@@ -25,7 +25,8 @@
  * may have. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/demangle.h"
+#include "model/source_locate.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

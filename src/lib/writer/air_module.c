@@ -16,11 +16,19 @@
  * and splitting an LLVM module is a linker's work, not this writer's. */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "bitcode/arena.h"
 #include "bitcode/bitcode.h"
+#include "bitcode/interface_reader.h"
+#include "checks/requirements.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define WRAPPER_MAGIC 0x0B17C0DEu
 

@@ -11,10 +11,15 @@
  * the caller runs before it trusts the model. */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/le_read.h"
+#include "checks/hash.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* How far a describe pass is, across every library of the file. */
 struct describe_progress {

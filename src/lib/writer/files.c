@@ -7,12 +7,14 @@
  * does not block: O_NONBLOCK). */
 #include "config.h"
 #include "writer_internal.h"
+#include "writer/writer_model.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -22,11 +22,17 @@
  * copied. The sink takes bytes at any offset (pwrite, memory, compare). */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/le_read.h"
+#include "container/tag_walk.h"
+#include "checks/sha256.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define HEADER_SIZE 88

@@ -9,7 +9,7 @@
 #ifndef MTLBX_MANIFEST_H
 #define MTLBX_MANIFEST_H
 
-#include "mtlbx_private.h"
+#include "writer/writer.h"
 
 #include <stdbool.h>
 #include <stddef.h>

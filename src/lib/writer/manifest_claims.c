@@ -10,8 +10,13 @@
 #include "config.h"
 #include "writer_internal.h"
 #include "bitcode/bitcode.h"
+#include "bitcode/interface_reader.h"
+#include "checks/validate.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <fcntl.h>
+#include <string.h>
 
 #include <stdio.h>
 #include <stdlib.h>

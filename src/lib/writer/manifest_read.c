@@ -8,6 +8,8 @@
 #include "writer_internal.h"
 #include "manifest.h"
 #include "manifest_scan.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <jansson.h>
 #include <stdarg.h>

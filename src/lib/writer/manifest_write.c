@@ -9,6 +9,8 @@
 #include "writer_internal.h"
 #include "manifest.h"
 #include "json/json_stream.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -3,10 +3,15 @@
  * writer's one-line error. */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/grow.h"
+#include "bitcode/arena.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int mbx_wr_fail(mtlbx_writer *w, int64_t offset, const char *fmt, ...)
 {

@@ -8,9 +8,12 @@
 #include "config.h"
 #include "writer_internal.h"
 #include "atomic_file.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* -------------------------------------------------------------- memory -- */
 

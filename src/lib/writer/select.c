@@ -10,6 +10,10 @@
  * same library gets the same UUID (RFC 9562 version 8). */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/le_read.h"
+#include "checks/sha256.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <stdlib.h>
 

@@ -11,10 +11,14 @@
  * command and working directory are empty: no air-lld ran. */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/le_read.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <bzlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void octal(uint8_t *field, size_t width, uint64_t v)
 {

@@ -20,10 +20,14 @@
  * platform and no OS version (FORMAT W4). */
 #include "config.h"
 #include "writer_internal.h"
+#include "checks/requirements.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 struct row {

@@ -17,12 +17,12 @@
  * nothing above. Like the rest of the library it never prints, never
  * exits and reads no environment variable: a problem is one line in the
  * writer's error (mtlbx_writer_error_string), with the byte offset where
- * one applies. Included by mtlbx_private.h. */
+ * one applies. */
 #ifndef MTLBX_WRITER_H
 #define MTLBX_WRITER_H
 
+#include "container/container.h"
 #include "mtlbx.h"
-#include "mtlbx_private.h"
 
 #ifdef __cplusplus
 extern "C" {

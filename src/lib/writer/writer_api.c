@@ -11,9 +11,15 @@
  * usable, nothing was added or written) or FATAL (out of memory). */
 #include "config.h"
 #include "writer_internal.h"
+#include "container/grow.h"
+#include "container/le_read.h"
+#include "bitcode/arena.h"
+#include "writer/writer.h"
+#include "writer/writer_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 mtlbx_writer *mbx_writer_new(void)

@@ -3,9 +3,10 @@
 #ifndef MTLBX_WRITER_INTERNAL_H
 #define MTLBX_WRITER_INTERNAL_H
 
-#include "internal.h"
-#include "writer_model.h"
+#include "container/le_read.h"
 #include "bitcode/arena.h"
+#include "writer_model.h"
+#include "writer/writer.h"
 
 /* A member added with mtlbx_writer_add_source. */
 struct wr_member {

@@ -7,6 +7,7 @@
 #define MTLBX_WRITER_MODEL_H
 
 #include "writer.h"
+#include "checks/requirements.h"
 
 /* ------------------------------------------------------------ the model -- */
 

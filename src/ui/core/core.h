@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "checks/byte_layout.h"
+#include "model/model.h"
 #include "ui/explorer.h"
 #include "ui/core/view.h"
 #include "ui/text/layout.h"

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "model/model.h"
 #include "ui/term/keys.h"
 
 struct explorer;

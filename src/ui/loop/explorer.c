@@ -14,6 +14,7 @@
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
 #include "gate/archive_members.h"
+#include "container/container.h"
 
 #include <locale.h>
 #include <stdio.h>

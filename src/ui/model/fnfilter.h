@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #define FNFILTER_MAX_TERMS 16
 

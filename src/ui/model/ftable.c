@@ -11,6 +11,9 @@
 #include "ui/model/fnfilter.h"
 #include "ui/model/gpu_code.h"
 #include "program/nocase.h"
+#include "bitcode/demangle.h"
+#include "checks/hash.h"
+#include "checks/requirements.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "model/model.h"
 
 /* Columns in screen order; FT_COL_ORDER is the file's own order. */
 enum ft_col {

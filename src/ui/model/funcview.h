@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "model/model.h"
 
 enum funcview_sort { SORT_FILE, SORT_NAME, SORT_SIZE, SORT_TYPE, SORT_COUNT };
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "ui/model/iface_table.h"
+#include "model/msl.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "mtlbx_private.h"
+#include "model/model.h"
 
 /* Lines of the pane (malloc'd, terminal-safe) and, per line, whether it
  * is a heading. Returns the interface state they were built from

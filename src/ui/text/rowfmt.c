@@ -5,6 +5,7 @@
 
 #include "ui/text/rowfmt.h"
 #include "ui/text/textfmt.h"
+#include "model/model.h"
 
 #include <string.h>
 

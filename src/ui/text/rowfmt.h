@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mtlbx_private.h"
+#include "checks/hash.h"
 
 enum row_mark { ROW_MARK_NONE, ROW_MARK_ERROR, ROW_MARK_UNKNOWN, ROW_MARK_WARNING };
 enum row_badge { ROW_BADGE_NONE, ROW_BADGE_OK, ROW_BADGE_BAD, ROW_BADGE_PENDING, ROW_BADGE_NA };

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "ui/text/textfmt.h"
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
+#include "checks/sha256.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -6,6 +6,7 @@
 #include "safe_write.h"
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
+#include "model/source_locate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

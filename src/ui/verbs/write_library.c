@@ -14,6 +14,7 @@
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
+#include "writer/writer.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
 
 #include "ui/work/folder_scan.h"
 #include "gate/archive_members.h"
+#include "container/container.h"
 
 #include <fcntl.h>
 #include <stdio.h>

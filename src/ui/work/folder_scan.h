@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
 #include "gate/tree_walk.h"
+#include "container/container.h"
 
 struct folder_entry {
     uint32_t root;             /* which root it was found under */

@@ -10,6 +10,7 @@
 #include "gate/archive_members.h"
 #include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
+#include "bitcode/interface_reader.h"
 
 #include <stdio.h>
 #include <stdlib.h>

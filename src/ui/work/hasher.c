@@ -5,6 +5,9 @@
 #include "ui/work/background.h"
 #include "ui/work/hasher.h"
 #include "program/span_release.h"
+#include "bitcode/interface_reader.h"
+#include "checks/hash.h"
+#include "checks/validate.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

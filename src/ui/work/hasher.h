@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 struct hasher;
 

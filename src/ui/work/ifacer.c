@@ -7,6 +7,7 @@
 #include "program/text_buf.h"
 #include "ui/work/ifacer.h"
 #include "program/span_release.h"
+#include "bitcode/interface_reader.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mtlbx_private.h"
+#include "model/model.h"
 
 struct ifacer;
 

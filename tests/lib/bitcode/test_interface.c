@@ -4,7 +4,8 @@
  * members, attributes, module facts and the block listing. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
+#include "model/msl.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

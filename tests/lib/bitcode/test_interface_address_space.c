@@ -16,7 +16,7 @@
 #include "config.h"
 
 #include "bitwriter.h"
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>

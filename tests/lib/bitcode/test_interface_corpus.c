@@ -12,7 +12,7 @@
 #include "config.h"
 
 #include "llparse.h"
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
 #include "testenv.h"
 
 #include "../src/program/run_tool.h"

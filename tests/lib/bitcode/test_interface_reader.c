@@ -8,7 +8,8 @@
  * that stops sharing. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/interface_reader.h"
+#include "model/msl.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

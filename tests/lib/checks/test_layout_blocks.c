@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "libcheck.h"
+#include "checks/byte_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,8 @@
  * the command line by tests/cli/requirements.sh. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "checks/requirements.h"
+#include "model/model.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>
@@ -114,7 +115,7 @@ Test(requirements, damaged_module_triple)
     cr_assert_lt(found, 400, "damage before the triple should lose it");
 }
 
-/* What Metal decides by (checks.h "load stamps"): the triple's OS
+/* What Metal decides by (checks/requirements.h "load stamps"): the triple's OS
  * version, refused a newer major and accepted a newer minor of the same
  * one (zig-metallib docs/air-format.md 1.7, measured on macOS 26.3), each
  * macOS 10.x a major of its own. */

@@ -6,7 +6,8 @@
 #include "config.h"
 
 #include "libcheck.h"
-#include "internal.h"
+#include "checks/hash.h"
+#include "checks/sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,9 @@
 
 #include "imagebuf.h"
 #include "testenv.h"
-#include "mtlbx_private.h"
+#include "bitcode/interface.h"
+#include "checks/hash.h"
+#include "compare/compare.h"
 #include "json/values_json.h"
 
 #include <criterion/criterion.h>

@@ -6,7 +6,7 @@
 
 #include "imagebuf.h"
 #include "libcheck.h"
-#include "mtlbx_private.h"
+#include "checks/hash.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * type; and the generic form with a predicate over a struct field. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>

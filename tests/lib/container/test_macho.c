@@ -6,7 +6,7 @@
  * of damage. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "container/container.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

@@ -8,7 +8,9 @@
  * outputs, struct members, wrapping, and the escaping of hostile bytes. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "bitcode/demangle.h"
+#include "bitcode/interface.h"
+#include "model/msl.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -9,7 +9,9 @@
 
 #include "imagebuf.h"
 #include "libcheck.h"
-#include "mtlbx_private.h"
+#include "bitcode/demangle.h"
+#include "model/names.h"
+#include "model/source_locate.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

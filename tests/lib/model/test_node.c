@@ -6,7 +6,8 @@
 
 #include "imagebuf.h"
 #include "libcheck.h"
-#include "mtlbx_private.h"
+#include "checks/hash.h"
+#include "model/model.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

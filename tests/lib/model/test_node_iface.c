@@ -12,7 +12,8 @@
  *     the rest of the tree is unaffected. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "checks/byte_layout.h"
+#include "model/model.h"
 
 #include <criterion/criterion.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
  * tests/hostile_mkbig.py into a temporary folder. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "writer/writer.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

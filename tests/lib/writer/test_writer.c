@@ -6,7 +6,8 @@
  * are the sample's own (data/sample.metallib), read through the parser. */
 #include "config.h"
 
-#include "mtlbx_private.h"
+#include "checks/hash.h"
+#include "writer/writer.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

@@ -5,6 +5,7 @@
 
 #include "ui/views/bytes/bytes.h"
 #include "ui/work/hasher.h"
+#include "checks/hash.h"
 
 #include <inttypes.h>
 #include <stdio.h>

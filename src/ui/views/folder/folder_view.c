@@ -25,6 +25,7 @@
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
 #include "ui/work/folder_scan.h"
+#include "container/container.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -17,6 +17,7 @@
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
+#include "container/container.h"
 
 #include <errno.h>
 #include <inttypes.h>

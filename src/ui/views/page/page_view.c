@@ -14,6 +14,7 @@
 #include "ui/widgets/list.h"
 #include "ui/verbs/verbs.h"
 #include "ui/work/ifacer.h"
+#include "checks/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
 #include "ui/term/term.h"
 #include "ui/widgets/list.h"
 #include "ui/work/folder_scan.h"
+#include "compare/compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>

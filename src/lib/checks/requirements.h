@@ -1,85 +1,16 @@
-/* The checks layer's face (src/lib/checks): what is found by reading the
- * container and the bitcode together, beyond parsing either: whether each
- * module is bitcode and its interface decodes, which OS version a library
- * needs, and the byte layout (which parsed structure claims every byte of
- * the file). Module hashes are checked here too (hash.c; declared with the
- * functions in mtlbx_private.h). It
- * knows the container and the bitcode reader, and nothing above them:
- * never the node model or the comparison (model/ and compare/ call it,
- * never the other way). What it finds belongs to the caller (the byte
- * layout is an object of its own, mbx_layout_free), never to the file
- * handle. It never prints. Included by mtlbx_private.h, whose
- * types it uses. */
-#ifndef MTLBX_CHECKS_H
-#define MTLBX_CHECKS_H
+/* The checks layer (src/lib/checks) on operating systems: which OS
+ * version a function or a library needs (requirements.c, from
+ * data/requirements.tsv), the modules' deployment target, the --os
+ * specs a release is held to and the gate that holds it, and the stamps
+ * Metal decides loading by. Values for the caller; it never prints. */
+#ifndef MTLBX_CHECKS_REQUIREMENTS_H
+#define MTLBX_CHECKS_REQUIREMENTS_H
 
-#include "mtlbx_private.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-/* -------------------------------------------------- module validation -- */
-
-/* Is module i LLVM bitcode (wrapper magic or raw bitcode, wrapper within the
- * module)? The first call reports a problem as an error diagnostic at the
- * module's offset; later calls return the cached answer. Hash checks
- * (mbx_function_verify, mbx_library_verify_all) answer it on the way. True when there is
- * no module to judge. mbx_library_validate_modules does every module and
- * returns how many are not bitcode. */
-bool mbx_module_validate(mtlbx_library *lib, size_t i);
-size_t mbx_library_validate_modules(mtlbx_library *lib);
-/* Decodes every function's interface (as mbx_interface_read does)
- * on up to `threads` threads (0 = number of CPUs); each module that is
- * bitcode but does not decode becomes an error diagnostic of the library
- * at the module's offset (the message says where reading stopped).
- * Returns how many functions failed. For `check`: it costs what `sig`
- * costs. */
-size_t mbx_library_check_interfaces(mtlbx_library *lib, unsigned threads);
-/* The same for function i alone (the explorer's background check calls it
- * once per function), through `rd` (a reader of lib kept across the calls,
- * so that a shared module is read once; may be NULL). False when its
- * interface did not decode. */
-bool mbx_function_check_interface(mtlbx_interface_reader *rd, mtlbx_library *lib, size_t i);
-/* mbx_library_verify_all and mbx_library_check_interfaces in one pass:
- * each module is decoded on the thread that hashed it, from the bytes the
- * hash has just read, so the file is read once and the decode costs a
- * fraction of the hash. Returns the mismatches; *failed (may be NULL) gets
- * how many interfaces did not decode. */
-size_t mbx_library_verify_and_check_interfaces(mtlbx_library *lib, unsigned threads, size_t *failed);
-/* mbx_library_verify_all for functions [first, end) only, each one's
- * interface decoded as mbx_interface_read decodes it (through `rd`, may
- * be NULL) from the bytes its hash has just read, and handed to `visit`
- * on the thread that decoded it: iface NULL when it did not decode, with
- * *err saying why (a file that shrank under the hash is not read again:
- * mbx_file_changed() tells). The interface, and what it points to, last
- * only until visit returns. Each module is read once for both, where
- * verify_all and then mbx_interface_read read it twice (dump --json
- * --interfaces). Threads: 0 for every CPU. Returns the mismatches. The
- * function list's pages the range read stay mapped: a caller going
- * through the library range by range lets them go as it goes
- * (mbx_library_release_pages), not after every range. */
-typedef void (*mtlbx_interface_visit_fn)(const mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface,
-                                         const struct mtlbx_error *err, void *ctx);
-size_t mbx_library_verify_decoding(mtlbx_library *lib, mtlbx_interface_reader *rd, size_t first, size_t end,
-                                     unsigned threads, mtlbx_interface_visit_fn visit, void *ctx);
-
-/* ---------------------------------------------------------------- claims -- */
-
-/* The container's claims held to the modules (claims_check.c), for plain
- * `check`: function i's NAME (a function its module defines), TYPE (the
- * stage its module declares), AIR and MSL versions (its module's own),
- * each disagreement an error of the library naming function, field and
- * both values. Called with the interface just decoded (the interface
- * pass calls it). */
-void claims_check_function(mtlbx_library *lib, size_t i, const struct mtlbx_interface *iface);
-/* The comparison itself, for anyone holding a function entry and its
- * module's interface (the writer holds a manifest's functions to their
- * modules with it, pack DIR): each disagreement, one line naming function,
- * field and both values (names escaped), given to `report`; returns how
- * many. */
-typedef void (*mbx_claim_report_fn)(void *ctx, const char *msg);
-size_t mbx_claims_compare(const struct mtlbx_function *fn, const struct mtlbx_interface *iface,
-                          mbx_claim_report_fn report, void *ctx);
-/* A warning of the library when the header's deployment target is not
- * the modules' triple (mbx_library_deployment), naming both. */
-void mbx_library_check_deployment(mtlbx_library *lib);
+#include "container/container.h"
 
 /* ---------------------------------------------------------- requirements -- */
 
@@ -300,54 +231,5 @@ void mbx_library_load_stamps(const mtlbx_library *lib, bool every_module, struct
  * needs macOS 26.0"; and "MSL 4.2" for an unknown version. Return buf. */
 const char *mbx_req_reason_text(enum mtlbx_os os, const struct mtlbx_req_reason *r, char *buf, size_t size);
 const char *mbx_req_unknown_text(const struct mtlbx_req_unknown *u, char *buf, size_t size);
-
-/* --------------------------------------------------------------- layout -- */
-
-/* Which structure claims every byte of the file (layout.c): leaf regions
- * in file order that tile [0, size) exactly. Bytes no structure explains
- * are UNCLAIMED; runs that exist only to align something and should be
- * zero are PADDING. */
-enum mtlbx_region_kind { MTLBX_REGION_CLAIMED, MTLBX_REGION_PADDING, MTLBX_REGION_UNCLAIMED };
-
-struct mtlbx_region {
-    uint64_t offset, size;
-    enum mtlbx_region_kind kind;
-    /* Path of the claiming structure as the explorer's tree names it,
-     * "library[0]/function_list/function[3]/NAME", or "unclaimed". Valid
-     * during the callback only. */
-    const char *what;
-    bool nonzero;              /* PADDING that holds a non-zero byte */
-};
-/* Return false to stop the walk. */
-typedef bool (*mtlbx_region_fn)(void *ctx, const struct mtlbx_region *r);
-
-/* Calls fn for every region, in file order, never holding more than one
- * function's structures at a time. Returns false when fn stopped it or
- * memory ran out (then the regions seen so far do not cover the file). */
-bool mbx_layout_walk(mtlbx_file *f, mtlbx_region_fn fn, void *ctx);
-
-struct mtlbx_layout_summary {
-    uint64_t claimed, padding, unclaimed;      /* bytes */
-    size_t unclaimed_runs, dirty_padding_runs; /* dirty: holds a non-zero byte */
-    bool complete;                             /* the walk covered the file */
-};
-/* What one layout walk found: the totals, and the unclaimed runs for the
- * views. Owned by whoever asked for it (mbx_layout_free). */
-struct mtlbx_layout {
-    struct mtlbx_layout_summary summary;
-    /* private: the first unclaimed runs, in file order */
-    size_t n_runs;
-    struct mtlbx_range *runs;
-};
-/* One walk: its layout, and a warning diagnostic for every unclaimed run
- * and every dirty padding run, at the run's offset (in the library that
- * holds it, else in the file's list). Each call adds those findings, so
- * walk a file once and keep the result. NULL when out of memory. */
-struct mtlbx_layout *mbx_layout_check(mtlbx_file *f);
-void mbx_layout_free(struct mtlbx_layout *layout);
-/* The unclaimed run containing `offset`, or the first one after it
- * (`after`); false if there is none (or layout is NULL). */
-bool mbx_layout_unclaimed_at(const struct mtlbx_layout *layout, uint64_t offset, bool after,
-                               struct mtlbx_range *run);
 
 #endif

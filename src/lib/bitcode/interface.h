@@ -1,38 +1,20 @@
-/* mtlbx — parser library for Apple .metallib containers: the internal API.
- *
- * Not installed. Outside programs use the installed <mtlbx.h> (the small,
- * stable face of ../shared/LIBRARY.md); this header is what the explorer,
- * the command line and the tests include, free to change with them: the
- * umbrella over the layers' faces (container/container.h,
- * then the bitcode modules and MSL text declared below, checks/checks.h,
- * model/model.h, compare/compare.h, writer/writer.h). The library never prints, never exits and never touches a
- * terminal. It maps the file read-only and never copies it: every byte
- * span it hands out points into the mapping (or into the caller's buffer
- * for mbx_open_buffer) and stays valid until mbx_close().
- *
- * Offsets in this API are absolute file offsets unless a field's name says
- * otherwise (fat slices are resolved for you). Problems found while parsing
- * become diagnostics; only a file that is not a metallib at all (or cannot
- * be read) fails to open.
- */
-#ifndef MTLBX_PRIVATE_H
-#define MTLBX_PRIVATE_H
+/* A function's AIR interface as read from its module (src/lib/bitcode):
+ * the module's bitstream blocks, the metadata values, the arguments and
+ * outputs of its entry. What the checks, the model, the comparison, the
+ * JSON and the program know of the bitcode; reading one is
+ * bitcode/interface_reader.h. */
+#ifndef MTLBX_BITCODE_INTERFACE_H
+#define MTLBX_BITCODE_INTERFACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "container/container.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct mtlbx_node mtlbx_node;
-typedef struct mtlbx_model mtlbx_model;
-
-/* The container: opening, the parsed structures, diagnostics, escaping. */
-#include "container/container.h"
-
-/* ------------------------------------------------------ bitcode modules -- */
 
 /* Each function's module is LLVM bitcode (FORMAT §21). The library reads it
  * natively: the wrapper header, the bitstream's block structure, and of its
@@ -196,132 +178,9 @@ struct mtlbx_interface {
     uint64_t cut_offset;                   /* absolute offset of the first node shortened */
 };
 
-/* Reads function i's module: its bitstream blocks and its AIR interface.
- *
- * Returns NULL only when the function has no module bytes or they are not
- * LLVM bitcode at all, or out of memory; then *err (may be NULL) says why,
- * with an absolute offset. A bitstream that is damaged anywhere (truncated,
- * bad abbreviation, limit hit, broken metadata) still returns the blocks
- * read so far with module.failed set, module.error/error_offset naming the
- * first problem; then stage is NULL and every interface list is empty, and
- * callers print `"interface": null` with that diagnostic.
- *
- * The result is owned by the caller (mbx_interface_free()); it is never
- * cached by the library, so a command that walks 20,000 modules keeps memory
- * flat. Its byte spans point into the mapping or into the result itself, so
- * it must be freed before mbx_close(). Reads only immutable library state:
- * any number of threads may call it at once (the explorer decodes in a
- * background thread). Time is linear in the bytes read and memory bounded
- * by the module size and the limits above; FUNCTION blocks are skipped.
- * It decodes function i alone: a module that other functions share is read
- * again for each of them. To decode many functions, use a reader. */
-struct mtlbx_interface *mbx_function_interface(const mtlbx_library *lib, size_t i,
-                                                 struct mtlbx_error *err);
-
-/* An interface reader (bitcode/interface_reader.c): what a caller that
- * decodes many functions of one library keeps between them. A module that
- * several functions share (the same offset and size) is read once through
- * it and each function's entry decoded from that one read; at most a few
- * such modules are kept at a time, each until all its functions have had
- * it. Make one per library for a pass (a command, a check, a model) and
- * free it when the pass is done, before mbx_close(): the modules it
- * keeps point into the mapping. Any number of threads may read through
- * one reader at once. NULL from _new: out of memory (or lib NULL); a NULL
- * reader is still a valid argument below, it just keeps nothing. */
-typedef struct mtlbx_interface_reader mtlbx_interface_reader;
-mtlbx_interface_reader *mbx_interface_reader_new(const mtlbx_library *lib);
-void mbx_interface_reader_free(mtlbx_interface_reader *rd);
-
-/* mbx_function_interface through the reader `rd` (made for lib; NULL, or
- * made for another library: decoded alone), with the module's bytes read
- * through `w` (may be NULL: through the mapping), a buffer filled by
- * pread, a window of the file from the module on: the same result, for
- * less CPU when many modules are read in file order. The result's byte
- * spans may point into w's buffer: free the result before the next read
- * through w. Make one window per thread. */
-struct mtlbx_interface *mbx_interface_read(mtlbx_interface_reader *rd, const mtlbx_library *lib, size_t i,
-                                             mtlbx_read_window *w, struct mtlbx_error *err);
-
-/* The same over any module bytes (tests, fuzzing): `data` is the module
- * (wrapper or bare "BC\xC0\xDE"), `base` its absolute offset (added to every
- * offset reported), `symbol` the function's name used to pick the entry
- * (may be NULL: then the only entry, if there is exactly one). `data` must
- * outlive the result. */
-struct mtlbx_interface *mbx_interface_decode(const uint8_t *data, size_t len, uint64_t base,
-                                               const uint8_t *symbol, size_t symbol_len,
-                                               struct mtlbx_error *err);
+/* Frees an interface that a read or a decode (bitcode/interface_reader.h)
+ * returned; NULL is fine. */
 void mbx_interface_free(struct mtlbx_interface *iface);
-
-/* ------------------------------------------------ interfaces as MSL text -- */
-
-/* Demangling is bounded (bitcode/demangle.c): a mangled name longer than
- * this, or whose demangled form would be more than 16 times as long (plus
- * 256), is left as stored, whatever it would have given. */
-#define MTLBX_DEMANGLE_INPUT_MAX 4096
-enum mtlbx_demangle_status {
-    MTLBX_DEMANGLED,               /* *out holds the demangled name */
-    MTLBX_DEMANGLE_NOT_MANGLED,    /* no C++ symbol name, or one the demangler rejects */
-    MTLBX_DEMANGLE_TOO_LONG,       /* a C++ symbol past the bounds: shown as stored */
-    MTLBX_DEMANGLE_NO_MEMORY,
-};
-/* The demangled form of a C++ symbol name ("_Z..."), malloc'd into *out
- * and not yet escaped; *out is NULL unless MTLBX_DEMANGLED. */
-enum mtlbx_demangle_status mbx_demangle_bounded(struct mtlbx_bytes name, char **out);
-/* The same, or NULL whatever the reason (the name is then shown as stored). */
-char *mbx_demangle(struct mtlbx_bytes name);
-
-/* One member of an argument's air.struct_type_info. */
-struct mtlbx_struct_member {
-    int64_t offset, size, count;   /* bytes; count 0: not an array */
-    struct mtlbx_bytes type, name;
-};
-/* The i-th member; false past the last one or when there is none. */
-bool mbx_argument_member(const struct mtlbx_air_argument *a, size_t i,
-                           struct mtlbx_struct_member *out);
-
-/* Text of the declaration, terminal-safe (every byte from the file escaped),
- * malloc'd, NULL only when out of memory. `md` (may be NULL) names function
- * constants by their CNST index. */
-enum {
-    MTLBX_MSL_ONE_PER_LINE = 1u << 0, /* one argument per line even when short */
-    MTLBX_MSL_MEMBERS = 1u << 1,      /* struct members under their argument */
-    MTLBX_MSL_SOURCE = 1u << 2,       /* MSL to paste (sig): struct arguments as struct
-                                         declarations first, several outputs as one
-                                         return struct, a ';' at the end, a stage that
-                                         is no MSL keyword as an attribute ([[mesh]]),
-                                         anything else as a comment */
-    MTLBX_MSL_CONSTANTS = 1u << 3,    /* the function constants `md` lists (CNST)
-                                         declared first, one a line:
-                                         constant uint M [[function_constant(0)]]; */
-};
-#define MTLBX_MSL_WRAP 100             /* longer declarations wrap, one argument a line */
-/* "device const half* A [[buffer(0)]]" */
-char *mbx_msl_argument(const struct mtlbx_air_argument *a, const struct mtlbx_metadata *md);
-/* Its type alone, as that declaration spells it: "device const half*"
- * (the address space word, const, the type, * or &). malloc'd. */
-char *mbx_msl_argument_type(const struct mtlbx_air_argument *a);
-/* True for threadgroup memory: an air.buffer in address space 3, whose
- * binding MSL spells [[threadgroup(N)]], never [[buffer(N)]]. */
-bool mbx_argument_is_threadgroup_memory(const struct mtlbx_air_argument *a);
-/* "float4 v[2]  // offset 16, size 32" into out (always NUL-terminated). */
-void mbx_msl_member(const struct mtlbx_struct_member *m, char *out, size_t size);
-/* "kernel void f(...)" with [[max_total_threads_per_threadgroup(N)]], outputs
- * and other attributes on lines below, lines separated by '\n' (no final
- * one). `name` is the function's NAME (shown demangled); without a stage
- * entry (iface NULL or stage NULL) the declaration is `fallback_stage NAME`
- * (the container's type: "visible", "extern" ...). */
-char *mbx_msl_declaration(const struct mtlbx_interface *iface, struct mtlbx_bytes name,
-                            const char *fallback_stage, const struct mtlbx_metadata *md,
-                            unsigned flags);
-
-/* The faces of the upper layers: the checks over the parsed container
- * (checks/checks.h), the node model the views share (model/model.h), the
- * comparison of two libraries (compare/compare.h) and the writer
- * (writer/writer.h). */
-#include "checks/checks.h"
-#include "model/model.h"
-#include "compare/compare.h"
-#include "writer/writer.h"
 
 #ifdef __cplusplus
 }
