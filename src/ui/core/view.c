@@ -159,10 +159,10 @@ struct jump view_here(struct explorer *ex)
     j.view = VIEW_NONE;
     j.at = place_none();
     const struct view_ops *ops = view_ops_of(ex, ex->view);
-    if (!ops || !ops->here)
+    if (!ops || !ops->jump.here)
         return j;
     j.view = ex->view;
-    ops->here(ex, &j);
+    ops->jump.here(ex, &j);
     j.at.text = NULL; /* a text is copied when opened, never kept */
     return j;
 }
@@ -207,7 +207,7 @@ bool goto_jump(struct explorer *ex, const struct jump *j)
     bool was_open = view_is_open(ex, j->view);
     if (j->view != ex->view && !open_at(ex, j->view, &j->at, false))
         return false;
-    if (ops->restore && !ops->restore(ex, j)) {
+    if (ops->jump.restore && !ops->jump.restore(ex, j)) {
         if (!was_open)
             close_view(ex); /* not left in a view that is not that place */
         return false;

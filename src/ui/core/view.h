@@ -127,20 +127,25 @@ struct view_ops {
      * a click, the wheel), or NULL; `select` is told when it moved. */
     struct list *(*list)(struct explorer *ex);
     void (*select)(struct explorer *ex);
-    /* Search (/ n N), written once (widgets/search.c): it prompts with
-     * `search_prompt`, keeps the query, and n and N search again with it.
-     * `grep` moves the selection to the next (previous) row that matches
-     * `q`, `fresh` for a new query, and says what it found or that
-     * nothing matches (false then). NULL: / n N are the view's own. */
-    const char *search_prompt;
-    bool (*grep)(struct explorer *ex, const struct query *q, bool fresh, bool forward);
+    /* Search (/ n N), one hook written once (widgets/search.c): it prompts
+     * with `search.prompt`, keeps the query, and n and N search again with
+     * it. `search.grep` moves the selection to the next (previous) row that
+     * matches `q`, `fresh` for a new query, and says what it found or that
+     * nothing matches (false then). NULL grep: / n N are the view's own. */
+    struct view_search {
+        const char *prompt;
+        bool (*grep)(struct explorer *ex, const struct query *q, bool fresh, bool forward);
+    } search;
     /* The mouse at (y, x): a press, or the wheel (+1 down, -1 up). NULL:
      * a press selects the list row under it, the wheel moves 3 rows. */
     void (*mouse)(struct explorer *ex, int y, int x, int wheel);
-    /* Where it is, for history and marks; and back there (false: that
-     * place is gone, a message says why). */
-    void (*here)(struct explorer *ex, struct jump *j);
-    bool (*restore)(struct explorer *ex, const struct jump *j);
+    /* Where it is, for history and marks (`jump.here`); and back there
+     * (`jump.restore`; false: that place is gone, a message says why).
+     * NULL here: the view is not kept in history. */
+    struct view_jump {
+        void (*here)(struct explorer *ex, struct jump *j);
+        bool (*restore)(struct explorer *ex, const struct jump *j);
+    } jump;
 };
 
 /* The views' table (loop/views.c installs it before the first open). */

@@ -42,7 +42,7 @@ long list_page(const struct list *l);
 struct explorer;
 struct jump;
 /* A list view's place, for the views whose selection is all of it
- * (view_ops.here and .restore, widgets/list_place.c): the selected row
+ * (view_ops.jump, widgets/list_place.c): the selected row
  * of the view's list in w[0]; back there, that row selected again, as
  * far as the rows now go. */
 void list_view_here(struct explorer *ex, struct jump *j);

@@ -37,7 +37,7 @@ bool search_action(struct explorer *ex, enum action a)
 {
     enum view_id id = view_current(ex);
     const struct view_ops *v = view_ops_of(ex, id);
-    if (!v || !v->grep || (a != ACT_SEARCH && a != ACT_SEARCH_NEXT && a != ACT_SEARCH_PREV))
+    if (!v || !v->search.grep || (a != ACT_SEARCH && a != ACT_SEARCH_NEXT && a != ACT_SEARCH_PREV))
         return false;
     struct query *q = query_of(ex, id, a == ACT_SEARCH);
     if (a == ACT_SEARCH) {
@@ -46,7 +46,7 @@ bool search_action(struct explorer *ex, enum action a)
             ex_error(ex, "out of memory");
             return true;
         }
-        if (!prompt_line(ex, v->search_prompt ? v->search_prompt : "Search", "", in, sizeof in) || !in[0])
+        if (!prompt_line(ex, v->search.prompt ? v->search.prompt : "Search", "", in, sizeof in) || !in[0])
             return true;
         struct query parsed;
         if (!query_parse(in, false, &parsed, why, sizeof why)) {
@@ -54,13 +54,13 @@ bool search_action(struct explorer *ex, enum action a)
             return true;
         }
         *q = parsed;
-        v->grep(ex, q, true, true);
+        v->search.grep(ex, q, true, true);
         return true;
     }
     if (!q || !q->text[0]) {
         ex_message(ex, "no search yet: press / first");
         return true;
     }
-    v->grep(ex, q, false, a == ACT_SEARCH_NEXT);
+    v->search.grep(ex, q, false, a == ACT_SEARCH_NEXT);
     return true;
 }

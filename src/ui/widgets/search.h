@@ -1,5 +1,5 @@
 /* Search in a list view (/ n N), written once, as tig's view `grep` is:
- * the view says how a row matches (view_ops.grep) and this asks for the
+ * the view says how a row matches (view_ops.search.grep) and this asks for the
  * query, keeps it (one a view), and on n and N searches again with it.
  * The wrap-around step over a list's rows is here too, so no view writes
  * `(sel + k) % n` again. */

@@ -478,6 +478,5 @@ const struct view_ops bytes_view = {
     .list = bytes_list,
     .select = bytes_select,
     .mouse = bytes_mouse,
-    .here = bytes_here,
-    .restore = bytes_restore,
+    .jump = { bytes_here, bytes_restore },
 };

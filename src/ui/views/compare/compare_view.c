@@ -521,9 +521,7 @@ const struct view_ops compare_view = {
     .done = compare_forget,
     .draw = compare_draw,
     .action = compare_action,
-    .search_prompt = "Search the changes",
-    .grep = compare_grep,
+    .search = { "Search the changes", compare_grep },
     .list = compare_list,
-    .here = compare_here,
-    .restore = list_view_restore,
+    .jump = { compare_here, list_view_restore },
 };

@@ -572,11 +572,9 @@ const struct view_ops folder_view = {
     .open = folder_open,
     .draw = folder_draw,
     .action = folder_action,
-    .search_prompt = "Search paths, function, argument and type names",
-    .grep = folder_grep,
+    .search = { "Search paths, function, argument and type names", folder_grep },
     .title = folder_title,
     .tick = folder_tick,
     .list = folder_list_now,
-    .here = list_view_here,
-    .restore = list_view_restore,
+    .jump = { list_view_here, list_view_restore },
 };

@@ -654,10 +654,8 @@ const struct view_ops functions_view = {
     .done = functions_done,
     .draw = functions_draw,
     .action = functions_action,
-    .search_prompt = "Search functions (name, argument name or type)",
-    .grep = functions_grep,
+    .search = { "Search functions (name, argument name or type)", functions_grep },
     .status = functions_status,
     .list = functions_list,
-    .here = functions_here,
-    .restore = functions_restore,
+    .jump = { functions_here, functions_restore },
 };

@@ -442,9 +442,7 @@ const struct view_ops members_view = {
     .done = members_done,
     .draw = members_draw,
     .action = members_action,
-    .search_prompt = "Search member names",
-    .grep = members_grep,
+    .search = { "Search member names", members_grep },
     .list = members_list,
-    .here = members_here,
-    .restore = list_view_restore,
+    .jump = { members_here, list_view_restore },
 };

@@ -268,6 +268,5 @@ const struct view_ops page_view = {
     .status = page_status,
     .tick = page_tick,
     .list = page_list,
-    .here = page_here,
-    .restore = page_restore,
+    .jump = { page_here, page_restore },
 };

@@ -323,6 +323,5 @@ const struct view_ops release_view = {
     .action = release_action,
     .title = release_title,
     .list = release_list,
-    .here = list_view_here,
-    .restore = list_view_restore,
+    .jump = { list_view_here, list_view_restore },
 };

@@ -159,6 +159,5 @@ const struct view_ops text_view = {
     .action = text_action,
     .status = text_status,
     .mouse = text_mouse,
-    .here = text_here,
-    .restore = text_restore,
+    .jump = { text_here, text_restore },
 };
