@@ -20,6 +20,22 @@ for p in $rows; do
     [ -e "$SRC/$p" ] || fail "the layout table names $p, which is not in the tree"
 done
 
+# Where each question lives: every file the table names is in the tree
+# (a name without a folder is beside the last one named in its row).
+where=$(sed -n '/^### Where each question lives$/,/^## /p' "$README")
+[ -n "$where" ] || fail "no 'Where each question lives' table"
+printf '%s\n' "$where" | grep '^| ' | grep -v '^| the question\|^|---' | while IFS= read -r row; do
+    dir=
+    for p in $(printf '%s\n' "$row" | grep -o '`[^`]*\.[ch]`' | tr -d '`'); do
+        case $p in
+        src/*) dir=$(dirname "$p"); path=$p ;;
+        */*) path=src/lib/$p; [ -e "$SRC/$path" ] || path=src/$p; dir=$(dirname "$path") ;;
+        *) path=$dir/$p ;;
+        esac
+        [ -e "$SRC/$path" ] || echo "FAIL: the 'Where each question lives' table names $p ($path), which is not in the tree"
+    done
+done | grep FAIL && FAILED=1
+
 if [ ! -d "$CORPUS" ]; then
     echo "SKIP: no corpus at $CORPUS (the rest needs it)"
     [ $FAILED -eq 0 ] && exit 77
