@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "container/container.h"
+#include "container/sources.h"
 #include "checks/requirements.h"
 
 /* Where safe_write_under places a member name: its '/'-separated parts

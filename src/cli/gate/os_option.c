@@ -5,6 +5,7 @@
 
 #include "cli/gate/os_option.h"
 #include "cli/commands.h"
+#include "container/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>

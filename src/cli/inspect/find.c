@@ -25,6 +25,10 @@
 #include "checks/requirements.h"
 #include "checks/requires_text.h"
 #include "gate/gate.h"
+#include "container/escape.h"
+#include "container/header.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,7 @@
 #include "checks/requirements.h"
 #include "checks/requires_text.h"
 #include "api/handle.h"
+#include "container/file.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -5,6 +5,11 @@
 #include "checks/requirements.h"
 #include "model/msl.h"
 #include "api/values.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/hex.h"
+#include "container/value_names.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,9 @@
 #ifndef MTLBX_FUNCTION_TRIPLES_H
 #define MTLBX_FUNCTION_TRIPLES_H
 
-#include "container/container.h"
+#include <stdbool.h>
+
+#include "container/types.h"
 #include "checks/requirements.h"
 
 /* Function i's module's triple: the platform and OS version it names.

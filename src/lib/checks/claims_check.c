@@ -13,6 +13,10 @@
 #include "container/span.h"
 #include "checks/requirements.h"
 #include "checks/validate.h"
+#include "container/escape.h"
+#include "container/nouns.h"
+#include "container/textf.h"
+#include "container/value_names.h"
 
 #include <stdarg.h>
 #include <stdio.h>

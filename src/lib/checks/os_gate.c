@@ -6,6 +6,7 @@
 #include "container/library.h"
 #include "checks/requirements.h"
 #include "checks/requires_text.h"
+#include "container/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>

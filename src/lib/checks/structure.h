@@ -17,7 +17,9 @@
 #ifndef MTLBX_STRUCTURE_H
 #define MTLBX_STRUCTURE_H
 
-#include "container/container.h"
+#include <stdbool.h>
+
+#include "container/header.h"
 #include "checks/requirements.h"
 
 /* What a part of the file is; the explorer shows each as a node. */

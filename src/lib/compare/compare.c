@@ -25,6 +25,11 @@
 #include "compare/compare.h"
 #include "compare/compare_names.h"
 #include "compare/compare_scan.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/lower_bound.h"
+#include "container/metadata.h"
+#include "container/sources.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

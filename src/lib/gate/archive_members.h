@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "member_names.h"
-#include "container/container.h"
+#include "container/file.h"
 #include "checks/requirements.h"
 #include "gate/gate.h"
 

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include "gate/declared_gate.h"
+#include "container/file.h"
+#include "container/header.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@
 #ifndef MTLBX_DECLARED_OS_H
 #define MTLBX_DECLARED_OS_H
 
-#include "container/container.h"
+#include "container/macho.h"
 #include "checks/requirements.h"
 
 #include <stdbool.h>

@@ -12,7 +12,7 @@
 #ifndef MTLBX_GATE_EXPECT_H
 #define MTLBX_GATE_EXPECT_H
 
-#include "container/container.h"
+#include "container/types.h"
 #include "checks/requirements.h"
 
 #include <stdbool.h>

@@ -6,7 +6,6 @@
 #ifndef MTLBX_INFO_PLIST_H
 #define MTLBX_INFO_PLIST_H
 
-#include "container/container.h"
 #include "checks/requirements.h"
 
 #include <stdbool.h>

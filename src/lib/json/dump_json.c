@@ -21,6 +21,11 @@
 #include "checks/requirements.h"
 #include "checks/validate.h"
 #include "compare/compare.h"
+#include "container/escape.h"
+#include "container/hex.h"
+#include "container/metadata.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <jansson.h>
 #include <pthread.h>

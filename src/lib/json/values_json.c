@@ -9,6 +9,11 @@
 #include "checks/requirements.h"
 #include "model/msl.h"
 #include "compare/compare.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/hex.h"
+#include "container/value_names.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,11 @@
 #include "checks/hash.h"
 #include "checks/requirements.h"
 #include "model/model.h"
+#include "container/functions.h"
+#include "container/metadata.h"
+#include "container/nouns.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

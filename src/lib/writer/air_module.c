@@ -24,6 +24,8 @@
 #include "checks/requirements.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/escape.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

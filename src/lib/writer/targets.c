@@ -23,6 +23,7 @@
 #include "checks/requirements.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>

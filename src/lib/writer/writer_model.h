@@ -8,6 +8,7 @@
 
 #include "writer.h"
 #include "checks/requirements.h"
+#include "container/header.h"
 
 /* ------------------------------------------------------------ the model -- */
 

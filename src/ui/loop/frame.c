@@ -13,6 +13,9 @@
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
 #include "ui/core/job.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/nouns.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,6 +10,8 @@
 #include "bitcode/demangle.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
+#include "container/gpu_slice.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

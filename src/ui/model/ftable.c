@@ -14,6 +14,12 @@
 #include "bitcode/demangle.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/gpu_slice.h"
+#include "container/lower_bound.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 
 #include "program/text_buf.h"
 #include "ui/verbs/verbs.h"
+#include "container/file.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -9,6 +9,8 @@
 #include "checks/requirements.h"
 #include "model/model.h"
 #include "testenv.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
