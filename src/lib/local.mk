@@ -117,7 +117,12 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/interface_reader.c \
 	src/lib/checks/byte_layout.h \
+	src/lib/checks/os.h \
 	src/lib/checks/requirements.h \
+	src/lib/checks/deployment.h \
+	src/lib/checks/os_spec.h \
+	src/lib/checks/os_gate.h \
+	src/lib/checks/load_stamps.h \
 	src/lib/checks/validate.h \
 	src/lib/checks/hash.h \
 	src/lib/checks/sha256.h \

@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "container/sources.h"
-#include "checks/requirements.h"
 
 /* Where safe_write_under places a member name: its '/'-separated parts
  * with empty and "." parts dropped ("/a/./b" is "a/b"). malloc'd; NULL

@@ -22,6 +22,7 @@
 #include "writer/writer_model.h"
 #include "container/file.h"
 #include "container/functions.h"
+#include "container/diagnostics.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -26,6 +26,7 @@
 #include "container/header.h"
 #include "container/sources.h"
 #include "container/value_names.h"
+#include "container/diagnostics.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -40,6 +40,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #define QUEUE_CAP 256
 #define MAX_WORKERS 64

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* n bytes (at most 32) as lower-case hex, NUL-terminated, into buf. */
 static void hex_into(char *buf, const uint8_t *p, size_t n)

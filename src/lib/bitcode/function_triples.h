@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "container/types.h"
-#include "checks/requirements.h"
+#include "checks/os.h"
 
 /* Function i's module's triple: the platform and OS version it names.
  * Noted, else read through the mapping now and kept. False when the

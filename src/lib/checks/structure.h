@@ -20,7 +20,6 @@
 #include <stdbool.h>
 
 #include "container/header.h"
-#include "checks/requirements.h"
 
 /* What a part of the file is; the explorer shows each as a node. */
 enum mtlbx_node_kind {

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {
     "requires", "container_version", "platform", "file_type", "stub", "target_os",

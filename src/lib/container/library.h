@@ -11,7 +11,7 @@
  * headers (container/types.h, file.h, functions.h ...).
  * The handle keeps two answers of the checks layer once computed (the
  * library's requirement and deployment target): their types come from
- * checks/requirements.h. */
+ * checks/requirements.h and checks/deployment.h. */
 #ifndef MTLBX_CONTAINER_LIBRARY_H
 #define MTLBX_CONTAINER_LIBRARY_H
 
@@ -29,6 +29,7 @@
 #include "container/sources.h"
 #include "container/diag_list.h"
 #include "container/lazy_table.h"
+#include "checks/deployment.h"
 #include "checks/requirements.h"
 
 /* A library of at most this many functions keeps its whole table,

@@ -22,7 +22,6 @@
 
 #include "member_names.h"
 #include "container/file.h"
-#include "checks/requirements.h"
 #include "gate/gate.h"
 
 /* Default size limit of one decompressed member (256 MiB); the program

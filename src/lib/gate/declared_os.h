@@ -21,7 +21,7 @@
 #define MTLBX_DECLARED_OS_H
 
 #include "container/macho.h"
-#include "checks/requirements.h"
+#include "checks/os.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -13,7 +13,6 @@
 #define MTLBX_GATE_EXPECT_H
 
 #include "container/types.h"
-#include "checks/requirements.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 json_t *vj_bytes(struct mtlbx_bytes b)
 {

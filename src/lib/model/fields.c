@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* Problems listed per node; the DIAGNOSTICS node lists them all. */
 #define MAX_DIAG_FIELDS 64

@@ -19,6 +19,7 @@
 #include "container/functions.h"
 #include "container/header.h"
 #include "container/sources.h"
+#include "container/diagnostics.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@
  * platform and no OS version (FORMAT W4). */
 #include "config.h"
 #include "writer_internal.h"
-#include "checks/requirements.h"
+#include "checks/os_spec.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
 #include "container/escape.h"
@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 struct row {
     uint16_t major;

@@ -16,6 +16,7 @@
 #include "container/escape.h"
 #include "container/file.h"
 #include "container/nouns.h"
+#include "container/diagnostics.h"
 
 #include <stdio.h>
 #include <stdlib.h>

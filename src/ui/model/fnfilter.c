@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 static const struct { const char *word; enum fnfilter_col col; } columns[] = {
     { "name", FF_NAME }, { "stage", FF_STAGE }, { "type", FF_STAGE }, { "msl", FF_MSL },

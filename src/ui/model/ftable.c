@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdbool.h>
 
 static void file_cell(const struct ft_lib *fl, char *out, size_t size);
 static void gpu_cell(const mtlbx_library *lib, size_t index, char *out, size_t size);

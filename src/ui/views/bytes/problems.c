@@ -8,6 +8,7 @@
 #include "checks/hash.h"
 #include "container/file.h"
 #include "container/functions.h"
+#include "container/diagnostics.h"
 
 #include <inttypes.h>
 #include <stdio.h>
