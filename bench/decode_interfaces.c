@@ -15,6 +15,9 @@
 #include "config.h"
 
 #include "bitcode/interface_reader.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <stdio.h>
 #include <stdlib.h>

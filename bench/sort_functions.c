@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "ui/model/ftable.h"
+#include "container/file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,8 @@
 #define MTLBX_TEST_LIBCHECK_H
 
 #include "imagebuf.h"
-#include "container/container.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "container/escape.h"
 
 #include <getopt.h>
 #include <stdlib.h>

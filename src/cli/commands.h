@@ -5,6 +5,8 @@
 
 #include "cli/cmdline.h"
 #include "model/names.h"
+#include "container/file.h"
+#include "container/functions.h"
 #include <stdio.h>
 
 /* Each is one entry of the command table (cmdtable.c), which parsed and

@@ -7,7 +7,10 @@
 #include "program/fatal_cleanup.h"
 #include "gate/archive_members.h"
 #include "container/dup_printf.h"
-#include "container/container.h"
+#include "container/diagnostics.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/nouns.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -16,6 +19,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 /* Set while a file is mapped, for the SIGBUS message. */
 static const char *volatile current_path;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>

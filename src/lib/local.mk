@@ -31,8 +31,8 @@
 #
 # libmtlbx_private.la is a libtool convenience library of every layer but
 # api: the program and the tests link it and use the internal API, each
-# file including the headers of the layers it uses (container/container.h,
-# bitcode/interface.h, checks/requirements.h, model/model.h ...), none of them
+# file including the headers of the layers it uses (container/file.h,
+# container/functions.h, bitcode/interface.h, checks/requirements.h, model/model.h ...), none of them
 # installed. The installed libmtlbx.la is the api layer over it.
 
 noinst_LTLIBRARIES += src/lib/libmtlbx_private.la
@@ -42,7 +42,17 @@ src_lib_libmtlbx_private_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/src/lib 
 # would compile it twice: with and without -fPIC).
 src_lib_libmtlbx_private_la_CFLAGS = $(AM_CFLAGS) -prefer-pic
 src_lib_libmtlbx_private_la_SOURCES = \
-	src/lib/container/container.h \
+	src/lib/container/types.h \
+	src/lib/container/file.h \
+	src/lib/container/diagnostics.h \
+	src/lib/container/header.h \
+	src/lib/container/functions.h \
+	src/lib/container/metadata.h \
+	src/lib/container/sources.h \
+	src/lib/container/value_names.h \
+	src/lib/container/escape.h \
+	src/lib/container/nouns.h \
+	src/lib/container/textf.h \
 	src/lib/container/grow.h \
 	src/lib/container/le_read.h \
 	src/lib/container/span.h \
@@ -107,7 +117,12 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/bitcode/demangle.c \
 	src/lib/bitcode/interface_reader.c \
 	src/lib/checks/byte_layout.h \
+	src/lib/checks/os.h \
 	src/lib/checks/requirements.h \
+	src/lib/checks/deployment.h \
+	src/lib/checks/os_spec.h \
+	src/lib/checks/os_gate.h \
+	src/lib/checks/load_stamps.h \
 	src/lib/checks/validate.h \
 	src/lib/checks/hash.h \
 	src/lib/checks/sha256.h \

@@ -9,7 +9,7 @@
 #include "fatal_cleanup.h"
 #include "safe_write.h"
 #include "writer/atomic_file.h"
-#include "container/container.h"
+#include "container/textf.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 /* 1 when the folder holds nothing, 0 when it holds something, -1 when it
  * cannot be read. */

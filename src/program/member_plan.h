@@ -10,8 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "container/container.h"
-#include "checks/requirements.h"
+#include "container/sources.h"
 
 /* Where safe_write_under places a member name: its '/'-separated parts
  * with empty and "." parts dropped ("/a/./b" is "a/b"). malloc'd; NULL

@@ -4,6 +4,8 @@
 #include "pack_select.h"
 #include "safe_write.h"
 #include "writer/writer.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 enum pack_select_status {
     PACK_SELECT_OK = 0,

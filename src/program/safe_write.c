@@ -14,7 +14,8 @@
 #include "config.h"
 #include "safe_write.h"
 #include "fatal_cleanup.h"
-#include "container/container.h"
+#include "container/escape.h"
+#include "container/textf.h"
 #include "checks/sha256.h"
 #include "writer/atomic_file.h"
 
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #define MAX_COMPONENT 200
 #define MAX_DEPTH 64

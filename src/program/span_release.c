@@ -1,6 +1,7 @@
 /* See span_release.h. */
 #include "config.h"
 #include "span_release.h"
+#include "container/file.h"
 
 void span_release_init(struct span_release *s, const mtlbx_file *file)
 {

@@ -9,7 +9,7 @@
 #ifndef MTLBX_UTIL_SPAN_RELEASE_H
 #define MTLBX_UTIL_SPAN_RELEASE_H
 
-#include "container/container.h"
+#include "container/types.h"
 
 struct span_release {
     const mtlbx_file *file;

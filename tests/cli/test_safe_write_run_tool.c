@@ -9,7 +9,7 @@
 #include "program/name_set.h"
 #include "program/run_tool.h"
 #include "program/safe_write.h"
-#include "container/container.h"
+#include "container/sources.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 static void expect_content(const char *dir, const char *rel, const char *want)
 {

@@ -13,7 +13,9 @@
 
 #include "imagebuf.h"
 #include "libcheck.h"
-#include "container/container.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
+#include "container/sources.h"
 #include "scratch_dir.h"
 #include "testenv.h"
 
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 /* ------------------------------------------------------------ builders -- */
 

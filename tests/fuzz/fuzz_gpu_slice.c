@@ -17,6 +17,11 @@
 
 #include "checks/byte_layout.h"
 #include "json/gpu_json.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/gpu_slice.h"
+#include "container/header.h"
 
 #include <jansson.h>
 #include <stdio.h>

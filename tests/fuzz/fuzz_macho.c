@@ -9,11 +9,13 @@
  * Seeds: tests/fuzz/seeds/macho, written by tests/mkmacho.py --seeds. */
 #include "config.h"
 
-#include "container/container.h"
+#include "container/diagnostics.h"
+#include "container/macho.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

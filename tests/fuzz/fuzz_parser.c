@@ -4,6 +4,8 @@
  * decompression and tar listing, every diagnostic. Any broken promise the
  * walk notices aborts, so libFuzzer keeps the input as a finding. */
 #include "walk.h"
+#include "container/file.h"
+#include "container/metadata.h"
 
 #include <stdio.h>
 #include <stdlib.h>

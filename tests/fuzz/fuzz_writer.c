@@ -20,6 +20,9 @@
 #include "writer/writer.h"
 #include "writer/writer_internal.h"
 #include "writer/writer_model.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/diagnostics.h"
 
 #include <fcntl.h>
 #include <stdio.h>

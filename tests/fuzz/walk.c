@@ -11,6 +11,10 @@
 #include "model/names.h"
 #include "model/source_locate.h"
 #include "compare/compare.h"
+#include "container/metadata.h"
+#include "container/sources.h"
+#include "container/value_names.h"
+#include "container/diagnostics.h"
 
 #include <stdarg.h>
 #include <stdint.h>

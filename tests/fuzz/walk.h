@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 struct walk_stats {
     size_t nodes;              /* nodes visited */

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "fuzz/walk.h"
-#include "container/container.h"
+#include "container/file.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>

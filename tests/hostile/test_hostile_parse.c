@@ -11,6 +11,11 @@
 #include "imagebuf.h"
 #include "checks/hash.h"
 #include "test_hostile_img.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/sources.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -13,12 +13,13 @@
 #include "scratch_dir.h"
 #include "gate/archive_members.h"
 #include "program/release_pairs.h"
-#include "container/container.h"
+#include "container/file.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 #define N 24
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "ui/model/ftable.h"
+#include "container/file.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

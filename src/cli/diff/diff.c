@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/diff/diff_render.h"
+#include "container/diagnostics.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,9 @@
 #include "json/values_json.h"
 #include "program/diff_text.h"
 #include "program/run_tool.h"
+#include "container/escape.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

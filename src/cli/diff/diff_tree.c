@@ -14,6 +14,7 @@
 #include "cli/diff/diff_render.h"
 #include "json/values_json.h"
 #include "program/release_pairs.h"
+#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>

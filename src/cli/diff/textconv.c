@@ -22,6 +22,11 @@
 #include "model/msl.h"
 #include "json/interface_json.h"
 #include "json/values_json.h"
+#include "container/escape.h"
+#include "container/header.h"
+#include "container/sources.h"
+#include "container/value_names.h"
+#include "container/diagnostics.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

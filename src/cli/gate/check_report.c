@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "gate/archive_members.h"
 #include "gate/gate.h"
+#include "container/escape.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
 
 #include "cli/gate/os_option.h"
 #include "cli/commands.h"
+#include "container/escape.h"
+#include "checks/os_spec.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -25,6 +25,10 @@
 #include "checks/requirements.h"
 #include "checks/requires_text.h"
 #include "gate/gate.h"
+#include "container/escape.h"
+#include "container/header.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +40,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 #define QUEUE_CAP 256
 #define MAX_WORKERS 64

@@ -2,6 +2,12 @@
 #include "config.h"
 
 #include "cli/inspect/gpu_text.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/gpu_slice.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

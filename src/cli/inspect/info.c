@@ -7,6 +7,10 @@
 #include "cli/gate/os_option.h"
 #include "bitcode/interface_reader.h"
 #include "checks/byte_layout.h"
+#include "container/header.h"
+#include "container/nouns.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <string.h>

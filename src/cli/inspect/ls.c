@@ -7,6 +7,8 @@
 #include "cli/inspect/gpu_text.h"
 #include "checks/hash.h"
 #include "checks/validate.h"
+#include "container/header.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <string.h>

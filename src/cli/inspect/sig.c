@@ -12,6 +12,9 @@
 #include "model/msl.h"
 #include "json/interface_json.h"
 #include "json/values_json.h"
+#include "container/escape.h"
+#include "container/lower_bound.h"
+#include "container/value_names.h"
 
 #include <pthread.h>
 #include <stdlib.h>

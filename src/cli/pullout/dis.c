@@ -22,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "program/run_tool.h"
+#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>

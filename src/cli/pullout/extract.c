@@ -29,6 +29,7 @@
 #include "program/safe_write.h"
 #include "program/span_release.h"
 #include "checks/hash.h"
+#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>

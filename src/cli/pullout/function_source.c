@@ -15,6 +15,8 @@
 
 #include "cli/commands.h"
 #include "model/source_locate.h"
+#include "container/escape.h"
+#include "container/sources.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -34,12 +34,17 @@
 #include "program/member_plan.h"
 #include "program/name_set.h"
 #include "program/safe_write.h"
-#include "container/container.h"
+#include "container/diagnostics.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/header.h"
+#include "container/sources.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 static const char *type_word(enum mtlbx_member_type t)
 {

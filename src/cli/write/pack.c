@@ -24,6 +24,7 @@
 #include "program/fatal_cleanup.h"
 #include "program/pack_select.h"
 #include "program/safe_write.h"
+#include "container/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,6 +20,8 @@
 #include "cli/commands.h"
 #include "program/fatal_cleanup.h"
 #include "program/safe_write.h"
+#include "container/escape.h"
+#include "container/gpu_slice.h"
 
 #include <errno.h>
 #include <stdlib.h>

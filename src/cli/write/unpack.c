@@ -29,6 +29,8 @@
 #include "program/name_set.h"
 #include "program/safe_write.h"
 #include "program/span_release.h"
+#include "container/escape.h"
+#include "container/gpu_slice.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,15 +4,18 @@
 #include "config.h"
 
 #include "checks/hash.h"
-#include "checks/requirements.h"
+#include "checks/os_gate.h"
+#include "checks/os_spec.h"
 #include "checks/requires_text.h"
 #include "api/handle.h"
+#include "container/file.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 int mtlbx_verify(mtlbx *h)
 {

@@ -10,6 +10,7 @@
 #include "container/file_handle.h"
 #include "container/library.h"
 #include "api/handle.h"
+#include "container/nouns.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -12,7 +12,7 @@
 #include "gate/archive_members.h"
 #include "gate/gate_run.h"
 #include "container/macho.h"
-#include "checks/requirements.h"
+#include "checks/os_spec.h"
 #include "container/grow.h"
 #include "gate/gate.h"
 
@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 struct gate_item {
     size_t file;               /* index into names */

@@ -8,6 +8,9 @@
 #include "checks/hash.h"
 #include "api/handle.h"
 #include "api/values.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/header.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,6 +6,9 @@
 #include "bitcode/interface_reader.h"
 #include "writer/writer.h"
 #include "api/handle.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,6 +9,9 @@
 #include "json/interface_stream.h"
 #include "json/json_stream.h"
 #include "api/values.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <errno.h>
 #include <stdio.h>

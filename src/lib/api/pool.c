@@ -2,13 +2,14 @@
 #include "config.h"
 
 #include "api/pool.h"
-#include "container/container.h"
+#include "container/textf.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 #define CHUNK_BYTES ((size_t)64 << 10)
 

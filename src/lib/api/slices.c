@@ -5,6 +5,9 @@
 #include "config.h"
 
 #include "api/handle.h"
+#include "container/file.h"
+#include "container/gpu_slice.h"
+#include "container/value_names.h"
 
 #include <errno.h>
 

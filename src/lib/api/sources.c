@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "api/handle.h"
+#include "container/sources.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,11 +5,17 @@
 #include "checks/requirements.h"
 #include "model/msl.h"
 #include "api/values.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/hex.h"
+#include "container/value_names.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* n bytes (at most 32) as lower-case hex, NUL-terminated, into buf. */
 static void hex_into(char *buf, const uint8_t *p, size_t n)

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "bitcode.h"
 #include "container/le_read.h"
+#include "container/escape.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

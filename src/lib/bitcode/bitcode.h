@@ -22,9 +22,11 @@
 #ifndef MTLBX_BITCODE_H
 #define MTLBX_BITCODE_H
 
+#include <stdbool.h>
+
 #include "arena.h"
 #include "bitstream.h"
-#include "container/container.h"
+#include "container/file.h"
 #include "bitcode/interface_reader.h"
 
 /* LLVM block ids (llvm/Bitcode/LLVMBitCodes.h) */

@@ -23,6 +23,7 @@
 #include "bitcode/demangle.h"
 
 #include <libiberty/demangle.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #ifndef MTLBX_BITCODE_DEMANGLE_H
 #define MTLBX_BITCODE_DEMANGLE_H
 
-#include "container/container.h"
+#include "container/types.h"
 
 #ifdef __cplusplus
 extern "C" {

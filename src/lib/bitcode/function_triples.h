@@ -2,8 +2,10 @@
 #ifndef MTLBX_FUNCTION_TRIPLES_H
 #define MTLBX_FUNCTION_TRIPLES_H
 
-#include "container/container.h"
-#include "checks/requirements.h"
+#include <stdbool.h>
+
+#include "container/types.h"
+#include "checks/os.h"
 
 /* Function i's module's triple: the platform and OS version it names.
  * Noted, else read through the mapping now and kept. False when the

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bitcode/interface.h"
+#include "container/file.h"
 
 #ifdef __cplusplus
 extern "C" {

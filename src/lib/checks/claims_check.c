@@ -11,13 +11,19 @@
 #include "container/library.h"
 #include "container/report.h"
 #include "container/span.h"
+#include "checks/deployment.h"
 #include "checks/requirements.h"
 #include "checks/validate.h"
+#include "container/escape.h"
+#include "container/nouns.h"
+#include "container/textf.h"
+#include "container/value_names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* Is a module's stage (the X of air.X) one a function list's TYPE can
  * name? Other lists (air.ci: Core Image) are not a TYPE to compare. */

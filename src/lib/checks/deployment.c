@@ -1,4 +1,4 @@
-/* The deployment target as Metal reads it (requirements.h, "deployment
+/* The deployment target as Metal reads it (checks/deployment.h, "deployment
  * target"): the modules' LLVM target triples (each read once:
  * bitcode/function_triples.c), the highest of them,
  * compared at the OS-major level; the container header's os_version only
@@ -11,6 +11,7 @@
 #include "container/library.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/function_triples.h"
+#include "checks/deployment.h"
 #include "checks/requirements.h"
 
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 struct mtlbx_os_version mbx_os_release(enum mtlbx_os os, struct mtlbx_os_version v)
 {

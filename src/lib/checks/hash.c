@@ -10,6 +10,7 @@
 #include "checks/hash.h"
 #include "checks/sha256.h"
 #include "checks/validate.h"
+#include "container/hex.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -31,6 +31,8 @@
 #include "checks/layout_entries.h"
 #include "checks/layout_gpu.h"
 #include "checks/structure.h"
+#include "container/lower_bound.h"
+#include "container/nouns.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /* What the byte layout says of GPU slice pieces (layout_gpu.h). */
 #include "config.h"
 #include "checks/layout_gpu.h"
+#include "container/escape.h"
+#include "container/gpu_slice.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,9 @@
 #ifndef MTLBX_LAYOUT_GPU_H
 #define MTLBX_LAYOUT_GPU_H
 
-#include "container/container.h"
+#include <stdbool.h>
+
+#include "container/types.h"
 
 /* A piece's path segment: "macho_header", "__TEXT,__compute", "note[0]" ... */
 void layout_gpu_segment(const mtlbx_file *f, uint32_t slice, uint32_t piece, char *out, size_t size);

@@ -1,14 +1,17 @@
-/* The stamps Metal checks when it loads a library (requirements.h, "load
+/* The stamps Metal checks when it loads a library (checks/load_stamps.h, "load
  * stamps"): the modules' target triple (deployment.c's), the MSL and AIR
  * versions, and the header's deployment target beside them. */
 #include "config.h"
 #include "container/cursor.h"
 #include "container/library.h"
+#include "checks/deployment.h"
+#include "checks/load_stamps.h"
 #include "checks/requirements.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 static void note_version(bool *has, struct mtlbx_os_version *max, size_t *count, struct mtlbx_os_version v)
 {

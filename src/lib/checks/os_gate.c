@@ -1,15 +1,19 @@
-/* The findings of `check --os PLATFORM:VERSION` (requirements.h, "the gate"):
+/* The findings of `check --os PLATFORM:VERSION` (checks/os_gate.h):
  * one writer for the program (check, find: src/cli/gate/os_option.c) and
  * the API (mtlbx_check_os), so both say the same thing in the same words.
  * The verdict is the requirement's (requirements.c, deployment.c). */
 #include "config.h"
 #include "container/library.h"
+#include "checks/deployment.h"
+#include "checks/os_gate.h"
 #include "checks/requirements.h"
 #include "checks/requires_text.h"
+#include "container/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 
 struct gate {
     mtlbx_finding_fn emit;

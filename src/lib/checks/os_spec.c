@@ -1,12 +1,13 @@
-/* PLATFORM:VERSION as users write it (requirements.h, "OS spec"): one parser
+/* PLATFORM:VERSION as users write it (checks/os_spec.h): one parser
  * for `check --os`, `find --os`, `pack --target`, mtlbx_check_os,
  * mtlbx_writer_target and Python, so that every spelling is accepted or
  * refused alike by all of them. */
 #include "config.h"
-#include "checks/requirements.h"
+#include "checks/os_spec.h"
 
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 static const struct {
     const char *name;

@@ -1,4 +1,4 @@
-/* Platforms and OS versions (requirements.h, "requirements"): their names, their
+/* Platforms and OS versions (checks/os.h): their names, their
  * order, Apple's platform numbers, and the platform and deployment target
  * a library's header records. The ground the requirement rule
  * (requirements.c) and the deployment target (deployment.c) stand on. */
@@ -8,6 +8,7 @@
 #include "checks/requirements.h"
 
 #include <string.h>
+#include <stdbool.h>
 
 static const char *const OS_NAMES[MTLBX_OS_COUNT] = {
     [MTLBX_OS_MACOS] = "macOS", [MTLBX_OS_IOS] = "iOS", [MTLBX_OS_TVOS] = "tvOS",

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "container/cursor.h"
 #include "bitcode/bitcode.h"
+#include "checks/deployment.h"
 #include "checks/requirements.h"
 
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 struct req_msl_row {
     uint16_t major, minor;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "requires_text.h"
+#include "container/nouns.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,6 +8,7 @@
 #include "checks/requirements.h"
 
 #include <stddef.h>
+#include <stdbool.h>
 
 /* "macOS 26.0", "macOS (version not known)" or "unknown". Returns buf. */
 const char *req_target_text(const struct mtlbx_requires *r, char *buf, size_t size);

@@ -6,6 +6,7 @@
 #include "container/grow.h"
 #include "checks/layout_entries.h"
 #include "checks/structure.h"
+#include "container/sources.h"
 
 #include <stdlib.h>
 

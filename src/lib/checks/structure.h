@@ -17,8 +17,9 @@
 #ifndef MTLBX_STRUCTURE_H
 #define MTLBX_STRUCTURE_H
 
-#include "container/container.h"
-#include "checks/requirements.h"
+#include <stdbool.h>
+
+#include "container/header.h"
 
 /* What a part of the file is; the explorer shows each as a node. */
 enum mtlbx_node_kind {

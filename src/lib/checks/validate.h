@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "bitcode/interface_reader.h"
+#include "container/functions.h"
 
 /* -------------------------------------------------- module validation -- */
 

@@ -25,12 +25,18 @@
 #include "compare/compare.h"
 #include "compare/compare_names.h"
 #include "compare/compare_scan.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/lower_bound.h"
+#include "container/metadata.h"
+#include "container/sources.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 static const char *const header_field_names[MTLBX_HF_COUNT] = {
     "requires", "container_version", "platform", "file_type", "stub", "target_os",

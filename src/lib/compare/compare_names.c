@@ -13,6 +13,7 @@
 #include "config.h"
 #include "container/span.h"
 #include "compare/compare_names.h"
+#include "container/functions.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,9 @@
 #ifndef MTLBX_COMPARE_NAMES_H
 #define MTLBX_COMPARE_NAMES_H
 
-#include "container/container.h"
+#include <stdbool.h>
+
+#include "container/types.h"
 
 struct name_count;
 struct name_dup;

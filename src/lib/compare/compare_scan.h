@@ -6,7 +6,7 @@
 #ifndef MTLBX_COMPARE_SCAN_H
 #define MTLBX_COMPARE_SCAN_H
 
-#include "container/container.h"
+#include "container/types.h"
 
 struct byte_scan;
 

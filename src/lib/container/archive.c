@@ -17,6 +17,7 @@
 #include "container/report.h"
 
 #include "container/archive_dl.h"
+#include "container/nouns.h"
 
 #include <bzlib.h>
 #include <stdlib.h>

@@ -6,13 +6,14 @@
  * function is looked up once, with the rest, on the first call. */
 #include "config.h"
 #include "container/archive_dl.h"
-#include "container/container.h"
+#include "container/file.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static bool loaded, load_out_of_memory;

@@ -1,10 +1,10 @@
-/* How many CPUs the process may run on (container/container.h): the affinity mask's
+/* How many CPUs the process may run on (container/functions.h): the affinity mask's
  * count, not the machine's, so that `taskset -c 0 mtlbx check` runs one
  * thread instead of several taking turns on one core (each switch, and
  * each page-table change seen by more than one thread, costs CPU). */
 #include "config.h"
 
-#include "container/container.h"
+#include "container/functions.h"
 
 #include <sched.h>
 #include <unistd.h>

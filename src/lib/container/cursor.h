@@ -6,7 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "container/container.h"
+#include "container/functions.h"
+#include "container/metadata.h"
 
 /* functions.c / metadata.c: entry i, decoded on need. library_function
  * is for the library's own passes: an entry that is not in the table is

@@ -9,6 +9,7 @@
 #include "container/grow.h"
 #include "container/library.h"
 #include "container/report.h"
+#include "container/nouns.h"
 
 #include <pthread.h>
 #include <stdarg.h>

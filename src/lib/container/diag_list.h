@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/diagnostics.h"
 
 #define DIAG_BLOCK 64
 struct diag_list {

@@ -14,6 +14,7 @@
 #include "container/parse.h"
 #include "container/report.h"
 #include "container/tag_walk.h"
+#include "container/lower_bound.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,11 +4,12 @@
  * the backslash itself are escaped too, so an ESC sequence in a function
  * name is displayed, never executed, and U+202E cannot reorder a line. */
 #include "config.h"
-#include "container/container.h"
+#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unictype.h>
+#include <stdbool.h>
 
 /* Unicode's own categories rather than a list kept here: a hand-kept list
  * missed 26 format characters (U+0600-0605, U+06DD, U+110BD, U+13430,

@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "container/container.h"
+#include "container/file.h"
+#include "container/gpu_slice.h"
 #include "container/diag_list.h"
 
 struct mtlbx_file {

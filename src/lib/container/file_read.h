@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 /* file.c: a new read-only descriptor on the mapped file, for hashing
  * through pread; -1 when the path no longer names the same file (or no

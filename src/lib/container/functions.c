@@ -12,6 +12,9 @@
 #include "container/parse.h"
 #include "container/report.h"
 #include "container/tag_walk.h"
+#include "container/lower_bound.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -17,6 +17,8 @@
 #include "container/library.h"
 #include "container/report.h"
 #include "container/span.h"
+#include "container/escape.h"
+#include "container/macho.h"
 
 #include <stdio.h>
 #include <stdlib.h>

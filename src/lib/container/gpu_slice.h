@@ -9,13 +9,14 @@
  *
  * Every offset here is absolute in the file. Names (segments, sections,
  * symbols) are the stored bytes: they may hold any byte, escape them.
- * Included by container.h. */
+ * Included by the files that use it. */
 #ifndef MTLBX_GPU_SLICE_H
 #define MTLBX_GPU_SLICE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "container/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,6 +7,7 @@
 #include "container/library.h"
 #include "container/parse.h"
 #include "container/report.h"
+#include "container/nouns.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 /* lazy_table.c: an array of n entries decoded LAZY_BLOCK at a time. */
 #define LAZY_BLOCK 4096

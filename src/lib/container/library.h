@@ -7,10 +7,11 @@
  * container/report.h (lib_error ...), container/cursor.h (passes over
  * the functions), container/file_read.h (module bytes read by pread),
  * container/diag_list.h (the lists diagnostics are kept in). The callers
- * outside src/lib see these handles only through container/container.h.
+ * outside src/lib see these handles only through the layer's concept
+ * headers (container/types.h, file.h, functions.h ...).
  * The handle keeps two answers of the checks layer once computed (the
  * library's requirement and deployment target): their types come from
- * checks/requirements.h. */
+ * checks/requirements.h and checks/deployment.h. */
 #ifndef MTLBX_CONTAINER_LIBRARY_H
 #define MTLBX_CONTAINER_LIBRARY_H
 
@@ -22,9 +23,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "container/container.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/metadata.h"
+#include "container/sources.h"
 #include "container/diag_list.h"
 #include "container/lazy_table.h"
+#include "checks/deployment.h"
 #include "checks/requirements.h"
 
 /* A library of at most this many functions keeps its whole table,

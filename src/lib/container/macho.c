@@ -16,6 +16,8 @@
 #include "container/grow.h"
 #include "container/le_read.h"
 #include "container/span.h"
+#include "container/escape.h"
+#include "container/macho.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "container/diagnostics.h"
 
 #ifdef __cplusplus
 extern "C" {

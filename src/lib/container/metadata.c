@@ -9,6 +9,7 @@
 #include "container/parse.h"
 #include "container/report.h"
 #include "container/tag_walk.h"
+#include "container/value_names.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * so that no message, label or report ever says "1 functions" or
  * "1 bytes". */
 #include "config.h"
-#include "container/container.h"
+#include "container/nouns.h"
 
 #include <stdio.h>
 

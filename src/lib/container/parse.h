@@ -8,7 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/metadata.h"
+#include "container/sources.h"
 
 struct function_cursor;        /* container/cursor.h */
 

@@ -11,6 +11,7 @@
 #include "container/le_read.h"
 #include "container/parse.h"
 #include "container/report.h"
+#include "container/value_names.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 /* Library-level helpers that take the library lock. */
 void lib_error(mtlbx_library *lib, uint64_t offset, const char *fmt, ...)

@@ -5,7 +5,8 @@
  * sections a library has or where they are. */
 #include "config.h"
 
-#include "container/container.h"
+#include "container/header.h"
+#include "container/sources.h"
 
 size_t mbx_library_sections(const mtlbx_library *lib, struct mtlbx_section out[MTLBX_SECTIONS_MAX])
 {

@@ -17,6 +17,8 @@
 #include "container/report.h"
 #include "container/span.h"
 #include "container/tag_walk.h"
+#include "container/lower_bound.h"
+#include "container/nouns.h"
 
 #include <pthread.h>
 #include <stdlib.h>

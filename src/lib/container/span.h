@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 /* Byte spans: equal, and ordered bytewise (a prefix first). */
 static inline bool span_eq(struct mtlbx_bytes x, struct mtlbx_bytes y)

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/header.h"
 
 /* tags.c */
 bool tag_is_wide(uint32_t fourcc);

@@ -7,6 +7,7 @@
 #include "container/library.h"
 #include "container/report.h"
 #include "container/tag_walk.h"
+#include "container/nouns.h"
 
 #include <stdio.h>
 #include <string.h>

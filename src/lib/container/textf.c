@@ -2,7 +2,7 @@
  * of any length (a small buffer first, the heap for a longer one). */
 #include "config.h"
 
-#include "container/container.h"
+#include "container/textf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "container/le_read.h"
 #include "container/tag_walk.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -21,8 +21,7 @@
 #include <stdint.h>
 
 #include "member_names.h"
-#include "container/container.h"
-#include "checks/requirements.h"
+#include "container/file.h"
 #include "gate/gate.h"
 
 /* Default size limit of one decompressed member (256 MiB); the program

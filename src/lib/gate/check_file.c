@@ -5,6 +5,7 @@
 #include "checks/byte_layout.h"
 #include "checks/validate.h"
 #include "gate/gate.h"
+#include "container/sources.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -2,6 +2,11 @@
 #include "config.h"
 
 #include "gate/declared_gate.h"
+#include "container/file.h"
+#include "container/header.h"
+#include "checks/deployment.h"
+#include "checks/load_stamps.h"
+#include "checks/requirements.h"
 
 #include <stdarg.h>
 #include <stdio.h>

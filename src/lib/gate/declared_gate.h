@@ -9,6 +9,7 @@
 
 #include "gate/declared_os.h"
 #include "gate/gate.h"
+#include "checks/load_stamps.h"
 
 /* One finding of the gate: its message is malloc'd (free it). */
 struct gate_finding {

@@ -6,6 +6,7 @@
 #include "archive_members.h"
 #include "info_plist.h"
 #include "container/dup_printf.h"
+#include "container/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>

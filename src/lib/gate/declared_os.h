@@ -20,8 +20,8 @@
 #ifndef MTLBX_DECLARED_OS_H
 #define MTLBX_DECLARED_OS_H
 
-#include "container/container.h"
-#include "checks/requirements.h"
+#include "container/macho.h"
+#include "checks/os.h"
 
 #include <stdbool.h>
 #include <stddef.h>

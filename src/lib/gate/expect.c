@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include "gate/expect.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

@@ -12,8 +12,7 @@
 #ifndef MTLBX_GATE_EXPECT_H
 #define MTLBX_GATE_EXPECT_H
 
-#include "container/container.h"
-#include "checks/requirements.h"
+#include "container/types.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,7 +8,9 @@
 #ifndef MTLBX_GATE_H
 #define MTLBX_GATE_H
 
-#include "checks/requirements.h"
+#include <stdbool.h>
+
+#include "checks/os_gate.h"
 
 /* What a finding is about: the rule that made it (the "rule" of
  * check --json). */

@@ -7,6 +7,9 @@
 #include "gate/macho_members.h"
 #include "gate/tree_walk.h"
 #include "container/dup_printf.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/nouns.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -16,6 +16,7 @@
 #include "gate/declared_gate.h"
 #include "gate/expect.h"
 #include "gate/gate.h"
+#include "container/file.h"
 
 #include <stdbool.h>
 #include <stddef.h>

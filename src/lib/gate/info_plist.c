@@ -14,6 +14,7 @@
 
 #include "info_plist.h"
 #include "checks/requires_text.h"
+#include "container/escape.h"
 
 #include <plist/plist.h>
 #include <stdio.h>

@@ -6,8 +6,7 @@
 #ifndef MTLBX_INFO_PLIST_H
 #define MTLBX_INFO_PLIST_H
 
-#include "container/container.h"
-#include "checks/requirements.h"
+#include "checks/os.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,6 +12,7 @@
 #define MTLBX_MACHO_MEMBERS_H
 
 #include "archive_members.h"
+#include "container/macho.h"
 
 #include <stdbool.h>
 #include <stddef.h>

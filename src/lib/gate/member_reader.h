@@ -7,9 +7,10 @@
 #define MTLBX_MEMBER_READER_H
 
 #include "archive_members.h"
-#include "container/container.h"
+#include "container/macho.h"
 
 #include <sys/types.h>
+#include <stdbool.h>
 
 struct archive;
 

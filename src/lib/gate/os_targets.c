@@ -2,10 +2,13 @@
  * library held against them by the checks layer's gate (checks/os_gate.c). */
 #include "config.h"
 
+#include "checks/os_gate.h"
+#include "checks/os_spec.h"
 #include "checks/requirements.h"
 #include "gate/gate.h"
 
 #include <string.h>
+#include <stdbool.h>
 
 enum mbx_os_gate_add mbx_os_gate_add(struct mbx_os_gate *g, const char *value, enum mtlbx_os *os)
 {

@@ -21,11 +21,18 @@
 #include "checks/requirements.h"
 #include "checks/validate.h"
 #include "compare/compare.h"
+#include "container/escape.h"
+#include "container/hex.h"
+#include "container/metadata.h"
+#include "container/sources.h"
+#include "container/value_names.h"
+#include "container/diagnostics.h"
 
 #include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* Set when any allocation behind the document fails (jansson's own, or an
  * escaped string's): a value would be missing, so the document is not

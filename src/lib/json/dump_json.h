@@ -6,7 +6,7 @@
 #ifndef MTLBX_DUMP_JSON_H
 #define MTLBX_DUMP_JSON_H
 
-#include "container/container.h"
+#include "container/types.h"
 
 #include <stdio.h>
 

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include "json/gpu_json.h"
+#include "container/escape.h"
+#include "container/gpu_slice.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef MTLBX_GPU_JSON_H
 #define MTLBX_GPU_JSON_H
 
-#include "container/container.h"
+#include "container/types.h"
 
 #include <jansson.h>
 

@@ -6,6 +6,8 @@
 
 #include "interface_json.h"
 #include "bitcode/interface_reader.h"
+#include "container/escape.h"
+#include "container/functions.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
 #include "interface_json.h"
 #include "bitcode/interface.h"
 #include "json/json_stream.h"
+#include "container/escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,11 @@
 #include "json_more.h"
 #include "json_stream.h"
 #include "checks/validate.h"
+#include "container/escape.h"
+#include "container/hex.h"
+#include "container/metadata.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,8 @@
 #ifndef MTLBX_JSON_MORE_H
 #define MTLBX_JSON_MORE_H
 
-#include "container/container.h"
+#include "container/file.h"
+#include "container/header.h"
 
 #include <jansson.h>
 

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "json_stream.h"
+#include "container/escape.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #ifndef MTLBX_JSON_STREAM_H
 #define MTLBX_JSON_STREAM_H
 
-#include "container/container.h"
+#include "container/types.h"
 
 #include <jansson.h>
 #include <stdbool.h>

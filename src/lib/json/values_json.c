@@ -9,9 +9,15 @@
 #include "checks/requirements.h"
 #include "model/msl.h"
 #include "compare/compare.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/hex.h"
+#include "container/value_names.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 json_t *vj_bytes(struct mtlbx_bytes b)
 {

@@ -7,6 +7,7 @@
 #include "container/file_handle.h"
 #include "container/span.h"
 #include "model/model.h"
+#include "container/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,10 +10,16 @@
 #include "checks/hash.h"
 #include "checks/requirements.h"
 #include "model/model.h"
+#include "container/functions.h"
+#include "container/metadata.h"
+#include "container/nouns.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* Problems listed per node; the DIAGNOSTICS node lists them all. */
 #define MAX_DIAG_FIELDS 64

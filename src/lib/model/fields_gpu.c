@@ -5,6 +5,11 @@
 #include "config.h"
 #include "node.h"
 #include "model/model.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/gpu_slice.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -9,6 +9,9 @@
 #include "bitcode/interface.h"
 #include "model/model.h"
 #include "model/msl.h"
+#include "container/functions.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,6 +5,10 @@
 #include "config.h"
 #include "node.h"
 #include "model/model.h"
+#include "container/functions.h"
+#include "container/metadata.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -9,6 +9,11 @@
 #include "container/le_read.h"
 #include "checks/hash.h"
 #include "model/model.h"
+#include "container/functions.h"
+#include "container/metadata.h"
+#include "container/nouns.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/header.h"
 #include "bitcode/interface.h"
 #include "checks/structure.h"
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/metadata.h"
 #include "bitcode/interface.h"
 
 #ifdef __cplusplus

@@ -43,6 +43,8 @@
 #include "bitcode/demangle.h"
 #include "bitcode/interface.h"
 #include "model/msl.h"
+#include "container/escape.h"
+#include "container/value_names.h"
 
 #include <ctype.h>
 #include <inttypes.h>

@@ -5,6 +5,7 @@
 
 #include "bitcode/demangle.h"
 #include "model/name_match.h"
+#include "container/functions.h"
 
 #include <stdlib.h>
 #include <string.h>

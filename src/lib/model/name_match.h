@@ -5,6 +5,7 @@
 #define MTLBX_NAME_MATCH_H
 
 #include "model/names.h"
+#include "container/functions.h"
 
 /* Suggestions offered on a miss, at most. */
 #define NAME_SUGGESTIONS_MAX 5

@@ -20,6 +20,7 @@
 
 #include "model/name_match.h"
 #include "model/names.h"
+#include "container/file.h"
 
 #include <ctype.h>
 #include <stdlib.h>

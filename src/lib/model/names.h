@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 #ifdef __cplusplus
 extern "C" {

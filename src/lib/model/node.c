@@ -18,6 +18,10 @@
 #include "model/model.h"
 #include "model/msl.h"
 #include "checks/structure.h"
+#include "container/functions.h"
+#include "container/lower_bound.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,8 @@
 #include "bitcode/interface.h"
 #include "model/model.h"
 #include "checks/structure.h"
+#include "container/metadata.h"
+#include "container/diagnostics.h"
 
 /* What a TAG or TAG_GROUP node belongs to is in its sub: enum part_ctx
  * (checks/structure.h). */

@@ -7,6 +7,7 @@
 #include "container/file_handle.h"
 #include "container/library.h"
 #include "model/model.h"
+#include "container/lower_bound.h"
 
 #include <stdlib.h>
 

@@ -27,6 +27,8 @@
 
 #include "bitcode/demangle.h"
 #include "model/source_locate.h"
+#include "container/functions.h"
+#include "container/sources.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 #ifdef __cplusplus
 extern "C" {

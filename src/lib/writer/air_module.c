@@ -21,14 +21,18 @@
 #include "bitcode/arena.h"
 #include "bitcode/bitcode.h"
 #include "bitcode/interface_reader.h"
+#include "checks/deployment.h"
 #include "checks/requirements.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/escape.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 #define WRAPPER_MAGIC 0x0B17C0DEu
 

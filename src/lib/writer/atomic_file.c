@@ -30,7 +30,7 @@
  * thousands of files an unpack writes would make it crawl. */
 #include "config.h"
 #include "atomic_file.h"
-#include "container/container.h"
+#include "container/textf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 static void xfsz_block(sigset_t *old, bool *was_pending)
 {

@@ -15,6 +15,11 @@
 #include "checks/hash.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/sources.h"
+#include "container/diagnostics.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -10,6 +10,8 @@
 #include "manifest_scan.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/escape.h"
+#include "container/header.h"
 
 #include <jansson.h>
 #include <stdarg.h>

@@ -4,6 +4,9 @@
 
 #include "writer_internal.h"
 #include "manifest.h"
+#include "container/escape.h"
+#include "container/hex.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

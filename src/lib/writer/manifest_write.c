@@ -11,6 +11,8 @@
 #include "json/json_stream.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/header.h"
+#include "container/value_names.h"
 
 #include <errno.h>
 #include <inttypes.h>

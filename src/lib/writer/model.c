@@ -7,6 +7,7 @@
 #include "bitcode/arena.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/header.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -14,6 +14,7 @@
 #include "checks/sha256.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/header.h"
 
 #include <stdlib.h>
 

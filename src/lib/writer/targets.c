@@ -20,15 +20,17 @@
  * platform and no OS version (FORMAT W4). */
 #include "config.h"
 #include "writer_internal.h"
-#include "checks/requirements.h"
+#include "checks/os_spec.h"
 #include "writer/writer.h"
 #include "writer/writer_model.h"
+#include "container/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 struct row {
     uint16_t major;

@@ -21,7 +21,9 @@
 #ifndef MTLBX_WRITER_H
 #define MTLBX_WRITER_H
 
-#include "container/container.h"
+#include <stdbool.h>
+
+#include "container/types.h"
 #include "mtlbx.h"
 
 #ifdef __cplusplus

@@ -6,8 +6,11 @@
 #ifndef MTLBX_WRITER_MODEL_H
 #define MTLBX_WRITER_MODEL_H
 
+#include <stdbool.h>
+
 #include "writer.h"
-#include "checks/requirements.h"
+#include "checks/os.h"
+#include "container/header.h"
 
 /* ------------------------------------------------------------ the model -- */
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "ui/core/core.h"
+#include "container/file.h"
 
 bool ex_file_open(struct ex_file *ef, mtlbx_file *f, const char *path, bool owned)
 {

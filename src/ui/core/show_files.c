@@ -7,6 +7,7 @@
 #include "ui/core/job.h"
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
+#include "container/file.h"
 
 #include <stdlib.h>
 

@@ -14,13 +14,14 @@
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
 #include "gate/archive_members.h"
-#include "container/container.h"
+#include "container/file.h"
 
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 /* While background work runs, wake up this often to show it. */
 #define HASH_POLL_MS 120

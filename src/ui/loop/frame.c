@@ -13,6 +13,10 @@
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
 #include "ui/core/job.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/nouns.h"
+#include "container/diagnostics.h"
 
 #include <stdio.h>
 #include <stdlib.h>

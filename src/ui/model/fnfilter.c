@@ -10,11 +10,14 @@
 #include "bitcode/demangle.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
+#include "container/gpu_slice.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdbool.h>
 
 static const struct { const char *word; enum fnfilter_col col; } columns[] = {
     { "name", FF_NAME }, { "stage", FF_STAGE }, { "type", FF_STAGE }, { "msl", FF_MSL },

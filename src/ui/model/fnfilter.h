@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "container/container.h"
+#include "container/functions.h"
 
 #define FNFILTER_MAX_TERMS 16
 

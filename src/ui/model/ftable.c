@@ -14,11 +14,18 @@
 #include "bitcode/demangle.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/gpu_slice.h"
+#include "container/lower_bound.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdbool.h>
 
 static void file_cell(const struct ft_lib *fl, char *out, size_t size);
 static void gpu_cell(const mtlbx_library *lib, size_t index, char *out, size_t size);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "container/functions.h"
 
 /* Columns in screen order; FT_COL_ORDER is the file's own order. */
 enum ft_col {

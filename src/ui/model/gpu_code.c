@@ -2,6 +2,9 @@
 #include "config.h"
 
 #include "ui/model/gpu_code.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/gpu_slice.h"
 
 size_t gpu_code_each(const mtlbx_library *lib, size_t index,
                      void (*each)(void *ctx, const char *arch, uint32_t cputype, uint64_t size), void *ctx)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container/container.h"
+#include "container/types.h"
 
 /* Calls `each` once per GPU slice of lib's file that has code for
  * function `index` of lib (matched by name), in slice order, with that

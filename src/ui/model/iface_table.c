@@ -9,6 +9,9 @@
 
 #include "ui/model/iface_table.h"
 #include "model/msl.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/value_names.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -4,11 +4,12 @@
 #include "config.h"
 
 #include "ui/text/textfmt.h"
-#include "container/container.h"
+#include "container/escape.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdbool.h>
 
 size_t utf8_decode(const uint8_t *s, size_t len, uint32_t *cp)
 {

@@ -10,6 +10,8 @@
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
 #include "checks/sha256.h"
+#include "container/escape.h"
+#include "container/functions.h"
 
 #include <errno.h>
 #include <inttypes.h>

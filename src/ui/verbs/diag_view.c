@@ -6,6 +6,8 @@
 
 #include "program/text_buf.h"
 #include "ui/verbs/verbs.h"
+#include "container/file.h"
+#include "container/diagnostics.h"
 
 #include <inttypes.h>
 #include <stdio.h>

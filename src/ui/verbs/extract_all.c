@@ -11,6 +11,7 @@
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
+#include "container/functions.h"
 
 #include <stdio.h>
 #include <stdlib.h>

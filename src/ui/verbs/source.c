@@ -7,6 +7,9 @@
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 #include "model/source_locate.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/sources.h"
 
 #include <stdio.h>
 #include <stdlib.h>

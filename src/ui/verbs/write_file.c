@@ -7,6 +7,7 @@
 #include "safe_write.h"
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
+#include "container/nouns.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -15,6 +15,10 @@
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
 #include "writer/writer.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/nouns.h"
 
 #include <inttypes.h>
 #include <stdio.h>

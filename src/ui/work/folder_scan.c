@@ -3,7 +3,8 @@
 
 #include "ui/work/folder_scan.h"
 #include "gate/archive_members.h"
-#include "container/container.h"
+#include "container/escape.h"
+#include "container/file.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdbool.h>
 
 bool folder_scan_wants(const char *path)
 {

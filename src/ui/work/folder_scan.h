@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "gate/tree_walk.h"
-#include "container/container.h"
+#include "container/types.h"
 
 struct folder_entry {
     uint32_t root;             /* which root it was found under */

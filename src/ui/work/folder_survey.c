@@ -11,6 +11,10 @@
 #include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
 #include "bitcode/interface_reader.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

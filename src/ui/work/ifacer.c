@@ -8,6 +8,8 @@
 #include "ui/work/ifacer.h"
 #include "program/span_release.h"
 #include "bitcode/interface_reader.h"
+#include "container/escape.h"
+#include "container/functions.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -6,6 +6,7 @@
 
 #include "bitcode/interface_reader.h"
 #include "model/msl.h"
+#include "container/functions.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

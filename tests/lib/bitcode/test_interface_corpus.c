@@ -16,6 +16,7 @@
 #include "testenv.h"
 
 #include "../src/program/run_tool.h"
+#include "container/functions.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -10,6 +10,7 @@
 
 #include "bitcode/interface_reader.h"
 #include "model/msl.h"
+#include "container/functions.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

@@ -9,6 +9,7 @@
 
 #include "libcheck.h"
 #include "checks/byte_layout.h"
+#include "container/functions.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,14 +6,19 @@
  * the command line by tests/cli/requirements.sh. */
 #include "config.h"
 
+#include "checks/deployment.h"
+#include "checks/load_stamps.h"
 #include "checks/requirements.h"
 #include "model/model.h"
 #include "testenv.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 static char *fixture(const char *rel)
 {
@@ -115,7 +120,7 @@ Test(requirements, damaged_module_triple)
     cr_assert_lt(found, 400, "damage before the triple should lose it");
 }
 
-/* What Metal decides by (checks/requirements.h "load stamps"): the triple's OS
+/* What Metal decides by (checks/load_stamps.h): the triple's OS
  * version, refused a newer major and accepted a newer minor of the same
  * one (zig-metallib docs/air-format.md 1.7, measured on macOS 26.3), each
  * macOS 10.x a major of its own. */

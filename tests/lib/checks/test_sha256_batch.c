@@ -8,6 +8,7 @@
 #include "libcheck.h"
 #include "checks/hash.h"
 #include "checks/sha256.h"
+#include "container/functions.h"
 
 #include <stdio.h>
 #include <stdlib.h>

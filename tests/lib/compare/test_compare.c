@@ -11,6 +11,9 @@
 #include "checks/hash.h"
 #include "compare/compare.h"
 #include "json/values_json.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/sources.h"
 
 #include <criterion/criterion.h>
 #include <jansson.h>

@@ -7,6 +7,11 @@
 #include "imagebuf.h"
 #include "libcheck.h"
 #include "checks/hash.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/metadata.h"
+#include "container/value_names.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

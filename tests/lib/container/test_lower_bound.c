@@ -4,10 +4,11 @@
  * type; and the generic form with a predicate over a struct field. */
 #include "config.h"
 
-#include "container/container.h"
+#include "container/lower_bound.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <stdbool.h>
 
 static size_t linear(const uint64_t *v, size_t n, uint64_t key, bool upper)
 {

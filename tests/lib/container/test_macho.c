@@ -6,13 +6,14 @@
  * of damage. */
 #include "config.h"
 
-#include "container/container.h"
+#include "container/macho.h"
 #include "testenv.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 struct buf {
     uint8_t *data;

@@ -7,6 +7,7 @@
 #include "imagebuf.h"
 #include "libcheck.h"
 #include "model/model.h"
+#include "container/metadata.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

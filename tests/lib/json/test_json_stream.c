@@ -11,6 +11,7 @@
 #include "json/interface_stream.h"
 #include "json/json_stream.h"
 #include "json/values_json.h"
+#include "container/escape.h"
 
 #include <criterion/criterion.h>
 #include <stdint.h>

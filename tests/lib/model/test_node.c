@@ -8,6 +8,9 @@
 #include "libcheck.h"
 #include "checks/hash.h"
 #include "model/model.h"
+#include "container/functions.h"
+#include "container/metadata.h"
+#include "container/sources.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -14,6 +14,8 @@
 
 #include "checks/byte_layout.h"
 #include "model/model.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 #include <criterion/criterion.h>
 #include <limits.h>

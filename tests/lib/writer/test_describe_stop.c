@@ -8,6 +8,7 @@
 
 #include "writer/writer.h"
 #include "testenv.h"
+#include "container/file.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -9,6 +9,11 @@
 #include "checks/hash.h"
 #include "writer/writer.h"
 #include "testenv.h"
+#include "container/diagnostics.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/header.h"
+#include "container/sources.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -12,6 +12,8 @@
 #include "ui/views/bytes/bytes.h"
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
+#include "container/escape.h"
+#include "container/file.h"
 
 #include <inttypes.h>
 #include <stdio.h>

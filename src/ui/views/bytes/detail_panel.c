@@ -9,6 +9,8 @@
 #include "ui/views/bytes/bytes.h"
 #include "ui/work/hasher.h"
 #include "ui/text/wrap.h"
+#include "container/file.h"
+#include "container/functions.h"
 
 /* The selected field's value wraps onto at most this many rows. */
 #define DETAIL_WRAP_LINES 4

@@ -7,6 +7,7 @@
 
 #include "ui/text/hexfmt.h"
 #include "ui/views/bytes/bytes.h"
+#include "container/file.h"
 
 uint64_t hex_file_size(struct explorer *ex)
 {

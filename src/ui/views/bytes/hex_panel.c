@@ -7,6 +7,7 @@
 #include "ui/text/hexfmt.h"
 #include "ui/term/term.h"
 #include "ui/views/bytes/bytes.h"
+#include "container/file.h"
 
 #include <inttypes.h>
 #include <stdio.h>

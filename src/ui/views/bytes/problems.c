@@ -6,6 +6,9 @@
 #include "ui/views/bytes/bytes.h"
 #include "ui/work/hasher.h"
 #include "checks/hash.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/diagnostics.h"
 
 #include <inttypes.h>
 #include <stdio.h>

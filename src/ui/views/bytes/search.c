@@ -10,6 +10,9 @@
 #include "ui/views/bytes/bytes.h"
 #include "ui/widgets/prompt.h"
 #include "ui/work/ifacer.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/nouns.h"
 
 #include <inttypes.h>
 #include <stdio.h>

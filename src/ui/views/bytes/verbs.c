@@ -9,6 +9,10 @@
 #include "ui/verbs/verbs.h"
 #include "ui/views/bytes/bytes.h"
 #include "ui/widgets/prompt.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/sources.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -21,6 +21,11 @@
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
+#include "container/escape.h"
+#include "container/functions.h"
+#include "container/nouns.h"
+#include "container/sources.h"
+#include "container/value_names.h"
 
 #include <fcntl.h>
 #include <stdio.h>

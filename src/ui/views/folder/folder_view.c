@@ -25,12 +25,16 @@
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
 #include "ui/work/folder_scan.h"
-#include "container/container.h"
+#include "container/escape.h"
+#include "container/file.h"
+#include "container/functions.h"
+#include "container/nouns.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 
 /* A row of the list: a root (entry == -1) or one entry. */
 struct folder_row {

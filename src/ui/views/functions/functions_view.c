@@ -24,6 +24,9 @@
 #include "ui/work/ifacer.h"
 
 #include "safe_write.h"
+#include "container/file.h"
+#include "container/lower_bound.h"
+#include "container/nouns.h"
 
 #include <stdio.h>
 #include <stdlib.h>

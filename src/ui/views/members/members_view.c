@@ -17,7 +17,9 @@
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
-#include "container/container.h"
+#include "container/escape.h"
+#include "container/nouns.h"
+#include "container/sources.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdbool.h>
 
 /* Rows: "  type  size  name", the heading in the same format. */
 #define MEMBER_ROW_FORMAT "  %-8s %12" PRIu64 "  %s"

@@ -15,6 +15,8 @@
 #include "ui/verbs/verbs.h"
 #include "ui/work/ifacer.h"
 #include "checks/hash.h"
+#include "container/nouns.h"
+#include "container/value_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,6 +19,7 @@
 #include "ui/widgets/list.h"
 #include "ui/work/folder_scan.h"
 #include "compare/compare.h"
+#include "container/escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
