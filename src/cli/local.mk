@@ -32,8 +32,6 @@ src_cli_libmtlbxcli_a_SOURCES = \
 	src/cli/gate/check.c \
 	src/cli/gate/check_report.c \
 	src/cli/gate/check_report.h \
-	src/cli/gate/expect_load.c \
-	src/cli/gate/expect_load.h \
 	src/cli/gate/os_option.c \
 	src/cli/gate/os_option.h \
 	src/cli/diff/diff.c \

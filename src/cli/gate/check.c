@@ -13,7 +13,6 @@
 
 #include "cli/commands.h"
 #include "cli/gate/check_report.h"
-#include "cli/gate/expect_load.h"
 #include "cli/gate/os_option.h"
 #include "gate/gate_run.h"
 #include "gate/archive_members.h"
@@ -77,7 +76,7 @@ int cmd_check(const struct cli_args *args)
     struct mbx_gate_run run = { .gate = &gate,
                                 .sink = { on_file, on_finding, on_flush, on_problem, on_open, &p } };
     if (cli_value(args, OPT_EXPECT)) {
-        if (!expect_load(&expect, cli_value(args, OPT_EXPECT)))
+        if (!mbx_gate_run_expect(&expect, cli_value(args, OPT_EXPECT), &run.sink))
             return 2;
         run.expect = &expect;
     }

@@ -35,7 +35,7 @@ struct expect {
  * name or glob a line, '#' comment lines) or of an opened build, then
  * finish (sorted, each once). Each false when out of memory; the caller
  * frees with mbx_expect_free. Reading LIST from a path is the caller's
- * (the program's expect_load, the library's mbx_gate_run_expect). */
+ * (mbx_gate_run_expect, for the program and the library alike). */
 bool mbx_expect_begin(struct expect *e, const char *list);
 bool mbx_expect_add_text(struct expect *e, const char *text, size_t len);
 bool mbx_expect_add_file(struct expect *e, mtlbx_file *f);
