@@ -24,7 +24,7 @@ bool report_format_parse(const char *value, bool json, enum report_format *out)
     else if (strcmp(value, "github") == 0)
         f = REPORT_GITHUB;
     else {
-        char *shown = mbx_escape_dup((const uint8_t *)value, strlen(value), MTLBX_ESC_TERMINAL);
+        char *shown = cli_escape_str_dup(value);
         fprintf(stderr, "%s: --format %s: expected text, json or github\n", cli_program_name(), shown ? shown : "?");
         free(shown);
         return false;
