@@ -12,7 +12,7 @@
 #include "model/msl.h"
 #include "json/interface_json.h"
 #include "json/values_json.h"
-#include "container/escape.h"
+#include "json/json_stream.h"
 #include "container/lower_bound.h"
 #include "container/value_names.h"
 
@@ -242,9 +242,9 @@ static bool print_json(const struct sig_options *o, mtlbx_interface_reader *rd, 
         cli_error(o->path, &offset, "%s: %s", name ? name : "?", json_string_value(json_object_get(diag, "message")));
         free(name);
     }
-    char *esc = mbx_escape_dup(fn->name.ptr, fn->name.len, 0);
+    char *esc = json_bytes_text_dup(fn->name.ptr, fn->name.len);
     char *dem = mbx_demangle(fn->name);
-    char *dem_esc = dem ? mbx_escape_dup((const uint8_t *)dem, strlen(dem), 0) : NULL;
+    char *dem_esc = dem ? json_bytes_text_dup(dem, strlen(dem)) : NULL;
     /* Each element is the FUNCTION_INTERFACE object of CONTRACT.md, with
      * where it came from and any error as further keys. A module that did
      * not decode reads as a function that no stage entry names. */
