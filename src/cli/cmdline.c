@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include "commands.h"
-#include "container/escape.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -195,7 +194,7 @@ static int find_command_word(int argc, char **argv, const struct cli_command **c
 static void usage_error(const struct cli_command *c, const char *fmt, const char *what)
 {
     /* `what` may be an argument holding bytes that act on a terminal. */
-    char *shown = mbx_escape_dup((const uint8_t *)what, strlen(what), MTLBX_ESC_TERMINAL);
+    char *shown = cli_escape_str_dup(what);
     fprintf(stderr, "mtlbx: %s%s", c ? c->name : "", c ? ": " : "");
     fprintf(stderr, fmt, shown ? shown : "?");
     free(shown);

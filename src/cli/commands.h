@@ -50,6 +50,16 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
 /* Writes bytes from the file to `out`, escaped so that nothing acts on a
  * terminal (controls and invalid UTF-8 become \xNN). */
 void cli_put_escaped(FILE *out, struct mtlbx_bytes b);
+/* The same text in a string, for a message or a line made up before it
+ * is printed: every name, path or value a command shows (from the file or
+ * from its arguments) passes through these, the command line's one use of
+ * the library's terminal escaping (container/escape.h). Malloc'd; NULL
+ * out of memory. */
+char *cli_escape_dup(const void *bytes, size_t len);
+char *cli_escape_str_dup(const char *s);
+/* Into `out` (always NUL-terminated, cut on a character boundary when it
+ * does not fit); returns the length the whole text needs. */
+size_t cli_escape(const void *bytes, size_t len, char *out, size_t out_size);
 /* After reading modules: 0 if the file is as it was mapped, else prints
  * the same one-line error as the SIGBUS guard and returns 2. */
 int cli_unchanged(const char *path, const mtlbx_file *f);

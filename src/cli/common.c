@@ -75,7 +75,7 @@ void cli_error(const char *path, const uint64_t *offset, const char *fmt, ...)
     va_end(ap);
     /* The path is the user's own argument, but it may still hold bytes that
      * act on a terminal; escape it like anything else. */
-    char *safe = mbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
+    char *safe = cli_escape_str_dup(path);
     flockfile(stderr);
     if (offset)
         fprintf(stderr, "mtlbx: %s:%llu: ", safe ? safe : "?", (unsigned long long)*offset);
@@ -184,14 +184,26 @@ void cli_put_escaped(FILE *out, struct mtlbx_bytes b)
         return;
     }
     char buf[512];
-    if (mbx_escape(b.ptr, b.len, MTLBX_ESC_TERMINAL, buf, sizeof buf) < sizeof buf) {
+    if (cli_escape(b.ptr, b.len, buf, sizeof buf) < sizeof buf) {
         fputs(buf, out);
         return;
     }
-    char *s = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *s = cli_escape_dup(b.ptr, b.len);
     if (s)
         fputs(s, out);
     free(s);
+}
+
+char *cli_escape_dup(const void *bytes, size_t len)
+{
+    return mbx_escape_dup(bytes, len, MTLBX_ESC_TERMINAL);
+}
+
+char *cli_escape_str_dup(const char *s) { return cli_escape_dup(s, strlen(s)); }
+
+size_t cli_escape(const void *bytes, size_t len, char *out, size_t out_size)
+{
+    return mbx_escape(bytes, len, MTLBX_ESC_TERMINAL, out, out_size);
 }
 
 bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, long *slice)
@@ -205,7 +217,7 @@ bool cli_slice(const struct cli_args *a, const char *path, const mtlbx_file *f, 
     unsigned long n = strtoul(v, &end, 10);
     size_t count = mbx_file_library_count(f);
     if (!*v || *end || errno || v[0] == '-' || n >= count) {
-        char *safe = mbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
+        char *safe = cli_escape_str_dup(v);
         cli_error(path, NULL, "--slice %s: the file has %zu %s (0 to %zu)", safe ? safe : "?", count,
                   mbx_noun(count, "library", "libraries"), count ? count - 1 : 0);
         free(safe);

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include "commands.h"
-#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,7 @@
 static char *shown_name(const mtlbx_file *f, struct mtlbx_function_ref r)
 {
     struct mtlbx_bytes b = mbx_function_at(mbx_library_at(f, r.library), r.function)->name;
-    return mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    return cli_escape_dup(b.ptr, b.len);
 }
 
 /* "a, b, c and 4 more" into buf. */
@@ -38,7 +37,7 @@ static void list_names(const mtlbx_file *f, const struct mtlbx_name_matches *m, 
 
 static void report(const char *path, const mtlbx_file *f, const char *name, const struct mtlbx_name_matches *m)
 {
-    char *q = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    char *q = cli_escape_str_dup(name);
     char list[2048];
     list_names(f, m, list, sizeof list);
     /* A name too long to demangle may be the one asked for: say so. */
@@ -97,7 +96,7 @@ int cli_open_function(const struct cli_args *args, const char *path, const char 
     while (!status && slice >= 0 && pick < m.n && m.v[pick].library != (size_t)slice)
         pick++;
     if (!status && pick == m.n) {
-        char *q = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+        char *q = cli_escape_str_dup(name);
         cli_error(path, NULL, "no function named '%s' in slice %ld", q ? q : "?", slice);
         free(q);
         mbx_name_matches_free(&m);
@@ -112,7 +111,7 @@ int cli_open_function(const struct cli_args *args, const char *path, const char 
     out->index = m.v[pick].function;
     mbx_name_matches_free(&m);
     out->fn = mbx_function_at(out->lib, out->index);
-    out->shown_copy = mbx_escape_dup(out->fn->name.ptr, out->fn->name.len, MTLBX_ESC_TERMINAL);
+    out->shown_copy = cli_escape_dup(out->fn->name.ptr, out->fn->name.len);
     out->shown = out->shown_copy ? out->shown_copy : "?";
     return 0;
 }

@@ -10,7 +10,6 @@
 #include "json/values_json.h"
 #include "program/diff_text.h"
 #include "program/run_tool.h"
-#include "container/escape.h"
 #include "container/sources.h"
 #include "container/value_names.h"
 
@@ -362,8 +361,8 @@ static void print_summary(const struct mtlbx_diff *d, const char *pa, const char
         if (ld->a)
             functions += mbx_library_function_count(ld->a);
     }
-    char *sa = mbx_escape_dup((const uint8_t *)pa, strlen(pa), MTLBX_ESC_TERMINAL);
-    char *sb = mbx_escape_dup((const uint8_t *)pb, strlen(pb), MTLBX_ESC_TERMINAL);
+    char *sa = cli_escape_str_dup(pa);
+    char *sb = cli_escape_str_dup(pb);
     printf("%s%s%s -> %s: ", indent, p->bold, sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);

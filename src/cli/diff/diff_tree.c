@@ -14,7 +14,6 @@
 #include "cli/diff/diff_render.h"
 #include "json/values_json.h"
 #include "program/release_pairs.h"
-#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +108,8 @@ static void count_up(size_t n, const char *one, const char *many, const char **s
 
 static void print_summary(const struct report *r, bool unread, const char *old_path, const char *new_path)
 {
-    char *sa = mbx_escape_dup((const uint8_t *)old_path, strlen(old_path), MTLBX_ESC_TERMINAL);
-    char *sb = mbx_escape_dup((const uint8_t *)new_path, strlen(new_path), MTLBX_ESC_TERMINAL);
+    char *sa = cli_escape_str_dup(old_path);
+    char *sb = cli_escape_str_dup(new_path);
     printf("%s -> %s: ", sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);

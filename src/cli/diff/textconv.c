@@ -22,7 +22,6 @@
 #include "model/msl.h"
 #include "json/interface_json.h"
 #include "json/values_json.h"
-#include "container/escape.h"
 #include "container/header.h"
 #include "container/sources.h"
 #include "container/value_names.h"
@@ -229,7 +228,7 @@ static int print_not_metallib(const char *path, const char *why)
     mbx_sha256(map, len, digest);
     if (len)
         munmap(map, len);
-    char *safe = mbx_escape_dup((const uint8_t *)why, strlen(why), MTLBX_ESC_TERMINAL);
+    char *safe = cli_escape_str_dup(why);
     printf("not a metallib (%s): %zu bytes sha256 ", safe ? safe : "?", len);
     free(safe);
     put_hex(digest, 32);

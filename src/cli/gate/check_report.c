@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "gate/archive_members.h"
 #include "gate/gate.h"
-#include "container/escape.h"
+#include "json/json_stream.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ bool report_format_parse(const char *value, bool json, enum report_format *out)
     else if (strcmp(value, "github") == 0)
         f = REPORT_GITHUB;
     else {
-        char *shown = mbx_escape_dup((const uint8_t *)value, strlen(value), MTLBX_ESC_TERMINAL);
+        char *shown = cli_escape_str_dup(value);
         fprintf(stderr, "%s: --format %s: expected text, json or github\n", cli_program_name(), shown ? shown : "?");
         free(shown);
         return false;
@@ -103,6 +103,12 @@ static void put_github(FILE *out, const char *s, bool property)
     }
 }
 
+/* Valid UTF-8 for JSON; nothing that acts on a terminal for GitHub's log. */
+static char *escaped(const struct report *r, const char *s, size_t n)
+{
+    return r->format == REPORT_JSON ? json_bytes_text_dup(s, n) : cli_escape_dup(s, n);
+}
+
 static bool print_item(const struct report *r, const struct report_item *it, FILE *out)
 {
     const char *name = r->names[it->file];
@@ -114,10 +120,8 @@ static bool print_item(const struct report *r, const struct report_item *it, FIL
         fputc('\n', out);
         return true;
     }
-    /* Valid UTF-8 for JSON; nothing that acts on a terminal for GitHub's log. */
-    unsigned flags = r->format == REPORT_JSON ? 0 : MTLBX_ESC_TERMINAL;
-    char *file = mbx_escape_dup((const uint8_t *)name, strlen(name), flags);
-    char *msg = mbx_escape_dup((const uint8_t *)it->message, strlen(it->message), flags);
+    char *file = escaped(r, name, strlen(name));
+    char *msg = escaped(r, it->message, strlen(it->message));
     bool ok = file && msg;
     if (ok && r->format == REPORT_JSON) {
         json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:s}", "file", file, "offset", (json_int_t)it->offset, "severity",
@@ -131,7 +135,7 @@ static bool print_item(const struct report *r, const struct report_item *it, FIL
          * member's archive (or Mach-O host) is that file; the member is
          * named in the message, which keeps the whole name. */
         size_t cut = mbx_member_path_split(name);
-        char *repo_file = cut ? mbx_escape_dup((const uint8_t *)name, cut, flags) : NULL;
+        char *repo_file = cut ? escaped(r, name, cut) : NULL;
         fprintf(out, "::%s file=", sev);
         put_github(out, repo_file ? repo_file : file, true);
         free(repo_file);

@@ -7,7 +7,8 @@
  *   json    one JSON object a line: {"file", "offset", "severity", "message", "rule"}
  *   github  ::error file=FILE,title=mtlbx check (RULE)::FILE:OFFSET: message
  *           (GitHub Actions workflow commands, with their escaping)
- * Every byte from a file is escaped first (mbx_escape). */
+ * Every byte from a file is escaped first (cli_escape_dup for text and
+ * github, json_bytes_text_dup for json). */
 #ifndef MTLBX_CHECK_REPORT_H
 #define MTLBX_CHECK_REPORT_H
 

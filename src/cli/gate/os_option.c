@@ -5,7 +5,6 @@
 
 #include "cli/gate/os_option.h"
 #include "cli/commands.h"
-#include "container/escape.h"
 #include "checks/os_spec.h"
 
 #include <stdarg.h>
@@ -26,7 +25,7 @@ bool os_gate_parse(const struct cli_args *a, struct mbx_os_gate *g)
         enum mbx_os_gate_add rc = mbx_os_gate_add(g, v, &os);
         if (rc != MBX_OS_GATE_ADDED) {
             /* The value is the user's bytes: shown escaped, as paths are. */
-            char *shown = mbx_escape_dup((const uint8_t *)v, strlen(v), MTLBX_ESC_TERMINAL);
+            char *shown = cli_escape_str_dup(v);
             if (rc == MBX_OS_GATE_BAD)
                 fprintf(stderr, "%s: --os %s: expected PLATFORM:VERSION, e.g. macos:15.0 (platforms: "
                                 MTLBX_OS_SPEC_PLATFORMS "), or declared\n", cli_program_name(), shown ? shown : "?");

@@ -25,7 +25,6 @@
 #include "checks/requirements.h"
 #include "checks/requires_text.h"
 #include "gate/gate.h"
-#include "container/escape.h"
 #include "container/header.h"
 #include "container/nouns.h"
 #include "container/value_names.h"
@@ -221,7 +220,7 @@ static void target_text(const mtlbx_library *lib, const struct mtlbx_header *h, 
  * commas. */
 static void describe_line(struct text *t, const char *name, const mtlbx_file *f)
 {
-    char *safe = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
+    char *safe = cli_escape_str_dup(name);
     text_add(t, safe ? safe : "?");
     free(safe);
     char versions[256] = "", targets[512] = "", requires[512] = "", buf[96];
@@ -309,8 +308,8 @@ static void describe_json(struct finder *fd, struct text *t, const char *name, m
  * on stderr with --json, to keep JSON Lines whole. Fails the run. */
 static void gate_line(struct finder *fd, struct text *t, const char *name, const struct gate_finding *g)
 {
-    char *safe = mbx_escape_dup((const uint8_t *)name, strlen(name), MTLBX_ESC_TERMINAL);
-    char *msg = mbx_escape_dup((const uint8_t *)g->message, strlen(g->message), MTLBX_ESC_TERMINAL);
+    char *safe = cli_escape_str_dup(name);
+    char *msg = cli_escape_str_dup(g->message);
     char *line = NULL;
     if (!safe || !msg || asprintf(&line, "%s:%llu: %s: %s\n", safe, (unsigned long long)g->offset,
                                   g->severity == MTLBX_ERROR ? "error" : "warning", msg) < 0)

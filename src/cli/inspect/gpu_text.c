@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "cli/inspect/gpu_text.h"
-#include "container/escape.h"
+#include "cli/commands.h"
 #include "container/file.h"
 #include "container/functions.h"
 #include "container/gpu_slice.h"
@@ -13,10 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void esc(const char *s, size_t n, char *out, size_t size)
-{
-    mbx_escape((const uint8_t *)s, n, MTLBX_ESC_TERMINAL, out, size);
-}
+static void esc(const char *s, size_t n, char *out, size_t size) { cli_escape(s, n, out, size); }
 
 static const char *arch_of(uint32_t cputype, char *buf, size_t size)
 {
@@ -50,7 +47,7 @@ void gpu_info_slice(const mtlbx_file *f, size_t slice)
     }
     for (size_t i = 0; i < g->n_functions; i++) {
         const struct mtlbx_gpu_function *fn = &g->functions[i];
-        char *name = mbx_escape_dup((const uint8_t *)fn->name, fn->name_len, MTLBX_ESC_TERMINAL);
+        char *name = cli_escape_dup(fn->name, fn->name_len);
         printf("    function           %s: code at 0x%llx, %s", name ? name : "?", (unsigned long long)fn->offset,
                mbx_count_noun(fn->size, "byte", "bytes", n1, sizeof n1));
         if (fn->has_entry)
@@ -85,7 +82,7 @@ void gpu_ls(const mtlbx_file *f)
                 snprintf(entry, sizeof entry, "0x%08llx", (unsigned long long)fn->entry);
             printf("%5zu  %-12s 0x%08llx %10llu  entry %-10s  ", i, a, (unsigned long long)fn->offset,
                    (unsigned long long)fn->size, entry);
-            char *name = mbx_escape_dup((const uint8_t *)fn->name, fn->name_len, MTLBX_ESC_TERMINAL);
+            char *name = cli_escape_dup(fn->name, fn->name_len);
             printf("%s\n", name ? name : "?");
             free(name);
         }

@@ -12,7 +12,7 @@
 #include "model/msl.h"
 #include "json/interface_json.h"
 #include "json/values_json.h"
-#include "container/escape.h"
+#include "json/json_stream.h"
 #include "container/lower_bound.h"
 #include "container/value_names.h"
 
@@ -100,7 +100,7 @@ static bool wanted(struct sig_options *o, size_t l, size_t i, struct mtlbx_bytes
 static void report(const struct sig_options *o, const struct mtlbx_function *fn, uint64_t offset, const char *why,
                    bool decoded)
 {
-    char *name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    char *name = cli_escape_dup(fn->name.ptr, fn->name.len);
     cli_error(o->path, &offset, "%s: %s%s", name ? name : "?", decoded ? "" : "interface not decoded: ", why);
     free(name);
 }
@@ -238,13 +238,13 @@ static bool print_json(const struct sig_options *o, mtlbx_interface_reader *rd, 
     json_t *iface = function_interface_json(rd, lib, i, win, &diag);
     if (diag) {
         uint64_t offset = (uint64_t)json_integer_value(json_object_get(diag, "offset"));
-        char *name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        char *name = cli_escape_dup(fn->name.ptr, fn->name.len);
         cli_error(o->path, &offset, "%s: %s", name ? name : "?", json_string_value(json_object_get(diag, "message")));
         free(name);
     }
-    char *esc = mbx_escape_dup(fn->name.ptr, fn->name.len, 0);
+    char *esc = json_bytes_text_dup(fn->name.ptr, fn->name.len);
     char *dem = mbx_demangle(fn->name);
-    char *dem_esc = dem ? mbx_escape_dup((const uint8_t *)dem, strlen(dem), 0) : NULL;
+    char *dem_esc = dem ? json_bytes_text_dup(dem, strlen(dem)) : NULL;
     /* Each element is the FUNCTION_INTERFACE object of CONTRACT.md, with
      * where it came from and any error as further keys. A module that did
      * not decode reads as a function that no stage entry names. */
@@ -435,7 +435,7 @@ int cmd_sig(const struct cli_args *args)
             fputs(first ? "]\n" : "\n]\n", stdout);
         for (int k = 0; k < o.n_names; k++)
             if (!o.found[k]) {
-                char *n = mbx_escape_dup((const uint8_t *)o.names[k], strlen(o.names[k]), MTLBX_ESC_TERMINAL);
+                char *n = cli_escape_str_dup(o.names[k]);
                 cli_error(o.path, NULL, "no function named '%s'", n ? n : "?");
                 free(n);
                 all_ok = false;

@@ -22,7 +22,6 @@
 
 #include "cli/commands.h"
 #include "program/run_tool.h"
-#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +61,7 @@ int cmd_dis(const struct cli_args *args)
     char *tool = find_llvm_dis(g ? g->llvm_dis : NULL);
     if (!tool) {
         const char *from = g && g->llvm_dis ? g->llvm_dis : getenv("MTLBX_LLVM_DIS");
-        char *sf = from && *from ? mbx_escape_dup((const uint8_t *)from, strlen(from), MTLBX_ESC_TERMINAL)
-                                 : NULL;
+        char *sf = from && *from ? cli_escape_str_dup(from) : NULL;
         if (sf)
             cli_error(file, NULL, "llvm-dis not found: %s is not an executable", sf);
         else

@@ -29,7 +29,6 @@
 #include "program/safe_write.h"
 #include "program/span_release.h"
 #include "checks/hash.h"
-#include "container/escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +71,7 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
             continue;
         }
         (*n_selected)++;
-        char *shown = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        char *shown = cli_escape_dup(fn->name.ptr, fn->name.len);
         struct mtlbx_bytes mod = mbx_function_module_bytes(lib, i);
         if (!fn->module_valid || !mod.ptr) {
             cli_error(path, &fn->entry_offset, "function %s: its module lies outside the module section; not written",
@@ -95,7 +94,7 @@ static bool extract_library(const char *path, mtlbx_library *lib, size_t li, boo
                 rc = write_module(dir, fat ? rel : file, fat, mod, force, &g, err, sizeof err, out, sizeof out);
             }
             if (rc != 0) {
-                char *sf = mbx_escape_dup((const uint8_t *)file, strlen(file), MTLBX_ESC_TERMINAL);
+                char *sf = cli_escape_str_dup(file);
                 char slice[40] = "";
                 if (fat)
                     snprintf(slice, sizeof slice, "slice%zu/", li);

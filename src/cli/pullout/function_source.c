@@ -15,7 +15,6 @@
 
 #include "cli/commands.h"
 #include "model/source_locate.h"
-#include "container/escape.h"
 #include "container/sources.h"
 
 #include <stdlib.h>
@@ -42,7 +41,7 @@ static void put_text(const uint8_t *p, size_t n)
         size_t end = i;
         while (end < n && p[end] >= 0x80)
             end++;
-        char *s = mbx_escape_dup(p + i, end - i, MTLBX_ESC_TERMINAL);
+        char *s = cli_escape_dup(p + i, end - i);
         if (s)
             fputs(s, stdout);
         free(s);

@@ -35,7 +35,6 @@
 #include "program/name_set.h"
 #include "program/safe_write.h"
 #include "container/diagnostics.h"
-#include "container/escape.h"
 #include "container/file.h"
 #include "container/header.h"
 #include "container/sources.h"
@@ -61,7 +60,7 @@ static const char *type_word(enum mtlbx_member_type t)
 
 static char *esc(const void *p, size_t n)
 {
-    char *s = mbx_escape_dup(p, n, MTLBX_ESC_TERMINAL);
+    char *s = cli_escape_dup(p, n);
     return s ? s : strdup("?");
 }
 

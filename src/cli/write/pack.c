@@ -24,7 +24,6 @@
 #include "program/fatal_cleanup.h"
 #include "program/pack_select.h"
 #include "program/safe_write.h"
-#include "container/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,7 +99,7 @@ static int pack_modules(const struct cli_args *args, const char *target, const c
     }
     for (int i = 0; i < args->n_operands; i++) {
         const char *path = args->operands[i];
-        char *shown = mbx_escape_dup((const uint8_t *)path, strlen(path), MTLBX_ESC_TERMINAL);
+        char *shown = cli_escape_str_dup(path);
         /* The writer's message without a name of its own: cli_error
          * names the module (and the offset in it). */
         int rc = mbx_writer_add_air_file(w, path);

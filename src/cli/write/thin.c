@@ -20,7 +20,6 @@
 #include "cli/commands.h"
 #include "program/fatal_cleanup.h"
 #include "program/safe_write.h"
-#include "container/escape.h"
 #include "container/gpu_slice.h"
 
 #include <errno.h>
@@ -70,7 +69,7 @@ static bool select_arch(const char *path, const mtlbx_file *f, const char *arch,
     }
     uint32_t cpu = mbx_fat_arch_cputype(arch);
     if (!cpu) {
-        char *safe = mbx_escape_dup((const uint8_t *)arch, strlen(arch), MTLBX_ESC_TERMINAL);
+        char *safe = cli_escape_str_dup(arch);
         cli_error(path, NULL, "'%s' is not an architecture (air64, applegpu, amdgpu, intelgpu) nor a slice index",
                   safe ? safe : "?");
         free(safe);

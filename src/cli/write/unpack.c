@@ -29,7 +29,6 @@
 #include "program/name_set.h"
 #include "program/safe_write.h"
 #include "program/span_release.h"
-#include "container/escape.h"
 #include "container/gpu_slice.h"
 
 #include <errno.h>
@@ -96,8 +95,8 @@ static struct mbx_manifest_files *name_files(const char *path, mtlbx_writer *w)
                 /* Said when the name could not be used as it is. */
                 char *safe = safe_component(nm, len);
                 if (safe && (strlen(safe) != len || memcmp(safe, nm, len) != 0)) {
-                    char *shown = mbx_escape_dup(nm, len, MTLBX_ESC_TERMINAL);
-                    char *sf = mbx_escape_dup((const uint8_t *)full, strlen(full), MTLBX_ESC_TERMINAL);
+                    char *shown = cli_escape_dup(nm, len);
+                    char *sf = cli_escape_str_dup(full);
                     cli_error(path, NULL, "warning: function %s is not a safe file name; its module is %s",
                               shown ? shown : "?", sf ? sf : "?");
                     free(shown);
@@ -140,7 +139,7 @@ static int write_parts(mtlbx_file *f, const char *dir, const char *tmp, mtlbx_wr
             const char *rel = files[l].modules[m];
             if (safe_write_under_guarded(tmp, rel, b.ptr, b.len, false, input, err, sizeof err, NULL, 0) !=
                 0) {
-                char *sf = mbx_escape_dup((const uint8_t *)rel, strlen(rel), MTLBX_ESC_TERMINAL);
+                char *sf = cli_escape_str_dup(rel);
                 cli_error(dir, NULL, "%s: %s", sf ? sf : "?", err);
                 free(sf);
                 status = 2;

@@ -21,7 +21,6 @@
 #include "checks/requirements.h"
 #include "checks/validate.h"
 #include "compare/compare.h"
-#include "container/escape.h"
 #include "container/hex.h"
 #include "container/metadata.h"
 #include "container/sources.h"
@@ -66,9 +65,9 @@ void mbx_doc_watch_jansson(void)
 static json_t *jstr(struct mtlbx_bytes b)
 {
     char small[256];
-    if (mbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
+    if (json_bytes_text(b.ptr, b.len, small, sizeof small) < sizeof small)
         return json_string(small);
-    char *s = mbx_escape_dup(b.ptr, b.len, 0);
+    char *s = json_bytes_text_dup(b.ptr, b.len);
     if (!s)
         dump_out_of_memory = true;
     json_t *j = json_string(s ? s : "");

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "json/gpu_json.h"
-#include "container/escape.h"
+#include "json/json_stream.h"
 #include "container/gpu_slice.h"
 
 #include <stdlib.h>
@@ -14,7 +14,7 @@ static json_t *jint(uint64_t v) { return json_integer((json_int_t)v); }
 
 static json_t *jname(const char *s, size_t n)
 {
-    char *e = mbx_escape_dup((const uint8_t *)s, n, 0);
+    char *e = json_bytes_text_dup(s, n);
     json_t *j = json_string(e ? e : "");
     free(e);
     return j;

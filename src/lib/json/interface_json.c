@@ -6,7 +6,7 @@
 
 #include "interface_json.h"
 #include "bitcode/interface_reader.h"
-#include "container/escape.h"
+#include "json_stream.h"
 #include "container/functions.h"
 
 #include <stdio.h>
@@ -16,7 +16,7 @@
 /* JSON strings must be UTF-8: invalid bytes become \xNN text. */
 static json_t *json_bytes(struct mtlbx_bytes b)
 {
-    char *s = mbx_escape_dup(b.ptr, b.len, 0);
+    char *s = json_bytes_text_dup(b.ptr, b.len);
     json_t *j = json_string(s ? s : "");
     free(s);
     return j;

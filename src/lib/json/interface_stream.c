@@ -9,7 +9,6 @@
 #include "interface_json.h"
 #include "bitcode/interface.h"
 #include "json/json_stream.h"
-#include "container/escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +106,7 @@ static void w_bytes(struct out *o, const char *key, struct mtlbx_bytes b)
         json_stream_put_bytes(o->js, key, b);
         return;
     }
-    char *s = mbx_escape_dup(b.ptr, b.len, 0);
+    char *s = json_bytes_text_dup(b.ptr, b.len);
     add(o, key, s ? json_string(s) : NULL);
     free(s);
 }
@@ -163,7 +162,7 @@ static void put_property_value(struct out *o, const char *key, const struct mtlb
     }
 }
 
-/* Printable ASCII but the backslash: mbx_escape leaves such a key as it
+/* Printable ASCII but the backslash: json_bytes_text leaves such a key as it
  * is, so two keys are the same JSON key exactly when their bytes are. */
 static bool plain_key(struct mtlbx_bytes k)
 {
@@ -192,7 +191,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Keys that are not all plain, or many (hostile input): as JSON strings
- * hold file bytes (mbx_escape_dup: \xNN for what is not UTF-8), two keys
+ * hold file bytes (json_bytes_text: \xNN for what is not UTF-8), two keys
  * are one when their escaped names are; sorting the names finds them
  * without comparing every pair. */
 static void put_escaped_properties(struct out *o, const char *key, const struct mtlbx_air_property *p,
@@ -203,7 +202,7 @@ static void put_escaped_properties(struct out *o, const char *key, const struct 
     size_t *last = malloc((n ? n : 1) * sizeof *last); /* where a key's value is; SIZE_MAX: a repeat */
     bool ok = names && by && last;
     for (size_t i = 0; i < n && ok; i++) {
-        names[i] = mbx_escape_dup(p[i].key.ptr, p[i].key.len, 0);
+        names[i] = json_bytes_text_dup(p[i].key.ptr, p[i].key.len);
         by[i] = (struct key_at){ names[i], i };
         ok = names[i] != NULL;
     }
@@ -319,7 +318,7 @@ static void put_arguments(struct out *o, const char *key, const struct mtlbx_air
 static char *language_version(const struct mtlbx_interface *iface)
 {
     char buf[64];
-    char *lang = mbx_escape_dup(iface->language_name.ptr, iface->language_name.len, 0);
+    char *lang = json_bytes_text_dup(iface->language_name.ptr, iface->language_name.len);
     snprintf(buf, sizeof buf, " %u.%u.%u", iface->language_version[0], iface->language_version[1],
              iface->language_version[2]);
     size_t n = (lang ? strlen(lang) : 0) + strlen(buf) + 1;

@@ -4,7 +4,6 @@
 #include "json_more.h"
 #include "json_stream.h"
 #include "checks/validate.h"
-#include "container/escape.h"
 #include "container/hex.h"
 #include "container/metadata.h"
 #include "container/sources.h"
@@ -16,7 +15,7 @@
 /* Names from the file may hold any byte: invalid UTF-8 becomes \xNN. */
 static json_t *text(struct mtlbx_bytes b)
 {
-    char *s = mbx_escape_dup(b.ptr, b.len, 0);
+    char *s = json_bytes_text_dup(b.ptr, b.len);
     json_t *j = s ? json_string(s) : json_null();
     free(s);
     return j;

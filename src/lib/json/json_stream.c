@@ -392,7 +392,7 @@ void json_stream_put_null(struct json_stream *js, const char *key)
 
 void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx_bytes b)
 {
-    /* ASCII is valid UTF-8, which mbx_escape copies as it is: only the
+    /* ASCII is valid UTF-8, which json_bytes_text copies as it is: only the
      * end at a NUL, as a C string has it, is left to do. */
     bool ascii = true;
     for (size_t i = 0; i < b.len && ascii; i++)
@@ -404,14 +404,21 @@ void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx
         return;
     }
     char small[256];
-    if (mbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small) {
+    if (json_bytes_text(b.ptr, b.len, small, sizeof small) < sizeof small) {
         json_stream_put_string(js, key, small);
         return;
     }
-    char *s = mbx_escape_dup(b.ptr, b.len, 0);
+    char *s = json_bytes_text_dup(b.ptr, b.len);
     json_stream_put_string(js, key, s);
     free(s);
 }
+
+size_t json_bytes_text(const void *bytes, size_t len, char *out, size_t out_size)
+{
+    return mbx_escape(bytes, len, 0, out, out_size);
+}
+
+char *json_bytes_text_dup(const void *bytes, size_t len) { return mbx_escape_dup(bytes, len, 0); }
 
 void json_stream_put_members(struct json_stream *js, json_t *members)
 {

@@ -68,9 +68,19 @@ void json_stream_put_int(struct json_stream *js, const char *key, json_int_t val
 void json_stream_put_string(struct json_stream *js, const char *key, const char *value);
 void json_stream_put_bool(struct json_stream *js, const char *key, bool value);
 void json_stream_put_null(struct json_stream *js, const char *key);
-/* File bytes as a string, as json_string(mbx_escape_dup(b, 0)) is: bytes
- * that are not UTF-8 become \xNN text, and the text ends at a NUL byte. */
+/* File bytes as a string, as json_string(json_bytes_text_dup(b)) is:
+ * bytes that are not UTF-8 become \xNN text, and the text ends at a NUL
+ * byte. */
 void json_stream_put_bytes(struct json_stream *js, const char *key, struct mtlbx_bytes b);
+/* The one spelling of file bytes (a name, a key, a path) as the text of
+ * a JSON string, which every JSON writer of the library uses: valid UTF-8
+ * is kept as it is (controls too: the encoder escapes them) and each byte
+ * that is not UTF-8 becomes the text \xNN, so that jansson accepts it.
+ * Into `out` (always NUL-terminated, cut on a character boundary); the
+ * return is the length the whole text needs. */
+size_t json_bytes_text(const void *bytes, size_t len, char *out, size_t out_size);
+/* The same text, malloc'd; NULL out of memory. */
+char *json_bytes_text_dup(const void *bytes, size_t len);
 /* Writes every member of the object `members`, in order, as members of the
  * open object, and releases it. */
 void json_stream_put_members(struct json_stream *js, json_t *members);

@@ -22,9 +22,9 @@
 json_t *vj_bytes(struct mtlbx_bytes b)
 {
     char small[256];
-    if (mbx_escape(b.ptr, b.len, 0, small, sizeof small) < sizeof small)
+    if (json_bytes_text(b.ptr, b.len, small, sizeof small) < sizeof small)
         return json_string(small);
-    char *s = mbx_escape_dup(b.ptr, b.len, 0);
+    char *s = json_bytes_text_dup(b.ptr, b.len);
     json_t *j = s ? json_string(s) : NULL;
     free(s);
     return j;

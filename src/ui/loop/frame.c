@@ -13,7 +13,6 @@
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
 #include "ui/core/job.h"
-#include "container/escape.h"
 #include "container/file.h"
 #include "container/nouns.h"
 #include "container/diagnostics.h"
@@ -62,7 +61,7 @@ static void draw_title(struct explorer *ex)
     size_t used = (size_t)snprintf(left, sizeof left, " mtlbx ");
     for (uint32_t i = 0; i < ex->n_files && used < sizeof left; i++) {
         const char *b = base_name(ex->files[i].path);
-        char *safe = mbx_escape_dup((const uint8_t *)b, strlen(b), MTLBX_ESC_TERMINAL);
+        char *safe = textfmt_escape_str_dup(b);
         used += (size_t)snprintf(left + used, sizeof left - used, "%s%s", i ? " | " : " ", safe ? safe : "?");
         free(safe);
     }

@@ -14,7 +14,7 @@
 #include "bitcode/demangle.h"
 #include "checks/hash.h"
 #include "checks/requirements.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/file.h"
 #include "container/gpu_slice.h"
 #include "container/lower_bound.h"
@@ -239,7 +239,7 @@ static void file_cell(const struct ft_lib *fl, char *out, size_t size)
     size_t len = strlen(base);
     if (len > 9 && strcmp(base + len - 9, ".metallib") == 0)
         len -= 9;                /* the name, not the suffix every row has */
-    char *safe = mbx_escape_dup((const uint8_t *)base, len, MTLBX_ESC_TERMINAL);
+    char *safe = textfmt_escape_dup(base, len);
     if (fl->file_libs > 1)
         snprintf(out, size, "#%u%s%s", fl->in_file, safe && safe[0] ? " " : "", safe ? safe : "");
     else
@@ -377,8 +377,8 @@ char *ftable_function_name(const mtlbx_library *lib, size_t index, bool raw)
 {
     const struct mtlbx_function *fn = mbx_function_at(lib, index);
     char *demangled = raw ? NULL : mbx_demangle(fn->name);
-    char *safe = demangled ? mbx_escape_dup((const uint8_t *)demangled, strlen(demangled), MTLBX_ESC_TERMINAL)
-                           : mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+    char *safe = demangled ? textfmt_escape_str_dup(demangled)
+                           : textfmt_escape_dup(fn->name.ptr, fn->name.len);
     free(demangled);
     return safe;
 }

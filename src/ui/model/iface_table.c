@@ -9,7 +9,7 @@
 
 #include "ui/model/iface_table.h"
 #include "model/msl.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/functions.h"
 #include "container/value_names.h"
 
@@ -60,7 +60,7 @@ static void add(struct lines *l, bool heading, const char *fmt, ...)
 
 static char *esc(struct mtlbx_bytes b)
 {
-    char *s = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *s = textfmt_escape_dup(b.ptr, b.len);
     return s ? s : strdup("?");
 }
 

@@ -1,6 +1,7 @@
 /* Safe text for the screen. Everything shown from a file passes through
- * here or through the library's terminal escaping, so a name holding an
- * ESC sequence prints as "\x1b[..." and never acts on the terminal. */
+ * here (textfmt_sanitize for lines of text, textfmt_escape_dup for names,
+ * which is the library's terminal escaping), so a name holding an ESC
+ * sequence prints as "\x1b[..." and never acts on the terminal. */
 #include "config.h"
 
 #include "ui/text/textfmt.h"
@@ -54,6 +55,13 @@ static bool cp_needs_escape(uint32_t cp)
 {
     return mbx_codepoint_unsafe(cp); /* the one policy, shared with the CLI */
 }
+
+char *textfmt_escape_dup(const void *bytes, size_t len)
+{
+    return mbx_escape_dup(bytes, len, MTLBX_ESC_TERMINAL);
+}
+
+char *textfmt_escape_str_dup(const char *s) { return textfmt_escape_dup(s, strlen(s)); }
 
 struct out_buf {
     char *p;

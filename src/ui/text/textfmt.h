@@ -25,6 +25,15 @@ int textfmt_cp_width(uint32_t cp);
 size_t textfmt_sanitize(const uint8_t *in, size_t len, char *out, size_t cap,
                         int tabstop, int max_cols);
 
+/* A name, path or message (from the file, or typed by the user) as one
+ * piece of text for the screen, the explorer's one use of the library's
+ * terminal escaping (container/escape.h): controls, bidi and invisible
+ * characters and invalid UTF-8 become \xNN, a backslash \\. Every view
+ * and verb that shows such a string asks here. Malloc'd; NULL out of
+ * memory. */
+char *textfmt_escape_dup(const void *bytes, size_t len);
+char *textfmt_escape_str_dup(const char *s);
+
 /* One character of possibly invalid UTF-8: its bytes (at least 1 while
  * len > 0; an invalid byte counts as one '?') and its columns. */
 size_t textfmt_step(const uint8_t *s, size_t len, int *cols);

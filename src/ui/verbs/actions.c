@@ -10,7 +10,7 @@
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
 #include "checks/sha256.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/functions.h"
 
 #include <errno.h>
@@ -22,7 +22,7 @@
 
 static char *escaped(struct mtlbx_bytes b)
 {
-    char *s = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *s = textfmt_escape_dup(b.ptr, b.len);
     return s ? s : strdup("?");
 }
 

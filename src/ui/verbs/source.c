@@ -7,7 +7,7 @@
 #include "ui/core/job.h"
 #include "ui/verbs/verbs.h"
 #include "model/source_locate.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/functions.h"
 #include "container/sources.h"
 
@@ -38,7 +38,7 @@ static void source_finish(struct explorer *ex, struct job *j, bool cancelled)
 {
     struct source_job *d = j->ctx;
     const struct mtlbx_function *f = mbx_function_at(d->lib, d->fn);
-    char *name = mbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
+    char *name = textfmt_escape_dup(f->name.ptr, f->name.len);
     if (cancelled) {
         ex_message(ex, "source search cancelled");
     } else if (d->found == -2) {
@@ -54,8 +54,8 @@ static void source_finish(struct explorer *ex, struct job *j, bool cancelled)
         /* The file name first: a long path is cut at its end. */
         const char *slash = strrchr(mem->name, '/');
         const char *base = slash && slash[1] ? slash + 1 : mem->name;
-        char *path = mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
-        char *file = mbx_escape_dup((const uint8_t *)base, strlen(base), MTLBX_ESC_TERMINAL);
+        char *path = textfmt_escape_str_dup(mem->name);
+        char *file = textfmt_escape_str_dup(base);
         char title[1200];
         snprintf(title, sizeof title, "%.200s in %.900s", file ? file : "?", path ? path : "?");
         struct text_doc doc = { .title = title, .data = (const char *)mem->data, .len = (size_t)mem->size,
@@ -90,7 +90,7 @@ void verb_show_source(struct explorer *ex, mtlbx_library *lib, size_t fn)
 
 static char *member_name(const struct mtlbx_member *mem)
 {
-    char *s = mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    char *s = textfmt_escape_str_dup(mem->name);
     return s ? s : strdup("?");
 }
 
@@ -106,8 +106,7 @@ void verb_show_member(struct explorer *ex, mtlbx_library *lib, size_t archive, s
     char *name = member_name(mem);
     if (mem->type != MTLBX_MEMBER_FILE || !mem->data) {
         if (mem->link_target) {
-            char *t = mbx_escape_dup((const uint8_t *)mem->link_target, strlen(mem->link_target),
-                                       MTLBX_ESC_TERMINAL);
+            char *t = textfmt_escape_str_dup(mem->link_target);
             ex_message(ex, "%s is a link to %s", name, t ? t : "?");
             free(t);
         } else {

@@ -15,7 +15,7 @@
 #include "ui/verbs/verbs.h"
 #include "ui/widgets/prompt.h"
 #include "writer/writer.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/file.h"
 #include "container/functions.h"
 #include "container/nouns.h"
@@ -134,7 +134,7 @@ void verb_write_library(struct explorer *ex, struct library_pick *pick)
         return;
     }
     verb_expand_home(typed, x->path, sizeof x->path);
-    char *shown = mbx_escape_dup((const uint8_t *)typed, strlen(typed), MTLBX_ESC_TERMINAL);
+    char *shown = textfmt_escape_str_dup(typed);
     snprintf(x->shown, sizeof x->shown, "%.1000s", shown ? shown : typed);
     free(shown);
     struct stat st;

@@ -3,7 +3,7 @@
 
 #include "ui/work/folder_scan.h"
 #include "gate/archive_members.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/file.h"
 
 #include <fcntl.h>
@@ -174,7 +174,7 @@ void folder_scan_title(const struct folder_scan *s, char *buf, size_t size)
 {
     size_t used = (size_t)snprintf(buf, size, " mtlbx  ");
     for (uint32_t r = 0; s && r < s->n_roots && used < size; r++) {
-        char *safe = mbx_escape_dup((const uint8_t *)s->roots[r], strlen(s->roots[r]), MTLBX_ESC_TERMINAL);
+        char *safe = textfmt_escape_str_dup(s->roots[r]);
         used += (size_t)snprintf(buf + used, size - used, "%s%s", r ? " | " : "", safe ? safe : "?");
         free(safe);
     }

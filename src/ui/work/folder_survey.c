@@ -11,7 +11,7 @@
 #include "program/text_buf.h"
 #include "ui/work/folder_scan.h"
 #include "bitcode/interface_reader.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/functions.h"
 #include "container/header.h"
 #include "container/value_names.h"
@@ -28,7 +28,7 @@
  * status line when found). */
 static void add_safe(struct text_buf *t, struct mtlbx_bytes b)
 {
-    char *e = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *e = textfmt_escape_dup(b.ptr, b.len);
     if (e)
         text_buf_str(t, e);
     free(e);

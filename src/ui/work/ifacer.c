@@ -8,7 +8,7 @@
 #include "ui/work/ifacer.h"
 #include "program/span_release.h"
 #include "bitcode/interface_reader.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/functions.h"
 
 #include <pthread.h>
@@ -76,7 +76,7 @@ static void append(struct text_buf *t, struct mtlbx_bytes b)
 {
     if (!b.len)
         return;
-    char *esc = mbx_escape_dup(b.ptr, b.len, MTLBX_ESC_TERMINAL);
+    char *esc = textfmt_escape_dup(b.ptr, b.len);
     if (esc) {
         text_buf_str(t, esc);
         text_buf_add(t, "\n", 1);

@@ -12,7 +12,7 @@
 #include "ui/views/bytes/bytes.h"
 #include "ui/work/hasher.h"
 #include "ui/work/ifacer.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/file.h"
 
 #include <inttypes.h>
@@ -110,7 +110,7 @@ static void bytes_status(struct explorer *ex, char *info, size_t size)
     uint32_t file = bytes_current_file(ex);
     tree_node_label(ex, file, n, label, sizeof label);
     const char *bn = base_name(ex->files[file].path);
-    char *safe = mbx_escape_dup((const uint8_t *)bn, strlen(bn), MTLBX_ESC_TERMINAL);
+    char *safe = textfmt_escape_str_dup(bn);
     if (n->size)
         snprintf(info, size, "%s: %s @0x%" PRIx64 " +%" PRIu64, safe ? safe : "?", label, n->offset, n->size);
     else

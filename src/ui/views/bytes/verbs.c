@@ -9,7 +9,7 @@
 #include "ui/verbs/verbs.h"
 #include "ui/views/bytes/bytes.h"
 #include "ui/widgets/prompt.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/file.h"
 #include "container/functions.h"
 #include "container/sources.h"
@@ -200,7 +200,7 @@ void bytes_copy(struct explorer *ex)
     long fn = bytes_function_of(n);
     if (n->kind == MTLBX_NODE_FUNCTION && fn >= 0 && n->lib) {
         const struct mtlbx_function *f = mbx_function_at(n->lib, (size_t)fn);
-        char *name = mbx_escape_dup(f->name.ptr, f->name.len, MTLBX_ESC_TERMINAL);
+        char *name = textfmt_escape_dup(f->name.ptr, f->name.len);
         if (name)
             verb_copy(ex, "the name", name);
         free(name);

@@ -21,7 +21,7 @@
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 #include "container/functions.h"
 #include "container/nouns.h"
 #include "container/sources.h"
@@ -300,7 +300,7 @@ static void show_disassembly_diff(struct explorer *ex)
         return;
     }
     struct mtlbx_bytes name = mbx_function_at(r->ld->a, r->a)->name;
-    char *shown = mbx_escape_dup(name.ptr, name.len, MTLBX_ESC_TERMINAL);
+    char *shown = textfmt_escape_dup(name.ptr, name.len);
     ex_message(ex, "running llvm-dis twice and diff -u on %s...", shown ? shown : "?");
     ex_draw(ex);
     struct tool_result da, db, dd;
@@ -374,7 +374,7 @@ static void draw_detail(struct explorer *ex)
 static char *member_name(mtlbx_library *lib, struct mtlbx_member_ref m)
 {
     const char *s = mbx_library_sources(lib)->archives[m.archive].members[m.member].name;
-    return mbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL);
+    return textfmt_escape_str_dup(s);
 }
 
 /* A row as `mtlbx diff` prints its line: "~ header    requires macOS 15.0
@@ -407,13 +407,13 @@ static char *row_text_make(const struct compare_row *r)
         mtlbx_library *lib = r->kind == ROW_ADDED ? r->ld->b : r->ld->a;
         const struct mtlbx_function *fn = mbx_function_at(lib, r->kind == ROW_ADDED ? r->b : r->a);
         char tbuf[24];
-        name = mbx_escape_dup(fn->name.ptr, fn->name.len, MTLBX_ESC_TERMINAL);
+        name = textfmt_escape_dup(fn->name.ptr, fn->name.len);
         fprintf(out, "%c %-9s %s", r->mark,
                 (fn->present & MTLBX_F_TYPE) ? mbx_function_type_name(fn->type, tbuf, sizeof tbuf) : "-",
                 name ? name : "?");
         if (r->mark == '>') {
             const struct mtlbx_function *to = mbx_function_at(r->ld->b, r->b);
-            more = mbx_escape_dup(to->name.ptr, to->name.len, MTLBX_ESC_TERMINAL);
+            more = textfmt_escape_dup(to->name.ptr, to->name.len);
             fprintf(out, " -> %s (renamed: same hash)", more ? more : "?");
         } else if (r->fields) {
             more = diff_function_change_text(NULL, r->ld->a, r->a, NULL, r->ld->b, r->b, r->fields,

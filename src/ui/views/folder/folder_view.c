@@ -25,7 +25,6 @@
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
 #include "ui/work/folder_scan.h"
-#include "container/escape.h"
 #include "container/file.h"
 #include "container/functions.h"
 #include "container/nouns.h"
@@ -162,9 +161,9 @@ static void open_entry(struct explorer *ex, size_t index)
     pthread_mutex_lock(&s->lock);
     struct folder_entry e = s->v[index];
     pthread_mutex_unlock(&s->lock);
-    char *label = mbx_escape_dup((const uint8_t *)e.label, strlen(e.label), MTLBX_ESC_TERMINAL);
+    char *label = textfmt_escape_str_dup(e.label);
     if (e.problem) {
-        char *why = mbx_escape_dup((const uint8_t *)e.problem, strlen(e.problem), MTLBX_ESC_TERMINAL);
+        char *why = textfmt_escape_str_dup(e.problem);
         ex_error(ex, "%s: %s", label ? label : "?", why ? why : "?");
         free(why);
         free(label);
@@ -308,7 +307,7 @@ static bool search(struct explorer *ex, const struct query *q, bool forward, con
     if (i >= 0) {
         pthread_mutex_lock(&s->lock);
         const struct folder_entry *e = &s->v[rows[i].entry];
-        char *label = mbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
+        char *label = textfmt_escape_str_dup(e->label);
         pthread_mutex_unlock(&s->lock);
         list_select(&f->list, i);
         f->search_entry = (size_t)rows[i].entry;
@@ -445,7 +444,7 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     attr_t attr = selected ? term_attr(AT_SELECT) : A_NORMAL;
     if (row->entry < 0) {
         const char *root = s->roots[row->root];
-        char *safe = mbx_escape_dup((const uint8_t *)root, strlen(root), MTLBX_ESC_TERMINAL);
+        char *safe = textfmt_escape_str_dup(root);
         snprintf(line, sizeof line, "%s %.1200s", term_ascii() ? "v" : "\u25be", safe ? safe : "?");
         free(safe);
         term_put(y, r->x, r->w, line, selected ? attr : term_attr(AT_HEADING), 0);
@@ -453,9 +452,8 @@ static void draw_row(struct explorer *ex, int y, const struct folder_row *row, b
     }
     pthread_mutex_lock(&s->lock);
     const struct folder_entry *e = &s->v[row->entry];
-    char *label = mbx_escape_dup((const uint8_t *)e->label, strlen(e->label), MTLBX_ESC_TERMINAL);
-    char *problem = e->problem ? mbx_escape_dup((const uint8_t *)e->problem, strlen(e->problem),
-                                                  MTLBX_ESC_TERMINAL) : NULL;
+    char *label = textfmt_escape_str_dup(e->label);
+    char *problem = e->problem ? textfmt_escape_str_dup(e->problem) : NULL;
     uint64_t size = e->size;
     bool known = e->file != NULL || e->surveyed, unreadable = e->unreadable && !e->file;
     size_t functions = e->functions, problems = e->problems;

@@ -17,7 +17,6 @@
 #include "ui/widgets/list.h"
 #include "ui/widgets/prompt.h"
 #include "ui/widgets/search.h"
-#include "container/escape.h"
 #include "container/nouns.h"
 #include "container/sources.h"
 
@@ -179,7 +178,7 @@ static bool members_open(struct explorer *ex, const struct place *at)
 
 static char *member_name(const struct mtlbx_member *mem)
 {
-    char *s = mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL);
+    char *s = textfmt_escape_str_dup(mem->name);
     return s ? s : strdup("?");
 }
 
@@ -335,8 +334,7 @@ static enum view_result members_action(struct explorer *ex, enum action a)
     case ACT_WRITE_ALL: write_all(ex, m); break;
     case ACT_COPY: {
         const struct mtlbx_member *mem = selected(m);
-        char *safe = mem ? mbx_escape_dup((const uint8_t *)mem->name, strlen(mem->name), MTLBX_ESC_TERMINAL)
-                         : NULL;
+        char *safe = mem ? textfmt_escape_str_dup(mem->name) : NULL;
         if (safe)
             verb_copy(ex, "the path", safe);
         free(safe);
@@ -388,7 +386,7 @@ static void members_draw(struct explorer *ex)
         if (!a)
             continue;
         if (m->rows[i].member < 0) {
-            char *id = mbx_escape_dup(a->id.ptr, a->id.len, MTLBX_ESC_TERMINAL);
+            char *id = textfmt_escape_dup(a->id.ptr, a->id.len);
             if (a->state == MTLBX_ARCHIVE_LOADED)
                 snprintf(line, sizeof line, "archive %zu  %s  (%zu member%s)", m->rows[i].archive,
                          id ? id : "?", a->n_members, a->n_members == 1 ? "" : "s");

@@ -19,7 +19,7 @@
 #include "ui/widgets/list.h"
 #include "ui/work/folder_scan.h"
 #include "compare/compare.h"
-#include "container/escape.h"
+#include "ui/text/textfmt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,8 +66,6 @@ static void on_problem(void *ctx, const char *path, const char *message)
     ((struct release_job *)ctx)->built.n_problems++;
 }
 
-static char *escaped(const char *s) { return mbx_escape_dup((const uint8_t *)s, strlen(s), MTLBX_ESC_TERMINAL); }
-
 /* "requires A -> B; 2 functions changed, 1 added, 3 header fields". */
 static void change_summary(const struct mtlbx_diff *d, FILE *out)
 {
@@ -106,7 +104,7 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
     if (job_cancelled(rj->job))
         return;
     job_set_progress(rj->job, ++rj->pairs, 0);
-    char *buf = NULL, *key = escaped((x ? x : y)->key);
+    char *buf = NULL, *key = textfmt_escape_str_dup((x ? x : y)->key);
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     struct release_row row = { x && y ? '~' : x ? '-' : '+', NULL, NULL, NULL, NULL, NULL };
@@ -119,7 +117,7 @@ static void on_pair(void *ctx, const struct release_item *x, const struct releas
         struct mtlbx_diff *d = NULL;
         struct mtlbx_diff_options opt = { .verify = false };
         if (mbx_open_any(x->open, &fa, &err) != MTLBX_E_NONE || mbx_open_any(y->open, &fb, &err) != MTLBX_E_NONE) {
-            char *why = escaped(err.message);
+            char *why = textfmt_escape_str_dup(err.message);
             fprintf(out, ": %s", why ? why : "cannot be opened");
             free(why);
             row.mark = '?';
