@@ -28,7 +28,8 @@
 #include "container/escape.h"
 #include "container/header.h"
 #include "container/nouns.h"
-#include "container/value_names.h"
+#include "container/digits.h"
+#include "container/target_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
