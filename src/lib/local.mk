@@ -50,8 +50,10 @@ src_lib_libmtlbx_private_la_SOURCES = \
 	src/lib/container/metadata.h \
 	src/lib/container/sources.h \
 	src/lib/container/value_names.h \
+	src/lib/container/target_names.h \
 	src/lib/container/escape.h \
 	src/lib/container/nouns.h \
+	src/lib/container/digits.h \
 	src/lib/container/textf.h \
 	src/lib/container/grow.h \
 	src/lib/container/le_read.h \

@@ -14,6 +14,7 @@
 #include "container/metadata.h"
 #include "container/sources.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 #include "container/diagnostics.h"
 
 #include <stdarg.h>

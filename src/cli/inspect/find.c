@@ -27,7 +27,8 @@
 #include "gate/gate.h"
 #include "container/header.h"
 #include "container/nouns.h"
-#include "container/value_names.h"
+#include "container/digits.h"
+#include "container/target_names.h"
 
 #include <errno.h>
 #include <fcntl.h>

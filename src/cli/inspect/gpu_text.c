@@ -7,7 +7,7 @@
 #include "container/functions.h"
 #include "container/gpu_slice.h"
 #include "container/nouns.h"
-#include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

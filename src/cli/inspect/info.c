@@ -9,8 +9,10 @@
 #include "checks/byte_layout.h"
 #include "container/header.h"
 #include "container/nouns.h"
+#include "container/digits.h"
 #include "container/sources.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdio.h>
 #include <string.h>

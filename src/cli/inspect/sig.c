@@ -15,6 +15,7 @@
 #include "json/json_stream.h"
 #include "container/lower_bound.h"
 #include "container/value_names.h"
+#include "container/header.h"
 
 #include <pthread.h>
 #include <stdlib.h>

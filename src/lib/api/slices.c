@@ -7,7 +7,7 @@
 #include "api/handle.h"
 #include "container/file.h"
 #include "container/gpu_slice.h"
-#include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <errno.h>
 

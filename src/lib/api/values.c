@@ -10,6 +10,7 @@
 #include "container/header.h"
 #include "container/hex.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <errno.h>
 #include <stdio.h>

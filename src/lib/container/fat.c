@@ -9,7 +9,7 @@
 #include "container/le_read.h"
 #include "container/report.h"
 #include "container/span.h"
-#include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdlib.h>
 #include <string.h>

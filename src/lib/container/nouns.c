@@ -3,6 +3,7 @@
  * "1 bytes". */
 #include "config.h"
 #include "container/nouns.h"
+#include "container/digits.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,6 @@
 /* The container layer (src/lib/container) on counts (nouns.c): a count
- * with the noun that agrees with it, and digits grouped by three. */
+ * with the noun that agrees with it. (Digits grouped by three:
+ * container/digits.h.) */
 #ifndef MTLBX_CONTAINER_NOUNS_H
 #define MTLBX_CONTAINER_NOUNS_H
 
@@ -20,10 +21,6 @@ const char *mbx_count_noun(uint64_t n, const char *one, const char *many, char *
 /* Just the noun that agrees with n, for a format that prints n itself
  * ("%zu %s", n, mbx_noun(n, "entry", "entries")). */
 const char *mbx_noun(uint64_t n, const char *one, const char *many);
-
-/* 1234567 as "1,234,567" in out (n bytes; 27 are enough); returns out.
- * (nouns.c: the grouping mbx_count_noun uses too.) */
-const char *mbx_format_count(char *out, size_t n, uint64_t v);
 
 #ifdef __cplusplus
 }

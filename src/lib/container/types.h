@@ -8,7 +8,8 @@
  * handle. Its face is one header per concept: file.h (opening, fat
  * slices), diagnostics.h, header.h (header, tags, header extension,
  * dynamic header, lists, sections), functions.h, metadata.h, sources.h,
- * value_names.h, escape.h, nouns.h, textf.h, gpu_slice.h, macho.h.
+ * value_names.h, target_names.h, escape.h, nouns.h, digits.h, textf.h,
+ * gpu_slice.h, macho.h.
  *
  * This header: the layer's basic types, the file and library handles
  * (opaque outside src/lib; their insides are container/library.h), a span

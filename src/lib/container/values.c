@@ -5,6 +5,7 @@
 #include "container/le_read.h"
 #include "container/tag_walk.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdio.h>
 #include <string.h>

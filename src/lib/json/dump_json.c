@@ -25,6 +25,7 @@
 #include "container/metadata.h"
 #include "container/sources.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 #include "container/diagnostics.h"
 
 #include <jansson.h>

@@ -8,6 +8,7 @@
 #include "container/metadata.h"
 #include "container/sources.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,6 +14,7 @@
 #include "container/header.h"
 #include "container/hex.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdlib.h>
 #include <string.h>

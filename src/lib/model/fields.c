@@ -13,8 +13,10 @@
 #include "container/functions.h"
 #include "container/metadata.h"
 #include "container/nouns.h"
+#include "container/digits.h"
 #include "container/sources.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <inttypes.h>
 #include <stdio.h>

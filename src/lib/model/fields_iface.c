@@ -10,7 +10,7 @@
 #include "model/model.h"
 #include "model/msl.h"
 #include "container/functions.h"
-#include "container/nouns.h"
+#include "container/digits.h"
 #include "container/value_names.h"
 
 #include <inttypes.h>

@@ -12,6 +12,7 @@
 #include "container/functions.h"
 #include "container/metadata.h"
 #include "container/nouns.h"
+#include "container/digits.h"
 #include "container/sources.h"
 #include "container/value_names.h"
 

@@ -7,6 +7,7 @@
 #include "container/escape.h"
 #include "container/hex.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,6 +13,7 @@
 #include "writer/writer_model.h"
 #include "container/header.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <errno.h>
 #include <inttypes.h>

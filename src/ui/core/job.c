@@ -13,7 +13,7 @@
 #include "ui/text/keylog.h"
 #include "ui/term/term.h"
 #include "ui/core/core.h"
-#include "container/nouns.h"
+#include "container/digits.h"
 
 #include <pthread.h>
 #include <sched.h>

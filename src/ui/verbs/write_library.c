@@ -19,6 +19,7 @@
 #include "container/file.h"
 #include "container/functions.h"
 #include "container/nouns.h"
+#include "container/digits.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 #include "ui/text/textfmt.h"
 #include "container/functions.h"
 #include "container/header.h"
-#include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,6 +12,7 @@
 #include "container/header.h"
 #include "container/metadata.h"
 #include "container/value_names.h"
+#include "container/target_names.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

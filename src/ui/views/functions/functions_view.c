@@ -27,6 +27,7 @@
 #include "container/file.h"
 #include "container/lower_bound.h"
 #include "container/nouns.h"
+#include "container/digits.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include "ui/verbs/verbs.h"
 #include "ui/work/ifacer.h"
 #include "checks/hash.h"
-#include "container/nouns.h"
+#include "container/digits.h"
 #include "container/value_names.h"
 
 #include <stdio.h>
