@@ -9,8 +9,9 @@
 #   tests/api/internal_names.sh  the parser library's global mtlbx_ names are the public
 #                              ones alone; the internal API is mbx_
 #   tests/api/consumer.sh      a C program built from pkg-config's flags alone
-#                              agrees with dump --json, sig and check --os on the
-#                              sample and the fixtures (consumer_corpus.sh: the corpus)
+#                              agrees with dump --json, sig, check --os and the
+#                              gate's check --json --expect on the sample and the
+#                              fixtures (consumer_corpus.sh: the corpus)
 #   tests/api/writer.sh        the writer (mtlbx_writer_*, writer_consumer.c built the
 #                              same way): modules the library reads packed for the
 #                              file's target, read back, the bytes `mtlbx pack`

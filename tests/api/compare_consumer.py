@@ -4,7 +4,9 @@ wrote about FILE into OUTDIR against what the mtlbx program says about it:
 the dump --json documents byte for byte, every getter's value against the
 document's, the declarations against `mtlbx sig`, the check_os findings
 against `mtlbx check --os macos:14.0`, the findings against the document's
-diagnostics. Prints one line per disagreement; exit 1 when there is one."""
+diagnostics, and the gate's findings against `mtlbx check --json --os
+macos:14.0 --expect LIST`. Prints one line per disagreement; exit 1 when
+there is one."""
 
 import collections
 import json
@@ -47,9 +49,9 @@ def requires_text(r):
     return "%s %s" % (r["os"], r["version"]) if r["os"] and r["version"] else None
 
 
-def same(where, got, want):
+def same(where, got, want, program="dump --json"):
     if got != want:
-        say("%s: the C API says %r, dump --json %r" % (where, got, want))
+        say("%s: the C API says %r, %s %r" % (where, got, program, want))
 
 
 same("libraries", len(api["libraries"]), len(doc["libraries"]))
@@ -113,6 +115,20 @@ want = collections.Counter()
 for d in plain_doc["diagnostics"] + [x for lib in plain_doc["libraries"] for x in lib["diagnostics"]]:
     want[(2 if d["severity"] == "error" else 1, d["offset"], d["message"])] += 1
 same("findings", collections.Counter(tuple(x) for x in api["diagnostics"]), want)
+
+# The gate (mtlbx_gate_*): what `check --json --os macOS:14.0 --expect LIST`
+# prints, finding for finding and in its order, and the same status.
+with open(os.path.join(outdir, "gate.json"), encoding="utf-8", errors="surrogateescape") as f:
+    gate = json.load(f)
+checked = run("check", "--json", "--os", "macOS:14.0", "--expect", os.path.join(outdir, "expected.txt"))
+rows = [json.loads(line) for line in checked.stdout.decode("utf-8", "surrogateescape").splitlines()]
+same("gate findings", [tuple(x[:5]) for x in gate["findings"]],
+     [(r["file"], r["offset"], r["severity"], r["message"], r["rule"]) for r in rows], "check --json")
+same("gate members", [x[5] for x in gate["findings"]], ["" for r in rows], "check --json")
+same("gate status", gate["status"], -25 if checked.returncode == 2 else -20 if rows else 0, "check --json")
+same("gate problems", bool(gate["problems"]), checked.returncode == 2, "check --json")
+if not any(r["rule"] == "expect" for r in rows) and checked.returncode != 2:
+    say("the gate found no missing expected function; the test cannot tell a list read from one ignored")
 
 for p in problems:
     print(p)

@@ -19,6 +19,7 @@
  * when FILE does not open (its status and error on stdout). */
 #include <mtlbx.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,69 @@ int main(int argc, char **argv)
     fclose(decl);
     CHECK(mtlbx_check_os(h, "macOS") == MTLBX_FAILED && mtlbx_check_os(h, "amigaOS:1.0") == MTLBX_FAILED,
           "check_os takes what it should refuse");
+
+    /* The gate, as `check --json --os macOS:14.0 --expect LIST` runs it
+     * (compare_consumer.py runs the program): a list read from a file and
+     * the same lines handed over as text find the same things. */
+    char list[4096];
+    snprintf(list, sizeof list, "%s/expected.txt", dir);
+    static const char names[] = "# what the consumer expects\nno_such_function_in_any_library\n";
+    FILE *lf = fopen(list, "w");
+    CHECK(lf && fputs(names, lf) >= 0 && fclose(lf) == 0, "cannot write %s", list);
+    mtlbx_gate *g = mtlbx_gate_new(), *gt = mtlbx_gate_new();
+    CHECK(g && gt, "mtlbx_gate_new ran out of memory");
+    if (g && gt) {
+        CHECK(mtlbx_gate_os(g, "macOS:14.0") == MTLBX_OK && mtlbx_gate_os(gt, "macOS:14.0") == MTLBX_OK,
+              "mtlbx_gate_os refuses macOS:14.0");
+        CHECK(mtlbx_gate_os(g, "amigaOS:1.0") == MTLBX_FAILED && mtlbx_gate_errno(g) == EINVAL,
+              "mtlbx_gate_os takes amigaOS:1.0");
+        CHECK(mtlbx_gate_expect(g, list) == MTLBX_OK, "mtlbx_gate_expect(%s): %s", list,
+              mtlbx_gate_error_string(g));
+        CHECK(mtlbx_gate_expect_text(gt, list, names, sizeof names - 1) == MTLBX_OK,
+              "mtlbx_gate_expect_text: %s", mtlbx_gate_error_string(gt));
+        int gs = mtlbx_gate_add_path(g, path), gts = mtlbx_gate_add_path(gt, path);
+        CHECK(gs == gts && mtlbx_gate_finding_count(g) == mtlbx_gate_finding_count(gt),
+              "the list as a file and as text: status %d and %d, %zu and %zu findings", gs, gts,
+              mtlbx_gate_finding_count(g), mtlbx_gate_finding_count(gt));
+        FILE *gj = open_out(dir, "gate.json");
+        fprintf(gj, "{\"status\": %d, \"findings\": [", gs);
+        for (size_t i = 0; i < mtlbx_gate_finding_count(g); i++) {
+            const char *file = NULL, *rule = NULL;
+            int64_t off = -2;
+            int sev = 0;
+            const char *m = mtlbx_gate_finding(g, i, &file, &off, &sev, &rule);
+            const char *mt = mtlbx_gate_finding(gt, i, NULL, NULL, NULL, NULL);
+            CHECK(m && mt && strcmp(m, mt) == 0, "finding %zu differs between the list as a file and as text", i);
+            fprintf(gj, "%s[", i ? ", " : "");
+            put_string(gj, file);
+            fprintf(gj, ", %lld, \"%s\", ", (long long)off, sev == MTLBX_SEVERITY_ERROR ? "error" : "warning");
+            put_string(gj, m);
+            fputs(", ", gj);
+            put_string(gj, rule);
+            fputs(", ", gj);
+            put_string(gj, mtlbx_gate_finding_member(g, i));
+            fputs("]", gj);
+        }
+        CHECK(mtlbx_gate_finding(g, mtlbx_gate_finding_count(g), NULL, NULL, NULL, NULL) == NULL &&
+                  mtlbx_gate_finding_member(g, mtlbx_gate_finding_count(g)) == NULL,
+              "a finding past the end is not NULL");
+        fputs("], \"problems\": [", gj);
+        for (size_t i = 0; i < mtlbx_gate_problem_count(g); i++) {
+            const char *pp = NULL;
+            int64_t off = -2;
+            const char *m = mtlbx_gate_problem(g, i, &pp, &off);
+            fprintf(gj, "%s[", i ? ", " : "");
+            put_string(gj, pp);
+            fprintf(gj, ", %lld, ", (long long)off);
+            put_string(gj, m);
+            fputs("]", gj);
+        }
+        fputs("]}\n", gj);
+        CHECK(fclose(gj) == 0, "cannot write gate.json");
+    }
+    mtlbx_gate_free(g);
+    mtlbx_gate_free(gt);
+    mtlbx_gate_free(NULL);
 
     /* Nothing handed out moved or changed under the calls since. */
     if (libs > 0 && mtlbx_function_count(h, 0) > 0) {

@@ -4,9 +4,9 @@
 # `pkg-config --cflags --libs mtlbx` from the scratch prefix make check
 # installed, reads every value of the C API from each file, and
 # compare_consumer.py holds them against the program (dump --json, sig,
-# check --os). It reads the sample and the fixtures; consumer_corpus.sh
-# sources it to read every file of $MTLBX_CORPUS instead (and skips
-# without it).
+# check --os, and check --json --expect for the gate). It reads the sample
+# and the fixtures; consumer_corpus.sh sources it to read every file of
+# $MTLBX_CORPUS instead (and skips without it).
 . "${MTLBX_SRCDIR:-${srcdir:-.}}/tests/api/api_lib.sh"
 need_python
 case ${CONSUMER_FILES:-} in
@@ -59,5 +59,5 @@ for f in $files; do
         ;;
     esac
 done
-ok "$n files: every value of the C API agrees with dump --json, sig and check --os"
+ok "$n files: every value of the C API agrees with dump --json, sig, check --os and check --json --expect (the gate)"
 finish
