@@ -243,13 +243,15 @@ EXTRA_DIST += tests/hostile/hostile_archive_work.sh tests/hostile/hostile_raw_by
 # fat alignment is bounded; tests/hostile/hostile_unpack_atomic.sh: unpack
 # is the old folder or the new one after a signal, a file-size limit or a
 # failure; tests/hostile/hostile_wheel_tags.sh: 80,000 wheel tags under a
-# 60,000-byte name within a memory bound. (The Info.plist cases:
-# hostile_plist.sh.)
+# 60,000-byte name within a memory bound; tests/hostile/hostile_member_names.sh:
+# zip and pax members named outside ASCII keep their names in the C locale.
+# (The Info.plist cases: hostile_plist.sh.)
 check_PROGRAMS += tests/hostile/hostile_lib_write
 tests_hostile_hostile_lib_write_SOURCES = tests/hostile/hostile_lib_write.c
 tests_hostile_hostile_lib_write_CPPFLAGS = -I$(top_srcdir)/src/lib
 tests_hostile_hostile_lib_write_LDADD = src/lib/libmtlbx.la
 HOSTILE_ISSUE40 = tests/hostile/hostile_stderr.sh tests/hostile/hostile_output_targets.sh \
-	tests/hostile/hostile_unpack_atomic.sh tests/hostile/hostile_wheel_tags.sh
+	tests/hostile/hostile_unpack_atomic.sh tests/hostile/hostile_wheel_tags.sh \
+	tests/hostile/hostile_member_names.sh
 TESTS += $(HOSTILE_ISSUE40)
 EXTRA_DIST += $(HOSTILE_ISSUE40) tests/hostile_mkquoted.py

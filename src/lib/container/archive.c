@@ -346,7 +346,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
     bool ok = true;
     struct archive_entry *e;
     int rc;
-    while ((rc = archive_read_next_header(ar, &e)) == ARCHIVE_OK ||
+    while ((rc = archive_dl_next_header(ar, &e)) == ARCHIVE_OK ||
            rc == ARCHIVE_WARN) {
         if (n == max_members) {
             lib_error(lib, a->payload_offset, "source archive lists more members than its size allows");

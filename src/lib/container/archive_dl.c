@@ -9,6 +9,7 @@
 #include "container/file.h"
 
 #include <dlfcn.h>
+#include <locale.h>
 #include <pthread.h>
 #include <string.h>
 #include <stdio.h>
@@ -92,3 +93,23 @@ const char *archive_dl_error(void)
     }
 ARCHIVE_DL_FUNCTIONS(ARCHIVE_DL_DEFINE)
 #undef ARCHIVE_DL_DEFINE
+
+/* C.UTF-8 is built into glibc (2.35, Debian 12); where it is missing,
+ * names are read in the caller's locale, as before. */
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+static locale_t utf8_locale;
+
+static void make_utf8_locale(void)
+{
+    utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+int archive_dl_next_header(struct archive *a, struct archive_entry **e)
+{
+    pthread_once(&utf8_once, make_utf8_locale);
+    locale_t was = utf8_locale ? uselocale(utf8_locale) : (locale_t)0;
+    int rc = dl_archive_read_next_header(a, e);
+    if (was)
+        uselocale(was);
+    return rc;
+}

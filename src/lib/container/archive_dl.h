@@ -22,6 +22,17 @@ const char *archive_dl_error(void);
  * it needs): the environment's failure, not the file's. */
 bool archive_dl_out_of_memory(void);
 
+/* archive_read_next_header as every reader of members calls it: in the
+ * C.UTF-8 locale of the calling thread. libarchive converts a member's
+ * name to the current locale's charset when the archive records one (a
+ * zip's UTF-8 flag, a pax header); in the C locale, where the program runs
+ * (it never calls setlocale, and a library must not), a name outside ASCII
+ * does not convert: it comes back NULL with ARCHIVE_WARN, and two members
+ * named with an accent or a bidi control would both be "". uselocale()
+ * changes this thread alone, for this one call; names then keep the bytes
+ * they are stored as, and are escaped wherever shown. */
+int archive_dl_next_header(struct archive *a, struct archive_entry **e);
+
 /* (return type, name, parameters, arguments, what it returns unloaded) */
 #define ARCHIVE_DL_FUNCTIONS(X) \
     X(struct archive *, archive_read_new, (void), (), NULL) \

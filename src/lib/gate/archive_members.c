@@ -398,7 +398,7 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
             problem(L, prefix, what);
             break;
         }
-        int r = archive_read_next_header(a, &e);
+        int r = archive_dl_next_header(a, &e);
         if (r == ARCHIVE_EOF)
             break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
