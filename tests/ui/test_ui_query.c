@@ -78,6 +78,16 @@ Test(query, kinds)
     cr_assert_eq(q.n_bytes, 4);
     cr_assert_eq(memcmp(q.bytes, "NAME", 4), 0);
     cr_assert_not(query_parse("   ", false, &q, why, sizeof why));
+    /* Where only text is searched, what looks like hex or a quoted string
+     * is the text itself. */
+    cr_assert(query_parse_text("x 4d544c42", &q, why, sizeof why));
+    cr_assert_eq(q.kind, QUERY_LABEL);
+    cr_assert_str_eq(q.text, "x 4d544c42");
+    cr_assert(query_parse_text("  \"float4\"", &q, why, sizeof why));
+    cr_assert_eq(q.kind, QUERY_LABEL);
+    cr_assert_str_eq(q.text, "\"float4\"");
+    cr_assert(query_parse_text("CNST", &q, why, sizeof why) && q.tag_like);
+    cr_assert_not(query_parse_text(" ", &q, why, sizeof why));
     cr_assert_not(query_parse("x zz", false, &q, why, sizeof why));
 }
 

@@ -89,7 +89,7 @@ const struct key_binding key_table[] = {
     { { '\n', '\r', KEY_ENTER }, ACT_ENTER, KC_HEX, "select the node that owns the byte", NULL },
 
     /* Search and go to */
-    { { '/' }, ACT_SEARCH, KC_MAIN, "search names and tags; \"x 4d544c42\" for hex bytes, '\"text' for raw bytes", "search" },
+    { { '/' }, ACT_SEARCH, KC_MAIN, "search names and tags; in the bytes view \"x 4d544c42\" for hex bytes, '\"text' for raw bytes", "search" },
     { { '/' }, ACT_SEARCH, KC_TEXT, "search the text", "search" },
     { { '/' }, ACT_SEARCH, KC_MEMBERS, "search member names", "search" },
     { { '/' }, ACT_SEARCH, KC_COMPARE, "search the changes (names, fields)", "search" },

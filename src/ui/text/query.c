@@ -184,6 +184,17 @@ bool query_parse(const char *input, bool in_hex, struct query *q, char *why, siz
         snprintf(q->text, sizeof q->text, "%s", s);
         return true;
     }
+    return query_parse_text(s, q, why, why_size);
+}
+
+bool query_parse_text(const char *input, struct query *q, char *why, size_t why_size)
+{
+    memset(q, 0, sizeof *q);
+    const char *s = skip_space(input);
+    if (!*s) {
+        snprintf(why, why_size, "empty search");
+        return false;
+    }
     q->kind = QUERY_LABEL;
     snprintf(q->text, sizeof q->text, "%s", s);
     q->tag_like = is_tag_like(q->text);

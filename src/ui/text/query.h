@@ -41,6 +41,12 @@ struct query {
  * elsewhere it searches labels. Returns false for an empty or bad query,
  * with a reason in `why`. */
 bool query_parse(const char *input, bool in_hex, struct query *q, char *why, size_t why_size);
+/* The query of a view that searches text, not the file's bytes (the list
+ * views' names, paths and types, the pager's lines): the whole input, as
+ * typed, is the text, so a function called "x y" or a quoted type is
+ * found as itself instead of being read as hex or raw bytes. False for
+ * an empty query, with a reason in `why`. */
+bool query_parse_text(const char *input, struct query *q, char *why, size_t why_size);
 
 /* Byte search with wrap-around: the first match after `from` going
  * forward (or before `from` going backward). Returns -1 if none. */

@@ -316,7 +316,7 @@ bool pager_action(struct explorer *ex, struct pager *t, enum action a)
         if (!prompt_line(ex, "Search text", "", q, sizeof q))
             break;
         struct query parsed;
-        if (!query_parse(q, false, &parsed, why, sizeof why)) {
+        if (!query_parse_text(q, &parsed, why, sizeof why)) {
             ex_error(ex, "%s", why);
             break;
         }

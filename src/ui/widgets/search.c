@@ -49,7 +49,7 @@ bool search_action(struct explorer *ex, enum action a)
         if (!prompt_line(ex, v->search.prompt ? v->search.prompt : "Search", "", in, sizeof in) || !in[0])
             return true;
         struct query parsed;
-        if (!query_parse(in, false, &parsed, why, sizeof why)) {
+        if (!query_parse_text(in, &parsed, why, sizeof why)) {
             ex_error(ex, "%s", why);
             return true;
         }
