@@ -123,7 +123,12 @@ static void span_release(struct read_span *r, const mtlbx_library *lib, size_t f
     *r = (struct read_span){ UINT64_MAX, 0, 0 };
 }
 
-enum { RELEASE_EVERY = 4096 }; /* functions between two releases */
+/* A release after this many functions, or sooner once the modules read
+ * since the last one span RELEASE_BYTES: reading the triple faults in a
+ * module's first page and the kernel maps its neighbours with it (up to
+ * 64 KB), so 4,096 functions of 16 KB modules held 64 MB until they went
+ * (info's peak on 20,000 functions was 74 MB). */
+enum { RELEASE_EVERY = 4096, RELEASE_BYTES = 4 << 20 };
 
 static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
 {
@@ -139,7 +144,8 @@ static void deployment_compute(mtlbx_library *lib, struct mtlbx_deployment *d)
             span_note(&run, lib, i);
         if (note_read(d, os, v, readable))
             top = i;
-        if (i + 1 - run_start == RELEASE_EVERY || i + 1 == lib->n_functions) {
+        if (i + 1 - run_start == RELEASE_EVERY || i + 1 == lib->n_functions ||
+            (run.hi > run.lo && run.hi - run.lo >= RELEASE_BYTES)) {
             span_release(&run, lib, run_start, i + 1);
             run_start = i + 1;
         }
