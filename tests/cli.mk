@@ -1,12 +1,14 @@
 # The command line as a whole: help, option order, -o, ls and check
 # (cli_usage.sh), the documents generated from the command table
-# (cli_doc.sh, against src/cli/cmddoc), and the README's facts
-# (readme_facts.sh).
+# (cli_doc.sh, against src/cli/cmddoc), the README's facts
+# (readme_facts.sh), and how many files include each header
+# (include_fanout.sh, issue 42).
 CLI_TESTS = \
 	tests/cli/cli_usage.sh \
 	tests/cli/cli_names_src.sh \
 	tests/cli/cli_doc.sh \
-	tests/cli/readme_facts.sh
+	tests/cli/readme_facts.sh \
+	tests/cli/include_fanout.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS)
 
