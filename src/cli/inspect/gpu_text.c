@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void esc(const char *s, size_t n, char *out, size_t size) { cli_escape(s, n, out, size); }
-
 static const char *arch_of(uint32_t cputype, char *buf, size_t size)
 {
     const char *a = mbx_fat_arch_name(cputype);
@@ -38,8 +36,8 @@ void gpu_info_slice(const mtlbx_file *f, size_t slice)
     printf("\n");
     for (size_t i = 0; i < g->n_sections; i++) {
         const struct mtlbx_gpu_section *s = &g->sections[i];
-        esc(s->segment, strlen(s->segment), a, sizeof a);
-        esc(s->section, strlen(s->section), b, sizeof b);
+        cli_escape(s->segment, strlen(s->segment), a, sizeof a);
+        cli_escape(s->section, strlen(s->section), b, sizeof b);
         char name[170];
         snprintf(name, sizeof name, "%s,%s", a, b);
         printf("    section            %-22s 0x%08llx %12s\n", name, (unsigned long long)s->offset,

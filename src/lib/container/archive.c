@@ -379,9 +379,7 @@ static bool list_tar(mtlbx_library *lib, struct mtlbx_archive *a)
         in_side[n] = false;
         /* libarchive joins the ustar prefix and name (and applies pax and
          * GNU long names); the raw multibyte form keeps bytes as stored. */
-        const char *name = archive_entry_pathname(e);
-        if (!name)
-            name = archive_entry_pathname_utf8(e);
+        const char *name = archive_dl_entry_name(e);
         mm->name = dup_or_empty(name);
         mm->size = archive_entry_size_is_set(e) && archive_entry_size(e) > 0
                        ? (uint64_t)archive_entry_size(e) : 0;

@@ -113,3 +113,9 @@ int archive_dl_next_header(struct archive *a, struct archive_entry **e)
         uselocale(was);
     return rc;
 }
+
+const char *archive_dl_entry_name(struct archive_entry *e)
+{
+    const char *name = dl_archive_entry_pathname(e);
+    return name ? name : dl_archive_entry_pathname_utf8(e);
+}

@@ -32,6 +32,9 @@ bool archive_dl_out_of_memory(void);
  * changes this thread alone, for this one call; names then keep the bytes
  * they are stored as, and are escaped wherever shown. */
 int archive_dl_next_header(struct archive *a, struct archive_entry **e);
+/* The member's name as read there (its stored bytes), or NULL when the
+ * archive holds none libarchive could give. */
+const char *archive_dl_entry_name(struct archive_entry *e);
 
 /* (return type, name, parameters, arguments, what it returns unloaded) */
 #define ARCHIVE_DL_FUNCTIONS(X) \

@@ -409,9 +409,7 @@ static void list_entries(struct lister *L, struct archive *a, const char *prefix
         }
         if (archive_entry_filetype(e) != AE_IFREG)
             continue;
-        const char *name = archive_entry_pathname(e);
-        if (!name)
-            name = archive_entry_pathname_utf8(e);
+        const char *name = archive_dl_entry_name(e);
         char *joined = mbx_archive_join(prefix, name ? name : "");
         if (!joined) {
             problem(L, prefix, "out of memory");
